@@ -1,0 +1,193 @@
+// Engine: the embedded memory store's public face.
+//
+// Ownership and threads: an Engine owns its database connections. It is safe to share one
+// Engine between threads: writes are serialized on a single writer connection (one writer),
+// reads run concurrently on a pool of reader connections (many readers; SQLite WAL). A write
+// returns OK only after its transaction has committed, so an acknowledged write survives a
+// process crash (and, with synchronous=FULL, the default, a power loss).
+//
+// Isolation: every call takes a Scope. tenant + user_id select the only rows the call can see
+// or change; an id that exists in another scope is reported as NotFound, exactly as an id
+// that does not exist. Scope::agent_id / session_id, when set, narrow reads further and are
+// recorded on writes.
+#pragma once
+
+#include <cstdint>
+#include <functional>
+#include <memory>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <variant>
+#include <vector>
+
+#include "engram/clock.h"
+#include "engram/memory.h"
+#include "engram/status.h"
+
+namespace engram {
+
+class MemoryStore;
+class IdGenerator;
+
+struct EngineOptions {
+  std::string path;                      // SQLite file; its directory is created if missing
+  size_t max_content_bytes = 16 * 1024;  // longer content is InvalidArgument
+  size_t max_metadata_bytes = 16 * 1024;
+  size_t max_batch_items = 100'000;      // one AddBatch / Import call
+  int reader_connections = 4;
+  int busy_timeout_ms = 5000;
+  std::string synchronous = "FULL";      // "FULL" or "NORMAL" (see class comment)
+  const Clock* clock = nullptr;          // not owned; outlives the engine; default system clock
+};
+
+// A memory to store as given (no extraction). Unset fields take the documented defaults.
+struct NewMemory {
+  std::string content;                     // required, non-empty UTF-8
+  std::optional<MemoryType> type;          // default fact
+  std::optional<Tier> tier;                // default DefaultTierFor(type)
+  std::vector<std::string> entities;
+  std::vector<std::string> tags;
+  std::string metadata = "{}";             // a JSON object
+  std::optional<double> importance;        // default 0.5
+  std::optional<double> confidence;        // default 1.0
+  Source source;                           // extractor defaults to "manual"
+  std::optional<TimestampMs> created_at;   // default now
+  std::optional<TimestampMs> valid_from;   // default created_at
+  std::optional<TimestampMs> valid_to;
+  std::string reason;                      // recorded in the ADD history row
+};
+
+// A change to an item; only the fields that are set change. Content changes keep the id.
+struct MemoryPatch {
+  std::optional<std::string> content;
+  std::optional<MemoryType> type;
+  std::optional<Tier> tier;
+  std::optional<std::vector<std::string>> entities;
+  std::optional<std::vector<std::string>> tags;
+  std::optional<std::string> metadata;  // replaces the whole object
+  std::optional<double> importance;
+  std::optional<double> confidence;
+  std::optional<TimestampMs> valid_from;
+  std::optional<TimestampMs> valid_to;
+  bool clear_valid_to = false;
+  std::optional<ItemStatus> status;  // active or archived; use Delete to delete
+  std::string reason;                // recorded in the UPDATE history row
+};
+
+// A JSON scalar to compare a metadata value with.
+using MetadataValue = std::variant<std::nullptr_t, bool, int64_t, double, std::string>;
+
+struct MetadataCondition {
+  std::string key;  // a top-level metadata key: letters, digits, '_', '-'
+  MetadataValue value;
+};
+
+struct ListQuery {
+  std::vector<MemoryType> types;                          // empty: any type
+  std::vector<Tier> tiers;                                // empty: any tier
+  std::vector<ItemStatus> statuses{ItemStatus::kActive};  // empty: any status
+  std::optional<TimestampMs> created_after;   // inclusive
+  std::optional<TimestampMs> created_before;  // exclusive
+  std::vector<std::string> tags;              // the item carries every one of these
+  std::vector<MetadataCondition> metadata;    // all must hold
+  int limit = 50;                             // 1..1000
+  std::string cursor;                         // "" for the first page
+};
+
+// Newest first (created_at, then insertion order). next_cursor is empty on the last page.
+// Cursors are stable: items added after a page was read do not shift later pages.
+struct ListPage {
+  std::vector<MemoryItem> items;
+  std::string next_cursor;
+};
+
+struct StoredVector {
+  std::string model;
+  std::vector<float> values;
+  bool operator==(const StoredVector&) const = default;
+};
+
+// Everything stored about one item: what export writes and import reads back.
+struct MemoryRecord {
+  MemoryItem item;
+  std::vector<HistoryEntry> history;  // oldest first
+  std::vector<StoredVector> vectors;
+};
+
+enum class OnConflict { kFail, kSkip };
+
+struct ImportStats {
+  int64_t imported = 0;
+  int64_t skipped = 0;  // ids already present, with OnConflict::kSkip
+};
+
+struct ScopeSummary {
+  std::string tenant;
+  std::string user_id;
+  int64_t items = 0;  // every status
+};
+
+class Engine {
+ public:
+  // Opens or creates the database at options.path and migrates it to the current schema.
+  // Corruption if the file is not an Engram database or is newer than this build.
+  static Result<std::unique_ptr<Engine>> Open(const EngineOptions& options);
+  ~Engine();
+  Engine(const Engine&) = delete;
+  Engine& operator=(const Engine&) = delete;
+
+  // Stores `memory` as given; writes the item and an ADD history row in one transaction.
+  Result<MemoryItem> Add(const Scope& scope, const NewMemory& memory);
+  // All or nothing: every memory is validated first, then all are written in one transaction.
+  Result<std::vector<MemoryItem>> AddBatch(const Scope& scope,
+                                           const std::vector<NewMemory>& memories);
+
+  Result<MemoryItem> Get(const Scope& scope, std::string_view id);
+  Result<ListPage> List(const Scope& scope, const ListQuery& query);
+
+  // Applies `patch` and records an UPDATE history row holding the previous item.
+  // Conflict if the item is deleted.
+  Result<MemoryItem> Update(const Scope& scope, std::string_view id, const MemoryPatch& patch);
+  // Soft delete: status becomes deleted, content stays in the database and the history.
+  // Deleting a deleted item is OK and records nothing.
+  Status Delete(const Scope& scope, std::string_view id, std::string_view reason = "");
+
+  // Hard delete: the item, its history and its vectors are removed from every table.
+  Status Purge(const Scope& scope, std::string_view id);
+  // Hard delete of everything stored for scope.tenant + scope.user_id (all agents and
+  // sessions). Returns the number of items removed.
+  Result<int64_t> PurgeScope(const Scope& scope);
+
+  Result<std::vector<HistoryEntry>> History(const Scope& scope, std::string_view id);
+
+  // Stores a vector for an item, replacing one of the same model; the item's
+  // embedding_model becomes `model`.
+  Status PutVector(const Scope& scope, std::string_view id, std::string_view model,
+                   const std::vector<float>& values);
+  Result<std::vector<float>> GetVector(const Scope& scope, std::string_view id,
+                                       std::string_view model);
+
+  // Streams every item of the scope (every status), newest first, with history and vectors.
+  // Stops at, and returns, the first error `sink` returns.
+  Status Export(const Scope& scope, const std::function<Status(const MemoryRecord&)>& sink);
+  // Writes records exactly as given (ids, scopes, times, history) in one transaction.
+  // An id already present is Conflict (kFail: nothing written) or skipped (kSkip).
+  Result<ImportStats> Import(const std::vector<MemoryRecord>& records, OnConflict on_conflict);
+
+  // The (tenant, user) scopes holding items; `tenant` empty means every tenant. Admin use.
+  Result<std::vector<ScopeSummary>> ListScopes(std::string_view tenant);
+
+  const EngineOptions& options() const { return options_; }
+
+ private:
+  Engine(EngineOptions options, std::unique_ptr<MemoryStore> store);
+  TimestampMs Now() const { return options_.clock->NowMs(); }
+  Result<MemoryItem> Materialize(const Scope& scope, const NewMemory& m, TimestampMs now);
+
+  EngineOptions options_;
+  std::unique_ptr<MemoryStore> store_;
+  std::unique_ptr<IdGenerator> ids_;
+};
+
+}  // namespace engram

@@ -1,0 +1,254 @@
+#include "engram/engine.h"
+
+#include <filesystem>
+
+#include "core/id_generator.h"
+#include "core/status_macros.h"
+#include "engine/validation.h"
+#include "storage/memory_store.h"
+
+namespace engram {
+namespace {
+
+Status EnsureParentDirectory(const std::string& path) {
+  std::filesystem::path parent = std::filesystem::path(path).parent_path();
+  if (parent.empty()) return Status::Ok();
+  std::error_code ec;
+  std::filesystem::create_directories(parent, ec);
+  if (ec) return Status::IOError("cannot create directory " + parent.string() + ": " + ec.message());
+  return Status::Ok();
+}
+
+Status ValidatePatch(const MemoryPatch& p, const EngineOptions& options) {
+  if (p.content) {
+    ENGRAM_RETURN_IF_ERROR(ValidateText("content", *p.content, options.max_content_bytes));
+    if (p.content->empty()) return Status::InvalidArgument("content must not be empty");
+  }
+  if (p.entities) ENGRAM_RETURN_IF_ERROR(ValidateStringList("entities", *p.entities));
+  if (p.tags) ENGRAM_RETURN_IF_ERROR(ValidateStringList("tags", *p.tags));
+  if (p.importance) ENGRAM_RETURN_IF_ERROR(ValidateUnit("importance", *p.importance));
+  if (p.confidence) ENGRAM_RETURN_IF_ERROR(ValidateUnit("confidence", *p.confidence));
+  if (p.status && *p.status != ItemStatus::kActive && *p.status != ItemStatus::kArchived) {
+    return Status::InvalidArgument("status can only be set to active or archived by update");
+  }
+  if (p.valid_to && p.clear_valid_to) {
+    return Status::InvalidArgument("valid_to cannot be both set and cleared");
+  }
+  return ValidateText("reason", p.reason, options.max_content_bytes);
+}
+
+// Applies a validated patch; true if any field changed.
+bool ApplyPatch(const MemoryPatch& p, const std::string& metadata, MemoryItem* m) {
+  const MemoryItem before = *m;
+  if (p.content) m->content = *p.content;
+  if (p.type) m->type = *p.type;
+  if (p.tier) m->tier = *p.tier;
+  if (p.entities) m->entities = *p.entities;
+  if (p.tags) m->tags = *p.tags;
+  if (p.metadata) m->metadata = metadata;
+  if (p.importance) m->importance = *p.importance;
+  if (p.confidence) m->confidence = *p.confidence;
+  if (p.valid_from) m->valid_from = *p.valid_from;
+  if (p.valid_to) m->valid_to = *p.valid_to;
+  if (p.clear_valid_to) m->valid_to.reset();
+  if (p.status) m->status = *p.status;
+  return !(before == *m);
+}
+
+}  // namespace
+
+Engine::Engine(EngineOptions options, std::unique_ptr<MemoryStore> store)
+    : options_(std::move(options)), store_(std::move(store)), ids_(std::make_unique<IdGenerator>()) {}
+
+Engine::~Engine() = default;
+
+Result<std::unique_ptr<Engine>> Engine::Open(const EngineOptions& options) {
+  EngineOptions opts = options;
+  if (opts.path.empty()) return Status::InvalidArgument("database path must not be empty");
+  if (!opts.clock) opts.clock = SystemClock::Default();
+  if (opts.reader_connections < 1) return Status::InvalidArgument("reader_connections must be ≥ 1");
+  if (opts.max_content_bytes == 0) return Status::InvalidArgument("max_content_bytes must be > 0");
+  ENGRAM_RETURN_IF_ERROR(EnsureParentDirectory(opts.path));
+  StoreOptions store_options{.path = opts.path,
+                             .reader_connections = opts.reader_connections,
+                             .busy_timeout_ms = opts.busy_timeout_ms,
+                             .synchronous = opts.synchronous};
+  ENGRAM_ASSIGN_OR_RETURN(auto store, MemoryStore::Open(store_options, opts.clock->NowMs()));
+  return std::unique_ptr<Engine>(new Engine(std::move(opts), std::move(store)));
+}
+
+Result<MemoryItem> Engine::Materialize(const Scope& scope, const NewMemory& m, TimestampMs now) {
+  ENGRAM_RETURN_IF_ERROR(ValidateText("content", m.content, options_.max_content_bytes));
+  if (m.content.empty()) return Status::InvalidArgument("content must not be empty");
+  MemoryItem item;
+  item.scope = scope;
+  item.type = m.type.value_or(MemoryType::kFact);
+  item.tier = m.tier.value_or(DefaultTierFor(item.type));
+  item.content = m.content;
+  item.entities = m.entities;
+  item.tags = m.tags;
+  ENGRAM_ASSIGN_OR_RETURN(item.metadata, CanonicalMetadata(m.metadata, options_.max_metadata_bytes));
+  item.importance = m.importance.value_or(0.5);
+  item.confidence = m.confidence.value_or(1.0);
+  item.source = m.source;
+  if (item.source.extractor.empty()) item.source.extractor = "manual";
+  if (item.source.session_id.empty()) item.source.session_id = scope.session_id;
+  item.created_at = m.created_at.value_or(now);
+  item.updated_at = now;
+  item.valid_from = m.valid_from.value_or(item.created_at);
+  item.valid_to = m.valid_to;
+  item.id = ids_->Next(item.created_at);
+  ENGRAM_RETURN_IF_ERROR(ValidateItem(item, options_));
+  ENGRAM_RETURN_IF_ERROR(ValidateText("reason", m.reason, options_.max_content_bytes));
+  return item;
+}
+
+Result<MemoryItem> Engine::Add(const Scope& scope, const NewMemory& memory) {
+  ENGRAM_ASSIGN_OR_RETURN(auto items, AddBatch(scope, {memory}));
+  return std::move(items.front());
+}
+
+Result<std::vector<MemoryItem>> Engine::AddBatch(const Scope& scope,
+                                                 const std::vector<NewMemory>& memories) {
+  ENGRAM_RETURN_IF_ERROR(ValidateScope(scope));
+  if (memories.empty()) return Status::InvalidArgument("batch is empty");
+  if (memories.size() > options_.max_batch_items) {
+    return Status::InvalidArgument("batch has " + std::to_string(memories.size()) +
+                                   " items, over the limit of " +
+                                   std::to_string(options_.max_batch_items));
+  }
+  const TimestampMs now = Now();
+  std::vector<PendingItem> pending;
+  pending.reserve(memories.size());
+  for (size_t i = 0; i < memories.size(); ++i) {
+    auto item = Materialize(scope, memories[i], now);
+    if (!item.ok()) {
+      return memories.size() == 1 ? item.status()
+                                  : item.status().WithContext("item " + std::to_string(i));
+    }
+    pending.push_back({std::move(item).value(), memories[i].reason});
+  }
+  ENGRAM_RETURN_IF_ERROR(store_->Insert(scope, pending, now));
+  std::vector<MemoryItem> out;
+  out.reserve(pending.size());
+  for (PendingItem& p : pending) out.push_back(std::move(p.item));
+  return out;
+}
+
+Result<MemoryItem> Engine::Get(const Scope& scope, std::string_view id) {
+  ENGRAM_RETURN_IF_ERROR(ValidateScope(scope));
+  ENGRAM_RETURN_IF_ERROR(ValidateId(id));
+  return store_->Get(scope, id);
+}
+
+Result<ListPage> Engine::List(const Scope& scope, const ListQuery& query) {
+  ENGRAM_RETURN_IF_ERROR(ValidateScope(scope));
+  ENGRAM_RETURN_IF_ERROR(ValidateListQuery(query));
+  return store_->List(scope, query);
+}
+
+Result<MemoryItem> Engine::Update(const Scope& scope, std::string_view id,
+                                  const MemoryPatch& patch) {
+  ENGRAM_RETURN_IF_ERROR(ValidateScope(scope));
+  ENGRAM_RETURN_IF_ERROR(ValidateId(id));
+  ENGRAM_RETURN_IF_ERROR(ValidatePatch(patch, options_));
+  std::string metadata;
+  if (patch.metadata) {
+    ENGRAM_ASSIGN_OR_RETURN(metadata, CanonicalMetadata(*patch.metadata, options_.max_metadata_bytes));
+  }
+  return store_->Mutate(
+      scope, id, HistoryEvent::kUpdate, patch.reason, Now(), [&](MemoryItem& m) -> Result<bool> {
+        if (m.status == ItemStatus::kDeleted) {
+          return Status::Conflict("memory '" + m.id + "' is deleted and cannot be updated");
+        }
+        bool changed = ApplyPatch(patch, metadata, &m);
+        if (m.valid_to && *m.valid_to < m.valid_from) {
+          return Status::InvalidArgument("valid_to must not be before valid_from");
+        }
+        return changed;
+      });
+}
+
+Status Engine::Delete(const Scope& scope, std::string_view id, std::string_view reason) {
+  ENGRAM_RETURN_IF_ERROR(ValidateScope(scope));
+  ENGRAM_RETURN_IF_ERROR(ValidateId(id));
+  ENGRAM_RETURN_IF_ERROR(ValidateText("reason", reason, options_.max_content_bytes));
+  return store_->Mutate(scope, id, HistoryEvent::kDelete, std::string(reason), Now(),
+                        [](MemoryItem& m) -> Result<bool> {
+                          if (m.status == ItemStatus::kDeleted) return false;
+                          m.status = ItemStatus::kDeleted;
+                          return true;
+                        })
+      .status();
+}
+
+Status Engine::Purge(const Scope& scope, std::string_view id) {
+  ENGRAM_RETURN_IF_ERROR(ValidateScope(scope));
+  ENGRAM_RETURN_IF_ERROR(ValidateId(id));
+  return store_->Purge(scope, id);
+}
+
+Result<int64_t> Engine::PurgeScope(const Scope& scope) {
+  ENGRAM_RETURN_IF_ERROR(ValidateScope(scope));
+  Scope whole{scope.tenant, scope.user_id, "", ""};
+  return store_->PurgeScope(whole);
+}
+
+Result<std::vector<HistoryEntry>> Engine::History(const Scope& scope, std::string_view id) {
+  ENGRAM_RETURN_IF_ERROR(ValidateScope(scope));
+  ENGRAM_RETURN_IF_ERROR(ValidateId(id));
+  return store_->History(scope, id);
+}
+
+Status Engine::PutVector(const Scope& scope, std::string_view id, std::string_view model,
+                         const std::vector<float>& values) {
+  ENGRAM_RETURN_IF_ERROR(ValidateScope(scope));
+  ENGRAM_RETURN_IF_ERROR(ValidateId(id));
+  ENGRAM_RETURN_IF_ERROR(ValidateText("model", model, kMaxListEntryBytes));
+  if (model.empty()) return Status::InvalidArgument("model must not be empty");
+  if (values.empty()) return Status::InvalidArgument("vector must not be empty");
+  return store_->PutVector(scope, id, StoredVector{std::string(model), values}, Now());
+}
+
+Result<std::vector<float>> Engine::GetVector(const Scope& scope, std::string_view id,
+                                             std::string_view model) {
+  ENGRAM_RETURN_IF_ERROR(ValidateScope(scope));
+  ENGRAM_RETURN_IF_ERROR(ValidateId(id));
+  return store_->GetVector(scope, id, model);
+}
+
+Status Engine::Export(const Scope& scope, const std::function<Status(const MemoryRecord&)>& sink) {
+  ENGRAM_RETURN_IF_ERROR(ValidateScope(scope));
+  return store_->Export(scope, sink);
+}
+
+Result<ImportStats> Engine::Import(const std::vector<MemoryRecord>& records,
+                                   OnConflict on_conflict) {
+  if (records.size() > options_.max_batch_items) {
+    return Status::InvalidArgument("import batch over the limit of " +
+                                   std::to_string(options_.max_batch_items));
+  }
+  for (size_t i = 0; i < records.size(); ++i) {
+    const MemoryRecord& r = records[i];
+    Status st = ValidateItem(r.item, options_);
+    for (const HistoryEntry& h : r.history) {
+      if (!st.ok()) break;
+      if (h.old_content) st = ValidateText("history old_content", *h.old_content, SIZE_MAX);
+      if (st.ok() && h.new_content) st = ValidateText("history new_content", *h.new_content, SIZE_MAX);
+      if (st.ok()) st = ValidateText("history reason", h.reason, SIZE_MAX);
+    }
+    for (const StoredVector& v : r.vectors) {
+      if (st.ok() && (v.model.empty() || v.values.empty())) {
+        st = Status::InvalidArgument("vector needs a model and values");
+      }
+    }
+    if (!st.ok()) return st.WithContext("record " + std::to_string(i) + " (" + r.item.id + ")");
+  }
+  return store_->Import(records, on_conflict);
+}
+
+Result<std::vector<ScopeSummary>> Engine::ListScopes(std::string_view tenant) {
+  return store_->ListScopes(tenant);
+}
+
+}  // namespace engram

@@ -1,0 +1,296 @@
+// MemoryStore: opening, scopes, the reader pool and every write. Reads: memory_store_read.cc.
+#include "storage/memory_store.h"
+
+#include <bit>
+#include <cstring>
+
+#include "codec/item_json.h"
+#include "core/status_macros.h"
+#include "storage/memory_store_internal.h"
+#include "storage/migrations.h"
+#include "storage/row_codec.h"
+
+namespace engram {
+
+static_assert(std::endian::native == std::endian::little,
+              "vectors are stored as little-endian float32");
+
+MemoryStore::ReaderLease::~ReaderLease() {
+  if (db_) store_->ReleaseReader(std::move(db_));
+}
+
+Result<std::unique_ptr<MemoryStore>> MemoryStore::Open(const StoreOptions& options,
+                                                       TimestampMs now) {
+  std::unique_ptr<MemoryStore> store(new MemoryStore(options));
+  DatabaseOptions db_options{.read_only = false,
+                             .busy_timeout_ms = options.busy_timeout_ms,
+                             .synchronous = options.synchronous};
+  ENGRAM_ASSIGN_OR_RETURN(store->writer_, Database::Open(options.path, db_options));
+  ENGRAM_RETURN_IF_ERROR(Migrate(store->writer_.get(), now));
+  return store;
+}
+
+MemoryStore::~MemoryStore() = default;
+
+Result<MemoryStore::ReaderLease> MemoryStore::AcquireReader() {
+  std::unique_lock<std::mutex> lock(pool_mu_);
+  pool_cv_.wait(lock, [&] {
+    return !idle_readers_.empty() || open_readers_ < options_.reader_connections;
+  });
+  if (!idle_readers_.empty()) {
+    auto db = std::move(idle_readers_.back());
+    idle_readers_.pop_back();
+    return ReaderLease(this, std::move(db));
+  }
+  ++open_readers_;
+  lock.unlock();
+  DatabaseOptions db_options{.read_only = true,
+                             .busy_timeout_ms = options_.busy_timeout_ms,
+                             .synchronous = options_.synchronous};
+  auto db = Database::Open(options_.path, db_options);
+  if (!db.ok()) {
+    std::lock_guard<std::mutex> relock(pool_mu_);
+    --open_readers_;
+    pool_cv_.notify_one();
+    return db.status();
+  }
+  return ReaderLease(this, std::move(db).value());
+}
+
+void MemoryStore::ReleaseReader(std::unique_ptr<Database> db) {
+  db->ResetActiveStatements();
+  std::lock_guard<std::mutex> lock(pool_mu_);
+  idle_readers_.push_back(std::move(db));
+  pool_cv_.notify_one();
+}
+
+// Not cached: a scope row created inside a transaction that rolls back, or removed by
+// PurgeScope, would leave a cached id pointing at nothing or, worse, at a later scope. The
+// lookup is one probe of the (tenant, user_id) unique index.
+Result<std::optional<int64_t>> MemoryStore::FindScopeId(Database* db, const Scope& scope) {
+  ENGRAM_ASSIGN_OR_RETURN(Statement * st,
+                          db->Prepare("SELECT id FROM scopes WHERE tenant = ? AND user_id = ?"));
+  st->Bind(1, scope.tenant).Bind(2, scope.user_id);
+  ENGRAM_ASSIGN_OR_RETURN(bool row, st->Step());
+  if (!row) return std::optional<int64_t>();
+  return std::optional<int64_t>(st->Int(0));
+}
+
+Result<int64_t> MemoryStore::EnsureScopeId(const Scope& scope) {
+  ENGRAM_ASSIGN_OR_RETURN(auto found, FindScopeId(writer_.get(), scope));
+  if (found) return *found;
+  ENGRAM_ASSIGN_OR_RETURN(Statement * st,
+                          writer_->Prepare("INSERT INTO scopes(tenant, user_id) VALUES (?, ?)"));
+  ENGRAM_RETURN_IF_ERROR(st->Bind(1, scope.tenant).Bind(2, scope.user_id).Run());
+  return writer_->LastInsertRowid();
+}
+
+Result<ScopeFilter> MemoryStore::ResolveForRead(Database* db, const Scope& scope) {
+  ENGRAM_ASSIGN_OR_RETURN(auto id, FindScopeId(db, scope));
+  return ScopeFilter{id.value_or(-1), scope.agent_id, scope.session_id};
+}
+
+Status MemoryStore::InsertRow(int64_t scope_id, const MemoryItem& item, int64_t* seq) {
+  static const std::string kSqlFixed = [] {
+    std::string s = "INSERT INTO items(id, scope_id, " + std::string(kItemMutableColumns) +
+                    ") VALUES (?, ?";
+    for (int i = 0; i < kItemMutableColumnCount; ++i) s += ", ?";
+    return s + ")";
+  }();
+  ENGRAM_ASSIGN_OR_RETURN(Statement * st, writer_->Prepare(kSqlFixed));
+  st->Bind(1, item.id).Bind(2, scope_id);
+  BindMutableColumns(st, item, 3);
+  Status s = st->Run();
+  if (s.code() == StatusCode::kConflict) {
+    return Status::Conflict("memory id '" + item.id + "' already exists");
+  }
+  ENGRAM_RETURN_IF_ERROR(s);
+  *seq = writer_->LastInsertRowid();
+  return Status::Ok();
+}
+
+Status MemoryStore::InsertHistory(int64_t item_seq, const HistoryEntry& h) {
+  ENGRAM_ASSIGN_OR_RETURN(
+      Statement * st,
+      writer_->Prepare("INSERT INTO item_history(item_seq, event, old_content, new_content, "
+                       "previous, reason, at) VALUES (?, ?, ?, ?, ?, ?, ?)"));
+  st->Bind(1, item_seq).Bind(2, ToString(h.event));
+  h.old_content ? st->Bind(3, *h.old_content) : st->BindNull(3);
+  h.new_content ? st->Bind(4, *h.new_content) : st->BindNull(4);
+  h.previous ? st->Bind(5, ItemToJson(*h.previous).dump()) : st->BindNull(5);
+  st->Bind(6, h.reason).Bind(7, h.at);
+  return st->Run();
+}
+
+Status MemoryStore::Insert(const Scope& scope, const std::vector<PendingItem>& items,
+                           TimestampMs now) {
+  for (const PendingItem& p : items) {
+    if (p.item.scope.tenant != scope.tenant || p.item.scope.user_id != scope.user_id) {
+      return Status::InvalidArgument("item " + p.item.id + " belongs to another scope");
+    }
+  }
+  std::lock_guard<std::mutex> lock(write_mu_);
+  Transaction txn(writer_.get());
+  ENGRAM_RETURN_IF_ERROR(txn.Begin());
+  ENGRAM_ASSIGN_OR_RETURN(int64_t scope_id, EnsureScopeId(scope));
+  for (const PendingItem& p : items) {
+    int64_t seq;
+    ENGRAM_RETURN_IF_ERROR(InsertRow(scope_id, p.item, &seq));
+    HistoryEntry h{.event = HistoryEvent::kAdd, .new_content = p.item.content,
+                   .reason = p.reason, .at = now};
+    ENGRAM_RETURN_IF_ERROR(InsertHistory(seq, h));
+  }
+  return txn.Commit();
+}
+
+Result<MemoryItem> MemoryStore::Mutate(const Scope& scope, std::string_view id,
+                                       HistoryEvent event, const std::string& reason,
+                                       TimestampMs now, const ItemMutation& mutation) {
+  std::lock_guard<std::mutex> lock(write_mu_);
+  Transaction txn(writer_.get());
+  ENGRAM_RETURN_IF_ERROR(txn.Begin());
+  ENGRAM_ASSIGN_OR_RETURN(ScopeFilter filter, ResolveForRead(writer_.get(), scope));
+  int64_t seq = 0;
+  ENGRAM_ASSIGN_OR_RETURN(MemoryItem item, GetOn(writer_.get(), filter, scope, id, &seq));
+  const MemoryItem previous = item;
+  ENGRAM_ASSIGN_OR_RETURN(bool changed, mutation(item));
+  if (!changed) return previous;
+  item.id = previous.id;
+  item.scope.tenant = previous.scope.tenant;
+  item.scope.user_id = previous.scope.user_id;
+  item.updated_at = now;
+  static const std::string kSql = [] {
+    return "UPDATE items SET (" + std::string(kItemMutableColumns) + ") = (" +
+           [] {
+             std::string q = "?";
+             for (int i = 1; i < kItemMutableColumnCount; ++i) q += ", ?";
+             return q;
+           }() +
+           ") WHERE seq = ?";
+  }();
+  ENGRAM_ASSIGN_OR_RETURN(Statement * st, writer_->Prepare(kSql));
+  BindMutableColumns(st, item, 1);
+  st->Bind(kItemMutableColumnCount + 1, seq);
+  ENGRAM_RETURN_IF_ERROR(st->Run());
+  HistoryEntry h{.event = event,
+                 .old_content = previous.content,
+                 .previous = previous,
+                 .reason = reason,
+                 .at = now};
+  if (event != HistoryEvent::kDelete) h.new_content = item.content;
+  ENGRAM_RETURN_IF_ERROR(InsertHistory(seq, h));
+  ENGRAM_RETURN_IF_ERROR(txn.Commit());
+  return item;
+}
+
+namespace {
+// Moves WAL content into the main file and truncates the WAL, so purged rows do not linger in
+// old page images. Best effort: with readers mid-transaction the checkpoint may be partial.
+void CheckpointAfterPurge(Database* db) { (void)db->Exec("PRAGMA wal_checkpoint(TRUNCATE)"); }
+}  // namespace
+
+Status MemoryStore::Purge(const Scope& scope, std::string_view id) {
+  std::lock_guard<std::mutex> lock(write_mu_);
+  {
+    Transaction txn(writer_.get());
+    ENGRAM_RETURN_IF_ERROR(txn.Begin());
+    ENGRAM_ASSIGN_OR_RETURN(ScopeFilter filter, ResolveForRead(writer_.get(), scope));
+    int64_t seq = 0;
+    ENGRAM_RETURN_IF_ERROR(GetOn(writer_.get(), filter, scope, id, &seq).status());
+    ENGRAM_ASSIGN_OR_RETURN(Statement * st, writer_->Prepare("DELETE FROM items WHERE seq = ?"));
+    ENGRAM_RETURN_IF_ERROR(st->Bind(1, seq).Run());  // history and vectors cascade
+    ENGRAM_RETURN_IF_ERROR(txn.Commit());
+  }
+  CheckpointAfterPurge(writer_.get());
+  return Status::Ok();
+}
+
+Result<int64_t> MemoryStore::PurgeScope(const Scope& scope) {
+  std::lock_guard<std::mutex> lock(write_mu_);
+  int64_t removed = 0;
+  {
+    Transaction txn(writer_.get());
+    ENGRAM_RETURN_IF_ERROR(txn.Begin());
+    ENGRAM_ASSIGN_OR_RETURN(auto scope_id, FindScopeId(writer_.get(), scope));
+    if (!scope_id) return int64_t{0};
+    const char* const kDeletes[] = {"DELETE FROM items WHERE scope_id = ?",
+                                     "DELETE FROM sessions WHERE scope_id = ?",
+                                     "DELETE FROM scopes WHERE id = ?"};
+    for (const char* sql : kDeletes) {
+      ENGRAM_ASSIGN_OR_RETURN(Statement * st, writer_->Prepare(sql));
+      ENGRAM_RETURN_IF_ERROR(st->Bind(1, *scope_id).Run());
+      if (sql == kDeletes[0]) removed = writer_->Changes();  // history and vectors cascade
+    }
+    ENGRAM_RETURN_IF_ERROR(txn.Commit());
+  }
+  CheckpointAfterPurge(writer_.get());
+  return removed;
+}
+
+Status MemoryStore::PutVector(const Scope& scope, std::string_view id, const StoredVector& vector,
+                              TimestampMs now) {
+  std::lock_guard<std::mutex> lock(write_mu_);
+  Transaction txn(writer_.get());
+  ENGRAM_RETURN_IF_ERROR(txn.Begin());
+  ENGRAM_ASSIGN_OR_RETURN(ScopeFilter filter, ResolveForRead(writer_.get(), scope));
+  int64_t seq = 0;
+  ENGRAM_RETURN_IF_ERROR(GetOn(writer_.get(), filter, scope, id, &seq).status());
+  ENGRAM_ASSIGN_OR_RETURN(
+      Statement * st,
+      writer_->Prepare("INSERT OR REPLACE INTO embeddings(item_seq, model, dim, vector, "
+                       "created_at) VALUES (?, ?, ?, ?, ?)"));
+  st->Bind(1, seq).Bind(2, vector.model).Bind(3, static_cast<int64_t>(vector.values.size()));
+  st->BindBlob(4, vector.values.data(), vector.values.size() * sizeof(float)).Bind(5, now);
+  ENGRAM_RETURN_IF_ERROR(st->Run());
+  ENGRAM_ASSIGN_OR_RETURN(Statement * up,
+                          writer_->Prepare("UPDATE items SET embedding_model = ? WHERE seq = ?"));
+  ENGRAM_RETURN_IF_ERROR(up->Bind(1, vector.model).Bind(2, seq).Run());
+  return txn.Commit();
+}
+
+Status MemoryStore::ImportOne(const MemoryRecord& record, OnConflict on_conflict,
+                              ImportStats* stats) {
+  const MemoryItem& item = record.item;
+  ENGRAM_ASSIGN_OR_RETURN(Statement * exists,
+                          writer_->Prepare("SELECT 1 FROM items WHERE id = ?"));
+  exists->Bind(1, item.id);
+  ENGRAM_ASSIGN_OR_RETURN(bool present, exists->Step());
+  exists->Reset();
+  if (present) {
+    if (on_conflict == OnConflict::kSkip) {
+      ++stats->skipped;
+      return Status::Ok();
+    }
+    return Status::Conflict("memory id '" + item.id + "' already exists");
+  }
+  ENGRAM_ASSIGN_OR_RETURN(int64_t scope_id, EnsureScopeId(item.scope));
+  int64_t seq;
+  ENGRAM_RETURN_IF_ERROR(InsertRow(scope_id, item, &seq));
+  for (const HistoryEntry& h : record.history) ENGRAM_RETURN_IF_ERROR(InsertHistory(seq, h));
+  for (const StoredVector& v : record.vectors) {
+    ENGRAM_ASSIGN_OR_RETURN(
+        Statement * st,
+        writer_->Prepare("INSERT INTO embeddings(item_seq, model, dim, vector, created_at) "
+                         "VALUES (?, ?, ?, ?, ?)"));
+    st->Bind(1, seq).Bind(2, v.model).Bind(3, static_cast<int64_t>(v.values.size()));
+    st->BindBlob(4, v.values.data(), v.values.size() * sizeof(float)).Bind(5, item.updated_at);
+    ENGRAM_RETURN_IF_ERROR(st->Run());
+  }
+  ++stats->imported;
+  return Status::Ok();
+}
+
+Result<ImportStats> MemoryStore::Import(const std::vector<MemoryRecord>& records,
+                                        OnConflict on_conflict) {
+  std::lock_guard<std::mutex> lock(write_mu_);
+  Transaction txn(writer_.get());
+  ENGRAM_RETURN_IF_ERROR(txn.Begin());
+  ImportStats stats;
+  for (const MemoryRecord& r : records) {
+    ENGRAM_RETURN_IF_ERROR(ImportOne(r, on_conflict, &stats));
+  }
+  ENGRAM_RETURN_IF_ERROR(txn.Commit());
+  return stats;
+}
+
+}  // namespace engram

@@ -1,0 +1,110 @@
+// MemoryStore: the SQLite-backed store of record for memory items, their history, vectors and
+// scopes. Every method takes a Scope and resolves it to the (tenant, user_id) row in `scopes`;
+// every statement filters on that scope's id, so no call can read or change another scope's
+// rows. This is where tenant isolation is enforced (callers cannot bypass it).
+//
+// Threads: safe to share. Writes are serialized by write_mu_ on the single writer connection;
+// reads take a connection from a pool, so they run concurrently with each other and with the
+// writer (SQLite WAL). Inputs are assumed validated by Engine (sizes, UTF-8, enum ranges).
+#pragma once
+
+#include <condition_variable>
+#include <functional>
+#include <memory>
+#include <mutex>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "engram/engine.h"
+#include "engram/memory.h"
+#include "engram/status.h"
+#include "storage/sqlite.h"
+
+namespace engram {
+
+struct StoreOptions {
+  std::string path;
+  int reader_connections = 4;
+  int busy_timeout_ms = 5000;
+  std::string synchronous = "FULL";
+};
+
+struct ScopeFilter;  // memory_store_internal.h
+
+// An item to insert and the reason recorded in its ADD history row.
+struct PendingItem {
+  MemoryItem item;
+  std::string reason;
+};
+
+// Changes `item` in place. Returns true if it changed (the store then writes it and a history
+// row), false to leave it untouched, or an error to abort.
+using ItemMutation = std::function<Result<bool>(MemoryItem& item)>;
+
+class MemoryStore {
+ public:
+  static Result<std::unique_ptr<MemoryStore>> Open(const StoreOptions& options, TimestampMs now);
+  ~MemoryStore();
+
+  // Inserts all items (each with an ADD history row) in one transaction. Every item's
+  // tenant/user_id must equal the scope's (InvalidArgument otherwise).
+  Status Insert(const Scope& scope, const std::vector<PendingItem>& items, TimestampMs now);
+
+  // Reads the item, applies `mutation` and, if it changed, writes the item and a history row
+  // (`event`, `reason`, the previous item) in one transaction. Returns the item as stored.
+  Result<MemoryItem> Mutate(const Scope& scope, std::string_view id, HistoryEvent event,
+                            const std::string& reason, TimestampMs now,
+                            const ItemMutation& mutation);
+
+  Status Purge(const Scope& scope, std::string_view id);
+  Result<int64_t> PurgeScope(const Scope& scope);
+
+  Result<MemoryItem> Get(const Scope& scope, std::string_view id);
+  Result<ListPage> List(const Scope& scope, const ListQuery& query);
+  Result<std::vector<HistoryEntry>> History(const Scope& scope, std::string_view id);
+
+  Status PutVector(const Scope& scope, std::string_view id, const StoredVector& vector,
+                   TimestampMs now);
+  Result<std::vector<float>> GetVector(const Scope& scope, std::string_view id,
+                                       std::string_view model);
+
+  Status Export(const Scope& scope, const std::function<Status(const MemoryRecord&)>& sink);
+  Result<ImportStats> Import(const std::vector<MemoryRecord>& records, OnConflict on_conflict);
+  Result<std::vector<ScopeSummary>> ListScopes(std::string_view tenant);
+
+ private:
+  class ReaderLease;
+
+  explicit MemoryStore(StoreOptions options) : options_(std::move(options)) {}
+
+  Result<ReaderLease> AcquireReader();
+  void ReleaseReader(std::unique_ptr<Database> db);
+
+  // The scopes.id of (tenant, user_id), or nullopt if that scope has never been written.
+  Result<std::optional<int64_t>> FindScopeId(Database* db, const Scope& scope);
+  // Same, creating the row; only on the writer connection, under write_mu_.
+  Result<int64_t> EnsureScopeId(const Scope& scope);
+  Result<ScopeFilter> ResolveForRead(Database* db, const Scope& scope);
+
+  Result<MemoryItem> GetOn(Database* db, const ScopeFilter& filter, const Scope& scope,
+                           std::string_view id, int64_t* seq);
+  Result<std::vector<HistoryEntry>> HistoryOn(Database* db, int64_t item_seq,
+                                              std::string_view item_id);
+  Result<std::vector<StoredVector>> VectorsOn(Database* db, int64_t item_seq);
+  Status InsertHistory(int64_t item_seq, const HistoryEntry& h);
+  Status InsertRow(int64_t scope_id, const MemoryItem& item, int64_t* seq);
+  Status ImportOne(const MemoryRecord& record, OnConflict on_conflict, ImportStats* stats);
+
+  const StoreOptions options_;
+
+  std::mutex write_mu_;
+  std::unique_ptr<Database> writer_;  // guarded by write_mu_
+
+  std::mutex pool_mu_;
+  std::condition_variable pool_cv_;
+  std::vector<std::unique_ptr<Database>> idle_readers_;  // guarded by pool_mu_
+  int open_readers_ = 0;                                 // guarded by pool_mu_
+};
+
+}  // namespace engram

@@ -1,0 +1,50 @@
+// Pieces of MemoryStore shared by its two source files; not for use elsewhere.
+#pragma once
+
+#include <memory>
+#include <string>
+
+#include "storage/memory_store.h"
+#include "storage/sqlite.h"
+
+namespace engram {
+
+// A reader connection borrowed from the pool; returned when the lease is destroyed.
+class MemoryStore::ReaderLease {
+ public:
+  ReaderLease(MemoryStore* store, std::unique_ptr<Database> db)
+      : store_(store), db_(std::move(db)) {}
+  ReaderLease(ReaderLease&&) noexcept = default;
+  ReaderLease& operator=(ReaderLease&&) = delete;
+  ~ReaderLease();
+  Database* db() const { return db_.get(); }
+
+ private:
+  MemoryStore* store_;
+  std::unique_ptr<Database> db_;
+};
+
+// The SQL condition selecting one scope's rows of `items`. scope_id -1 (a scope never
+// written) matches nothing. agent_id / session_id narrow the rows when non-empty.
+struct ScopeFilter {
+  int64_t scope_id = -1;
+  std::string agent_id;
+  std::string session_id;
+
+  // "scope_id = ? [AND agent_id = ?] [AND session_id = ?]"
+  std::string Sql() const {
+    std::string sql = "scope_id = ?";
+    if (!agent_id.empty()) sql += " AND agent_id = ?";
+    if (!session_id.empty()) sql += " AND session_id = ?";
+    return sql;
+  }
+  // Binds from parameter `first`; returns the next free parameter index.
+  int Bind(Statement* st, int first) const {
+    st->Bind(first++, scope_id);
+    if (!agent_id.empty()) st->Bind(first++, agent_id);
+    if (!session_id.empty()) st->Bind(first++, session_id);
+    return first;
+  }
+};
+
+}  // namespace engram

@@ -1,0 +1,170 @@
+#include "storage/migrations.h"
+
+#include "core/status_macros.h"
+
+namespace engram {
+namespace {
+
+// Version 1: scopes, memory items, their history, and vectors kept apart from items.
+constexpr std::string_view kV1Core = R"sql(
+CREATE TABLE scopes (
+  id        INTEGER PRIMARY KEY AUTOINCREMENT,  -- never reused: a stale cached id finds nothing
+  tenant    TEXT NOT NULL,
+  user_id   TEXT NOT NULL,
+  UNIQUE (tenant, user_id)
+);
+CREATE TABLE items (
+  seq             INTEGER PRIMARY KEY,
+  id              TEXT NOT NULL UNIQUE,
+  scope_id        INTEGER NOT NULL REFERENCES scopes(id),
+  agent_id        TEXT NOT NULL DEFAULT '',
+  session_id      TEXT NOT NULL DEFAULT '',
+  tier            TEXT NOT NULL,
+  type            TEXT NOT NULL,
+  content         TEXT NOT NULL,
+  entities        TEXT NOT NULL DEFAULT '[]',
+  tags            TEXT NOT NULL DEFAULT '[]',
+  metadata        TEXT NOT NULL DEFAULT '{}',
+  importance      REAL NOT NULL,
+  confidence      REAL NOT NULL,
+  source          TEXT NOT NULL DEFAULT '{}',
+  created_at      INTEGER NOT NULL,
+  updated_at      INTEGER NOT NULL,
+  valid_from      INTEGER NOT NULL,
+  valid_to        INTEGER,
+  last_accessed   INTEGER,
+  access_count    INTEGER NOT NULL DEFAULT 0,
+  status          TEXT NOT NULL,
+  supersedes      TEXT NOT NULL DEFAULT '',
+  superseded_by   TEXT NOT NULL DEFAULT '',
+  embedding_model TEXT NOT NULL DEFAULT ''
+);
+CREATE INDEX items_scope_created ON items (scope_id, created_at DESC, seq DESC);
+CREATE TABLE item_history (
+  seq         INTEGER PRIMARY KEY,
+  item_seq    INTEGER NOT NULL REFERENCES items(seq) ON DELETE CASCADE,
+  event       TEXT NOT NULL,
+  old_content TEXT,
+  new_content TEXT,
+  previous    TEXT,
+  reason      TEXT NOT NULL DEFAULT '',
+  at          INTEGER NOT NULL
+);
+CREATE INDEX item_history_item ON item_history (item_seq, seq);
+CREATE TABLE embeddings (
+  item_seq   INTEGER NOT NULL REFERENCES items(seq) ON DELETE CASCADE,
+  model      TEXT NOT NULL,
+  dim        INTEGER NOT NULL,
+  vector     BLOB NOT NULL,
+  created_at INTEGER NOT NULL,
+  PRIMARY KEY (item_seq, model)
+) WITHOUT ROWID;
+)sql";
+
+// Version 2: conversation sessions and their turns (the working → episodic path).
+constexpr std::string_view kV2Sessions = R"sql(
+CREATE TABLE sessions (
+  seq          INTEGER PRIMARY KEY,
+  scope_id     INTEGER NOT NULL REFERENCES scopes(id),
+  session_id   TEXT NOT NULL,
+  agent_id     TEXT NOT NULL DEFAULT '',
+  started_at   INTEGER NOT NULL,
+  last_turn_at INTEGER,
+  closed_at    INTEGER,
+  summary_id   TEXT NOT NULL DEFAULT '',
+  UNIQUE (scope_id, session_id)
+);
+CREATE TABLE turns (
+  seq         INTEGER PRIMARY KEY,
+  session_seq INTEGER NOT NULL REFERENCES sessions(seq) ON DELETE CASCADE,
+  message_id  TEXT NOT NULL,
+  role        TEXT NOT NULL,
+  content     TEXT NOT NULL,
+  created_at  INTEGER NOT NULL,
+  UNIQUE (session_seq, message_id)
+);
+)sql";
+
+Result<bool> TableExists(Database* db, std::string_view name) {
+  ENGRAM_ASSIGN_OR_RETURN(Statement * st,
+                          db->Prepare("SELECT 1 FROM sqlite_schema WHERE type='table' AND name=?"));
+  st->Bind(1, name);
+  return st->Step();
+}
+
+Result<int64_t> PragmaInt(Database* db, const std::string& pragma) {
+  ENGRAM_ASSIGN_OR_RETURN(auto st, db->PrepareUncached("PRAGMA " + pragma));
+  ENGRAM_ASSIGN_OR_RETURN(bool row, st->Step());
+  return row ? st->Int(0) : 0;
+}
+
+Status ApplyOne(Database* db, const Migration& m, TimestampMs now) {
+  Transaction txn(db);
+  ENGRAM_RETURN_IF_ERROR(txn.Begin());
+  ENGRAM_RETURN_IF_ERROR(db->Exec(m.sql).WithContext("migration " + std::to_string(m.version)));
+  ENGRAM_ASSIGN_OR_RETURN(
+      Statement * ins, db->Prepare("INSERT INTO schema_version(version, name, applied_at) "
+                                   "VALUES (?, ?, ?)"));
+  ENGRAM_RETURN_IF_ERROR(ins->Bind(1, int64_t{m.version}).Bind(2, m.name).Bind(3, now).Run());
+  ENGRAM_RETURN_IF_ERROR(db->Exec("PRAGMA user_version=" + std::to_string(m.version)));
+  return txn.Commit();
+}
+
+}  // namespace
+
+const std::vector<Migration>& AllMigrations() {
+  static const std::vector<Migration> kAll = {
+      {1, "core items, history, embeddings", kV1Core},
+      {2, "sessions and turns", kV2Sessions},
+  };
+  return kAll;
+}
+
+int LatestSchemaVersion() { return AllMigrations().back().version; }
+
+Result<int> ReadSchemaVersion(Database* db) {
+  ENGRAM_ASSIGN_OR_RETURN(int64_t app_id, PragmaInt(db, "application_id"));
+  ENGRAM_ASSIGN_OR_RETURN(bool has_versions, TableExists(db, "schema_version"));
+  if (!has_versions) {
+    ENGRAM_ASSIGN_OR_RETURN(Statement * st, db->Prepare("SELECT count(*) FROM sqlite_schema"));
+    ENGRAM_ASSIGN_OR_RETURN(bool row, st->Step());
+    if (row && st->Int(0) != 0) {
+      return Status::Corruption(db->path() + " is an SQLite database but not an Engram one");
+    }
+    return 0;
+  }
+  if (app_id != kApplicationId) {
+    return Status::Corruption(db->path() + " has a foreign application_id " +
+                              std::to_string(app_id));
+  }
+  ENGRAM_ASSIGN_OR_RETURN(Statement * st,
+                          db->Prepare("SELECT coalesce(max(version), 0) FROM schema_version"));
+  ENGRAM_ASSIGN_OR_RETURN(bool row, st->Step());
+  return row ? static_cast<int>(st->Int(0)) : 0;
+}
+
+Status Migrate(Database* db, TimestampMs now, int target) {
+  if (target < 0) target = LatestSchemaVersion();
+  ENGRAM_ASSIGN_OR_RETURN(int current, ReadSchemaVersion(db));
+  if (current > LatestSchemaVersion()) {
+    return Status::Corruption("database schema version " + std::to_string(current) +
+                              " is newer than this Engram supports (" +
+                              std::to_string(LatestSchemaVersion()) + "); upgrade Engram");
+  }
+  if (current == 0) {
+    Transaction txn(db);
+    ENGRAM_RETURN_IF_ERROR(txn.Begin());
+    ENGRAM_RETURN_IF_ERROR(db->Exec(
+        "CREATE TABLE IF NOT EXISTS schema_version (version INTEGER PRIMARY KEY, "
+        "name TEXT NOT NULL, applied_at INTEGER NOT NULL)"));
+    ENGRAM_RETURN_IF_ERROR(db->Exec("PRAGMA application_id=" + std::to_string(kApplicationId)));
+    ENGRAM_RETURN_IF_ERROR(txn.Commit());
+  }
+  for (const Migration& m : AllMigrations()) {
+    if (m.version <= current || m.version > target) continue;
+    ENGRAM_RETURN_IF_ERROR(ApplyOne(db, m, now));
+  }
+  return Status::Ok();
+}
+
+}  // namespace engram

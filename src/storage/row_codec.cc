@@ -1,0 +1,90 @@
+#include "storage/row_codec.h"
+
+#include "codec/item_json.h"
+#include "core/status_macros.h"
+
+namespace engram {
+namespace {
+
+std::string SourceText(const Source& s) {
+  if (s.message_ids.empty() && s.session_id.empty() && s.prompt_version.empty() &&
+      s.extractor.empty()) {
+    return "{}";
+  }
+  return SourceToJson(s).dump();
+}
+
+Result<Source> ParseSourceText(std::string_view text) {
+  if (text == "{}") return Source{};
+  auto j = nlohmann::json::parse(text, nullptr, /*allow_exceptions=*/false);
+  if (j.is_discarded()) return Status::Corruption("stored source is not JSON");
+  auto s = SourceFromJson(j);
+  if (!s.ok()) return Status::Corruption(s.status().message());
+  return s;
+}
+
+template <typename E>
+Result<E> StoredEnum(std::string_view text, Result<E> (*parse)(std::string_view)) {
+  auto r = parse(text);
+  if (!r.ok()) return Status::Corruption("stored " + r.status().message());
+  return r;
+}
+
+}  // namespace
+
+void BindMutableColumns(Statement* st, const MemoryItem& m, int first) {
+  const int f = first;
+  st->Bind(f + 0, m.scope.agent_id);
+  st->Bind(f + 1, m.scope.session_id);
+  st->Bind(f + 2, ToString(m.tier));
+  st->Bind(f + 3, ToString(m.type));
+  st->Bind(f + 4, m.content);
+  st->Bind(f + 5, StringListToJsonText(m.entities));
+  st->Bind(f + 6, StringListToJsonText(m.tags));
+  st->Bind(f + 7, m.metadata);
+  st->Bind(f + 8, m.importance);
+  st->Bind(f + 9, m.confidence);
+  st->Bind(f + 10, SourceText(m.source));
+  st->Bind(f + 11, m.created_at);
+  st->Bind(f + 12, m.updated_at);
+  st->Bind(f + 13, m.valid_from);
+  st->Bind(f + 14, m.valid_to);
+  st->Bind(f + 15, m.last_accessed);
+  st->Bind(f + 16, m.access_count);
+  st->Bind(f + 17, ToString(m.status));
+  st->Bind(f + 18, m.supersedes);
+  st->Bind(f + 19, m.superseded_by);
+  st->Bind(f + 20, m.embedding_model);
+}
+
+Result<MemoryItem> ReadItemRow(const Statement& st, const Scope& scope, int64_t* seq) {
+  MemoryItem m;
+  if (seq) *seq = st.Int(0);
+  m.id = st.String(1);
+  m.scope.tenant = scope.tenant;
+  m.scope.user_id = scope.user_id;
+  m.scope.agent_id = st.String(2);
+  m.scope.session_id = st.String(3);
+  ENGRAM_ASSIGN_OR_RETURN(m.tier, StoredEnum(st.Text(4), &ParseTier));
+  ENGRAM_ASSIGN_OR_RETURN(m.type, StoredEnum(st.Text(5), &ParseMemoryType));
+  m.content = st.String(6);
+  ENGRAM_ASSIGN_OR_RETURN(m.entities, StringListFromJsonText(st.Text(7)));
+  ENGRAM_ASSIGN_OR_RETURN(m.tags, StringListFromJsonText(st.Text(8)));
+  m.metadata = st.String(9);
+  m.importance = st.Double(10);
+  m.confidence = st.Double(11);
+  ENGRAM_ASSIGN_OR_RETURN(m.source, ParseSourceText(st.Text(12)));
+  m.created_at = st.Int(13);
+  m.updated_at = st.Int(14);
+  m.valid_from = st.Int(15);
+  m.valid_to = st.OptionalInt(16);
+  m.last_accessed = st.OptionalInt(17);
+  m.access_count = st.Int(18);
+  ENGRAM_ASSIGN_OR_RETURN(m.status, StoredEnum(st.Text(19), &ParseItemStatus));
+  m.supersedes = st.String(20);
+  m.superseded_by = st.String(21);
+  m.embedding_model = st.String(22);
+  return m;
+}
+
+}  // namespace engram

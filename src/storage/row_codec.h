@@ -1,0 +1,32 @@
+// How a MemoryItem maps onto a row of the `items` table (docs/storage-format.md).
+#pragma once
+
+#include <string_view>
+
+#include "engram/memory.h"
+#include "engram/status.h"
+#include "storage/sqlite.h"
+
+namespace engram {
+
+// The item columns read back by every SELECT, in ReadItemRow's order.
+inline constexpr std::string_view kItemSelectColumns =
+    "seq, id, agent_id, session_id, tier, type, content, entities, tags, metadata, importance, "
+    "confidence, source, created_at, updated_at, valid_from, valid_to, last_accessed, "
+    "access_count, status, supersedes, superseded_by, embedding_model";
+
+// The mutable columns, in BindMutableColumns' order (22 columns: all but seq, id, scope_id).
+inline constexpr std::string_view kItemMutableColumns =
+    "agent_id, session_id, tier, type, content, entities, tags, metadata, importance, "
+    "confidence, source, created_at, updated_at, valid_from, valid_to, last_accessed, "
+    "access_count, status, supersedes, superseded_by, embedding_model";
+inline constexpr int kItemMutableColumnCount = 21;
+
+// Binds the mutable columns of `m` to parameters first..first+20.
+void BindMutableColumns(Statement* st, const MemoryItem& m, int first);
+
+// Decodes the current row (selected with kItemSelectColumns). tenant and user_id come from
+// `scope`, which the caller used to select the row. Corruption if a stored value is invalid.
+Result<MemoryItem> ReadItemRow(const Statement& st, const Scope& scope, int64_t* seq);
+
+}  // namespace engram

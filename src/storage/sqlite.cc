@@ -1,0 +1,202 @@
+#include "storage/sqlite.h"
+
+#include "core/status_macros.h"
+
+namespace engram {
+
+Status SqliteStatus(int rc, sqlite3* db, std::string_view context) {
+  if (rc == SQLITE_OK || rc == SQLITE_DONE || rc == SQLITE_ROW) return Status::Ok();
+  std::string msg(context);
+  msg += ": ";
+  msg += db ? sqlite3_errmsg(db) : sqlite3_errstr(rc);
+  switch (rc & 0xFF) {
+    case SQLITE_BUSY:
+    case SQLITE_LOCKED:
+      return Status::Unavailable(std::move(msg));
+    case SQLITE_CORRUPT:
+    case SQLITE_NOTADB:
+      return Status::Corruption(std::move(msg));
+    case SQLITE_IOERR:
+    case SQLITE_FULL:
+    case SQLITE_CANTOPEN:
+    case SQLITE_READONLY:
+      return Status::IOError(std::move(msg));
+    case SQLITE_CONSTRAINT:
+      return Status::Conflict(std::move(msg));
+    case SQLITE_PERM:
+    case SQLITE_AUTH:
+      return Status::PermissionDenied(std::move(msg));
+    default:
+      return Status::Internal(std::move(msg));
+  }
+}
+
+void Statement::NoteBind(int rc, int index) {
+  if (rc != SQLITE_OK && bind_error_ == SQLITE_OK) {
+    bind_error_ = rc;
+    bind_error_index_ = index;
+  }
+}
+
+Statement& Statement::Bind(int index, int64_t value) {
+  NoteBind(sqlite3_bind_int64(stmt_, index, value), index);
+  return *this;
+}
+
+Statement& Statement::Bind(int index, double value) {
+  NoteBind(sqlite3_bind_double(stmt_, index, value), index);
+  return *this;
+}
+
+Statement& Statement::Bind(int index, std::string_view text) {
+  NoteBind(sqlite3_bind_text64(stmt_, index, text.data(), text.size(), SQLITE_TRANSIENT,
+                               SQLITE_UTF8),
+           index);
+  return *this;
+}
+
+Statement& Statement::Bind(int index, const std::optional<int64_t>& value) {
+  return value ? Bind(index, *value) : BindNull(index);
+}
+
+Statement& Statement::BindBlob(int index, const void* data, size_t size) {
+  NoteBind(sqlite3_bind_blob64(stmt_, index, data, size, SQLITE_TRANSIENT), index);
+  return *this;
+}
+
+Statement& Statement::BindNull(int index) {
+  NoteBind(sqlite3_bind_null(stmt_, index), index);
+  return *this;
+}
+
+Result<bool> Statement::Step() {
+  if (bind_error_ != SQLITE_OK) {
+    return SqliteStatus(bind_error_, db_,
+                        "binding parameter " + std::to_string(bind_error_index_));
+  }
+  int rc = sqlite3_step(stmt_);
+  if (rc == SQLITE_ROW) return true;
+  if (rc == SQLITE_DONE) return false;
+  Status st = SqliteStatus(rc, db_, sqlite3_sql(stmt_) ? "executing statement" : "step");
+  sqlite3_reset(stmt_);
+  return st;
+}
+
+Status Statement::Run() {
+  while (true) {
+    ENGRAM_ASSIGN_OR_RETURN(bool row, Step());
+    if (!row) return Status::Ok();
+  }
+}
+
+void Statement::Reset() {
+  sqlite3_reset(stmt_);
+  sqlite3_clear_bindings(stmt_);
+  bind_error_ = SQLITE_OK;
+  bind_error_index_ = 0;
+}
+
+std::string_view Statement::Text(int col) const {
+  const auto* p = reinterpret_cast<const char*>(sqlite3_column_text(stmt_, col));
+  if (!p) return {};
+  return std::string_view(p, static_cast<size_t>(sqlite3_column_bytes(stmt_, col)));
+}
+
+std::optional<int64_t> Statement::OptionalInt(int col) const {
+  if (IsNull(col)) return std::nullopt;
+  return Int(col);
+}
+
+Database::~Database() {
+  cache_.clear();  // finalize statements before closing
+  sqlite3_close_v2(db_);
+}
+
+Result<std::unique_ptr<Database>> Database::Open(const std::string& path,
+                                                 const DatabaseOptions& options) {
+  sqlite3* raw = nullptr;
+  // Readers open read-write with query_only on: a SQLITE_OPEN_READONLY connection to a WAL
+  // database cannot always create the shared-memory index it needs.
+  int flags = SQLITE_OPEN_NOMUTEX | SQLITE_OPEN_READWRITE |
+              (options.read_only ? 0 : SQLITE_OPEN_CREATE);
+  int rc = sqlite3_open_v2(path.c_str(), &raw, flags, nullptr);
+  if (rc != SQLITE_OK) {
+    Status st = SqliteStatus(rc, raw, "opening database " + path);
+    sqlite3_close_v2(raw);
+    return st;
+  }
+  std::unique_ptr<Database> db(new Database(raw, path));
+  sqlite3_extended_result_codes(raw, 1);
+  sqlite3_busy_timeout(raw, options.busy_timeout_ms);
+  if (options.synchronous != "FULL" && options.synchronous != "NORMAL") {
+    return Status::InvalidArgument("synchronous must be FULL or NORMAL, got '" +
+                                   options.synchronous + "'");
+  }
+  // Check the file is a database at all before changing anything (NOTADB surfaces here).
+  ENGRAM_RETURN_IF_ERROR(db->Exec("SELECT count(*) FROM sqlite_schema").WithContext(path));
+  if (!options.read_only) {
+    ENGRAM_RETURN_IF_ERROR(db->Exec("PRAGMA journal_mode=WAL"));
+  }
+  if (options.read_only) ENGRAM_RETURN_IF_ERROR(db->Exec("PRAGMA query_only=ON"));
+  ENGRAM_RETURN_IF_ERROR(db->Exec("PRAGMA synchronous=" + options.synchronous));
+  ENGRAM_RETURN_IF_ERROR(db->Exec("PRAGMA foreign_keys=ON"));
+  // Deleted content is overwritten, so a purge leaves no readable trace in the file.
+  ENGRAM_RETURN_IF_ERROR(db->Exec("PRAGMA secure_delete=ON"));
+  ENGRAM_RETURN_IF_ERROR(db->Exec("PRAGMA temp_store=MEMORY"));
+  ENGRAM_RETURN_IF_ERROR(db->Exec("PRAGMA cache_size=-32768"));  // 32 MiB
+  return db;
+}
+
+Status Database::Exec(std::string_view sql) {
+  std::string s(sql);
+  int rc = sqlite3_exec(db_, s.c_str(), nullptr, nullptr, nullptr);
+  if (rc != SQLITE_OK) return SqliteStatus(rc, db_, "executing SQL");
+  return Status::Ok();
+}
+
+void Database::ResetActiveStatements() {
+  for (sqlite3_stmt* st = sqlite3_next_stmt(db_, nullptr); st; st = sqlite3_next_stmt(db_, st)) {
+    if (sqlite3_stmt_busy(st)) sqlite3_reset(st);
+  }
+}
+
+Result<Statement*> Database::Prepare(const std::string& sql) {
+  auto it = cache_.find(sql);
+  if (it != cache_.end()) {
+    it->second->Reset();
+    return it->second.get();
+  }
+  ENGRAM_ASSIGN_OR_RETURN(auto stmt, PrepareUncached(sql));
+  Statement* p = stmt.get();
+  cache_.emplace(sql, std::move(stmt));
+  return p;
+}
+
+Result<std::unique_ptr<Statement>> Database::PrepareUncached(const std::string& sql) {
+  sqlite3_stmt* stmt = nullptr;
+  int rc = sqlite3_prepare_v3(db_, sql.c_str(), static_cast<int>(sql.size()),
+                              SQLITE_PREPARE_PERSISTENT, &stmt, nullptr);
+  if (rc != SQLITE_OK) return SqliteStatus(rc, db_, "preparing statement");
+  return std::make_unique<Statement>(db_, stmt);
+}
+
+Transaction::~Transaction() {
+  if (!open_) return;
+  db_->ResetActiveStatements();
+  (void)db_->Exec("ROLLBACK");
+}
+
+Status Transaction::Begin() {
+  ENGRAM_RETURN_IF_ERROR(db_->Exec("BEGIN IMMEDIATE"));
+  open_ = true;
+  return Status::Ok();
+}
+
+Status Transaction::Commit() {
+  db_->ResetActiveStatements();
+  Status st = db_->Exec("COMMIT");
+  if (st.ok()) open_ = false;
+  return st;
+}
+
+}  // namespace engram
