@@ -1,0 +1,112 @@
+#include "cli/cli_app.h"
+
+#include <nlohmann/json.hpp>
+
+#include <cstdlib>
+#include <iostream>
+
+namespace engram::cli {
+namespace {
+
+std::string EnvOr(const char* name, std::string fallback) {
+  const char* v = std::getenv(name);
+  return v && *v ? std::string(v) : std::move(fallback);
+}
+
+constexpr const char* kFooter = R"(
+Exit codes: 0 ok, 1 internal or I/O error, 2 usage error or invalid input,
+            3 not found, 4 conflict, 5 import rejected some lines.
+Environment: ENGRAM_DB (database path), ENGRAM_TENANT, ENGRAM_USER,
+             ENGRAM_MAX_CONTENT_BYTES.)";
+
+}  // namespace
+
+int ExitCodeFor(const Status& status) {
+  switch (status.code()) {
+    case StatusCode::kOk: return kExitOk;
+    case StatusCode::kInvalidArgument: return kExitUsage;
+    case StatusCode::kNotFound: return kExitNotFound;
+    case StatusCode::kConflict: return kExitConflict;
+    default: return kExitInternal;
+  }
+}
+
+int Context::Fail(const Status& status) const {
+  if (json) {
+    nlohmann::json body = {{"error", {{"code", StatusCodeName(status.code())},
+                                      {"message", status.message()}}}};
+    std::cerr << body.dump() << "\n";
+  } else {
+    std::cerr << "engram: " << status.message() << " (" << StatusCodeName(status.code())
+              << ")\n";
+  }
+  return ExitCodeFor(status);
+}
+
+Engine* Context::OpenEngine() {
+  if (engine) return engine.get();
+  EngineOptions options;
+  options.path = db_path;
+  options.max_content_bytes = max_content_bytes;
+  auto opened = Engine::Open(options);
+  if (!opened.ok()) {
+    Fail(opened.status().WithContext("cannot open " + db_path));
+    return nullptr;
+  }
+  engine = std::move(opened).value();
+  return engine.get();
+}
+
+std::optional<Scope> Context::RequireScope() {
+  if (user.empty()) {
+    Fail(Status::InvalidArgument("--user is required (or set ENGRAM_USER)"));
+    return std::nullopt;
+  }
+  return Scope{tenant, user, agent, session};
+}
+
+int RunCli(int argc, char** argv) {
+  Context ctx;
+  ctx.db_path = EnvOr("ENGRAM_DB", "./engram-data/engram.db");
+  ctx.tenant = EnvOr("ENGRAM_TENANT", "default");
+  ctx.user = EnvOr("ENGRAM_USER", "");
+  std::string max_bytes = EnvOr("ENGRAM_MAX_CONTENT_BYTES", "");
+  if (!max_bytes.empty()) {
+    char* end = nullptr;
+    unsigned long long v = std::strtoull(max_bytes.c_str(), &end, 10);
+    if (*end != '\0' || v == 0) {
+      return ctx.Fail(Status::InvalidArgument("ENGRAM_MAX_CONTENT_BYTES must be a positive integer"));
+    }
+    ctx.max_content_bytes = static_cast<size_t>(v);
+  }
+
+  CLI::App app{"engram: long-term memory for LLM applications", "engram"};
+  app.footer(kFooter);
+  app.require_subcommand(1);
+  app.fallthrough(true);  // global options may follow the subcommand
+  app.option_defaults()->always_capture_default();
+  app.add_option("--db", ctx.db_path, "SQLite database file (env ENGRAM_DB)");
+  app.add_option("--tenant", ctx.tenant, "Tenant (env ENGRAM_TENANT)");
+  app.add_option("--user,-u", ctx.user, "User id the command acts for (env ENGRAM_USER)");
+  app.add_option("--agent", ctx.agent, "Agent id: recorded on writes, narrows reads");
+  app.add_option("--session", ctx.session, "Session id: recorded on writes, narrows reads");
+  app.add_flag("--json", ctx.json, "Print JSON instead of text");
+  app.add_option("--max-content-bytes", ctx.max_content_bytes,
+                 "Reject content longer than this (env ENGRAM_MAX_CONTENT_BYTES)")
+      ->check(CLI::PositiveNumber);
+  app.set_version_flag("--version", "engram 0.1.0");
+
+  AddItemCommands(app, ctx);
+  AddTransferCommands(app, ctx);
+
+  try {
+    app.parse(argc, argv);
+  } catch (const CLI::ParseError& e) {
+    int code = app.exit(e);
+    return code == 0 ? kExitOk : kExitUsage;
+  }
+  if (!ctx.action) return kExitUsage;
+  return ctx.action();
+}
+
+}  // namespace engram::cli

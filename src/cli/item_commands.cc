@@ -1,0 +1,409 @@
+// engram add | get | list | update | delete | purge | history | scopes
+#include <nlohmann/json.hpp>
+
+#include <iostream>
+#include <iterator>
+
+#include "cli/cli_app.h"
+#include "cli/output.h"
+#include "engram/clock.h"
+
+namespace engram::cli {
+namespace {
+
+using json = nlohmann::json;
+
+// "key=value": the value is read as a JSON scalar when it is one (3, 2.5, true, null,
+// "quoted"), and as a plain string otherwise.
+Result<std::pair<std::string, json>> ParseKeyValue(const std::string& arg) {
+  size_t eq = arg.find('=');
+  if (eq == std::string::npos || eq == 0) {
+    return Status::InvalidArgument("expected key=value, got '" + arg + "'");
+  }
+  std::string value = arg.substr(eq + 1);
+  json j = json::parse(value, nullptr, /*allow_exceptions=*/false);
+  if (j.is_discarded() || j.is_structured()) j = value;
+  return std::make_pair(arg.substr(0, eq), j);
+}
+
+Result<MetadataCondition> ToCondition(const std::pair<std::string, json>& kv) {
+  const json& v = kv.second;
+  MetadataCondition c{kv.first, nullptr};
+  if (v.is_boolean()) c.value = v.get<bool>();
+  else if (v.is_number_integer()) c.value = v.get<int64_t>();
+  else if (v.is_number()) c.value = v.get<double>();
+  else if (v.is_string()) c.value = v.get<std::string>();
+  return c;
+}
+
+template <typename E>
+Result<std::vector<E>> ParseEnums(const std::vector<std::string>& names,
+                                  Result<E> (*parse)(std::string_view)) {
+  std::vector<E> out;
+  for (const std::string& n : names) {
+    auto e = parse(n);
+    if (!e.ok()) return e.status();
+    out.push_back(*e);
+  }
+  return out;
+}
+
+Result<std::optional<TimestampMs>> OptTime(const std::string& text) {
+  if (text.empty()) return std::optional<TimestampMs>();
+  auto t = ParseTimestamp(text);
+  if (!t.ok()) return t.status();
+  return std::optional<TimestampMs>(*t);
+}
+
+// Options of `add` and `update` that describe an item.
+struct ItemFlags {
+  std::string type, tier, metadata, valid_from, valid_to, reason;
+  std::vector<std::string> tags, entities, meta;
+  std::optional<double> importance, confidence;
+};
+
+void AddItemFlags(CLI::App* cmd, ItemFlags& f) {
+  cmd->add_option("--type,-t", f.type, "fact, preference, goal, event, summary, skill, knowledge, profile, message");
+  cmd->add_option("--tier", f.tier, "working, episodic, semantic, knowledge (default: from the type)");
+  cmd->add_option("--tag", f.tags, "A tag (repeat or comma-separate)")->delimiter(',');
+  cmd->add_option("--entity", f.entities, "An entity the memory is about (repeatable)")->delimiter(',');
+  cmd->add_option("--meta", f.meta, "Metadata key=value (repeatable)");
+  cmd->add_option("--metadata", f.metadata, "Metadata as a JSON object");
+  cmd->add_option("--importance", f.importance, "0..1");
+  cmd->add_option("--confidence", f.confidence, "0..1");
+  cmd->add_option("--valid-from", f.valid_from, "When the fact began to hold (ISO-8601)");
+  cmd->add_option("--valid-to", f.valid_to, "When it stopped holding (ISO-8601)");
+  cmd->add_option("--reason", f.reason, "Recorded in the history row");
+}
+
+// Merges --metadata and --meta into one JSON object text.
+Result<std::string> MetadataText(const ItemFlags& f) {
+  json obj = json::object();
+  if (!f.metadata.empty()) {
+    obj = json::parse(f.metadata, nullptr, /*allow_exceptions=*/false);
+    if (obj.is_discarded() || !obj.is_object()) {
+      return Status::InvalidArgument("--metadata must be a JSON object");
+    }
+  }
+  for (const std::string& kv : f.meta) {
+    auto parsed = ParseKeyValue(kv);
+    if (!parsed.ok()) return parsed.status();
+    obj[parsed->first] = parsed->second;
+  }
+  return obj.dump();
+}
+
+int RunAdd(Context& ctx, const std::string& text_arg, const ItemFlags& f,
+           const std::string& created_at) {
+  auto scope = ctx.RequireScope();
+  if (!scope) return kExitUsage;
+  NewMemory m;
+  m.content = text_arg;
+  if (text_arg == "-") {
+    m.content.assign(std::istreambuf_iterator<char>(std::cin), {});
+    while (!m.content.empty() && (m.content.back() == '\n' || m.content.back() == '\r')) {
+      m.content.pop_back();
+    }
+  }
+  if (!f.type.empty()) {
+    auto t = ParseMemoryType(f.type);
+    if (!t.ok()) return ctx.Fail(t.status());
+    m.type = *t;
+  }
+  if (!f.tier.empty()) {
+    auto t = ParseTier(f.tier);
+    if (!t.ok()) return ctx.Fail(t.status());
+    m.tier = *t;
+  }
+  auto md = MetadataText(f);
+  if (!md.ok()) return ctx.Fail(md.status());
+  m.metadata = *md;
+  m.tags = f.tags;
+  m.entities = f.entities;
+  m.importance = f.importance;
+  m.confidence = f.confidence;
+  m.reason = f.reason;
+  for (auto [text, field] : {std::pair{&created_at, &m.created_at},
+                             std::pair{&f.valid_from, &m.valid_from},
+                             std::pair{&f.valid_to, &m.valid_to}}) {
+    auto t = OptTime(*text);
+    if (!t.ok()) return ctx.Fail(t.status());
+    *field = *t;
+  }
+  Engine* engine = ctx.OpenEngine();
+  if (!engine) return kExitInternal;
+  auto item = engine->Add(*scope, m);
+  if (!item.ok()) return ctx.Fail(item.status());
+  if (ctx.json) {
+    PrintItem(std::cout, *item, true);
+  } else {
+    std::cout << "added " << item->id << "\n";
+  }
+  return kExitOk;
+}
+
+int RunUpdate(Context& ctx, const std::string& id, const std::optional<std::string>& content,
+              const ItemFlags& f, const std::string& status, bool clear_valid_to) {
+  auto scope = ctx.RequireScope();
+  if (!scope) return kExitUsage;
+  MemoryPatch p;
+  p.content = content;
+  if (!f.type.empty()) {
+    auto t = ParseMemoryType(f.type);
+    if (!t.ok()) return ctx.Fail(t.status());
+    p.type = *t;
+  }
+  if (!f.tier.empty()) {
+    auto t = ParseTier(f.tier);
+    if (!t.ok()) return ctx.Fail(t.status());
+    p.tier = *t;
+  }
+  if (!status.empty()) {
+    auto s = ParseItemStatus(status);
+    if (!s.ok()) return ctx.Fail(s.status());
+    p.status = *s;
+  }
+  if (!f.tags.empty()) p.tags = f.tags;
+  if (!f.entities.empty()) p.entities = f.entities;
+  if (!f.metadata.empty() || !f.meta.empty()) {
+    auto md = MetadataText(f);
+    if (!md.ok()) return ctx.Fail(md.status());
+    p.metadata = *md;
+  }
+  p.importance = f.importance;
+  p.confidence = f.confidence;
+  p.clear_valid_to = clear_valid_to;
+  p.reason = f.reason;
+  auto from = OptTime(f.valid_from);
+  auto to = OptTime(f.valid_to);
+  if (!from.ok()) return ctx.Fail(from.status());
+  if (!to.ok()) return ctx.Fail(to.status());
+  p.valid_from = *from;
+  p.valid_to = *to;
+  Engine* engine = ctx.OpenEngine();
+  if (!engine) return kExitInternal;
+  auto item = engine->Update(*scope, id, p);
+  if (!item.ok()) return ctx.Fail(item.status());
+  if (ctx.json) {
+    PrintItem(std::cout, *item, true);
+  } else {
+    std::cout << "updated " << item->id << "\n";
+  }
+  return kExitOk;
+}
+
+struct ListFlags {
+  std::vector<std::string> types, tiers, statuses, tags, meta;
+  std::string after, before, cursor;
+  int limit = 20;
+};
+
+Result<ListQuery> BuildQuery(const ListFlags& f) {
+  ListQuery q;
+  q.limit = f.limit;
+  q.cursor = f.cursor;
+  q.tags = f.tags;
+  auto types = ParseEnums(f.types, &ParseMemoryType);
+  if (!types.ok()) return types.status();
+  q.types = *types;
+  auto tiers = ParseEnums(f.tiers, &ParseTier);
+  if (!tiers.ok()) return tiers.status();
+  q.tiers = *tiers;
+  if (f.statuses.size() == 1 && f.statuses[0] == "all") {
+    q.statuses.clear();
+  } else if (!f.statuses.empty()) {
+    auto statuses = ParseEnums(f.statuses, &ParseItemStatus);
+    if (!statuses.ok()) return statuses.status();
+    q.statuses = *statuses;
+  }
+  auto after = OptTime(f.after);
+  if (!after.ok()) return after.status();
+  auto before = OptTime(f.before);
+  if (!before.ok()) return before.status();
+  q.created_after = *after;
+  q.created_before = *before;
+  for (const std::string& kv : f.meta) {
+    auto parsed = ParseKeyValue(kv);
+    if (!parsed.ok()) return parsed.status();
+    auto c = ToCondition(*parsed);
+    if (!c.ok()) return c.status();
+    q.metadata.push_back(*c);
+  }
+  return q;
+}
+
+int RunList(Context& ctx, const ListFlags& f) {
+  auto scope = ctx.RequireScope();
+  if (!scope) return kExitUsage;
+  auto q = BuildQuery(f);
+  if (!q.ok()) return ctx.Fail(q.status());
+  Engine* engine = ctx.OpenEngine();
+  if (!engine) return kExitInternal;
+  auto page = engine->List(*scope, *q);
+  if (!page.ok()) return ctx.Fail(page.status());
+  PrintPage(std::cout, *page, ctx.json);
+  return kExitOk;
+}
+
+// Runs `fn(engine, scope)` after the usual checks; for the one-id commands.
+template <typename Fn>
+int WithEngine(Context& ctx, Fn fn) {
+  auto scope = ctx.RequireScope();
+  if (!scope) return kExitUsage;
+  Engine* engine = ctx.OpenEngine();
+  if (!engine) return kExitInternal;
+  return fn(*engine, *scope);
+}
+
+// Flag values of every item command; shared with the callbacks that read them after parsing.
+struct ItemCommandState {
+  std::string add_text, add_created;
+  ItemFlags add_flags;
+  std::string get_id;
+  ListFlags lf;
+  std::string up_id, up_status;
+  std::optional<std::string> up_content;
+  ItemFlags up_flags;
+  bool up_clear_valid_to = false;
+  std::string del_id, del_reason;
+  std::string purge_id;
+  bool purge_all = false, purge_yes = false;
+  std::string hist_id;
+  bool all_tenants = false;
+};
+
+}  // namespace
+
+void AddItemCommands(CLI::App& app, Context& ctx) {
+  auto state = std::make_shared<ItemCommandState>();
+  ItemCommandState& st = *state;
+  auto* add = app.add_subcommand("add", "Store a memory as given (no extraction)");
+  add->add_option("text", st.add_text, "The memory's content ('-' reads standard input)")->required();
+  add->add_option("--created-at", st.add_created, "Creation time (ISO-8601; default now)");
+  AddItemFlags(add, st.add_flags);
+  add->callback([&ctx, state] { ctx.action = [&ctx, state] {
+      ItemCommandState& st = *state; return RunAdd(ctx, st.add_text, st.add_flags, st.add_created); }; });
+
+  auto* get = app.add_subcommand("get", "Show one memory");
+  get->add_option("id", st.get_id, "Memory id")->required();
+  get->callback([&ctx, state] {
+    ctx.action = [&ctx, state] {
+      ItemCommandState& st = *state;
+      return WithEngine(ctx, [&](Engine& e, const Scope& s) {
+        auto item = e.Get(s, st.get_id);
+        if (!item.ok()) return ctx.Fail(item.status());
+        PrintItem(std::cout, *item, ctx.json);
+        return kExitOk;
+      });
+    };
+  });
+
+  auto* list = app.add_subcommand("list", "List memories, newest first");
+  list->add_option("--type,-t", st.lf.types, "Only these types")->delimiter(',');
+  list->add_option("--tier", st.lf.tiers, "Only these tiers")->delimiter(',');
+  list->add_option("--status", st.lf.statuses, "Only these statuses, or 'all' (default active)")
+      ->delimiter(',');
+  list->add_option("--after", st.lf.after, "Created at or after (ISO-8601)");
+  list->add_option("--before", st.lf.before, "Created before (ISO-8601)");
+  list->add_option("--tag", st.lf.tags, "Carrying this tag (repeatable: all must match)")->delimiter(',');
+  list->add_option("--meta", st.lf.meta, "Metadata key=value equality (repeatable)");
+  list->add_option("--limit,-n", st.lf.limit, "Page size, 1..1000")->capture_default_str();
+  list->add_option("--cursor", st.lf.cursor, "Continue after a previous page");
+  list->callback([&ctx, state] { ctx.action = [&ctx, state] {
+      ItemCommandState& st = *state; return RunList(ctx, st.lf); }; });
+
+  auto* update = app.add_subcommand("update", "Change a memory (history keeps the old value)");
+  update->add_option("id", st.up_id, "Memory id")->required();
+  update->add_option("--content,-c", st.up_content, "New content");
+  update->add_option("--status", st.up_status, "active or archived");
+  update->add_flag("--clear-valid-to", st.up_clear_valid_to, "The fact holds again");
+  AddItemFlags(update, st.up_flags);
+  update->callback([&ctx, state] {
+    ctx.action = [&ctx, state] {
+      ItemCommandState& st = *state;
+      return RunUpdate(ctx, st.up_id, st.up_content, st.up_flags, st.up_status, st.up_clear_valid_to);
+    };
+  });
+
+  auto* del = app.add_subcommand("delete", "Soft-delete a memory (kept in history)");
+  del->add_option("id", st.del_id, "Memory id")->required();
+  del->add_option("--reason", st.del_reason, "Recorded in the history row");
+  del->callback([&ctx, state] {
+    ctx.action = [&ctx, state] {
+      ItemCommandState& st = *state;
+      return WithEngine(ctx, [&](Engine& e, const Scope& s) {
+        Status status = e.Delete(s, st.del_id, st.del_reason);
+        if (!status.ok()) return ctx.Fail(status);
+        if (!ctx.json) std::cout << "deleted " << st.del_id << "\n";
+        else std::cout << json{{"deleted", st.del_id}}.dump() << "\n";
+        return kExitOk;
+      });
+    };
+  });
+
+  auto* purge = app.add_subcommand(
+      "purge", "Hard-delete a memory, or with --all-memories everything of --user");
+  purge->add_option("id", st.purge_id, "Memory id");
+  purge->add_flag("--all-memories", st.purge_all, "Remove every memory, history row and vector of --user");
+  purge->add_flag("--yes", st.purge_yes, "Confirm --all-memories");
+  purge->callback([&ctx, state] {
+    ctx.action = [&ctx, state] {
+      ItemCommandState& st = *state;
+      return WithEngine(ctx, [&](Engine& e, const Scope& s) {
+        if (st.purge_all == !st.purge_id.empty()) {
+          return ctx.Fail(Status::InvalidArgument("give either a memory id or --all-memories"));
+        }
+        if (st.purge_all && !st.purge_yes) {
+          return ctx.Fail(Status::InvalidArgument("--all-memories needs --yes: it cannot be undone"));
+        }
+        if (st.purge_all) {
+          auto n = e.PurgeScope(s);
+          if (!n.ok()) return ctx.Fail(n.status());
+          if (ctx.json) std::cout << json{{"purged", *n}}.dump() << "\n";
+          else std::cout << "purged " << *n << " memories of user " << s.user_id << "\n";
+          return kExitOk;
+        }
+        Status status = e.Purge(s, st.purge_id);
+        if (!status.ok()) return ctx.Fail(status);
+        if (ctx.json) std::cout << json{{"purged", 1}}.dump() << "\n";
+        else std::cout << "purged " << st.purge_id << "\n";
+        return kExitOk;
+      });
+    };
+  });
+
+  auto* history = app.add_subcommand("history", "Show every recorded change of a memory");
+  history->add_option("id", st.hist_id, "Memory id")->required();
+  history->callback([&ctx, state] {
+    ctx.action = [&ctx, state] {
+      ItemCommandState& st = *state;
+      return WithEngine(ctx, [&](Engine& e, const Scope& s) {
+        auto h = e.History(s, st.hist_id);
+        if (!h.ok()) return ctx.Fail(h.status());
+        PrintHistory(std::cout, *h, ctx.json);
+        return kExitOk;
+      });
+    };
+  });
+
+  auto* scopes = app.add_subcommand("scopes", "List the users holding memories (of --tenant, or --all-tenants)");
+  scopes->add_flag("--all-tenants", st.all_tenants, "Every tenant");
+  scopes->callback([&ctx, state] {
+    ctx.action = [&ctx, state] {
+      ItemCommandState& st = *state;
+      Engine* e = ctx.OpenEngine();
+      if (!e) return kExitInternal;
+      auto list = e->ListScopes(st.all_tenants ? "" : ctx.tenant);
+      if (!list.ok()) return ctx.Fail(list.status());
+      json out = json::array();
+      for (const ScopeSummary& s : *list) {
+        if (ctx.json) out.push_back({{"tenant", s.tenant}, {"user_id", s.user_id}, {"items", s.items}});
+        else std::cout << s.tenant << "\t" << s.user_id << "\t" << s.items << "\n";
+      }
+      if (ctx.json) std::cout << json{{"scopes", out}}.dump() << "\n";
+      return kExitOk;
+    };
+  });
+}
+
+}  // namespace engram::cli

@@ -1,0 +1,53 @@
+// The `engram` command line: shared context, exit codes and the command registrations.
+#pragma once
+
+#include <CLI/CLI.hpp>
+
+#include <functional>
+#include <memory>
+#include <optional>
+#include <string>
+
+#include "engram/engine.h"
+#include "engram/status.h"
+
+namespace engram::cli {
+
+// Exit codes (documented in the README and `engram --help`).
+inline constexpr int kExitOk = 0;
+inline constexpr int kExitInternal = 1;    // I/O, corruption, database unavailable, bugs
+inline constexpr int kExitUsage = 2;       // bad flags or invalid input
+inline constexpr int kExitNotFound = 3;    // no such memory in this scope
+inline constexpr int kExitConflict = 4;    // e.g. updating a deleted memory, duplicate id
+inline constexpr int kExitDataErrors = 5;  // import finished but rejected some lines
+
+int ExitCodeFor(const Status& status);
+
+// Options shared by every command, and the engine they open.
+struct Context {
+  std::string db_path;
+  std::string tenant = "default";
+  std::string user;
+  std::string agent;
+  std::string session;
+  bool json = false;
+  size_t max_content_bytes = 16 * 1024;
+
+  std::unique_ptr<Engine> engine;
+  // The action the chosen subcommand registered; run after parsing.
+  std::function<int()> action;
+
+  // Opens the database on first use; prints the error and returns nullptr on failure.
+  Engine* OpenEngine();
+  // Scope from --tenant/--user/--agent/--session; prints an error if --user is missing.
+  std::optional<Scope> RequireScope();
+  // Prints `status` (human text or a JSON error body with --json) and returns its exit code.
+  int Fail(const Status& status) const;
+};
+
+void AddItemCommands(CLI::App& app, Context& ctx);
+void AddTransferCommands(CLI::App& app, Context& ctx);
+
+int RunCli(int argc, char** argv);
+
+}  // namespace engram::cli
