@@ -1,0 +1,49 @@
+#include "engram/clock.h"
+
+#include <gtest/gtest.h>
+
+namespace engram {
+namespace {
+
+TEST(TimestampTest, FormatsUtcWithMilliseconds) {
+  EXPECT_EQ(FormatTimestamp(0), "1970-01-01T00:00:00.000Z");
+  EXPECT_EQ(FormatTimestamp(1'683'554'160'123), "2023-05-08T13:56:00.123Z");
+  EXPECT_EQ(FormatTimestamp(-1), "1969-12-31T23:59:59.999Z");
+  EXPECT_EQ(FormatTimestamp(951'782'400'000), "2000-02-29T00:00:00.000Z");  // leap day
+}
+
+TEST(TimestampTest, ParsesTheFormsItDocuments) {
+  EXPECT_EQ(*ParseTimestamp("2023-05-08T13:56:00.123Z"), 1'683'554'160'123);
+  EXPECT_EQ(*ParseTimestamp("2023-05-08 13:56"), 1'683'554'160'000);
+  EXPECT_EQ(*ParseTimestamp("2023-05-08"), 1'683'504'000'000);
+  EXPECT_EQ(*ParseTimestamp("2023-05-08T21:56:00+08:00"), 1'683'554'160'000);
+  EXPECT_EQ(*ParseTimestamp("2023-05-08T13:56:00.5Z"), 1'683'554'160'500);
+}
+
+TEST(TimestampTest, RoundTrips) {
+  for (TimestampMs t : {TimestampMs{0}, TimestampMs{1}, TimestampMs{1'764'480'209'999},
+                        TimestampMs{-86'400'001}, TimestampMs{4'102'444'800'000}}) {
+    EXPECT_EQ(*ParseTimestamp(FormatTimestamp(t)), t) << t;
+  }
+}
+
+TEST(TimestampTest, RejectsMalformedText) {
+  for (const char* bad : {"", "2023", "2023-13-01", "2023-02-30", "2023-05-08T25:00",
+                          "2023-05-08T13:56:00Zjunk", "yesterday", "2023-05-08T13:56:00+0800"}) {
+    auto r = ParseTimestamp(bad);
+    EXPECT_FALSE(r.ok()) << bad;
+    if (!r.ok()) EXPECT_EQ(r.status().code(), StatusCode::kInvalidArgument);
+  }
+}
+
+TEST(ManualClockTest, MovesOnlyWhenTold) {
+  ManualClock clock(1000);
+  EXPECT_EQ(clock.NowMs(), 1000);
+  clock.Advance(500);
+  EXPECT_EQ(clock.NowMs(), 1500);
+  clock.Set(42);
+  EXPECT_EQ(clock.NowMs(), 42);
+}
+
+}  // namespace
+}  // namespace engram

@@ -228,9 +228,15 @@ Result<ImportStats> Engine::Import(const std::vector<MemoryRecord>& records,
     return Status::InvalidArgument("import batch over the limit of " +
                                    std::to_string(options_.max_batch_items));
   }
-  for (size_t i = 0; i < records.size(); ++i) {
-    const MemoryRecord& r = records[i];
+  std::vector<MemoryRecord> canonical = records;
+  for (size_t i = 0; i < canonical.size(); ++i) {
+    MemoryRecord& r = canonical[i];
     Status st = ValidateItem(r.item, options_);
+    if (st.ok()) {
+      auto md = CanonicalMetadata(r.item.metadata, options_.max_metadata_bytes);
+      if (md.ok()) r.item.metadata = *md;
+      st = md.status();
+    }
     for (const HistoryEntry& h : r.history) {
       if (!st.ok()) break;
       if (h.old_content) st = ValidateText("history old_content", *h.old_content, SIZE_MAX);
@@ -244,7 +250,7 @@ Result<ImportStats> Engine::Import(const std::vector<MemoryRecord>& records,
     }
     if (!st.ok()) return st.WithContext("record " + std::to_string(i) + " (" + r.item.id + ")");
   }
-  return store_->Import(records, on_conflict);
+  return store_->Import(canonical, on_conflict);
 }
 
 Result<std::vector<ScopeSummary>> Engine::ListScopes(std::string_view tenant) {
