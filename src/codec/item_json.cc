@@ -262,8 +262,33 @@ std::string StringListToJsonText(const std::vector<std::string>& list) {
   return json(list).dump();
 }
 
+namespace {
+// Fast path for the common stored form: ["a","b"] with no escapes. Returns false to defer to
+// the full JSON parser.
+bool ParseSimpleStringList(std::string_view text, std::vector<std::string>* out) {
+  if (text.size() < 2 || text.front() != '[' || text.back() != ']') return false;
+  if (text.find('\\') != std::string_view::npos) return false;
+  size_t i = 1;
+  while (i < text.size() - 1) {
+    if (text[i] != '"') return false;
+    size_t end = text.find('"', i + 1);
+    if (end == std::string_view::npos || end >= text.size() - 1) return false;
+    out->emplace_back(text.substr(i + 1, end - i - 1));
+    i = end + 1;
+    if (text[i] == ',') {
+      ++i;
+    } else if (i != text.size() - 1) {
+      return false;
+    }
+  }
+  return true;
+}
+}  // namespace
+
 Result<std::vector<std::string>> StringListFromJsonText(std::string_view text) {
   if (text == "[]" || text.empty()) return std::vector<std::string>{};
+  std::vector<std::string> simple;
+  if (ParseSimpleStringList(text, &simple)) return simple;
   json j = json::parse(text, nullptr, /*allow_exceptions=*/false);
   if (!j.is_array()) return Status::Corruption("stored list is not a JSON array");
   std::vector<std::string> out;

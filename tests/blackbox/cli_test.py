@@ -1,0 +1,1223 @@
+#!/usr/bin/env python3
+"""Black-box tests of the `engram` command line: each test runs the real binary.
+
+Every test works on fresh databases in its own temporary directory. The CLI's exit codes:
+0 ok, 1 internal or I/O error, 2 usage error or invalid input, 3 not found, 4 conflict,
+5 import rejected some lines.
+
+Usage: cli_test.py --engram PATH --crash-writer PATH [unittest options]
+"""
+
+import argparse
+import base64
+import json
+import os
+import re
+import sqlite3
+import struct
+import subprocess
+import sys
+import tempfile
+import unittest
+
+ENGRAM = None
+
+EXIT_OK, EXIT_INTERNAL, EXIT_USAGE, EXIT_NOT_FOUND, EXIT_CONFLICT, EXIT_DATA = 0, 1, 2, 3, 4, 5
+
+UUID_RE = re.compile(r"^[0-9a-f]{8}-[0-9a-f]{4}-7[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$")
+TIME_RE = re.compile(r"^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$")
+
+
+class Run:
+    """The outcome of one `engram` invocation."""
+
+    def __init__(self, cmd, proc):
+        self.cmd = cmd
+        self.code = proc.returncode
+        self.stdout = proc.stdout
+        self.stderr = proc.stderr
+        self.out = proc.stdout.decode("utf-8", "replace")
+        self.err = proc.stderr.decode("utf-8", "replace")
+
+    def json(self):
+        return json.loads(self.out)
+
+    def describe(self):
+        return "command %r exited %d\nstdout: %s\nstderr: %s" % (
+            self.cmd, self.code, self.out[:2000], self.err[:2000])
+
+
+def run_engram(args, db=None, user=None, tenant=None, as_json=False, stdin=b"", env=None):
+    """Runs engram with a clean environment (no ENGRAM_* variables unless given in env)."""
+    cmd = [ENGRAM]
+    if db is not None:
+        cmd += ["--db", db]
+    if tenant is not None:
+        cmd += ["--tenant", tenant]
+    if user is not None:
+        cmd += ["--user", user]
+    if as_json:
+        cmd.append("--json")
+    cmd += list(args)
+    full_env = {k: v for k, v in os.environ.items() if not k.startswith("ENGRAM_")}
+    full_env.update(env or {})
+    if isinstance(stdin, str):
+        stdin = stdin.encode("utf-8")
+    proc = subprocess.run(cmd, input=stdin, capture_output=True, env=full_env, timeout=60)
+    return Run(cmd, proc)
+
+
+class EngramTestCase(unittest.TestCase):
+    """Gives each test a temporary directory and a database path inside it."""
+
+    def setUp(self):
+        self._tmp = tempfile.TemporaryDirectory(prefix="engram-cli-")
+        self.dir = self._tmp.name
+        self.db = os.path.join(self.dir, "engram.db")
+
+    def tearDown(self):
+        self._tmp.cleanup()
+
+    def path(self, name):
+        return os.path.join(self.dir, name)
+
+    # --- running the binary ---
+
+    def cli(self, *args, user="alice", db=None, **kw):
+        return run_engram(args, db=db or self.db, user=user, **kw)
+
+    def ok(self, *args, **kw):
+        r = self.cli(*args, **kw)
+        self.assertEqual(r.code, EXIT_OK, r.describe())
+        return r
+
+    def ok_json(self, *args, **kw):
+        r = self.ok(*args, as_json=True, **kw)
+        try:
+            return r.json()
+        except ValueError as e:
+            self.fail("stdout is not JSON (%s): %s" % (e, r.describe()))
+
+    def fails(self, code, *args, **kw):
+        r = self.cli(*args, **kw)
+        self.assertEqual(r.code, code, r.describe())
+        self.assertNotEqual(r.err.strip(), "", "an error must be explained on stderr")
+        return r
+
+    def fails_json(self, code, error_code, *args, **kw):
+        """Runs with --json; asserts the exit code and the JSON error body on stderr."""
+        r = self.fails(code, *args, as_json=True, **kw)
+        self.assertEqual(r.out, "", "nothing on stdout when a command fails")
+        try:
+            body = json.loads(r.err)
+        except ValueError as e:
+            self.fail("stderr is not a JSON error body (%s): %s" % (e, r.describe()))
+        self.assertEqual(set(body), {"error"})
+        self.assertEqual(set(body["error"]), {"code", "message"})
+        self.assertEqual(body["error"]["code"], error_code)
+        self.assertIsInstance(body["error"]["message"], str)
+        self.assertNotEqual(body["error"]["message"], "")
+        return body["error"]["message"]
+
+    # --- shorthands ---
+
+    def add(self, content, *flags, **kw):
+        item = self.ok_json("add", content, *flags, **kw)
+        self.assertRegex(item["id"], UUID_RE)
+        self.assertEqual(item["content"], content)
+        return item
+
+    def get(self, item_id, **kw):
+        return self.ok_json("get", item_id, **kw)
+
+    def history(self, item_id, **kw):
+        return self.ok_json("history", item_id, **kw)["history"]
+
+    def list_page(self, *flags, **kw):
+        page = self.ok_json("list", *flags, **kw)
+        self.assertEqual(set(page), {"memories", "next_cursor"})
+        return page
+
+    def list_contents(self, *flags, **kw):
+        page = self.list_page("--limit", "1000", *flags, **kw)
+        self.assertIsNone(page["next_cursor"])
+        return [m["content"] for m in page["memories"]]
+
+    def count_all(self, **kw):
+        return len(self.list_contents("--status", "all", **kw))
+
+
+# ------------------------------------------------------------------------------------------
+# add / get
+# ------------------------------------------------------------------------------------------
+
+class AddGetTest(EngramTestCase):
+
+    def test_add_with_every_flag_stores_every_field(self):
+        item = self.add(
+            "prefers green tea", "--type", "preference", "--tier", "episodic",
+            "--tag", "drink,morning", "--tag", "tea", "--entity", "Alice", "--entity", "Green Tea",
+            "--metadata", '{"source":"chat","nested":{"a":[1,2]}}', "--meta", "n=3",
+            "--meta", "lang=en", "--meta", 'quoted="7"', "--meta", "ratio=0.25",
+            "--meta", "flag=true", "--importance", "0.9", "--confidence", "0.75",
+            "--created-at", "2024-03-01T10:00:00Z", "--valid-from", "2024-02-01",
+            "--valid-to", "2024-12-31T23:59:59.500+01:00", "--agent", "agent-1",
+            "--session", "sess-1", "--reason", "told us")
+        self.assertEqual(item["type"], "preference")
+        self.assertEqual(item["tier"], "episodic")
+        self.assertEqual(item["tags"], ["drink", "morning", "tea"])
+        self.assertEqual(item["entities"], ["Alice", "Green Tea"])
+        self.assertEqual(item["metadata"], {"source": "chat", "nested": {"a": [1, 2]}, "n": 3,
+                                            "lang": "en", "quoted": "7", "ratio": 0.25,
+                                            "flag": True})
+        self.assertEqual(item["importance"], 0.9)
+        self.assertEqual(item["confidence"], 0.75)
+        self.assertEqual(item["created_at"], "2024-03-01T10:00:00.000Z")
+        self.assertEqual(item["valid_from"], "2024-02-01T00:00:00.000Z")
+        self.assertEqual(item["valid_to"], "2024-12-31T22:59:59.500Z")
+        self.assertEqual((item["tenant"], item["user_id"]), ("default", "alice"))
+        self.assertEqual((item["agent_id"], item["session_id"]), ("agent-1", "sess-1"))
+        self.assertEqual(item["source"]["session_id"], "sess-1")
+        self.assertEqual(item["status"], "active")
+        # get returns exactly what add returned.
+        self.assertEqual(self.get(item["id"]), item)
+        history = self.history(item["id"])
+        self.assertEqual(len(history), 1)
+        self.assertEqual(history[0]["event"], "ADD")
+        self.assertEqual(history[0]["new_content"], "prefers green tea")
+        self.assertIsNone(history[0]["old_content"])
+        self.assertEqual(history[0]["reason"], "told us")
+
+    def test_add_defaults(self):
+        item = self.add("the sky is blue")
+        self.assertEqual(item["type"], "fact")
+        self.assertEqual(item["tier"], "semantic")
+        self.assertEqual(item["importance"], 0.5)
+        self.assertEqual(item["confidence"], 1.0)
+        self.assertEqual(item["tags"], [])
+        self.assertEqual(item["entities"], [])
+        self.assertEqual(item["metadata"], {})
+        self.assertEqual(item["source"]["extractor"], "manual")
+        self.assertEqual(item["tenant"], "default")
+        self.assertIsNone(item["valid_to"])
+        self.assertIsNone(item["supersedes"])
+        self.assertRegex(item["created_at"], TIME_RE)
+        self.assertEqual(item["valid_from"], item["created_at"])
+        # The tier follows the type when not given.
+        self.assertEqual(self.add("went hiking", "--type", "event")["tier"], "episodic")
+        self.assertEqual(self.add("a summary", "--type", "summary")["tier"], "episodic")
+        self.assertEqual(self.add("TCP is reliable", "--type", "knowledge")["tier"], "knowledge")
+        self.assertEqual(self.add("likes jazz", "--type", "preference")["tier"], "semantic")
+
+    def test_add_text_output_and_get_text_output(self):
+        r = self.ok("add", "plain text output")
+        m = re.fullmatch(r"added (\S+)\n", r.out)
+        self.assertIsNotNone(m, r.out)
+        item_id = m.group(1)
+        self.assertRegex(item_id, UUID_RE)
+        r = self.ok("get", item_id)
+        self.assertIn(item_id, r.out)
+        self.assertIn("plain text output", r.out)
+        self.assertIn("active", r.out)
+
+    def test_add_from_stdin(self):
+        text = "line one\nline two: 你好，世界 🌍\n\n"
+        item = self.add_stdin(text)
+        self.assertEqual(item["content"], "line one\nline two: 你好，世界 🌍")
+        self.assertEqual(self.get(item["id"])["content"], "line one\nline two: 你好，世界 🌍")
+        # Flags apply to stdin content too.
+        item = self.add_stdin("from a pipe\n", "--type", "goal", "--tag", "piped")
+        self.assertEqual((item["type"], item["tags"]), ("goal", ["piped"]))
+        # Empty standard input is empty content: rejected, nothing stored.
+        self.fails(EXIT_USAGE, "add", "-", stdin=b"\n")
+        self.assertEqual(self.count_all(), 2)
+
+    def add_stdin(self, text, *flags):
+        item = self.ok_json("add", "-", *flags, stdin=text)
+        self.assertRegex(item["id"], UUID_RE)
+        return item
+
+    def test_add_invalid_input_is_rejected_and_nothing_is_stored(self):
+        bad = [
+            ["add", "x", "--type", "bogus"],
+            ["add", "x", "--tier", "attic"],
+            ["add", "x", "--importance", "1.5"],
+            ["add", "x", "--confidence", "-0.1"],
+            ["add", "x", "--metadata", "[1,2]"],
+            ["add", "x", "--metadata", "{not json"],
+            ["add", "x", "--meta", "novalue"],
+            ["add", "x", "--meta", "=3"],
+            ["add", "x", "--created-at", "yesterday"],
+            ["add", "x", "--valid-from", "2024-13-45"],
+            ["add", "x", "--valid-from", "2024-02-01", "--valid-to", "2024-01-01"],
+            ["add", ""],
+            ["add", "x", "--tag", "ok", "--tag", "bad\u0000"[:0]],  # empty tag
+        ]
+        for args in bad:
+            with self.subTest(args=args):
+                self.fails(EXIT_USAGE, *args)
+        # Usage errors: no text, no user, unknown flag, unknown subcommand, no subcommand.
+        self.fails(EXIT_USAGE, "add")
+        self.fails(EXIT_USAGE, "add", "x", user=None)
+        self.fails(EXIT_USAGE, "add", "x", "--no-such-flag")
+        self.fails(EXIT_USAGE, "frobnicate")
+        self.fails(EXIT_USAGE, user=None)
+        self.assertEqual(self.count_all(), 0)
+
+    def test_invalid_utf8_content_is_rejected_and_not_stored(self):
+        r = self.fails(EXIT_USAGE, "add", "-", stdin=b"caf\xc3 au lait\xff\n")
+        self.assertIn("UTF-8", r.err)
+        r = self.fails(EXIT_USAGE, "add", "-", stdin=b"\xed\xa0\x80 surrogate")
+        self.assertIn("UTF-8", r.err)
+        r = self.fails(EXIT_USAGE, "add", b"overlong \xc0\xaf")
+        self.assertIn("UTF-8", r.err)
+        self.assertEqual(self.count_all(), 0)
+        conn = sqlite3.connect(self.db)
+        try:
+            self.assertEqual(conn.execute("SELECT count(*) FROM items").fetchone()[0], 0)
+        finally:
+            conn.close()
+
+    def test_oversize_content_is_rejected_with_the_limit_named(self):
+        r = self.fails(EXIT_USAGE, "--max-content-bytes", "100", "add", "a" * 101)
+        self.assertIn("100", r.err)
+        self.assertIn("limit", r.err)
+        self.add("b" * 100, "--max-content-bytes", "100")
+        # The limit counts bytes: 34 CJK characters are 102 bytes.
+        self.fails(EXIT_USAGE, "--max-content-bytes", "100", "add", "字" * 34)
+        # The same limit from the environment, for argument and standard-input content.
+        env = {"ENGRAM_MAX_CONTENT_BYTES": "100"}
+        r = self.fails(EXIT_USAGE, "add", "c" * 101, env=env)
+        self.assertIn("100", r.err)
+        r = self.fails(EXIT_USAGE, "add", "-", stdin="d" * 101 + "\n", env=env)
+        self.assertIn("100", r.err)
+        self.add("e" * 100, env=env)
+        # The default limit is 16 KiB.
+        r = self.fails(EXIT_USAGE, "add", "-", stdin="f" * 16385)
+        self.assertIn("16384", r.err)
+        self.add_stdin("g" * 16384)
+        # A limit that is not a positive integer is a usage error.
+        self.fails(EXIT_USAGE, "add", "x", env={"ENGRAM_MAX_CONTENT_BYTES": "lots"})
+        self.fails(EXIT_USAGE, "--max-content-bytes", "0", "add", "x")
+        # Updates obey the limit too.
+        item = self.add("short")
+        self.fails(EXIT_USAGE, "--max-content-bytes", "100", "update", item["id"],
+                   "--content", "h" * 101)
+        self.assertEqual(self.get(item["id"])["content"], "short")
+        self.assertEqual(sorted(self.list_contents()),
+                         sorted(["b" * 100, "e" * 100, "g" * 16384, "short"]))
+
+    def test_get_errors(self):
+        self.add("something")
+        self.fails(EXIT_NOT_FOUND, "get", "01234567-89ab-7def-8123-456789abcdef")
+        self.fails(EXIT_USAGE, "get", "not a valid id!")
+        self.fails(EXIT_USAGE, "get")
+        self.fails(EXIT_USAGE, "get", "01234567-89ab-7def-8123-456789abcdef", user=None)
+
+
+# ------------------------------------------------------------------------------------------
+# list
+# ------------------------------------------------------------------------------------------
+
+class ListFilterTest(EngramTestCase):
+    """A fixed set of items, then every filter of `list`."""
+
+    @classmethod
+    def setUpClass(cls):
+        cls._class_tmp = tempfile.TemporaryDirectory(prefix="engram-list-")
+        cls.shared_db = os.path.join(cls._class_tmp.name, "list.db")
+
+        def add(content, *flags):
+            r = run_engram(["add", content, *flags], db=cls.shared_db, user="alice",
+                           as_json=True)
+            assert r.code == 0, r.describe()
+            return r.json()["id"]
+
+        cls.ids = {
+            "L1": add("coffee in the morning", "--type", "preference", "--tag", "drink,morning",
+                      "--meta", "lang=en", "--meta", "n=3", "--created-at", "2024-01-01"),
+            "L2": add("met Bob at a conference", "--type", "event", "--tag", "work",
+                      "--meta", "lang=de", "--meta", "n=4", "--created-at", "2024-02-01"),
+            "L3": add("knows Python", "--type", "skill", "--tier", "knowledge",
+                      "--tag", "work", "--tag", "morning", "--meta", "lang=en",
+                      "--meta", 'n="3"', "--created-at", "2024-03-01T00:00:00Z"),
+            "L4": add("run a marathon", "--type", "goal", "--tag", "drink",
+                      "--meta", "flag=true", "--created-at", "2024-04-01"),
+            "L5": add("lives in Paris", "--created-at", "2024-05-01", "--meta", "lang=en"),
+            "L6": add("我喜欢喝茶", "--type", "preference", "--tag", "drink,中文",
+                      "--meta", "lang=zh", "--meta", "n=3.5", "--created-at", "2024-06-01"),
+        }
+        other = [["update", cls.ids["L4"], "--status", "archived"], ["delete", cls.ids["L5"]]]
+        for args in other:
+            r = run_engram(args, db=cls.shared_db, user="alice")
+            assert r.code == 0, r.describe()
+        cls.by_id = {v: k for k, v in cls.ids.items()}
+
+    @classmethod
+    def tearDownClass(cls):
+        cls._class_tmp.cleanup()
+
+    def names(self, *flags):
+        page = self.list_page("--limit", "1000", *flags, db=self.shared_db)
+        self.assertIsNone(page["next_cursor"])
+        return [self.by_id[m["id"]] for m in page["memories"]]
+
+    def test_default_lists_active_newest_first(self):
+        self.assertEqual(self.names(), ["L6", "L3", "L2", "L1"])
+
+    def test_type_filter(self):
+        self.assertEqual(self.names("--type", "preference"), ["L6", "L1"])
+        self.assertEqual(self.names("--type", "preference,event"), ["L6", "L2", "L1"])
+        self.assertEqual(self.names("--type", "event", "--type", "skill"), ["L3", "L2"])
+        self.assertEqual(self.names("--type", "summary"), [])
+        self.assertEqual(self.names("-t", "goal", "--status", "all"), ["L4"])
+
+    def test_tier_filter(self):
+        self.assertEqual(self.names("--tier", "episodic"), ["L2"])
+        self.assertEqual(self.names("--tier", "knowledge"), ["L3"])
+        self.assertEqual(self.names("--tier", "semantic"), ["L6", "L1"])
+        self.assertEqual(self.names("--tier", "semantic", "--status", "all"),
+                         ["L6", "L5", "L4", "L1"])
+        self.assertEqual(self.names("--tier", "working"), [])
+
+    def test_status_filter(self):
+        self.assertEqual(self.names("--status", "active"), ["L6", "L3", "L2", "L1"])
+        self.assertEqual(self.names("--status", "archived"), ["L4"])
+        self.assertEqual(self.names("--status", "deleted"), ["L5"])
+        self.assertEqual(self.names("--status", "superseded"), [])
+        self.assertEqual(self.names("--status", "all"), ["L6", "L5", "L4", "L3", "L2", "L1"])
+        self.assertEqual(self.names("--status", "active,archived"), ["L6", "L4", "L3", "L2", "L1"])
+        self.assertEqual(self.names("--status", "deleted", "--status", "archived"), ["L5", "L4"])
+
+    def test_time_filters(self):
+        # --after is inclusive, --before exclusive.
+        self.assertEqual(self.names("--after", "2024-03-01"), ["L6", "L3"])
+        self.assertEqual(self.names("--before", "2024-03-01T00:00:00Z"), ["L2", "L1"])
+        self.assertEqual(self.names("--after", "2024-02-01", "--before", "2024-06-01",
+                                    "--status", "all"), ["L5", "L4", "L3", "L2"])
+        # A UTC offset is honoured: 01:00+02:00 is 23:00 UTC the day before.
+        self.assertEqual(self.names("--after", "2024-03-01T01:00:00+02:00"), ["L6", "L3"])
+        self.assertEqual(self.names("--after", "2024-03-01T00:00:00.001Z"), ["L6"])
+        self.assertEqual(self.names("--before", "2024-01-01"), [])
+
+    def test_tag_filter(self):
+        self.assertEqual(self.names("--tag", "drink"), ["L6", "L1"])
+        self.assertEqual(self.names("--tag", "drink", "--status", "all"), ["L6", "L4", "L1"])
+        self.assertEqual(self.names("--tag", "drink", "--tag", "morning"), ["L1"])
+        self.assertEqual(self.names("--tag", "work,morning"), ["L3"])
+        self.assertEqual(self.names("--tag", "中文"), ["L6"])
+        self.assertEqual(self.names("--tag", "drin"), [])
+
+    def test_metadata_filter(self):
+        self.assertEqual(self.names("--meta", "lang=en"), ["L3", "L1"])
+        self.assertEqual(self.names("--meta", "lang=en", "--status", "all"), ["L5", "L3", "L1"])
+        # An integer matches integers only, not the string "3" nor 3.5.
+        self.assertEqual(self.names("--meta", "n=3"), ["L1"])
+        self.assertEqual(self.names("--meta", 'n="3"'), ["L3"])
+        self.assertEqual(self.names("--meta", "n=3.5"), ["L6"])
+        self.assertEqual(self.names("--meta", "n=4"), ["L2"])
+        self.assertEqual(self.names("--meta", "lang=en", "--meta", "n=3"), ["L1"])
+        self.assertEqual(self.names("--meta", "flag=true", "--status", "all"), ["L4"])
+        self.assertEqual(self.names("--meta", "flag=false", "--status", "all"), [])
+        self.assertEqual(self.names("--meta", "lang=fr"), [])
+        self.assertEqual(self.names("--meta", "missing=1"), [])
+
+    def test_filters_combine(self):
+        self.assertEqual(self.names("--type", "preference", "--tag", "drink",
+                                    "--meta", "lang=zh"), ["L6"])
+        self.assertEqual(self.names("--tier", "semantic", "--after", "2024-02-01",
+                                    "--status", "all", "--tag", "drink"), ["L6", "L4"])
+
+    def test_text_output(self):
+        r = self.ok("list", db=self.shared_db)
+        lines = r.out.splitlines()
+        self.assertEqual(len(lines), 4, r.out)
+        self.assertTrue(lines[0].startswith(self.ids["L6"]), r.out)
+        self.assertIn("我喜欢喝茶", lines[0])
+        r = self.ok("list", "--status", "deleted", db=self.shared_db)
+        self.assertIn("[deleted]", r.out)
+        r = self.ok("list", "--tag", "nothing-has-this", db=self.shared_db)
+        self.assertEqual(r.out, "(no memories)\n")
+        r = self.ok("list", "--limit", "2", db=self.shared_db)
+        self.assertRegex(r.out, r"\(more: --cursor \S+\)")
+
+    def test_invalid_filters(self):
+        bad = [["--type", "bogus"], ["--tier", "attic"], ["--status", "gone"],
+               ["--after", "not-a-date"], ["--before", "2024-02-30T25:00"],
+               ["--after", "2024-05-01", "--before", "2024-01-01"],
+               ["--after", "2024-05-01", "--before", "2024-05-01"],
+               ["--meta", "no-equals"], ["--meta", "bad key=1"], ["--meta", "a.b=1"],
+               ["--limit", "0"], ["--limit", "1001"], ["--limit", "ten"],
+               ["--cursor", "garbage"], ["--cursor", "12_x"]]
+        for flags in bad:
+            with self.subTest(flags=flags):
+                self.fails(EXIT_USAGE, "list", *flags, db=self.shared_db)
+        self.fails(EXIT_USAGE, "list", db=self.shared_db, user=None)
+
+
+class PaginationTest(EngramTestCase):
+
+    def test_cursor_pages_have_no_duplicates_or_gaps_while_items_are_added(self):
+        # 14 items; groups of three share a creation time, so page boundaries (limit 4) fall
+        # inside groups of equal timestamps.
+        ids = []
+        for i in range(14):
+            minute = i // 3
+            ids.append(self.add("item %02d" % i,
+                                "--created-at", "2024-01-01T00:%02d:00Z" % minute)["id"])
+        everything = [m["id"] for m in self.list_page("--limit", "1000")["memories"]]
+        self.assertEqual(sorted(everything), sorted(ids))
+        self.assertEqual(len(everything), 14)
+
+        pages, cursor, extra = [], None, []
+        first_cursor, second_page = None, None
+        while True:
+            flags = ["--limit", "4"] + (["--cursor", cursor] if cursor else [])
+            page = self.list_page(*flags)
+            pages.append([m["id"] for m in page["memories"]])
+            if len(pages) == 1:
+                first_cursor = page["next_cursor"]
+            if len(pages) == 2:
+                second_page = pages[-1]
+            cursor = page["next_cursor"]
+            if cursor is None:
+                break
+            self.assertLessEqual(len(pages), 10, "pagination does not end")
+            # Between pages: a new item (newest), one with the same timestamp as items on the
+            # page just read, and one older than everything (it belongs on the last page).
+            n = len(pages)
+            self.add("new between pages %d" % n)
+            self.add("tie between pages %d" % n,
+                     "--created-at", page["memories"][-1]["created_at"])
+            extra.append(self.add("old between pages %d" % n,
+                                  "--created-at", "2023-01-0%dT00:00:00Z" % (10 - n))["id"])
+        collected = [i for p in pages for i in p]
+        self.assertEqual(len(collected), len(set(collected)), "duplicates across pages")
+        self.assertEqual(collected[:14], everything, "pages skipped or reordered items")
+        # The old items were added before the last page was read, newest of them first.
+        self.assertEqual(collected[14:], extra)
+        self.assertEqual([len(p) for p in pages[:-1]], [4] * (len(pages) - 1))
+        # A cursor keeps meaning the same position: page two is unchanged after the additions.
+        again = self.list_page("--limit", "4", "--cursor", first_cursor)
+        self.assertEqual([m["id"] for m in again["memories"]], second_page)
+
+
+# ------------------------------------------------------------------------------------------
+# update / delete / purge / history / scopes
+# ------------------------------------------------------------------------------------------
+
+class UpdateDeleteTest(EngramTestCase):
+
+    def test_update_content_keeps_id_and_history_keeps_old_value(self):
+        item = self.add("lives in Berlin", "--tag", "home", "--meta", "city=Berlin")
+        updated = self.ok_json("update", item["id"], "--content", "lives in Munich",
+                               "--tag", "home,moved", "--meta", "city=Munich",
+                               "--reason", "moved house")
+        self.assertEqual(updated["id"], item["id"])
+        self.assertEqual(updated["content"], "lives in Munich")
+        self.assertEqual(updated["tags"], ["home", "moved"])
+        self.assertEqual(updated["metadata"], {"city": "Munich"})
+        self.assertEqual(updated["created_at"], item["created_at"])
+        self.assertGreaterEqual(updated["updated_at"], item["updated_at"])
+        self.assertEqual(self.get(item["id"]), updated)
+        history = self.history(item["id"])
+        self.assertEqual([h["event"] for h in history], ["ADD", "UPDATE"])
+        self.assertLess(history[0]["seq"], history[1]["seq"])
+        up = history[1]
+        self.assertEqual(up["old_content"], "lives in Berlin")
+        self.assertEqual(up["new_content"], "lives in Munich")
+        self.assertEqual(up["reason"], "moved house")
+        self.assertEqual(up["previous"]["content"], "lives in Berlin")
+        self.assertEqual(up["previous"]["tags"], ["home"])
+        self.assertEqual(up["previous"]["metadata"], {"city": "Berlin"})
+        self.assertEqual(up["previous"], item)
+        # A second update records the first update's value.
+        self.ok("update", item["id"], "-c", "lives in Hamburg")
+        history = self.history(item["id"])
+        self.assertEqual([h["event"] for h in history], ["ADD", "UPDATE", "UPDATE"])
+        self.assertEqual(history[2]["old_content"], "lives in Munich")
+        self.assertEqual(history[2]["previous"], updated)
+        # Text output of update and history.
+        r = self.ok("update", item["id"], "--importance", "0.8")
+        self.assertEqual(r.out, "updated %s\n" % item["id"])
+        r = self.ok("history", item["id"])
+        self.assertIn("ADD", r.out)
+        self.assertIn('"lives in Berlin" -> "lives in Munich"', r.out)
+        self.assertIn("reason: moved house", r.out)
+
+    def test_update_other_fields(self):
+        item = self.add("learn Rust", "--type", "goal", "--valid-to", "2030-01-01")
+        upd = self.ok_json("update", item["id"], "--type", "skill", "--tier", "knowledge",
+                           "--entity", "Rust", "--importance", "0.1", "--confidence", "0.2",
+                           "--metadata", '{"level":"beginner"}', "--clear-valid-to")
+        self.assertEqual((upd["type"], upd["tier"]), ("skill", "knowledge"))
+        self.assertEqual(upd["entities"], ["Rust"])
+        self.assertEqual((upd["importance"], upd["confidence"]), (0.1, 0.2))
+        self.assertEqual(upd["metadata"], {"level": "beginner"})
+        self.assertIsNone(upd["valid_to"])
+        self.assertEqual(upd["content"], "learn Rust")
+        # Archive and unarchive.
+        self.assertEqual(self.ok_json("update", item["id"], "--status", "archived")["status"],
+                         "archived")
+        self.assertEqual(self.list_contents(), [])
+        self.assertEqual(self.list_contents("--status", "archived"), ["learn Rust"])
+        self.assertEqual(self.ok_json("update", item["id"], "--status", "active")["status"],
+                         "active")
+        self.assertEqual(self.list_contents(), ["learn Rust"])
+
+    def test_update_without_change_records_nothing(self):
+        item = self.add("unchanged", "--importance", "0.3")
+        again = self.ok_json("update", item["id"], "--content", "unchanged", "--importance", "0.3")
+        self.assertEqual(again, item)
+        self.assertEqual(len(self.history(item["id"])), 1)
+
+    def test_update_errors(self):
+        item = self.add("original")
+        bad = [["--importance", "7"], ["--content", ""], ["--status", "deleted"],
+               ["--status", "superseded"], ["--status", "bogus"], ["--type", "bogus"],
+               ["--metadata", "[]"], ["--valid-from", "2024-02-01", "--valid-to", "2024-01-01"],
+               ["--valid-to", "2024-01-01", "--clear-valid-to"]]
+        for flags in bad:
+            with self.subTest(flags=flags):
+                self.fails(EXIT_USAGE, "update", item["id"], *flags)
+        r = self.fails(EXIT_USAGE, "update", item["id"], b"--content=bad \xff byte")
+        self.assertIn("UTF-8", r.err)
+        self.fails(EXIT_NOT_FOUND, "update", "01234567-89ab-7def-8123-456789abcdef",
+                   "--content", "x")
+        self.fails(EXIT_USAGE, "update", "bad id!", "--content", "x")
+        self.fails(EXIT_USAGE, "update")
+        self.assertEqual(self.get(item["id"]), item)
+        self.assertEqual(len(self.history(item["id"])), 1)
+
+    def test_soft_delete(self):
+        keep = self.add("keep me")
+        item = self.add("forget me", "--tag", "t")
+        r = self.ok("delete", item["id"], "--reason", "user asked")
+        self.assertEqual(r.out, "deleted %s\n" % item["id"])
+        self.assertEqual(self.list_contents(), ["keep me"])
+        deleted = self.list_page("--status", "deleted")["memories"]
+        self.assertEqual([m["id"] for m in deleted], [item["id"]])
+        self.assertEqual(deleted[0]["content"], "forget me")
+        self.assertEqual(deleted[0]["status"], "deleted")
+        self.assertEqual(self.get(item["id"])["status"], "deleted")
+        history = self.history(item["id"])
+        self.assertEqual([h["event"] for h in history], ["ADD", "DELETE"])
+        self.assertEqual(history[1]["old_content"], "forget me")
+        self.assertIsNone(history[1]["new_content"])
+        self.assertEqual(history[1]["reason"], "user asked")
+        self.assertEqual(history[1]["previous"]["status"], "active")
+        # Deleting again succeeds and records nothing.
+        self.assertEqual(self.ok_json("delete", item["id"]), {"deleted": item["id"]})
+        self.assertEqual(len(self.history(item["id"])), 2)
+        # A deleted memory cannot be updated: conflict, and it stays as it was.
+        self.fails(EXIT_CONFLICT, "update", item["id"], "--content", "revived")
+        self.fails(EXIT_CONFLICT, "update", item["id"], "--status", "active")
+        msg = self.fails_json(EXIT_CONFLICT, "conflict", "update", item["id"], "--importance", "1")
+        self.assertIn("deleted", msg)
+        self.assertEqual(self.get(item["id"])["content"], "forget me")
+        self.assertEqual(self.get(item["id"])["status"], "deleted")
+        self.assertEqual(len(self.history(item["id"])), 2)
+        self.fails(EXIT_NOT_FOUND, "delete", "01234567-89ab-7def-8123-456789abcdef")
+        self.fails(EXIT_USAGE, "delete", "bad id!")
+        self.assertEqual(self.get(keep["id"])["status"], "active")
+
+    def test_purge_one_memory_removes_every_trace(self):
+        keep = self.add("keep this one")
+        item = self.add("SECRET-purge-marker", "--meta", "k=SECRET-meta-marker")
+        self.ok("update", item["id"], "--content", "SECRET-purge-marker v2")
+        self.ok("delete", item["id"])
+        r = self.ok("purge", item["id"])
+        self.assertEqual(r.out, "purged %s\n" % item["id"])
+        self.fails(EXIT_NOT_FOUND, "get", item["id"])
+        self.fails(EXIT_NOT_FOUND, "history", item["id"])
+        self.fails(EXIT_NOT_FOUND, "purge", item["id"])
+        self.fails(EXIT_NOT_FOUND, "update", item["id"], "--content", "x")
+        self.fails(EXIT_NOT_FOUND, "delete", item["id"])
+        self.assertEqual(self.list_contents("--status", "all"), ["keep this one"])
+        self.assertEqual(len(self.history(keep["id"])), 1)
+        conn = sqlite3.connect(self.db)
+        try:
+            self.assertEqual(conn.execute("SELECT count(*) FROM items").fetchone()[0], 1)
+            self.assertEqual(conn.execute("SELECT count(*) FROM item_history").fetchone()[0], 1)
+        finally:
+            conn.close()
+        for name in os.listdir(self.dir):
+            with open(self.path(name), "rb") as f:
+                self.assertNotIn(b"SECRET", f.read(), "purged content left in " + name)
+
+    def test_purge_all_memories_needs_yes(self):
+        for i in range(3):
+            self.add("alice %d" % i)
+        self.ok("delete", self.list_page()["memories"][0]["id"])
+        bob = self.add("bob's", user="bob")
+        r = self.fails(EXIT_USAGE, "purge", "--all-memories")
+        self.assertIn("--yes", r.err)
+        self.fails_json(EXIT_USAGE, "invalid_argument", "purge", "--all-memories")
+        self.assertEqual(self.count_all(), 3)
+        self.fails(EXIT_USAGE, "purge")  # neither an id nor --all-memories
+        self.fails(EXIT_USAGE, "purge", bob["id"], "--all-memories", "--yes")  # both
+        self.assertEqual(self.count_all(), 3)
+        self.assertEqual(self.ok_json("purge", "--all-memories", "--yes"), {"purged": 3})
+        self.assertEqual(self.count_all(), 0)
+        # Other users keep their memories; alice's scope is gone from `scopes`.
+        self.assertEqual(self.get(bob["id"], user="bob")["content"], "bob's")
+        scopes = self.ok_json("scopes", user=None)["scopes"]
+        self.assertEqual(scopes, [{"tenant": "default", "user_id": "bob", "items": 1}])
+        r = self.ok("purge", "--all-memories", "--yes", user="bob")
+        self.assertEqual(r.out, "purged 1 memories of user bob\n")
+        # Purging an empty scope is fine.
+        self.assertEqual(self.ok_json("purge", "--all-memories", "--yes", user="nobody"),
+                         {"purged": 0})
+        self.assertEqual(self.ok_json("scopes", user=None)["scopes"], [])
+
+    def test_history_errors(self):
+        self.fails(EXIT_NOT_FOUND, "history", "01234567-89ab-7def-8123-456789abcdef")
+        self.fails(EXIT_USAGE, "history", "bad id!")
+        self.fails(EXIT_USAGE, "history")
+
+    def test_scopes(self):
+        self.add("a1", user="alice")
+        self.add("a2", user="alice")
+        self.ok("delete", self.add("a3", user="alice")["id"])
+        self.add("b1", user="bob")
+        self.add("t1 alice", user="alice", tenant="t1")
+        self.add("t2 carol", user="carol", tenant="t2")
+        self.assertEqual(self.ok_json("scopes", user=None)["scopes"], [
+            {"tenant": "default", "user_id": "alice", "items": 3},
+            {"tenant": "default", "user_id": "bob", "items": 1}])
+        self.assertEqual(self.ok_json("scopes", user=None, tenant="t1")["scopes"], [
+            {"tenant": "t1", "user_id": "alice", "items": 1}])
+        self.assertEqual(self.ok_json("scopes", "--all-tenants", user=None)["scopes"], [
+            {"tenant": "default", "user_id": "alice", "items": 3},
+            {"tenant": "default", "user_id": "bob", "items": 1},
+            {"tenant": "t1", "user_id": "alice", "items": 1},
+            {"tenant": "t2", "user_id": "carol", "items": 1}])
+        r = self.ok("scopes", "--all-tenants", user=None)
+        self.assertEqual(r.out, "default\talice\t3\ndefault\tbob\t1\nt1\talice\t1\nt2\tcarol\t1\n")
+        self.assertEqual(self.ok_json("scopes", user=None, tenant="nope")["scopes"], [])
+
+
+# ------------------------------------------------------------------------------------------
+# isolation
+# ------------------------------------------------------------------------------------------
+
+class IsolationTest(EngramTestCase):
+
+    def assert_invisible(self, item, **other):
+        """Every command of scope `other` treats item as nonexistent (exit 3, same message)."""
+        missing = "01234567-89ab-7def-8123-456789abcdef"
+        for cmd in (["get"], ["history"], ["update", "--content", "stolen"], ["delete"],
+                    ["purge"]):
+            with self.subTest(cmd=cmd[0], scope=other):
+                r = self.fails(EXIT_NOT_FOUND, cmd[0], item["id"], *cmd[1:], **other)
+                r_missing = self.fails(EXIT_NOT_FOUND, cmd[0], missing, *cmd[1:], **other)
+                self.assertEqual(r.err.replace(item["id"], "ID"), r_missing.err.replace(missing, "ID"),
+                                 "another scope's id must look exactly like a missing one")
+        self.assertEqual(self.list_contents("--status", "all", **other), [])
+        self.assertEqual(self.list_contents("--status", "all", "--tag", "private", **other), [])
+        exported = self.ok("export", **other).out.splitlines()
+        self.assertEqual(len(exported), 1, "export of another scope holds only the header")
+
+    def assert_untouched(self, item, **owner):
+        self.assertEqual(self.get(item["id"], **owner), item)
+        self.assertEqual([h["event"] for h in self.history(item["id"], **owner)], ["ADD"])
+
+    def test_users_are_isolated(self):
+        item = self.add("alice's secret", "--tag", "private", user="alice")
+        self.add("bob's own", user="bob")
+        self.assert_invisible(item, user="bob")
+        self.assertEqual(self.ok_json("purge", "--all-memories", "--yes", user="bob"),
+                         {"purged": 1})
+        self.assert_untouched(item, user="alice")
+        self.assertEqual(self.list_contents(user="alice"), ["alice's secret"])
+
+    def test_tenants_are_isolated_for_the_same_user_id(self):
+        item = self.add("t1 secret", "--tag", "private", user="alice", tenant="t1")
+        self.add("t2 own", user="alice", tenant="t2")
+        self.assert_invisible(item, user="alice", tenant="t2")
+        self.assert_invisible(item, user="alice")  # the default tenant
+        self.assertEqual(self.ok_json("purge", "--all-memories", "--yes", user="alice",
+                                      tenant="t2"), {"purged": 1})
+        self.assert_untouched(item, user="alice", tenant="t1")
+        self.assertEqual(self.list_contents(user="alice", tenant="t1"), ["t1 secret"])
+        self.assertEqual(self.get(item["id"], user="alice", tenant="t1")["tenant"], "t1")
+
+    def test_environment_selects_the_scope(self):
+        item = self.add("via env", user="alice", tenant="t9")
+        env = {"ENGRAM_DB": self.db, "ENGRAM_USER": "alice", "ENGRAM_TENANT": "t9"}
+        r = run_engram(["get", item["id"], "--json"], env=env)
+        self.assertEqual(r.code, 0, r.describe())
+        self.assertEqual(r.json()["content"], "via env")
+        env["ENGRAM_TENANT"] = "t8"
+        r = run_engram(["get", item["id"]], env=env)
+        self.assertEqual(r.code, EXIT_NOT_FOUND, r.describe())
+        # Flags override the environment.
+        r = run_engram(["--tenant", "t9", "get", item["id"]], env=env)
+        self.assertEqual(r.code, 0, r.describe())
+
+    def test_agent_narrows_reads(self):
+        item = self.add("agent one's", "--agent", "a1")
+        self.assertEqual(self.list_contents("--agent", "a2"), [])
+        self.fails(EXIT_NOT_FOUND, "get", item["id"], "--agent", "a2")
+        self.assertEqual(self.list_contents("--agent", "a1"), ["agent one's"])
+        self.assertEqual(self.list_contents(), ["agent one's"])
+
+
+# ------------------------------------------------------------------------------------------
+# JSON output
+# ------------------------------------------------------------------------------------------
+
+class JsonOutputTest(EngramTestCase):
+
+    def test_every_command_prints_json(self):
+        item = self.add("json item", "--tag", "j")
+        self.assertEqual(self.get(item["id"])["id"], item["id"])
+        page = self.list_page()
+        self.assertEqual([m["id"] for m in page["memories"]], [item["id"]])
+        self.assertEqual(self.ok_json("update", item["id"], "-c", "json item 2")["content"],
+                         "json item 2")
+        self.assertEqual([h["event"] for h in self.history(item["id"])], ["ADD", "UPDATE"])
+        self.assertEqual(self.ok_json("delete", item["id"]), {"deleted": item["id"]})
+        self.assertEqual(self.ok_json("scopes", user=None),
+                         {"scopes": [{"tenant": "default", "user_id": "alice", "items": 1}]})
+        out = self.path("e.jsonl")
+        self.assertEqual(self.ok_json("export", "-o", out), {"exported": 1, "file": out})
+        self.assertEqual(self.ok_json("import", out, db=self.path("other.db"), user=None),
+                         {"imported": 1, "skipped": 0, "rejected": 0, "errors": []})
+        self.assertEqual(self.ok_json("purge", item["id"]), {"purged": 1})
+        # --json may also follow the subcommand.
+        r = self.ok("add", "after", "--json")
+        self.assertEqual(r.json()["content"], "after")
+
+    def test_errors_are_json_on_stderr(self):
+        item = self.add("x")
+        self.ok("delete", item["id"])
+        msg = self.fails_json(EXIT_NOT_FOUND, "not_found", "get",
+                              "01234567-89ab-7def-8123-456789abcdef")
+        self.assertIn("01234567-89ab-7def-8123-456789abcdef", msg)
+        self.fails_json(EXIT_USAGE, "invalid_argument", "add", "")
+        self.fails_json(EXIT_USAGE, "invalid_argument", "add", "x", user=None)
+        self.fails_json(EXIT_USAGE, "invalid_argument", "list", "--limit", "0")
+        self.fails_json(EXIT_CONFLICT, "conflict", "update", item["id"], "-c", "y")
+        self.fails_json(EXIT_NOT_FOUND, "not_found", "import", self.path("missing.jsonl"))
+        msg = self.fails_json(EXIT_USAGE, "invalid_argument", "--max-content-bytes", "10",
+                              "add", "01234567890")
+        self.assertIn("10", msg)
+        os.mkdir(self.path("dir.db"))
+        self.fails_json(EXIT_INTERNAL, "io_error", "list", db=self.path("dir.db"))
+
+    def test_command_line_usage_errors_are_json_too(self):
+        # A missing argument or an unknown flag is reported by the argument parser; with
+        # --json it must still be the JSON error body.
+        self.fails_json(EXIT_USAGE, "invalid_argument", "add")
+        self.fails_json(EXIT_USAGE, "invalid_argument", "list", "--no-such-flag")
+
+
+# ------------------------------------------------------------------------------------------
+# export / import
+# ------------------------------------------------------------------------------------------
+
+def vector_json(model, values):
+    raw = struct.pack("<%df" % len(values), *values)
+    return {"model": model, "dim": len(values), "values_b64": base64.b64encode(raw).decode()}
+
+
+def memory_line(mem_id, content, user="u", **fields):
+    memory = {"id": mem_id, "user_id": user, "content": content}
+    memory.update(fields)
+    return json.dumps({"kind": "memory", "memory": memory}, ensure_ascii=False)
+
+
+class RoundTripTest(EngramTestCase):
+    """Export, import into an empty database, export again: every field is reproduced."""
+
+    @classmethod
+    def setUpClass(cls):
+        cls._class_tmp = tempfile.TemporaryDirectory(prefix="engram-roundtrip-")
+        d = cls._class_tmp.name
+        cls.db1, cls.db2 = os.path.join(d, "one.db"), os.path.join(d, "two.db")
+        cls.f1, cls.f2 = os.path.join(d, "one.jsonl"), os.path.join(d, "two.jsonl")
+
+        def engram(*args, **kw):
+            r = run_engram(args, **kw)
+            assert r.code == 0, r.describe()
+            return r
+
+        def add(content, *flags, user="alice", tenant=None):
+            return engram("add", content, *flags, db=cls.db1, user=user, tenant=tenant,
+                          as_json=True).json()["id"]
+
+        # Records only import can create: vectors, supersession, source, access counts.
+        seed = os.path.join(d, "seed.jsonl")
+        old_snapshot = {"id": "seed-old", "user_id": "carol", "tenant": "t1", "content": "v1",
+                        "created_at": "2023-05-01T08:00:00.000Z",
+                        "updated_at": "2023-05-01T08:00:00.000Z"}
+        lines = [
+            json.dumps({"kind": "engram-export", "version": 1}),
+            json.dumps({"kind": "memory", "memory": {
+                "id": "seed-old", "tenant": "t1", "user_id": "carol", "agent_id": "ag",
+                "session_id": "s-9", "tier": "semantic", "type": "fact", "content": "v2 旧",
+                "entities": ["Carol"], "tags": ["seed"], "metadata": {"x": [1, {"y": None}]},
+                "importance": 0.125, "confidence": 0.875,
+                "source": {"message_ids": ["m1", "m2"], "session_id": "s-9",
+                           "extractor": "llm:test", "prompt_version": "p3"},
+                "created_at": "2023-05-01T08:00:00.000Z",
+                "updated_at": "2023-06-01T08:00:00.000Z",
+                "valid_from": "2023-04-01T00:00:00.000Z", "valid_to": "2023-06-01T08:00:00.000Z",
+                "last_accessed": "2023-07-01T00:00:00.123Z", "access_count": 7,
+                "status": "superseded", "superseded_by": "seed-new",
+                "embedding_model": "model-b"},
+                "history": [
+                    {"seq": 1, "item_id": "seed-old", "event": "ADD", "new_content": "v1",
+                     "reason": "import", "at": "2023-05-01T08:00:00.000Z"},
+                    {"seq": 5, "item_id": "seed-old", "event": "SUPERSEDE", "old_content": "v1",
+                     "new_content": "v2 旧", "previous": old_snapshot, "reason": "newer info",
+                     "at": "2023-06-01T08:00:00.000Z"}],
+                "vectors": [vector_json("model-a", [0.5, -1.25, 3.0]),
+                            vector_json("model-b", [1e-3, 2.5e10, -0.0, 7.0])]},
+                ensure_ascii=False),
+            json.dumps({"kind": "memory", "memory": {
+                "id": "seed-new", "tenant": "t1", "user_id": "carol", "content": "v3 新",
+                "created_at": "2023-06-01T08:00:00.000Z", "supersedes": "seed-old"},
+                "history": [{"seq": 6, "item_id": "seed-new", "event": "MERGE",
+                             "new_content": "v3 新", "at": "2023-06-01T08:00:00.000Z"}],
+                "vectors": []}, ensure_ascii=False),
+        ]
+        with open(seed, "w", encoding="utf-8") as f:
+            f.write("\n".join(lines) + "\n")
+        engram("import", seed, db=cls.db1)
+
+        # Memories written through the CLI: unicode, metadata, updates, deletes, archives.
+        zh = add("我住在北京，喜欢喝茶", "--type", "preference", "--tag", "中文,drink",
+                 "--entity", "北京", "--meta", "城市=北京", "--metadata", '{"n":1,"list":[1,"二"]}',
+                 "--created-at", "2024-01-01T00:00:00Z", "--importance", "0.7")
+        engram("update", zh, "--content", "我住在上海", "--meta", "城市=上海", db=cls.db1,
+               user="alice")
+        engram("update", zh, "--tag", "moved", "--reason", "搬家了", db=cls.db1, user="alice")
+        gone = add("to be deleted", "--created-at", "2024-01-02T00:00:00Z")
+        engram("update", gone, "--content", "to be deleted v2", db=cls.db1, user="alice")
+        engram("delete", gone, "--reason", "no longer true", db=cls.db1, user="alice")
+        arch = add("old goal", "--type", "goal", "--valid-to", "2024-12-31",
+                   "--created-at", "2024-01-03T00:00:00Z")
+        engram("update", arch, "--status", "archived", db=cls.db1, user="alice")
+        add("line one\nline two\ttabbed \"quoted\" \\ backslash 🎉", "--agent", "bot",
+            "--session", "s1", "--created-at", "2024-01-04T00:00:00Z")
+        # Two memories with the same creation time: list order must survive the round trip.
+        cls.tie = [add("tie first", "--created-at", "2024-01-05T00:00:00Z"),
+                   add("tie second", "--created-at", "2024-01-05T00:00:00Z")]
+        add("bob's memory", user="bob", tenant="t2")
+        add("alice in t2", user="alice", tenant="t2")
+
+        engram("export", "--all-tenants", "-o", cls.f1, db=cls.db1)
+        engram("import", cls.f1, db=cls.db2)
+        engram("export", "--all-tenants", "-o", cls.f2, db=cls.db2)
+        with open(cls.f1, "rb") as f:
+            cls.lines1 = f.read().decode("utf-8").splitlines()
+        with open(cls.f2, "rb") as f:
+            cls.lines2 = f.read().decode("utf-8").splitlines()
+        cls.scopes = [("t1", "carol"), ("default", "alice"), ("t2", "bob"), ("t2", "alice")]
+
+    @classmethod
+    def tearDownClass(cls):
+        cls._class_tmp.cleanup()
+
+    def records(self, lines):
+        return {json.loads(line)["memory"]["id"]: json.loads(line) for line in lines[1:]}
+
+    def test_export_has_header_and_every_memory(self):
+        for lines in (self.lines1, self.lines2):
+            header = json.loads(lines[0])
+            self.assertEqual((header["kind"], header["version"]), ("engram-export", 1))
+            self.assertRegex(header["exported_at"], TIME_RE)
+        self.assertEqual(len(self.lines1), 1 + 11)
+        recs = self.records(self.lines1)
+        self.assertEqual(len(recs), 11)
+        old = recs["seed-old"]
+        self.assertEqual([v["model"] for v in old["vectors"]], ["model-a", "model-b"])
+        self.assertEqual(old["vectors"][0], vector_json("model-a", [0.5, -1.25, 3.0]))
+        self.assertEqual(old["memory"]["access_count"], 7)
+        zh = [r for r in recs.values() if r["memory"]["content"] == "我住在上海"][0]
+        self.assertEqual([h["event"] for h in zh["history"]], ["ADD", "UPDATE", "UPDATE"])
+        self.assertEqual(zh["memory"]["metadata"], {"n": 1, "list": [1, "二"], "城市": "上海"})
+        self.assertEqual(zh["history"][1]["previous"]["metadata"]["城市"], "北京")
+        self.assertEqual(zh["history"][2]["reason"], "搬家了")
+        self.assertEqual(zh["memory"]["tags"], ["moved"])
+        deleted = [r for r in recs.values() if r["memory"]["status"] == "deleted"][0]
+        self.assertEqual([h["event"] for h in deleted["history"]], ["ADD", "UPDATE", "DELETE"])
+
+    def test_import_reproduces_every_field_except_history_seq(self):
+        def strip_seq(rec):
+            rec = json.loads(json.dumps(rec))
+            for h in rec["history"]:
+                h.pop("seq")
+            return rec
+        r1, r2 = self.records(self.lines1), self.records(self.lines2)
+        self.assertEqual(sorted(r1), sorted(r2))
+        for mem_id in r1:
+            with self.subTest(id=mem_id):
+                self.assertEqual(strip_seq(r2[mem_id]), strip_seq(r1[mem_id]))
+        # The items read back through get are identical too.
+        for rec in r1.values():
+            m = rec["memory"]
+            a = run_engram(["get", m["id"]], db=self.db1, user=m["user_id"], tenant=m["tenant"],
+                           as_json=True)
+            b = run_engram(["get", m["id"]], db=self.db2, user=m["user_id"], tenant=m["tenant"],
+                           as_json=True)
+            self.assertEqual((a.code, b.code), (0, 0), a.describe() + b.describe())
+            self.assertEqual(b.json(), a.json())
+
+    def test_import_reproduces_history_seq(self):
+        r1, r2 = self.records(self.lines1), self.records(self.lines2)
+        seq1 = {i: [h["seq"] for h in r["history"]] for i, r in r1.items()}
+        seq2 = {i: [h["seq"] for h in r["history"]] for i, r in r2.items()}
+        self.assertEqual(seq2, seq1, "history 'seq' values changed by export -> import")
+
+    def test_second_export_is_identical_line_by_line(self):
+        self.assertEqual(len(self.lines2), len(self.lines1))
+        for n, (a, b) in enumerate(zip(self.lines1[1:], self.lines2[1:]), start=2):
+            self.assertEqual(b, a, "export line %d differs after import" % n)
+
+    def test_list_order_survives_round_trip(self):
+        for tenant, user in self.scopes:
+            with self.subTest(tenant=tenant, user=user):
+                orders = []
+                for db in (self.db1, self.db2):
+                    r = run_engram(["list", "--status", "all", "--limit", "1000"], db=db,
+                                   user=user, tenant=tenant, as_json=True)
+                    self.assertEqual(r.code, 0, r.describe())
+                    orders.append([m["id"] for m in r.json()["memories"]])
+                self.assertEqual(orders[1], orders[0])
+        r = run_engram(["list", "--limit", "1000"], db=self.db1, user="alice", as_json=True)
+        ids = [m["id"] for m in r.json()["memories"]]
+        self.assertEqual(ids[:2], [self.tie[1], self.tie[0]], "ties: later insert first")
+
+
+class ExportImportTest(EngramTestCase):
+
+    def test_export_scope_selection(self):
+        self.add("a default", user="alice")
+        self.add("b default", user="bob")
+        self.add("a t1", user="alice", tenant="t1")
+
+        def contents(*args, **kw):
+            lines = self.ok("export", *args, **kw).out.splitlines()
+            self.assertEqual(json.loads(lines[0])["kind"], "engram-export")
+            return sorted(json.loads(l)["memory"]["content"] for l in lines[1:])
+        self.assertEqual(contents(user="alice"), ["a default"])
+        self.assertEqual(contents(user="alice", tenant="t1"), ["a t1"])
+        self.assertEqual(contents("--all", user=None), ["a default", "b default"])
+        self.assertEqual(contents("--all", user=None, tenant="t1"), ["a t1"])
+        self.assertEqual(contents("--all-tenants", user=None), ["a default", "a t1", "b default"])
+        self.fails(EXIT_USAGE, "export", user=None)
+        r = self.ok("export", "-o", self.path("out.jsonl"))
+        self.assertEqual(r.out, "exported 1 memories to %s\n" % self.path("out.jsonl"))
+        os.mkdir(self.path("a-directory"))
+        self.fails(EXIT_INTERNAL, "export", "-o", self.path("a-directory"))
+
+    def test_import_from_stdin_and_twice(self):
+        for i in range(3):
+            self.add("memory %d" % i, "--tag", "t")
+        dump = self.ok("export").stdout
+        other = self.path("other.db")
+        r = self.ok("import", "-", db=other, user=None, stdin=dump)
+        self.assertEqual(r.out, "imported 3 memories\n")
+        self.assertEqual(self.count_all(db=other), 3)
+        # Again, with the default --on-conflict fail: rejected, nothing duplicated.
+        r = self.fails(EXIT_DATA, "import", "-", db=other, user=None, stdin=dump)
+        self.assertIn("already exists", r.err)
+        self.assertIn("imported 0 memories", r.out)
+        self.assertEqual(self.count_all(db=other), 3)
+        # With skip: reported as skipped.
+        r = self.ok("import", "-", "--on-conflict", "skip", db=other, user=None, stdin=dump)
+        self.assertIn("skipped 3", r.out)
+        self.assertEqual(self.count_all(db=other), 3)
+        # A file holding some new ids and some present ones.
+        self.add("memory new", "--tag", "t")
+        dump2 = self.ok("export").stdout
+        report = self.ok_json("import", "-", "--on-conflict", "skip", db=other, user=None,
+                              stdin=dump2)
+        self.assertEqual(report, {"imported": 1, "skipped": 3, "rejected": 0, "errors": []})
+        self.assertEqual(self.count_all(db=other), 4)
+        self.fails(EXIT_USAGE, "import", "-", "--on-conflict", "overwrite", db=other, user=None,
+                   stdin=dump2)
+        self.fails(EXIT_USAGE, "import", "-", "--batch-size", "0", db=other, user=None,
+                   stdin=dump2)
+        self.fails(EXIT_NOT_FOUND, "import", self.path("nope.jsonl"), user=None)
+        self.fails(EXIT_USAGE, "import", user=None)
+
+    def write_bad_import(self):
+        good = lambda i: memory_line("imp-%d" % i, "good %d" % i).encode()
+        lines = [
+            b'{"kind":"engram-export","version":1}',                      # 1 header
+            good(0), good(1), good(2),                                    # 2-4 batch A: good
+            good(3), b'{"kind":"memory","memory":{"id":', good(4),        # 5-7 B: bad JSON at 6
+            b'{"kind":"memory","memory":{"id":"imp-5","user_id":"u","content":"bad \xff\xfe"}}',
+            good(6), good(7),                                             # 8-10 C: bad UTF-8 at 8
+            memory_line("imp-8", "x", colour="red").encode(),             # 11 D: unknown field
+            b'{"kind":"memory","memory":{"id":"imp-9","user_id":"u"}}',   # 12 D: no content
+            good(10),                                                     # 13 D
+            b"",                                                          # 14 blank
+            b'{"kind":"memory","memory":' + memory_line("imp-11", "y").encode()[26:-1] +
+            b',"extra":1}',                                               # 15 E: unknown field
+        ]
+        path = self.path("bad.jsonl")
+        with open(path, "wb") as f:
+            f.write(b"\n".join(lines) + b"\n")
+        return path
+
+    def test_import_reports_bad_lines_and_writes_no_batch_holding_one(self):
+        path = self.write_bad_import()
+        r = self.fails(EXIT_DATA, "import", path, "--batch-size", "3", user=None)
+        for n in (6, 8, 11, 12, 15):
+            self.assertRegex(r.err, r"\bline %d\b" % n)
+        for n in (2, 3, 4, 5, 7, 9, 10, 13, 14):
+            self.assertNotRegex(r.err, r"\bline %d\b" % n)
+        self.assertIn("imported 3 memories", r.out)
+        self.assertIn("rejected 10", r.out)
+        self.assertEqual(sorted(self.list_contents("--status", "all", user="u")),
+                         ["good 0", "good 1", "good 2"])
+        for i in (3, 4, 6, 7, 10, 11):
+            self.fails(EXIT_NOT_FOUND, "get", "imp-%d" % i, user="u")
+        # The same report as JSON, on a fresh database.
+        other = self.path("other.db")
+        r = self.cli("import", path, "--batch-size", "3", db=other, user=None, as_json=True)
+        self.assertEqual(r.code, EXIT_DATA, r.describe())
+        report = r.json()
+        self.assertEqual((report["imported"], report["skipped"], report["rejected"]), (3, 0, 10))
+        self.assertEqual([e["line"] for e in report["errors"]], [6, 8, 11, 12, 15])
+        for e in report["errors"]:
+            self.assertIn("line %d" % e["line"], e["message"])
+        self.assertIn("JSON", report["errors"][0]["message"])
+        self.assertIn("UTF-8", report["errors"][1]["message"])
+        self.assertIn("colour", report["errors"][2]["message"])
+        self.assertIn("content", report["errors"][3]["message"])
+        self.assertIn("extra", report["errors"][4]["message"])
+        self.assertEqual(self.count_all(db=other, user="u"), 3)
+        # One transaction for the whole file: one bad line rejects everything.
+        third = self.path("third.db")
+        self.fails(EXIT_DATA, "import", path, "--batch-size", "1000", db=third, user=None)
+        self.assertEqual(self.count_all(db=third, user="u"), 0)
+
+    def test_import_rejects_unsupported_version(self):
+        path = self.path("v9.jsonl")
+        with open(path, "w") as f:
+            f.write('{"kind":"engram-export","version":9}\n' + memory_line("v-1", "x") + "\n")
+        r = self.fails(EXIT_DATA, "import", path, user=None)
+        self.assertRegex(r.err, r"\bline 1\b")
+        self.assertEqual(self.count_all(user="u"), 0)
+
+    def test_import_obeys_content_limit(self):
+        path = self.path("big.jsonl")
+        with open(path, "w") as f:
+            f.write(memory_line("big-1", "z" * 101) + "\n" + memory_line("ok-1", "fine") + "\n")
+        r = self.fails(EXIT_DATA, "--max-content-bytes", "100", "import", path,
+                       "--batch-size", "1", user=None)
+        self.assertRegex(r.err, r"\bline 1\b")
+        self.assertIn("100", r.err)
+        self.assertEqual(self.list_contents(user="u"), ["fine"])
+
+
+# ------------------------------------------------------------------------------------------
+# bad database paths
+# ------------------------------------------------------------------------------------------
+
+class BadDatabaseTest(EngramTestCase):
+
+    def test_directory_as_database(self):
+        d = self.path("a-dir")
+        os.mkdir(d)
+        r = self.fails(EXIT_INTERNAL, "list", db=d)
+        self.assertIn(d, r.err)
+        self.assertIn("cannot open", r.err)
+        self.assertEqual(os.listdir(d), [])
+
+    def test_parent_is_a_file(self):
+        f = self.path("file")
+        open(f, "w").close()
+        r = self.fails(EXIT_INTERNAL, "add", "x", db=os.path.join(f, "sub", "engram.db"))
+        self.assertIn("cannot", r.err)
+
+    def test_missing_directories_are_created(self):
+        db = self.path("deep/er/engram.db")
+        self.add("made it", db=db)
+        self.assertTrue(os.path.isfile(db))
+
+    def test_non_sqlite_file_is_refused_unchanged(self):
+        f = self.path("notes.txt")
+        content = b"these are my notes, not a database\n" * 200
+        with open(f, "wb") as fh:
+            fh.write(content)
+        for args in (["list"], ["add", "x"]):
+            r = self.fails(EXIT_INTERNAL, *args, db=f)
+            self.assertIn("not a database", r.err)
+            self.assertIn(f, r.err)
+        with open(f, "rb") as fh:
+            self.assertEqual(fh.read(), content)
+        self.assertEqual(sorted(os.listdir(self.dir)), ["notes.txt"])
+
+    def make_foreign_sqlite(self):
+        f = self.path("foreign.db")
+        conn = sqlite3.connect(f)
+        conn.execute("CREATE TABLE recipes (name TEXT, minutes INTEGER)")
+        conn.execute("INSERT INTO recipes VALUES ('soup', 30)")
+        conn.commit()
+        conn.close()
+        return f
+
+    def test_foreign_sqlite_file_is_refused(self):
+        f = self.make_foreign_sqlite()
+        for args in (["list"], ["add", "x"], ["export", "--all-tenants"]):
+            r = self.fails(EXIT_INTERNAL, *args, db=f, user="alice")
+            self.assertIn("not an Engram", r.err)
+        conn = sqlite3.connect(f)
+        try:
+            tables = [t for (t,) in conn.execute("SELECT name FROM sqlite_schema WHERE type='table'")]
+            self.assertEqual(tables, ["recipes"])
+            self.assertEqual(conn.execute("SELECT * FROM recipes").fetchall(), [("soup", 30)])
+        finally:
+            conn.close()
+
+    def test_foreign_sqlite_file_is_not_modified(self):
+        f = self.make_foreign_sqlite()
+        with open(f, "rb") as fh:
+            before = fh.read()
+        self.fails(EXIT_INTERNAL, "list", db=f)
+        with open(f, "rb") as fh:
+            after = fh.read()
+        changed = [i for i in range(min(len(before), len(after))) if before[i] != after[i]]
+        self.assertEqual(after, before,
+                         "refused file was modified (bytes at offsets %s changed; offsets 18-19 "
+                         "are the journal mode)" % changed[:10])
+        self.assertEqual(sorted(os.listdir(self.dir)), ["foreign.db"])
+
+
+class MiscTest(EngramTestCase):
+
+    def test_version_and_help(self):
+        r = run_engram(["--version"])
+        self.assertEqual(r.code, 0)
+        self.assertRegex(r.out, r"^engram \d+\.\d+\.\d+")
+        r = run_engram(["--help"])
+        self.assertEqual(r.code, 0)
+        for word in ("add", "list", "export", "import", "Exit codes"):
+            self.assertIn(word, r.out)
+
+    def test_default_database_path_from_environment(self):
+        r = run_engram(["add", "env db", "--user", "alice"], env={"ENGRAM_DB": self.db})
+        self.assertEqual(r.code, 0, r.describe())
+        self.assertTrue(os.path.isfile(self.db))
+        self.assertEqual(self.list_contents(), ["env db"])
+
+
+def main():
+    global ENGRAM
+    parser = argparse.ArgumentParser(add_help=False)
+    parser.add_argument("--engram", required=True)
+    parser.add_argument("--crash-writer")
+    args, rest = parser.parse_known_args()
+    ENGRAM = os.path.abspath(args.engram)
+    unittest.main(argv=[sys.argv[0]] + rest, verbosity=2)
+
+
+if __name__ == "__main__":
+    main()
