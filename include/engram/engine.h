@@ -168,7 +168,8 @@ class Engine {
   Result<std::vector<float>> GetVector(const Scope& scope, std::string_view id,
                                        std::string_view model);
 
-  // Streams every item of the scope (every status), newest first, with history and vectors.
+  // Streams every item of the scope (every status), oldest first (insertion order, so an
+  // import of the stream lists items exactly as before), with history and vectors.
   // Stops at, and returns, the first error `sink` returns.
   Status Export(const Scope& scope, const std::function<Status(const MemoryRecord&)>& sink);
   // Writes records exactly as given (ids, scopes, times, history) in one transaction.

@@ -70,15 +70,6 @@ int RunCli(int argc, char** argv) {
   ctx.db_path = EnvOr("ENGRAM_DB", "./engram-data/engram.db");
   ctx.tenant = EnvOr("ENGRAM_TENANT", "default");
   ctx.user = EnvOr("ENGRAM_USER", "");
-  std::string max_bytes = EnvOr("ENGRAM_MAX_CONTENT_BYTES", "");
-  if (!max_bytes.empty()) {
-    char* end = nullptr;
-    unsigned long long v = std::strtoull(max_bytes.c_str(), &end, 10);
-    if (*end != '\0' || v == 0) {
-      return ctx.Fail(Status::InvalidArgument("ENGRAM_MAX_CONTENT_BYTES must be a positive integer"));
-    }
-    ctx.max_content_bytes = static_cast<size_t>(v);
-  }
 
   CLI::App app{"engram: long-term memory for LLM applications", "engram"};
   app.footer(kFooter);
@@ -99,11 +90,34 @@ int RunCli(int argc, char** argv) {
   AddItemCommands(app, ctx);
   AddTransferCommands(app, ctx);
 
+  // --json is honoured even when parsing fails before CLI11 reaches it.
+  for (int i = 1; i < argc; ++i) {
+    if (std::string_view(argv[i]) == "--json") ctx.json = true;
+  }
+  std::string max_bytes = EnvOr("ENGRAM_MAX_CONTENT_BYTES", "");
+  if (!max_bytes.empty()) {
+    char* end = nullptr;
+    unsigned long long v = std::strtoull(max_bytes.c_str(), &end, 10);
+    if (*end != '\0' || v == 0) {
+      return ctx.Fail(
+          Status::InvalidArgument("ENGRAM_MAX_CONTENT_BYTES must be a positive integer"));
+    }
+    ctx.max_content_bytes = static_cast<size_t>(v);
+  }
   try {
     app.parse(argc, argv);
+  } catch (const CLI::CallForHelp& e) {
+    return app.exit(e);
+  } catch (const CLI::CallForAllHelp& e) {
+    return app.exit(e);
+  } catch (const CLI::CallForVersion& e) {
+    return app.exit(e);
   } catch (const CLI::ParseError& e) {
-    int code = app.exit(e);
-    return code == 0 ? kExitOk : kExitUsage;
+    if (!ctx.json) {
+      app.exit(e);
+      return kExitUsage;
+    }
+    return ctx.Fail(Status::InvalidArgument(e.what()));
   }
   if (!ctx.action) return kExitUsage;
   return ctx.action();

@@ -26,6 +26,10 @@ Result<std::unique_ptr<MemoryStore>> MemoryStore::Open(const StoreOptions& optio
                              .busy_timeout_ms = options.busy_timeout_ms,
                              .synchronous = options.synchronous};
   ENGRAM_ASSIGN_OR_RETURN(store->writer_, Database::Open(options.path, db_options));
+  // Refuse foreign files before anything is written to them (WAL mode changes the header).
+  ENGRAM_RETURN_IF_ERROR(ReadSchemaVersion(store->writer_.get()).status());
+  store->writer_->ResetActiveStatements();
+  ENGRAM_RETURN_IF_ERROR(store->writer_->EnableWal());
   ENGRAM_RETURN_IF_ERROR(Migrate(store->writer_.get(), now));
   return store;
 }
@@ -109,11 +113,12 @@ Status MemoryStore::InsertRow(int64_t scope_id, const MemoryItem& item, int64_t*
   return Status::Ok();
 }
 
-Status MemoryStore::InsertHistory(int64_t item_seq, const HistoryEntry& h) {
+Status MemoryStore::InsertHistory(int64_t item_seq, const HistoryEntry& h, bool keep_seq) {
   ENGRAM_ASSIGN_OR_RETURN(
       Statement * st,
       writer_->Prepare("INSERT INTO item_history(item_seq, event, old_content, new_content, "
-                       "previous, reason, at) VALUES (?, ?, ?, ?, ?, ?, ?)"));
+                       "previous, reason, at, seq) VALUES (?, ?, ?, ?, ?, ?, ?, ?)"));
+  keep_seq ? st->Bind(8, h.seq) : st->BindNull(8);
   st->Bind(1, item_seq).Bind(2, ToString(h.event));
   h.old_content ? st->Bind(3, *h.old_content) : st->BindNull(3);
   h.new_content ? st->Bind(4, *h.new_content) : st->BindNull(4);
@@ -138,7 +143,7 @@ Status MemoryStore::Insert(const Scope& scope, const std::vector<PendingItem>& i
     ENGRAM_RETURN_IF_ERROR(InsertRow(scope_id, p.item, &seq));
     HistoryEntry h{.event = HistoryEvent::kAdd, .new_content = p.item.content,
                    .reason = p.reason, .at = now};
-    ENGRAM_RETURN_IF_ERROR(InsertHistory(seq, h));
+    ENGRAM_RETURN_IF_ERROR(InsertHistory(seq, h, /*keep_seq=*/false));
   }
   return txn.Commit();
 }
@@ -178,7 +183,7 @@ Result<MemoryItem> MemoryStore::Mutate(const Scope& scope, std::string_view id,
                  .reason = reason,
                  .at = now};
   if (event != HistoryEvent::kDelete) h.new_content = item.content;
-  ENGRAM_RETURN_IF_ERROR(InsertHistory(seq, h));
+  ENGRAM_RETURN_IF_ERROR(InsertHistory(seq, h, /*keep_seq=*/false));
   ENGRAM_RETURN_IF_ERROR(txn.Commit());
   return item;
 }
@@ -248,6 +253,23 @@ Status MemoryStore::PutVector(const Scope& scope, std::string_view id, const Sto
   return txn.Commit();
 }
 
+// Imported history keeps its seq numbers when all of them are positive, increasing and unused
+// (always so in an empty database); otherwise the whole item's history is renumbered, in order.
+Result<bool> MemoryStore::HistorySeqsAreFree(const std::vector<HistoryEntry>& history) {
+  int64_t last = 0;
+  for (const HistoryEntry& h : history) {
+    if (h.seq <= last) return false;
+    last = h.seq;
+    ENGRAM_ASSIGN_OR_RETURN(Statement * taken,
+                            writer_->Prepare("SELECT 1 FROM item_history WHERE seq = ?"));
+    taken->Bind(1, h.seq);
+    ENGRAM_ASSIGN_OR_RETURN(bool row, taken->Step());
+    taken->Reset();
+    if (row) return false;
+  }
+  return true;
+}
+
 Status MemoryStore::ImportOne(const MemoryRecord& record, OnConflict on_conflict,
                               ImportStats* stats) {
   const MemoryItem& item = record.item;
@@ -266,7 +288,10 @@ Status MemoryStore::ImportOne(const MemoryRecord& record, OnConflict on_conflict
   ENGRAM_ASSIGN_OR_RETURN(int64_t scope_id, EnsureScopeId(item.scope));
   int64_t seq;
   ENGRAM_RETURN_IF_ERROR(InsertRow(scope_id, item, &seq));
-  for (const HistoryEntry& h : record.history) ENGRAM_RETURN_IF_ERROR(InsertHistory(seq, h));
+  ENGRAM_ASSIGN_OR_RETURN(bool keep_seqs, HistorySeqsAreFree(record.history));
+  for (const HistoryEntry& h : record.history) {
+    ENGRAM_RETURN_IF_ERROR(InsertHistory(seq, h, keep_seqs));
+  }
   for (const StoredVector& v : record.vectors) {
     ENGRAM_ASSIGN_OR_RETURN(
         Statement * st,

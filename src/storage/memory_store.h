@@ -92,7 +92,9 @@ class MemoryStore {
   Result<std::vector<HistoryEntry>> HistoryOn(Database* db, int64_t item_seq,
                                               std::string_view item_id);
   Result<std::vector<StoredVector>> VectorsOn(Database* db, int64_t item_seq);
-  Status InsertHistory(int64_t item_seq, const HistoryEntry& h);
+  // keep_seq: insert with h.seq (import); otherwise SQLite assigns the next seq.
+  Status InsertHistory(int64_t item_seq, const HistoryEntry& h, bool keep_seq);
+  Result<bool> HistorySeqsAreFree(const std::vector<HistoryEntry>& history);
   Status InsertRow(int64_t scope_id, const MemoryItem& item, int64_t* seq);
   Status ImportOne(const MemoryRecord& record, OnConflict on_conflict, ImportStats* stats);
 

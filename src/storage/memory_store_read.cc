@@ -247,7 +247,7 @@ Status MemoryStore::Export(const Scope& scope,
   ENGRAM_ASSIGN_OR_RETURN(ScopeFilter filter, ResolveForRead(db, scope));
   if (filter.scope_id < 0) return Status::Ok();
   ENGRAM_ASSIGN_OR_RETURN(auto st, db->PrepareUncached(kSelectItems + "WHERE " + filter.Sql() +
-                                                       " ORDER BY created_at DESC, seq DESC"));
+                                                       " ORDER BY created_at, seq"));
   filter.Bind(st.get(), 1);
   while (true) {
     ENGRAM_ASSIGN_OR_RETURN(bool row, st->Step());

@@ -54,15 +54,21 @@ TEST(MigrationsTest, FreshDatabaseReachesLatestVersion) {
               1)
         << table;
   }
-  auto mode = db->PrepareUncached("PRAGMA journal_mode");
-  ASSERT_TRUE(mode.ok() && *(*mode)->Step());
-  EXPECT_EQ((*mode)->String(0), "wal");
   // Running again changes nothing.
   ASSERT_TRUE(Migrate(db.get(), 2000).ok());
   EXPECT_EQ(QueryInt(db.get(), "SELECT count(*) FROM schema_version"), LatestSchemaVersion());
 }
 
 // A database left at every earlier version, holding data, migrates to the latest and keeps it.
+TEST(MigrationsTest, EngineDatabasesUseWal) {
+  TempDir dir;
+  ASSERT_NE(testing::OpenEngine(dir.File("w.db")), nullptr);
+  auto db = OpenRaw(dir.File("w.db"));
+  auto mode = db->PrepareUncached("PRAGMA journal_mode");
+  ASSERT_TRUE(mode.ok() && *(*mode)->Step());
+  EXPECT_EQ((*mode)->String(0), "wal");
+}
+
 TEST(MigrationsTest, UpgradesFromEveryEarlierVersionKeepingData) {
   for (int from = 0; from < LatestSchemaVersion(); ++from) {
     SCOPED_TRACE("from version " + std::to_string(from));

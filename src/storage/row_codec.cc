@@ -6,23 +6,6 @@
 namespace engram {
 namespace {
 
-std::string SourceText(const Source& s) {
-  if (s.message_ids.empty() && s.session_id.empty() && s.prompt_version.empty() &&
-      s.extractor.empty()) {
-    return "{}";
-  }
-  return SourceToJson(s).dump();
-}
-
-Result<Source> ParseSourceText(std::string_view text) {
-  if (text == "{}") return Source{};
-  auto j = nlohmann::json::parse(text, nullptr, /*allow_exceptions=*/false);
-  if (j.is_discarded()) return Status::Corruption("stored source is not JSON");
-  auto s = SourceFromJson(j);
-  if (!s.ok()) return Status::Corruption(s.status().message());
-  return s;
-}
-
 template <typename E>
 Result<E> StoredEnum(std::string_view text, Result<E> (*parse)(std::string_view)) {
   auto r = parse(text);
@@ -44,17 +27,20 @@ void BindMutableColumns(Statement* st, const MemoryItem& m, int first) {
   st->Bind(f + 7, m.metadata);
   st->Bind(f + 8, m.importance);
   st->Bind(f + 9, m.confidence);
-  st->Bind(f + 10, SourceText(m.source));
-  st->Bind(f + 11, m.created_at);
-  st->Bind(f + 12, m.updated_at);
-  st->Bind(f + 13, m.valid_from);
-  st->Bind(f + 14, m.valid_to);
-  st->Bind(f + 15, m.last_accessed);
-  st->Bind(f + 16, m.access_count);
-  st->Bind(f + 17, ToString(m.status));
-  st->Bind(f + 18, m.supersedes);
-  st->Bind(f + 19, m.superseded_by);
-  st->Bind(f + 20, m.embedding_model);
+  st->Bind(f + 10, StringListToJsonText(m.source.message_ids));
+  st->Bind(f + 11, m.source.session_id);
+  st->Bind(f + 12, m.source.extractor);
+  st->Bind(f + 13, m.source.prompt_version);
+  st->Bind(f + 14, m.created_at);
+  st->Bind(f + 15, m.updated_at);
+  st->Bind(f + 16, m.valid_from);
+  st->Bind(f + 17, m.valid_to);
+  st->Bind(f + 18, m.last_accessed);
+  st->Bind(f + 19, m.access_count);
+  st->Bind(f + 20, ToString(m.status));
+  st->Bind(f + 21, m.supersedes);
+  st->Bind(f + 22, m.superseded_by);
+  st->Bind(f + 23, m.embedding_model);
 }
 
 Result<MemoryItem> ReadItemRow(const Statement& st, const Scope& scope, int64_t* seq) {
@@ -73,17 +59,20 @@ Result<MemoryItem> ReadItemRow(const Statement& st, const Scope& scope, int64_t*
   m.metadata = st.String(9);
   m.importance = st.Double(10);
   m.confidence = st.Double(11);
-  ENGRAM_ASSIGN_OR_RETURN(m.source, ParseSourceText(st.Text(12)));
-  m.created_at = st.Int(13);
-  m.updated_at = st.Int(14);
-  m.valid_from = st.Int(15);
-  m.valid_to = st.OptionalInt(16);
-  m.last_accessed = st.OptionalInt(17);
-  m.access_count = st.Int(18);
-  ENGRAM_ASSIGN_OR_RETURN(m.status, StoredEnum(st.Text(19), &ParseItemStatus));
-  m.supersedes = st.String(20);
-  m.superseded_by = st.String(21);
-  m.embedding_model = st.String(22);
+  ENGRAM_ASSIGN_OR_RETURN(m.source.message_ids, StringListFromJsonText(st.Text(12)));
+  m.source.session_id = st.String(13);
+  m.source.extractor = st.String(14);
+  m.source.prompt_version = st.String(15);
+  m.created_at = st.Int(16);
+  m.updated_at = st.Int(17);
+  m.valid_from = st.Int(18);
+  m.valid_to = st.OptionalInt(19);
+  m.last_accessed = st.OptionalInt(20);
+  m.access_count = st.Int(21);
+  ENGRAM_ASSIGN_OR_RETURN(m.status, StoredEnum(st.Text(22), &ParseItemStatus));
+  m.supersedes = st.String(23);
+  m.superseded_by = st.String(24);
+  m.embedding_model = st.String(25);
   return m;
 }
 

@@ -134,9 +134,6 @@ Result<std::unique_ptr<Database>> Database::Open(const std::string& path,
   }
   // Check the file is a database at all before changing anything (NOTADB surfaces here).
   ENGRAM_RETURN_IF_ERROR(db->Exec("SELECT count(*) FROM sqlite_schema").WithContext(path));
-  if (!options.read_only) {
-    ENGRAM_RETURN_IF_ERROR(db->Exec("PRAGMA journal_mode=WAL"));
-  }
   if (options.read_only) ENGRAM_RETURN_IF_ERROR(db->Exec("PRAGMA query_only=ON"));
   ENGRAM_RETURN_IF_ERROR(db->Exec("PRAGMA synchronous=" + options.synchronous));
   ENGRAM_RETURN_IF_ERROR(db->Exec("PRAGMA foreign_keys=ON"));
@@ -151,6 +148,15 @@ Status Database::Exec(std::string_view sql) {
   std::string s(sql);
   int rc = sqlite3_exec(db_, s.c_str(), nullptr, nullptr, nullptr);
   if (rc != SQLITE_OK) return SqliteStatus(rc, db_, "executing SQL");
+  return Status::Ok();
+}
+
+Status Database::EnableWal() {
+  ENGRAM_ASSIGN_OR_RETURN(auto st, PrepareUncached("PRAGMA journal_mode=WAL"));
+  ENGRAM_ASSIGN_OR_RETURN(bool row, st->Step());
+  if (!row || st->Text(0) != "wal") {
+    return Status::IOError(path_ + ": cannot switch to WAL journal mode");
+  }
   return Status::Ok();
 }
 

@@ -80,11 +80,15 @@ class Database {
   Database(const Database&) = delete;
   Database& operator=(const Database&) = delete;
 
-  // Opens (creating unless read_only) the file at `path` in WAL mode with foreign keys on.
+  // Opens (creating unless read_only) the file at `path` with foreign keys and secure_delete
+  // on. Changes nothing in the file: the caller switches it to WAL (EnableWal) once it knows
+  // the file is its own.
   static Result<std::unique_ptr<Database>> Open(const std::string& path,
                                                 const DatabaseOptions& options);
 
   Status Exec(std::string_view sql);
+  // Switches the file to write-ahead logging (persistent: recorded in the file header).
+  Status EnableWal();
   // A cached prepared statement for `sql`, reset and with bindings cleared. The pointer stays
   // valid for the connection's life; do not use the same statement twice at once.
   Result<Statement*> Prepare(const std::string& sql);

@@ -187,11 +187,12 @@ class CrashDurabilityTest(unittest.TestCase):
             # The batch that was being written at the kill may or may not have committed.
             in_flight.append(acked[-1] + 1)
             all_acked.extend(acked)
-            with self.subTest(cycle=cycle):
-                self.check_with_cli(acked)
-                stored = self.check_with_sqlite(all_acked, in_flight)
-                # Continue after every id used so far, committed or not.
-                start = max(max(stored), in_flight[-1]) + 1
+            print("cycle %d: batches %d..%d acknowledged before SIGKILL" %
+                  (cycle, acked[0], acked[-1]), file=sys.stderr)
+            self.check_with_cli(acked)
+            stored = self.check_with_sqlite(all_acked, in_flight)
+            # Continue after every id used so far, committed or not.
+            start = max(max(stored), in_flight[-1]) + 1
         # The database still takes writes after the crashes, through the real binary.
         r = engram(self.db, "add", "after the crashes", "--user", USER, "--json")
         self.assertEqual(r.returncode, 0, r.stderr.decode())
