@@ -112,8 +112,21 @@ Database::~Database() {
   sqlite3_close_v2(db_);
 }
 
+namespace {
+// Process-wide SQLite settings, applied once before the library initializes: no global memory
+// statistics (they take a global mutex on every allocation).
+void ConfigureSqliteOnce() {
+  static const bool configured = [] {
+    sqlite3_config(SQLITE_CONFIG_MEMSTATUS, 0);
+    return true;
+  }();
+  (void)configured;
+}
+}  // namespace
+
 Result<std::unique_ptr<Database>> Database::Open(const std::string& path,
                                                  const DatabaseOptions& options) {
+  ConfigureSqliteOnce();
   sqlite3* raw = nullptr;
   // Readers open read-write with query_only on: a SQLITE_OPEN_READONLY connection to a WAL
   // database cannot always create the shared-memory index it needs.
