@@ -188,6 +188,13 @@ Result<MemoryItem> MemoryStore::Mutate(const Scope& scope, std::string_view id,
   return item;
 }
 
+Result<int64_t> MemoryStore::SeqForWrite(const Scope& scope, std::string_view id) {
+  ENGRAM_ASSIGN_OR_RETURN(ScopeFilter filter, ResolveForRead(writer_.get(), scope));
+  int64_t seq = 0;
+  ENGRAM_RETURN_IF_ERROR(GetOn(writer_.get(), filter, scope, id, &seq).status());
+  return seq;
+}
+
 namespace {
 // Moves WAL content into the main file and truncates the WAL, so purged rows do not linger in
 // old page images. Best effort: with readers mid-transaction the checkpoint may be partial.
@@ -199,9 +206,7 @@ Status MemoryStore::Purge(const Scope& scope, std::string_view id) {
   {
     Transaction txn(writer_.get());
     ENGRAM_RETURN_IF_ERROR(txn.Begin());
-    ENGRAM_ASSIGN_OR_RETURN(ScopeFilter filter, ResolveForRead(writer_.get(), scope));
-    int64_t seq = 0;
-    ENGRAM_RETURN_IF_ERROR(GetOn(writer_.get(), filter, scope, id, &seq).status());
+    ENGRAM_ASSIGN_OR_RETURN(int64_t seq, SeqForWrite(scope, id));
     ENGRAM_ASSIGN_OR_RETURN(Statement * st, writer_->Prepare("DELETE FROM items WHERE seq = ?"));
     ENGRAM_RETURN_IF_ERROR(st->Bind(1, seq).Run());  // history and vectors cascade
     ENGRAM_RETURN_IF_ERROR(txn.Commit());
@@ -237,9 +242,7 @@ Status MemoryStore::PutVector(const Scope& scope, std::string_view id, const Sto
   std::lock_guard<std::mutex> lock(write_mu_);
   Transaction txn(writer_.get());
   ENGRAM_RETURN_IF_ERROR(txn.Begin());
-  ENGRAM_ASSIGN_OR_RETURN(ScopeFilter filter, ResolveForRead(writer_.get(), scope));
-  int64_t seq = 0;
-  ENGRAM_RETURN_IF_ERROR(GetOn(writer_.get(), filter, scope, id, &seq).status());
+  ENGRAM_ASSIGN_OR_RETURN(int64_t seq, SeqForWrite(scope, id));
   ENGRAM_ASSIGN_OR_RETURN(
       Statement * st,
       writer_->Prepare("INSERT OR REPLACE INTO embeddings(item_seq, model, dim, vector, "

@@ -86,6 +86,8 @@ class MemoryStore {
   // Same, creating the row; only on the writer connection, under write_mu_.
   Result<int64_t> EnsureScopeId(const Scope& scope);
   Result<ScopeFilter> ResolveForRead(Database* db, const Scope& scope);
+  // The items.seq of `id` in `scope`, on the writer (caller holds write_mu_); NotFound if absent.
+  Result<int64_t> SeqForWrite(const Scope& scope, std::string_view id);
 
   Result<MemoryItem> GetOn(Database* db, const ScopeFilter& filter, const Scope& scope,
                            std::string_view id, int64_t* seq);
