@@ -1,0 +1,71 @@
+// Embedders turn text into vectors for the vector channel of retrieval.
+//
+// Every stored vector carries its embedder's model() string; vectors of two models are never
+// compared, and changing the model means re-embedding (`engram reembed`).
+#pragma once
+
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "engram/status.h"
+
+namespace engram {
+
+class Embedder {
+ public:
+  virtual ~Embedder() = default;
+  // Identifies the vector space, including anything that changes vectors: "hash-v1-384",
+  // "openai:text-embedding-3-small". Stored with every vector.
+  virtual const std::string& model() const = 0;
+  virtual int dimension() const = 0;
+  // One L2-normalized vector of dimension() floats per text, in order. Thread-safe.
+  // InvalidArgument for unusable input; Unavailable when a remote provider fails after retries.
+  virtual Result<std::vector<std::vector<float>>> Embed(const std::vector<std::string>& texts) = 0;
+};
+
+// The built-in embedder: signed feature hashing of words, stems, character n-grams and CJK
+// bigrams, weighted and L2-normalized. Needs no model file and no network; deterministic.
+struct HashEmbedderOptions {
+  int dimension = 384;  // 16..4096
+};
+Result<std::unique_ptr<Embedder>> MakeHashEmbedder(const HashEmbedderOptions& options);
+
+// Sends one HTTP POST; injected so tests and embedders can replace the network.
+struct HttpRequest {
+  std::string url;  // absolute: http(s)://host[:port]/path
+  std::vector<std::pair<std::string, std::string>> headers;
+  std::string body;
+  int timeout_ms = 30000;
+};
+struct HttpResponse {
+  int status = 0;
+  std::string body;
+  std::vector<std::pair<std::string, std::string>> headers;
+};
+class HttpTransport {
+ public:
+  virtual ~HttpTransport() = default;
+  // A response of any HTTP status is OK; Unavailable only when no response arrived
+  // (connection refused, timeout). Thread-safe.
+  virtual Result<HttpResponse> Post(const HttpRequest& request) = 0;
+};
+// The default transport (cpp-httplib, HTTP and HTTPS).
+std::unique_ptr<HttpTransport> MakeHttpTransport();
+
+// Any OpenAI-compatible /v1/embeddings endpoint: OpenAI, Ollama, vLLM, TEI, DashScope
+// compatible mode, llama.cpp server.
+struct OpenAIEmbedderOptions {
+  std::string base_url = "https://api.openai.com/v1";  // ".../v1"; "/embeddings" is appended
+  std::string model = "text-embedding-3-small";
+  std::string api_key_env = "OPENAI_API_KEY";  // the key is read from this variable; may be unset
+  int dimension = 0;          // expected dimension; 0: taken from the first response
+  int batch_size = 64;        // texts per request
+  int timeout_ms = 30000;
+  int max_retries = 4;        // on 429, 5xx and transport failures
+  int initial_backoff_ms = 250;  // doubles per retry; Retry-After is honoured when larger
+  std::shared_ptr<HttpTransport> transport;  // default: MakeHttpTransport()
+};
+Result<std::unique_ptr<Embedder>> MakeOpenAIEmbedder(const OpenAIEmbedderOptions& options);
+
+}  // namespace engram

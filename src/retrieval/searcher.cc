@@ -1,0 +1,1 @@
+// placeholder: written with issue 3
