@@ -15,20 +15,25 @@
 #include <cstdint>
 #include <functional>
 #include <memory>
+#include <mutex>
 #include <optional>
 #include <string>
 #include <string_view>
+#include <unordered_map>
 #include <variant>
 #include <vector>
 
 #include "engram/clock.h"
+#include "engram/embedder.h"
 #include "engram/memory.h"
+#include "engram/search.h"
 #include "engram/status.h"
 
 namespace engram {
 
 class MemoryStore;
 class IdGenerator;
+class ScopeIndex;
 
 struct EngineOptions {
   std::string path;                      // SQLite file; its directory is created if missing
@@ -39,7 +44,13 @@ struct EngineOptions {
   int busy_timeout_ms = 5000;
   std::string synchronous = "FULL";      // "FULL" or "NORMAL" (see class comment)
   const Clock* clock = nullptr;          // not owned; outlives the engine; default system clock
+  // Embeds content on write and queries on search; default: the hash embedder (384 dims).
+  std::shared_ptr<Embedder> embedder;
+  size_t hnsw_threshold = 20'000;        // scopes with more vectors search an HNSW index
 };
+
+// Progress of a long operation: items done so far of a total (total 0 when unknown).
+using ProgressFn = std::function<void(int64_t done, int64_t total)>;
 
 // A memory to store as given (no extraction). Unset fields take the documented defaults.
 struct NewMemory {
@@ -73,14 +84,6 @@ struct MemoryPatch {
   bool clear_valid_to = false;
   std::optional<ItemStatus> status;  // active or archived; use Delete to delete
   std::string reason;                // recorded in the UPDATE history row
-};
-
-// A JSON scalar to compare a metadata value with.
-using MetadataValue = std::variant<std::nullptr_t, bool, int64_t, double, std::string>;
-
-struct MetadataCondition {
-  std::string key;  // a top-level metadata key: letters, digits, '_', '-'
-  MetadataValue value;
 };
 
 struct ListQuery {
@@ -176,6 +179,17 @@ class Engine {
   // An id already present is Conflict (kFail: nothing written) or skipped (kSkip).
   Result<ImportStats> Import(const std::vector<MemoryRecord>& records, OnConflict on_conflict);
 
+  // Hybrid keyword + vector search within the scope (active items by default), best first.
+  // Returned items' access statistics count this read (persisted within a second).
+  Result<std::vector<SearchHit>> Search(const Scope& scope, const SearchQuery& query);
+  // Searches, then packs the results into a block that never exceeds the token budget.
+  Result<ContextResult> BuildContext(const Scope& scope, const ContextRequest& request);
+  // Stores a vector from the current embedder for every item that lacks one (all scopes).
+  // Vectors of other models stay stored but are never compared with this model's.
+  Result<int64_t> Reembed(const ProgressFn& progress);
+  // Writes pending access statistics now (also done within a second, and on destruction).
+  Status FlushAccessStats();
+
   // The (tenant, user) scopes holding items; `tenant` empty means every tenant. Admin use.
   Result<std::vector<ScopeSummary>> ListScopes(std::string_view tenant);
 
@@ -186,9 +200,27 @@ class Engine {
   TimestampMs Now() const { return options_.clock->NowMs(); }
   Result<MemoryItem> Materialize(const Scope& scope, const NewMemory& m, TimestampMs now);
 
+  // The loaded search index of the scope's (tenant, user), loading it on first use.
+  Result<std::shared_ptr<ScopeIndex>> IndexFor(const Scope& scope);
+  std::shared_ptr<ScopeIndex> LoadedIndex(const Scope& scope);
+  void DropIndex(const Scope& scope);
+  Result<std::vector<float>> EmbedOne(const std::string& text);
+  void NoteAccess(const std::vector<int64_t>& seqs, TimestampMs now);
+
   EngineOptions options_;
   std::unique_ptr<MemoryStore> store_;
   std::unique_ptr<IdGenerator> ids_;
+  std::shared_ptr<Embedder> embedder_;
+
+  // Serializes every write with the index update that follows its commit, so loaded
+  // indexes apply changes in commit order; also held while an index loads.
+  std::mutex write_mu_;
+  std::mutex indexes_mu_;
+  std::unordered_map<std::string, std::shared_ptr<ScopeIndex>> indexes_;  // guarded by indexes_mu_
+
+  std::mutex access_mu_;
+  std::unordered_map<int64_t, std::pair<int64_t, TimestampMs>> pending_access_;  // guarded
+  TimestampMs last_access_flush_ = 0;                                            // guarded
 };
 
 }  // namespace engram

@@ -8,6 +8,7 @@
 #include <optional>
 #include <string>
 #include <string_view>
+#include <variant>
 #include <vector>
 
 #include "engram/status.h"
@@ -104,6 +105,14 @@ struct HistoryEntry {
   TimestampMs at = 0;
 
   bool operator==(const HistoryEntry&) const = default;
+};
+
+// A JSON scalar to compare a metadata value with (filters of List and Search).
+using MetadataValue = std::variant<std::nullptr_t, bool, int64_t, double, std::string>;
+
+struct MetadataCondition {
+  std::string key;  // a top-level metadata key: letters, digits, '_', '-'
+  MetadataValue value;
 };
 
 }  // namespace engram

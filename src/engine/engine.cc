@@ -5,6 +5,7 @@
 #include "core/id_generator.h"
 #include "core/status_macros.h"
 #include "engine/validation.h"
+#include "retrieval/scope_index.h"
 #include "storage/memory_store.h"
 
 namespace engram {
@@ -58,9 +59,12 @@ bool ApplyPatch(const MemoryPatch& p, const std::string& metadata, MemoryItem* m
 }  // namespace
 
 Engine::Engine(EngineOptions options, std::unique_ptr<MemoryStore> store)
-    : options_(std::move(options)), store_(std::move(store)), ids_(std::make_unique<IdGenerator>()) {}
+    : options_(std::move(options)),
+      store_(std::move(store)),
+      ids_(std::make_unique<IdGenerator>()),
+      embedder_(options_.embedder) {}
 
-Engine::~Engine() = default;
+Engine::~Engine() { (void)FlushAccessStats(); }
 
 Result<std::unique_ptr<Engine>> Engine::Open(const EngineOptions& options) {
   EngineOptions opts = options;
@@ -68,6 +72,10 @@ Result<std::unique_ptr<Engine>> Engine::Open(const EngineOptions& options) {
   if (!opts.clock) opts.clock = SystemClock::Default();
   if (opts.reader_connections < 1) return Status::InvalidArgument("reader_connections must be ≥ 1");
   if (opts.max_content_bytes == 0) return Status::InvalidArgument("max_content_bytes must be > 0");
+  if (!opts.embedder) {
+    ENGRAM_ASSIGN_OR_RETURN(std::unique_ptr<Embedder> hash, MakeHashEmbedder({}));
+    opts.embedder = std::move(hash);
+  }
   ENGRAM_RETURN_IF_ERROR(EnsureParentDirectory(opts.path));
   StoreOptions store_options{.path = opts.path,
                              .reader_connections = opts.reader_connections,
@@ -128,7 +136,23 @@ Result<std::vector<MemoryItem>> Engine::AddBatch(const Scope& scope,
     }
     pending.push_back({std::move(item).value(), memories[i].reason});
   }
-  ENGRAM_RETURN_IF_ERROR(store_->Insert(scope, pending, now));
+  std::vector<std::string> texts;
+  texts.reserve(pending.size());
+  for (const PendingItem& p : pending) texts.push_back(p.item.content);
+  ENGRAM_ASSIGN_OR_RETURN(auto vectors, embedder_->Embed(texts));
+  if (vectors.size() != pending.size()) return Status::Internal("embedder returned a wrong count");
+  for (size_t i = 0; i < pending.size(); ++i) {
+    pending[i].item.embedding_model = embedder_->model();
+    pending[i].vector = StoredVector{embedder_->model(), std::move(vectors[i])};
+  }
+  {
+    std::lock_guard<std::mutex> lock(write_mu_);
+    ENGRAM_RETURN_IF_ERROR(store_->Insert(scope, pending, now));
+    if (auto index = LoadedIndex(scope)) {
+      std::unique_lock<std::shared_mutex> index_lock(index->mu);
+      for (const PendingItem& p : pending) index->Upsert(p.seq, p.item, &p.vector->values);
+    }
+  }
   std::vector<MemoryItem> out;
   out.reserve(pending.size());
   for (PendingItem& p : pending) out.push_back(std::move(p.item));
@@ -156,7 +180,14 @@ Result<MemoryItem> Engine::Update(const Scope& scope, std::string_view id,
   if (patch.metadata) {
     ENGRAM_ASSIGN_OR_RETURN(metadata, CanonicalMetadata(*patch.metadata, options_.max_metadata_bytes));
   }
-  return store_->Mutate(
+  std::optional<StoredVector> vector;
+  if (patch.content) {
+    ENGRAM_ASSIGN_OR_RETURN(auto values, EmbedOne(*patch.content));
+    vector = StoredVector{embedder_->model(), std::move(values)};
+  }
+  std::lock_guard<std::mutex> lock(write_mu_);
+  int64_t seq = 0;
+  auto updated = store_->Mutate(
       scope, id, HistoryEvent::kUpdate, patch.reason, Now(), [&](MemoryItem& m) -> Result<bool> {
         if (m.status == ItemStatus::kDeleted) {
           return Status::Conflict("memory '" + m.id + "' is deleted and cannot be updated");
@@ -166,32 +197,58 @@ Result<MemoryItem> Engine::Update(const Scope& scope, std::string_view id,
           return Status::InvalidArgument("valid_to must not be before valid_from");
         }
         return changed;
-      });
+      },
+      vector ? &*vector : nullptr, &seq);
+  if (updated.ok()) {
+    if (auto index = LoadedIndex(scope)) {
+      std::unique_lock<std::shared_mutex> index_lock(index->mu);
+      index->Upsert(seq, *updated, vector ? &vector->values : nullptr);
+    }
+  }
+  return updated;
 }
 
 Status Engine::Delete(const Scope& scope, std::string_view id, std::string_view reason) {
   ENGRAM_RETURN_IF_ERROR(ValidateScope(scope));
   ENGRAM_RETURN_IF_ERROR(ValidateId(id));
   ENGRAM_RETURN_IF_ERROR(ValidateText("reason", reason, options_.max_content_bytes));
-  return store_->Mutate(scope, id, HistoryEvent::kDelete, std::string(reason), Now(),
-                        [](MemoryItem& m) -> Result<bool> {
-                          if (m.status == ItemStatus::kDeleted) return false;
-                          m.status = ItemStatus::kDeleted;
-                          return true;
-                        })
-      .status();
+  std::lock_guard<std::mutex> lock(write_mu_);
+  int64_t seq = 0;
+  auto deleted = store_->Mutate(scope, id, HistoryEvent::kDelete, std::string(reason), Now(),
+                                [](MemoryItem& m) -> Result<bool> {
+                                  if (m.status == ItemStatus::kDeleted) return false;
+                                  m.status = ItemStatus::kDeleted;
+                                  return true;
+                                },
+                                nullptr, &seq);
+  if (!deleted.ok()) return deleted.status();
+  if (auto index = LoadedIndex(scope)) {
+    std::unique_lock<std::shared_mutex> index_lock(index->mu);
+    index->Upsert(seq, *deleted, nullptr);
+  }
+  return Status::Ok();
 }
 
 Status Engine::Purge(const Scope& scope, std::string_view id) {
   ENGRAM_RETURN_IF_ERROR(ValidateScope(scope));
   ENGRAM_RETURN_IF_ERROR(ValidateId(id));
-  return store_->Purge(scope, id);
+  std::lock_guard<std::mutex> lock(write_mu_);
+  int64_t seq = 0;
+  ENGRAM_RETURN_IF_ERROR(store_->Purge(scope, id, &seq));
+  if (auto index = LoadedIndex(scope)) {
+    std::unique_lock<std::shared_mutex> index_lock(index->mu);
+    index->Remove(seq);
+  }
+  return Status::Ok();
 }
 
 Result<int64_t> Engine::PurgeScope(const Scope& scope) {
   ENGRAM_RETURN_IF_ERROR(ValidateScope(scope));
   Scope whole{scope.tenant, scope.user_id, "", ""};
-  return store_->PurgeScope(whole);
+  std::lock_guard<std::mutex> lock(write_mu_);
+  auto removed = store_->PurgeScope(whole);
+  DropIndex(whole);
+  return removed;
 }
 
 Result<std::vector<HistoryEntry>> Engine::History(const Scope& scope, std::string_view id) {
@@ -207,7 +264,10 @@ Status Engine::PutVector(const Scope& scope, std::string_view id, std::string_vi
   ENGRAM_RETURN_IF_ERROR(ValidateText("model", model, kMaxListEntryBytes));
   if (model.empty()) return Status::InvalidArgument("model must not be empty");
   if (values.empty()) return Status::InvalidArgument("vector must not be empty");
-  return store_->PutVector(scope, id, StoredVector{std::string(model), values}, Now());
+  std::lock_guard<std::mutex> lock(write_mu_);
+  Status st = store_->PutVector(scope, id, StoredVector{std::string(model), values}, Now());
+  DropIndex(scope);  // rare: reload rather than track which vector the index holds
+  return st;
 }
 
 Result<std::vector<float>> Engine::GetVector(const Scope& scope, std::string_view id,
@@ -250,7 +310,10 @@ Result<ImportStats> Engine::Import(const std::vector<MemoryRecord>& records,
     }
     if (!st.ok()) return st.WithContext("record " + std::to_string(i) + " (" + r.item.id + ")");
   }
-  return store_->Import(canonical, on_conflict);
+  std::lock_guard<std::mutex> lock(write_mu_);
+  auto stats = store_->Import(canonical, on_conflict);
+  for (const MemoryRecord& r : canonical) DropIndex(r.item.scope);
+  return stats;
 }
 
 Result<std::vector<ScopeSummary>> Engine::ListScopes(std::string_view tenant) {

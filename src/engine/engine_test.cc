@@ -423,7 +423,11 @@ TEST_F(EngineTest, PurgeLeavesNoTraceInTablesOrFile) {
   EXPECT_EQ(engine_->History(alice_, m.id).status().code(), StatusCode::kNotFound);
   EXPECT_EQ(CountRows("SELECT count(*) FROM items"), 1);
   EXPECT_EQ(CountRows("SELECT count(*) FROM item_history"), 1);
-  EXPECT_EQ(CountRows("SELECT count(*) FROM embeddings"), 0);
+  // Only the kept item's vector (stored on add) remains.
+  EXPECT_EQ(CountRows("SELECT count(*) FROM embeddings"), 1);
+  EXPECT_EQ(CountRows("SELECT count(*) FROM embeddings e JOIN items i ON i.seq = e.item_seq "
+                      "WHERE i.content = 'keep me'"),
+            1);
   EXPECT_TRUE(engine_->Get(alice_, keep.id).ok());
   EXPECT_EQ(engine_->Purge(alice_, m.id).code(), StatusCode::kNotFound);
 

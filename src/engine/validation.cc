@@ -142,4 +142,68 @@ Status ValidateItem(const MemoryItem& m, const EngineOptions& options) {
   return Status::Ok();
 }
 
+namespace {
+
+Status ValidateMetadataConditions(const std::vector<MetadataCondition>& conditions) {
+  for (const MetadataCondition& c : conditions) {
+    if (!IsMetadataKey(c.key)) {
+      return Invalid("metadata filter key",
+                     "'" + c.key + "' must be 1-128 characters of A-Z a-z 0-9 _ -");
+    }
+    if (const auto* s = std::get_if<std::string>(&c.value)) {
+      ENGRAM_RETURN_IF_ERROR(ValidateText("metadata filter value", *s, kMaxListEntryBytes));
+    }
+    if (const auto* d = std::get_if<double>(&c.value); d && !std::isfinite(*d)) {
+      return Invalid("metadata filter value", "must be a finite number");
+    }
+  }
+  return Status::Ok();
+}
+
+Status ValidateFilters(const SearchFilters& f) {
+  if (f.created_after && f.created_before && *f.created_after >= *f.created_before) {
+    return Invalid("time range", "is empty or inverted: created_after must be before created_before");
+  }
+  ENGRAM_RETURN_IF_ERROR(ValidateStringList("tags filter", f.tags));
+  ENGRAM_RETURN_IF_ERROR(ValidateStringList("entities filter", f.entities));
+  ENGRAM_RETURN_IF_ERROR(ValidateMetadataConditions(f.metadata));
+  for (const SearchFilters::MetadataIn& in : f.metadata_in) {
+    if (in.values.empty()) return Invalid("metadata 'in' filter", "needs at least one value");
+    std::vector<MetadataCondition> each;
+    for (const MetadataValue& v : in.values) each.push_back({in.key, v});
+    ENGRAM_RETURN_IF_ERROR(ValidateMetadataConditions(each));
+  }
+  return Status::Ok();
+}
+
+Status ValidateWeight(std::string_view name, double w) {
+  if (!std::isfinite(w) || w < 0 || w > 1) return Invalid(name, "must be between 0 and 1");
+  return Status::Ok();
+}
+
+}  // namespace
+
+Status ValidateSearchQuery(const SearchQuery& q, size_t max_text_bytes) {
+  ENGRAM_RETURN_IF_ERROR(ValidateText("query", q.text, max_text_bytes));
+  if (q.text.find_first_not_of(" \t\r\n") == std::string::npos) {
+    return Invalid("query", "must not be empty");
+  }
+  if (q.k < 1 || q.k > 100) return Invalid("k", "must be between 1 and 100, got " + std::to_string(q.k));
+  if (q.min_score) ENGRAM_RETURN_IF_ERROR(ValidateWeight("min_score", *q.min_score));
+  ENGRAM_RETURN_IF_ERROR(ValidateWeight("relevance_weight", q.relevance_weight));
+  ENGRAM_RETURN_IF_ERROR(ValidateWeight("importance_weight", q.importance_weight));
+  ENGRAM_RETURN_IF_ERROR(ValidateWeight("recency_weight", q.recency_weight));
+  ENGRAM_RETURN_IF_ERROR(ValidateWeight("keyword_weight", q.keyword_weight));
+  ENGRAM_RETURN_IF_ERROR(ValidateWeight("mmr_lambda", q.mmr_lambda));
+  double sum = q.relevance_weight + q.importance_weight + q.recency_weight;
+  if (std::fabs(sum - 1.0) > 1e-6) {
+    return Invalid("weights", "relevance, importance and recency must sum to 1, got " +
+                                  std::to_string(sum));
+  }
+  if (!std::isfinite(q.recency_half_life_days) || q.recency_half_life_days <= 0) {
+    return Invalid("recency_half_life_days", "must be positive");
+  }
+  return ValidateFilters(q.filters);
+}
+
 }  // namespace engram

@@ -29,6 +29,8 @@ Status ValidateUnit(std::string_view field, double value);
 Result<std::string> CanonicalMetadata(std::string_view text, size_t max_bytes);
 Status ValidateId(std::string_view id);
 Status ValidateListQuery(const ListQuery& query);
+// Text, k (1..100), weights, min_score, half-life and every filter.
+Status ValidateSearchQuery(const SearchQuery& query, size_t max_text_bytes);
 // Every field of a stored item (for import): the rules above plus consistent times.
 Status ValidateItem(const MemoryItem& item, const EngineOptions& options);
 

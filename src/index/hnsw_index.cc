@@ -1,1 +1,587 @@
-// placeholder: written with issue 3
+// HNSW index over hnswlib 0.6.2, and its snapshot file (layout: hnsw_index.h).
+#include "index/hnsw_index.h"
+
+#include <fcntl.h>
+#include <hnswlib/hnswlib.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <array>
+#include <bit>
+#include <cerrno>
+#include <cmath>
+#include <cstring>
+#include <filesystem>
+#include <new>
+#include <stdexcept>
+#include <utility>
+
+#include "core/status_macros.h"
+
+namespace engram {
+namespace {
+
+using Graph = hnswlib::HierarchicalNSW<float>;
+
+static_assert(sizeof(hnswlib::labeltype) == sizeof(int64_t), "keys map 1:1 onto hnswlib labels");
+static_assert(std::endian::native == std::endian::little, "the hnswlib payload is native-endian");
+
+constexpr int kMaxDimension = 65536;
+constexpr size_t kMaxM = 1024;
+constexpr int kGraphDoublings = 3;  // filtered graph retries before the exact scan
+constexpr char kMagic[8] = {'E', 'N', 'G', 'R', 'A', 'M', 'H', 'N'};
+constexpr uint32_t kFormatVersion = 1;
+constexpr size_t kFixedHeaderSize = 64;  // header length without the model name
+constexpr size_t kMaxModelLength = 4096;
+constexpr size_t kGraphPreambleSize = 96;  // saveIndex's 13 leading scalars
+constexpr size_t kCopyChunk = size_t{1} << 20;
+
+// Maps whatever hnswlib or the allocator threw to a Status. Call only inside a catch block.
+Status CurrentExceptionStatus(const std::string& what) {
+  try {
+    throw;
+  } catch (const std::bad_alloc&) {
+    return Status::Unavailable("hnsw " + what + ": out of memory");
+  } catch (const std::exception& e) {
+    return Status::Internal("hnsw " + what + ": " + e.what());
+  } catch (...) {
+    return Status::Internal("hnsw " + what + ": unknown exception");
+  }
+}
+
+Status ValidateOptions(const HnswOptions& o) {
+  if (o.dimension < 1 || o.dimension > kMaxDimension) {
+    return Status::InvalidArgument("hnsw: dimension must be 1..65536, got " +
+                                   std::to_string(o.dimension));
+  }
+  if (o.M < 2 || o.M > kMaxM) {
+    return Status::InvalidArgument("hnsw: M must be 2..1024, got " + std::to_string(o.M));
+  }
+  if (o.ef_construction < 1 || o.ef_search < 1 || o.initial_capacity < 1) {
+    return Status::InvalidArgument(
+        "hnsw: ef_construction, ef_search and initial_capacity must be >= 1");
+  }
+  return Status::Ok();
+}
+
+// hnswlib 0.6.2 leaves num_deleted_ uninitialized when loading (then counts onto it).
+void RecountTombstones(Graph& graph) {
+  graph.num_deleted_ = 0;
+  for (hnswlib::tableint id = 0; id < graph.cur_element_count; ++id) {
+    if (graph.isMarkedDeleted(id)) ++graph.num_deleted_;
+  }
+}
+
+}  // namespace
+
+HnswIndex::HnswIndex(const HnswOptions& options, std::unique_ptr<hnswlib::InnerProductSpace> space,
+                     std::unique_ptr<Graph> graph)
+    : options_(options), space_(std::move(space)), graph_(std::move(graph)) {
+  graph_->metric_distance_computations = 0;  // never initialized by hnswlib
+  graph_->metric_hops = 0;
+  graph_->setEf(options_.ef_search);
+  live_ = graph_->cur_element_count - graph_->num_deleted_;
+}
+
+HnswIndex::~HnswIndex() = default;
+
+Result<std::unique_ptr<HnswIndex>> HnswIndex::Create(const HnswOptions& options) {
+  ENGRAM_RETURN_IF_ERROR(ValidateOptions(options));
+  try {
+    auto space =
+        std::make_unique<hnswlib::InnerProductSpace>(static_cast<size_t>(options.dimension));
+    auto graph = std::make_unique<Graph>(space.get(), options.initial_capacity, options.M,
+                                         options.ef_construction);
+    return std::unique_ptr<HnswIndex>(new HnswIndex(options, std::move(space), std::move(graph)));
+  } catch (...) {
+    return CurrentExceptionStatus("create");
+  }
+}
+
+Result<std::unique_ptr<VectorIndex>> MakeHnswIndex(const HnswOptions& options) {
+  ENGRAM_ASSIGN_OR_RETURN(std::unique_ptr<HnswIndex> index, HnswIndex::Create(options));
+  return std::unique_ptr<VectorIndex>(std::move(index));
+}
+
+void HnswIndex::set_ef_search(size_t ef_search) {
+  options_.ef_search = std::max<size_t>(ef_search, 1);
+  graph_->setEf(options_.ef_search);
+}
+
+bool HnswIndex::Get(int64_t key, std::vector<float>* out) const {
+  if (key < 0 || out == nullptr) return false;
+  auto it = graph_->label_lookup_.find(static_cast<hnswlib::labeltype>(key));
+  if (it == graph_->label_lookup_.end() || graph_->isMarkedDeleted(it->second)) return false;
+  const auto* data = reinterpret_cast<const float*>(graph_->getDataByInternalId(it->second));
+  out->assign(data, data + options_.dimension);
+  return true;
+}
+
+size_t HnswIndex::capacity() const { return graph_->max_elements_; }
+size_t HnswIndex::deleted_count() const { return graph_->num_deleted_; }
+
+void HnswIndex::GrowIfFull() {
+  if (graph_->cur_element_count < graph_->max_elements_) return;
+  graph_->resizeIndex(std::max(graph_->max_elements_ * 2, options_.initial_capacity));
+}
+
+Status HnswIndex::Upsert(int64_t key, const float* vector) {
+  if (key < 0) return Status::InvalidArgument("hnsw: negative key " + std::to_string(key));
+  if (vector == nullptr) return Status::InvalidArgument("hnsw: null vector");
+  for (int i = 0; i < options_.dimension; ++i) {
+    if (!std::isfinite(vector[i])) {
+      return Status::InvalidArgument("hnsw: non-finite component " + std::to_string(i) +
+                                     " in the vector of key " + std::to_string(key));
+    }
+  }
+  const auto label = static_cast<hnswlib::labeltype>(key);
+  try {
+    auto it = graph_->label_lookup_.find(label);
+    const bool is_new = it == graph_->label_lookup_.end();
+    const bool was_removed = !is_new && graph_->isMarkedDeleted(it->second);
+    if (is_new) GrowIfFull();
+    graph_->addPoint(vector, label);  // replaces (and un-deletes) an existing label
+    if (is_new || was_removed) ++live_;
+    return Status::Ok();
+  } catch (...) {
+    return CurrentExceptionStatus("upsert");
+  }
+}
+
+Status HnswIndex::Remove(int64_t key) {
+  if (key < 0) return Status::InvalidArgument("hnsw: negative key " + std::to_string(key));
+  const auto label = static_cast<hnswlib::labeltype>(key);
+  auto it = graph_->label_lookup_.find(label);
+  if (it == graph_->label_lookup_.end() || graph_->isMarkedDeleted(it->second)) {
+    return Status::Ok();
+  }
+  try {
+    graph_->markDelete(label);
+  } catch (...) {
+    return CurrentExceptionStatus("remove");
+  }
+  // Hard deletion: the tombstone keeps its links for navigation, not the vector.
+  std::memset(graph_->getDataByInternalId(it->second), 0, graph_->data_size_);
+  --live_;
+  return Status::Ok();
+}
+
+std::vector<VectorHit> HnswIndex::Search(const float* query, size_t k,
+                                         const KeyFilter& filter) const {
+  if (query == nullptr || k == 0 || live_ == 0) return {};
+  try {
+    const size_t nodes = graph_->cur_element_count;
+    // The graph search visits ef_search candidates anyway: asking for them all costs nothing.
+    size_t candidates = std::min(std::max(k, options_.ef_search), nodes);
+    for (int attempt = 0; attempt <= kGraphDoublings; ++attempt) {
+      std::vector<VectorHit> hits = SearchGraph(query, candidates, k, filter);
+      if (hits.size() >= k || (!filter && hits.size() >= live_)) return hits;
+      if (candidates >= nodes) break;
+      candidates = std::min(candidates * 2, nodes);
+    }
+    return SearchExact(query, k, filter);
+  } catch (...) {
+    return {};  // hnswlib threw: a bug or out of memory; Search has no error channel
+  }
+}
+
+std::vector<VectorHit> HnswIndex::SearchGraph(const float* query, size_t candidates, size_t k,
+                                              const KeyFilter& filter) const {
+  // ef = max(ef_search, candidates); the queue holds the worst result on top.
+  auto queue = graph_->searchKnn(query, candidates);
+  std::vector<VectorHit> hits;
+  hits.reserve(queue.size());
+  for (; !queue.empty(); queue.pop()) {
+    const auto key = static_cast<int64_t>(queue.top().second);
+    if (!filter || filter(key)) hits.push_back({key, 1.0f - queue.top().first});
+  }
+  std::reverse(hits.begin(), hits.end());
+  if (hits.size() > k) hits.resize(k);
+  return hits;
+}
+
+std::vector<VectorHit> HnswIndex::SearchExact(const float* query, size_t k,
+                                              const KeyFilter& filter) const {
+  const Graph& g = *graph_;
+  auto worse = [](const VectorHit& a, const VectorHit& b) { return a.score > b.score; };
+  std::vector<VectorHit> heap;  // the k best so far, worst on top
+  for (hnswlib::tableint id = 0; id < g.cur_element_count; ++id) {
+    if (g.isMarkedDeleted(id)) continue;
+    const auto key = static_cast<int64_t>(g.getExternalLabel(id));
+    if (filter && !filter(key)) continue;
+    const float score = 1.0f - g.fstdistfunc_(query, g.getDataByInternalId(id), g.dist_func_param_);
+    if (heap.size() < k) {
+      heap.push_back({key, score});
+      std::push_heap(heap.begin(), heap.end(), worse);
+    } else if (score > heap.front().score) {
+      std::pop_heap(heap.begin(), heap.end(), worse);
+      heap.back() = {key, score};
+      std::push_heap(heap.begin(), heap.end(), worse);
+    }
+  }
+  std::sort_heap(heap.begin(), heap.end(), worse);
+  return heap;
+}
+
+namespace {  // snapshot helpers: encoding, CRC-32, files, header, graph payload
+
+void PutU32(std::string* out, uint32_t v) {
+  for (int i = 0; i < 4; ++i) out->push_back(static_cast<char>(v >> (8 * i)));
+}
+void PutU64(std::string* out, uint64_t v) {
+  for (int i = 0; i < 8; ++i) out->push_back(static_cast<char>(v >> (8 * i)));
+}
+uint64_t GetLE(const char* p, int bytes) {
+  uint64_t v = 0;
+  for (int i = bytes - 1; i >= 0; --i) v = (v << 8) | static_cast<uint8_t>(p[i]);
+  return v;
+}
+uint32_t GetU32(const char* p) { return static_cast<uint32_t>(GetLE(p, 4)); }
+uint64_t GetU64(const char* p) { return GetLE(p, 8); }
+
+// CRC-32 as in zlib/PNG (reflected, polynomial 0xEDB88320). zlib is not linked into engram_core;
+// a table-driven loop (~0.5-1 GB/s) is fast enough next to building or loading the graph.
+constexpr std::array<uint32_t, 256> MakeCrcTable() {
+  std::array<uint32_t, 256> table{};
+  for (uint32_t n = 0; n < 256; ++n) {
+    uint32_t c = n;
+    for (int bit = 0; bit < 8; ++bit) c = (c & 1) ? 0xEDB88320u ^ (c >> 1) : c >> 1;
+    table[n] = c;
+  }
+  return table;
+}
+constexpr std::array<uint32_t, 256> kCrcTable = MakeCrcTable();
+
+// Continues `crc` (0 to start) over `n` bytes.
+uint32_t Crc32(uint32_t crc, const char* data, size_t n) {
+  crc = ~crc;
+  for (size_t i = 0; i < n; ++i)
+    crc = kCrcTable[(crc ^ static_cast<uint8_t>(data[i])) & 0xFFu] ^ (crc >> 8);
+  return ~crc;
+}
+
+std::string ErrnoText() { return std::strerror(errno); }
+
+class ScopedFd {
+ public:
+  explicit ScopedFd(int fd) : fd_(fd) {}
+  ScopedFd(ScopedFd&& other) noexcept : fd_(std::exchange(other.fd_, -1)) {}
+  ~ScopedFd() {
+    if (fd_ >= 0) ::close(fd_);
+  }
+  int get() const { return fd_; }
+  Status SyncAndClose(const std::string& path) {
+    const bool ok = ::fsync(fd_) == 0;
+    const int fd = std::exchange(fd_, -1);
+    if (::close(fd) != 0 || !ok) return Status::IOError("fsync " + path + ": " + ErrnoText());
+    return Status::Ok();
+  }
+
+ private:
+  int fd_;
+};
+
+// A file name unlinked when it goes out of scope, unless released (after a rename).
+class ScratchName {
+ public:
+  explicit ScratchName(std::string path) : path_(std::move(path)) {}
+  ScratchName(ScratchName&& other) noexcept : path_(std::exchange(other.path_, "")) {}
+  ~ScratchName() {
+    if (!path_.empty()) ::unlink(path_.c_str());
+  }
+  const std::string& path() const { return path_; }
+  void Release() { path_.clear(); }
+
+ private:
+  std::string path_;
+};
+
+struct Scratch {
+  ScratchName name;  // declared first: the descriptor closes before the unlink
+  ScopedFd fd;
+};
+
+Result<Scratch> MakeScratch(const std::string& prefix) {
+  std::string name = prefix + "XXXXXX";
+  const int fd = ::mkostemp(name.data(), O_CLOEXEC);
+  if (fd < 0) return Status::IOError("create " + name + ": " + ErrnoText());
+  return Scratch{ScratchName(name), ScopedFd(fd)};
+}
+
+Status WriteAll(int fd, const char* data, size_t n, const std::string& path) {
+  while (n > 0) {
+    const ssize_t w = ::write(fd, data, n);
+    if (w < 0 && errno == EINTR) continue;
+    if (w <= 0) return Status::IOError("write " + path + ": " + ErrnoText());
+    data += w;
+    n -= static_cast<size_t>(w);
+  }
+  return Status::Ok();
+}
+
+// Reads up to `n` bytes; fewer only at the end of the file.
+Result<size_t> ReadUpTo(int fd, char* data, size_t n, const std::string& path) {
+  size_t done = 0;
+  while (done < n) {
+    const ssize_t r = ::read(fd, data + done, n - done);
+    if (r < 0 && errno == EINTR) continue;
+    if (r < 0) return Status::IOError("read " + path + ": " + ErrnoText());
+    if (r == 0) break;
+    done += static_cast<size_t>(r);
+  }
+  return done;
+}
+
+// Copies `length` bytes from the current offsets and returns their CRC-32.
+Result<uint32_t> CopyWithCrc(int from, const std::string& from_path, int to,
+                             const std::string& to_path, uint64_t length) {
+  std::vector<char> buffer(kCopyChunk);
+  uint32_t crc = 0;
+  while (length > 0) {
+    const size_t want = static_cast<size_t>(std::min<uint64_t>(length, buffer.size()));
+    ENGRAM_ASSIGN_OR_RETURN(size_t got, ReadUpTo(from, buffer.data(), want, from_path));
+    if (got < want) return Status::IOError("read " + from_path + ": file ended early");
+    crc = Crc32(crc, buffer.data(), got);
+    ENGRAM_RETURN_IF_ERROR(WriteAll(to, buffer.data(), got, to_path));
+    length -= got;
+  }
+  return crc;
+}
+
+Status SyncParentDirectory(const std::string& path) {
+  std::string dir = std::filesystem::path(path).parent_path().string();
+  if (dir.empty()) dir = ".";
+  ScopedFd fd(::open(dir.c_str(), O_RDONLY | O_DIRECTORY | O_CLOEXEC));
+  if (fd.get() < 0) return Status::IOError("open directory " + dir + ": " + ErrnoText());
+  return fd.SyncAndClose(dir);
+}
+
+struct SnapshotHeader {
+  HnswSnapshotMeta meta;
+  uint64_t header_length = 0;
+  uint64_t payload_length = 0;
+  uint32_t payload_crc = 0;
+};
+
+Status SnapshotCorruption(const std::string& path, const std::string& what) {
+  return Status::Corruption("hnsw snapshot " + path + ": " + what);
+}
+
+std::string EncodeHeader(const HnswSnapshotMeta& meta, uint64_t payload_length,
+                         uint32_t payload_crc) {
+  std::string h(kMagic, sizeof(kMagic));
+  PutU32(&h, kFormatVersion);
+  PutU32(&h, static_cast<uint32_t>(kFixedHeaderSize + meta.model.size()));
+  PutU32(&h, static_cast<uint32_t>(meta.dimension));
+  PutU64(&h, meta.M);
+  PutU64(&h, meta.ef_construction);
+  PutU64(&h, meta.fingerprint);
+  PutU32(&h, static_cast<uint32_t>(meta.model.size()));
+  h += meta.model;
+  PutU64(&h, payload_length);
+  PutU32(&h, payload_crc);
+  PutU32(&h, Crc32(0, h.data(), h.size()));
+  return h;
+}
+
+// Reads the header and checks magic, version, length and checksum.
+Result<std::string> ReadHeaderBytes(int fd, const std::string& path) {
+  std::string h(16, '\0');
+  ENGRAM_ASSIGN_OR_RETURN(size_t got, ReadUpTo(fd, h.data(), h.size(), path));
+  if (got < h.size()) return SnapshotCorruption(path, "truncated header");
+  if (std::memcmp(h.data(), kMagic, sizeof(kMagic)) != 0)
+    return SnapshotCorruption(path, "bad magic");
+  const uint32_t version = GetU32(&h[8]);
+  if (version != kFormatVersion) {
+    return SnapshotCorruption(path, "unsupported format version " + std::to_string(version));
+  }
+  const uint32_t length = GetU32(&h[12]);
+  if (length < kFixedHeaderSize || length > kFixedHeaderSize + kMaxModelLength) {
+    return SnapshotCorruption(path, "malformed header length " + std::to_string(length));
+  }
+  h.resize(length);
+  ENGRAM_ASSIGN_OR_RETURN(got, ReadUpTo(fd, &h[16], length - 16, path));
+  if (got < length - 16) return SnapshotCorruption(path, "truncated header");
+  if (Crc32(0, h.data(), length - 4) != GetU32(&h[length - 4])) {
+    return SnapshotCorruption(path, "header checksum mismatch");
+  }
+  return h;
+}
+
+Result<SnapshotHeader> ParseHeader(const std::string& h, const std::string& path) {
+  SnapshotHeader out;
+  out.header_length = h.size();
+  const uint32_t dimension = GetU32(&h[16]);
+  out.meta.M = GetU64(&h[20]);
+  out.meta.ef_construction = GetU64(&h[28]);
+  out.meta.fingerprint = GetU64(&h[36]);
+  const uint32_t model_length = GetU32(&h[44]);
+  if (kFixedHeaderSize + model_length != h.size() || dimension < 1 || dimension > kMaxDimension ||
+      out.meta.M < 2 || out.meta.M > kMaxM || out.meta.ef_construction < 1) {
+    return SnapshotCorruption(path, "malformed header fields");
+  }
+  out.meta.dimension = static_cast<int>(dimension);
+  out.meta.model = h.substr(48, model_length);
+  out.payload_length = GetU64(&h[48 + model_length]);
+  out.payload_crc = GetU32(&h[56 + model_length]);
+  return out;
+}
+
+Status CheckFileSize(int fd, const SnapshotHeader& header, const std::string& path) {
+  struct stat st {};
+  if (::fstat(fd, &st) != 0) return Status::IOError("stat " + path + ": " + ErrnoText());
+  const uint64_t size = static_cast<uint64_t>(st.st_size);
+  if (header.payload_length > size || size - header.payload_length < header.header_length) {
+    return SnapshotCorruption(path, "truncated (" + std::to_string(size) + " bytes)");
+  }
+  if (size != header.header_length + header.payload_length) {
+    return SnapshotCorruption(path, "trailing bytes after the payload");
+  }
+  return Status::Ok();
+}
+
+Status CheckNotStale(const HnswSnapshotMeta& got, const HnswSnapshotMeta& want,
+                     const std::string& path) {
+  using std::to_string;
+  const std::array<std::array<std::string, 3>, 5> fields = {{
+      {"model", "'" + got.model + "'", "'" + want.model + "'"},
+      {"dimension", to_string(got.dimension), to_string(want.dimension)},
+      {"M", to_string(got.M), to_string(want.M)},
+      {"ef_construction", to_string(got.ef_construction), to_string(want.ef_construction)},
+      {"fingerprint", to_string(got.fingerprint), to_string(want.fingerprint)},
+  }};
+  for (const auto& [name, a, b] : fields) {
+    if (a != b)
+      return Status::Corruption("stale snapshot: " + name + " " + a + ", expected " + b + " (" +
+                                path + ")");
+  }
+  return Status::Ok();
+}
+
+// Checks hnswlib's leading scalars against the header before hnswlib trusts (and allocates
+// from) them; returns the node count.
+Result<uint64_t> CheckGraphPreamble(const char* p, const SnapshotHeader& header,
+                                    const std::string& path) {
+  const HnswSnapshotMeta& m = header.meta;
+  const uint64_t links0 = 2 * m.M * sizeof(hnswlib::tableint) + sizeof(hnswlib::linklistsizeint);
+  const uint64_t data = static_cast<uint64_t>(m.dimension) * sizeof(float);
+  const uint64_t per_node = links0 + data + sizeof(hnswlib::labeltype);
+  const uint64_t count = GetU64(p + 16);
+  const bool layout_ok =
+      GetU64(p) == 0 && GetU64(p + 24) == per_node && GetU64(p + 32) == links0 + data &&
+      GetU64(p + 40) == links0 && GetU64(p + 56) == m.M && GetU64(p + 64) == 2 * m.M &&
+      GetU64(p + 72) == m.M && GetU64(p + 88) == std::max<uint64_t>(m.ef_construction, m.M);
+  const uint64_t budget = (header.payload_length - kGraphPreambleSize) / (per_node + 4);
+  const bool count_ok = count <= budget && (count == 0 || GetU32(p + 52) < count);
+  if (!layout_ok || !count_ok) return SnapshotCorruption(path, "malformed graph payload");
+  return count;
+}
+
+// Copies the payload to `scratch`, verifies its checksum and preamble; returns the node count.
+Result<uint64_t> StagePayload(int in, const SnapshotHeader& header, const Scratch& scratch,
+                              const std::string& path) {
+  if (header.payload_length < kGraphPreambleSize) {
+    return SnapshotCorruption(path, "malformed graph payload");
+  }
+  ENGRAM_ASSIGN_OR_RETURN(uint32_t crc, CopyWithCrc(in, path, scratch.fd.get(), scratch.name.path(),
+                                                    header.payload_length));
+  if (crc != header.payload_crc) return SnapshotCorruption(path, "payload checksum mismatch");
+  char preamble[kGraphPreambleSize];
+  if (::pread(scratch.fd.get(), preamble, sizeof(preamble), 0) !=
+      static_cast<ssize_t>(sizeof(preamble))) {
+    return Status::IOError("read " + scratch.name.path() + ": " + ErrnoText());
+  }
+  return CheckGraphPreamble(preamble, header, path);
+}
+
+// hnswlib writes through an unchecked std::ofstream: the size is verified afterwards.
+Result<uint64_t> WriteGraph(Graph& graph, const std::string& path) {
+  try {
+    graph.saveIndex(path);
+  } catch (...) {
+    return CurrentExceptionStatus("save");
+  }
+  uint64_t expected = kGraphPreambleSize +
+                      graph.cur_element_count * (graph.size_data_per_element_ + sizeof(uint32_t));
+  for (size_t id = 0; id < graph.cur_element_count; ++id) {
+    expected += graph.size_links_per_element_ * static_cast<size_t>(graph.element_levels_[id]);
+  }
+  struct stat st {};
+  if (::stat(path.c_str(), &st) != 0 || static_cast<uint64_t>(st.st_size) != expected) {
+    return Status::IOError("hnsw snapshot: short write of " + path);
+  }
+  return expected;
+}
+
+// Writes header + payload to `tmp` (header last, once the payload checksum is known).
+Status WriteSnapshotFile(const std::string& tmp, const HnswSnapshotMeta& meta, const Scratch& graph,
+                         uint64_t payload_length) {
+  ScopedFd out(::open(tmp.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0600));
+  if (out.get() < 0) return Status::IOError("create " + tmp + ": " + ErrnoText());
+  const std::string placeholder(kFixedHeaderSize + meta.model.size(), '\0');
+  ENGRAM_RETURN_IF_ERROR(WriteAll(out.get(), placeholder.data(), placeholder.size(), tmp));
+  ENGRAM_ASSIGN_OR_RETURN(
+      uint32_t crc, CopyWithCrc(graph.fd.get(), graph.name.path(), out.get(), tmp, payload_length));
+  const std::string header = EncodeHeader(meta, payload_length, crc);
+  if (::lseek(out.get(), 0, SEEK_SET) != 0)
+    return Status::IOError("seek " + tmp + ": " + ErrnoText());
+  ENGRAM_RETURN_IF_ERROR(WriteAll(out.get(), header.data(), header.size(), tmp));
+  return out.SyncAndClose(tmp);
+}
+
+}  // namespace
+
+Status SaveHnswSnapshot(const HnswIndex& index, const std::string& path,
+                        const HnswSnapshotMeta& meta) {
+  if (meta.dimension != index.dimension() || meta.M != index.M() ||
+      meta.ef_construction != index.ef_construction()) {
+    return Status::InvalidArgument(
+        "hnsw snapshot: meta (dimension, M, ef_construction) does not "
+        "describe the index");
+  }
+  if (meta.model.size() > kMaxModelLength) {
+    return Status::InvalidArgument("hnsw snapshot: model name longer than 4096 bytes");
+  }
+  ENGRAM_ASSIGN_OR_RETURN(Scratch graph, MakeScratch(path + ".graph."));
+  ENGRAM_ASSIGN_OR_RETURN(uint64_t payload_length, WriteGraph(*index.graph_, graph.name.path()));
+  ScratchName tmp(path + ".tmp");
+  ENGRAM_RETURN_IF_ERROR(WriteSnapshotFile(tmp.path(), meta, graph, payload_length));
+  if (::rename(tmp.path().c_str(), path.c_str()) != 0) {
+    return Status::IOError("rename " + tmp.path() + " to " + path + ": " + ErrnoText());
+  }
+  tmp.Release();
+  return SyncParentDirectory(path);
+}
+
+Result<std::unique_ptr<HnswIndex>> LoadHnswSnapshot(const std::string& path,
+                                                    const HnswSnapshotMeta& expected,
+                                                    size_t ef_search) {
+  ScopedFd in(::open(path.c_str(), O_RDONLY | O_CLOEXEC));
+  if (in.get() < 0) {
+    if (errno == ENOENT) return Status::NotFound("hnsw snapshot " + path + ": no such file");
+    return Status::IOError("open " + path + ": " + ErrnoText());
+  }
+  ENGRAM_ASSIGN_OR_RETURN(std::string header_bytes, ReadHeaderBytes(in.get(), path));
+  ENGRAM_ASSIGN_OR_RETURN(SnapshotHeader header, ParseHeader(header_bytes, path));
+  ENGRAM_RETURN_IF_ERROR(CheckFileSize(in.get(), header, path));
+  ENGRAM_RETURN_IF_ERROR(CheckNotStale(header.meta, expected, path));
+  ENGRAM_ASSIGN_OR_RETURN(Scratch staged, MakeScratch(path + ".load."));
+  ENGRAM_ASSIGN_OR_RETURN(uint64_t count, StagePayload(in.get(), header, staged, path));
+  const HnswSnapshotMeta& m = header.meta;
+  const HnswOptions options{m.dimension, m.M, m.ef_construction, std::max<size_t>(ef_search, 1)};
+  try {
+    auto space = std::make_unique<hnswlib::InnerProductSpace>(static_cast<size_t>(m.dimension));
+    // The path constructor: if loadIndex throws, no destructor runs on a half-loaded graph.
+    auto graph = std::make_unique<hnswlib::HierarchicalNSW<float>>(
+        space.get(), staged.name.path(), false, std::max<uint64_t>(count, 1));
+    RecountTombstones(*graph);
+    return std::unique_ptr<HnswIndex>(new HnswIndex(options, std::move(space), std::move(graph)));
+  } catch (const std::bad_alloc&) {
+    return Status::Unavailable("hnsw snapshot " + path + ": out of memory");
+  } catch (const std::exception& e) {
+    return SnapshotCorruption(path, std::string("hnswlib rejected the graph: ") + e.what());
+  }
+}
+
+}  // namespace engram

@@ -32,6 +32,8 @@ class VectorIndex {
   virtual Status Upsert(int64_t key, const float* vector) = 0;
   // Removes `key`; OK if absent.
   virtual Status Remove(int64_t key) = 0;
+  // Copies the stored vector of `key` into *out; false if absent (or not retrievable).
+  virtual bool Get(int64_t key, std::vector<float>* out) const = 0;
   // The k best keys passing `filter`, best first.
   virtual std::vector<VectorHit> Search(const float* query, size_t k,
                                         const KeyFilter& filter) const = 0;

@@ -1,1 +1,82 @@
-// placeholder: written with issue 3
+#include "retrieval/scope_index.h"
+
+#include <nlohmann/json.hpp>
+
+#include "text/analyzer.h"
+
+namespace engram {
+namespace {
+
+constexpr char kBigramMark = '\x02';
+
+std::vector<std::pair<std::string, MetadataValue>> FlattenMetadata(const std::string& text) {
+  std::vector<std::pair<std::string, MetadataValue>> out;
+  if (text.empty() || text == "{}") return out;
+  auto j = nlohmann::json::parse(text, nullptr, /*allow_exceptions=*/false);
+  if (!j.is_object()) return out;
+  for (const auto& [key, v] : j.items()) {
+    if (v.is_null()) out.emplace_back(key, nullptr);
+    else if (v.is_boolean()) out.emplace_back(key, v.get<bool>());
+    else if (v.is_number_integer()) out.emplace_back(key, v.get<int64_t>());
+    else if (v.is_number()) out.emplace_back(key, v.get<double>());
+    else if (v.is_string()) out.emplace_back(key, v.get<std::string>());
+  }
+  return out;
+}
+
+DocInfo MakeDocInfo(const MemoryItem& m) {
+  DocInfo d;
+  d.id = m.id;
+  d.agent_id = m.scope.agent_id;
+  d.session_id = m.scope.session_id;
+  d.type = m.type;
+  d.tier = m.tier;
+  d.status = m.status;
+  d.created_at = m.created_at;
+  d.importance = m.importance;
+  d.tags = m.tags;
+  d.entities = m.entities;
+  d.metadata = FlattenMetadata(m.metadata);
+  return d;
+}
+
+}  // namespace
+
+std::vector<std::string> KeywordTerms(std::string_view text) {
+  Analysis a = AnalyzeText(text);
+  std::vector<std::string> terms = std::move(a.words);
+  terms.reserve(terms.size() + a.cjk_bigrams.size());
+  for (std::string& b : a.cjk_bigrams) terms.push_back(kBigramMark + b);
+  return terms;
+}
+
+ScopeIndex::ScopeIndex(const ScopeIndexOptions& options)
+    : options_(options), bm25_(options.bm25), vectors_(MakeExactIndex(options.dimension)) {}
+
+void ScopeIndex::Upsert(int64_t seq, const MemoryItem& item, const std::vector<float>* vector) {
+  // DocInfo keeps no content, so the text is re-indexed whenever the item is given.
+  docs_[seq] = MakeDocInfo(item);
+  bm25_.Add(seq, KeywordTerms(item.content));
+  if (vector && static_cast<int>(vector->size()) == options_.dimension) {
+    (void)vectors_->Upsert(seq, vector->data());
+    MaybeSwitchToHnsw();
+  }
+}
+
+void ScopeIndex::Remove(int64_t seq) {
+  docs_.erase(seq);
+  bm25_.Remove(seq);
+  (void)vectors_->Remove(seq);
+}
+
+const DocInfo* ScopeIndex::Find(int64_t seq) const {
+  auto it = docs_.find(seq);
+  return it == docs_.end() ? nullptr : &it->second;
+}
+
+void ScopeIndex::MaybeSwitchToHnsw() {
+  // Exact search only for now; the HNSW index lands with the vector-index work.
+  (void)approximate_;
+}
+
+}  // namespace engram

@@ -1,1 +1,173 @@
-// placeholder: written with issue 3
+#include "retrieval/searcher.h"
+
+#include <algorithm>
+#include <cmath>
+#include <unordered_map>
+
+namespace engram {
+namespace {
+
+bool Contains(const std::vector<std::string>& list, const std::string& value) {
+  return std::find(list.begin(), list.end(), value) != list.end();
+}
+
+const MetadataValue* FindMetadata(const DocInfo& doc, const std::string& key) {
+  for (const auto& [k, v] : doc.metadata) {
+    if (k == key) return &v;
+  }
+  return nullptr;
+}
+
+// JSON equality: numbers compare by value whether integer or not.
+bool SameValue(const MetadataValue& a, const MetadataValue& b) {
+  auto as_number = [](const MetadataValue& v, double* out) {
+    if (auto* i = std::get_if<int64_t>(&v)) return *out = static_cast<double>(*i), true;
+    if (auto* d = std::get_if<double>(&v)) return *out = *d, true;
+    return false;
+  };
+  double x, y;
+  if (as_number(a, &x) && as_number(b, &y)) return x == y;
+  return a == b;
+}
+
+template <typename E>
+bool InSet(const std::vector<E>& set, E value) {
+  return set.empty() || std::find(set.begin(), set.end(), value) != set.end();
+}
+
+constexpr int kRrfK = 60;
+
+}  // namespace
+
+bool PassesFilters(const DocInfo& doc, const Scope& scope, const SearchFilters& f) {
+  if (!scope.agent_id.empty() && doc.agent_id != scope.agent_id) return false;
+  if (!scope.session_id.empty() && doc.session_id != scope.session_id) return false;
+  if (!InSet(f.types, doc.type) || !InSet(f.tiers, doc.tier) || !InSet(f.statuses, doc.status)) {
+    return false;
+  }
+  if (f.created_after && doc.created_at < *f.created_after) return false;
+  if (f.created_before && doc.created_at >= *f.created_before) return false;
+  for (const std::string& t : f.tags) {
+    if (!Contains(doc.tags, t)) return false;
+  }
+  for (const std::string& e : f.entities) {
+    if (!Contains(doc.entities, e)) return false;
+  }
+  for (const MetadataCondition& c : f.metadata) {
+    const MetadataValue* v = FindMetadata(doc, c.key);
+    if (!v || !SameValue(*v, c.value)) return false;
+  }
+  for (const SearchFilters::MetadataIn& c : f.metadata_in) {
+    const MetadataValue* v = FindMetadata(doc, c.key);
+    if (!v) return false;
+    bool any = std::any_of(c.values.begin(), c.values.end(),
+                           [&](const MetadataValue& x) { return SameValue(*v, x); });
+    if (!any) return false;
+  }
+  return true;
+}
+
+namespace {
+
+// Collects both channels' candidates with their raw signals and ranks.
+std::unordered_map<int64_t, RankedCandidate> Gather(const ScopeIndex& index, const Scope& scope,
+                                                    const SearchQuery& q,
+                                                    const std::vector<float>& qv) {
+  const size_t pool = std::max<size_t>(50, static_cast<size_t>(q.k) * 5);
+  KeyFilter filter = [&](int64_t seq) {
+    const DocInfo* d = index.Find(seq);
+    return d && PassesFilters(*d, scope, q.filters);
+  };
+  std::unordered_map<int64_t, RankedCandidate> out;
+  auto keyword = index.keyword().Search(KeywordTerms(q.text), pool, filter);
+  const double best = keyword.empty() ? 1.0 : keyword.front().score;
+  for (size_t i = 0; i < keyword.size(); ++i) {
+    RankedCandidate& c = out[keyword[i].key];
+    c.seq = keyword[i].key;
+    c.explain.keyword = best > 0 ? keyword[i].score / best : 0;
+    c.explain.keyword_rank = static_cast<int>(i) + 1;
+  }
+  auto vector = index.vectors().Search(qv.data(), pool, filter);
+  for (size_t i = 0; i < vector.size(); ++i) {
+    RankedCandidate& c = out[vector[i].key];
+    c.seq = vector[i].key;
+    c.explain.vector = std::max(0.0, static_cast<double>(vector[i].score));
+    c.explain.vector_rank = static_cast<int>(i) + 1;
+  }
+  return out;
+}
+
+double Relevance(const ScoreExplain& e, const SearchQuery& q) {
+  if (q.fusion == FusionMode::kReciprocalRank) {
+    double rrf = 0;
+    if (e.keyword_rank) rrf += 1.0 / (kRrfK + e.keyword_rank);
+    if (e.vector_rank) rrf += 1.0 / (kRrfK + e.vector_rank);
+    return rrf / (2.0 / (kRrfK + 1));
+  }
+  return q.keyword_weight * e.keyword + (1.0 - q.keyword_weight) * e.vector;
+}
+
+double Cosine(const std::vector<float>& a, const std::vector<float>& b) {
+  double dot = 0;
+  for (size_t i = 0; i < a.size() && i < b.size(); ++i) dot += a[i] * b[i];
+  return dot;
+}
+
+// Maximal marginal relevance: repeatedly take the candidate with the best
+// λ·score − (1−λ)·(max similarity to those already taken).
+std::vector<RankedCandidate> Diversify(const ScopeIndex& index, std::vector<RankedCandidate> ranked,
+                                       const SearchQuery& q) {
+  const size_t pool = std::min(ranked.size(), static_cast<size_t>(q.k) * 3);
+  ranked.resize(pool);
+  std::vector<std::vector<float>> vecs(pool);
+  for (size_t i = 0; i < pool; ++i) index.vectors().Get(ranked[i].seq, &vecs[i]);
+  std::vector<RankedCandidate> chosen;
+  std::vector<size_t> chosen_idx;
+  std::vector<bool> used(pool, false);
+  while (chosen.size() < static_cast<size_t>(q.k) && chosen.size() < pool) {
+    size_t best = pool;
+    double best_mmr = -1e9;
+    for (size_t i = 0; i < pool; ++i) {
+      if (used[i]) continue;
+      double max_sim = 0;
+      for (size_t j : chosen_idx) max_sim = std::max(max_sim, Cosine(vecs[i], vecs[j]));
+      double mmr = q.mmr_lambda * ranked[i].score - (1.0 - q.mmr_lambda) * max_sim;
+      if (mmr > best_mmr) best_mmr = mmr, best = i;
+    }
+    used[best] = true;
+    chosen_idx.push_back(best);
+    chosen.push_back(ranked[best]);
+  }
+  return chosen;
+}
+
+}  // namespace
+
+std::vector<RankedCandidate> RankCandidates(const ScopeIndex& index, const Scope& scope,
+                                            const SearchQuery& q, const std::vector<float>& qv,
+                                            TimestampMs now) {
+  auto gathered = Gather(index, scope, q, qv);
+  const double half_life_ms = q.recency_half_life_days * 86'400'000.0;
+  std::vector<RankedCandidate> ranked;
+  ranked.reserve(gathered.size());
+  for (auto& [seq, c] : gathered) {
+    const DocInfo* d = index.Find(seq);
+    if (!d) continue;
+    double age = std::max<double>(0, static_cast<double>(now - d->created_at));
+    c.explain.recency = half_life_ms > 0 ? std::pow(0.5, age / half_life_ms) : 0;
+    c.explain.importance = d->importance;
+    c.explain.relevance = Relevance(c.explain, q);
+    c.score = q.relevance_weight * c.explain.relevance + q.importance_weight * d->importance +
+              q.recency_weight * c.explain.recency;
+    if (q.min_score && c.score < *q.min_score) continue;
+    ranked.push_back(c);
+  }
+  std::sort(ranked.begin(), ranked.end(), [](const RankedCandidate& a, const RankedCandidate& b) {
+    return a.score != b.score ? a.score > b.score : a.seq > b.seq;
+  });
+  if (q.diversify && q.mmr_lambda < 1.0 && ranked.size() > 1) return Diversify(index, ranked, q);
+  if (ranked.size() > static_cast<size_t>(q.k)) ranked.resize(static_cast<size_t>(q.k));
+  return ranked;
+}
+
+}  // namespace engram

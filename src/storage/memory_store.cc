@@ -127,7 +127,17 @@ Status MemoryStore::InsertHistory(int64_t item_seq, const HistoryEntry& h, bool 
   return st->Run();
 }
 
-Status MemoryStore::Insert(const Scope& scope, const std::vector<PendingItem>& items,
+Status MemoryStore::InsertVector(int64_t item_seq, const StoredVector& v, TimestampMs now) {
+  ENGRAM_ASSIGN_OR_RETURN(
+      Statement * st,
+      writer_->Prepare("INSERT OR REPLACE INTO embeddings(item_seq, model, dim, vector, "
+                       "created_at) VALUES (?, ?, ?, ?, ?)"));
+  st->Bind(1, item_seq).Bind(2, v.model).Bind(3, static_cast<int64_t>(v.values.size()));
+  st->BindBlob(4, v.values.data(), v.values.size() * sizeof(float)).Bind(5, now);
+  return st->Run();
+}
+
+Status MemoryStore::Insert(const Scope& scope, std::vector<PendingItem>& items,
                            TimestampMs now) {
   for (const PendingItem& p : items) {
     if (p.item.scope.tenant != scope.tenant || p.item.scope.user_id != scope.user_id) {
@@ -138,19 +148,20 @@ Status MemoryStore::Insert(const Scope& scope, const std::vector<PendingItem>& i
   Transaction txn(writer_.get());
   ENGRAM_RETURN_IF_ERROR(txn.Begin());
   ENGRAM_ASSIGN_OR_RETURN(int64_t scope_id, EnsureScopeId(scope));
-  for (const PendingItem& p : items) {
-    int64_t seq;
-    ENGRAM_RETURN_IF_ERROR(InsertRow(scope_id, p.item, &seq));
+  for (PendingItem& p : items) {
+    ENGRAM_RETURN_IF_ERROR(InsertRow(scope_id, p.item, &p.seq));
     HistoryEntry h{.event = HistoryEvent::kAdd, .new_content = p.item.content,
                    .reason = p.reason, .at = now};
-    ENGRAM_RETURN_IF_ERROR(InsertHistory(seq, h, /*keep_seq=*/false));
+    ENGRAM_RETURN_IF_ERROR(InsertHistory(p.seq, h, /*keep_seq=*/false));
+    if (p.vector) ENGRAM_RETURN_IF_ERROR(InsertVector(p.seq, *p.vector, now));
   }
   return txn.Commit();
 }
 
 Result<MemoryItem> MemoryStore::Mutate(const Scope& scope, std::string_view id,
                                        HistoryEvent event, const std::string& reason,
-                                       TimestampMs now, const ItemMutation& mutation) {
+                                       TimestampMs now, const ItemMutation& mutation,
+                                       const StoredVector* vector, int64_t* seq_out) {
   std::lock_guard<std::mutex> lock(write_mu_);
   Transaction txn(writer_.get());
   ENGRAM_RETURN_IF_ERROR(txn.Begin());
@@ -158,8 +169,10 @@ Result<MemoryItem> MemoryStore::Mutate(const Scope& scope, std::string_view id,
   int64_t seq = 0;
   ENGRAM_ASSIGN_OR_RETURN(MemoryItem item, GetOn(writer_.get(), filter, scope, id, &seq));
   const MemoryItem previous = item;
+  if (seq_out) *seq_out = seq;
   ENGRAM_ASSIGN_OR_RETURN(bool changed, mutation(item));
   if (!changed) return previous;
+  if (vector) item.embedding_model = vector->model;
   item.id = previous.id;
   item.scope.tenant = previous.scope.tenant;
   item.scope.user_id = previous.scope.user_id;
@@ -184,6 +197,7 @@ Result<MemoryItem> MemoryStore::Mutate(const Scope& scope, std::string_view id,
                  .at = now};
   if (event != HistoryEvent::kDelete) h.new_content = item.content;
   ENGRAM_RETURN_IF_ERROR(InsertHistory(seq, h, /*keep_seq=*/false));
+  if (vector) ENGRAM_RETURN_IF_ERROR(InsertVector(seq, *vector, now));
   ENGRAM_RETURN_IF_ERROR(txn.Commit());
   return item;
 }
@@ -201,12 +215,13 @@ namespace {
 void CheckpointAfterPurge(Database* db) { (void)db->Exec("PRAGMA wal_checkpoint(TRUNCATE)"); }
 }  // namespace
 
-Status MemoryStore::Purge(const Scope& scope, std::string_view id) {
+Status MemoryStore::Purge(const Scope& scope, std::string_view id, int64_t* seq_out) {
   std::lock_guard<std::mutex> lock(write_mu_);
   {
     Transaction txn(writer_.get());
     ENGRAM_RETURN_IF_ERROR(txn.Begin());
     ENGRAM_ASSIGN_OR_RETURN(int64_t seq, SeqForWrite(scope, id));
+    if (seq_out) *seq_out = seq;
     ENGRAM_ASSIGN_OR_RETURN(Statement * st, writer_->Prepare("DELETE FROM items WHERE seq = ?"));
     ENGRAM_RETURN_IF_ERROR(st->Bind(1, seq).Run());  // history and vectors cascade
     ENGRAM_RETURN_IF_ERROR(txn.Commit());
@@ -243,13 +258,7 @@ Status MemoryStore::PutVector(const Scope& scope, std::string_view id, const Sto
   Transaction txn(writer_.get());
   ENGRAM_RETURN_IF_ERROR(txn.Begin());
   ENGRAM_ASSIGN_OR_RETURN(int64_t seq, SeqForWrite(scope, id));
-  ENGRAM_ASSIGN_OR_RETURN(
-      Statement * st,
-      writer_->Prepare("INSERT OR REPLACE INTO embeddings(item_seq, model, dim, vector, "
-                       "created_at) VALUES (?, ?, ?, ?, ?)"));
-  st->Bind(1, seq).Bind(2, vector.model).Bind(3, static_cast<int64_t>(vector.values.size()));
-  st->BindBlob(4, vector.values.data(), vector.values.size() * sizeof(float)).Bind(5, now);
-  ENGRAM_RETURN_IF_ERROR(st->Run());
+  ENGRAM_RETURN_IF_ERROR(InsertVector(seq, vector, now));
   ENGRAM_ASSIGN_OR_RETURN(Statement * up,
                           writer_->Prepare("UPDATE items SET embedding_model = ? WHERE seq = ?"));
   ENGRAM_RETURN_IF_ERROR(up->Bind(1, vector.model).Bind(2, seq).Run());
@@ -296,13 +305,7 @@ Status MemoryStore::ImportOne(const MemoryRecord& record, OnConflict on_conflict
     ENGRAM_RETURN_IF_ERROR(InsertHistory(seq, h, keep_seqs));
   }
   for (const StoredVector& v : record.vectors) {
-    ENGRAM_ASSIGN_OR_RETURN(
-        Statement * st,
-        writer_->Prepare("INSERT INTO embeddings(item_seq, model, dim, vector, created_at) "
-                         "VALUES (?, ?, ?, ?, ?)"));
-    st->Bind(1, seq).Bind(2, v.model).Bind(3, static_cast<int64_t>(v.values.size()));
-    st->BindBlob(4, v.values.data(), v.values.size() * sizeof(float)).Bind(5, item.updated_at);
-    ENGRAM_RETURN_IF_ERROR(st->Run());
+    ENGRAM_RETURN_IF_ERROR(InsertVector(seq, v, item.updated_at));
   }
   ++stats->imported;
   return Status::Ok();
@@ -319,6 +322,22 @@ Result<ImportStats> MemoryStore::Import(const std::vector<MemoryRecord>& records
   }
   ENGRAM_RETURN_IF_ERROR(txn.Commit());
   return stats;
+}
+
+Status MemoryStore::RecordAccess(const std::vector<AccessDelta>& deltas) {
+  if (deltas.empty()) return Status::Ok();
+  std::lock_guard<std::mutex> lock(write_mu_);
+  Transaction txn(writer_.get());
+  ENGRAM_RETURN_IF_ERROR(txn.Begin());
+  ENGRAM_ASSIGN_OR_RETURN(
+      Statement * st,
+      writer_->Prepare("UPDATE items SET access_count = access_count + ?, "
+                       "last_accessed = max(coalesce(last_accessed, 0), ?) WHERE seq = ?"));
+  for (const AccessDelta& d : deltas) {
+    st->Reset();
+    ENGRAM_RETURN_IF_ERROR(st->Bind(1, d.count).Bind(2, d.last_accessed).Bind(3, d.seq).Run());
+  }
+  return txn.Commit();
 }
 
 }  // namespace engram

@@ -32,10 +32,27 @@ struct StoreOptions {
 
 struct ScopeFilter;  // memory_store_internal.h
 
-// An item to insert and the reason recorded in its ADD history row.
+// An item to insert, the reason recorded in its ADD history row, and optionally its vector
+// (written in the same transaction; item.embedding_model must name vector.model).
 struct PendingItem {
   MemoryItem item;
   std::string reason;
+  std::optional<StoredVector> vector;
+  int64_t seq = 0;  // set by Insert
+};
+
+// One row of a scope scan: the item, its internal key and its vector for the requested model.
+struct ScannedItem {
+  int64_t seq = 0;
+  MemoryItem item;
+  std::optional<std::vector<float>> vector;
+};
+
+// Access statistics to add to an item.
+struct AccessDelta {
+  int64_t seq = 0;
+  int64_t count = 0;
+  TimestampMs last_accessed = 0;
 };
 
 // Changes `item` in place. Returns true if it changed (the store then writes it and a history
@@ -49,15 +66,20 @@ class MemoryStore {
 
   // Inserts all items (each with an ADD history row) in one transaction. Every item's
   // tenant/user_id must equal the scope's (InvalidArgument otherwise).
-  Status Insert(const Scope& scope, const std::vector<PendingItem>& items, TimestampMs now);
+  // Sets each PendingItem::seq.
+  Status Insert(const Scope& scope, std::vector<PendingItem>& items, TimestampMs now);
 
   // Reads the item, applies `mutation` and, if it changed, writes the item and a history row
   // (`event`, `reason`, the previous item) in one transaction. Returns the item as stored.
+  // `vector`, when given, is stored (replacing that model's vector) in the same transaction if
+  // the item changed. *seq (optional) receives the item's internal key.
   Result<MemoryItem> Mutate(const Scope& scope, std::string_view id, HistoryEvent event,
                             const std::string& reason, TimestampMs now,
-                            const ItemMutation& mutation);
+                            const ItemMutation& mutation, const StoredVector* vector = nullptr,
+                            int64_t* seq = nullptr);
 
-  Status Purge(const Scope& scope, std::string_view id);
+  // *seq (optional) receives the removed item's internal key.
+  Status Purge(const Scope& scope, std::string_view id, int64_t* seq = nullptr);
   Result<int64_t> PurgeScope(const Scope& scope);
 
   Result<MemoryItem> Get(const Scope& scope, std::string_view id);
@@ -70,6 +92,15 @@ class MemoryStore {
                                        std::string_view model);
 
   Status Export(const Scope& scope, const std::function<Status(const MemoryRecord&)>& sink);
+
+  // Every item of the scope's (tenant, user) — all agents, sessions and statuses — with its
+  // vector for `model` when one is stored, in one read transaction.
+  Status Scan(const Scope& scope, const std::string& model,
+              const std::function<Status(ScannedItem&&)>& sink);
+  // The items with these keys that belong to the scope (others are skipped), in key order.
+  Result<std::vector<ScannedItem>> GetBySeqs(const Scope& scope, const std::vector<int64_t>& seqs);
+  // Adds access counts and raises last_accessed, in one transaction.
+  Status RecordAccess(const std::vector<AccessDelta>& deltas);
   Result<ImportStats> Import(const std::vector<MemoryRecord>& records, OnConflict on_conflict);
   Result<std::vector<ScopeSummary>> ListScopes(std::string_view tenant);
 
@@ -98,6 +129,7 @@ class MemoryStore {
   Status InsertHistory(int64_t item_seq, const HistoryEntry& h, bool keep_seq);
   Result<bool> HistorySeqsAreFree(const std::vector<HistoryEntry>& history);
   Status InsertRow(int64_t scope_id, const MemoryItem& item, int64_t* seq);
+  Status InsertVector(int64_t item_seq, const StoredVector& vector, TimestampMs now);
   Status ImportOne(const MemoryRecord& record, OnConflict on_conflict, ImportStats* stats);
 
   const StoreOptions options_;

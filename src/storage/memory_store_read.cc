@@ -1,6 +1,7 @@
 // MemoryStore: every read. Each statement carries the caller's ScopeFilter.
 #include <charconv>
 #include <cstring>
+#include <unordered_map>
 
 #include "codec/item_json.h"
 #include "core/status_macros.h"
@@ -276,6 +277,76 @@ Result<std::vector<ScopeSummary>> MemoryStore::ListScopes(std::string_view tenan
     ENGRAM_ASSIGN_OR_RETURN(bool row, st->Step());
     if (!row) break;
     out.push_back({st->String(0), st->String(1), st->Int(2)});
+  }
+  return out;
+}
+
+Status MemoryStore::Scan(const Scope& scope, const std::string& model,
+                         const std::function<Status(ScannedItem&&)>& sink) {
+  ENGRAM_ASSIGN_OR_RETURN(ReaderLease lease, AcquireReader());
+  Database* db = lease.db();
+  ENGRAM_RETURN_IF_ERROR(db->Exec("BEGIN"));
+  struct EndRead {
+    Database* db;
+    ~EndRead() {
+      db->ResetActiveStatements();
+      (void)db->Exec("COMMIT");
+    }
+  } end_read{db};
+  const Scope whole{scope.tenant, scope.user_id, "", ""};
+  ENGRAM_ASSIGN_OR_RETURN(ScopeFilter filter, ResolveForRead(db, whole));
+  if (filter.scope_id < 0) return Status::Ok();
+  std::unordered_map<int64_t, std::vector<float>> vectors;
+  ENGRAM_ASSIGN_OR_RETURN(
+      Statement * vs,
+      db->Prepare("SELECT e.item_seq, e.dim, e.vector FROM embeddings e JOIN items i "
+                  "ON i.seq = e.item_seq WHERE i.scope_id = ? AND e.model = ?"));
+  vs->Bind(1, filter.scope_id).Bind(2, model);
+  while (true) {
+    ENGRAM_ASSIGN_OR_RETURN(bool row, vs->Step());
+    if (!row) break;
+    int64_t dim = vs->Int(1);
+    if (dim <= 0 || vs->BlobSize(2) != dim * 4) {
+      return Status::Corruption("stored vector size does not match its dimension");
+    }
+    std::vector<float> v(static_cast<size_t>(dim));
+    std::memcpy(v.data(), vs->Blob(2), static_cast<size_t>(dim) * 4);
+    vectors.emplace(vs->Int(0), std::move(v));
+  }
+  ENGRAM_ASSIGN_OR_RETURN(Statement * st,
+                          db->Prepare(kSelectItems + "WHERE scope_id = ? ORDER BY seq"));
+  st->Bind(1, filter.scope_id);
+  while (true) {
+    ENGRAM_ASSIGN_OR_RETURN(bool row, st->Step());
+    if (!row) break;
+    ScannedItem scanned;
+    ENGRAM_ASSIGN_OR_RETURN(scanned.item, ReadItemRow(*st, whole, &scanned.seq));
+    if (auto it = vectors.find(scanned.seq); it != vectors.end()) {
+      scanned.vector = std::move(it->second);
+    }
+    ENGRAM_RETURN_IF_ERROR(sink(std::move(scanned)));
+  }
+  return Status::Ok();
+}
+
+Result<std::vector<ScannedItem>> MemoryStore::GetBySeqs(const Scope& scope,
+                                                        const std::vector<int64_t>& seqs) {
+  ENGRAM_ASSIGN_OR_RETURN(ReaderLease lease, AcquireReader());
+  Database* db = lease.db();
+  const Scope whole{scope.tenant, scope.user_id, "", ""};
+  ENGRAM_ASSIGN_OR_RETURN(ScopeFilter filter, ResolveForRead(db, whole));
+  std::vector<ScannedItem> out;
+  if (filter.scope_id < 0) return out;
+  ENGRAM_ASSIGN_OR_RETURN(Statement * st,
+                          db->Prepare(kSelectItems + "WHERE seq = ? AND scope_id = ?"));
+  for (int64_t seq : seqs) {
+    st->Reset();
+    st->Bind(1, seq).Bind(2, filter.scope_id);
+    ENGRAM_ASSIGN_OR_RETURN(bool row, st->Step());
+    if (!row) continue;
+    ScannedItem scanned;
+    ENGRAM_ASSIGN_OR_RETURN(scanned.item, ReadItemRow(*st, whole, &scanned.seq));
+    out.push_back(std::move(scanned));
   }
   return out;
 }

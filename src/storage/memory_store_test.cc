@@ -29,6 +29,8 @@ class MemoryStoreTest : public ::testing::Test {
     store_ = std::move(store).value();
   }
 
+  Status InsertAll(std::vector<PendingItem> items) { return store_->Insert(alice_, items, 1000); }
+
   TempDir dir_;
   std::unique_ptr<MemoryStore> store_;
   Scope alice_{"default", "alice", "", ""};
@@ -36,19 +38,17 @@ class MemoryStoreTest : public ::testing::Test {
 
 TEST_F(MemoryStoreTest, InsertRefusesItemsOfAnotherScope) {
   Scope bob{"default", "bob", "", ""};
-  Status st = store_->Insert(alice_, {{Item("a1", alice_, "mine"), ""},
-                                      {Item("b1", bob, "smuggled"), ""}},
-                             1000);
+  Status st = InsertAll({{Item("a1", alice_, "mine"), ""},
+                                      {Item("b1", bob, "smuggled"), ""}});
   EXPECT_EQ(st.code(), StatusCode::kInvalidArgument);
   EXPECT_EQ(store_->Get(alice_, "a1").status().code(), StatusCode::kNotFound);
   EXPECT_EQ(store_->Get(bob, "b1").status().code(), StatusCode::kNotFound);
 }
 
 TEST_F(MemoryStoreTest, DuplicateIdIsAConflictAndRollsBackTheBatch) {
-  ASSERT_TRUE(store_->Insert(alice_, {{Item("a1", alice_, "first"), ""}}, 1000).ok());
-  Status st = store_->Insert(alice_, {{Item("a2", alice_, "second"), ""},
-                                      {Item("a1", alice_, "dup"), ""}},
-                             1000);
+  ASSERT_TRUE(InsertAll({{Item("a1", alice_, "first"), ""}}).ok());
+  Status st = InsertAll({{Item("a2", alice_, "second"), ""},
+                                      {Item("a1", alice_, "dup"), ""}});
   EXPECT_EQ(st.code(), StatusCode::kConflict);
   EXPECT_EQ(store_->Get(alice_, "a2").status().code(), StatusCode::kNotFound);
   EXPECT_EQ(store_->Get(alice_, "a1")->content, "first");
@@ -57,7 +57,7 @@ TEST_F(MemoryStoreTest, DuplicateIdIsAConflictAndRollsBackTheBatch) {
 // With a single pooled reader, every read reuses one connection: a read must not pin a stale
 // snapshot that hides later commits.
 TEST_F(MemoryStoreTest, ReaderConnectionSeesEveryCommittedWrite) {
-  ASSERT_TRUE(store_->Insert(alice_, {{Item("a1", alice_, "v1"), ""}}, 1000).ok());
+  ASSERT_TRUE(InsertAll({{Item("a1", alice_, "v1"), ""}}).ok());
   for (int i = 2; i <= 5; ++i) {
     ASSERT_EQ(store_->Get(alice_, "a1")->content, "v" + std::to_string(i - 1));
     auto changed = store_->Mutate(alice_, "a1", HistoryEvent::kUpdate, "", 1000 + i,
@@ -72,7 +72,7 @@ TEST_F(MemoryStoreTest, ReaderConnectionSeesEveryCommittedWrite) {
 }
 
 TEST_F(MemoryStoreTest, MutationErrorWritesNothing) {
-  ASSERT_TRUE(store_->Insert(alice_, {{Item("a1", alice_, "v1"), ""}}, 1000).ok());
+  ASSERT_TRUE(InsertAll({{Item("a1", alice_, "v1"), ""}}).ok());
   auto r = store_->Mutate(alice_, "a1", HistoryEvent::kUpdate, "", 2000,
                           [](MemoryItem& m) -> Result<bool> {
                             m.content = "half-done";

@@ -1,1 +1,54 @@
-// placeholder: written with issue 3
+#include "text/token_counter.h"
+
+#include <cstdint>
+
+#include "text/normalizer.h"
+
+namespace engram {
+namespace {
+
+// Decodes one UTF-8 sequence at text[*i] (assumed valid) and advances *i.
+char32_t NextCodepoint(std::string_view text, size_t* i) {
+  auto b = static_cast<unsigned char>(text[*i]);
+  int len = b < 0x80 ? 1 : b < 0xE0 ? 2 : b < 0xF0 ? 3 : 4;
+  char32_t c = len == 1 ? b : len == 2 ? (b & 0x1F) : len == 3 ? (b & 0x0F) : (b & 0x07);
+  for (int k = 1; k < len && *i + k < text.size(); ++k) {
+    c = (c << 6) | (static_cast<unsigned char>(text[*i + k]) & 0x3F);
+  }
+  *i += len;
+  return c;
+}
+
+bool IsWordByte(char32_t c) {
+  return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') ||
+         (c >= 0x80 && !IsCjkCodepoint(c) && c != 0x3000 && !(c >= 0x3000 && c <= 0x303F) &&
+          !(c >= 0xFF00 && c <= 0xFF0F));
+}
+
+}  // namespace
+
+int CountTokens(std::string_view text) {
+  int tokens = 0;
+  int word_bytes = 0;
+  auto end_word = [&] {
+    tokens += (word_bytes + 3) / 4;
+    word_bytes = 0;
+  };
+  for (size_t i = 0; i < text.size();) {
+    size_t before = i;
+    char32_t c = NextCodepoint(text, &i);
+    if (IsCjkCodepoint(c)) {
+      end_word();
+      ++tokens;
+    } else if (IsWordByte(c)) {
+      word_bytes += static_cast<int>(i - before);
+    } else {
+      end_word();
+      if (c != ' ' && c != '\n' && c != '\t' && c != '\r') ++tokens;
+    }
+  }
+  end_word();
+  return tokens;
+}
+
+}  // namespace engram

@@ -1,0 +1,82 @@
+// Retrieval: hybrid keyword + vector search over one scope, and token-budgeted context.
+#pragma once
+
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "engram/memory.h"
+
+namespace engram {
+
+enum class FusionMode {
+  kWeighted,        // relevance = keyword_weight·bm25/max + (1−keyword_weight)·cosine
+  kReciprocalRank,  // relevance = Σ 1/(60 + rank) over the channels, scaled to 0..1
+};
+
+// Filters every candidate must pass. Empty lists mean "any".
+struct SearchFilters {
+  std::vector<MemoryType> types;
+  std::vector<Tier> tiers;
+  std::vector<ItemStatus> statuses{ItemStatus::kActive};
+  std::optional<TimestampMs> created_after;   // inclusive
+  std::optional<TimestampMs> created_before;  // exclusive
+  std::vector<std::string> tags;              // all must be present
+  std::vector<std::string> entities;          // all must be present
+  std::vector<MetadataCondition> metadata;    // key = value, all must hold
+  // key ∈ values: for each condition, the metadata value must equal one of `values`.
+  struct MetadataIn {
+    std::string key;
+    std::vector<MetadataValue> values;
+  };
+  std::vector<MetadataIn> metadata_in;
+};
+
+struct SearchQuery {
+  std::string text;  // required
+  int k = 10;        // 1..100
+  SearchFilters filters;
+  std::optional<double> min_score;  // drop results scoring below this (0..1)
+  bool explain = false;
+  FusionMode fusion = FusionMode::kWeighted;
+  // Final score = relevance_weight·relevance + importance_weight·importance
+  //             + recency_weight·recency; the weights must sum to 1.
+  double relevance_weight = 0.6;
+  double importance_weight = 0.3;
+  double recency_weight = 0.1;
+  double keyword_weight = 0.5;      // share of the keyword channel in relevance (kWeighted)
+  double recency_half_life_days = 30;
+  bool diversify = true;            // maximal marginal relevance over near-duplicates
+  double mmr_lambda = 0.7;          // 1: no diversity penalty
+  bool record_access = true;        // count this read in the items' access statistics
+};
+
+// Each signal, 0..1, as it entered the score.
+struct ScoreExplain {
+  double keyword = 0;    // bm25 normalized by the best keyword score of the query
+  double vector = 0;     // cosine similarity (clipped at 0)
+  double relevance = 0;  // the fused relevance
+  double recency = 0;    // 0.5^(age / half-life)
+  double importance = 0;
+  int keyword_rank = 0;  // 1-based; 0: not a keyword candidate
+  int vector_rank = 0;   // 1-based; 0: not a vector candidate
+};
+
+struct SearchHit {
+  MemoryItem item;
+  double score = 0;
+  ScoreExplain explain;  // filled when SearchQuery::explain
+};
+
+struct ContextRequest {
+  SearchQuery search;        // search.text is the query; k caps the memories considered
+  int token_budget = 1000;   // 16..32768
+};
+
+struct ContextResult {
+  std::string text;                // the packed block; never over token_budget tokens
+  std::vector<SearchHit> memories; // the memories included, in the order they appear
+  int tokens = 0;                  // approximate tokens of `text`
+};
+
+}  // namespace engram

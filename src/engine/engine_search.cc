@@ -1,0 +1,170 @@
+// Engine: the read path of retrieval (search, context) and the scope indexes behind it.
+#include <algorithm>
+
+#include "core/status_macros.h"
+#include "engine/validation.h"
+#include "engram/engine.h"
+#include "retrieval/context_packer.h"
+#include "retrieval/scope_index.h"
+#include "retrieval/searcher.h"
+#include "storage/memory_store.h"
+
+namespace engram {
+namespace {
+
+std::string IndexKey(const Scope& scope) { return scope.tenant + '\0' + scope.user_id; }
+
+constexpr size_t kEmbedBatch = 256;
+constexpr TimestampMs kAccessFlushIntervalMs = 1000;
+constexpr size_t kAccessFlushItems = 1000;
+
+}  // namespace
+
+std::shared_ptr<ScopeIndex> Engine::LoadedIndex(const Scope& scope) {
+  std::lock_guard<std::mutex> lock(indexes_mu_);
+  auto it = indexes_.find(IndexKey(scope));
+  return it == indexes_.end() ? nullptr : it->second;
+}
+
+void Engine::DropIndex(const Scope& scope) {
+  std::lock_guard<std::mutex> lock(indexes_mu_);
+  indexes_.erase(IndexKey(scope));
+}
+
+Result<std::vector<float>> Engine::EmbedOne(const std::string& text) {
+  ENGRAM_ASSIGN_OR_RETURN(auto vectors, embedder_->Embed({text}));
+  if (vectors.size() != 1 || static_cast<int>(vectors[0].size()) != embedder_->dimension()) {
+    return Status::InvalidArgument("dimension mismatch: the embedder returned a vector of " +
+                                   std::to_string(vectors.empty() ? 0 : vectors[0].size()) +
+                                   " values, expected " + std::to_string(embedder_->dimension()));
+  }
+  return std::move(vectors[0]);
+}
+
+// Loads the scope's items and vectors from the database. Items without a vector of the current
+// model (written before it was chosen) are embedded and their vectors stored.
+Result<std::shared_ptr<ScopeIndex>> Engine::IndexFor(const Scope& scope) {
+  if (auto loaded = LoadedIndex(scope)) return loaded;
+  std::lock_guard<std::mutex> lock(write_mu_);  // no write may slip between scan and publish
+  if (auto loaded = LoadedIndex(scope)) return loaded;
+  auto index = std::make_shared<ScopeIndex>(ScopeIndexOptions{
+      .dimension = embedder_->dimension(), .hnsw_threshold = options_.hnsw_threshold});
+  std::vector<ScannedItem> unembedded;
+  const size_t dim = static_cast<size_t>(embedder_->dimension());
+  ENGRAM_RETURN_IF_ERROR(store_->Scan(scope, embedder_->model(), [&](ScannedItem&& s) {
+    if (s.vector && s.vector->size() == dim) {
+      index->Upsert(s.seq, s.item, &*s.vector);
+    } else {
+      unembedded.push_back(std::move(s));
+    }
+    return Status::Ok();
+  }));
+  for (size_t start = 0; start < unembedded.size(); start += kEmbedBatch) {
+    size_t end = std::min(unembedded.size(), start + kEmbedBatch);
+    std::vector<std::string> texts;
+    for (size_t i = start; i < end; ++i) texts.push_back(unembedded[i].item.content);
+    ENGRAM_ASSIGN_OR_RETURN(auto vectors, embedder_->Embed(texts));
+    for (size_t i = start; i < end; ++i) {
+      const MemoryItem& item = unembedded[i].item;
+      StoredVector v{embedder_->model(), std::move(vectors[i - start])};
+      ENGRAM_RETURN_IF_ERROR(store_->PutVector(item.scope, item.id, v, Now()));
+      index->Upsert(unembedded[i].seq, item, &v.values);
+    }
+  }
+  std::lock_guard<std::mutex> publish(indexes_mu_);
+  indexes_[IndexKey(scope)] = index;
+  return index;
+}
+
+Result<std::vector<SearchHit>> Engine::Search(const Scope& scope, const SearchQuery& query) {
+  ENGRAM_RETURN_IF_ERROR(ValidateScope(scope));
+  ENGRAM_RETURN_IF_ERROR(ValidateSearchQuery(query, options_.max_content_bytes));
+  ENGRAM_ASSIGN_OR_RETURN(std::vector<float> query_vector, EmbedOne(query.text));
+  ENGRAM_ASSIGN_OR_RETURN(std::shared_ptr<ScopeIndex> index, IndexFor(scope));
+  if (index->dimension() != static_cast<int>(query_vector.size())) {
+    return Status::InvalidArgument("dimension mismatch between the query vector and the index");
+  }
+  const TimestampMs now = Now();
+  std::vector<RankedCandidate> ranked;
+  {
+    std::shared_lock<std::shared_mutex> lock(index->mu);
+    ranked = RankCandidates(*index, scope, query, query_vector, now);
+  }
+  std::vector<int64_t> seqs;
+  for (const RankedCandidate& c : ranked) seqs.push_back(c.seq);
+  ENGRAM_ASSIGN_OR_RETURN(std::vector<ScannedItem> rows, store_->GetBySeqs(scope, seqs));
+  std::unordered_map<int64_t, MemoryItem*> by_seq;
+  for (ScannedItem& r : rows) by_seq[r.seq] = &r.item;
+  std::vector<SearchHit> hits;
+  std::vector<int64_t> returned;
+  for (const RankedCandidate& c : ranked) {
+    auto it = by_seq.find(c.seq);
+    if (it == by_seq.end()) continue;  // purged between ranking and reading
+    SearchHit hit{std::move(*it->second), c.score, query.explain ? c.explain : ScoreExplain{}};
+    hits.push_back(std::move(hit));
+    returned.push_back(c.seq);
+  }
+  if (query.record_access) {
+    NoteAccess(returned, now);
+    std::lock_guard<std::mutex> lock(access_mu_);
+    for (size_t i = 0; i < hits.size(); ++i) {
+      const auto& pending = pending_access_[returned[i]];
+      hits[i].item.access_count += pending.first;
+      hits[i].item.last_accessed = std::max(hits[i].item.last_accessed.value_or(0), pending.second);
+    }
+  }
+  return hits;
+}
+
+Result<ContextResult> Engine::BuildContext(const Scope& scope, const ContextRequest& request) {
+  if (request.token_budget < 16 || request.token_budget > 32768) {
+    return Status::InvalidArgument("token_budget must be between 16 and 32768, got " +
+                                   std::to_string(request.token_budget));
+  }
+  ENGRAM_ASSIGN_OR_RETURN(std::vector<SearchHit> hits, Search(scope, request.search));
+  return PackContext(hits, request.token_budget);
+}
+
+void Engine::NoteAccess(const std::vector<int64_t>& seqs, TimestampMs now) {
+  bool flush = false;
+  {
+    std::lock_guard<std::mutex> lock(access_mu_);
+    for (int64_t seq : seqs) {
+      auto& p = pending_access_[seq];
+      p.first += 1;
+      p.second = std::max(p.second, now);
+    }
+    if (last_access_flush_ == 0) last_access_flush_ = now;
+    flush = pending_access_.size() >= kAccessFlushItems ||
+            now - last_access_flush_ >= kAccessFlushIntervalMs;
+  }
+  if (flush) (void)FlushAccessStats();
+}
+
+Status Engine::FlushAccessStats() {
+  std::vector<AccessDelta> deltas;
+  {
+    std::lock_guard<std::mutex> lock(access_mu_);
+    for (const auto& [seq, p] : pending_access_) deltas.push_back({seq, p.first, p.second});
+    pending_access_.clear();
+    last_access_flush_ = Now();
+  }
+  return store_->RecordAccess(deltas);
+}
+
+Result<int64_t> Engine::Reembed(const ProgressFn& progress) {
+  ENGRAM_ASSIGN_OR_RETURN(auto scopes, ListScopes(""));
+  int64_t total = 0, done = 0, embedded = 0;
+  for (const ScopeSummary& s : scopes) total += s.items;
+  for (const ScopeSummary& s : scopes) {
+    Scope scope{s.tenant, s.user_id, "", ""};
+    DropIndex(scope);
+    ENGRAM_ASSIGN_OR_RETURN(std::shared_ptr<ScopeIndex> index, IndexFor(scope));
+    done += s.items;
+    embedded += static_cast<int64_t>(index->size());
+    if (progress) progress(done, total);
+  }
+  return embedded;
+}
+
+}  // namespace engram

@@ -1,0 +1,70 @@
+// An in-memory BM25 inverted index over one scope's items (keys are items.seq), updated
+// incrementally. Built from the database when a scope is first searched, so it is always
+// consistent with the database after a restart.
+//
+// Threads: not synchronized; the owner (ScopeIndex) locks.
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <unordered_map>
+#include <vector>
+
+#include "index/vector_index.h"
+
+namespace engram {
+
+struct Bm25Params {
+  double k1 = 1.2;
+  double b = 0.75;
+};
+
+struct Bm25Hit {
+  int64_t key = 0;
+  double score = 0;
+};
+
+class Bm25Index {
+ public:
+  explicit Bm25Index(Bm25Params params = {}) : params_(params) {}
+
+  // Indexes `terms` (with repeats: term frequency counts) under `key`, replacing what it had.
+  void Add(int64_t key, const std::vector<std::string>& terms);
+  void Remove(int64_t key);
+  size_t size() const { return live_docs_; }
+
+  // The k best documents passing `filter` for the query terms (repeats weight a term up),
+  // best first. Documents matching no term are not returned.
+  std::vector<Bm25Hit> Search(const std::vector<std::string>& query_terms, size_t k,
+                              const KeyFilter& filter) const;
+
+  // BM25 inverse document frequency of one term, as Search uses it (for tests and explain).
+  double Idf(const std::string& term) const;
+
+ private:
+  struct Posting {
+    uint32_t doc;
+    uint32_t tf;
+  };
+  struct Doc {
+    int64_t key = 0;
+    uint32_t length = 0;
+    bool alive = false;
+    std::vector<uint32_t> terms;  // distinct term ids, to update document frequencies on removal
+  };
+
+  uint32_t TermId(const std::string& term);
+  void Compact();
+
+  Bm25Params params_;
+  std::unordered_map<std::string, uint32_t> term_ids_;
+  std::vector<std::vector<Posting>> postings_;  // by term id; may hold dead docs until Compact
+  std::vector<uint32_t> doc_freq_;              // live documents per term id
+  std::vector<Doc> docs_;
+  std::unordered_map<int64_t, uint32_t> doc_of_key_;
+  size_t live_docs_ = 0;
+  uint64_t total_length_ = 0;  // of live documents
+  size_t dead_docs_ = 0;
+};
+
+}  // namespace engram

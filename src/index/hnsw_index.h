@@ -1,0 +1,155 @@
+// Approximate vector index: an HNSW graph (hnswlib 0.6.2, inner-product space) behind the
+// VectorIndex interface, plus versioned, checksummed snapshots of it.
+//
+// Threads: not synchronized, like every VectorIndex. The owner holds a shared lock for Search,
+// dimension(), size() and SaveHnswSnapshot (they only read; concurrent Searches are safe), and
+// an exclusive lock for Upsert, Remove and set_ef_search.
+//
+// Removal is a tombstone: the key keeps its graph node (capacity, traversal cost) until the
+// index is rebuilt, but its vector bytes are zeroed at once, so a removed vector is neither in
+// memory nor in any later snapshot. deleted_count() tells the owner when a rebuild pays off.
+//
+// This header does not include hnswlib on purpose: hnswlib.h defines non-inline functions, so it
+// may be included by one translation unit of a program only (hnsw_index.cc).
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "engram/status.h"
+#include "index/vector_index.h"
+
+namespace hnswlib {
+template <typename dist_t>
+class HierarchicalNSW;
+class InnerProductSpace;
+}  // namespace hnswlib
+
+namespace engram {
+
+inline constexpr size_t kDefaultHnswEfSearch = 64;
+
+struct HnswOptions {
+  int dimension = 0;                        // 1..65536
+  size_t M = 16;                            // graph degree (layer 0 keeps 2*M links); 2..1024
+  size_t ef_construction = 100;             // candidate list while inserting; >= 1
+  size_t ef_search = kDefaultHnswEfSearch;  // candidate list while searching; >= 1
+  size_t initial_capacity = 1024;           // nodes before the first doubling; >= 1
+};
+
+// What a snapshot was built from. `fingerprint` is opaque here: the caller derives it from the
+// database state (e.g. count and max seq of the scope's vectors) so a snapshot that no longer
+// matches the database is detected as stale.
+struct HnswSnapshotMeta {
+  std::string model;  // embedding model name, at most 4096 bytes
+  int dimension = 0;
+  size_t M = 0;
+  size_t ef_construction = 0;
+  uint64_t fingerprint = 0;
+};
+
+class HnswIndex;
+
+// Snapshot file, format version 1 (integers little-endian; L = model length, P = payload
+// length):
+//   offset  size  field
+//   0       8     magic "ENGRAMHN"
+//   8       4     format version (1)
+//   12      4     header length H = 64 + L (bytes before the payload)
+//   16      4     dimension
+//   20      8     M
+//   28      8     ef_construction
+//   36      8     fingerprint
+//   44      4     L
+//   48      L     model name (bytes as given)
+//   48+L    8     P
+//   56+L    4     CRC-32 (zlib/IEEE polynomial) of the payload
+//   60+L    4     CRC-32 of bytes [0, 60+L)
+//   H       P     hnswlib 0.6.2 saveIndex bytes (x86-64 layout: little-endian, 8-byte size_t)
+// Two checksums rather than one so the header (hence staleness) is verified without reading a
+// payload that may be gigabytes long. File size must be exactly H + P.
+
+// Writes `index` to `path` atomically: `path`.tmp is written, fsynced and renamed over `path`,
+// then the directory is fsynced. Scratch files `path`.tmp and `path`.graph.XXXXXX are removed
+// on every return path (after a crash they may remain and can be deleted).
+// InvalidArgument: meta.dimension/M/ef_construction do not describe `index`, or the model name
+// is too long. IOError: the file system refused (nothing at `path` changed).
+Status SaveHnswSnapshot(const HnswIndex& index, const std::string& path,
+                        const HnswSnapshotMeta& meta);
+
+// Loads a snapshot written by SaveHnswSnapshot. The loaded index searches with `ef_search` and
+// grows by doubling like a new one. Codes (in every non-OK case: rebuild from the database):
+//   NotFound    no file at `path`.
+//   IOError     the file exists but could not be read, or scratch space could not be written.
+//   Corruption  "hnsw snapshot ...: bad magic | unsupported format version N | truncated |
+//               header checksum mismatch | payload checksum mismatch | malformed ..."
+//   Corruption  "stale snapshot: <field> ..." when the (intact) snapshot's meta differs from
+//               `expected` in any field (model, dimension, M, ef_construction, fingerprint).
+// The payload is staged in a scratch file `path`.load.XXXXXX because hnswlib 0.6.2 loads from
+// a path only; it is removed before returning.
+Result<std::unique_ptr<HnswIndex>> LoadHnswSnapshot(const std::string& path,
+                                                    const HnswSnapshotMeta& expected,
+                                                    size_t ef_search = kDefaultHnswEfSearch);
+
+class HnswIndex final : public VectorIndex {
+ public:
+  // InvalidArgument for options out of range; Unavailable if memory runs out.
+  static Result<std::unique_ptr<HnswIndex>> Create(const HnswOptions& options);
+  ~HnswIndex() override;
+  HnswIndex(const HnswIndex&) = delete;
+  HnswIndex& operator=(const HnswIndex&) = delete;
+
+  int dimension() const override { return options_.dimension; }
+  size_t size() const override { return live_; }  // live keys (tombstones excluded)
+
+  // InvalidArgument: negative key, null vector, or a non-finite component. Vectors are expected
+  // L2-normalized (not checked). Replacing a key (live or removed) re-links its node.
+  // Unavailable (out of memory) / Internal (hnswlib failed): the index state is unspecified and
+  // the owner should rebuild it.
+  Status Upsert(int64_t key, const float* vector) override;
+  // OK if absent or already removed; InvalidArgument for a negative key.
+  Status Remove(int64_t key) override;
+  // Copies the vector of a live key; false if absent or removed.
+  bool Get(int64_t key, std::vector<float>* out) const override;
+  // Best first; score = inner product. With a filter, the graph is searched for
+  // max(k, ef_search) candidates, doubling up to 3 times while fewer than k pass; then (very
+  // selective filters, tiny indexes) every live node passing the filter is scored exactly.
+  // The interface has no error channel: if hnswlib throws (a bug or out of memory) the result
+  // is empty.
+  std::vector<VectorHit> Search(const float* query, size_t k,
+                                const KeyFilter& filter) const override;
+
+  size_t M() const { return options_.M; }
+  size_t ef_construction() const { return options_.ef_construction; }
+  size_t ef_search() const { return options_.ef_search; }
+  void set_ef_search(size_t ef_search);  // exclusive lock; 0 is treated as 1
+  size_t capacity() const;               // nodes allocated (live + tombstones + free)
+  size_t deleted_count() const;          // tombstones
+
+ private:
+  using Graph = hnswlib::HierarchicalNSW<float>;
+  HnswIndex(const HnswOptions& options, std::unique_ptr<hnswlib::InnerProductSpace> space,
+            std::unique_ptr<Graph> graph);
+
+  void GrowIfFull();  // may throw (hnswlib); callers catch
+  std::vector<VectorHit> SearchGraph(const float* query, size_t candidates, size_t k,
+                                     const KeyFilter& filter) const;
+  std::vector<VectorHit> SearchExact(const float* query, size_t k, const KeyFilter& filter) const;
+
+  friend Status SaveHnswSnapshot(const HnswIndex&, const std::string&, const HnswSnapshotMeta&);
+  friend Result<std::unique_ptr<HnswIndex>> LoadHnswSnapshot(const std::string&,
+                                                             const HnswSnapshotMeta&, size_t);
+
+  HnswOptions options_;
+  std::unique_ptr<hnswlib::InnerProductSpace> space_;  // outlives graph_ (declared first)
+  std::unique_ptr<Graph> graph_;
+  size_t live_ = 0;
+};
+
+// The VectorIndex-typed factory; same errors as HnswIndex::Create.
+Result<std::unique_ptr<VectorIndex>> MakeHnswIndex(const HnswOptions& options);
+
+}  // namespace engram

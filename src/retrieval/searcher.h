@@ -1,0 +1,28 @@
+// Ranking: candidates from the keyword and vector channels of a ScopeIndex, filtered, fused
+// with importance and recency, thresholded and diversified (MMR). Pure computation over the
+// index; the engine fetches the winning items from the store.
+#pragma once
+
+#include <vector>
+
+#include "engram/search.h"
+#include "retrieval/scope_index.h"
+
+namespace engram {
+
+struct RankedCandidate {
+  int64_t seq = 0;
+  double score = 0;
+  ScoreExplain explain;
+};
+
+// True if the item may be returned for `scope` (agent/session narrowing) under `filters`.
+bool PassesFilters(const DocInfo& doc, const Scope& scope, const SearchFilters& filters);
+
+// The caller holds index.mu (shared). `query_vector` has index.dimension() floats.
+std::vector<RankedCandidate> RankCandidates(const ScopeIndex& index, const Scope& scope,
+                                            const SearchQuery& query,
+                                            const std::vector<float>& query_vector,
+                                            TimestampMs now);
+
+}  // namespace engram
