@@ -17,7 +17,8 @@ constexpr const char* kFooter = R"(
 Exit codes: 0 ok, 1 internal or I/O error, 2 usage error or invalid input,
             3 not found, 4 conflict, 5 import rejected some lines.
 Environment: ENGRAM_DB (database path), ENGRAM_TENANT, ENGRAM_USER,
-             ENGRAM_MAX_CONTENT_BYTES.)";
+             ENGRAM_MAX_CONTENT_BYTES, ENGRAM_EMBEDDER, ENGRAM_EMBED_URL,
+             ENGRAM_EMBED_MODEL.)";
 
 }  // namespace
 
@@ -48,6 +49,29 @@ Engine* Context::OpenEngine() {
   EngineOptions options;
   options.path = db_path;
   options.max_content_bytes = max_content_bytes;
+  if (embedder == "hash") {
+    auto e = MakeHashEmbedder({.dimension = embed_dim});
+    if (!e.ok()) {
+      Fail(e.status());
+      return nullptr;
+    }
+    options.embedder = std::move(e).value();
+  } else if (embedder == "openai") {
+    OpenAIEmbedderOptions o;
+    o.base_url = embed_url;
+    o.model = embed_model;
+    o.api_key_env = embed_key_env;
+    o.dimension = embed_dim;
+    auto e = MakeOpenAIEmbedder(o);
+    if (!e.ok()) {
+      Fail(e.status());
+      return nullptr;
+    }
+    options.embedder = std::move(e).value();
+  } else {
+    Fail(Status::InvalidArgument("--embedder must be hash or openai, got '" + embedder + "'"));
+    return nullptr;
+  }
   auto opened = Engine::Open(options);
   if (!opened.ok()) {
     Fail(opened.status().WithContext("cannot open " + db_path));
@@ -70,6 +94,9 @@ int RunCli(int argc, char** argv) {
   ctx.db_path = EnvOr("ENGRAM_DB", "./engram-data/engram.db");
   ctx.tenant = EnvOr("ENGRAM_TENANT", "default");
   ctx.user = EnvOr("ENGRAM_USER", "");
+  ctx.embedder = EnvOr("ENGRAM_EMBEDDER", ctx.embedder);
+  ctx.embed_url = EnvOr("ENGRAM_EMBED_URL", ctx.embed_url);
+  ctx.embed_model = EnvOr("ENGRAM_EMBED_MODEL", ctx.embed_model);
 
   CLI::App app{"engram: long-term memory for LLM applications", "engram"};
   app.footer(kFooter);
@@ -85,10 +112,19 @@ int RunCli(int argc, char** argv) {
   app.add_option("--max-content-bytes", ctx.max_content_bytes,
                  "Reject content longer than this (env ENGRAM_MAX_CONTENT_BYTES)")
       ->check(CLI::PositiveNumber);
+  app.add_option("--embedder", ctx.embedder, "hash (built in, offline) or openai (any "
+                 "OpenAI-compatible /v1/embeddings) (env ENGRAM_EMBEDDER)");
+  app.add_option("--embed-dim", ctx.embed_dim,
+                 "Hash embedder dimension, or the remote model's expected dimension (0: any)");
+  app.add_option("--embed-url", ctx.embed_url, "Base URL of the embeddings API (env ENGRAM_EMBED_URL)");
+  app.add_option("--embed-model", ctx.embed_model, "Remote embedding model (env ENGRAM_EMBED_MODEL)");
+  app.add_option("--embed-key-env", ctx.embed_key_env,
+                 "Environment variable holding the API key");
   app.set_version_flag("--version", "engram 0.1.0");
 
   AddItemCommands(app, ctx);
   AddTransferCommands(app, ctx);
+  AddSearchCommands(app, ctx);
 
   // --json is honoured even when parsing fails before CLI11 reaches it.
   for (int i = 1; i < argc; ++i) {

@@ -32,6 +32,11 @@ struct Context {
   std::string session;
   bool json = false;
   size_t max_content_bytes = 16 * 1024;
+  std::string embedder = "hash";     // hash | openai
+  int embed_dim = 384;               // hash dimension, or the expected remote dimension (0: any)
+  std::string embed_url = "https://api.openai.com/v1";
+  std::string embed_model = "text-embedding-3-small";
+  std::string embed_key_env = "OPENAI_API_KEY";
 
   std::unique_ptr<Engine> engine;
   // The action the chosen subcommand registered; run after parsing.
@@ -47,6 +52,7 @@ struct Context {
 
 void AddItemCommands(CLI::App& app, Context& ctx);
 void AddTransferCommands(CLI::App& app, Context& ctx);
+void AddSearchCommands(CLI::App& app, Context& ctx);
 
 int RunCli(int argc, char** argv);
 

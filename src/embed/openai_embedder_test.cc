@@ -48,6 +48,7 @@ class FakeProvider {
  public:
   FakeProvider() {
     server_.set_keep_alive_timeout(1);
+    server_.set_tcp_nodelay(true);  // else each reply on a reused connection waits ~40 ms
     server_.Post(".*", [this](const httplib::Request& req, httplib::Response& res) {
       Handle(req, res);
     });

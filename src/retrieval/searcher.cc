@@ -157,6 +157,7 @@ std::vector<RankedCandidate> RankCandidates(const ScopeIndex& index, const Scope
     c.explain.recency = half_life_ms > 0 ? std::pow(0.5, age / half_life_ms) : 0;
     c.explain.importance = d->importance;
     c.explain.relevance = Relevance(c.explain, q);
+    if (c.explain.relevance <= 0) continue;  // no evidence at all: importance alone is not a match
     c.score = q.relevance_weight * c.explain.relevance + q.importance_weight * d->importance +
               q.recency_weight * c.explain.recency;
     if (q.min_score && c.score < *q.min_score) continue;

@@ -1,0 +1,203 @@
+// engram search | context | reembed
+#include <unistd.h>
+
+#include <nlohmann/json.hpp>
+
+#include <iomanip>
+#include <iostream>
+
+#include "cli/cli_app.h"
+#include "cli/flag_parsing.h"
+#include "cli/output.h"
+#include "codec/item_json.h"
+
+namespace engram::cli {
+namespace {
+
+using json = nlohmann::json;
+
+struct SearchFlags {
+  std::string query;
+  int k = 10;
+  std::vector<std::string> types, tiers, statuses, tags, entities, meta;
+  std::string after, before, fusion = "weighted";
+  std::optional<double> min_score;
+  bool explain = false;
+  bool no_diversify = false;
+  int budget = 1000;
+};
+
+void AddSearchFlags(CLI::App* cmd, SearchFlags& f) {
+  cmd->add_option("query", f.query, "What to look for")->required();
+  cmd->add_option("-k", f.k, "How many memories, 1..100")->capture_default_str();
+  cmd->add_option("--type,-t", f.types, "Only these types")->delimiter(',');
+  cmd->add_option("--tier", f.tiers, "Only these tiers")->delimiter(',');
+  cmd->add_option("--status", f.statuses, "Only these statuses, or 'all' (default active)")
+      ->delimiter(',');
+  cmd->add_option("--after", f.after, "Created at or after (ISO-8601)");
+  cmd->add_option("--before", f.before, "Created before (ISO-8601)");
+  cmd->add_option("--tag", f.tags, "Carrying this tag (all must match)")->delimiter(',');
+  cmd->add_option("--entity", f.entities, "About this entity (all must match)")->delimiter(',');
+  cmd->add_option("--meta", f.meta, "Metadata key=value equality (repeatable)");
+  cmd->add_option("--min-score", f.min_score, "Drop results scoring below this (0..1)");
+  cmd->add_option("--fusion", f.fusion, "weighted or rrf")->capture_default_str();
+  cmd->add_flag("--explain", f.explain, "Show each signal's score");
+  cmd->add_flag("--no-diversify", f.no_diversify, "Keep near-duplicates");
+}
+
+Result<SearchQuery> BuildSearchQuery(const SearchFlags& f) {
+  SearchQuery q;
+  q.text = f.query;
+  q.k = f.k;
+  q.min_score = f.min_score;
+  q.explain = f.explain;
+  q.diversify = !f.no_diversify;
+  if (f.fusion == "rrf") {
+    q.fusion = FusionMode::kReciprocalRank;
+  } else if (f.fusion != "weighted") {
+    return Status::InvalidArgument("--fusion must be weighted or rrf");
+  }
+  auto types = ParseEnums(f.types, &ParseMemoryType);
+  if (!types.ok()) return types.status();
+  q.filters.types = *types;
+  auto tiers = ParseEnums(f.tiers, &ParseTier);
+  if (!tiers.ok()) return tiers.status();
+  q.filters.tiers = *tiers;
+  auto statuses = ParseStatuses(f.statuses, {ItemStatus::kActive});
+  if (!statuses.ok()) return statuses.status();
+  q.filters.statuses = *statuses;
+  auto after = OptTime(f.after);
+  if (!after.ok()) return after.status();
+  auto before = OptTime(f.before);
+  if (!before.ok()) return before.status();
+  q.filters.created_after = *after;
+  q.filters.created_before = *before;
+  q.filters.tags = f.tags;
+  q.filters.entities = f.entities;
+  auto meta = ParseConditions(f.meta);
+  if (!meta.ok()) return meta.status();
+  q.filters.metadata = *meta;
+  return q;
+}
+
+json HitJson(const SearchHit& h, bool explain) {
+  json j = {{"id", h.item.id}, {"memory", ItemToJson(h.item)}, {"score", h.score}};
+  if (explain) {
+    const ScoreExplain& e = h.explain;
+    j["explain"] = {{"keyword", e.keyword},       {"vector", e.vector},
+                    {"relevance", e.relevance},   {"recency", e.recency},
+                    {"importance", e.importance}, {"keyword_rank", e.keyword_rank},
+                    {"vector_rank", e.vector_rank}};
+  }
+  return j;
+}
+
+void PrintHits(const std::vector<SearchHit>& hits, bool explain) {
+  if (hits.empty()) {
+    std::cout << "(no matching memories)\n";
+    return;
+  }
+  int rank = 0;
+  for (const SearchHit& h : hits) {
+    std::cout << std::right << std::setw(2) << ++rank << ". " << std::fixed << std::setprecision(3) << h.score
+              << "  " << h.item.id << "  " << std::left << std::setw(10) << ToString(h.item.type)
+              << " " << h.item.content << "\n";
+    if (explain) {
+      const ScoreExplain& e = h.explain;
+      std::cout << "      keyword " << e.keyword << " (rank " << e.keyword_rank << ")  vector "
+                << e.vector << " (rank " << e.vector_rank << ")  relevance " << e.relevance
+                << "  recency " << e.recency << "  importance " << e.importance << "\n";
+    }
+  }
+}
+
+int RunSearch(Context& ctx, const SearchFlags& f) {
+  auto scope = ctx.RequireScope();
+  if (!scope) return kExitUsage;
+  auto q = BuildSearchQuery(f);
+  if (!q.ok()) return ctx.Fail(q.status());
+  Engine* engine = ctx.OpenEngine();
+  if (!engine) return kExitInternal;
+  auto hits = engine->Search(*scope, *q);
+  if (!hits.ok()) return ctx.Fail(hits.status());
+  if (ctx.json) {
+    json results = json::array();
+    for (const SearchHit& h : *hits) results.push_back(HitJson(h, f.explain));
+    std::cout << json{{"results", results}}.dump() << "\n";
+  } else {
+    PrintHits(*hits, f.explain);
+  }
+  return kExitOk;
+}
+
+int RunContext(Context& ctx, const SearchFlags& f) {
+  auto scope = ctx.RequireScope();
+  if (!scope) return kExitUsage;
+  auto q = BuildSearchQuery(f);
+  if (!q.ok()) return ctx.Fail(q.status());
+  Engine* engine = ctx.OpenEngine();
+  if (!engine) return kExitInternal;
+  auto result = engine->BuildContext(*scope, ContextRequest{*q, f.budget});
+  if (!result.ok()) return ctx.Fail(result.status());
+  if (ctx.json) {
+    json memories = json::array();
+    for (const SearchHit& h : result->memories) memories.push_back(HitJson(h, false));
+    std::cout << json{{"context", result->text}, {"memories", memories}, {"tokens", result->tokens}}
+                     .dump()
+              << "\n";
+  } else {
+    std::cout << result->text;
+    std::cerr << "(" << result->tokens << " of " << f.budget << " tokens, "
+              << result->memories.size() << " memories)\n";
+  }
+  return kExitOk;
+}
+
+int RunReembed(Context& ctx) {
+  Engine* engine = ctx.OpenEngine();
+  if (!engine) return kExitInternal;
+  const bool tty = isatty(STDERR_FILENO);
+  auto n = engine->Reembed([&](int64_t done, int64_t total) {
+    if (!tty || total == 0) return;
+    int pct = static_cast<int>(100 * done / total);
+    std::cerr << "\rre-embedding [" << std::string(pct * 30 / 100, '#')
+              << std::string(30 - pct * 30 / 100, '-') << "] " << pct << "%  " << done << "/"
+              << total << std::flush;
+  });
+  if (tty) std::cerr << "\n";
+  if (!n.ok()) return ctx.Fail(n.status());
+  if (ctx.json) {
+    std::cout << json{{"indexed", *n}, {"model", engine->options().embedder->model()}}.dump()
+              << "\n";
+  } else {
+    std::cout << *n << " memories have vectors of " << engine->options().embedder->model() << "\n";
+  }
+  return kExitOk;
+}
+
+}  // namespace
+
+void AddSearchCommands(CLI::App& app, Context& ctx) {
+  auto search_flags = std::make_shared<SearchFlags>();
+  auto context_flags = std::make_shared<SearchFlags>();
+
+  auto* search = app.add_subcommand("search", "Hybrid keyword + vector search of a user's memories");
+  AddSearchFlags(search, *search_flags);
+  search->callback([&ctx, search_flags] {
+    ctx.action = [&ctx, search_flags] { return RunSearch(ctx, *search_flags); };
+  });
+
+  auto* context = app.add_subcommand("context", "The memories for a query, packed for an LLM prompt");
+  AddSearchFlags(context, *context_flags);
+  context->add_option("--budget", context_flags->budget, "Token budget, 16..32768")
+      ->capture_default_str();
+  context->callback([&ctx, context_flags] {
+    ctx.action = [&ctx, context_flags] { return RunContext(ctx, *context_flags); };
+  });
+
+  auto* reembed = app.add_subcommand(
+      "reembed", "Store vectors of the current --embedder for every memory that lacks one");
+  reembed->callback([&ctx] { ctx.action = [&ctx] { return RunReembed(ctx); }; });
+}
+
+}  // namespace engram::cli
