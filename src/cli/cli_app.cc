@@ -44,34 +44,36 @@ int Context::Fail(const Status& status) const {
   return ExitCodeFor(status);
 }
 
-Engine* Context::OpenEngine() {
-  if (engine) return engine.get();
-  EngineOptions options;
-  options.path = db_path;
-  options.max_content_bytes = max_content_bytes;
+Result<std::shared_ptr<Embedder>> Context::MakeEmbedder() const {
   if (embedder == "hash") {
     auto e = MakeHashEmbedder({.dimension = embed_dim});
-    if (!e.ok()) {
-      Fail(e.status());
-      return nullptr;
-    }
-    options.embedder = std::move(e).value();
-  } else if (embedder == "openai") {
+    if (!e.ok()) return e.status();
+    return std::shared_ptr<Embedder>(std::move(e).value());
+  }
+  if (embedder == "openai") {
     OpenAIEmbedderOptions o;
     o.base_url = embed_url;
     o.model = embed_model;
     o.api_key_env = embed_key_env;
     o.dimension = embed_dim;
     auto e = MakeOpenAIEmbedder(o);
-    if (!e.ok()) {
-      Fail(e.status());
-      return nullptr;
-    }
-    options.embedder = std::move(e).value();
-  } else {
-    Fail(Status::InvalidArgument("--embedder must be hash or openai, got '" + embedder + "'"));
+    if (!e.ok()) return e.status();
+    return std::shared_ptr<Embedder>(std::move(e).value());
+  }
+  return Status::InvalidArgument("--embedder must be hash or openai, got '" + embedder + "'");
+}
+
+Engine* Context::OpenEngine() {
+  if (engine) return engine.get();
+  EngineOptions options;
+  options.path = db_path;
+  options.max_content_bytes = max_content_bytes;
+  auto made = MakeEmbedder();
+  if (!made.ok()) {
+    Fail(made.status());
     return nullptr;
   }
+  options.embedder = std::move(made).value();
   auto opened = Engine::Open(options);
   if (!opened.ok()) {
     Fail(opened.status().WithContext("cannot open " + db_path));
@@ -125,6 +127,7 @@ int RunCli(int argc, char** argv) {
   AddItemCommands(app, ctx);
   AddTransferCommands(app, ctx);
   AddSearchCommands(app, ctx);
+  AddBenchCommands(app, ctx);
 
   // --json is honoured even when parsing fails before CLI11 reaches it.
   for (int i = 1; i < argc; ++i) {

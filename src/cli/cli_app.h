@@ -42,6 +42,8 @@ struct Context {
   // The action the chosen subcommand registered; run after parsing.
   std::function<int()> action;
 
+  // The embedder the --embedder flags describe.
+  Result<std::shared_ptr<Embedder>> MakeEmbedder() const;
   // Opens the database on first use; prints the error and returns nullptr on failure.
   Engine* OpenEngine();
   // Scope from --tenant/--user/--agent/--session; prints an error if --user is missing.
@@ -53,6 +55,7 @@ struct Context {
 void AddItemCommands(CLI::App& app, Context& ctx);
 void AddTransferCommands(CLI::App& app, Context& ctx);
 void AddSearchCommands(CLI::App& app, Context& ctx);
+void AddBenchCommands(CLI::App& app, Context& ctx);
 
 int RunCli(int argc, char** argv);
 

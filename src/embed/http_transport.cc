@@ -113,7 +113,8 @@ Result<ParsedUrl> ParseUrl(std::string_view url) {
 Status CheckHeaders(const HttpRequest& request) {
   for (const auto& [name, value] : request.headers) {
     if (name.empty() || (name + value).find_first_of("\r\n") != std::string::npos) {
-      return Status::InvalidArgument("HTTP header \"" + name + "\" has an empty name or a line break");
+      return Status::InvalidArgument("HTTP header \"" + name +
+                                     "\" has an empty name or a line break");
     }
   }
   return Status::Ok();

@@ -13,21 +13,20 @@
 //   - Vectors of the wrong dimension or all zeros are InvalidArgument, not retried: the same
 //     input would give the same answer.
 #include <algorithm>
-#include <chrono>
 #include <cctype>
+#include <chrono>
 #include <cmath>
 #include <cstdint>
 #include <cstdlib>
 #include <memory>
 #include <mutex>
+#include <nlohmann/json.hpp>
 #include <span>
 #include <string>
 #include <string_view>
 #include <thread>
 #include <utility>
 #include <vector>
-
-#include <nlohmann/json.hpp>
 
 #include "core/status_macros.h"
 #include "engram/embedder.h"
@@ -39,7 +38,7 @@ namespace {
 using json = nlohmann::json;
 using Vectors = std::vector<std::vector<float>>;
 
-constexpr int kMaxBatchSize = 2048;       // OpenAI's limit on inputs per request
+constexpr int kMaxBatchSize = 2048;        // OpenAI's limit on inputs per request
 constexpr int64_t kMaxBackoffMs = 30'000;  // a longer wait is better reported than slept
 constexpr size_t kMaxProviderMessage = 300;
 
@@ -50,8 +49,9 @@ Status BadOption(std::string_view what) {
 bool HasHttpScheme(std::string_view url) {
   auto starts = [&](std::string_view p) {
     return url.size() >= p.size() &&
-           std::equal(p.begin(), p.end(), url.begin(),
-                      [](char a, char b) { return a == std::tolower(static_cast<unsigned char>(b)); });
+           std::equal(p.begin(), p.end(), url.begin(), [](char a, char b) {
+             return a == std::tolower(static_cast<unsigned char>(b));
+           });
   };
   return starts("http://") || starts("https://");
 }
@@ -138,9 +138,9 @@ Result<size_t> ItemIndex(const json& item, size_t count) {
   if (index == item.end() || !index->is_number_integer()) {
     return Status::Unavailable("an item has no integer \"index\"");
   }
-  const bool in_range = index->is_number_unsigned() ? index->get<uint64_t>() < count
-                                                    : index->get<int64_t>() >= 0 &&
-                                                          index->get<int64_t>() < int64_t(count);
+  const bool in_range = index->is_number_unsigned()
+                            ? index->get<uint64_t>() < count
+                            : index->get<int64_t>() >= 0 && index->get<int64_t>() < int64_t(count);
   if (!in_range) {
     return Status::Unavailable("index " + index->dump() + " is outside 0.." +
                                std::to_string(count - 1));
@@ -170,7 +170,8 @@ Result<Vectors> ParseEmbeddings(const std::string& body, size_t count) {
   if (doc.is_discarded()) return Status::Unavailable("body is not valid JSON");
   if (!doc.is_object()) return Status::Unavailable("body is not a JSON object");
   auto data = doc.find("data");
-  if (data == doc.end() || !data->is_array()) return Status::Unavailable("\"data\" is not an array");
+  if (data == doc.end() || !data->is_array())
+    return Status::Unavailable("\"data\" is not an array");
   if (data->size() != count) {
     return Status::Unavailable("expected " + std::to_string(count) + " embeddings, got " +
                                std::to_string(data->size()));
@@ -208,7 +209,7 @@ enum class Failure { kNone, kTransient, kMalformed, kPermanent };
 
 struct Attempt {
   Failure failure = Failure::kNone;
-  Status status;  // why it failed
+  Status status;    // why it failed
   Vectors vectors;  // when failure == kNone
   int64_t retry_after_ms = 0;
 };
@@ -228,12 +229,13 @@ Attempt ClassifyResponse(const HttpResponse& response, const std::string& url, s
     }
     return Attempt{Failure::kNone, Status::Ok(), std::move(vectors).value(), 0};
   }
-  const std::string what = "openai embedder: HTTP " + std::to_string(code) + " from " + url +
-                           ": " + ProviderMessage(response.body);
+  const std::string what = "openai embedder: HTTP " + std::to_string(code) + " from " + url + ": " +
+                           ProviderMessage(response.body);
   if (code == 408 || code == 429 || code >= 500) {
     return Failed(Failure::kTransient, Status::Unavailable(what), RetryAfterMs(response));
   }
-  if (code == 401 || code == 403) return Failed(Failure::kPermanent, Status::PermissionDenied(what));
+  if (code == 401 || code == 403)
+    return Failed(Failure::kPermanent, Status::PermissionDenied(what));
   return Failed(Failure::kPermanent, Status::InvalidArgument(what));
 }
 
@@ -272,7 +274,8 @@ class OpenAIEmbedder final : public Embedder {
     out.reserve(texts.size());
     const size_t batch = static_cast<size_t>(options_.batch_size);
     for (size_t start = 0; start < texts.size(); start += batch) {
-      std::span<const std::string> slice(texts.data() + start, std::min(batch, texts.size() - start));
+      std::span<const std::string> slice(texts.data() + start,
+                                         std::min(batch, texts.size() - start));
       ENGRAM_ASSIGN_OR_RETURN(Vectors vectors, EmbedBatch(slice));
       ENGRAM_RETURN_IF_ERROR(NormalizeAll(&vectors, start));
       for (auto& v : vectors) out.push_back(std::move(v));

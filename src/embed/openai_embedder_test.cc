@@ -49,9 +49,8 @@ class FakeProvider {
   FakeProvider() {
     server_.set_keep_alive_timeout(1);
     server_.set_tcp_nodelay(true);  // else each reply on a reused connection waits ~40 ms
-    server_.Post(".*", [this](const httplib::Request& req, httplib::Response& res) {
-      Handle(req, res);
-    });
+    server_.Post(".*",
+                 [this](const httplib::Request& req, httplib::Response& res) { Handle(req, res); });
   }
   ~FakeProvider() { Stop(); }
 
@@ -127,8 +126,8 @@ class FakeProvider {
   int port_ = 0;
   std::mutex mutex_;
   std::condition_variable wake_;
-  bool stopping_ = false;              // guarded by mutex_
-  std::deque<ScriptedReply> script_;   // guarded by mutex_
+  bool stopping_ = false;                  // guarded by mutex_
+  std::deque<ScriptedReply> script_;       // guarded by mutex_
   std::vector<ReceivedRequest> received_;  // guarded by mutex_
 };
 
@@ -142,7 +141,8 @@ std::string EmbeddingsBody(const std::vector<std::pair<int, std::vector<float>>>
 }
 
 std::string OpenAIError(const std::string& message) {
-  return json{{"error", {{"message", message}, {"type", "invalid_request_error"}, {"code", nullptr}}}}
+  return json{
+      {"error", {{"message", message}, {"type", "invalid_request_error"}, {"code", nullptr}}}}
       .dump();
 }
 
@@ -392,18 +392,18 @@ TEST_F(OpenAIEmbedderTest, WrongShapesAreMalformed) {
   ASSERT_NE(embedder, nullptr);
   const std::string good = EmbeddingsBody({{0, {1, 0}}, {1, {0, 1}}});
   const std::vector<std::string> bodies = {
-      good.substr(0, good.size() - 3),                                   // truncated
-      "[1, 2]",                                                          // not an object
-      R"({"data": {"index": 0}})",                                       // data not an array
-      R"({"object": "list"})",                                           // no data
-      EmbeddingsBody({{0, {1, 0}}}),                                     // one item short
+      good.substr(0, good.size() - 3),  // truncated
+      "[1, 2]",                         // not an object
+      R"({"data": {"index": 0}})",      // data not an array
+      R"({"object": "list"})",          // no data
+      EmbeddingsBody({{0, {1, 0}}}),    // one item short
       R"({"data":[{"index":0,"embedding":["a","b"]},{"index":1,"embedding":[0,1]}]})",
       R"({"data":[{"index":0,"embedding":"AAAAAA=="},{"index":1,"embedding":[0,1]}]})",
       R"({"data":[{"index":0,"embedding":[]},{"index":1,"embedding":[0,1]}]})",
       R"({"data":[{"embedding":[1,0]},{"index":1,"embedding":[0,1]}]})",  // no index
-      EmbeddingsBody({{0, {1, 0}}, {0, {0, 1}}}),                        // duplicate index
-      EmbeddingsBody({{0, {1, 0}}, {2, {0, 1}}}),                        // index out of range
-      EmbeddingsBody({{-1, {1, 0}}, {1, {0, 1}}}),                       // negative index
+      EmbeddingsBody({{0, {1, 0}}, {0, {0, 1}}}),                         // duplicate index
+      EmbeddingsBody({{0, {1, 0}}, {2, {0, 1}}}),                         // index out of range
+      EmbeddingsBody({{-1, {1, 0}}, {1, {0, 1}}}),                        // negative index
       R"({"data":[{"index":0.5,"embedding":[1,0]},{"index":1,"embedding":[0,1]}]})",
       R"({"data":[{"index":0,"embedding":[1e300,0]},{"index":1,"embedding":[0,1]}]})",
   };
@@ -543,8 +543,7 @@ TEST(OpenAIEmbedderOptionsTest, RejectsBadOptionsNamingTheField) {
     auto made = MakeOpenAIEmbedder(options);
     ASSERT_FALSE(made.ok()) << c.field;
     EXPECT_EQ(made.status().code(), StatusCode::kInvalidArgument) << c.field;
-    EXPECT_NE(made.status().message().find(c.field), std::string::npos)
-        << made.status().ToString();
+    EXPECT_NE(made.status().message().find(c.field), std::string::npos) << made.status().ToString();
   }
   OpenAIEmbedderOptions edge;
   edge.batch_size = 2048;

@@ -114,11 +114,13 @@ class HnswIndex final : public VectorIndex {
   Status Remove(int64_t key) override;
   // Copies the vector of a live key; false if absent or removed.
   bool Get(int64_t key, std::vector<float>* out) const override;
-  // Best first; score = inner product. With a filter, the graph is searched for
-  // max(k, ef_search) candidates, doubling up to 3 times while fewer than k pass; then (very
-  // selective filters, tiny indexes) every live node passing the filter is scored exactly.
-  // The interface has no error channel: if hnswlib throws (a bug or out of memory) the result
-  // is empty.
+  // Best first; score = inner product. The graph is searched for max(k, ef_search) candidates
+  // (ef = that number). With a filter, if fewer than k pass, the observed pass rate predicts
+  // how many candidates would fill k; the graph search is repeated with that many (at least
+  // twice as many) while it is predicted cheaper than scoring every passing node exactly, at
+  // most 4 graph searches; otherwise the exact scan answers (exact results, so a filter that
+  // passes fewer than k keys returns all of them). The interface has no error channel: if
+  // hnswlib throws (a bug or out of memory) the result is empty.
   std::vector<VectorHit> Search(const float* query, size_t k,
                                 const KeyFilter& filter) const override;
 
@@ -135,8 +137,9 @@ class HnswIndex final : public VectorIndex {
             std::unique_ptr<Graph> graph);
 
   void GrowIfFull();  // may throw (hnswlib); callers catch
-  std::vector<VectorHit> SearchGraph(const float* query, size_t candidates, size_t k,
-                                     const KeyFilter& filter) const;
+  // All candidates passing `filter`, best first; *seen = candidates before filtering.
+  std::vector<VectorHit> SearchGraph(const float* query, size_t candidates, const KeyFilter& filter,
+                                     size_t* seen) const;
   std::vector<VectorHit> SearchExact(const float* query, size_t k, const KeyFilter& filter) const;
 
   friend Status SaveHnswSnapshot(const HnswIndex&, const std::string&, const HnswSnapshotMeta&);
