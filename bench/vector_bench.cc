@@ -6,8 +6,9 @@
 //   random     uniform random unit vectors: the worst case for HNSW (no structure to exploit);
 //   clustered  1,000 gaussian centers plus per-dimension noise (sigma 0.05; a point has cosine
 //              ~0.72 with its center), closer to what text embeddings look like.
-// Also: filtered search (50%, 10%, 1% of keys pass), snapshot save/load time, and exact
-// brute-force search at 10,000 and 20,000 vectors.
+// Also: filtered search (50%, 10%, 1% of keys pass), snapshot save/load time, the cost of
+// replacing a key's vector (last: it perturbs the graph), and exact brute-force search at 10,000
+// and 20,000 vectors.
 //
 // Exact results are computed while the index is built (each new vector is scored against all
 // queries), so the raw vectors are never held in memory beside the index. Building at 1M takes
@@ -262,6 +263,26 @@ void BM_HnswSnapshotSaveLoad(benchmark::State& state) {
   std::filesystem::remove_all(dir);
 }
 BENCHMARK(BM_HnswSnapshotSaveLoad)->Iterations(1)->Unit(benchmark::kMillisecond);
+
+// Replacing the vector of an existing key re-links its neighborhood (hnswlib's updatePoint),
+// which costs more than an insert. Each iteration replaces one key's vector and puts it back.
+void BM_HnswUpsertReplace(benchmark::State& state) {
+  Corpus& c = GetCorpus(kClustered);
+  VectorSource source(kClustered, 99);
+  std::vector<float> fresh(kDim), original;
+  int64_t key = 0;
+  for (auto _ : state) {
+    if (!c.index->Get(key, &original)) return state.SkipWithError("missing key");
+    source.Next(fresh.data());
+    if (!c.index->Upsert(key, fresh.data()).ok() || !c.index->Upsert(key, original.data()).ok()) {
+      return state.SkipWithError("upsert failed");
+    }
+    key = (key + 7919) % static_cast<int64_t>(c.n);
+  }
+  state.counters["replaces/s"] =
+      benchmark::Counter(2.0 * double(state.iterations()), benchmark::Counter::kIsRate);
+}
+BENCHMARK(BM_HnswUpsertReplace)->Unit(benchmark::kMicrosecond);
 
 // Exact search the simple way: one pass over a contiguous matrix, a top-10 heap.
 void BM_ExactSearch(benchmark::State& state) {

@@ -44,7 +44,10 @@ struct SearchQuery {
   double relevance_weight = 0.6;
   double importance_weight = 0.3;
   double recency_weight = 0.1;
-  double keyword_weight = 0.5;      // share of the keyword channel in relevance (kWeighted)
+  double keyword_weight = 0.7;      // share of the keyword channel in relevance (kWeighted)
+  // Conversational context: a memory gains this share of the relevance of the memories just
+  // before and after it in the same session (a reply is relevant when its question is).
+  double context_weight = 0.5;
   double recency_half_life_days = 30;
   bool diversify = true;            // maximal marginal relevance over near-duplicates
   double mmr_lambda = 0.7;          // 1: no diversity penalty
@@ -55,7 +58,8 @@ struct SearchQuery {
 struct ScoreExplain {
   double keyword = 0;    // bm25 normalized by the best keyword score of the query
   double vector = 0;     // cosine similarity (clipped at 0)
-  double relevance = 0;  // the fused relevance
+  double context = 0;    // best relevance of the memory's session neighbours
+  double relevance = 0;  // the fused relevance, context included
   double recency = 0;    // 0.5^(age / half-life)
   double importance = 0;
   int keyword_rank = 0;  // 1-based; 0: not a keyword candidate

@@ -22,6 +22,8 @@ struct BenchFlags {
   std::string fusion = "weighted";
   bool no_diversify = false;
   std::string lang = "zh";
+  double context_weight = SearchQuery{}.context_weight;
+  double keyword_weight = SearchQuery{}.keyword_weight;
 };
 
 void PrintReport(const BenchReport& r) {
@@ -61,6 +63,8 @@ int RunBench(Context& ctx, const BenchFlags& f, bool locomo) {
   options.language = f.lang;
   options.embedder = *embedder;
   options.search.diversify = !f.no_diversify;
+  options.search.context_weight = f.context_weight;
+  options.search.keyword_weight = f.keyword_weight;
   if (f.fusion == "rrf") options.search.fusion = FusionMode::kReciprocalRank;
   const bool tty = isatty(STDERR_FILENO);
   options.progress = [&](int64_t done, int64_t total) {
@@ -93,6 +97,10 @@ void AddBenchCommands(CLI::App& app, Context& ctx) {
   locomo->add_option("-k", locomo_flags->k, "Results per question")->capture_default_str();
   locomo->add_option("--fusion", locomo_flags->fusion, "weighted or rrf")->capture_default_str();
   locomo->add_flag("--no-diversify", locomo_flags->no_diversify, "Turn MMR off");
+  locomo->add_option("--context-weight", locomo_flags->context_weight, "Session-neighbour credit, 0..1")
+      ->capture_default_str();
+  locomo->add_option("--keyword-weight", locomo_flags->keyword_weight, "Keyword share of relevance")
+      ->capture_default_str();
   locomo->callback([&ctx, locomo_flags] {
     ctx.action = [&ctx, locomo_flags] { return RunBench(ctx, *locomo_flags, true); };
   });
@@ -102,6 +110,10 @@ void AddBenchCommands(CLI::App& app, Context& ctx) {
   madial->add_option("--lang", madial_flags->lang, "zh or en")->capture_default_str();
   madial->add_option("--fusion", madial_flags->fusion, "weighted or rrf")->capture_default_str();
   madial->add_flag("--no-diversify", madial_flags->no_diversify, "Turn MMR off");
+  madial->add_option("--context-weight", madial_flags->context_weight, "Session-neighbour credit, 0..1")
+      ->capture_default_str();
+  madial->add_option("--keyword-weight", madial_flags->keyword_weight, "Keyword share of relevance")
+      ->capture_default_str();
   madial->callback([&ctx, madial_flags] {
     ctx.action = [&ctx, madial_flags] { return RunBench(ctx, *madial_flags, false); };
   });

@@ -195,6 +195,7 @@ Status ValidateSearchQuery(const SearchQuery& q, size_t max_text_bytes) {
   ENGRAM_RETURN_IF_ERROR(ValidateWeight("recency_weight", q.recency_weight));
   ENGRAM_RETURN_IF_ERROR(ValidateWeight("keyword_weight", q.keyword_weight));
   ENGRAM_RETURN_IF_ERROR(ValidateWeight("mmr_lambda", q.mmr_lambda));
+  ENGRAM_RETURN_IF_ERROR(ValidateWeight("context_weight", q.context_weight));
   double sum = q.relevance_weight + q.importance_weight + q.recency_weight;
   if (std::fabs(sum - 1.0) > 1e-6) {
     return Invalid("weights", "relevance, importance and recency must sum to 1, got " +

@@ -92,7 +92,9 @@ Status IngestConversation(Engine& engine, const Scope& scope, const json& conv,
       turns.push_back({t.value("dia_id", ""), s});
     }
     if (batch.empty()) continue;
-    ENGRAM_ASSIGN_OR_RETURN(auto items, engine.AddBatch(scope, batch));
+    Scope session_scope = scope;
+    session_scope.session_id = key;  // turns belong to their session
+    ENGRAM_ASSIGN_OR_RETURN(auto items, engine.AddBatch(session_scope, batch));
     for (size_t i = 0; i < items.size(); ++i) (*turn_of_id)[items[i].id] = turns[i];
     *memories += static_cast<int64_t>(items.size());
   }

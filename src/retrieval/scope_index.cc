@@ -55,7 +55,11 @@ ScopeIndex::ScopeIndex(const ScopeIndexOptions& options)
 
 void ScopeIndex::Upsert(int64_t seq, const MemoryItem& item, const std::vector<float>* vector) {
   // DocInfo keeps no content, so the text is re-indexed whenever the item is given.
+  RemoveFromSession(seq);
   docs_[seq] = MakeDocInfo(item);
+  if (!item.scope.session_id.empty()) {
+    sessions_[item.scope.session_id].insert({item.created_at, seq});
+  }
   bm25_.Add(seq, KeywordTerms(item.content));
   if (vector && static_cast<int>(vector->size()) == options_.dimension) {
     (void)vectors_->Upsert(seq, vector->data());
@@ -63,7 +67,30 @@ void ScopeIndex::Upsert(int64_t seq, const MemoryItem& item, const std::vector<f
   }
 }
 
+void ScopeIndex::RemoveFromSession(int64_t seq) {
+  auto it = docs_.find(seq);
+  if (it == docs_.end() || it->second.session_id.empty()) return;
+  auto session = sessions_.find(it->second.session_id);
+  if (session == sessions_.end()) return;
+  session->second.erase({it->second.created_at, seq});
+  if (session->second.empty()) sessions_.erase(session);
+}
+
+std::pair<int64_t, int64_t> ScopeIndex::SessionNeighbours(int64_t seq) const {
+  const DocInfo* d = Find(seq);
+  if (!d || d->session_id.empty()) return {0, 0};
+  auto session = sessions_.find(d->session_id);
+  if (session == sessions_.end()) return {0, 0};
+  const auto& order = session->second;
+  auto it = order.find({d->created_at, seq});
+  if (it == order.end()) return {0, 0};
+  int64_t before = it == order.begin() ? 0 : std::prev(it)->second;
+  int64_t after = std::next(it) == order.end() ? 0 : std::next(it)->second;
+  return {before, after};
+}
+
 void ScopeIndex::Remove(int64_t seq) {
+  RemoveFromSession(seq);
   docs_.erase(seq);
   bm25_.Remove(seq);
   (void)vectors_->Remove(seq);

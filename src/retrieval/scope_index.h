@@ -8,6 +8,7 @@
 #include <cstdint>
 #include <memory>
 #include <optional>
+#include <set>
 #include <shared_mutex>
 #include <string>
 #include <string_view>
@@ -55,6 +56,9 @@ class ScopeIndex {
   void Remove(int64_t seq);
 
   const DocInfo* Find(int64_t seq) const;
+  // The items just before and after `seq` in time within its session (0 when none), so that
+  // ranking can credit a turn for the context around it.
+  std::pair<int64_t, int64_t> SessionNeighbours(int64_t seq) const;
   const Bm25Index& keyword() const { return bm25_; }
   const VectorIndex& vectors() const { return *vectors_; }
   size_t size() const { return docs_.size(); }
@@ -64,12 +68,15 @@ class ScopeIndex {
 
  private:
   void MaybeSwitchToHnsw();
+  void RemoveFromSession(int64_t seq);
 
   ScopeIndexOptions options_;
   Bm25Index bm25_;
   std::unique_ptr<VectorIndex> vectors_;
   bool approximate_ = false;
   std::unordered_map<int64_t, DocInfo> docs_;
+  // session_id → its items ordered by (created_at, seq); items without a session are absent.
+  std::unordered_map<std::string, std::set<std::pair<TimestampMs, int64_t>>> sessions_;
 };
 
 }  // namespace engram

@@ -107,6 +107,28 @@ double Relevance(const ScoreExplain& e, const SearchQuery& q) {
   return q.keyword_weight * e.keyword + (1.0 - q.keyword_weight) * e.vector;
 }
 
+// Credits each candidate's session neighbours with its own relevance (before context), adding
+// neighbours that were not candidates themselves.
+void AddSessionContext(const ScopeIndex& index, const Scope& scope, const SearchQuery& q,
+                       std::unordered_map<int64_t, RankedCandidate>* candidates) {
+  if (q.context_weight <= 0) return;
+  std::vector<std::pair<int64_t, double>> credits;
+  for (const auto& [seq, c] : *candidates) {
+    double own = Relevance(c.explain, q);
+    auto [before, after] = index.SessionNeighbours(seq);
+    for (int64_t n : {before, after}) {
+      if (n != 0) credits.emplace_back(n, own);
+    }
+  }
+  for (const auto& [seq, credit] : credits) {
+    const DocInfo* d = index.Find(seq);
+    if (!d || !PassesFilters(*d, scope, q.filters)) continue;
+    RankedCandidate& c = (*candidates)[seq];
+    c.seq = seq;
+    c.explain.context = std::max(c.explain.context, credit);
+  }
+}
+
 double Cosine(const std::vector<float>& a, const std::vector<float>& b) {
   double dot = 0;
   for (size_t i = 0; i < a.size() && i < b.size(); ++i) dot += a[i] * b[i];
@@ -147,6 +169,7 @@ std::vector<RankedCandidate> RankCandidates(const ScopeIndex& index, const Scope
                                             const SearchQuery& q, const std::vector<float>& qv,
                                             TimestampMs now) {
   auto gathered = Gather(index, scope, q, qv);
+  AddSessionContext(index, scope, q, &gathered);
   const double half_life_ms = q.recency_half_life_days * 86'400'000.0;
   std::vector<RankedCandidate> ranked;
   ranked.reserve(gathered.size());
@@ -156,7 +179,7 @@ std::vector<RankedCandidate> RankCandidates(const ScopeIndex& index, const Scope
     double age = std::max<double>(0, static_cast<double>(now - d->created_at));
     c.explain.recency = half_life_ms > 0 ? std::pow(0.5, age / half_life_ms) : 0;
     c.explain.importance = d->importance;
-    c.explain.relevance = Relevance(c.explain, q);
+    c.explain.relevance = std::min(1.0, Relevance(c.explain, q) + q.context_weight * c.explain.context);
     if (c.explain.relevance <= 0) continue;  // no evidence at all: importance alone is not a match
     c.score = q.relevance_weight * c.explain.relevance + q.importance_weight * d->importance +
               q.recency_weight * c.explain.recency;
