@@ -142,6 +142,11 @@ Result<std::vector<MemoryItem>> Engine::AddBatch(const Scope& scope,
   ENGRAM_ASSIGN_OR_RETURN(auto vectors, embedder_->Embed(texts));
   if (vectors.size() != pending.size()) return Status::Internal("embedder returned a wrong count");
   for (size_t i = 0; i < pending.size(); ++i) {
+    if (static_cast<int>(vectors[i].size()) != embedder_->dimension()) {
+      return Status::InvalidArgument("dimension mismatch: the embedder returned a vector of " +
+                                     std::to_string(vectors[i].size()) + " values, expected " +
+                                     std::to_string(embedder_->dimension()));
+    }
     pending[i].item.embedding_model = embedder_->model();
     pending[i].vector = StoredVector{embedder_->model(), std::move(vectors[i])};
   }

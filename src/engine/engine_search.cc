@@ -105,13 +105,18 @@ Result<std::vector<SearchHit>> Engine::Search(const Scope& scope, const SearchQu
     returned.push_back(c.seq);
   }
   if (query.record_access) {
-    NoteAccess(returned, now);
-    std::lock_guard<std::mutex> lock(access_mu_);
-    for (size_t i = 0; i < hits.size(); ++i) {
-      const auto& pending = pending_access_[returned[i]];
-      hits[i].item.access_count += pending.first;
-      hits[i].item.last_accessed = std::max(hits[i].item.last_accessed.value_or(0), pending.second);
+    // The rows were read before this access; add what is still pending (not yet flushed)
+    // plus this read, before NoteAccess may flush and clear the pending counts.
+    {
+      std::lock_guard<std::mutex> lock(access_mu_);
+      for (size_t i = 0; i < hits.size(); ++i) {
+        auto it = pending_access_.find(returned[i]);
+        int64_t pending = it == pending_access_.end() ? 0 : it->second.first;
+        hits[i].item.access_count += pending + 1;
+        hits[i].item.last_accessed = std::max(hits[i].item.last_accessed.value_or(0), now);
+      }
     }
+    NoteAccess(returned, now);
   }
   return hits;
 }

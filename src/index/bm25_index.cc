@@ -86,7 +86,11 @@ std::vector<Bm25Hit> Bm25Index::Search(const std::vector<std::string>& query_ter
     if (it != term_ids_.end()) ++query_tf[it->second];
   }
   const double avgdl = static_cast<double>(total_length_) / static_cast<double>(live_docs_);
-  std::unordered_map<uint32_t, double> scores;
+  // Dense per-thread accumulator: indexes are searched concurrently under a shared lock.
+  thread_local std::vector<double> acc;
+  thread_local std::vector<uint32_t> touched;
+  if (acc.size() < docs_.size()) acc.resize(docs_.size(), 0.0);
+  touched.clear();
   for (const auto& [term, qtf] : query_tf) {
     double df = doc_freq_[term];
     if (df == 0) continue;
@@ -96,11 +100,14 @@ std::vector<Bm25Hit> Bm25Index::Search(const std::vector<std::string>& query_ter
       if (!d.alive) continue;
       double tf = p.tf;
       double norm = params_.k1 * (1.0 - params_.b + params_.b * d.length / avgdl);
-      scores[p.doc] += qtf * idf * tf * (params_.k1 + 1.0) / (tf + norm);
+      if (acc[p.doc] == 0.0) touched.push_back(p.doc);
+      acc[p.doc] += qtf * idf * tf * (params_.k1 + 1.0) / (tf + norm);
     }
   }
-  hits.reserve(scores.size());
-  for (const auto& [doc, score] : scores) {
+  hits.reserve(touched.size());
+  for (uint32_t doc : touched) {
+    const double score = acc[doc];
+    acc[doc] = 0.0;
     int64_t key = docs_[doc].key;
     if (filter && !filter(key)) continue;
     hits.push_back({key, score});

@@ -171,13 +171,14 @@ namespace {
 
 // After a graph search returned `seen` candidates of which `passed` passed the filter: how many
 // candidates the next graph search needs, or 0 if scoring the passing nodes exactly is cheaper.
-// Rough costs, in distance computations: a graph search ~2*M per candidate; an exact scan ~1/4
-// per node (deleted flag, label, filter call: measured at dimension 384) plus 1 per passing node.
+// Rough costs in distance computations, measured at dimension 384 (bench/vector_bench.cc): a
+// graph search ~3-4*M per candidate (random access, heap work); an exact scan ~1/4 per node
+// (deleted flag, label, filter call; sequential) plus 1 per passing node.
 size_t NextCandidates(size_t k, size_t seen, size_t passed, size_t nodes, size_t M) {
   const double pass_rate = std::max(static_cast<double>(passed), 0.5) / static_cast<double>(seen);
   const double want =
       std::max(1.25 * static_cast<double>(k) / pass_rate, 2.0 * static_cast<double>(seen));
-  const double graph_cost = want * 2.0 * static_cast<double>(M);
+  const double graph_cost = want * 4.0 * static_cast<double>(M);
   const double exact_cost = static_cast<double>(nodes) * (0.25 + pass_rate);
   if (want >= static_cast<double>(nodes) || graph_cost > exact_cost) return 0;
   return static_cast<size_t>(want);

@@ -2,7 +2,7 @@
 // VectorIndex interface, plus versioned, checksummed snapshots of it.
 //
 // Threads: not synchronized, like every VectorIndex. The owner holds a shared lock for Search,
-// dimension(), size() and SaveHnswSnapshot (they only read; concurrent Searches are safe), and
+// Get, the accessors and SaveHnswSnapshot (they only read; concurrent Searches are safe), and
 // an exclusive lock for Upsert, Remove and set_ef_search.
 //
 // Removal is a tombstone: the key keeps its graph node (capacity, traversal cost) until the
@@ -74,9 +74,11 @@ class HnswIndex;
 
 // Writes `index` to `path` atomically: `path`.tmp is written, fsynced and renamed over `path`,
 // then the directory is fsynced. Scratch files `path`.tmp and `path`.graph.XXXXXX are removed
-// on every return path (after a crash they may remain and can be deleted).
+// on every return path (after a crash they may remain and can be deleted). The file is created
+// with mode 0600 (it holds embeddings). Reads the index only: a shared lock suffices.
 // InvalidArgument: meta.dimension/M/ef_construction do not describe `index`, or the model name
-// is too long. IOError: the file system refused (nothing at `path` changed).
+// is too long. IOError: the file system refused; `path` is unchanged unless only the final
+// directory fsync failed.
 Status SaveHnswSnapshot(const HnswIndex& index, const std::string& path,
                         const HnswSnapshotMeta& meta);
 

@@ -69,17 +69,35 @@ bool PassesFilters(const DocInfo& doc, const Scope& scope, const SearchFilters& 
 
 namespace {
 
+// Runs `search` unfiltered for twice the wanted hits and filters the result, which is far cheaper
+// than testing every scored key when most items pass (the usual case: active items); falls back
+// to a filtered search when too few survive.
+template <typename Search>
+auto FilteredAfter(const Search& search, size_t want, const KeyFilter& filter) {
+  auto hits = search(want * 2, KeyFilter());
+  const size_t unfiltered = hits.size();
+  hits.erase(std::remove_if(hits.begin(), hits.end(),
+                            [&](const auto& h) { return !filter(h.key); }),
+             hits.end());
+  if (hits.size() < want && unfiltered == want * 2) hits = search(want, filter);
+  if (hits.size() > want) hits.resize(want);
+  return hits;
+}
+
 // Collects both channels' candidates with their raw signals and ranks.
 std::unordered_map<int64_t, RankedCandidate> Gather(const ScopeIndex& index, const Scope& scope,
                                                     const SearchQuery& q,
                                                     const std::vector<float>& qv) {
   const size_t pool = std::max<size_t>(50, static_cast<size_t>(q.k) * 5);
+  const std::vector<std::string> terms = KeywordTerms(q.text);
   KeyFilter filter = [&](int64_t seq) {
     const DocInfo* d = index.Find(seq);
     return d && PassesFilters(*d, scope, q.filters);
   };
   std::unordered_map<int64_t, RankedCandidate> out;
-  auto keyword = index.keyword().Search(KeywordTerms(q.text), pool, filter);
+  auto keyword = FilteredAfter(
+      [&](size_t n, const KeyFilter& f) { return index.keyword().Search(terms, n, f); }, pool,
+      filter);
   const double best = keyword.empty() ? 1.0 : keyword.front().score;
   for (size_t i = 0; i < keyword.size(); ++i) {
     RankedCandidate& c = out[keyword[i].key];
@@ -87,7 +105,9 @@ std::unordered_map<int64_t, RankedCandidate> Gather(const ScopeIndex& index, con
     c.explain.keyword = best > 0 ? keyword[i].score / best : 0;
     c.explain.keyword_rank = static_cast<int>(i) + 1;
   }
-  auto vector = index.vectors().Search(qv.data(), pool, filter);
+  auto vector = FilteredAfter(
+      [&](size_t n, const KeyFilter& f) { return index.vectors().Search(qv.data(), n, f); }, pool,
+      filter);
   for (size_t i = 0; i < vector.size(); ++i) {
     RankedCandidate& c = out[vector[i].key];
     c.seq = vector[i].key;

@@ -187,9 +187,11 @@ TEST(TokenCountTest, LongEnglishTextIsBudgetedSanely) {
   while (text.size() + sentence.size() <= 4000) text += sentence;
   while (text.size() < 4000) text += 'x';
   ASSERT_EQ(text.size(), 4000u);
+  // Byte-pair tokenizers give about 4 characters per token for English prose (≈ 1000 here);
+  // the estimate errs high on purpose (budgets must hold), but by no more than 15%.
   const int tokens = CountTokens(text);
   EXPECT_GE(tokens, 800);
-  EXPECT_LE(tokens, 1100);
+  EXPECT_LE(tokens, 1150) << "4000 characters of plain English prose";
   // Long CJK text: one token per character, so budgets stay conservative for Chinese.
   std::string zh;
   for (int i = 0; i < 1000; ++i) zh += "茶";

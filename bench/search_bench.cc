@@ -1,0 +1,82 @@
+// Retrieval benchmarks (issue 3):
+//   BM_HashEmbed        — built-in embedder throughput on short texts (one core)
+//   BM_Search10k        — hybrid search, k=10, one scope of 10k memories; p50/p99 as counters
+#include <benchmark/benchmark.h>
+#include <stdlib.h>
+
+#include <algorithm>
+#include <chrono>
+#include <filesystem>
+#include <random>
+
+#include "engram/engine.h"
+
+namespace engram {
+namespace {
+
+const char* kWords[] = {"tea", "coffee", "hiking", "Beijing", "Shanghai", "violin", "daughter",
+                        "marathon", "allergy", "peanuts", "nurse", "hospital", "cat", "dog",
+                        "garden", "book", "novel", "piano", "travel", "Japan", "sushi", "work",
+                        "meeting", "project", "deadline", "birthday", "party", "music", "jazz",
+                        "running", "swimming", "doctor", "school", "exam", "movie", "friend"};
+const char* kZh[] = {"我喜欢喝绿茶", "周末去爬山", "女儿在学小提琴", "对花生过敏", "在医院当护士",
+                     "下个月去日本旅行", "最近在读小说", "养了一只猫"};
+
+std::string Sentence(std::mt19937& rng, int n) {
+  std::string s = "I told you about";
+  for (int i = 0; i < n; ++i) s += std::string(" ") + kWords[rng() % std::size(kWords)];
+  if (rng() % 4 == 0) s += std::string("，") + kZh[rng() % std::size(kZh)];
+  return s;
+}
+
+void BM_HashEmbed(benchmark::State& state) {
+  auto embedder = std::move(MakeHashEmbedder({})).value();
+  std::mt19937 rng(1);
+  std::vector<std::string> texts;
+  for (int i = 0; i < 1000; ++i) texts.push_back(Sentence(rng, 8));
+  for (auto _ : state) {
+    auto v = embedder->Embed(texts);
+    benchmark::DoNotOptimize(v);
+  }
+  state.SetItemsProcessed(static_cast<int64_t>(state.iterations() * texts.size()));
+}
+BENCHMARK(BM_HashEmbed)->Unit(benchmark::kMillisecond);
+
+void BM_Search10k(benchmark::State& state) {
+  std::string tmpl = (std::filesystem::temp_directory_path() / "engram-sbench-XXXXXX").string();
+  std::string dir = mkdtemp(tmpl.data());
+  EngineOptions options;
+  options.path = dir + "/s.db";
+  options.synchronous = "NORMAL";
+  auto engine = std::move(Engine::Open(options)).value();
+  Scope scope{"default", "bench", "", ""};
+  std::mt19937 rng(2);
+  for (int b = 0; b < 10; ++b) {
+    std::vector<NewMemory> batch(1000);
+    for (auto& m : batch) m.content = Sentence(rng, 10);
+    if (!engine->AddBatch(scope, batch).ok()) std::abort();
+  }
+  SearchQuery warm;
+  warm.text = "tea";
+  (void)engine->Search(scope, warm);  // loads the scope index
+  std::vector<double> latencies;
+  for (auto _ : state) {
+    SearchQuery q;
+    q.text = Sentence(rng, 3) + "?";
+    q.record_access = false;
+    auto t0 = std::chrono::steady_clock::now();
+    auto hits = engine->Search(scope, q);
+    latencies.push_back(std::chrono::duration<double, std::micro>(
+                            std::chrono::steady_clock::now() - t0).count());
+    if (!hits.ok()) state.SkipWithError(hits.status().ToString().c_str());
+  }
+  std::sort(latencies.begin(), latencies.end());
+  state.counters["p50_us"] = latencies[latencies.size() / 2];
+  state.counters["p99_us"] = latencies[latencies.size() * 99 / 100];
+  engine.reset();
+  std::filesystem::remove_all(dir);
+}
+BENCHMARK(BM_Search10k)->Unit(benchmark::kMicrosecond)->Iterations(2000);
+
+}  // namespace
+}  // namespace engram
