@@ -46,7 +46,7 @@ struct EngineOptions {
   const Clock* clock = nullptr;          // not owned; outlives the engine; default system clock
   // Embeds content on write and queries on search; default: the hash embedder (384 dims).
   std::shared_ptr<Embedder> embedder;
-  size_t hnsw_threshold = 20'000;        // scopes with more vectors search an HNSW index
+  size_t hnsw_threshold = 5'000;         // scopes with more vectors search an HNSW index
 };
 
 // Progress of a long operation: items done so far of a total (total 0 when unknown).

@@ -2,6 +2,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include "index/hnsw_index.h"
 #include "text/analyzer.h"
 
 namespace engram {
@@ -101,9 +102,21 @@ const DocInfo* ScopeIndex::Find(int64_t seq) const {
   return it == docs_.end() ? nullptr : &it->second;
 }
 
+// Past the threshold an exact scan costs more than a graph search (it streams every vector for
+// every query), so the vectors move into an HNSW graph once, here. If the graph cannot be built
+// the exact index stays: slower, never wrong.
 void ScopeIndex::MaybeSwitchToHnsw() {
-  // Exact search only for now; the HNSW index lands with the vector-index work.
-  (void)approximate_;
+  if (approximate_ || vectors_->size() < options_.hnsw_threshold) return;
+  auto hnsw = HnswIndex::Create(HnswOptions{.dimension = options_.dimension,
+                                            .initial_capacity = vectors_->size() * 2});
+  if (!hnsw.ok()) return;
+  std::vector<float> v;
+  for (const auto& [seq, doc] : docs_) {
+    if (!vectors_->Get(seq, &v)) continue;
+    if (!(*hnsw)->Upsert(seq, v.data()).ok()) return;
+  }
+  vectors_ = std::move(hnsw).value();
+  approximate_ = true;
 }
 
 }  // namespace engram

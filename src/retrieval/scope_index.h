@@ -44,7 +44,7 @@ std::vector<std::string> KeywordTerms(std::string_view text);
 struct ScopeIndexOptions {
   int dimension = 384;
   Bm25Params bm25;
-  size_t hnsw_threshold = 20'000;  // switch from exact to HNSW search past this many vectors
+  size_t hnsw_threshold = 5'000;  // switch from exact to HNSW search past this many vectors
 };
 
 class ScopeIndex {
