@@ -111,14 +111,38 @@ void PrintHits(const std::vector<SearchHit>& hits, bool explain) {
   }
 }
 
-int RunSearch(Context& ctx, const SearchFlags& f) {
+// The scope, query and engine a search-like command needs; on failure the error is printed and
+// *exit_code set.
+struct Prepared {
+  Scope scope;
+  SearchQuery query;
+  Engine* engine = nullptr;
+};
+
+std::optional<Prepared> Prepare(Context& ctx, const SearchFlags& f, int* exit_code) {
   auto scope = ctx.RequireScope();
-  if (!scope) return kExitUsage;
+  if (!scope) {
+    *exit_code = kExitUsage;
+    return std::nullopt;
+  }
   auto q = BuildSearchQuery(f);
-  if (!q.ok()) return ctx.Fail(q.status());
+  if (!q.ok()) {
+    *exit_code = ctx.Fail(q.status());
+    return std::nullopt;
+  }
   Engine* engine = ctx.OpenEngine();
-  if (!engine) return kExitInternal;
-  auto hits = engine->Search(*scope, *q);
+  if (!engine) {
+    *exit_code = kExitInternal;
+    return std::nullopt;
+  }
+  return Prepared{*scope, std::move(q).value(), engine};
+}
+
+int RunSearch(Context& ctx, const SearchFlags& f) {
+  int exit_code = kExitOk;
+  auto p = Prepare(ctx, f, &exit_code);
+  if (!p) return exit_code;
+  auto hits = p->engine->Search(p->scope, p->query);
   if (!hits.ok()) return ctx.Fail(hits.status());
   if (ctx.json) {
     json results = json::array();
@@ -131,13 +155,10 @@ int RunSearch(Context& ctx, const SearchFlags& f) {
 }
 
 int RunContext(Context& ctx, const SearchFlags& f) {
-  auto scope = ctx.RequireScope();
-  if (!scope) return kExitUsage;
-  auto q = BuildSearchQuery(f);
-  if (!q.ok()) return ctx.Fail(q.status());
-  Engine* engine = ctx.OpenEngine();
-  if (!engine) return kExitInternal;
-  auto result = engine->BuildContext(*scope, ContextRequest{*q, f.budget});
+  int exit_code = kExitOk;
+  auto p = Prepare(ctx, f, &exit_code);
+  if (!p) return exit_code;
+  auto result = p->engine->BuildContext(p->scope, ContextRequest{p->query, f.budget});
   if (!result.ok()) return ctx.Fail(result.status());
   if (ctx.json) {
     json memories = json::array();
