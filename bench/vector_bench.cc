@@ -118,7 +118,7 @@ struct Corpus {
   size_t n = 0;
   double build_seconds = 0;
   std::unique_ptr<HnswIndex> index;
-  std::vector<float> queries;  // kQueries x kDim
+  std::vector<float> queries;                         // kQueries x kDim
   std::vector<std::vector<std::set<int64_t>>> truth;  // [filter][query] -> keys
 };
 
@@ -156,8 +156,8 @@ std::unique_ptr<Corpus> BuildCorpus(int kind, size_t n) {
       for (size_t q = 0; q < kQueries; ++q) top[f][q].Offer(static_cast<int64_t>(i), scores[q]);
     }
     if ((i + 1) % std::max<size_t>(n / 20, 1) == 0) {
-      std::fprintf(stderr, "[vector_bench] %s: %zu/%zu vectors, %.0f s\n", KindName(kind), i + 1,
-                   n, SecondsSince(start));
+      std::fprintf(stderr, "[vector_bench] %s: %zu/%zu vectors, %.0f s\n", KindName(kind), i + 1, n,
+                   SecondsSince(start));
     }
   }
   corpus->build_seconds = SecondsSince(start);
@@ -242,11 +242,15 @@ BENCHMARK(BM_HnswSearchFiltered)
 
 void BM_HnswSnapshotSaveLoad(benchmark::State& state) {
   Corpus& c = GetCorpus(kClustered);
-  std::string dir = (std::filesystem::temp_directory_path() / "engram_vector_bench_XXXXXX").string();
+  std::string dir =
+      (std::filesystem::temp_directory_path() / "engram_vector_bench_XXXXXX").string();
   if (::mkdtemp(dir.data()) == nullptr) return state.SkipWithError("mkdtemp failed");
   const std::string path = dir + "/bench.hnsw";
-  const HnswSnapshotMeta meta{.model = "bench", .dimension = kDim, .M = c.index->M(),
-                              .ef_construction = c.index->ef_construction(), .fingerprint = c.n};
+  const HnswSnapshotMeta meta{.model = "bench",
+                              .dimension = kDim,
+                              .M = c.index->M(),
+                              .ef_construction = c.index->ef_construction(),
+                              .fingerprint = c.n};
   double save_s = 0, load_s = 0;
   for (auto _ : state) {
     auto start = std::chrono::steady_clock::now();

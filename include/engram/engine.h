@@ -190,6 +190,19 @@ class Engine {
   // Writes pending access statistics now (also done within a second, and on destruction).
   Status FlushAccessStats();
 
+  // How a scope's search index is held (loading it if needed): for operators and tests.
+  struct IndexInfo {
+    int64_t items = 0;
+    int64_t vectors = 0;
+    bool approximate = false;     // HNSW graph rather than exact scan
+    bool from_snapshot = false;   // the graph was loaded from its snapshot file
+    std::string snapshot_status;  // "none", "loaded", or why the snapshot was not used
+  };
+  Result<IndexInfo> DescribeIndex(const Scope& scope);
+  // Writes an HNSW snapshot for every loaded approximate index whose vectors changed since it
+  // was loaded or saved (also done on destruction). Files live in `<database>.indexes/`.
+  Status SaveIndexSnapshots();
+
   // The (tenant, user) scopes holding items; `tenant` empty means every tenant. Admin use.
   Result<std::vector<ScopeSummary>> ListScopes(std::string_view tenant);
 
@@ -205,6 +218,10 @@ class Engine {
   std::shared_ptr<ScopeIndex> LoadedIndex(const Scope& scope);
   void DropIndex(const Scope& scope);
   Result<std::vector<float>> EmbedOne(const std::string& text);
+  // The snapshot file of the scope's graph, or "" when the scope has no row yet.
+  Result<std::string> SnapshotPath(const Scope& scope);
+  // Tries to load the scope's graph from its snapshot; false if unusable (status says why).
+  bool TryLoadSnapshot(const Scope& scope, ScopeIndex* index);
   void NoteAccess(const std::vector<int64_t>& seqs, TimestampMs now);
 
   EngineOptions options_;

@@ -64,7 +64,10 @@ Engine::Engine(EngineOptions options, std::unique_ptr<MemoryStore> store)
       ids_(std::make_unique<IdGenerator>()),
       embedder_(options_.embedder) {}
 
-Engine::~Engine() { (void)FlushAccessStats(); }
+Engine::~Engine() {
+  (void)FlushAccessStats();
+  (void)SaveIndexSnapshots();
+}
 
 Result<std::unique_ptr<Engine>> Engine::Open(const EngineOptions& options) {
   EngineOptions opts = options;
@@ -244,6 +247,10 @@ Status Engine::Purge(const Scope& scope, std::string_view id) {
     std::unique_lock<std::shared_mutex> index_lock(index->mu);
     index->Remove(seq);
   }
+  // A snapshot on disk still holds the purged vector: remove it (rewritten at the next save).
+  auto snapshot = SnapshotPath(scope);
+  std::error_code ec;
+  if (snapshot.ok() && !snapshot->empty()) std::filesystem::remove(*snapshot, ec);
   return Status::Ok();
 }
 
@@ -251,8 +258,11 @@ Result<int64_t> Engine::PurgeScope(const Scope& scope) {
   ENGRAM_RETURN_IF_ERROR(ValidateScope(scope));
   Scope whole{scope.tenant, scope.user_id, "", ""};
   std::lock_guard<std::mutex> lock(write_mu_);
+  auto snapshot = SnapshotPath(whole);
   auto removed = store_->PurgeScope(whole);
   DropIndex(whole);
+  std::error_code ec;
+  if (snapshot.ok() && !snapshot->empty()) std::filesystem::remove(*snapshot, ec);
   return removed;
 }
 

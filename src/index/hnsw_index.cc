@@ -82,6 +82,11 @@ HnswIndex::HnswIndex(const HnswOptions& options, std::unique_ptr<hnswlib::InnerP
   graph_->metric_hops = 0;
   graph_->setEf(options_.ef_search);
   live_ = graph_->cur_element_count - graph_->num_deleted_;
+  key_of_node_.resize(graph_->cur_element_count);
+  for (hnswlib::tableint id = 0; id < graph_->cur_element_count; ++id) {
+    key_of_node_[id] =
+        graph_->isMarkedDeleted(id) ? -1 : static_cast<int64_t>(graph_->getExternalLabel(id));
+  }
 }
 
 HnswIndex::~HnswIndex() = default;
@@ -142,6 +147,9 @@ Status HnswIndex::Upsert(int64_t key, const float* vector) {
     const bool was_removed = !is_new && graph_->isMarkedDeleted(it->second);
     if (is_new) GrowIfFull();
     graph_->addPoint(vector, label);  // replaces (and un-deletes) an existing label
+    const hnswlib::tableint id = graph_->label_lookup_.at(label);
+    if (id >= key_of_node_.size()) key_of_node_.resize(id + 1, -1);
+    key_of_node_[id] = key;
     if (is_new || was_removed) ++live_;
     return Status::Ok();
   } catch (...) {
@@ -163,6 +171,7 @@ Status HnswIndex::Remove(int64_t key) {
   }
   // Hard deletion: the tombstone keeps its links for navigation, not the vector.
   std::memset(graph_->getDataByInternalId(it->second), 0, graph_->data_size_);
+  key_of_node_[it->second] = -1;
   --live_;
   return Status::Ok();
 }
@@ -173,7 +182,7 @@ namespace {
 // candidates the next graph search needs, or 0 if scoring the passing nodes exactly is cheaper.
 // Rough costs in distance computations, measured at dimension 384 (bench/vector_bench.cc): a
 // graph search ~3-4*M per candidate (random access, heap work); an exact scan ~1/4 per node
-// (deleted flag, label, filter call; sequential) plus 1 per passing node.
+// (a filter call about as costly as a hash lookup) plus 1 per passing node.
 size_t NextCandidates(size_t k, size_t seen, size_t passed, size_t nodes, size_t M) {
   const double pass_rate = std::max(static_cast<double>(passed), 0.5) / static_cast<double>(seen);
   const double want =
@@ -228,11 +237,13 @@ std::vector<VectorHit> HnswIndex::SearchExact(const float* query, size_t k,
   const Graph& g = *graph_;
   auto worse = [](const VectorHit& a, const VectorHit& b) { return a.score > b.score; };
   std::vector<VectorHit> heap;  // the k best so far, worst on top
-  for (hnswlib::tableint id = 0; id < g.cur_element_count; ++id) {
-    if (g.isMarkedDeleted(id)) continue;
-    const auto key = static_cast<int64_t>(g.getExternalLabel(id));
-    if (filter && !filter(key)) continue;
-    const float score = 1.0f - g.fstdistfunc_(query, g.getDataByInternalId(id), g.dist_func_param_);
+  // key_of_node_ is dense: the scan touches a node's record only if its key passes.
+  for (size_t id = 0; id < key_of_node_.size(); ++id) {
+    const int64_t key = key_of_node_[id];
+    if (key < 0 || (filter && !filter(key))) continue;
+    const float score =
+        1.0f - g.fstdistfunc_(query, g.getDataByInternalId(static_cast<hnswlib::tableint>(id)),
+                              g.dist_func_param_);
     if (heap.size() < k) {
       heap.push_back({key, score});
       std::push_heap(heap.begin(), heap.end(), worse);

@@ -151,6 +151,7 @@ class HnswIndex final : public VectorIndex {
   HnswOptions options_;
   std::unique_ptr<hnswlib::InnerProductSpace> space_;  // outlives graph_ (declared first)
   std::unique_ptr<Graph> graph_;
+  std::vector<int64_t> key_of_node_;  // by hnswlib internal id; -1 once removed
   size_t live_ = 0;
 };
 

@@ -223,6 +223,9 @@ TEST(HnswIndexTest, VerySelectiveFilterReturnsEveryPassingKey) {
   const auto hits = index->Search(d.row(0), 10, filter);
   EXPECT_EQ(Keys(hits), Keys(BruteForce(d, d.row(0), 10, filter)));
   EXPECT_EQ(hits.size(), 3u);
+  ASSERT_TRUE(index->Remove(1500).ok());
+  const auto after = Keys(index->Search(d.row(0), 10, filter));  // removed keys never return
+  EXPECT_EQ(std::set<int64_t>(after.begin(), after.end()), (std::set<int64_t>{17, 2999}));
 
   // 1%: the graph retries cannot fill k, so the exact scan answers: identical to brute force.
   const KeyFilter one_percent = [](int64_t key) { return key % 100 == 0; };
@@ -264,7 +267,10 @@ class HnswSnapshotTest : public ::testing::Test {
     path_ = dir_ + "/scope.hnsw";
     data_ = RandomUnitVectors(800, 32, 20);
     index_ = BuildIndex(data_);
-    meta_ = {.model = "hash-32", .dimension = 32, .M = 16, .ef_construction = 100,
+    meta_ = {.model = "hash-32",
+             .dimension = 32,
+             .M = 16,
+             .ef_construction = 100,
              .fingerprint = 0xC0FFEE};
   }
   void TearDown() override { std::filesystem::remove_all(dir_); }

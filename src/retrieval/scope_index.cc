@@ -64,6 +64,7 @@ void ScopeIndex::Upsert(int64_t seq, const MemoryItem& item, const std::vector<f
   bm25_.Add(seq, KeywordTerms(item.content));
   if (vector && static_cast<int>(vector->size()) == options_.dimension) {
     (void)vectors_->Upsert(seq, vector->data());
+    ++vector_generation_;
     MaybeSwitchToHnsw();
   }
 }
@@ -95,6 +96,13 @@ void ScopeIndex::Remove(int64_t seq) {
   docs_.erase(seq);
   bm25_.Remove(seq);
   (void)vectors_->Remove(seq);
+  ++vector_generation_;
+}
+
+void ScopeIndex::AdoptVectors(std::unique_ptr<HnswIndex> vectors) {
+  hnsw_ = vectors.get();
+  vectors_ = std::move(vectors);
+  approximate_ = true;
 }
 
 const DocInfo* ScopeIndex::Find(int64_t seq) const {
@@ -115,8 +123,7 @@ void ScopeIndex::MaybeSwitchToHnsw() {
     if (!vectors_->Get(seq, &v)) continue;
     if (!(*hnsw)->Upsert(seq, v.data()).ok()) return;
   }
-  vectors_ = std::move(hnsw).value();
-  approximate_ = true;
+  AdoptVectors(std::move(hnsw).value());
 }
 
 }  // namespace engram

@@ -18,6 +18,7 @@
 
 #include "engram/memory.h"
 #include "index/bm25_index.h"
+#include "index/hnsw_index.h"
 #include "index/vector_index.h"
 
 namespace engram {
@@ -55,6 +56,14 @@ class ScopeIndex {
   void Upsert(int64_t seq, const MemoryItem& item, const std::vector<float>* vector);
   void Remove(int64_t seq);
 
+  // Uses `vectors` (a graph loaded from a snapshot) as this index's vector index. Call before
+  // any Upsert that carries a vector.
+  void AdoptVectors(std::unique_ptr<HnswIndex> vectors);
+  // The HNSW graph when the index is approximate, for snapshots; null while exact.
+  const HnswIndex* hnsw() const { return hnsw_; }
+  // Incremented by every vector change; lets the owner skip rewriting an unchanged snapshot.
+  uint64_t vector_generation() const { return vector_generation_; }
+
   const DocInfo* Find(int64_t seq) const;
   // The items just before and after `seq` in time within its session (0 when none), so that
   // ranking can credit a turn for the context around it.
@@ -66,6 +75,14 @@ class ScopeIndex {
 
   mutable std::shared_mutex mu;
 
+  // Where the vector graph came from and whether it has been saved since; kept by the engine
+  // under its write lock.
+  struct SnapshotState {
+    bool loaded = false;             // the graph was read from a snapshot file
+    std::string status = "none";     // how the last load attempt went
+    uint64_t saved_generation = 0;   // vector_generation() at the last load or save
+  } snapshot;
+
  private:
   void MaybeSwitchToHnsw();
   void RemoveFromSession(int64_t seq);
@@ -74,6 +91,8 @@ class ScopeIndex {
   Bm25Index bm25_;
   std::unique_ptr<VectorIndex> vectors_;
   bool approximate_ = false;
+  HnswIndex* hnsw_ = nullptr;  // vectors_ as an HnswIndex, when approximate_
+  uint64_t vector_generation_ = 0;
   std::unordered_map<int64_t, DocInfo> docs_;
   // session_id → its items ordered by (created_at, seq); items without a session are absent.
   std::unordered_map<std::string, std::set<std::pair<TimestampMs, int64_t>>> sessions_;

@@ -45,7 +45,15 @@ struct PendingItem {
 struct ScannedItem {
   int64_t seq = 0;
   MemoryItem item;
-  std::optional<std::vector<float>> vector;
+  bool has_vector = false;                   // a vector of the requested model is stored
+  std::optional<std::vector<float>> vector;  // its values, when the scan reads them
+};
+
+// A summary of a scope's stored vectors of one model that changes whenever any of them is
+// added, replaced or removed: what an index snapshot must match to be trusted.
+struct VectorFingerprint {
+  int64_t count = 0;
+  uint64_t value = 0;
 };
 
 // Access statistics to add to an item.
@@ -95,8 +103,12 @@ class MemoryStore {
 
   // Every item of the scope's (tenant, user) — all agents, sessions and statuses — with its
   // vector for `model` when one is stored, in one read transaction.
-  Status Scan(const Scope& scope, const std::string& model,
+  // `with_vectors` false reads only whether each vector exists (has_vector), not its values.
+  Status Scan(const Scope& scope, const std::string& model, bool with_vectors,
               const std::function<Status(ScannedItem&&)>& sink);
+  Result<VectorFingerprint> Fingerprint(const Scope& scope, const std::string& model);
+  // The internal id of the scope's (tenant, user) row, or nullopt if never written.
+  Result<std::optional<int64_t>> ScopeId(const Scope& scope);
   // The items with these keys that belong to the scope (others are skipped), in key order.
   Result<std::vector<ScannedItem>> GetBySeqs(const Scope& scope, const std::vector<int64_t>& seqs);
   // Adds access counts and raises last_accessed, in one transaction.

@@ -281,7 +281,7 @@ Result<std::vector<ScopeSummary>> MemoryStore::ListScopes(std::string_view tenan
   return out;
 }
 
-Status MemoryStore::Scan(const Scope& scope, const std::string& model,
+Status MemoryStore::Scan(const Scope& scope, const std::string& model, bool with_vectors,
                          const std::function<Status(ScannedItem&&)>& sink) {
   ENGRAM_ASSIGN_OR_RETURN(ReaderLease lease, AcquireReader());
   Database* db = lease.db();
@@ -299,12 +299,16 @@ Status MemoryStore::Scan(const Scope& scope, const std::string& model,
   std::unordered_map<int64_t, std::vector<float>> vectors;
   ENGRAM_ASSIGN_OR_RETURN(
       Statement * vs,
-      db->Prepare("SELECT e.item_seq, e.dim, e.vector FROM embeddings e JOIN items i "
-                  "ON i.seq = e.item_seq WHERE i.scope_id = ? AND e.model = ?"));
-  vs->Bind(1, filter.scope_id).Bind(2, model);
+      db->Prepare("SELECT e.item_seq, e.dim, CASE WHEN ?3 THEN e.vector END FROM embeddings e "
+                  "JOIN items i ON i.seq = e.item_seq WHERE i.scope_id = ?1 AND e.model = ?2"));
+  vs->Bind(1, filter.scope_id).Bind(2, model).Bind(3, int64_t{with_vectors});
   while (true) {
     ENGRAM_ASSIGN_OR_RETURN(bool row, vs->Step());
     if (!row) break;
+    if (!with_vectors) {
+      vectors.emplace(vs->Int(0), std::vector<float>());
+      continue;
+    }
     int64_t dim = vs->Int(1);
     if (dim <= 0 || vs->BlobSize(2) != dim * 4) {
       return Status::Corruption("stored vector size does not match its dimension");
@@ -322,7 +326,8 @@ Status MemoryStore::Scan(const Scope& scope, const std::string& model,
     ScannedItem scanned;
     ENGRAM_ASSIGN_OR_RETURN(scanned.item, ReadItemRow(*st, whole, &scanned.seq));
     if (auto it = vectors.find(scanned.seq); it != vectors.end()) {
-      scanned.vector = std::move(it->second);
+      scanned.has_vector = true;
+      if (with_vectors) scanned.vector = std::move(it->second);
     }
     ENGRAM_RETURN_IF_ERROR(sink(std::move(scanned)));
   }
@@ -349,6 +354,39 @@ Result<std::vector<ScannedItem>> MemoryStore::GetBySeqs(const Scope& scope,
     out.push_back(std::move(scanned));
   }
   return out;
+}
+
+Result<VectorFingerprint> MemoryStore::Fingerprint(const Scope& scope, const std::string& model) {
+  ENGRAM_ASSIGN_OR_RETURN(ReaderLease lease, AcquireReader());
+  const Scope whole{scope.tenant, scope.user_id, "", ""};
+  ENGRAM_ASSIGN_OR_RETURN(ScopeFilter filter, ResolveForRead(lease.db(), whole));
+  ENGRAM_ASSIGN_OR_RETURN(
+      Statement * st,
+      lease.db()->Prepare("SELECT count(*), coalesce(max(e.item_seq), 0), "
+                          "coalesce(sum(e.item_seq), 0), coalesce(sum(e.created_at % 1000003), 0), "
+                          "coalesce(sum(e.dim), 0) FROM embeddings e JOIN items i "
+                          "ON i.seq = e.item_seq WHERE i.scope_id = ? AND e.model = ?"));
+  st->Bind(1, filter.scope_id).Bind(2, model);
+  ENGRAM_ASSIGN_OR_RETURN(bool row, st->Step());
+  VectorFingerprint fp;
+  if (!row) return fp;
+  fp.count = st->Int(0);
+  // FNV-1a over the aggregates: any added, removed or replaced vector changes one of them.
+  uint64_t h = 1469598103934665603ull;
+  for (int col = 0; col < 5; ++col) {
+    uint64_t v = static_cast<uint64_t>(st->Int(col));
+    for (int b = 0; b < 8; ++b) {
+      h ^= (v >> (8 * b)) & 0xFF;
+      h *= 1099511628211ull;
+    }
+  }
+  fp.value = h;
+  return fp;
+}
+
+Result<std::optional<int64_t>> MemoryStore::ScopeId(const Scope& scope) {
+  ENGRAM_ASSIGN_OR_RETURN(ReaderLease lease, AcquireReader());
+  return FindScopeId(lease.db(), Scope{scope.tenant, scope.user_id, "", ""});
 }
 
 }  // namespace engram

@@ -1,0 +1,145 @@
+// Engine-level HNSW snapshots: saved on close, trusted only when they match the database,
+// rebuilt from the database when missing, corrupt or stale, and removed on purge.
+#include <gtest/gtest.h>
+
+#include <filesystem>
+#include <fstream>
+
+#include "testing/test_support.h"
+
+namespace engram {
+namespace {
+
+namespace fs = std::filesystem;
+
+class SnapshotTest : public ::testing::Test {
+ protected:
+  std::unique_ptr<Engine> Open() {
+    EngineOptions options;
+    options.hnsw_threshold = 50;
+    return testing::OpenEngine(path_, nullptr, options);
+  }
+
+  void AddItems(Engine& engine, int from, int count) {
+    std::vector<NewMemory> batch;
+    for (int i = from; i < from + count; ++i) {
+      batch.push_back(testing::Text("memory number " + std::to_string(i) + " about topic" +
+                                    std::to_string(i % 7) + " and word" + std::to_string(i)));
+    }
+    ASSERT_TRUE(engine.AddBatch(scope_, batch).ok());
+  }
+
+  // True if searching for item i's unique word returns item i first.
+  bool Finds(Engine& engine, int i) {
+    SearchQuery q;
+    q.text = "word" + std::to_string(i);
+    auto hits = engine.Search(scope_, q);
+    return hits.ok() && !hits->empty() &&
+           hits->front().item.content.find("word" + std::to_string(i)) != std::string::npos;
+  }
+
+  std::string SnapshotFile() const { return path_ + ".indexes/scope-1.hnsw"; }
+
+  testing::TempDir dir_;
+  std::string path_ = dir_.File("e.db");
+  Scope scope_{"default", "alice", "", ""};
+};
+
+TEST_F(SnapshotTest, SavedOnCloseAndLoadedOnOpen) {
+  {
+    auto engine = Open();
+    AddItems(*engine, 0, 120);
+    auto info = engine->DescribeIndex(scope_);
+    ASSERT_TRUE(info.ok());
+    EXPECT_TRUE(info->approximate);
+    EXPECT_FALSE(info->from_snapshot);
+  }
+  ASSERT_TRUE(fs::exists(SnapshotFile()));
+  auto engine = Open();
+  auto info = engine->DescribeIndex(scope_);
+  ASSERT_TRUE(info.ok());
+  EXPECT_TRUE(info->from_snapshot) << info->snapshot_status;
+  EXPECT_EQ(info->snapshot_status, "loaded");
+  EXPECT_EQ(info->vectors, 120);
+  EXPECT_TRUE(Finds(*engine, 77));
+}
+
+TEST_F(SnapshotTest, CorruptSnapshotIsDetectedAndRebuilt) {
+  { AddItems(*Open(), 0, 120); }
+  {
+    auto engine = Open();
+    ASSERT_TRUE(engine->DescribeIndex(scope_).ok());  // loads, so close writes the snapshot
+  }
+  {
+    std::fstream f(SnapshotFile(), std::ios::in | std::ios::out | std::ios::binary);
+    f.seekp(static_cast<std::streamoff>(fs::file_size(SnapshotFile()) / 2));
+    f.put('\x5a');
+    f.put('\xa5');
+  }
+  {
+    auto engine = Open();
+    auto info = engine->DescribeIndex(scope_);
+    ASSERT_TRUE(info.ok());
+    EXPECT_FALSE(info->from_snapshot);
+    EXPECT_NE(info->snapshot_status.find("corruption"), std::string::npos) << info->snapshot_status;
+    EXPECT_TRUE(info->approximate);
+    EXPECT_EQ(info->vectors, 120);
+    EXPECT_TRUE(Finds(*engine, 33));
+  }
+  auto engine = Open();  // the rebuilt graph was saved on close
+  EXPECT_TRUE(engine->DescribeIndex(scope_)->from_snapshot);
+}
+
+TEST_F(SnapshotTest, StaleSnapshotIsNotTrusted) {
+  {
+    auto engine = Open();
+    AddItems(*engine, 0, 120);
+    ASSERT_TRUE(engine->DescribeIndex(scope_).ok());
+  }
+  fs::copy_file(SnapshotFile(), dir_.File("old.hnsw"));
+  {
+    auto engine = Open();
+    AddItems(*engine, 120, 5);  // the database moves on
+  }
+  fs::copy_file(dir_.File("old.hnsw"), SnapshotFile(), fs::copy_options::overwrite_existing);
+  auto engine = Open();
+  auto info = engine->DescribeIndex(scope_);
+  ASSERT_TRUE(info.ok());
+  EXPECT_FALSE(info->from_snapshot);
+  EXPECT_NE(info->snapshot_status.find("stale"), std::string::npos) << info->snapshot_status;
+  EXPECT_EQ(info->vectors, 125);
+  EXPECT_TRUE(Finds(*engine, 123));
+}
+
+TEST_F(SnapshotTest, PurgesRemoveTheSnapshot) {
+  {
+    auto engine = Open();
+    AddItems(*engine, 0, 120);
+    ASSERT_TRUE(engine->DescribeIndex(scope_).ok());
+  }
+  ASSERT_TRUE(fs::exists(SnapshotFile()));
+  auto engine = Open();
+  ASSERT_TRUE(engine->DescribeIndex(scope_)->from_snapshot);
+  ListQuery q;
+  q.limit = 1;
+  auto page = engine->List(scope_, q);
+  ASSERT_TRUE(engine->Purge(scope_, page->items[0].id).ok());
+  EXPECT_FALSE(fs::exists(SnapshotFile()));
+  // The in-memory graph keeps the purged node as a tombstone, so it is not saved...
+  engine.reset();
+  EXPECT_FALSE(fs::exists(SnapshotFile()));
+  // ...the next open rebuilds it from the database, and that clean graph is saved.
+  engine = Open();
+  auto info = engine->DescribeIndex(scope_);
+  EXPECT_FALSE(info->from_snapshot);
+  EXPECT_EQ(info->vectors, 119);
+  engine.reset();
+  EXPECT_TRUE(fs::exists(SnapshotFile()));
+  engine = Open();
+  EXPECT_TRUE(engine->DescribeIndex(scope_)->from_snapshot);
+  ASSERT_TRUE(engine->PurgeScope(scope_).ok());
+  EXPECT_FALSE(fs::exists(SnapshotFile()));
+}
+
+}  // namespace
+}  // namespace engram
