@@ -121,9 +121,6 @@ Status Engine::SaveIndexSnapshots() {
   for (const auto& [key, index] : loaded) {
     std::shared_lock<std::shared_mutex> index_lock(index->mu);
     if (!index->hnsw() || index->snapshot.saved_generation == index->vector_generation()) continue;
-    // A graph holding tombstones of purged items would carry their vectors to disk: skip it;
-    // the next open rebuilds the graph from the database, and that one is saved.
-    if (index->hnsw()->deleted_count() > 0) continue;
     const Scope scope{key.substr(0, key.find('\0')), key.substr(key.find('\0') + 1), "", ""};
     auto path = SnapshotPath(scope);
     auto fingerprint = store_->Fingerprint(scope, embedder_->model());
