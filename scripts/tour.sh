@@ -25,6 +25,9 @@ step "$ENGRAM" history "$CITY_ID"
 step "$ENGRAM" delete "$HOME_ID" --reason "user asked to forget the job"
 step "$ENGRAM" list --status all --type fact
 step "$ENGRAM" get "$CITY_ID"
+step "$ENGRAM" search "where do I live now" --explain
+step "$ENGRAM" search "喝什么茶"
+step "$ENGRAM" context "what should I know before planning a run with alice" --budget 120
 step "$ENGRAM" --user bob list
 step "$ENGRAM" export --out ./engram-data/tour-export.jsonl
 echo
