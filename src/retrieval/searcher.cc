@@ -89,7 +89,9 @@ auto FilteredAfter(const Search& search, size_t want, const KeyFilter& filter) {
 std::unordered_map<int64_t, RankedCandidate> Gather(const ScopeIndex& index, const Scope& scope,
                                                     const SearchQuery& q,
                                                     const std::vector<float>& qv) {
+  // The keyword channel feeds most of the relevance (keyword_weight), so it gets the deeper pool.
   const size_t pool = std::max<size_t>(50, static_cast<size_t>(q.k) * 5);
+  const size_t vector_pool = std::max<size_t>(30, static_cast<size_t>(q.k) * 3);
   const std::vector<std::string> terms = KeywordTerms(q.text);
   KeyFilter filter = [&](int64_t seq) {
     const DocInfo* d = index.Find(seq);
@@ -107,7 +109,8 @@ std::unordered_map<int64_t, RankedCandidate> Gather(const ScopeIndex& index, con
     c.explain.keyword_rank = static_cast<int>(i) + 1;
   }
   auto vector = FilteredAfter(
-      [&](size_t n, const KeyFilter& f) { return index.vectors().Search(qv.data(), n, f); }, pool,
+      [&](size_t n, const KeyFilter& f) { return index.vectors().Search(qv.data(), n, f); },
+      vector_pool,
       filter);
   for (size_t i = 0; i < vector.size(); ++i) {
     RankedCandidate& c = out[vector[i].key];
