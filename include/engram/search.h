@@ -49,8 +49,18 @@ struct SearchQuery {
   // before and after it in the same session (a reply is relevant when its question is).
   double context_weight = 0.5;
   double recency_half_life_days = 30;
+  // Conversational read path: the turns just before `text` (oldest first). They join the query
+  // in both channels, each weighted recent_turn_weight against the query text's 1: the latest
+  // line usually says what the next reply needs, the earlier ones still carry the topic.
+  // (A weight decaying with distance measured worse on MADial-Bench than a flat one.)
+  std::vector<std::string> recent_turns;  // at most 64
+  double recent_turn_weight = 0.5;
   bool diversify = true;            // maximal marginal relevance over near-duplicates
   double mmr_lambda = 0.7;          // 1: no diversity penalty
+  // Cosine similarity up to which two memories count as not redundant for MMR; above it the
+  // penalty rises linearly to 1. 0 is plain MMR (the default); 0.7 (near-duplicates only)
+  // measured +0.01 recall@5 on MADial-Bench but −0.004 any@10 on LoCoMo.
+  double mmr_similarity_floor = 0.0;
   bool record_access = true;        // count this read in the items' access statistics
 };
 

@@ -24,6 +24,9 @@ struct BenchFlags {
   std::string lang = "zh";
   double context_weight = SearchQuery{}.context_weight;
   double keyword_weight = SearchQuery{}.keyword_weight;
+  double recent_turn_weight = SearchQuery{}.recent_turn_weight;
+  double mmr_floor = SearchQuery{}.mmr_similarity_floor;
+  bool joined_query = false;
 };
 
 void PrintReport(const BenchReport& r) {
@@ -65,6 +68,9 @@ int RunBench(Context& ctx, const BenchFlags& f, bool locomo) {
   options.search.diversify = !f.no_diversify;
   options.search.context_weight = f.context_weight;
   options.search.keyword_weight = f.keyword_weight;
+  options.search.recent_turn_weight = f.recent_turn_weight;
+  options.search.mmr_similarity_floor = f.mmr_floor;
+  options.split_turns = !f.joined_query;
   if (f.fusion == "rrf") options.search.fusion = FusionMode::kReciprocalRank;
   const bool tty = isatty(STDERR_FILENO);
   options.progress = [&](int64_t done, int64_t total) {
@@ -101,6 +107,9 @@ void AddBenchCommands(CLI::App& app, Context& ctx) {
       ->capture_default_str();
   locomo->add_option("--keyword-weight", locomo_flags->keyword_weight, "Keyword share of relevance")
       ->capture_default_str();
+  locomo->add_option("--mmr-floor", locomo_flags->mmr_floor,
+                     "Cosine up to which MMR sees no redundancy, 0..1")
+      ->capture_default_str();
   locomo->callback([&ctx, locomo_flags] {
     ctx.action = [&ctx, locomo_flags] { return RunBench(ctx, *locomo_flags, true); };
   });
@@ -114,6 +123,14 @@ void AddBenchCommands(CLI::App& app, Context& ctx) {
       ->capture_default_str();
   madial->add_option("--keyword-weight", madial_flags->keyword_weight, "Keyword share of relevance")
       ->capture_default_str();
+  madial->add_option("--recent-turn-weight", madial_flags->recent_turn_weight,
+                     "Weight of each earlier line against the last one, 0..1")
+      ->capture_default_str();
+  madial->add_option("--mmr-floor", madial_flags->mmr_floor,
+                     "Cosine up to which MMR sees no redundancy, 0..1")
+      ->capture_default_str();
+  madial->add_flag("--joined-query", madial_flags->joined_query,
+                   "One query of all lines instead of the last line plus recent turns");
   madial->callback([&ctx, madial_flags] {
     ctx.action = [&ctx, madial_flags] { return RunBench(ctx, *madial_flags, false); };
   });

@@ -1,5 +1,6 @@
 // Engine: the read path of retrieval (search, context) and the scope indexes behind it.
 #include <algorithm>
+#include <cmath>
 #include <filesystem>
 
 #include "core/status_macros.h"
@@ -31,6 +32,31 @@ std::shared_ptr<ScopeIndex> Engine::LoadedIndex(const Scope& scope) {
 void Engine::DropIndex(const Scope& scope) {
   std::lock_guard<std::mutex> lock(indexes_mu_);
   indexes_.erase(IndexKey(scope));
+}
+
+// Each text is embedded on its own, so a long early turn cannot drown the query text the way it
+// would in one concatenated embedding; one batch call keeps remote embedders to one request.
+Result<std::vector<float>> Engine::EmbedQuery(const SearchQuery& query) {
+  if (query.recent_turns.empty()) return EmbedOne(query.text);
+  const auto weighted = WeightedQueryTexts(query);
+  std::vector<std::string> texts;
+  for (const auto& [text, weight] : weighted) texts.push_back(text);
+  ENGRAM_ASSIGN_OR_RETURN(auto vectors, embedder_->Embed(texts));
+  const size_t dim = static_cast<size_t>(embedder_->dimension());
+  std::vector<float> sum(dim, 0.0f);
+  for (size_t i = 0; i < vectors.size(); ++i) {
+    if (vectors.size() != texts.size() || vectors[i].size() != dim) {
+      return Status::InvalidArgument("dimension mismatch: the embedder returned unexpected vectors");
+    }
+    for (size_t j = 0; j < dim; ++j) sum[j] += static_cast<float>(weighted[i].second) * vectors[i][j];
+  }
+  double norm = 0;
+  for (float x : sum) norm += static_cast<double>(x) * x;
+  if (norm > 0) {
+    const float inv = static_cast<float>(1.0 / std::sqrt(norm));
+    for (float& x : sum) x *= inv;
+  }
+  return sum;
 }
 
 Result<std::vector<float>> Engine::EmbedOne(const std::string& text) {
@@ -153,7 +179,7 @@ Result<Engine::IndexInfo> Engine::DescribeIndex(const Scope& scope) {
 Result<std::vector<SearchHit>> Engine::Search(const Scope& scope, const SearchQuery& query) {
   ENGRAM_RETURN_IF_ERROR(ValidateScope(scope));
   ENGRAM_RETURN_IF_ERROR(ValidateSearchQuery(query, options_.max_content_bytes));
-  ENGRAM_ASSIGN_OR_RETURN(std::vector<float> query_vector, EmbedOne(query.text));
+  ENGRAM_ASSIGN_OR_RETURN(std::vector<float> query_vector, EmbedQuery(query));
   ENGRAM_ASSIGN_OR_RETURN(std::shared_ptr<ScopeIndex> index, IndexFor(scope));
   if (index->dimension() != static_cast<int>(query_vector.size())) {
     return Status::InvalidArgument("dimension mismatch between the query vector and the index");

@@ -188,6 +188,10 @@ Status ValidateSearchQuery(const SearchQuery& q, size_t max_text_bytes) {
   if (q.text.find_first_not_of(" \t\r\n") == std::string::npos) {
     return Invalid("query", "must not be empty");
   }
+  if (q.recent_turns.size() > 64) return Invalid("recent_turns", "at most 64 turns");
+  for (const std::string& t : q.recent_turns) {
+    ENGRAM_RETURN_IF_ERROR(ValidateText("recent turn", t, max_text_bytes));
+  }
   if (q.k < 1 || q.k > 100) return Invalid("k", "must be between 1 and 100, got " + std::to_string(q.k));
   if (q.min_score) ENGRAM_RETURN_IF_ERROR(ValidateWeight("min_score", *q.min_score));
   ENGRAM_RETURN_IF_ERROR(ValidateWeight("relevance_weight", q.relevance_weight));
@@ -196,6 +200,8 @@ Status ValidateSearchQuery(const SearchQuery& q, size_t max_text_bytes) {
   ENGRAM_RETURN_IF_ERROR(ValidateWeight("keyword_weight", q.keyword_weight));
   ENGRAM_RETURN_IF_ERROR(ValidateWeight("mmr_lambda", q.mmr_lambda));
   ENGRAM_RETURN_IF_ERROR(ValidateWeight("context_weight", q.context_weight));
+  ENGRAM_RETURN_IF_ERROR(ValidateWeight("recent_turn_weight", q.recent_turn_weight));
+  ENGRAM_RETURN_IF_ERROR(ValidateWeight("mmr_similarity_floor", q.mmr_similarity_floor));
   double sum = q.relevance_weight + q.importance_weight + q.recency_weight;
   if (std::fabs(sum - 1.0) > 1e-6) {
     return Invalid("weights", "relevance, importance and recency must sum to 1, got " +

@@ -113,16 +113,23 @@ Result<BenchReport> RunMadialBench(const BenchOptions& options) {
     ++done;
     if (!d.contains("test-turn") || d["test-turn"].empty() || !d.contains("relevant-id")) continue;
     int turn = d["test-turn"][0].get<int>();
-    std::string query;
+    std::vector<std::string> lines;
     for (int i = 0; i < turn && i < static_cast<int>(d["dialogue"].size()); ++i) {
       std::string text = DialogueText(d["dialogue"][i].get<std::string>());
-      if (!text.empty()) query += text + "\n";
+      if (!text.empty()) lines.push_back(text);
     }
+    if (lines.empty()) continue;
     std::set<std::string> gold;
     for (const json& id : d["relevant-id"]) gold.insert(id.dump());
-    if (gold.empty() || query.empty()) continue;
+    if (gold.empty()) continue;
     SearchQuery q = options.search;
-    q.text = query.substr(0, 16000);
+    q.text = lines.back();
+    if (options.split_turns) {
+      // The product's read path: the latest line is the query, the earlier ones its context.
+      q.recent_turns.assign(lines.begin(), lines.end() - 1);
+    } else {
+      for (size_t i = 0; i + 1 < lines.size(); ++i) q.text = lines[lines.size() - 2 - i] + "\n" + q.text;
+    }
     q.k = 5;
     q.record_access = false;
     std::string user = d.contains("user-id") ? d["user-id"].dump() : "1";

@@ -23,6 +23,9 @@ struct BenchOptions {
   SearchQuery search;              // fusion, weights, diversity (text and k are set per query)
   std::shared_ptr<Embedder> embedder;  // default: hash
   std::string language = "zh";     // madial: zh or en
+  // madial: the last dialogue line is the query text and the earlier ones its recent turns;
+  // false joins every line into one query text.
+  bool split_turns = true;
   std::function<void(int64_t done, int64_t total)> progress;
 };
 

@@ -78,12 +78,20 @@ double Bm25Index::Idf(const std::string& term) const {
 
 std::vector<Bm25Hit> Bm25Index::Search(const std::vector<std::string>& query_terms, size_t k,
                                        const KeyFilter& filter) const {
+  std::vector<WeightedTerm> weighted;
+  weighted.reserve(query_terms.size());
+  for (const std::string& t : query_terms) weighted.push_back({t, 1.0});
+  return SearchWeighted(weighted, k, filter);
+}
+
+std::vector<Bm25Hit> Bm25Index::SearchWeighted(const std::vector<WeightedTerm>& query_terms,
+                                               size_t k, const KeyFilter& filter) const {
   std::vector<Bm25Hit> hits;
   if (live_docs_ == 0 || k == 0) return hits;
-  std::unordered_map<uint32_t, uint32_t> query_tf;
-  for (const std::string& t : query_terms) {
-    auto it = term_ids_.find(t);
-    if (it != term_ids_.end()) ++query_tf[it->second];
+  std::unordered_map<uint32_t, double> query_tf;  // summed weights
+  for (const WeightedTerm& t : query_terms) {
+    auto it = term_ids_.find(t.term);
+    if (it != term_ids_.end()) query_tf[it->second] += t.weight;
   }
   const double avgdl = static_cast<double>(total_length_) / static_cast<double>(live_docs_);
   // Dense per-thread accumulator: indexes are searched concurrently under a shared lock.

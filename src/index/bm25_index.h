@@ -19,6 +19,11 @@ struct Bm25Params {
   double b = 0.75;
 };
 
+struct WeightedTerm {
+  std::string term;
+  double weight = 1;
+};
+
 struct Bm25Hit {
   int64_t key = 0;
   double score = 0;
@@ -37,6 +42,9 @@ class Bm25Index {
   // best first. Documents matching no term are not returned.
   std::vector<Bm25Hit> Search(const std::vector<std::string>& query_terms, size_t k,
                               const KeyFilter& filter) const;
+  // The same with a weight per query term (repeats add up).
+  std::vector<Bm25Hit> SearchWeighted(const std::vector<WeightedTerm>& query_terms, size_t k,
+                                      const KeyFilter& filter) const;
 
   // BM25 inverse document frequency of one term, as Search uses it (for tests and explain).
   double Idf(const std::string& term) const;

@@ -111,6 +111,44 @@ TEST_F(SearchTest, FindsTheRightItemInEnglish) {
   EXPECT_GT(hits[0].explain.vector, 0.1);
 }
 
+TEST_F(SearchTest, RecentTurnsJoinTheQueryAtTheirWeight) {
+  const std::string marathon = AddOk("Training for the Berlin marathon in September");
+  const std::string piano = AddOk("Practising piano scales every evening");
+  // The latest line alone says nothing about either memory; the earlier turn names the topic.
+  SearchQuery q = Query("how is that going?");
+  q.recent_turns = {"I keep thinking about the marathon in Berlin"};
+  auto hits = Find(q);
+  ASSERT_FALSE(hits.empty());
+  EXPECT_EQ(hits[0].item.id, marathon);
+  const double with_turns = hits[0].score;
+  // With the turns weighted out, the memory keeps only chance similarity to the query.
+  q.recent_turn_weight = 0;
+  double without_turns = 0;
+  for (const SearchHit& h : Find(q)) {
+    if (h.item.id == marathon) without_turns = h.score;
+  }
+  EXPECT_LT(without_turns + 0.1, with_turns);
+  // The query text outweighs an older turn that points elsewhere.
+  SearchQuery both = Query("piano scales");
+  both.recent_turns = {"the marathon"};
+  EXPECT_EQ(Find(both)[0].item.id, piano);
+}
+
+TEST_F(SearchTest, BadRecentTurnsAreRejected) {
+  AddOk("anything");
+  SearchQuery q = Query("x");
+  q.recent_turns.assign(65, "turn");
+  EXPECT_EQ(engine_->Search(alice_, q).status().code(), StatusCode::kInvalidArgument);
+  q.recent_turns = {"bad \xff byte"};
+  EXPECT_EQ(engine_->Search(alice_, q).status().code(), StatusCode::kInvalidArgument);
+  q.recent_turns = {"fine"};
+  q.recent_turn_weight = 1.5;
+  EXPECT_EQ(engine_->Search(alice_, q).status().code(), StatusCode::kInvalidArgument);
+  q.recent_turn_weight = 0.5;
+  q.mmr_similarity_floor = -0.1;
+  EXPECT_EQ(engine_->Search(alice_, q).status().code(), StatusCode::kInvalidArgument);
+}
+
 TEST_F(SearchTest, FindsTheRightItemInChinese) {
   const std::string beijing = AddOk("我住在北京");
   const std::string tea = AddOk("我喜欢喝绿茶");

@@ -67,7 +67,25 @@ bool PassesFilters(const DocInfo& doc, const Scope& scope, const SearchFilters& 
   return true;
 }
 
+std::vector<std::pair<std::string, double>> WeightedQueryTexts(const SearchQuery& q) {
+  std::vector<std::pair<std::string, double>> out{{q.text, 1.0}};
+  if (q.recent_turn_weight <= 0) return out;
+  for (auto it = q.recent_turns.rbegin(); it != q.recent_turns.rend(); ++it) {
+    out.emplace_back(*it, q.recent_turn_weight);
+  }
+  return out;
+}
+
 namespace {
+
+// Every query text's keyword terms, weighted as the text is.
+std::vector<WeightedTerm> WeightedKeywordTerms(const SearchQuery& q) {
+  std::vector<WeightedTerm> terms;
+  for (const auto& [text, weight] : WeightedQueryTexts(q)) {
+    for (std::string& t : KeywordTerms(text)) terms.push_back({std::move(t), weight});
+  }
+  return terms;
+}
 
 // Runs `search` unfiltered for 1.5 times the wanted hits and filters the result, which is far cheaper
 // than testing every scored key when most items pass (the usual case: active items); falls back
@@ -92,14 +110,14 @@ std::unordered_map<int64_t, RankedCandidate> Gather(const ScopeIndex& index, con
   // The keyword channel feeds most of the relevance (keyword_weight), so it gets the deeper pool.
   const size_t pool = std::max<size_t>(50, static_cast<size_t>(q.k) * 5);
   const size_t vector_pool = std::max<size_t>(30, static_cast<size_t>(q.k) * 3);
-  const std::vector<std::string> terms = KeywordTerms(q.text);
+  const std::vector<WeightedTerm> terms = WeightedKeywordTerms(q);
   KeyFilter filter = [&](int64_t seq) {
     const DocInfo* d = index.Find(seq);
     return d && PassesFilters(*d, scope, q.filters);
   };
   std::unordered_map<int64_t, RankedCandidate> out;
   auto keyword = FilteredAfter(
-      [&](size_t n, const KeyFilter& f) { return index.keyword().Search(terms, n, f); }, pool,
+      [&](size_t n, const KeyFilter& f) { return index.keyword().SearchWeighted(terms, n, f); }, pool,
       filter);
   const double best = keyword.empty() ? 1.0 : keyword.front().score;
   for (size_t i = 0; i < keyword.size(); ++i) {
@@ -166,9 +184,17 @@ float Cosine(const std::vector<float>& a, const std::vector<float>& b) {
   return dot;
 }
 
+// How redundant a candidate is next to one already taken: 0 up to q.mmr_similarity_floor, rising
+// linearly to 1 for identical vectors. Memories of one user or topic share much vocabulary
+// (names, recurring phrases), so raw cosine would penalize distinct relevant memories too.
+double Redundancy(double cosine, const SearchQuery& q) {
+  if (cosine <= q.mmr_similarity_floor || q.mmr_similarity_floor >= 1) return 0;
+  return (cosine - q.mmr_similarity_floor) / (1.0 - q.mmr_similarity_floor);
+}
+
 // Maximal marginal relevance: repeatedly take the candidate with the best
-// λ·score − (1−λ)·(max similarity to those already taken). Each candidate's max similarity is
-// updated once per pick, so the cost is pool × k similarities.
+// λ·score − (1−λ)·(max redundancy with those already taken). Each candidate's max similarity
+// is updated once per pick, so the cost is pool × k similarities.
 std::vector<RankedCandidate> Diversify(const ScopeIndex& index, std::vector<RankedCandidate> ranked,
                                        const SearchQuery& q) {
   const size_t pool = std::min(ranked.size(), static_cast<size_t>(q.k) * 3);
@@ -183,7 +209,7 @@ std::vector<RankedCandidate> Diversify(const ScopeIndex& index, std::vector<Rank
     double best_mmr = -1e9;
     for (size_t i = 0; i < pool; ++i) {
       if (used[i]) continue;
-      double mmr = q.mmr_lambda * ranked[i].score - (1.0 - q.mmr_lambda) * max_sim[i];
+      double mmr = q.mmr_lambda * ranked[i].score - (1.0 - q.mmr_lambda) * Redundancy(max_sim[i], q);
       if (mmr > best_mmr) best_mmr = mmr, best = i;
     }
     used[best] = true;

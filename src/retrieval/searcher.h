@@ -3,6 +3,8 @@
 // index; the engine fetches the winning items from the store.
 #pragma once
 
+#include <string>
+#include <utility>
 #include <vector>
 
 #include "engram/search.h"
@@ -18,6 +20,10 @@ struct RankedCandidate {
 
 // True if the item may be returned for `scope` (agent/session narrowing) under `filters`.
 bool PassesFilters(const DocInfo& doc, const Scope& scope, const SearchFilters& filters);
+
+// The query text (weight 1) followed by its recent turns, newest first, each weighted
+// recent_turn_weight (none when that weight is 0).
+std::vector<std::pair<std::string, double>> WeightedQueryTexts(const SearchQuery& query);
 
 // The caller holds index.mu (shared). `query_vector` has index.dimension() floats.
 std::vector<RankedCandidate> RankCandidates(const ScopeIndex& index, const Scope& scope,
