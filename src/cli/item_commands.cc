@@ -168,26 +168,18 @@ Result<ListQuery> BuildQuery(const ListFlags& f) {
   auto tiers = ParseEnums(f.tiers, &ParseTier);
   if (!tiers.ok()) return tiers.status();
   q.tiers = *tiers;
-  if (f.statuses.size() == 1 && f.statuses[0] == "all") {
-    q.statuses.clear();
-  } else if (!f.statuses.empty()) {
-    auto statuses = ParseEnums(f.statuses, &ParseItemStatus);
-    if (!statuses.ok()) return statuses.status();
-    q.statuses = *statuses;
-  }
+  auto statuses = ParseStatuses(f.statuses, q.statuses);
+  if (!statuses.ok()) return statuses.status();
+  q.statuses = *statuses;
   auto after = OptTime(f.after);
   if (!after.ok()) return after.status();
   auto before = OptTime(f.before);
   if (!before.ok()) return before.status();
   q.created_after = *after;
   q.created_before = *before;
-  for (const std::string& kv : f.meta) {
-    auto parsed = ParseKeyValue(kv);
-    if (!parsed.ok()) return parsed.status();
-    auto c = ToCondition(*parsed);
-    if (!c.ok()) return c.status();
-    q.metadata.push_back(*c);
-  }
+  auto meta = ParseConditions(f.meta);
+  if (!meta.ok()) return meta.status();
+  q.metadata = *meta;
   return q;
 }
 
