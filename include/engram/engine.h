@@ -203,6 +203,18 @@ class Engine {
   // was loaded or saved (also done on destruction). Files live in `<database>.indexes/`.
   Status SaveIndexSnapshots();
 
+  // Counts for operators (the server's /metrics): stored items by status over every tenant,
+  // scopes, and the search indexes loaded in memory. Scans the items table; not a hot path.
+  struct Stats {
+    int64_t items_active = 0, items_superseded = 0, items_archived = 0, items_deleted = 0;
+    int64_t scopes = 0;
+    int64_t loaded_indexes = 0;       // scopes whose search index is in memory
+    int64_t approximate_indexes = 0;  // of those, the ones searching an HNSW graph
+    int64_t indexed_items = 0;        // documents across the loaded indexes
+    int64_t indexed_vectors = 0;      // vectors across the loaded indexes
+  };
+  Result<Stats> GetStats();
+
   // The (tenant, user) scopes holding items; `tenant` empty means every tenant. Admin use.
   Result<std::vector<ScopeSummary>> ListScopes(std::string_view tenant);
 

@@ -128,6 +128,7 @@ int RunCli(int argc, char** argv) {
   AddTransferCommands(app, ctx);
   AddSearchCommands(app, ctx);
   AddBenchCommands(app, ctx);
+  AddServeCommands(app, ctx);
 
   // --json is honoured even when parsing fails before CLI11 reaches it.
   for (int i = 1; i < argc; ++i) {

@@ -56,6 +56,7 @@ void AddItemCommands(CLI::App& app, Context& ctx);
 void AddTransferCommands(CLI::App& app, Context& ctx);
 void AddSearchCommands(CLI::App& app, Context& ctx);
 void AddBenchCommands(CLI::App& app, Context& ctx);
+void AddServeCommands(CLI::App& app, Context& ctx);  // serve, keys
 
 int RunCli(int argc, char** argv);
 

@@ -5,6 +5,7 @@
 #include <cstring>
 #include <set>
 
+#include "codec/field_reader.h"
 #include "core/status_macros.h"
 #include "engram/clock.h"
 
@@ -18,105 +19,6 @@ json OptionalTime(const std::optional<TimestampMs>& t) {
 }
 
 json EmptyAsNull(const std::string& s) { return s.empty() ? json(nullptr) : json(s); }
-
-// Reads fields of one JSON object, recording the first error; the caller checks status().
-class FieldReader {
- public:
-  FieldReader(const json& obj, std::string_view what) : obj_(obj), what_(what) {
-    if (!obj.is_object()) Fail("", "must be a JSON object");
-  }
-
-  void CheckKnown(const std::set<std::string>& known) {
-    if (!obj_.is_object()) return;
-    for (const auto& [key, value] : obj_.items()) {
-      if (!known.count(key)) Fail(key, "is not a known field");
-    }
-  }
-
-  bool Has(const std::string& key) const {
-    return obj_.is_object() && obj_.contains(key) && !obj_.at(key).is_null();
-  }
-
-  void String(const std::string& key, std::string* out, bool required = false) {
-    if (!Has(key)) {
-      if (required) Fail(key, "is required");
-      return;
-    }
-    const json& v = obj_.at(key);
-    if (!v.is_string()) return Fail(key, "must be a string");
-    *out = v.get<std::string>();
-  }
-
-  void Number(const std::string& key, double* out) {
-    if (!Has(key)) return;
-    const json& v = obj_.at(key);
-    if (!v.is_number()) return Fail(key, "must be a number");
-    *out = v.get<double>();
-  }
-
-  void Integer(const std::string& key, int64_t* out) {
-    if (!Has(key)) return;
-    const json& v = obj_.at(key);
-    if (!v.is_number_integer()) return Fail(key, "must be an integer");
-    *out = v.get<int64_t>();
-  }
-
-  void Time(const std::string& key, TimestampMs* out) {
-    std::optional<TimestampMs> t;
-    OptTime(key, &t);
-    if (t) *out = *t;
-  }
-
-  void OptTime(const std::string& key, std::optional<TimestampMs>* out) {
-    if (!Has(key)) return;
-    const json& v = obj_.at(key);
-    if (!v.is_string()) return Fail(key, "must be an ISO-8601 timestamp string");
-    auto t = ParseTimestamp(v.get<std::string>());
-    if (!t.ok()) return Fail(key, t.status().message());
-    *out = *t;
-  }
-
-  void StringList(const std::string& key, std::vector<std::string>* out) {
-    if (!Has(key)) return;
-    const json& v = obj_.at(key);
-    if (!v.is_array()) return Fail(key, "must be an array of strings");
-    out->clear();
-    for (const json& e : v) {
-      if (!e.is_string()) return Fail(key, "must be an array of strings");
-      out->push_back(e.get<std::string>());
-    }
-  }
-
-  template <typename E>
-  void Enum(const std::string& key, E* out, Result<E> (*parse)(std::string_view)) {
-    std::string s;
-    String(key, &s);
-    if (s.empty()) return;
-    auto r = parse(s);
-    if (!r.ok()) return Fail(key, r.status().message());
-    *out = *r;
-  }
-
-  const json* Child(const std::string& key) const { return Has(key) ? &obj_.at(key) : nullptr; }
-
-  void Fail(std::string_view key, std::string_view why) {
-    if (!status_.ok()) return;
-    std::string m(what_);
-    if (!key.empty()) m += std::string(" field '") + std::string(key) + "'";
-    m += " ";
-    m += why;
-    status_ = Status::InvalidArgument(std::move(m));
-  }
-  void Absorb(const Status& st) {
-    if (status_.ok() && !st.ok()) status_ = st;
-  }
-  const Status& status() const { return status_; }
-
- private:
-  const json& obj_;
-  std::string_view what_;
-  Status status_;
-};
 
 const std::set<std::string> kItemFields = {
     "id", "tenant", "user_id", "agent_id", "session_id", "tier", "type", "content",

@@ -25,12 +25,7 @@ Result<std::unique_ptr<MemoryStore>> MemoryStore::Open(const StoreOptions& optio
   DatabaseOptions db_options{.read_only = false,
                              .busy_timeout_ms = options.busy_timeout_ms,
                              .synchronous = options.synchronous};
-  ENGRAM_ASSIGN_OR_RETURN(store->writer_, Database::Open(options.path, db_options));
-  // Refuse foreign files before anything is written to them (WAL mode changes the header).
-  ENGRAM_RETURN_IF_ERROR(ReadSchemaVersion(store->writer_.get()).status());
-  store->writer_->ResetActiveStatements();
-  ENGRAM_RETURN_IF_ERROR(store->writer_->EnableWal());
-  ENGRAM_RETURN_IF_ERROR(Migrate(store->writer_.get(), now));
+  ENGRAM_ASSIGN_OR_RETURN(store->writer_, OpenEngramDatabase(options.path, db_options, now));
   return store;
 }
 

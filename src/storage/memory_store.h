@@ -9,6 +9,7 @@
 #pragma once
 
 #include <condition_variable>
+#include <array>
 #include <functional>
 #include <memory>
 #include <mutex>
@@ -115,6 +116,13 @@ class MemoryStore {
   Status RecordAccess(const std::vector<AccessDelta>& deltas);
   Result<ImportStats> Import(const std::vector<MemoryRecord>& records, OnConflict on_conflict);
   Result<std::vector<ScopeSummary>> ListScopes(std::string_view tenant);
+  // Items by status (indexed by ItemStatus) and scopes, over every tenant. Scans the items
+  // table: for metrics, not for hot paths.
+  struct Counts {
+    std::array<int64_t, 4> items_by_status{};
+    int64_t scopes = 0;
+  };
+  Result<Counts> CountAll();
 
  private:
   class ReaderLease;

@@ -281,6 +281,24 @@ Result<std::vector<ScopeSummary>> MemoryStore::ListScopes(std::string_view tenan
   return out;
 }
 
+Result<MemoryStore::Counts> MemoryStore::CountAll() {
+  ENGRAM_ASSIGN_OR_RETURN(ReaderLease lease, AcquireReader());
+  Counts counts;
+  ENGRAM_ASSIGN_OR_RETURN(
+      Statement * st, lease.db()->Prepare("SELECT status, count(*) FROM items GROUP BY status"));
+  while (true) {
+    ENGRAM_ASSIGN_OR_RETURN(bool row, st->Step());
+    if (!row) break;
+    auto status = ParseItemStatus(st->Text(0));
+    if (status.ok()) counts.items_by_status[static_cast<size_t>(*status)] = st->Int(1);
+  }
+  ENGRAM_ASSIGN_OR_RETURN(Statement * sc, lease.db()->Prepare("SELECT count(*) FROM scopes"));
+  ENGRAM_ASSIGN_OR_RETURN(bool row, sc->Step());
+  counts.scopes = row ? sc->Int(0) : 0;
+  sc->Reset();
+  return counts;
+}
+
 Status MemoryStore::Scan(const Scope& scope, const std::string& model, bool with_vectors,
                          const std::function<Status(ScannedItem&&)>& sink) {
   ENGRAM_ASSIGN_OR_RETURN(ReaderLease lease, AcquireReader());

@@ -88,6 +88,21 @@ CREATE TABLE turns (
 );
 )sql";
 
+// Version 3: API keys of the HTTP server. Only a SHA-256 of each secret is stored; the keys
+// are 256-bit random, so a plain hash is enough to make a stolen table useless.
+constexpr std::string_view kV3ApiKeys = R"sql(
+CREATE TABLE api_keys (
+  id            TEXT PRIMARY KEY,
+  tenant        TEXT NOT NULL,
+  name          TEXT NOT NULL DEFAULT '',
+  role          TEXT NOT NULL CHECK (role IN ('tenant', 'admin')),
+  secret_sha256 BLOB NOT NULL UNIQUE,
+  prefix        TEXT NOT NULL,
+  created_at    INTEGER NOT NULL,
+  revoked_at    INTEGER
+);
+)sql";
+
 Result<bool> TableExists(Database* db, std::string_view name) {
   ENGRAM_ASSIGN_OR_RETURN(Statement * st,
                           db->Prepare("SELECT 1 FROM sqlite_schema WHERE type='table' AND name=?"));
@@ -119,6 +134,7 @@ const std::vector<Migration>& AllMigrations() {
   static const std::vector<Migration> kAll = {
       {1, "core items, history, embeddings", kV1Core},
       {2, "sessions and turns", kV2Sessions},
+      {3, "api keys", kV3ApiKeys},
   };
   return kAll;
 }
@@ -168,6 +184,18 @@ Status Migrate(Database* db, TimestampMs now, int target) {
     ENGRAM_RETURN_IF_ERROR(ApplyOne(db, m, now));
   }
   return Status::Ok();
+}
+
+Result<std::unique_ptr<Database>> OpenEngramDatabase(const std::string& path,
+                                                     const DatabaseOptions& options,
+                                                     TimestampMs now) {
+  ENGRAM_ASSIGN_OR_RETURN(auto db, Database::Open(path, options));
+  // Refuse foreign files before anything is written to them (WAL mode changes the header).
+  ENGRAM_RETURN_IF_ERROR(ReadSchemaVersion(db.get()).status());
+  db->ResetActiveStatements();
+  ENGRAM_RETURN_IF_ERROR(db->EnableWal());
+  ENGRAM_RETURN_IF_ERROR(Migrate(db.get(), now));
+  return db;
 }
 
 }  // namespace engram

@@ -3,6 +3,8 @@
 // and a database written by a newer Engram is refused rather than guessed at.
 #pragma once
 
+#include <memory>
+#include <string>
 #include <string_view>
 #include <vector>
 
@@ -32,5 +34,11 @@ Result<int> ReadSchemaVersion(Database* db);
 // Brings the database to `target` (default: latest), one transaction per migration.
 // Corruption if the database is newer than this build knows or is not an Engram database.
 Status Migrate(Database* db, TimestampMs now, int target = -1);
+
+// Opens a read-write connection to the Engram database at `path` (creating it), refusing a
+// foreign file before writing anything to it, then switches it to WAL and migrates it.
+Result<std::unique_ptr<Database>> OpenEngramDatabase(const std::string& path,
+                                                     const DatabaseOptions& options,
+                                                     TimestampMs now);
 
 }  // namespace engram

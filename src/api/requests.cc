@@ -1,0 +1,430 @@
+#include "api/requests.h"
+
+#include "codec/field_reader.h"
+#include "core/status_macros.h"
+
+namespace engram::api {
+namespace {
+
+using json = nlohmann::json;
+
+// The deepest nesting of arrays and objects in `body`, stopping early past `limit`.
+int NestingDepth(std::string_view body, int limit) {
+  int depth = 0, deepest = 0;
+  bool in_string = false, escaped = false;
+  for (char c : body) {
+    if (in_string) {
+      if (escaped) escaped = false;
+      else if (c == '\\') escaped = true;
+      else if (c == '"') in_string = false;
+      continue;
+    }
+    if (c == '"') in_string = true;
+    else if (c == '[' || c == '{') deepest = std::max(deepest, ++depth);
+    else if (c == ']' || c == '}') --depth;
+    if (deepest > limit) break;
+  }
+  return deepest;
+}
+
+void ReadScope(FieldReader& r, const std::string& tenant, Scope* scope) {
+  scope->tenant = tenant;
+  r.String("user_id", &scope->user_id, /*required=*/true);
+  r.String("agent_id", &scope->agent_id);
+  r.String("session_id", &scope->session_id);
+}
+
+Result<MetadataValue> ScalarValue(const json& v, const std::string& key) {
+  if (v.is_null()) return MetadataValue(nullptr);
+  if (v.is_boolean()) return MetadataValue(v.get<bool>());
+  if (v.is_number_integer() && !v.is_number_unsigned()) return MetadataValue(v.get<int64_t>());
+  if (v.is_number_unsigned()) {
+    if (v.get<uint64_t>() > static_cast<uint64_t>(INT64_MAX)) {
+      return Status::InvalidArgument("filters.metadata '" + key + "' is out of range");
+    }
+    return MetadataValue(static_cast<int64_t>(v.get<uint64_t>()));
+  }
+  if (v.is_number()) return MetadataValue(v.get<double>());
+  if (v.is_string()) return MetadataValue(v.get<std::string>());
+  return Status::InvalidArgument("filters.metadata '" + key +
+                                 "' must be a scalar or {\"in\": [scalars]}");
+}
+
+Status DecodeMetadataFilter(const json& md, SearchFilters* f) {
+  if (!md.is_object()) return Status::InvalidArgument("filters field 'metadata' must be an object");
+  for (const auto& [key, v] : md.items()) {
+    if (!v.is_object()) {
+      ENGRAM_ASSIGN_OR_RETURN(MetadataValue value, ScalarValue(v, key));
+      f->metadata.push_back({key, std::move(value)});
+      continue;
+    }
+    if (v.size() != 1 || !v.contains("in") || !v.at("in").is_array()) {
+      return Status::InvalidArgument("filters.metadata '" + key +
+                                     "' must be a scalar or {\"in\": [scalars]}");
+    }
+    SearchFilters::MetadataIn in{key, {}};
+    for (const json& e : v.at("in")) {
+      if (e.is_structured()) {
+        return Status::InvalidArgument("filters.metadata '" + key + "' in-list holds a non-scalar");
+      }
+      ENGRAM_ASSIGN_OR_RETURN(MetadataValue value, ScalarValue(e, key));
+      in.values.push_back(std::move(value));
+    }
+    f->metadata_in.push_back(std::move(in));
+  }
+  return Status::Ok();
+}
+
+// The fields of one memory to store, shared by add and batch entries.
+const std::set<std::string> kMemoryFields = {
+    "text", "messages", "type", "tier", "metadata", "importance", "confidence",
+    "created_at", "valid_from", "valid_to", "tags", "entities"};
+
+Status DecodeMemories(const json& body, std::string_view what, std::vector<NewMemory>* out) {
+  FieldReader r(body, what);
+  NewMemory base;
+  if (r.Has("type")) r.Enum("type", &base.type.emplace(), &ParseMemoryType);
+  if (r.Has("tier")) r.Enum("tier", &base.tier.emplace(), &ParseTier);
+  if (const json* md = r.Child("metadata")) {
+    if (!md->is_object()) r.Fail("metadata", "must be a JSON object");
+    else base.metadata = md->dump();
+  }
+  r.OptNumber("importance", &base.importance);
+  r.OptNumber("confidence", &base.confidence);
+  r.OptTime("created_at", &base.created_at);
+  r.OptTime("valid_from", &base.valid_from);
+  r.OptTime("valid_to", &base.valid_to);
+  r.StringList("tags", &base.tags);
+  r.StringList("entities", &base.entities);
+  ENGRAM_RETURN_IF_ERROR(r.status());
+  base.source.extractor = "api";
+
+  const bool has_text = r.Has("text"), has_messages = r.Has("messages");
+  if (has_text == has_messages) r.Fail("", "needs exactly one of 'text' and 'messages'");
+  if (has_text) {
+    NewMemory m = base;
+    r.String("text", &m.content);
+    out->push_back(std::move(m));
+  }
+  if (has_messages) {
+    const json& messages = *r.Child("messages");
+    if (!messages.is_array() || messages.empty()) {
+      r.Fail("messages", "must be a non-empty array of {role, content}");
+    }
+    for (const json& msg : messages.is_array() ? messages : json::array()) {
+      FieldReader mr(msg, "message");
+      mr.CheckKnown({"role", "content"});
+      NewMemory m = base;
+      std::string role;
+      mr.String("role", &role, /*required=*/true);
+      mr.String("content", &m.content, /*required=*/true);
+      if (!mr.status().ok()) return mr.status();
+      if (!m.type) m.type = MemoryType::kMessage;
+      json md = json::parse(m.metadata);
+      md["role"] = role;
+      m.metadata = md.dump();
+      out->push_back(std::move(m));
+    }
+  }
+  return r.status();
+}
+
+Status CheckBatchSize(size_t n, const Limits& limits) {
+  if (n > limits.max_batch_items) {
+    return Status::InvalidArgument("a request may hold at most " +
+                                   std::to_string(limits.max_batch_items) + " memories, got " +
+                                   std::to_string(n));
+  }
+  return Status::Ok();
+}
+
+void ReadQueryOptions(FieldReader& r, const Limits& limits, SearchQuery* q) {
+  r.String("query", &q->text, /*required=*/true);
+  r.Int("k", &q->k);
+  if (q->k < 1 || q->k > limits.max_k) {
+    r.Fail("k", "must be between 1 and " + std::to_string(limits.max_k));
+  }
+  r.OptNumber("min_score", &q->min_score);
+  r.StringList("recent_turns", &q->recent_turns);
+  if (q->recent_turns.size() > limits.max_recent_turns) {
+    r.Fail("recent_turns", "may hold at most " + std::to_string(limits.max_recent_turns) +
+                               " turns");
+  }
+  if (const json* f = r.Child("filters")) {
+    auto filters = DecodeFilters(*f);
+    if (filters.ok()) q->filters = std::move(filters).value();
+    else r.Absorb(filters.status());
+  }
+}
+
+Result<std::vector<std::string>> ParamList(const Params& params, const std::string& key) {
+  std::vector<std::string> out;
+  auto [lo, hi] = params.equal_range(key);
+  for (auto it = lo; it != hi; ++it) {
+    std::string_view v = it->second;
+    while (!v.empty()) {
+      size_t comma = v.find(',');
+      std::string_view part = v.substr(0, comma);
+      if (!part.empty()) out.emplace_back(part);
+      if (comma == std::string_view::npos) break;
+      v.remove_prefix(comma + 1);
+    }
+  }
+  return out;
+}
+
+// The single value of `key`, or "" when absent; InvalidArgument when repeated.
+Result<std::string> ParamOne(const Params& params, const std::string& key) {
+  if (params.count(key) > 1) {
+    return Status::InvalidArgument("query parameter '" + key + "' is given more than once");
+  }
+  auto it = params.find(key);
+  return it == params.end() ? std::string() : it->second;
+}
+
+Status CheckKnownParams(const Params& params, const std::set<std::string>& known) {
+  for (const auto& [key, value] : params) {
+    if (!known.count(key)) {
+      return Status::InvalidArgument("query parameter '" + key + "' is not known here");
+    }
+  }
+  return Status::Ok();
+}
+
+template <typename E>
+Result<std::vector<E>> ParamEnums(const Params& params, const std::string& key,
+                                  Result<E> (*parse)(std::string_view)) {
+  ENGRAM_ASSIGN_OR_RETURN(auto names, ParamList(params, key));
+  std::vector<E> out;
+  for (const std::string& n : names) {
+    auto e = parse(n);
+    if (!e.ok()) return Status::InvalidArgument("query parameter '" + key + "': " +
+                                                e.status().message());
+    out.push_back(*e);
+  }
+  return out;
+}
+
+Result<std::optional<TimestampMs>> ParamTime(const Params& params, const std::string& key) {
+  ENGRAM_ASSIGN_OR_RETURN(std::string text, ParamOne(params, key));
+  if (text.empty()) return std::optional<TimestampMs>();
+  auto t = ParseTimestamp(text);
+  if (!t.ok()) return Status::InvalidArgument("query parameter '" + key + "': " +
+                                              t.status().message());
+  return std::optional<TimestampMs>(*t);
+}
+
+Result<Scope> ScopeFromParams(const Params& params, const std::string& tenant) {
+  Scope scope;
+  scope.tenant = tenant;
+  ENGRAM_ASSIGN_OR_RETURN(scope.user_id, ParamOne(params, "user_id"));
+  if (scope.user_id.empty()) {
+    return Status::InvalidArgument("query parameter 'user_id' is required");
+  }
+  ENGRAM_ASSIGN_OR_RETURN(scope.agent_id, ParamOne(params, "agent_id"));
+  ENGRAM_ASSIGN_OR_RETURN(scope.session_id, ParamOne(params, "session_id"));
+  return scope;
+}
+
+}  // namespace
+
+Result<json> ParseBody(std::string_view body, const Limits& limits) {
+  if (body.empty()) return Status::InvalidArgument("the request needs a JSON body");
+  if (NestingDepth(body, limits.max_json_depth) > limits.max_json_depth) {
+    return Status::InvalidArgument("the JSON body is nested deeper than " +
+                                   std::to_string(limits.max_json_depth) + " levels");
+  }
+  json j = json::parse(body.begin(), body.end(), nullptr, /*allow_exceptions=*/false);
+  if (j.is_discarded()) return Status::InvalidArgument("the body is not valid JSON (UTF-8)");
+  if (!j.is_object()) return Status::InvalidArgument("the body must be a JSON object");
+  return j;
+}
+
+Result<AddRequest> DecodeAdd(const json& body, const std::string& tenant, const Limits& limits) {
+  std::set<std::string> known = kMemoryFields;
+  known.insert({"user_id", "agent_id", "session_id", "infer"});
+  FieldReader r(body, "request");
+  r.CheckKnown(known);
+  AddRequest req;
+  ReadScope(r, tenant, &req.scope);
+  r.Bool("infer", &req.infer);
+  ENGRAM_RETURN_IF_ERROR(r.status());
+  ENGRAM_RETURN_IF_ERROR(DecodeMemories(body, "request", &req.memories));
+  ENGRAM_RETURN_IF_ERROR(CheckBatchSize(req.memories.size(), limits));
+  return req;
+}
+
+Result<AddRequest> DecodeBatch(const json& body, const std::string& tenant,
+                               const Limits& limits) {
+  FieldReader r(body, "request");
+  r.CheckKnown({"user_id", "agent_id", "session_id", "infer", "memories"});
+  AddRequest req;
+  ReadScope(r, tenant, &req.scope);
+  r.Bool("infer", &req.infer);
+  const json* list = r.Child("memories");
+  if (!list || !list->is_array() || list->empty()) {
+    r.Fail("memories", "must be a non-empty array");
+  }
+  ENGRAM_RETURN_IF_ERROR(r.status());
+  ENGRAM_RETURN_IF_ERROR(CheckBatchSize(list->size(), limits));
+  for (size_t i = 0; i < list->size(); ++i) {
+    const json& entry = list->at(i);
+    const std::string what = "memories[" + std::to_string(i) + "]";
+    FieldReader er(entry, what);
+    er.CheckKnown(kMemoryFields);
+    ENGRAM_RETURN_IF_ERROR(er.status());
+    ENGRAM_RETURN_IF_ERROR(DecodeMemories(entry, what, &req.memories));
+  }
+  ENGRAM_RETURN_IF_ERROR(CheckBatchSize(req.memories.size(), limits));
+  return req;
+}
+
+Result<ListRequest> DecodeList(const Params& params, const std::string& tenant,
+                               const Limits& limits) {
+  ENGRAM_RETURN_IF_ERROR(CheckKnownParams(
+      params, {"user_id", "agent_id", "session_id", "type", "tier", "status", "tag", "after",
+               "before", "limit", "cursor"}));
+  ListRequest req;
+  ENGRAM_ASSIGN_OR_RETURN(req.scope, ScopeFromParams(params, tenant));
+  ListQuery& q = req.query;
+  ENGRAM_ASSIGN_OR_RETURN(q.types, ParamEnums(params, "type", &ParseMemoryType));
+  ENGRAM_ASSIGN_OR_RETURN(q.tiers, ParamEnums(params, "tier", &ParseTier));
+  ENGRAM_ASSIGN_OR_RETURN(auto statuses, ParamList(params, "status"));
+  if (statuses.size() == 1 && statuses[0] == "all") {
+    q.statuses.clear();
+  } else if (!statuses.empty()) {
+    ENGRAM_ASSIGN_OR_RETURN(q.statuses, ParamEnums(params, "status", &ParseItemStatus));
+  }
+  ENGRAM_ASSIGN_OR_RETURN(q.tags, ParamList(params, "tag"));
+  ENGRAM_ASSIGN_OR_RETURN(q.created_after, ParamTime(params, "after"));
+  ENGRAM_ASSIGN_OR_RETURN(q.created_before, ParamTime(params, "before"));
+  ENGRAM_ASSIGN_OR_RETURN(std::string limit, ParamOne(params, "limit"));
+  if (!limit.empty()) {
+    size_t used = 0;
+    int n = 0;
+    try {
+      n = std::stoi(limit, &used);
+    } catch (...) {
+      used = 0;
+    }
+    if (used != limit.size() || n < 1 || n > limits.max_list_limit) {
+      return Status::InvalidArgument("query parameter 'limit' must be an integer between 1 and " +
+                                     std::to_string(limits.max_list_limit));
+    }
+    q.limit = n;
+  }
+  ENGRAM_ASSIGN_OR_RETURN(q.cursor, ParamOne(params, "cursor"));
+  return req;
+}
+
+Result<Scope> DecodeItemScope(const Params& params, const std::string& tenant,
+                              const std::set<std::string>& allowed) {
+  std::set<std::string> known = allowed;
+  known.insert({"user_id", "agent_id"});
+  ENGRAM_RETURN_IF_ERROR(CheckKnownParams(params, known));
+  return ScopeFromParams(params, tenant);
+}
+
+Result<Scope> DecodeUserScope(const Params& params, const std::string& tenant) {
+  ENGRAM_RETURN_IF_ERROR(CheckKnownParams(params, {"user_id"}));
+  return ScopeFromParams(params, tenant);
+}
+
+Result<MemoryPatch> DecodePatch(const json& body) {
+  FieldReader r(body, "request");
+  r.CheckKnown({"content", "type", "tier", "tags", "entities", "metadata", "importance",
+                "confidence", "valid_from", "valid_to", "status", "reason"});
+  MemoryPatch p;
+  if (r.Has("content")) r.String("content", &p.content.emplace());
+  if (r.Has("type")) r.Enum("type", &p.type.emplace(), &ParseMemoryType);
+  if (r.Has("tier")) r.Enum("tier", &p.tier.emplace(), &ParseTier);
+  if (r.Has("tags")) r.StringList("tags", &p.tags.emplace());
+  if (r.Has("entities")) r.StringList("entities", &p.entities.emplace());
+  if (const json* md = r.Child("metadata")) {
+    if (!md->is_object()) r.Fail("metadata", "must be a JSON object");
+    else p.metadata = md->dump();
+  }
+  r.OptNumber("importance", &p.importance);
+  r.OptNumber("confidence", &p.confidence);
+  r.OptTime("valid_from", &p.valid_from);
+  if (body.is_object() && body.contains("valid_to") && body.at("valid_to").is_null()) {
+    p.clear_valid_to = true;
+  } else {
+    r.OptTime("valid_to", &p.valid_to);
+  }
+  if (r.Has("status")) r.Enum("status", &p.status.emplace(), &ParseItemStatus);
+  r.String("reason", &p.reason);
+  ENGRAM_RETURN_IF_ERROR(r.status());
+  if (!p.content && !p.type && !p.tier && !p.tags && !p.entities && !p.metadata &&
+      !p.importance && !p.confidence && !p.valid_from && !p.valid_to && !p.clear_valid_to &&
+      !p.status) {
+    return Status::InvalidArgument("request changes nothing: name at least one field to change");
+  }
+  return p;
+}
+
+Result<SearchFilters> DecodeFilters(const json& filters) {
+  FieldReader r(filters, "filters");
+  r.CheckKnown({"types", "tiers", "statuses", "created_after", "created_before", "tags",
+                "entities", "metadata"});
+  SearchFilters f;
+  r.EnumList("types", &f.types, &ParseMemoryType);
+  r.EnumList("tiers", &f.tiers, &ParseTier);
+  if (const json* s = r.Child("statuses"); s && s->is_string() && s->get<std::string>() == "all") {
+    f.statuses.clear();
+  } else {
+    r.EnumList("statuses", &f.statuses, &ParseItemStatus);
+  }
+  r.OptTime("created_after", &f.created_after);
+  r.OptTime("created_before", &f.created_before);
+  r.StringList("tags", &f.tags);
+  r.StringList("entities", &f.entities);
+  ENGRAM_RETURN_IF_ERROR(r.status());
+  if (const json* md = r.Child("metadata")) ENGRAM_RETURN_IF_ERROR(DecodeMetadataFilter(*md, &f));
+  return f;
+}
+
+Result<SearchRequest> DecodeSearch(const json& body, const std::string& tenant,
+                                   const Limits& limits) {
+  FieldReader r(body, "request");
+  r.CheckKnown({"user_id", "agent_id", "session_id", "query", "k", "filters", "min_score",
+                "explain", "fusion", "recent_turns", "diversify"});
+  SearchRequest req;
+  ReadScope(r, tenant, &req.scope);
+  ReadQueryOptions(r, limits, &req.query);
+  r.Bool("explain", &req.query.explain);
+  r.Bool("diversify", &req.query.diversify);
+  std::string fusion;
+  r.String("fusion", &fusion);
+  if (fusion == "rrf") req.query.fusion = FusionMode::kReciprocalRank;
+  else if (!fusion.empty() && fusion != "weighted") r.Fail("fusion", "must be weighted or rrf");
+  ENGRAM_RETURN_IF_ERROR(r.status());
+  return req;
+}
+
+Result<ContextApiRequest> DecodeContext(const json& body, const std::string& tenant,
+                                        const Limits& limits) {
+  FieldReader r(body, "request");
+  r.CheckKnown({"user_id", "agent_id", "session_id", "query", "k", "filters", "min_score",
+                "recent_turns", "token_budget"});
+  ContextApiRequest req;
+  ReadScope(r, tenant, &req.scope);
+  req.request.search.k = 20;  // more candidates than a search: the budget decides what fits
+  ReadQueryOptions(r, limits, &req.request.search);
+  r.Int("token_budget", &req.request.token_budget);
+  if (req.request.token_budget < 16 || req.request.token_budget > limits.max_token_budget) {
+    r.Fail("token_budget", "must be between 16 and " + std::to_string(limits.max_token_budget));
+  }
+  ENGRAM_RETURN_IF_ERROR(r.status());
+  return req;
+}
+
+Result<bool> ParamBool(const Params& params, const std::string& key, bool fallback) {
+  ENGRAM_ASSIGN_OR_RETURN(std::string v, ParamOne(params, key));
+  if (v.empty()) return fallback;
+  if (v == "true" || v == "1") return true;
+  if (v == "false" || v == "0") return false;
+  return Status::InvalidArgument("query parameter '" + key + "' must be true or false");
+}
+
+}  // namespace engram::api

@@ -1,0 +1,99 @@
+// The v1 API's requests as native structs, and their strict decoders from JSON bodies and
+// query strings. Both front ends that speak JSON (the HTTP server and the MCP server) decode
+// here, so a field means the same in both and the core never sees JSON.
+//
+// Every decoder is total: any input yields a value or InvalidArgument naming the field and
+// the problem (unknown fields included); none throws. The tenant never comes from the input:
+// the caller passes the one its credentials map to.
+#pragma once
+
+#include <nlohmann/json.hpp>
+
+#include <map>
+#include <set>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "engram/engine.h"
+#include "engram/search.h"
+#include "engram/status.h"
+
+namespace engram::api {
+
+// Caps on what one request may ask for. The engine has its own (content size, k ≤ 100);
+// these are the server's, usually tighter, set by `engram serve` flags.
+struct Limits {
+  size_t max_batch_items = 1000;  // memories in one add or batch request
+  int max_k = 100;
+  int max_token_budget = 32768;
+  int max_list_limit = 1000;
+  size_t max_recent_turns = 64;
+  int max_json_depth = 32;        // nesting of a request body
+};
+
+// Query-string parameters as the HTTP layer hands them over (a key may repeat).
+using Params = std::multimap<std::string, std::string>;
+
+// Parses a request body: InvalidArgument for empty, malformed or too deeply nested JSON
+// (deep nesting is refused before parsing, so no input can exhaust the stack).
+Result<nlohmann::json> ParseBody(std::string_view body, const Limits& limits);
+
+// POST /v1/memories. `text` becomes one memory; `messages` one memory per message
+// (type message, metadata.role = the role). infer: whether to run extraction (the write
+// path); with no extractor configured memories are stored as given.
+struct AddRequest {
+  Scope scope;
+  bool infer = true;
+  std::vector<NewMemory> memories;
+};
+Result<AddRequest> DecodeAdd(const nlohmann::json& body, const std::string& tenant,
+                             const Limits& limits);
+
+// POST /v1/memories/batch: one scope, many memories, stored all or nothing.
+// {user_id, agent_id?, session_id?, infer?, memories: [{text | messages, type?, ...}]}
+Result<AddRequest> DecodeBatch(const nlohmann::json& body, const std::string& tenant,
+                               const Limits& limits);
+
+// GET /v1/memories?user_id=…&type=…&tier=…&status=…&tag=…&after=…&before=…&limit=…&cursor=…
+struct ListRequest {
+  Scope scope;
+  ListQuery query;
+};
+Result<ListRequest> DecodeList(const Params& params, const std::string& tenant,
+                               const Limits& limits);
+
+// The scope of a request naming one memory (GET/PATCH/DELETE /v1/memories/{id}, history):
+// ?user_id=…&agent_id=…. `allowed` lists further parameters the route accepts.
+Result<Scope> DecodeItemScope(const Params& params, const std::string& tenant,
+                              const std::set<std::string>& allowed = {});
+// DELETE /v1/memories?user_id=… (hard delete of a user's memories).
+Result<Scope> DecodeUserScope(const Params& params, const std::string& tenant);
+
+// PATCH /v1/memories/{id}: the fields to change (content, type, tier, tags, entities,
+// metadata, importance, confidence, valid_from, valid_to (null clears it), status, reason).
+Result<MemoryPatch> DecodePatch(const nlohmann::json& body);
+
+// POST /v1/search
+struct SearchRequest {
+  Scope scope;
+  SearchQuery query;
+};
+Result<SearchRequest> DecodeSearch(const nlohmann::json& body, const std::string& tenant,
+                                   const Limits& limits);
+
+// POST /v1/context
+struct ContextApiRequest {
+  Scope scope;
+  ContextRequest request;
+};
+Result<ContextApiRequest> DecodeContext(const nlohmann::json& body, const std::string& tenant,
+                                        const Limits& limits);
+
+// Decodes the `filters` object shared by search and context.
+Result<SearchFilters> DecodeFilters(const nlohmann::json& filters);
+
+// A query-string flag: "true"/"1" or "false"/"0"; absent → `fallback`.
+Result<bool> ParamBool(const Params& params, const std::string& key, bool fallback);
+
+}  // namespace engram::api

@@ -1,0 +1,30 @@
+// The v1 API's response bodies, encoded from the engine's native results. Shared by the HTTP
+// and MCP servers (field names: docs/http-api.md and docs/openapi.json).
+#pragma once
+
+#include <nlohmann/json.hpp>
+
+#include <string>
+#include <vector>
+
+#include "engram/engine.h"
+#include "engram/search.h"
+#include "engram/status.h"
+
+namespace engram::api {
+
+// {"results": [{"id", "event": "ADD", "memory": {...}}]}
+nlohmann::json AddedToJson(const std::vector<MemoryItem>& items);
+// {"results": [items], "next_cursor": "..." | null}
+nlohmann::json PageToJson(const ListPage& page);
+// {"results": [history entries, oldest first]}
+nlohmann::json HistoryListToJson(const std::vector<HistoryEntry>& history);
+// {"results": [{"id", "memory", "score", "explain"?}]}
+nlohmann::json HitsToJson(const std::vector<SearchHit>& hits, bool explain);
+// {"context", "memories": [{"id", "memory", "score"}], "tokens"}
+nlohmann::json ContextToJson(const ContextResult& context);
+
+// {"error": {"code": StatusCodeName(code), "message"}}
+nlohmann::json ErrorToJson(const Status& status);
+
+}  // namespace engram::api

@@ -1,0 +1,205 @@
+// engram serve | keys create | keys list | keys revoke
+#include <pthread.h>
+#include <signal.h>
+
+#include <nlohmann/json.hpp>
+
+#include <iomanip>
+#include <iostream>
+#include <memory>
+#include <thread>
+
+#include "cli/cli_app.h"
+#include "cli/output.h"
+#include "engram/keys.h"
+#include "server/http_server.h"
+
+namespace engram::server {
+// The OpenAPI document, compiled in from docs/openapi.json (generated source).
+extern const char* const kOpenApiDocument;
+}  // namespace engram::server
+
+namespace engram::cli {
+namespace {
+
+using json = nlohmann::json;
+
+void AddServeOptions(CLI::App* cmd, server::ServerOptions& o) {
+  cmd->add_option("--host", o.host, "Address to listen on; non-loopback needs an API key")
+      ->envname("ENGRAM_HOST")->capture_default_str();
+  cmd->add_option("--port", o.port, "TCP port (0: any free port, printed at start)")
+      ->envname("ENGRAM_PORT")->capture_default_str();
+  cmd->add_option("--threads", o.threads, "Worker threads (each open connection holds one)")
+      ->envname("ENGRAM_THREADS")->capture_default_str()->check(CLI::Range(1, 4096));
+  cmd->add_option("--max-body-bytes", o.max_body_bytes, "Largest request body (else 413)")
+      ->envname("ENGRAM_MAX_BODY_BYTES")->capture_default_str();
+  cmd->add_option("--max-batch", o.limits.max_batch_items, "Most memories in one request")
+      ->envname("ENGRAM_MAX_BATCH")->capture_default_str()->check(CLI::Range(1, 100000));
+  cmd->add_option("--max-k", o.limits.max_k, "Largest k a search may ask for (at most 100)")
+      ->envname("ENGRAM_MAX_K")->capture_default_str()->check(CLI::Range(1, 100));
+  cmd->add_option("--max-token-budget", o.limits.max_token_budget,
+                  "Largest token_budget of a context request")
+      ->envname("ENGRAM_MAX_TOKEN_BUDGET")->capture_default_str()->check(CLI::Range(16, 32768));
+  cmd->add_option("--rate-limit", o.rate_limit, "Requests per second per API key (0: off)")
+      ->envname("ENGRAM_RATE_LIMIT")->capture_default_str()->check(CLI::Range(0.0, 1e9));
+  cmd->add_option("--rate-burst", o.rate_burst, "Requests a key may make at once (0: the rate)")
+      ->envname("ENGRAM_RATE_BURST")->capture_default_str()->check(CLI::Range(0.0, 1e9));
+  cmd->add_option("--access-log", o.access_log,
+                  "JSON-lines access log: a file, '-' for standard output, '' for none")
+      ->envname("ENGRAM_ACCESS_LOG")->capture_default_str();
+  cmd->add_option("--keep-alive-timeout", o.keep_alive_timeout_s,
+                  "Seconds an idle keep-alive connection stays open")
+      ->envname("ENGRAM_KEEP_ALIVE_TIMEOUT")->capture_default_str()->check(CLI::Range(1, 3600));
+  cmd->add_option("--keep-alive-max", o.keep_alive_max_requests,
+                  "Requests served on one connection before it is closed")
+      ->envname("ENGRAM_KEEP_ALIVE_MAX")->capture_default_str()->check(CLI::Range(1, 1000000));
+  cmd->add_option("--read-timeout", o.read_timeout_s, "Seconds to wait for a request")
+      ->envname("ENGRAM_READ_TIMEOUT")->capture_default_str()->check(CLI::Range(1, 3600));
+}
+
+// Blocks SIGINT and SIGTERM in every thread started after this; a watcher stops the server
+// when one arrives. Returns the watcher (joined by the caller).
+std::thread WatchSignals(server::HttpServer* srv, std::atomic<int>* received) {
+  sigset_t set;
+  sigemptyset(&set);
+  sigaddset(&set, SIGINT);
+  sigaddset(&set, SIGTERM);
+  pthread_sigmask(SIG_BLOCK, &set, nullptr);
+  return std::thread([srv, received, set] {
+    int sig = 0;
+    sigwait(&set, &sig);
+    received->store(sig);
+    srv->Stop();
+  });
+}
+
+int RunServe(Context& ctx, server::ServerOptions options) {
+  options.openapi_json = server::kOpenApiDocument;
+  Engine* engine = ctx.OpenEngine();
+  if (!engine) return kExitInternal;
+  auto keys = KeyStore::Open(ctx.db_path);
+  if (!keys.ok()) return ctx.Fail(keys.status());
+  auto active = (*keys)->CountActive();
+  if (!active.ok()) return ctx.Fail(active.status());
+
+  // Signals are blocked before the server starts its threads, so they all inherit the mask.
+  std::atomic<int> received{0};
+  server::HttpServer srv(engine, keys->get(), options);
+  std::thread watcher = WatchSignals(&srv, &received);
+  Status started = srv.Start();
+  if (!started.ok()) {
+    pthread_kill(watcher.native_handle(), SIGTERM);
+    watcher.join();
+    return ctx.Fail(started);
+  }
+  std::cerr << "engram serve: listening on http://" << options.host << ":" << srv.port()
+            << "  (database " << ctx.db_path << ", embedder " << ctx.embedder << ")\n";
+  if (*active == 0) {
+    std::cerr << "engram serve: no API keys exist: requests without a key act as tenant "
+                 "'default'; this is allowed only on loopback addresses\n";
+  }
+  std::cout << "http://" << options.host << ":" << srv.port() << std::endl;
+  srv.Wait();
+  if (received.load() == 0) pthread_kill(watcher.native_handle(), SIGTERM);
+  watcher.join();
+  std::cerr << "engram serve: stopped; closing the database\n";
+  ctx.engine.reset();  // flushes access statistics and index snapshots
+  return kExitOk;
+}
+
+void PrintKey(const ApiKeyInfo& k, bool as_json, const std::string& secret = "") {
+  if (as_json) {
+    json j = {{"id", k.id},         {"tenant", k.tenant},
+              {"name", k.name},     {"role", ToString(k.role)},
+              {"prefix", k.prefix}, {"created_at", FormatTimestamp(k.created_at)},
+              {"revoked_at", k.revoked_at ? json(FormatTimestamp(*k.revoked_at)) : json()}};
+    if (!secret.empty()) j["secret"] = secret;
+    std::cout << j.dump() << "\n";
+    return;
+  }
+  std::cout << std::left << std::setw(18) << k.id << " " << std::setw(16) << k.tenant << " "
+            << std::setw(7) << ToString(k.role) << " " << std::setw(11) << k.prefix << " "
+            << ShortTime(k.created_at) << "  "
+            << (k.revoked_at ? "revoked " + ShortTime(*k.revoked_at) : std::string("active"))
+            << "  " << k.name << "\n";
+}
+
+// Flag values of the key commands, read by their callbacks after parsing.
+struct KeyFlags {
+  std::string name;
+  bool admin = false;
+  std::string only_tenant;
+  std::string id;
+};
+
+void AddKeyCommands(CLI::App& app, Context& ctx) {
+  CLI::App* keys = app.add_subcommand("keys", "Manage the server's API keys");
+  keys->require_subcommand(1);
+  auto flags = std::make_shared<KeyFlags>();
+
+  CLI::App* create = keys->add_subcommand(
+      "create", "Create a key for --tenant; its secret is shown once");
+  create->add_option("--name", flags->name, "A label for the key");
+  create->add_flag("--admin", flags->admin, "May also create, list and revoke keys over HTTP");
+  create->callback([&ctx, flags] {
+    ctx.action = [&ctx, flags] {
+      const bool admin = flags->admin;
+      auto store = KeyStore::Open(ctx.db_path);
+      if (!store.ok()) return ctx.Fail(store.status());
+      auto key = (*store)->Create(ctx.tenant, flags->name,
+                                  admin ? KeyRole::kAdmin : KeyRole::kTenant);
+      if (!key.ok()) return ctx.Fail(key.status());
+      if (ctx.json) {
+        PrintKey(key->info, true, key->secret);
+      } else {
+        std::cout << "created " << key->info.id << " for tenant " << key->info.tenant
+                  << (admin ? " (admin)" : "") << "\nsecret (shown only now): " << key->secret
+                  << "\n";
+      }
+      return kExitOk;
+    };
+  });
+
+  CLI::App* list = keys->add_subcommand("list", "List keys (never their secrets)");
+  list->add_option("--for", flags->only_tenant, "Only this tenant's keys (default: every tenant)");
+  list->callback([&ctx, flags] {
+    ctx.action = [&ctx, flags] {
+      auto store = KeyStore::Open(ctx.db_path);
+      if (!store.ok()) return ctx.Fail(store.status());
+      auto all = (*store)->List(flags->only_tenant);
+      if (!all.ok()) return ctx.Fail(all.status());
+      for (const ApiKeyInfo& k : *all) PrintKey(k, ctx.json);
+      return kExitOk;
+    };
+  });
+
+  CLI::App* revoke = keys->add_subcommand("revoke", "Revoke a key at once");
+  revoke->add_option("id", flags->id, "The key's id (key_…)")->required();
+  revoke->callback([&ctx, flags] {
+    ctx.action = [&ctx, flags] {
+      auto store = KeyStore::Open(ctx.db_path);
+      if (!store.ok()) return ctx.Fail(store.status());
+      Status st = (*store)->Revoke(flags->id);
+      if (!st.ok()) return ctx.Fail(st);
+      if (!ctx.json) std::cout << "revoked " << flags->id << "\n";
+      return kExitOk;
+    };
+  });
+}
+
+}  // namespace
+
+void AddServeCommands(CLI::App& app, Context& ctx) {
+  auto options = std::make_shared<server::ServerOptions>();
+  CLI::App* serve = app.add_subcommand(
+      "serve", "Run the HTTP API server (v1) on the database; stops cleanly on SIGTERM/SIGINT");
+  AddServeOptions(serve, *options);
+  serve->set_config("--config", "", "Read options from this TOML/INI file (flags and "
+                    "environment variables win over it)");
+  serve->callback([&ctx, options] {
+    ctx.action = [&ctx, options] { return RunServe(ctx, *options); };
+  });
+  AddKeyCommands(app, ctx);
+}
+
+}  // namespace engram::cli

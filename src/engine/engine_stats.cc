@@ -1,0 +1,34 @@
+// Engine::GetStats: counts for operators.
+#include <shared_mutex>
+
+#include "core/status_macros.h"
+#include "engram/engine.h"
+#include "retrieval/scope_index.h"
+#include "storage/memory_store.h"
+
+namespace engram {
+
+Result<Engine::Stats> Engine::GetStats() {
+  ENGRAM_ASSIGN_OR_RETURN(MemoryStore::Counts counts, store_->CountAll());
+  Stats stats;
+  stats.items_active = counts.items_by_status[static_cast<size_t>(ItemStatus::kActive)];
+  stats.items_superseded = counts.items_by_status[static_cast<size_t>(ItemStatus::kSuperseded)];
+  stats.items_archived = counts.items_by_status[static_cast<size_t>(ItemStatus::kArchived)];
+  stats.items_deleted = counts.items_by_status[static_cast<size_t>(ItemStatus::kDeleted)];
+  stats.scopes = counts.scopes;
+  std::vector<std::shared_ptr<ScopeIndex>> loaded;
+  {
+    std::lock_guard<std::mutex> lock(indexes_mu_);
+    for (const auto& [key, index] : indexes_) loaded.push_back(index);
+  }
+  for (const auto& index : loaded) {
+    std::shared_lock<std::shared_mutex> lock(index->mu);
+    ++stats.loaded_indexes;
+    stats.approximate_indexes += index->hnsw() != nullptr;
+    stats.indexed_items += static_cast<int64_t>(index->size());
+    stats.indexed_vectors += static_cast<int64_t>(index->vectors().size());
+  }
+  return stats;
+}
+
+}  // namespace engram

@@ -1,0 +1,371 @@
+#include "server/http_server.h"
+
+#include <arpa/inet.h>
+#include <httplib.h>
+
+#include <chrono>
+#include <cmath>
+#include <iostream>
+#include <regex>
+
+#include "core/status_macros.h"
+#include "server/access_log.h"
+#include "server/metrics.h"
+#include "server/rate_limiter.h"
+#include "server/routes.h"
+
+namespace engram::server {
+namespace {
+
+using Clock = std::chrono::steady_clock;
+
+double SecondsSince(Clock::time_point start) {
+  return std::chrono::duration<double>(Clock::now() - start).count();
+}
+
+// "/v1/memories/{id}" → "/v1/memories/([^/]+)", with the parameter names in order.
+std::string PatternToRegex(const std::string& path, std::vector<std::string>* names) {
+  std::string out;
+  for (size_t i = 0; i < path.size(); ++i) {
+    if (path[i] == '{') {
+      size_t close = path.find('}', i);
+      names->push_back(path.substr(i + 1, close - i - 1));
+      out += "([^/]+)";
+      i = close;
+    } else if (std::string(".+*?()[]^$|\\").find(path[i]) != std::string::npos) {
+      out += '\\';
+      out += path[i];
+    } else {
+      out += path[i];
+    }
+  }
+  return out;
+}
+
+// The credential a request carries: "Authorization: Bearer <key>" or "X-API-Key: <key>".
+std::string PresentedKey(const httplib::Request& req) {
+  const std::string auth = req.get_header_value("Authorization");
+  constexpr std::string_view kBearer = "Bearer ";
+  if (auth.size() > kBearer.size() && auth.compare(0, kBearer.size(), kBearer) == 0) {
+    return auth.substr(kBearer.size());
+  }
+  return req.get_header_value("X-API-Key");
+}
+
+struct Caller {
+  std::string tenant;
+  std::string key_id;  // "" in open (keyless, loopback) mode
+  bool admin = false;
+};
+
+}  // namespace
+
+bool IsLoopback(const std::string& host) {
+  if (host == "localhost" || host == "::1") return true;
+  in_addr addr{};
+  if (inet_pton(AF_INET, host.c_str(), &addr) != 1) return false;
+  return (ntohl(addr.s_addr) >> 24) == 127;
+}
+
+class HttpServer::Impl {
+ public:
+  Impl(Engine* engine, KeyStore* keys, ServerOptions options)
+      : engine_(engine), keys_(keys), options_(std::move(options)),
+        limiter_(options_.rate_limit, options_.rate_burst) {
+    services_.engine = engine_;
+    services_.keys = keys_;
+    services_.limits = options_.limits;
+    services_.openapi_json = options_.openapi_json;
+    services_.metrics = [this] { return RenderMetrics(); };
+    routes_ = MakeRoutes(services_);
+  }
+
+  Status Configure() {
+    auto log = AccessLog::Open(options_.access_log);
+    if (!log.ok()) return log.status();
+    log_ = std::move(log).value();
+    const int threads = std::max(1, options_.threads);
+    svr_.new_task_queue = [threads] { return new httplib::ThreadPool(threads); };
+    svr_.set_tcp_nodelay(true);
+    svr_.set_keep_alive_max_count(options_.keep_alive_max_requests);
+    svr_.set_keep_alive_timeout(options_.keep_alive_timeout_s);
+    svr_.set_read_timeout(options_.read_timeout_s, 0);
+    svr_.set_write_timeout(options_.write_timeout_s, 0);
+    svr_.set_payload_max_length(options_.max_body_bytes);
+    for (size_t i = 0; i < routes_.size(); ++i) Register(i);
+    svr_.set_error_handler(httplib::Server::HandlerWithResponse(
+        [this](const httplib::Request& req, httplib::Response& res) { return OnError(req, res); }));
+    svr_.set_exception_handler(
+        [this](const httplib::Request& req, httplib::Response& res, std::exception_ptr) {
+          Write(ProtocolError(500, "internal", "the server failed to complete the request"),
+                res);
+          (void)req;
+        });
+    return Status::Ok();
+  }
+
+  httplib::Server& svr() { return svr_; }
+  const ServerOptions& options() const { return options_; }
+  KeyStore* keys() const { return keys_; }
+
+ private:
+  struct Compiled {
+    std::regex regex;
+    std::vector<std::string> names;
+    std::string label;  // "POST /v1/search"
+  };
+
+  void Register(size_t i) {
+    const Route& route = routes_[i];
+    Compiled c;
+    const std::string pattern = PatternToRegex(route.path, &c.names);
+    c.regex = std::regex(pattern);
+    c.label = route.method + " " + route.path;
+    compiled_.push_back(std::move(c));
+    auto handler = [this, i](const httplib::Request& req, httplib::Response& res) {
+      Dispatch(i, req, res);
+    };
+    if (route.method == "GET") svr_.Get(pattern, handler);
+    else if (route.method == "POST") svr_.Post(pattern, handler);
+    else if (route.method == "PATCH") svr_.Patch(pattern, handler);
+    else if (route.method == "DELETE") svr_.Delete(pattern, handler);
+  }
+
+  void Dispatch(size_t i, const httplib::Request& req, httplib::Response& res) {
+    const auto start = Clock::now();
+    AccessRecord rec = StartRecord(req);
+    rec.route = compiled_[i].label;
+    Reply reply = Handle(i, req, &rec);
+    Finish(std::move(reply), res, &rec, start);
+  }
+
+  AccessRecord StartRecord(const httplib::Request& req) {
+    AccessRecord rec;
+    rec.request_id = std::to_string(++request_counter_);
+    rec.method = req.method;
+    rec.path = req.path;
+    rec.bytes_in = req.body.size();
+    rec.remote = req.remote_addr;
+    return rec;
+  }
+
+  Reply Handle(size_t i, const httplib::Request& req, AccessRecord* rec) {
+    const Route& route = routes_[i];
+    Call call;
+    if (route.access != Access::kPublic) {
+      Caller caller;
+      if (auto denied = Authenticate(req, &caller)) return std::move(*denied);
+      rec->key_id = caller.key_id;
+      rec->tenant = caller.tenant;
+      if (route.access == Access::kAdmin && !caller.admin) {
+        return ProtocolError(403, "permission_denied", "this route needs an admin key");
+      }
+      if (auto limited = RateLimit(caller)) return std::move(*limited);
+      call.tenant = caller.tenant;
+    }
+    const Compiled& c = compiled_[i];
+    for (size_t k = 0; k < c.names.size() && k + 1 < req.matches.size(); ++k) {
+      call.path_params[c.names[k]] = req.matches[k + 1].str();
+    }
+    call.params = req.params;
+    call.body = req.body;
+    try {
+      return route.handler(call);
+    } catch (const std::exception& e) {
+      Reply r = ProtocolError(500, "internal", "the server failed to complete the request");
+      r.log_detail = std::string("exception: ") + e.what();
+      return r;
+    }
+  }
+
+  // Fills `caller`, or returns the reply refusing the request.
+  std::optional<Reply> Authenticate(const httplib::Request& req, Caller* caller) {
+    const std::string presented = PresentedKey(req);
+    if (presented.empty()) {
+      if (OpenMode()) {
+        *caller = Caller{"default", "", true};
+        return std::nullopt;
+      }
+      Reply r = ProtocolError(401, "unauthenticated",
+                              "an API key is required: send 'Authorization: Bearer <key>'");
+      r.headers.emplace_back("WWW-Authenticate", "Bearer");
+      return r;
+    }
+    auto key = keys_->Authenticate(presented);
+    if (!key.ok()) {
+      if (key.status().code() != StatusCode::kPermissionDenied) return ErrorReply(key.status());
+      Reply r = ProtocolError(401, "unauthenticated", "the API key is not valid");
+      r.headers.emplace_back("WWW-Authenticate", "Bearer error=\"invalid_token\"");
+      return r;
+    }
+    *caller = Caller{key->tenant, key->id, key->role == KeyRole::kAdmin};
+    return std::nullopt;
+  }
+
+  // Keyless access: only on a loopback address, and only while no key exists (checked at
+  // most once a second, so creating the first key closes it promptly).
+  bool OpenMode() {
+    if (!IsLoopback(options_.host)) return false;
+    const double now = SecondsSince(epoch_);
+    std::lock_guard<std::mutex> lock(open_mu_);
+    if (now - open_checked_s_ > 1.0 || open_checked_s_ < 0) {
+      auto n = keys_->CountActive();
+      open_ = n.ok() && *n == 0;
+      open_checked_s_ = now;
+    }
+    return open_;
+  }
+
+  std::optional<Reply> RateLimit(const Caller& caller) {
+    const double wait = limiter_.Acquire(caller.key_id, SecondsSince(epoch_));
+    if (wait <= 0) return std::nullopt;
+    metrics_.NoteRateLimited();
+    Reply r = ProtocolError(429, "rate_limited", "too many requests for this key; retry later");
+    r.headers.emplace_back("Retry-After", std::to_string(static_cast<int>(std::ceil(wait))));
+    return r;
+  }
+
+  void Finish(Reply reply, httplib::Response& res, AccessRecord* rec, Clock::time_point start) {
+    if (!reply.log_detail.empty()) {
+      std::cerr << "engram serve: request " << rec->request_id << " " << rec->route << ": "
+                << reply.log_detail << std::endl;
+    }
+    rec->status = reply.status;
+    rec->bytes_out = reply.body.size();
+    res.set_header("X-Request-Id", rec->request_id);
+    Write(std::move(reply), res);
+    const double seconds = SecondsSince(start);
+    rec->duration_ms = seconds * 1000;
+    metrics_.Observe(rec->route, rec->status, seconds);
+    log_->Write(*rec);
+  }
+
+  static void Write(Reply reply, httplib::Response& res) {
+    res.status = reply.status;
+    for (auto& [name, value] : reply.headers) res.set_header(name, value);
+    res.set_content(std::move(reply.body), reply.content_type.c_str());
+  }
+
+  // Requests no route handled (404/405), and errors raised by httplib itself (413, 400).
+  httplib::Server::HandlerResponse OnError(const httplib::Request& req,
+                                           httplib::Response& res) {
+    if (!res.body.empty()) return httplib::Server::HandlerResponse::Unhandled;
+    const auto start = Clock::now();
+    AccessRecord rec = StartRecord(req);
+    rec.route = "unmatched";
+    Finish(ErrorFor(req, res.status), res, &rec, start);
+    return httplib::Server::HandlerResponse::Handled;
+  }
+
+  Reply ErrorFor(const httplib::Request& req, int status) {
+    if (status == 413) {
+      return ProtocolError(413, "payload_too_large",
+                           "the body is larger than " + std::to_string(options_.max_body_bytes) +
+                               " bytes");
+    }
+    // httplib answers 400 to methods it has no handler table for (PUT, HEAD, OPTIONS, ...).
+    const bool unknown_method = status == 400 && req.method != "GET" && req.method != "POST" &&
+                                req.method != "PATCH" && req.method != "DELETE";
+    if (status != 404 && !unknown_method) {
+      return ProtocolError(status, "bad_request", "the request is malformed");
+    }
+    std::string allow;
+    for (size_t i = 0; i < routes_.size(); ++i) {
+      if (std::regex_match(req.path, compiled_[i].regex)) {
+        allow += (allow.empty() ? "" : ", ") + routes_[i].method;
+      }
+    }
+    if (allow.empty()) return ProtocolError(404, "not_found", "no route " + req.path);
+    Reply r = ProtocolError(405, "method_not_allowed",
+                            req.method + " is not allowed on " + req.path + " (allowed: " +
+                                allow + ")");
+    r.headers.emplace_back("Allow", allow);
+    return r;
+  }
+
+  std::string RenderMetrics() {
+    std::lock_guard<std::mutex> lock(stats_mu_);
+    const double now = SecondsSince(epoch_);
+    if (!stats_ || now - stats_at_s_ > 5.0) {  // the counts scan the items table
+      auto stats = engine_->GetStats();
+      if (stats.ok()) stats_ = *stats;
+      stats_at_s_ = now;
+    }
+    return metrics_.Render(stats_ ? &*stats_ : nullptr);
+  }
+
+  Engine* engine_;
+  KeyStore* keys_;
+  ServerOptions options_;
+  Services services_;
+  std::vector<Route> routes_;
+  std::vector<Compiled> compiled_;
+  httplib::Server svr_;
+  RateLimiter limiter_;
+  Metrics metrics_;
+  std::unique_ptr<AccessLog> log_;
+  std::atomic<uint64_t> request_counter_{0};
+  const Clock::time_point epoch_ = Clock::now();
+
+  std::mutex open_mu_;
+  bool open_ = false;             // guarded by open_mu_
+  double open_checked_s_ = -1;    // guarded by open_mu_
+
+  std::mutex stats_mu_;
+  std::optional<Engine::Stats> stats_;  // guarded by stats_mu_
+  double stats_at_s_ = 0;               // guarded by stats_mu_
+};
+
+HttpServer::HttpServer(Engine* engine, KeyStore* keys, ServerOptions options)
+    : impl_(std::make_unique<Impl>(engine, keys, std::move(options))) {}
+
+HttpServer::~HttpServer() {
+  Stop();
+  Wait();
+}
+
+Status HttpServer::Start() {
+  const ServerOptions& o = impl_->options();
+  if (!IsLoopback(o.host)) {
+    auto n = impl_->keys()->CountActive();
+    if (!n.ok()) return n.status();
+    if (*n == 0) {
+      return Status::InvalidArgument(
+          "refusing to listen on " + o.host +
+          ": no API key exists, so anyone who can reach the address could read every memory. "
+          "Create one with 'engram keys create --tenant <name>' or listen on 127.0.0.1");
+    }
+  }
+  ENGRAM_RETURN_IF_ERROR(impl_->Configure());
+  httplib::Server& svr = impl_->svr();
+  if (o.port == 0) {
+    port_ = svr.bind_to_any_port(o.host);
+  } else {
+    port_ = svr.bind_to_port(o.host, o.port) ? o.port : -1;
+  }
+  if (port_ <= 0) {
+    return Status::Unavailable("cannot listen on " + o.host + ":" + std::to_string(o.port) +
+                               " (address in use or not available)");
+  }
+  listener_ = std::thread([this, &svr] {
+    svr.listen_after_bind();
+    listening_done_ = true;
+  });
+  return Status::Ok();
+}
+
+void HttpServer::Wait() {
+  if (listener_.joinable()) listener_.join();
+}
+
+void HttpServer::Stop() {
+  if (!listener_.joinable()) return;
+  // stop() is a no-op until the listen loop runs; wait for it briefly after a quick Start().
+  httplib::Server& svr = impl_->svr();
+  for (int i = 0; i < 5000 && !svr.is_running() && !listening_done_; ++i) {
+    std::this_thread::sleep_for(std::chrono::milliseconds(1));
+  }
+  svr.stop();
+}
+
+}  // namespace engram::server

@@ -1,0 +1,66 @@
+// HttpServer: the v1 API over HTTP/1.1 (cpp-httplib), with keep-alive, a fixed worker pool,
+// API-key authentication, per-key rate limits, metrics and an access log.
+//
+// Lifecycle: Start() binds and begins serving on a background thread; Stop() stops accepting,
+// lets in-flight requests finish and returns once the workers are idle. Thread-safe to Stop()
+// from any thread (a signal-watching thread, say). The engine and key store are not owned.
+#pragma once
+
+#include <atomic>
+#include <memory>
+#include <string>
+#include <thread>
+#include <vector>
+
+#include "api/requests.h"
+#include "engram/engine.h"
+#include "engram/keys.h"
+#include "engram/status.h"
+
+namespace httplib {
+class Server;
+}
+
+namespace engram::server {
+
+struct ServerOptions {
+  std::string host = "127.0.0.1";
+  int port = 8420;                   // 0: an ephemeral port (see HttpServer::port())
+  int threads = 64;                  // workers; each keep-alive connection holds one
+  size_t max_body_bytes = 4 << 20;   // larger bodies are refused with 413
+  api::Limits limits;
+  double rate_limit = 0;             // requests per second per key; 0: off
+  double rate_burst = 0;             // bucket size; 0: max(1, rate_limit)
+  std::string access_log = "-";      // file path, "-" standard output, "" off
+  int keep_alive_max_requests = 10000;
+  int keep_alive_timeout_s = 5;
+  int read_timeout_s = 10;
+  int write_timeout_s = 10;
+  std::string openapi_json;          // the document served at /openapi.json
+};
+
+// True for addresses that only this machine can reach: 127.0.0.0/8, ::1, "localhost".
+bool IsLoopback(const std::string& host);
+
+class HttpServer {
+ public:
+  HttpServer(Engine* engine, KeyStore* keys, ServerOptions options);
+  ~HttpServer();
+
+  // Binds and starts serving. FailedPrecondition-style InvalidArgument when the host is not
+  // loopback and no API key exists; Unavailable when the address cannot be bound.
+  Status Start();
+  int port() const { return port_; }
+  // Blocks until Stop() has been called and the server has drained.
+  void Wait();
+  void Stop();
+
+ private:
+  class Impl;
+  std::unique_ptr<Impl> impl_;
+  int port_ = 0;
+  std::thread listener_;
+  std::atomic<bool> listening_done_{false};
+};
+
+}  // namespace engram::server

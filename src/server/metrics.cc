@@ -1,0 +1,84 @@
+#include "server/metrics.h"
+
+#include <sstream>
+
+namespace engram::server {
+namespace {
+
+// A label value with \, " and newline escaped, as the exposition format requires.
+std::string Label(const std::string& v) {
+  std::string out;
+  for (char c : v) {
+    if (c == '\\' || c == '"') out += '\\';
+    if (c == '\n') {
+      out += "\\n";
+      continue;
+    }
+    out += c;
+  }
+  return out;
+}
+
+void Gauge(std::ostringstream& out, const char* name, const char* help, int64_t value) {
+  out << "# HELP " << name << " " << help << "\n# TYPE " << name << " gauge\n"
+      << name << " " << value << "\n";
+}
+
+}  // namespace
+
+void Metrics::Observe(const std::string& route, int status, double seconds) {
+  std::lock_guard<std::mutex> lock(mu_);
+  ++requests_[{route, status}];
+  Histogram& h = latency_[route];
+  for (size_t i = 0; i < kBuckets.size(); ++i) {
+    if (seconds <= kBuckets[i]) ++h.buckets[i];
+  }
+  ++h.count;
+  h.sum += seconds;
+}
+
+std::string Metrics::Render(const Engine::Stats* stats) const {
+  std::ostringstream out;
+  out << "# HELP engram_http_requests_total HTTP requests by route and status.\n"
+         "# TYPE engram_http_requests_total counter\n";
+  std::lock_guard<std::mutex> lock(mu_);
+  for (const auto& [key, n] : requests_) {
+    out << "engram_http_requests_total{route=\"" << Label(key.first) << "\",status=\""
+        << key.second << "\"} " << n << "\n";
+  }
+  out << "# HELP engram_http_request_duration_seconds Time from routing to response.\n"
+         "# TYPE engram_http_request_duration_seconds histogram\n";
+  for (const auto& [route, h] : latency_) {
+    const std::string l = "route=\"" + Label(route) + "\"";
+    for (size_t i = 0; i < kBuckets.size(); ++i) {
+      out << "engram_http_request_duration_seconds_bucket{" << l << ",le=\"" << kBuckets[i]
+          << "\"} " << h.buckets[i] << "\n";
+    }
+    out << "engram_http_request_duration_seconds_bucket{" << l << ",le=\"+Inf\"} " << h.count
+        << "\n";
+    out << "engram_http_request_duration_seconds_sum{" << l << "} " << h.sum << "\n";
+    out << "engram_http_request_duration_seconds_count{" << l << "} " << h.count << "\n";
+  }
+  out << "# HELP engram_http_rate_limited_total Requests refused with 429.\n"
+         "# TYPE engram_http_rate_limited_total counter\n"
+      << "engram_http_rate_limited_total " << rate_limited_.load() << "\n";
+  if (!stats) return out.str();
+  out << "# HELP engram_memories Stored memories by status (every tenant).\n"
+         "# TYPE engram_memories gauge\n"
+      << "engram_memories{status=\"active\"} " << stats->items_active << "\n"
+      << "engram_memories{status=\"superseded\"} " << stats->items_superseded << "\n"
+      << "engram_memories{status=\"archived\"} " << stats->items_archived << "\n"
+      << "engram_memories{status=\"deleted\"} " << stats->items_deleted << "\n";
+  Gauge(out, "engram_scopes", "Scopes (tenant, user) in the database.", stats->scopes);
+  Gauge(out, "engram_index_loaded_scopes", "Scope search indexes held in memory.",
+        stats->loaded_indexes);
+  Gauge(out, "engram_index_hnsw_scopes", "Loaded scope indexes searching an HNSW graph.",
+        stats->approximate_indexes);
+  Gauge(out, "engram_index_documents", "Documents across the loaded indexes.",
+        stats->indexed_items);
+  Gauge(out, "engram_index_vectors", "Vectors across the loaded indexes.",
+        stats->indexed_vectors);
+  return out.str();
+}
+
+}  // namespace engram::server

@@ -1,0 +1,37 @@
+// Reply: what a handler returns, and the one place core errors become HTTP statuses.
+#pragma once
+
+#include <nlohmann/json.hpp>
+
+#include <string>
+#include <string_view>
+#include <utility>
+#include <vector>
+
+#include "engram/status.h"
+
+namespace engram::server {
+
+struct Reply {
+  int status = 200;
+  std::string body;
+  std::string content_type = "application/json";
+  std::vector<std::pair<std::string, std::string>> headers;
+  std::string log_detail;  // for the server log only (the real cause of a 500)
+};
+
+// The HTTP status for a core status code: InvalidArgument 400, PermissionDenied 403,
+// NotFound 404, Conflict 409, Unavailable 503, anything else 500.
+int HttpStatusFor(StatusCode code);
+
+// {"error": {"code", "message"}} with the status HttpStatusFor gives. Messages of server-side
+// failures (500) are replaced by a generic one: they may name files or internals.
+Reply ErrorReply(const Status& status);
+// An error the HTTP layer itself raises: 401, 404 (no route), 405, 413, 429, ...
+Reply ProtocolError(int http_status, std::string_view code, std::string message);
+Reply JsonReply(const nlohmann::json& body, int status = 200);
+
+// JSON text of `body`; invalid UTF-8 (which validation keeps out) is replaced, never thrown.
+std::string DumpJson(const nlohmann::json& body);
+
+}  // namespace engram::server

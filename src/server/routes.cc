@@ -1,0 +1,232 @@
+#include "server/routes.h"
+
+#include <sstream>
+
+#include "api/responses.h"
+#include "codec/field_reader.h"
+#include "codec/item_json.h"
+#include "engram/transfer.h"
+
+namespace engram::server {
+namespace {
+
+using json = nlohmann::json;
+
+// Decodes the body (or returns the 400 it earned) and hands it on.
+template <typename Fn>
+Reply WithBody(const Call& call, const api::Limits& limits, Fn&& fn) {
+  auto body = api::ParseBody(call.body, limits);
+  if (!body.ok()) return ErrorReply(body.status());
+  return fn(*body);
+}
+
+template <typename T>
+Reply Respond(const Result<T>& result, json (*encode)(const T&)) {
+  if (!result.ok()) return ErrorReply(result.status());
+  return JsonReply(encode(*result));
+}
+
+Reply AddMemories(const Services& s, const Call& call, bool batch) {
+  return WithBody(call, s.limits, [&](const json& body) {
+    auto req = batch ? api::DecodeBatch(body, call.tenant, s.limits)
+                     : api::DecodeAdd(body, call.tenant, s.limits);
+    if (!req.ok()) return ErrorReply(req.status());
+    // infer: extraction belongs to the write path; until an extractor is configured the
+    // memories are stored as given.
+    auto added = s.engine->AddBatch(req->scope, req->memories);
+    if (!added.ok()) return ErrorReply(added.status());
+    return JsonReply(api::AddedToJson(*added), 201);
+  });
+}
+
+Reply ListMemories(const Services& s, const Call& call) {
+  auto req = api::DecodeList(call.params, call.tenant, s.limits);
+  if (!req.ok()) return ErrorReply(req.status());
+  return Respond<ListPage>(s.engine->List(req->scope, req->query), &api::PageToJson);
+}
+
+Reply GetMemory(const Services& s, const Call& call) {
+  auto scope = api::DecodeItemScope(call.params, call.tenant);
+  if (!scope.ok()) return ErrorReply(scope.status());
+  return Respond<MemoryItem>(s.engine->Get(*scope, call.path_params.at("id")), &ItemToJson);
+}
+
+Reply PatchMemory(const Services& s, const Call& call) {
+  auto scope = api::DecodeItemScope(call.params, call.tenant);
+  if (!scope.ok()) return ErrorReply(scope.status());
+  return WithBody(call, s.limits, [&](const json& body) {
+    auto patch = api::DecodePatch(body);
+    if (!patch.ok()) return ErrorReply(patch.status());
+    return Respond<MemoryItem>(s.engine->Update(*scope, call.path_params.at("id"), *patch),
+                               &ItemToJson);
+  });
+}
+
+Reply DeleteMemory(const Services& s, const Call& call) {
+  auto scope = api::DecodeItemScope(call.params, call.tenant, {"hard", "reason"});
+  if (!scope.ok()) return ErrorReply(scope.status());
+  auto hard = api::ParamBool(call.params, "hard", false);
+  if (!hard.ok()) return ErrorReply(hard.status());
+  const std::string& id = call.path_params.at("id");
+  auto reason = call.params.find("reason");
+  Status st = *hard ? s.engine->Purge(*scope, id)
+                    : s.engine->Delete(*scope, id,
+                                       reason == call.params.end() ? "" : reason->second);
+  if (!st.ok()) return ErrorReply(st);
+  return JsonReply(json{{"id", id}, {"deleted", true}, {"hard", *hard}});
+}
+
+Reply DeleteUserMemories(const Services& s, const Call& call) {
+  auto scope = api::DecodeUserScope(call.params, call.tenant);
+  if (!scope.ok()) return ErrorReply(scope.status());
+  auto purged = s.engine->PurgeScope(*scope);
+  if (!purged.ok()) return ErrorReply(purged.status());
+  return JsonReply(json{{"user_id", scope->user_id}, {"deleted", *purged}});
+}
+
+Reply MemoryHistory(const Services& s, const Call& call) {
+  auto scope = api::DecodeItemScope(call.params, call.tenant);
+  if (!scope.ok()) return ErrorReply(scope.status());
+  return Respond<std::vector<HistoryEntry>>(s.engine->History(*scope, call.path_params.at("id")),
+                                            &api::HistoryListToJson);
+}
+
+Reply Search(const Services& s, const Call& call) {
+  return WithBody(call, s.limits, [&](const json& body) {
+    auto req = api::DecodeSearch(body, call.tenant, s.limits);
+    if (!req.ok()) return ErrorReply(req.status());
+    auto hits = s.engine->Search(req->scope, req->query);
+    if (!hits.ok()) return ErrorReply(hits.status());
+    return JsonReply(api::HitsToJson(*hits, req->query.explain));
+  });
+}
+
+Reply Context(const Services& s, const Call& call) {
+  return WithBody(call, s.limits, [&](const json& body) {
+    auto req = api::DecodeContext(body, call.tenant, s.limits);
+    if (!req.ok()) return ErrorReply(req.status());
+    return Respond<ContextResult>(s.engine->BuildContext(req->scope, req->request),
+                                  &api::ContextToJson);
+  });
+}
+
+Reply Export(const Services& s, const Call& call) {
+  auto scope = api::DecodeUserScope(call.params, call.tenant);
+  if (!scope.ok()) return ErrorReply(scope.status());
+  std::ostringstream out;
+  auto stats = ExportJsonl(*s.engine, {*scope}, out);
+  if (!stats.ok()) return ErrorReply(stats.status());
+  Reply r;
+  r.body = std::move(out).str();
+  r.content_type = "application/x-ndjson";
+  r.headers.emplace_back("Content-Disposition", "attachment; filename=\"engram-export.jsonl\"");
+  return r;
+}
+
+json KeyToJson(const ApiKeyInfo& k) {
+  return json{{"id", k.id},
+              {"tenant", k.tenant},
+              {"name", k.name},
+              {"role", ToString(k.role)},
+              {"prefix", k.prefix},
+              {"created_at", FormatTimestamp(k.created_at)},
+              {"revoked_at", k.revoked_at ? json(FormatTimestamp(*k.revoked_at)) : json()}};
+}
+
+Reply CreateKey(const Services& s, const Call& call) {
+  return WithBody(call, s.limits, [&](const json& body) {
+    FieldReader r(body, "request");
+    r.CheckKnown({"tenant", "name", "role"});
+    std::string tenant, name, role = "tenant";
+    r.String("tenant", &tenant, /*required=*/true);
+    r.String("name", &name);
+    r.String("role", &role);
+    if (role != "tenant" && role != "admin") r.Fail("role", "must be tenant or admin");
+    if (!r.status().ok()) return ErrorReply(r.status());
+    auto key = s.keys->Create(tenant, name, role == "admin" ? KeyRole::kAdmin : KeyRole::kTenant);
+    if (!key.ok()) return ErrorReply(key.status());
+    json j = KeyToJson(key->info);
+    j["secret"] = key->secret;
+    return JsonReply(j, 201);
+  });
+}
+
+Reply ListKeys(const Services& s, const Call& call) {
+  auto tenant = call.params.find("tenant");
+  for (const auto& [k, v] : call.params) {
+    if (k != "tenant") {
+      return ErrorReply(Status::InvalidArgument("query parameter '" + k + "' is not known here"));
+    }
+  }
+  auto keys = s.keys->List(tenant == call.params.end() ? "" : tenant->second);
+  if (!keys.ok()) return ErrorReply(keys.status());
+  json results = json::array();
+  for (const ApiKeyInfo& k : *keys) results.push_back(KeyToJson(k));
+  return JsonReply(json{{"results", std::move(results)}});
+}
+
+Reply RevokeKey(const Services& s, const Call& call) {
+  Status st = s.keys->Revoke(call.path_params.at("id"));
+  if (!st.ok()) return ErrorReply(st);
+  return JsonReply(json{{"id", call.path_params.at("id")}, {"revoked", true}});
+}
+
+Reply Healthz(const Call&) { return JsonReply(json{{"status", "ok"}}); }
+
+Reply Readyz(const Services& s, const Call&) {
+  ListQuery probe;
+  probe.limit = 1;
+  auto page = s.engine->List(Scope{"__readyz__", "__readyz__", "", ""}, probe);
+  if (!page.ok()) {
+    Reply r = ProtocolError(503, "unavailable", "the database is not usable");
+    r.log_detail = page.status().ToString();
+    return r;
+  }
+  return JsonReply(json{{"status", "ready"}});
+}
+
+Reply Metrics(const Services& s, const Call&) {
+  Reply r;
+  r.body = s.metrics ? s.metrics() : "";
+  r.content_type = "text/plain; version=0.0.4";
+  return r;
+}
+
+Reply OpenApi(const Services& s, const Call&) {
+  Reply r;
+  r.body = s.openapi_json;
+  return r;
+}
+
+}  // namespace
+
+std::vector<Route> MakeRoutes(const Services& services) {
+  const Services* s = &services;
+  auto bind = [s](Reply (*fn)(const Services&, const Call&)) {
+    return [s, fn](const Call& call) { return fn(*s, call); };
+  };
+  return {
+      {"POST", "/v1/memories", Access::kTenant,
+       [s](const Call& c) { return AddMemories(*s, c, false); }},
+      {"POST", "/v1/memories/batch", Access::kTenant,
+       [s](const Call& c) { return AddMemories(*s, c, true); }},
+      {"GET", "/v1/memories", Access::kTenant, bind(&ListMemories)},
+      {"DELETE", "/v1/memories", Access::kTenant, bind(&DeleteUserMemories)},
+      {"GET", "/v1/memories/{id}", Access::kTenant, bind(&GetMemory)},
+      {"PATCH", "/v1/memories/{id}", Access::kTenant, bind(&PatchMemory)},
+      {"DELETE", "/v1/memories/{id}", Access::kTenant, bind(&DeleteMemory)},
+      {"GET", "/v1/memories/{id}/history", Access::kTenant, bind(&MemoryHistory)},
+      {"POST", "/v1/search", Access::kTenant, bind(&Search)},
+      {"POST", "/v1/context", Access::kTenant, bind(&Context)},
+      {"GET", "/v1/export", Access::kTenant, bind(&Export)},
+      {"POST", "/v1/admin/keys", Access::kAdmin, bind(&CreateKey)},
+      {"GET", "/v1/admin/keys", Access::kAdmin, bind(&ListKeys)},
+      {"DELETE", "/v1/admin/keys/{id}", Access::kAdmin, bind(&RevokeKey)},
+      {"GET", "/healthz", Access::kPublic, &Healthz},
+      {"GET", "/readyz", Access::kPublic, bind(&Readyz)},
+      {"GET", "/metrics", Access::kPublic, bind(&Metrics)},
+      {"GET", "/openapi.json", Access::kPublic, bind(&OpenApi)},
+  };
+}
+
+}  // namespace engram::server

@@ -1,0 +1,50 @@
+// The v1 route table: every route the server answers, with who may call it and its handler.
+// The OpenAPI document (docs/openapi.json) lists exactly these routes; routes_test checks it.
+#pragma once
+
+#include <functional>
+#include <map>
+#include <string>
+#include <vector>
+
+#include "api/requests.h"
+#include "engram/engine.h"
+#include "engram/keys.h"
+#include "server/reply.h"
+
+namespace engram::server {
+
+enum class Access {
+  kPublic,  // no key needed (health, metrics, the OpenAPI document)
+  kTenant,  // any valid key; works on the key's tenant
+  kAdmin,   // an admin key
+};
+
+// One request as a handler sees it: decoded transport, authenticated caller.
+struct Call {
+  std::string tenant;                              // the caller's tenant
+  std::map<std::string, std::string> path_params;  // {id} of "/v1/memories/{id}"
+  api::Params params;                              // the query string
+  std::string body;
+};
+
+// What handlers work with. Pointers are not owned and outlive the server.
+struct Services {
+  Engine* engine = nullptr;
+  KeyStore* keys = nullptr;
+  api::Limits limits;
+  std::string openapi_json;                 // served at /openapi.json
+  std::function<std::string()> metrics;     // renders /metrics
+};
+
+struct Route {
+  std::string method;  // GET, POST, PATCH, DELETE
+  std::string path;    // OpenAPI form: "/v1/memories/{id}"
+  Access access;
+  std::function<Reply(const Call&)> handler;
+};
+
+// Handlers never throw: bad input is a 4xx Reply, engine failures go through ErrorReply.
+std::vector<Route> MakeRoutes(const Services& services);
+
+}  // namespace engram::server
