@@ -1,0 +1,216 @@
+#include "api/requests.h"
+
+#include <gtest/gtest.h>
+
+namespace engram::api {
+namespace {
+
+using json = nlohmann::json;
+
+Limits DefaultLimits() { return Limits{}; }
+
+json Parse(std::string_view text) {
+  auto j = ParseBody(text, DefaultLimits());
+  EXPECT_TRUE(j.ok()) << j.status().ToString();
+  return j.ok() ? *j : json();
+}
+
+// The error's message, for assertions that it names the problem.
+template <typename T>
+std::string ErrorOf(const Result<T>& r) {
+  EXPECT_FALSE(r.ok());
+  if (r.ok()) return "";
+  EXPECT_EQ(r.status().code(), StatusCode::kInvalidArgument);
+  return r.status().message();
+}
+
+TEST(ParseBodyTest, RefusesEmptyMalformedNonObjectAndDeepBodies) {
+  EXPECT_NE(ErrorOf(ParseBody("", DefaultLimits())).find("needs a JSON body"), std::string::npos);
+  EXPECT_NE(ErrorOf(ParseBody("{", DefaultLimits())).find("not valid JSON"), std::string::npos);
+  EXPECT_NE(ErrorOf(ParseBody("[1]", DefaultLimits())).find("JSON object"), std::string::npos);
+  EXPECT_NE(ErrorOf(ParseBody("{\"a\":\"\xff\"}", DefaultLimits())).find("not valid JSON"),
+            std::string::npos);
+  std::string deep(100000, '[');
+  EXPECT_NE(ErrorOf(ParseBody(deep, DefaultLimits())).find("nested deeper"), std::string::npos);
+  // Brackets inside strings do not count as nesting.
+  EXPECT_TRUE(ParseBody("{\"text\":\"" + std::string(1000, '[') + "\"}", DefaultLimits()).ok());
+}
+
+TEST(DecodeAddTest, TextBecomesOneMemoryWithItsFields) {
+  auto req = DecodeAdd(Parse(R"({"user_id":"u","agent_id":"a","session_id":"s","text":"hi",
+      "type":"preference","metadata":{"x":1},"importance":0.9,"created_at":"2026-01-02",
+      "tags":["t"],"entities":["e"],"infer":false})"), "ten", DefaultLimits());
+  ASSERT_TRUE(req.ok()) << req.status().ToString();
+  EXPECT_EQ(req->scope, (Scope{"ten", "u", "a", "s"}));
+  EXPECT_FALSE(req->infer);
+  ASSERT_EQ(req->memories.size(), 1u);
+  const NewMemory& m = req->memories[0];
+  EXPECT_EQ(m.content, "hi");
+  EXPECT_EQ(*m.type, MemoryType::kPreference);
+  EXPECT_EQ(m.metadata, R"({"x":1})");
+  EXPECT_DOUBLE_EQ(*m.importance, 0.9);
+  EXPECT_EQ(*m.created_at, *ParseTimestamp("2026-01-02"));
+  EXPECT_EQ(m.tags, std::vector<std::string>{"t"});
+}
+
+TEST(DecodeAddTest, TheTenantNeverComesFromTheBody) {
+  EXPECT_NE(ErrorOf(DecodeAdd(Parse(R"({"user_id":"u","text":"x","tenant":"evil"})"), "t",
+                              DefaultLimits()))
+                .find("'tenant' is not a known field"),
+            std::string::npos);
+}
+
+TEST(DecodeAddTest, MessagesBecomeMessageMemoriesWithTheirRole) {
+  auto req = DecodeAdd(Parse(R"({"user_id":"u","messages":[{"role":"user","content":"a"},
+      {"role":"assistant","content":"b"}],"metadata":{"k":"v"}})"), "t", DefaultLimits());
+  ASSERT_TRUE(req.ok()) << req.status().ToString();
+  ASSERT_EQ(req->memories.size(), 2u);
+  EXPECT_EQ(*req->memories[1].type, MemoryType::kMessage);
+  EXPECT_EQ(json::parse(req->memories[1].metadata), json::parse(R"({"k":"v","role":"assistant"})"));
+}
+
+TEST(DecodeAddTest, ErrorsNameTheField) {
+  const Limits l = DefaultLimits();
+  EXPECT_NE(ErrorOf(DecodeAdd(Parse(R"({"text":"x"})"), "t", l)).find("'user_id' is required"),
+            std::string::npos);
+  EXPECT_NE(ErrorOf(DecodeAdd(Parse(R"({"user_id":"u"})"), "t", l)).find("exactly one of"),
+            std::string::npos);
+  EXPECT_NE(ErrorOf(DecodeAdd(Parse(R"({"user_id":"u","text":"x","messages":[]})"), "t", l))
+                .find("exactly one of"),
+            std::string::npos);
+  EXPECT_NE(ErrorOf(DecodeAdd(Parse(R"({"user_id":"u","text":"x","type":"bogus"})"), "t", l))
+                .find("'type'"),
+            std::string::npos);
+  EXPECT_NE(ErrorOf(DecodeAdd(Parse(R"({"user_id":"u","text":"x","importance":"high"})"), "t",
+                              l))
+                .find("'importance' must be a number"),
+            std::string::npos);
+  EXPECT_NE(ErrorOf(DecodeAdd(Parse(R"({"user_id":"u","messages":[{"role":"user"}]})"), "t", l))
+                .find("'content' is required"),
+            std::string::npos);
+  EXPECT_NE(ErrorOf(DecodeAdd(Parse(R"({"user_id":"u","text":"x","created_at":"yesterday"})"),
+                              "t", l))
+                .find("created_at"),
+            std::string::npos);
+}
+
+TEST(DecodeBatchTest, EntriesAreCheckedAndCounted) {
+  Limits l;
+  l.max_batch_items = 2;
+  auto ok = DecodeBatch(Parse(R"({"user_id":"u","memories":[{"text":"a"},{"text":"b"}]})"), "t",
+                        l);
+  ASSERT_TRUE(ok.ok()) << ok.status().ToString();
+  EXPECT_EQ(ok->memories.size(), 2u);
+  EXPECT_NE(ErrorOf(DecodeBatch(Parse(R"({"user_id":"u","memories":[{"text":"a"},{"text":"b"},
+      {"text":"c"}]})"), "t", l)).find("at most 2"),
+            std::string::npos);
+  EXPECT_NE(ErrorOf(DecodeBatch(Parse(R"({"user_id":"u","memories":[{"text":"a"},
+      {"text":"b","user_id":"v"}]})"), "t", l)).find("memories[1] field 'user_id'"),
+            std::string::npos);
+  EXPECT_NE(ErrorOf(DecodeBatch(Parse(R"({"user_id":"u","memories":[]})"), "t", l))
+                .find("non-empty"),
+            std::string::npos);
+}
+
+TEST(DecodeSearchTest, ReadsQueryFiltersAndOptions) {
+  auto req = DecodeSearch(Parse(R"({"user_id":"u","query":"q","k":5,"min_score":0.2,
+      "explain":true,"fusion":"rrf","diversify":false,"recent_turns":["a","b"],
+      "filters":{"types":["fact"],"tiers":["semantic"],"statuses":"all",
+                 "created_after":"2026-01-01","tags":["x"],"entities":["Bob"],
+                 "metadata":{"lang":"zh","n":{"in":[1,2,"3"]}}}})"), "t", DefaultLimits());
+  ASSERT_TRUE(req.ok()) << req.status().ToString();
+  const SearchQuery& q = req->query;
+  EXPECT_EQ(q.text, "q");
+  EXPECT_EQ(q.k, 5);
+  EXPECT_EQ(*q.min_score, 0.2);
+  EXPECT_TRUE(q.explain);
+  EXPECT_EQ(q.fusion, FusionMode::kReciprocalRank);
+  EXPECT_FALSE(q.diversify);
+  EXPECT_EQ(q.recent_turns.size(), 2u);
+  EXPECT_EQ(q.filters.types, std::vector<MemoryType>{MemoryType::kFact});
+  EXPECT_TRUE(q.filters.statuses.empty());  // "all"
+  EXPECT_TRUE(q.filters.created_after.has_value());
+  ASSERT_EQ(q.filters.metadata.size(), 1u);
+  EXPECT_EQ(std::get<std::string>(q.filters.metadata[0].value), "zh");
+  ASSERT_EQ(q.filters.metadata_in.size(), 1u);
+  EXPECT_EQ(q.filters.metadata_in[0].values.size(), 3u);
+  EXPECT_EQ(std::get<int64_t>(q.filters.metadata_in[0].values[0]), 1);
+}
+
+TEST(DecodeSearchTest, BadValuesAreNamed) {
+  const Limits l = DefaultLimits();
+  auto err = [&](const char* body) { return ErrorOf(DecodeSearch(Parse(body), "t", l)); };
+  EXPECT_NE(err(R"({"user_id":"u"})").find("'query' is required"), std::string::npos);
+  EXPECT_NE(err(R"({"user_id":"u","query":"q","k":0})").find("'k' must be between 1 and 100"),
+            std::string::npos);
+  EXPECT_NE(err(R"({"user_id":"u","query":"q","k":1e9})").find("'k'"), std::string::npos);
+  EXPECT_NE(err(R"({"user_id":"u","query":"q","k":99999999999999999999})").find("'k'"),
+            std::string::npos);
+  EXPECT_NE(err(R"({"user_id":"u","query":"q","fusion":"max"})").find("'fusion'"),
+            std::string::npos);
+  EXPECT_NE(err(R"({"user_id":"u","query":"q","filters":{"colour":"red"}})")
+                .find("filters field 'colour' is not a known field"),
+            std::string::npos);
+  EXPECT_NE(err(R"({"user_id":"u","query":"q","filters":{"metadata":{"a":[1]}}})")
+                .find("filters.metadata 'a'"),
+            std::string::npos);
+  EXPECT_NE(err(R"({"user_id":"u","query":"q","filters":{"metadata":{"a":{"in":[[1]]}}}})")
+                .find("non-scalar"),
+            std::string::npos);
+  EXPECT_NE(err(R"({"user_id":"u","query":"q","filters":{"statuses":["gone"]}})")
+                .find("'statuses'"),
+            std::string::npos);
+}
+
+TEST(DecodeContextTest, BudgetIsBounded) {
+  auto ok = DecodeContext(Parse(R"({"user_id":"u","query":"q","token_budget":300})"), "t",
+                          DefaultLimits());
+  ASSERT_TRUE(ok.ok());
+  EXPECT_EQ(ok->request.token_budget, 300);
+  EXPECT_NE(ErrorOf(DecodeContext(Parse(R"({"user_id":"u","query":"q","token_budget":5})"), "t",
+                                  DefaultLimits()))
+                .find("'token_budget' must be between 16 and 32768"),
+            std::string::npos);
+}
+
+TEST(DecodePatchTest, OnlyNamedFieldsChangeAndNullClearsValidTo) {
+  auto p = DecodePatch(Parse(R"({"content":"new","valid_to":null,"reason":"fix"})"));
+  ASSERT_TRUE(p.ok()) << p.status().ToString();
+  EXPECT_EQ(*p->content, "new");
+  EXPECT_TRUE(p->clear_valid_to);
+  EXPECT_FALSE(p->type.has_value());
+  EXPECT_EQ(p->reason, "fix");
+  EXPECT_NE(ErrorOf(DecodePatch(Parse(R"({"reason":"x"})"))).find("changes nothing"),
+            std::string::npos);
+  EXPECT_NE(ErrorOf(DecodePatch(Parse(R"({"status":"exploded"})"))).find("'status'"),
+            std::string::npos);
+}
+
+TEST(DecodeListTest, QueryParametersBecomeAListQuery) {
+  Params p = {{"user_id", "u"}, {"type", "fact,preference"}, {"status", "all"},
+              {"tag", "a"},     {"tag", "b"},                {"limit", "20"},
+              {"cursor", "c1"}, {"after", "2026-01-01"}};
+  auto req = DecodeList(p, "t", DefaultLimits());
+  ASSERT_TRUE(req.ok()) << req.status().ToString();
+  EXPECT_EQ(req->query.types.size(), 2u);
+  EXPECT_TRUE(req->query.statuses.empty());
+  EXPECT_EQ(req->query.tags, (std::vector<std::string>{"a", "b"}));
+  EXPECT_EQ(req->query.limit, 20);
+  EXPECT_EQ(req->query.cursor, "c1");
+  EXPECT_TRUE(req->query.created_after.has_value());
+
+  const Limits l = DefaultLimits();
+  EXPECT_NE(ErrorOf(DecodeList({}, "t", l)).find("'user_id' is required"), std::string::npos);
+  EXPECT_NE(ErrorOf(DecodeList({{"user_id", "u"}, {"limit", "0"}}, "t", l)).find("'limit'"),
+            std::string::npos);
+  EXPECT_NE(ErrorOf(DecodeList({{"user_id", "u"}, {"limit", "12abc"}}, "t", l)).find("'limit'"),
+            std::string::npos);
+  EXPECT_NE(ErrorOf(DecodeList({{"user_id", "u"}, {"colour", "red"}}, "t", l)).find("'colour'"),
+            std::string::npos);
+  EXPECT_NE(ErrorOf(DecodeList({{"user_id", "u"}, {"user_id", "v"}}, "t", l))
+                .find("more than once"),
+            std::string::npos);
+}
+
+}  // namespace
+}  // namespace engram::api
