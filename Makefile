@@ -4,7 +4,7 @@ BUILD      ?= build
 ASAN_BUILD ?= build-asan
 JOBS       ?= $(shell nproc)
 
-.PHONY: all deps build run test unit-test asan-test bench clean
+.PHONY: all deps build run tour test unit-test asan-test bench clean
 
 all: build
 
@@ -17,8 +17,14 @@ $(BUILD)/build.ninja:
 build: deps $(BUILD)/build.ninja
 	cmake --build $(BUILD) -j $(JOBS)
 
-# The main job: a short tour of the CLI on a fresh database under ./engram-data.
+# The main job: the HTTP API server on the embedded database ./engram-data/engram.db with the
+# offline defaults (hash embedder), on http://127.0.0.1:8420 (PORT=… to change). Ctrl-C stops it.
+PORT ?= 8420
 run: build
+	$(BUILD)/engram --db ./engram-data/engram.db serve --port $(PORT)
+
+# A short tour of the CLI on a fresh database under ./engram-data.
+tour: build
 	@scripts/tour.sh $(BUILD)/engram
 
 # Every test: unit and black-box tests on the Release build, then the unit tests again

@@ -123,12 +123,20 @@ int RunCli(int argc, char** argv) {
   app.add_option("--embed-key-env", ctx.embed_key_env,
                  "Environment variable holding the API key");
   app.set_version_flag("--version", "engram 0.1.0");
+  // Global options at the top of the file, a command's under its section ([serve]).
+  // CLI11 applies the file before environment variables, so the order of precedence is
+  // command line > file > environment.
+  app.set_config("--config", "", "Read options from this TOML/INI file (env ENGRAM_CONFIG): "
+                 "globals at the top, a command's options under [command]; command-line flags "
+                 "win over the file, the file over environment variables")
+      ->envname("ENGRAM_CONFIG");
 
   AddItemCommands(app, ctx);
   AddTransferCommands(app, ctx);
   AddSearchCommands(app, ctx);
   AddBenchCommands(app, ctx);
   AddServeCommands(app, ctx);
+  AddMcpCommands(app, ctx);
 
   // --json is honoured even when parsing fails before CLI11 reaches it.
   for (int i = 1; i < argc; ++i) {

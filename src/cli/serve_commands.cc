@@ -194,8 +194,6 @@ void AddServeCommands(CLI::App& app, Context& ctx) {
   CLI::App* serve = app.add_subcommand(
       "serve", "Run the HTTP API server (v1) on the database; stops cleanly on SIGTERM/SIGINT");
   AddServeOptions(serve, *options);
-  serve->set_config("--config", "", "Read options from this TOML/INI file (flags and "
-                    "environment variables win over it)");
   serve->callback([&ctx, options] {
     ctx.action = [&ctx, options] { return RunServe(ctx, *options); };
   });

@@ -1,0 +1,90 @@
+#!/usr/bin/env bash
+# Server load benchmark (issue 4): USERS users × PER_USER memories on the embedded database,
+# then wrk with keep-alive against POST /v1/search and POST /v1/memories. Writes a table with
+# the machine to bench/results/server-<date>.md.
+#   scripts/server_bench.sh [build-dir]
+# Env: USERS (100), PER_USER (10000), CONNECTIONS (32), DURATION (30s), WRK_THREADS (1),
+#      BENCH_DB (/var/tmp/engram-server-bench/engram.db: kept between runs; delete to reload).
+set -euo pipefail
+BUILD=${1:-build}
+USERS=${USERS:-100}
+PER_USER=${PER_USER:-10000}
+CONNECTIONS=${CONNECTIONS:-32}
+DURATION=${DURATION:-30s}
+WRK_THREADS=${WRK_THREADS:-1}
+BENCH_DB=${BENCH_DB:-/var/tmp/engram-server-bench/engram.db}
+HERE=$(cd "$(dirname "$0")/.." && pwd)
+export ENGRAM_BENCH_DIR="$HERE/bench/server" ENGRAM_USERS="$USERS"
+
+command -v wrk >/dev/null || { apt-get install -y -q wrk >/dev/null || apt-get update -q && apt-get install -y -q wrk; }
+mkdir -p "$(dirname "$BENCH_DB")"
+WORK=$(mktemp -d)
+trap 'kill -TERM $SERVER 2>/dev/null || true; wait $SERVER 2>/dev/null || true; rm -rf "$WORK"' EXIT
+
+fresh=0
+[ -f "$BENCH_DB" ] || fresh=1
+"$BUILD/engram" --db "$BENCH_DB" serve --port 0 --access-log '' > "$WORK/url" 2> "$WORK/server.log" &
+SERVER=$!
+for _ in $(seq 100); do [ -s "$WORK/url" ] && break; sleep 0.1; done
+URL=$(head -1 "$WORK/url")
+echo "server at $URL (database $BENCH_DB)"
+
+if [ "$fresh" = 1 ]; then
+  python3 "$HERE/bench/server/load.py" --url "$URL" --users "$USERS" --per-user "$PER_USER"
+else
+  python3 "$HERE/bench/server/load.py" --url "$URL" --users "$USERS" --per-user 0
+fi
+
+python3 - "$WORK" <<'PY'
+import sys
+sys.path.insert(0, "bench/server")
+from corpus import Corpus
+c = Corpus(seed=99)
+open(sys.argv[1] + "/queries", "w").write("\n".join(c.query() for _ in range(5000)) + "\n")
+open(sys.argv[1] + "/texts", "w").write("\n".join(c.memory() for _ in range(5000)) + "\n")
+PY
+export ENGRAM_QUERIES="$WORK/queries" ENGRAM_TEXTS="$WORK/texts"
+
+run() {  # name script
+  echo "== $1: wrk -t$WRK_THREADS -c$CONNECTIONS -d$DURATION"
+  wrk -t"$WRK_THREADS" -c"$CONNECTIONS" -d"$DURATION" -s "$HERE/bench/server/$2" "$URL" \
+    | tee "$WORK/$1.out"
+}
+run search search.lua
+run add add.lua
+
+STAMP=$(date -u +%Y-%m-%d)
+python3 - "$WORK" "$HERE/bench/results/server-$STAMP.md" "$USERS" "$PER_USER" "$CONNECTIONS" \
+          "$DURATION" "$WRK_THREADS" <<'PY'
+import json, os, platform, sys
+work, out, users, per_user, conns, duration, threads = sys.argv[1:]
+cpu = next((l.split(":", 1)[1].strip() for l in open("/proc/cpuinfo") if l.startswith("model name")), "?")
+ram = os.sysconf("SC_PAGE_SIZE") * os.sysconf("SC_PHYS_PAGES") // 2**30
+rows = []
+targets = {"search": (5000, "≥ 5,000 req/s"), "add": (2000, "≥ 2,000 req/s")}
+for name in ("search", "add"):
+    line = next(l for l in open(f"{work}/{name}.out") if l.startswith("RESULT "))
+    r = json.loads(line[len("RESULT "):])
+    rps = r["requests"] / (r["duration_us"] / 1e6)
+    errors = r["non2xx"] + r["connect"] + r["read"] + r["write"] + r["timeout"]
+    goal, goal_text = targets[name]
+    ok = "met" if rps >= goal and r["p99_us"] <= 20000 and errors == 0 else "NOT met"
+    rows.append(f"| {name} | {rps:,.0f} | {r['p50_us']/1000:.2f} | {r['p90_us']/1000:.2f} | "
+                f"{r['p99_us']/1000:.2f} | {r['max_us']/1000:.1f} | {errors} | {goal_text}, p99 ≤ 20 ms: {ok} |")
+text = f"""# Server benchmark, {__import__('datetime').date.today()}
+
+Machine: {os.cpu_count()} cores ({cpu}), {ram} GiB RAM, {platform.system()} {platform.release()}.
+The load generator (wrk, {threads} thread) runs on the same machine and takes CPU from the server.
+Data: {int(users)} users × {int(per_user):,} memories (hash embedder, embedded SQLite, synchronous=FULL);
+wrk with keep-alive, {conns} connections, {duration} per run, random user and query per request.
+
+| route | req/s | p50 ms | p90 ms | p99 ms | max ms | errors | target |
+|---|---|---|---|---|---|---|---|
+""" + "\n".join(rows) + """
+
+Command: `scripts/server_bench.sh build` (defaults as above; the database is kept in
+/var/tmp/engram-server-bench between runs, so later runs skip the load).
+"""
+open(out, "w").write(text)
+print(text)
+PY
