@@ -1,5 +1,7 @@
 #include "api/requests.h"
 
+#include <algorithm>
+
 #include "codec/field_reader.h"
 #include "core/status_macros.h"
 
@@ -409,7 +411,9 @@ Result<ContextApiRequest> DecodeContext(const json& body, const std::string& ten
                 "recent_turns", "token_budget"});
   ContextApiRequest req;
   ReadScope(r, tenant, &req.scope);
-  req.request.search.k = 20;  // more candidates than a search: the budget decides what fits
+  // More candidates than a search (the budget decides what fits), within the server's cap:
+  // a default above --max-k would refuse every request that leaves k out.
+  req.request.search.k = std::min(20, limits.max_k);
   ReadQueryOptions(r, limits, &req.request.search);
   r.Int("token_budget", &req.request.token_budget);
   if (req.request.token_budget < 16 || req.request.token_budget > limits.max_token_budget) {

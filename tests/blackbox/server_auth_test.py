@@ -1,0 +1,356 @@
+#!/usr/bin/env python3
+"""Black-box tests of `engram serve`'s access control: API keys (CLI and HTTP), admin routes,
+the keyless loopback mode, secrets kept out of the logs, tenant isolation under random
+operations, and per-key rate limits. The real binary on an ephemeral loopback port.
+
+Every reply is checked as in server_test.py: no 5xx, and 4xx replies carry the JSON error body.
+
+Usage: server_auth_test.py --engram PATH [--crash-writer PATH] [unittest options]
+"""
+
+import json
+import os
+import random
+import sys
+import time
+import unittest
+
+import server_harness as h
+from server_harness import ServerTestCase, create_key, run_engram
+
+
+# ------------------------------------------------------------------------------------------
+# API keys
+# ------------------------------------------------------------------------------------------
+
+class AuthTest(ServerTestCase):
+
+    def test_a_key_is_required_once_one_exists(self):
+        key = create_key(self.db, "acme")
+        s = self.start_server()
+        c = s.client()
+        q = {"user_id": "u"}
+        r = c.request("GET", "/v1/memories", params=q)
+        self.assert_error_body(r, 401, "unauthenticated")
+        self.assertTrue(r.header("www-authenticate").startswith("Bearer"))
+        for headers in ({"Authorization": "Bearer wrong"},
+                        {"Authorization": "Basic " + key["secret"]},
+                        {"Authorization": "Bearer " + key["secret"] + "x"},
+                        {"Authorization": "bearer"}, {"X-API-Key": "nope"}):
+            with self.subTest(headers=headers):
+                self.fails(c, "GET", "/v1/memories", params=q, headers=headers, status=401,
+                           code="unauthenticated")
+        self.ok(c, "GET", "/v1/memories", params=q, key=key["secret"])
+        self.ok(c, "GET", "/v1/memories", params=q, headers={"X-API-Key": key["secret"]})
+        m = self.add(s.client(key["secret"]), "u", "acme memory")
+        self.assertEqual(m["tenant"], "acme")
+        # Every /v1 route needs it; the operations routes do not.
+        for method, path in [("POST", "/v1/memories"), ("POST", "/v1/memories/batch"),
+                             ("DELETE", "/v1/memories"), ("GET", "/v1/memories/" + m["id"]),
+                             ("PATCH", "/v1/memories/" + m["id"]),
+                             ("DELETE", "/v1/memories/" + m["id"]),
+                             ("GET", "/v1/memories/%s/history" % m["id"]),
+                             ("POST", "/v1/search"), ("POST", "/v1/context"),
+                             ("GET", "/v1/export"), ("GET", "/v1/admin/keys"),
+                             ("POST", "/v1/admin/keys"),
+                             ("DELETE", "/v1/admin/keys/" + key["id"])]:
+            with self.subTest(path=path, method=method):
+                self.fails(c, method, path, params=q, raw=b"{}" if method in ("POST", "PATCH")
+                           else None, status=401, code="unauthenticated")
+        for path in ("/healthz", "/readyz", "/metrics", "/openapi.json"):
+            self.call(c, "GET", path, expect=200)
+        self.assertEqual(len(self.list_all(s.client(key["secret"]), "u")), 1)
+
+    def test_admin_routes(self):
+        admin = create_key(self.db, "ops", admin=True, name="root")
+        tenant = create_key(self.db, "acme")
+        s = self.start_server()
+        a, t = s.client(admin["secret"]), s.client(tenant["secret"])
+        for method, path in [("GET", "/v1/admin/keys"), ("POST", "/v1/admin/keys"),
+                             ("DELETE", "/v1/admin/keys/" + admin["id"])]:
+            with self.subTest(method=method, path=path):
+                self.fails(t, method, path, body={"tenant": "x"} if method == "POST" else None,
+                           status=403, code="permission_denied")
+        created = self.ok(a, "POST", "/v1/admin/keys", {"tenant": "beta", "name": "b1"},
+                          expect=201)
+        self.assertEqual((created["tenant"], created["name"], created["role"]),
+                         ("beta", "b1", "tenant"))
+        self.assertTrue(created["secret"].startswith(created["prefix"]))
+        self.assertIsNone(created["revoked_at"])
+        b = s.client(created["secret"])
+        # (Reads only: a memory write after a key write fails, see KeyStoreSnapshotTest.)
+        self.ok(b, "GET", "/v1/memories", params={"user_id": "u"})
+        self.fails(b, "GET", "/v1/admin/keys", status=403)
+        listed = self.call(a, "GET", "/v1/admin/keys", expect=200)
+        for k in (admin, tenant, created):
+            self.assertNotIn(k["secret"], listed.text())
+        keys = listed.json()["results"]
+        self.assertEqual([k["id"] for k in keys], [admin["id"], tenant["id"], created["id"]])
+        self.assertTrue(all("secret" not in k for k in keys))
+        only = self.ok(a, "GET", "/v1/admin/keys", params={"tenant": "beta"})["results"]
+        self.assertEqual([k["id"] for k in only], [created["id"]])
+        self.fails(a, "GET", "/v1/admin/keys", params={"bogus": "1"}, status=400,
+                   mentions="bogus")
+        for body, mention in [({}, "tenant"), ({"tenant": ""}, "tenant"),
+                              ({"tenant": "x", "role": "god"}, "role"),
+                              ({"tenant": "x", "bogus": 1}, "bogus"),
+                              ({"tenant": "x" * 200}, "tenant"), ({"tenant": 5}, "tenant")]:
+            with self.subTest(body=body):
+                self.fails(a, "POST", "/v1/admin/keys", body, 400, "invalid_argument", mention)
+        second_admin = self.ok(a, "POST", "/v1/admin/keys", {"tenant": "ops", "role": "admin"},
+                               expect=201)
+        self.ok(s.client(second_admin["secret"]), "GET", "/v1/admin/keys")
+        # Revocation over HTTP takes effect at once (the brief allows ~1 s).
+        r = self.ok(a, "DELETE", "/v1/admin/keys/" + created["id"])
+        self.assertEqual(r, {"id": created["id"], "revoked": True})
+        self.assertLess(self.wait_until_refused(b), 1.0)
+        self.ok(a, "DELETE", "/v1/admin/keys/" + created["id"])  # again: OK, no change
+        self.fails(a, "DELETE", "/v1/admin/keys/key_doesnotexist", status=404, code="not_found")
+        revoked = [k for k in self.ok(a, "GET", "/v1/admin/keys")["results"]
+                   if k["id"] == created["id"]]
+        self.assertIsNotNone(revoked[0]["revoked_at"])
+        # The CLI sees the keys made over HTTP.
+        cli = run_engram(self.db, "--json", "keys", "list", "--for", "beta")
+        self.assertEqual(cli.returncode, 0, cli.stderr)
+        self.assertEqual([json.loads(x)["id"] for x in cli.stdout.splitlines()], [created["id"]])
+        # Secrets travel in replies only, never into the access log.
+        self.assertEqual(s.stop(), 0)
+        for secret in (admin["secret"], tenant["secret"], created["secret"],
+                       second_admin["secret"]):
+            self.assertNotIn(secret, s.log_bytes().decode())
+            self.assertNotIn(secret, s.stderr())
+
+    def test_keyless_mode_ends_when_the_first_key_is_created_over_http(self):
+        s = self.start_server()
+        c = s.client()
+        self.ok(c, "GET", "/v1/memories", params={"user_id": "u"})
+        # Keyless loopback callers may bootstrap the first key.
+        key = self.ok(c, "POST", "/v1/admin/keys", {"tenant": "default", "role": "admin"},
+                      expect=201)
+        self.assertLess(self.wait_until_refused(c), 1.5)
+        self.ok(c, "GET", "/v1/memories", params={"user_id": "u"}, key=key["secret"])
+
+    def test_secrets_and_contents_stay_out_of_the_logs(self):
+        admin = create_key(self.db, "ops", admin=True)
+        key = create_key(self.db, "acme")
+        s = self.start_server()
+        a, c = s.client(admin["secret"]), s.client(key["secret"])
+        content = "the vault code is 4471-PLUM-zebra"
+        m = self.add(c, "u", content, metadata={"pin": "PLUM-9917"})
+        self.ok(c, "POST", "/v1/search", {"user_id": "u", "query": "vault code PLUM-zebra"})
+        self.ok(c, "POST", "/v1/context", {"user_id": "u", "query": "vault code PLUM-zebra"})
+        self.ok(c, "PATCH", "/v1/memories/" + m["id"], {"content": content + " (old)"},
+                params={"user_id": "u"})
+        self.fails(c, "POST", "/v1/memories", {"user_id": "u", "text": content, "bad": 1})
+        self.fails(c, "GET", "/v1/memories", key="sk-guess-PLUM-4471", params={"user_id": "u"},
+                   status=401)
+        self.ok(a, "GET", "/v1/admin/keys")
+        self.call(c, "GET", "/v1/export", params={"user_id": "u"}, expect=200)
+        self.assertEqual(s.stop(), 0)
+        log = s.log_bytes().decode()
+        records = s.log_records()
+        self.assertEqual(len(records), 8)
+        for secret in (admin["secret"], key["secret"], "sk-guess-PLUM-4471"):
+            self.assertNotIn(secret, log)
+            self.assertNotIn(secret, s.stderr())
+        for word in ("vault", "PLUM", "4471", "zebra"):
+            self.assertNotIn(word, log)
+            self.assertNotIn(word, s.stderr())
+        self.assertEqual(records[0]["key_id"], key["id"])
+        self.assertEqual(records[0]["tenant"], "acme")
+        self.assertEqual(records[0]["route"], "POST /v1/memories")
+        self.assertEqual(records[0]["status"], 201)
+        self.assertEqual([r["status"] for r in records], [201, 200, 200, 200, 400, 401, 200, 200])
+        self.assertEqual(records[6]["key_id"], admin["id"])
+        self.assertEqual(b"".join(s.stdout_rest), b"", "stdout after the URL: the log is a file")
+
+    def test_non_loopback_bind_needs_a_key(self):
+        r = run_engram(self.db, "serve", "--host", "0.0.0.0", "--port", "0", "--access-log", "",
+                       timeout=20)
+        self.assertEqual(r.returncode, 2, r)
+        self.assertEqual(r.stdout, b"")
+        self.assertIn(b"API key", r.stderr)
+        key = create_key(self.db, "acme", admin=True)
+        s = self.start_server("--host", "0.0.0.0")
+        self.assertTrue(s.url.startswith("http://0.0.0.0:"), s.url)
+        c = s.client()
+        self.fails(c, "GET", "/v1/memories", params={"user_id": "u"}, status=401)
+        self.ok(c, "GET", "/v1/memories", params={"user_id": "u"}, key=key["secret"])
+        # Revoking the last key does not open a non-loopback server to keyless callers.
+        self.ok(c, "DELETE", "/v1/admin/keys/" + key["id"], key=key["secret"])
+        time.sleep(1.2)
+        self.fails(c, "GET", "/v1/memories", params={"user_id": "u"}, status=401)
+        self.fails(c, "GET", "/v1/memories", params={"user_id": "u"}, key=key["secret"],
+                   status=401)
+
+
+class KeyStoreSnapshotTest(ServerTestCase):
+    """KNOWN BUG (src/storage/migrations.cc, key_store.cc): ReadSchemaVersion leaves its cached
+    statements stepped but not reset, so a connection opened by OpenEngramDatabase keeps a
+    read transaction (an old snapshot) open until something resets them. The engine's writer
+    does so at each commit (Transaction::Commit); the server's KeyStore never does. Observed:
+    the server never sees keys created or revoked by another process (a key revoked with the
+    CLI keeps working until restart, keyless mode never ends); once memories were written,
+    creating or revoking a key over HTTP fails with 503 "database is locked"; once a key was
+    written over HTTP, every memory write fails with 503 until restart.
+    Remove the expectedFailure marks when it is fixed.
+    """
+
+    @unittest.expectedFailure
+    def test_memory_writes_work_after_a_key_is_created_over_http(self):
+        admin = create_key(self.db, "ops", admin=True)
+        s = self.start_server(access_log=False)
+        a = s.client(admin["secret"])
+        self.ok(a, "POST", "/v1/admin/keys", {"tenant": "beta"}, expect=201)
+        self.add(a, "u", "written after a key was created")
+
+    @unittest.expectedFailure
+    def test_keys_can_be_created_over_http_after_memory_writes(self):
+        admin = create_key(self.db, "ops", admin=True)
+        s = self.start_server(access_log=False)
+        a = s.client(admin["secret"])
+        self.add(a, "u", "written before a key is created")
+        self.ok(a, "POST", "/v1/admin/keys", {"tenant": "beta"}, expect=201)
+
+    def test_server_writes_after_another_process_wrote_first(self):
+        # The control case: the engine's own connection is not affected.
+        s = self.start_server(access_log=False)
+        c = s.client()
+        r = run_engram(self.db, "add", "from the cli", "--user", "u")
+        self.assertEqual(r.returncode, 0, r.stderr)
+        self.add(c, "u", "from the server")
+
+    @unittest.expectedFailure
+    def test_revocation_by_the_cli_reaches_a_running_server(self):
+        key = create_key(self.db, "acme")
+        create_key(self.db, "other")
+        s = self.start_server()
+        c = s.client(key["secret"])
+        self.add(c, "u", "before revocation")
+        r = run_engram(self.db, "keys", "revoke", key["id"])
+        self.assertEqual(r.returncode, 0, r.stderr)
+        self.assertLess(self.wait_until_refused(c), 1.5)
+
+    @unittest.expectedFailure
+    def test_keyless_mode_ends_when_the_first_key_is_created(self):
+        s = self.start_server()
+        c = s.client()
+        self.assertEqual(self.add(c, "u", "open mode memory")["tenant"], "default")
+        key = create_key(self.db, "default")
+        self.assertLess(self.wait_until_refused(c), 2.0)
+        self.assertEqual(len(self.list_all(s.client(key["secret"]), "u")), 1)
+
+
+# ------------------------------------------------------------------------------------------
+# isolation, rate limits
+# ------------------------------------------------------------------------------------------
+
+class IsolationTest(ServerTestCase):
+
+    def test_random_operations_never_cross_tenants(self):
+        seed = int(os.environ.get("ENGRAM_SERVER_SEED", str(int(time.time() * 1000))))
+        print("isolation seed: %d (set ENGRAM_SERVER_SEED to repeat)" % seed, file=sys.stderr)
+        rng = random.Random(seed)
+        keys = {"red": create_key(self.db, "red"), "blue": create_key(self.db, "blue")}
+        s = self.start_server()
+        clients = {t: s.client(k["secret"]) for t, k in keys.items()}
+        user = "same-user"
+        owned = {"red": {}, "blue": {}}  # id -> content, active items
+        words = ["apple", "river", "mountain", "violin", "rocket", "garden", "winter", "copper"]
+        scope = {"user_id": user}
+        for step in range(200):
+            me = rng.choice(["red", "blue"])
+            other = "blue" if me == "red" else "red"
+            c = clients[me]
+            op = rng.choice(["add", "add", "search", "list", "get_own", "get_other",
+                             "change_other", "history_other", "batch"])
+            if op == "add" or not owned[me]:
+                text = "%s %s %s %d" % (me, rng.choice(words), rng.choice(words), step)
+                owned[me][self.add(c, user, text)["id"]] = text
+            elif op == "batch":
+                texts = ["%s %s batch %d.%d" % (me, rng.choice(words), step, i) for i in range(3)]
+                res = self.ok(c, "POST", "/v1/memories/batch",
+                              {"user_id": user, "memories": [{"text": t} for t in texts]},
+                              expect=201)["results"]
+                for r, t in zip(res, texts):
+                    owned[me][r["id"]] = t
+            elif op == "search":
+                q = "%s %s" % (rng.choice(words), other)
+                hits = self.ok(c, "POST", "/v1/search", {"user_id": user, "query": q, "k": 10})
+                for x in hits["results"]:
+                    self.assertIn(x["id"], owned[me], "step %d: %s saw %r" % (step, me, x))
+                    self.assertEqual(x["memory"]["tenant"], me)
+            elif op == "list":
+                ids = [m["id"] for m in self.list_all(c, user, limit="50")]
+                self.assertEqual(sorted(ids), sorted(owned[me]), "step %d" % step)
+            elif op == "get_own":
+                mid = rng.choice(list(owned[me]))
+                self.assertEqual(self.ok(c, "GET", "/v1/memories/" + mid, params=scope)["content"],
+                                 owned[me][mid])
+            elif not owned[other]:
+                continue
+            else:
+                mid = rng.choice(list(owned[other]))
+                path = "/v1/memories/" + mid
+                if op == "get_other":
+                    self.fails(c, "GET", path, params=scope, status=404, code="not_found")
+                elif op == "history_other":
+                    self.fails(c, "GET", path + "/history", params=scope, status=404)
+                else:
+                    kind = rng.choice(["patch", "delete", "purge"])
+                    if kind == "patch":
+                        self.fails(c, "PATCH", path, {"content": "hijacked"}, params=scope,
+                                   status=404)
+                    else:
+                        self.fails(c, "DELETE", path,
+                                   params=dict(scope, hard="true" if kind == "purge" else "false"),
+                                   status=404)
+                    got = self.ok(clients[other], "GET", path, params=scope)
+                    self.assertEqual((got["content"], got["status"]), (owned[other][mid], "active"))
+        for me in ("red", "blue"):
+            self.assertGreater(len(owned[me]), 10)
+            lines = self.call(clients[me], "GET", "/v1/export", params=scope,
+                              expect=200).text().splitlines()[1:]
+            self.assertEqual(sorted(json.loads(x)["memory"]["id"] for x in lines),
+                             sorted(owned[me]))
+        # Deleting every memory of the user touches one tenant only.
+        gone = self.ok(clients["red"], "DELETE", "/v1/memories", params=scope)
+        self.assertEqual(gone["deleted"], len(owned["red"]))
+        self.assertEqual(len(self.list_all(clients["blue"], user)), len(owned["blue"]))
+
+
+class RateLimitTest(ServerTestCase):
+
+    def test_a_burst_over_the_limit_gets_429_and_other_keys_do_not(self):
+        k1, k1b, k2 = (create_key(self.db, "acme"), create_key(self.db, "acme"),
+                       create_key(self.db, "zeta"))
+        s = self.start_server("--rate-limit", "5", "--rate-burst", "5")
+        c = s.client(k1["secret"])
+        start = time.monotonic()
+        replies = [c.request("GET", "/v1/memories", params={"user_id": "u"}) for _ in range(20)]
+        elapsed = time.monotonic() - start
+        ok = [r for r in replies if r.status == 200]
+        limited = [r for r in replies if r.status == 429]
+        self.assertEqual(len(ok) + len(limited), 20, replies)
+        self.assertGreaterEqual(len(ok), 5)
+        self.assertLessEqual(len(ok), 5 + int(elapsed * 5) + 1)
+        self.assertGreater(len(limited), 0)
+        for r in limited:
+            self.assert_error_body(r, 429, "rate_limited")
+            self.assertGreaterEqual(int(r.header("retry-after")), 1)
+        # Other keys, of this tenant or another, have their own buckets; public routes none.
+        for key in (k1b, k2):
+            other = s.client(key["secret"])
+            for _ in range(5):
+                self.call(other, "GET", "/v1/memories", params={"user_id": "u"}, expect=200)
+        for _ in range(20):
+            self.call(c, "GET", "/healthz", expect=200)
+        metrics = self.call(c, "GET", "/metrics", expect=200).text()
+        self.assertIn("engram_http_rate_limited_total %d\n" % len(limited), metrics)
+        # After Retry-After seconds the key works again.
+        time.sleep(int(limited[-1].header("retry-after")))
+        self.call(c, "GET", "/v1/memories", params={"user_id": "u"}, expect=200)
+
+
+if __name__ == "__main__":
+    h.main()
