@@ -2,9 +2,10 @@
 # commands needed: both install missing packages first (scripts/install-deps.sh).
 BUILD      ?= build
 ASAN_BUILD ?= build-asan
+FUZZ_BUILD ?= build-fuzz
 JOBS       ?= $(shell nproc)
 
-.PHONY: all deps build run tour test unit-test asan-test bench clean
+.PHONY: all deps build run tour test unit-test asan-test fuzz bench clean
 
 all: build
 
@@ -28,10 +29,12 @@ tour: build
 	@scripts/tour.sh $(BUILD)/engram
 
 # Every test: unit and black-box tests on the Release build, then the unit tests again
-# under AddressSanitizer + UndefinedBehaviorSanitizer.
+# under AddressSanitizer + UndefinedBehaviorSanitizer, then a bounded fuzzing run of the
+# request decoders (FUZZ_SECONDS, default 60).
 test: build
 	cd $(BUILD) && ctest --output-on-failure -j $(JOBS)
 	$(MAKE) asan-test
+	$(MAKE) fuzz
 
 asan-test: deps
 	cmake -S . -B $(ASAN_BUILD) -G Ninja -DCMAKE_BUILD_TYPE=Debug -DENGRAM_SANITIZE=ON \
@@ -40,8 +43,12 @@ asan-test: deps
 	cd $(ASAN_BUILD) && ASAN_OPTIONS=detect_leaks=1 UBSAN_OPTIONS=print_stacktrace=1 \
 	    ctest --output-on-failure -j $(JOBS) -L unit
 
+# libFuzzer over the request decoders, built with clang in $(FUZZ_BUILD): fuzz/README.md.
+fuzz: deps
+	FUZZ_BUILD=$(FUZZ_BUILD) JOBS=$(JOBS) scripts/fuzz.sh
+
 bench: build
 	scripts/bench.sh $(BUILD)
 
 clean:
-	rm -rf $(BUILD) $(ASAN_BUILD)
+	rm -rf $(BUILD) $(ASAN_BUILD) $(FUZZ_BUILD)

@@ -41,7 +41,8 @@ class ManualClock final : public Clock {
 std::string FormatTimestamp(TimestampMs t);
 
 // Accepts "YYYY-MM-DD", "YYYY-MM-DDTHH:MM[:SS[.fff]]" with an optional "Z" or "+HH:MM"/"-HH:MM"
-// offset (no offset means UTC), and a space instead of 'T'. InvalidArgument otherwise.
+// offset (no offset means UTC), and a space instead of 'T'. InvalidArgument otherwise, and for
+// instants outside the years 0000 to 9999 in UTC (which FormatTimestamp could not write back).
 Result<TimestampMs> ParseTimestamp(std::string_view text);
 
 }  // namespace engram

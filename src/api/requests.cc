@@ -289,6 +289,7 @@ Result<ListRequest> DecodeList(const Params& params, const std::string& tenant,
   ListRequest req;
   ENGRAM_ASSIGN_OR_RETURN(req.scope, ScopeFromParams(params, tenant));
   ListQuery& q = req.query;
+  q.limit = std::min(q.limit, limits.max_list_limit);  // the default page stays within the cap
   ENGRAM_ASSIGN_OR_RETURN(q.types, ParamEnums(params, "type", &ParseMemoryType));
   ENGRAM_ASSIGN_OR_RETURN(q.tiers, ParamEnums(params, "tier", &ParseTier));
   ENGRAM_ASSIGN_OR_RETURN(auto statuses, ParamList(params, "status"));
@@ -393,6 +394,7 @@ Result<SearchRequest> DecodeSearch(const json& body, const std::string& tenant,
                 "explain", "fusion", "recent_turns", "diversify"});
   SearchRequest req;
   ReadScope(r, tenant, &req.scope);
+  req.query.k = std::min(req.query.k, limits.max_k);  // a default above --max-k refuses all
   ReadQueryOptions(r, limits, &req.query);
   r.Bool("explain", &req.query.explain);
   r.Bool("diversify", &req.query.diversify);
@@ -415,6 +417,7 @@ Result<ContextApiRequest> DecodeContext(const json& body, const std::string& ten
   // a default above --max-k would refuse every request that leaves k out.
   req.request.search.k = std::min(20, limits.max_k);
   ReadQueryOptions(r, limits, &req.request.search);
+  req.request.token_budget = std::min(req.request.token_budget, limits.max_token_budget);
   r.Int("token_budget", &req.request.token_budget);
   if (req.request.token_budget < 16 || req.request.token_budget > limits.max_token_budget) {
     r.Fail("token_budget", "must be between 16 and " + std::to_string(limits.max_token_budget));

@@ -212,5 +212,49 @@ TEST(DecodeListTest, QueryParametersBecomeAListQuery) {
             std::string::npos);
 }
 
+// Found by fuzz/request_decoders_fuzzer: an empty enum name decoded as the enum's first value,
+// so {"status": ""} made a patch that reactivates the item and {"type": ""} stored a fact.
+TEST(DecodeEnumTest, AnEmptyNameIsRefusedNotTheFirstValue) {
+  for (const char* body : {R"({"status": ""})", R"({"type": ""})", R"({"tier": ""})"}) {
+    EXPECT_NE(ErrorOf(DecodePatch(Parse(body))).find("unknown"), std::string::npos) << body;
+  }
+  EXPECT_NE(ErrorOf(DecodeAdd(Parse(R"({"user_id": "u", "text": "x", "type": ""})"), "t",
+                              DefaultLimits()))
+                .find("'type'"),
+            std::string::npos);
+  auto patch = DecodePatch(Parse(R"({"status": null, "content": "c"})"));
+  ASSERT_TRUE(patch.ok()) << patch.status().ToString();
+  EXPECT_FALSE(patch->status.has_value());
+}
+
+// Found by fuzz/request_decoders_fuzzer: a list without 'limit' asked for the engine's default
+// page (50) even when the server's cap was lower.
+TEST(DecodeListTest, TheDefaultPageStaysWithinTheCap) {
+  Limits tight;
+  tight.max_list_limit = 10;
+  auto req = DecodeList({{"user_id", "u"}}, "t", tight);
+  ASSERT_TRUE(req.ok()) << req.status().ToString();
+  EXPECT_EQ(req->query.limit, 10);
+  req = DecodeList({{"user_id", "u"}}, "t", DefaultLimits());
+  ASSERT_TRUE(req.ok()) << req.status().ToString();
+  EXPECT_EQ(req->query.limit, ListQuery{}.limit);
+}
+
+// Found by fuzz/request_decoders_fuzzer: a search without 'k' (default 10) was refused under
+// --max-k below 10, a context without 'token_budget' (default 1000) under a lower
+// --max-token-budget.
+TEST(DecodeSearchTest, DefaultsStayWithinTheCaps) {
+  Limits tight;
+  tight.max_k = 5;
+  tight.max_token_budget = 500;
+  auto search = DecodeSearch(Parse(R"({"user_id": "u", "query": "q"})"), "t", tight);
+  ASSERT_TRUE(search.ok()) << search.status().ToString();
+  EXPECT_EQ(search->query.k, 5);
+  auto context = DecodeContext(Parse(R"({"user_id": "u", "query": "q"})"), "t", tight);
+  ASSERT_TRUE(context.ok()) << context.status().ToString();
+  EXPECT_EQ(context->request.search.k, 5);
+  EXPECT_EQ(context->request.token_budget, 500);
+}
+
 }  // namespace
 }  // namespace engram::api

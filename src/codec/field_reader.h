@@ -40,11 +40,14 @@ class FieldReader {
   void OptTime(const std::string& key, std::optional<TimestampMs>* out);
   void StringList(const std::string& key, std::vector<std::string>* out);
 
+  // Absent or null leaves *out alone; any other value must be a name `parse` accepts ("" too
+  // is refused: it must not decode as the enum's first value).
   template <typename E>
   void Enum(const std::string& key, E* out, Result<E> (*parse)(std::string_view)) {
+    if (!Has(key)) return;
     std::string s;
     String(key, &s);
-    if (s.empty()) return;
+    if (!status_.ok()) return;
     auto r = parse(s);
     if (!r.ok()) return Fail(key, r.status().message());
     *out = *r;

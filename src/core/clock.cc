@@ -58,6 +58,10 @@ unsigned DaysInMonth(int y, int m) {
   return m == 2 && leap ? 29 : kDays[m - 1];
 }
 
+// 0000-01-01T00:00:00.000Z and 9999-12-31T23:59:59.999Z.
+constexpr TimestampMs kMinTimestampMs = -62'167'219'200'000;
+constexpr TimestampMs kMaxTimestampMs = 253'402'300'799'999;
+
 }  // namespace
 
 TimestampMs SystemClock::NowMs() const {
@@ -135,8 +139,12 @@ Result<TimestampMs> ParseTimestamp(std::string_view text) {
   }
   if (pos != text.size()) return bad("unexpected trailing characters");
   int64_t days = DaysFromCivil(y, static_cast<unsigned>(mo), static_cast<unsigned>(d));
-  return days * 86'400'000 + (int64_t{h} * 3600 + mi * 60 + s) * 1000 + ms -
-         offset_min * 60'000;
+  TimestampMs t = days * 86'400'000 + (int64_t{h} * 3600 + mi * 60 + s) * 1000 + ms -
+                  offset_min * 60'000;
+  // An offset or a leap second can carry 0000-01-01 or 9999-12-31 into a year that
+  // FormatTimestamp writes with other than four digits, which would not parse back.
+  if (t < kMinTimestampMs || t > kMaxTimestampMs) return bad("outside the years 0000 to 9999 (UTC)");
+  return t;
 }
 
 }  // namespace engram

@@ -36,6 +36,23 @@ TEST(TimestampTest, RejectsMalformedText) {
   }
 }
 
+// Found by fuzz/request_decoders_fuzzer: an offset carried 0000-01-01 into year -1, which
+// FormatTimestamp wrote as "-001-12-31T23:59:00.000Z", so an imported item failed to re-import.
+TEST(TimestampTest, RefusesInstantsItCannotFormatBack) {
+  for (const char* bad : {"0000-01-01T00:00:00+00:01", "9999-12-31T23:59:00-00:01",
+                          "9999-12-31T23:59:60Z"}) {
+    auto r = ParseTimestamp(bad);
+    EXPECT_FALSE(r.ok()) << bad;
+    if (!r.ok()) EXPECT_EQ(r.status().code(), StatusCode::kInvalidArgument);
+  }
+  for (const char* edge : {"0000-01-01T00:00:00Z", "0000-01-01T00:01:00+00:01",
+                           "9999-12-31T23:59:59.999Z"}) {
+    auto r = ParseTimestamp(edge);
+    ASSERT_TRUE(r.ok()) << edge;
+    EXPECT_EQ(*ParseTimestamp(FormatTimestamp(*r)), *r) << edge;
+  }
+}
+
 TEST(ManualClockTest, MovesOnlyWhenTold) {
   ManualClock clock(1000);
   EXPECT_EQ(clock.NowMs(), 1000);
