@@ -5,8 +5,10 @@
 
 #include <chrono>
 #include <cmath>
+#include <cstdlib>
 #include <iostream>
 #include <regex>
+#include <unordered_map>
 
 #include "core/status_macros.h"
 #include "server/access_log.h"
@@ -93,6 +95,9 @@ class HttpServer::Impl {
     svr_.set_write_timeout(options_.write_timeout_s, 0);
     svr_.set_payload_max_length(options_.max_body_bytes);
     for (size_t i = 0; i < routes_.size(); ++i) Register(i);
+    svr_.set_pre_routing_handler([this](const httplib::Request& req, httplib::Response& res) {
+      return RefuseUnreadBody(req, res);
+    });
     svr_.set_error_handler(httplib::Server::HandlerWithResponse(
         [this](const httplib::Request& req, httplib::Response& res) { return OnError(req, res); }));
     svr_.set_exception_handler(
@@ -122,20 +127,67 @@ class HttpServer::Impl {
     c.regex = std::regex(pattern);
     c.label = route.method + " " + route.path;
     compiled_.push_back(std::move(c));
-    auto handler = [this, i](const httplib::Request& req, httplib::Response& res) {
-      Dispatch(i, req, res);
+    if (route.method == "GET") {
+      svr_.Get(pattern, [this, i](const httplib::Request& req, httplib::Response& res) {
+        Dispatch(i, req, res, "");
+      });
+      return;
+    }
+    // Routes that take a body read it themselves: httplib would otherwise parse a
+    // form-encoded body (what `curl -d` sends) into the query parameters.
+    auto handler = [this, i](const httplib::Request& req, httplib::Response& res,
+                             const httplib::ContentReader& reader) {
+      std::string body;
+      if (auto refused = ReadBody(req, reader, &body)) {
+        Poison(req);
+        const auto start = Clock::now();
+        AccessRecord rec = StartRecord(req);
+        rec.route = compiled_[i].label;
+        return Finish(std::move(*refused), res, &rec, start);
+      }
+      Dispatch(i, req, res, body);
     };
-    if (route.method == "GET") svr_.Get(pattern, handler);
-    else if (route.method == "POST") svr_.Post(pattern, handler);
+    if (route.method == "POST") svr_.Post(pattern, handler);
     else if (route.method == "PATCH") svr_.Patch(pattern, handler);
     else if (route.method == "DELETE") svr_.Delete(pattern, handler);
   }
 
-  void Dispatch(size_t i, const httplib::Request& req, httplib::Response& res) {
+  // Reads the body into `body`, or returns the reply refusing it (the connection is then
+  // closed: an unread body must not be taken for the next request).
+  std::optional<Reply> ReadBody(const httplib::Request& req, const httplib::ContentReader& reader,
+                                std::string* body) {
+    if (req.is_multipart_form_data()) {
+      return ProtocolError(415, "unsupported_media_type", "bodies are JSON, not multipart forms");
+    }
+    bool too_large = false;
+    const bool ok = reader([&](const char* data, size_t n) {
+      if (body->size() + n > options_.max_body_bytes) {
+        too_large = true;
+        return false;
+      }
+      body->append(data, n);
+      return true;
+    });
+    // httplib itself refuses (ok false, receiver never called) a Content-Length over the limit.
+    const std::string length = req.get_header_value("Content-Length");
+    const bool declared_too_large =
+        !length.empty() && std::strtoull(length.c_str(), nullptr, 10) > options_.max_body_bytes;
+    if (too_large || (!ok && declared_too_large)) {
+      return ProtocolError(413, "payload_too_large",
+                           "the body is larger than " + std::to_string(options_.max_body_bytes) +
+                               " bytes");
+    }
+    if (!ok) return ProtocolError(400, "bad_request", "the body could not be read");
+    return std::nullopt;
+  }
+
+  void Dispatch(size_t i, const httplib::Request& req, httplib::Response& res,
+                const std::string& body) {
     const auto start = Clock::now();
     AccessRecord rec = StartRecord(req);
     rec.route = compiled_[i].label;
-    Reply reply = Handle(i, req, &rec);
+    rec.bytes_in = body.size();
+    Reply reply = Handle(i, req, body, &rec);
     Finish(std::move(reply), res, &rec, start);
   }
 
@@ -149,7 +201,8 @@ class HttpServer::Impl {
     return rec;
   }
 
-  Reply Handle(size_t i, const httplib::Request& req, AccessRecord* rec) {
+  Reply Handle(size_t i, const httplib::Request& req, const std::string& body,
+               AccessRecord* rec) {
     const Route& route = routes_[i];
     Call call;
     if (route.access != Access::kPublic) {
@@ -168,7 +221,7 @@ class HttpServer::Impl {
       call.path_params[c.names[k]] = req.matches[k + 1].str();
     }
     call.params = req.params;
-    call.body = req.body;
+    call.body = body;
     try {
       return route.handler(call);
     } catch (const std::exception& e) {
@@ -246,6 +299,71 @@ class HttpServer::Impl {
     res.set_content(std::move(reply.body), reply.content_type.c_str());
   }
 
+  // httplib reads a body only for POST, PUT, PATCH and DELETE. Any other request announcing
+  // one is refused and its connection closed, or the unread body would run as the next
+  // request on the connection (request smuggling behind a proxy).
+  httplib::Server::HandlerResponse RefuseUnreadBody(const httplib::Request& req,
+                                                    httplib::Response& res) {
+    if (IsPoisoned(req)) {
+      const auto start = Clock::now();
+      AccessRecord rec = StartRecord(req);
+      rec.route = "unmatched";
+      Finish(ProtocolError(400, "bad_request",
+                           "this connection sent a body the server did not read; reconnect"),
+             res, &rec, start);
+      return httplib::Server::HandlerResponse::Handled;
+    }
+    const bool reads_body = req.method == "POST" || req.method == "PUT" ||
+                            req.method == "PATCH" || req.method == "DELETE";
+    const std::string length = req.get_header_value("Content-Length");
+    const bool has_body = (!length.empty() && length != "0") || req.has_header("Transfer-Encoding");
+    if (reads_body || !has_body) return httplib::Server::HandlerResponse::Unhandled;
+    const auto start = Clock::now();
+    AccessRecord rec = StartRecord(req);
+    rec.route = "unmatched";
+    Poison(req);
+    Finish(ProtocolError(400, "bad_request", req.method + " requests may not carry a body"), res,
+           &rec, start);
+    return httplib::Server::HandlerResponse::Handled;
+  }
+
+  // A connection whose last request left an unread body behind. cpp-httplib 0.11 offers no way
+  // to close a connection from a handler (a "Connection: close" reply is sent but the
+  // connection stays open), so every later request on it is refused instead: the unread
+  // bytes can never run as a request. Connections are told apart by the client's address and
+  // port; an entry lapses once the connection would have idled out.
+  static std::string ConnectionKey(const httplib::Request& req) {
+    return req.remote_addr + ":" + std::to_string(req.remote_port);
+  }
+
+  void Poison(const httplib::Request& req) {
+    const_cast<httplib::Request&>(req).set_header("Connection", "close");  // says so, at least
+    const double now = SecondsSince(epoch_);
+    std::lock_guard<std::mutex> lock(poison_mu_);
+    if (poisoned_.size() > 10000) {
+      std::erase_if(poisoned_, [&](const auto& e) { return Lapsed(e.second, now); });
+    }
+    poisoned_[ConnectionKey(req)] = now;
+  }
+
+  bool IsPoisoned(const httplib::Request& req) {
+    const double now = SecondsSince(epoch_);
+    std::lock_guard<std::mutex> lock(poison_mu_);
+    if (poisoned_.empty()) return false;
+    auto it = poisoned_.find(ConnectionKey(req));
+    if (it == poisoned_.end()) return false;
+    if (Lapsed(it->second, now)) {
+      poisoned_.erase(it);
+      return false;
+    }
+    it->second = now;  // the connection is still in use
+    return true;
+  }
+
+  bool Lapsed(double seen_s, double now_s) const {
+    return now_s - seen_s > options_.keep_alive_timeout_s + 1;
+  }
+
   // Requests no route handled (404/405), and errors raised by httplib itself (413, 400).
   httplib::Server::HandlerResponse OnError(const httplib::Request& req,
                                            httplib::Response& res) {
@@ -306,6 +424,9 @@ class HttpServer::Impl {
   std::unique_ptr<AccessLog> log_;
   std::atomic<uint64_t> request_counter_{0};
   const Clock::time_point epoch_ = Clock::now();
+
+  std::mutex poison_mu_;
+  std::unordered_map<std::string, double> poisoned_;  // guarded by poison_mu_
 
   std::mutex open_mu_;
   bool open_ = false;             // guarded by open_mu_

@@ -58,6 +58,18 @@ ApiKeyInfo InfoFromRow(const Statement& st) {
   return k;
 }
 
+// Resets every statement of the connection when a call ends, so no read leaves a transaction
+// (and its snapshot) open between calls: keys created or revoked by another process are seen
+// at once, and this connection never blocks the engine's writer.
+class EndOfCall {
+ public:
+  explicit EndOfCall(Database* db) : db_(db) {}
+  ~EndOfCall() { db_->ResetActiveStatements(); }
+
+ private:
+  Database* db_;
+};
+
 constexpr char kColumns[] = "id, tenant, name, role, prefix, created_at, revoked_at";
 
 }  // namespace
@@ -93,6 +105,7 @@ Result<CreatedApiKey> KeyStore::Create(std::string_view tenant, std::string_view
                         .revoked_at = std::nullopt};
   const std::string hash = Sha256(key.secret);
   std::lock_guard<std::mutex> lock(mu_);
+  EndOfCall end(db_.get());
   ENGRAM_ASSIGN_OR_RETURN(
       Statement * st,
       db_->Prepare("INSERT INTO api_keys(id, tenant, name, role, secret_sha256, prefix, "
@@ -106,6 +119,7 @@ Result<CreatedApiKey> KeyStore::Create(std::string_view tenant, std::string_view
 
 Result<std::vector<ApiKeyInfo>> KeyStore::List(std::string_view tenant) {
   std::lock_guard<std::mutex> lock(mu_);
+  EndOfCall end(db_.get());
   ENGRAM_ASSIGN_OR_RETURN(
       Statement * st, db_->Prepare(std::string("SELECT ") + kColumns +
                                    " FROM api_keys WHERE ?1 = '' OR tenant = ?1 "
@@ -122,6 +136,7 @@ Result<std::vector<ApiKeyInfo>> KeyStore::List(std::string_view tenant) {
 
 Status KeyStore::Revoke(std::string_view id) {
   std::lock_guard<std::mutex> lock(mu_);
+  EndOfCall end(db_.get());
   ENGRAM_ASSIGN_OR_RETURN(Statement * find, db_->Prepare("SELECT 1 FROM api_keys WHERE id = ?"));
   find->Bind(1, id);
   ENGRAM_ASSIGN_OR_RETURN(bool exists, find->Step());
@@ -138,6 +153,7 @@ Result<ApiKeyInfo> KeyStore::Authenticate(std::string_view secret) {
   if (secret.size() < kSecretPrefix.size() + 8 || secret.size() > 256) return denied;
   const std::string hash = Sha256(secret);
   std::lock_guard<std::mutex> lock(mu_);
+  EndOfCall end(db_.get());
   ENGRAM_ASSIGN_OR_RETURN(Statement * st,
                           db_->Prepare(std::string("SELECT ") + kColumns +
                                        " FROM api_keys WHERE secret_sha256 = ?"));
@@ -152,6 +168,7 @@ Result<ApiKeyInfo> KeyStore::Authenticate(std::string_view secret) {
 
 Result<int64_t> KeyStore::CountActive() {
   std::lock_guard<std::mutex> lock(mu_);
+  EndOfCall end(db_.get());
   ENGRAM_ASSIGN_OR_RETURN(Statement * st,
                           db_->Prepare("SELECT count(*) FROM api_keys WHERE revoked_at IS NULL"));
   ENGRAM_ASSIGN_OR_RETURN(bool row, st->Step());

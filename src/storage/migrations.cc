@@ -195,6 +195,9 @@ Result<std::unique_ptr<Database>> OpenEngramDatabase(const std::string& path,
   db->ResetActiveStatements();
   ENGRAM_RETURN_IF_ERROR(db->EnableWal());
   ENGRAM_RETURN_IF_ERROR(Migrate(db.get(), now));
+  // The version checks leave cached statements on a row; a statement left mid-result keeps a
+  // read transaction (an old snapshot, and a lock that blocks checkpoints) open for good.
+  db->ResetActiveStatements();
   return db;
 }
 

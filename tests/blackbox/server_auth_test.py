@@ -185,18 +185,10 @@ class AuthTest(ServerTestCase):
 
 
 class KeyStoreSnapshotTest(ServerTestCase):
-    """KNOWN BUG (src/storage/migrations.cc, key_store.cc): ReadSchemaVersion leaves its cached
-    statements stepped but not reset, so a connection opened by OpenEngramDatabase keeps a
-    read transaction (an old snapshot) open until something resets them. The engine's writer
-    does so at each commit (Transaction::Commit); the server's KeyStore never does. Observed:
-    the server never sees keys created or revoked by another process (a key revoked with the
-    CLI keeps working until restart, keyless mode never ends); once memories were written,
-    creating or revoking a key over HTTP fails with 503 "database is locked"; once a key was
-    written over HTTP, every memory write fails with 503 until restart.
-    Remove the expectedFailure marks when it is fixed.
-    """
+    """The key store shares the database file with the engine: keys written by another
+    process are seen at once, and key writes and memory writes never lock each other out
+    (regression: a connection left with a statement mid-result held an old snapshot)."""
 
-    @unittest.expectedFailure
     def test_memory_writes_work_after_a_key_is_created_over_http(self):
         admin = create_key(self.db, "ops", admin=True)
         s = self.start_server(access_log=False)
@@ -204,7 +196,6 @@ class KeyStoreSnapshotTest(ServerTestCase):
         self.ok(a, "POST", "/v1/admin/keys", {"tenant": "beta"}, expect=201)
         self.add(a, "u", "written after a key was created")
 
-    @unittest.expectedFailure
     def test_keys_can_be_created_over_http_after_memory_writes(self):
         admin = create_key(self.db, "ops", admin=True)
         s = self.start_server(access_log=False)
@@ -220,7 +211,6 @@ class KeyStoreSnapshotTest(ServerTestCase):
         self.assertEqual(r.returncode, 0, r.stderr)
         self.add(c, "u", "from the server")
 
-    @unittest.expectedFailure
     def test_revocation_by_the_cli_reaches_a_running_server(self):
         key = create_key(self.db, "acme")
         create_key(self.db, "other")
@@ -231,7 +221,6 @@ class KeyStoreSnapshotTest(ServerTestCase):
         self.assertEqual(r.returncode, 0, r.stderr)
         self.assertLess(self.wait_until_refused(c), 1.5)
 
-    @unittest.expectedFailure
     def test_keyless_mode_ends_when_the_first_key_is_created(self):
         s = self.start_server()
         c = s.client()
