@@ -57,6 +57,7 @@ void AddTransferCommands(CLI::App& app, Context& ctx);
 void AddSearchCommands(CLI::App& app, Context& ctx);
 void AddBenchCommands(CLI::App& app, Context& ctx);
 void AddServeCommands(CLI::App& app, Context& ctx);  // serve, keys
+void AddMcpCommands(CLI::App& app, Context& ctx);    // mcp (stdio MCP server)
 
 int RunCli(int argc, char** argv);
 

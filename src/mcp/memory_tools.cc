@@ -1,0 +1,183 @@
+#include "mcp/memory_tools.h"
+
+#include <array>
+
+#include "api/responses.h"
+#include "codec/field_reader.h"
+#include "codec/item_json.h"
+#include "core/status_macros.h"
+
+namespace engram::mcp {
+namespace {
+
+using json = nlohmann::json;
+
+// The arguments with user_id filled in from the server's default user when absent.
+Result<json> WithUser(const ToolEnv& env, const json& arguments) {
+  json args = arguments;
+  if (args.contains("user_id") && !args.at("user_id").is_null()) return args;
+  if (env.default_user.empty()) {
+    return Status::InvalidArgument(
+        "argument 'user_id' is required: pass it, or start `engram mcp` with --user "
+        "(or ENGRAM_USER)");
+  }
+  args["user_id"] = env.default_user;
+  return args;
+}
+
+// The HTTP API takes the list filters and the scope of a one-memory call from the query
+// string; a tool gets them as JSON arguments. Rendering those as query parameters lets both
+// go through the same decoder (a string list becomes a repeated parameter).
+Result<api::Params> AsParams(const json& args) {
+  api::Params params;
+  for (const auto& [key, v] : args.items()) {
+    if (v.is_null()) continue;
+    if (v.is_string()) {
+      params.emplace(key, v.get<std::string>());
+    } else if (v.is_boolean()) {
+      params.emplace(key, v.get<bool>() ? "true" : "false");
+    } else if (v.is_number()) {
+      params.emplace(key, v.dump());
+    } else if (v.is_array()) {
+      for (const json& e : v) {
+        if (!e.is_string()) {
+          return Status::InvalidArgument("argument '" + key + "' must be an array of strings");
+        }
+        params.emplace(key, e.get<std::string>());
+      }
+    } else {
+      return Status::InvalidArgument("argument '" + key +
+                                     "' must be a string, a number, a boolean or a list");
+    }
+  }
+  return params;
+}
+
+// A tool naming one memory: its id, and the remaining arguments.
+struct ItemCall {
+  std::string id;
+  json rest;
+};
+
+Result<ItemCall> SplitId(const json& args) {
+  FieldReader r(args, "arguments");
+  ItemCall call;
+  r.String("id", &call.id, /*required=*/true);
+  ENGRAM_RETURN_IF_ERROR(r.status());
+  call.rest = args;
+  call.rest.erase("id");
+  return call;
+}
+
+Result<json> AddMemory(const ToolEnv& env, const json& args) {
+  ENGRAM_ASSIGN_OR_RETURN(api::AddRequest req, api::DecodeAdd(args, env.tenant, env.limits));
+  // As in the HTTP route: no extractor is configured, so memories are stored as given.
+  ENGRAM_ASSIGN_OR_RETURN(auto added, env.engine->AddBatch(req.scope, req.memories));
+  return api::AddedToJson(added);
+}
+
+Result<json> SearchMemories(const ToolEnv& env, const json& args) {
+  ENGRAM_ASSIGN_OR_RETURN(api::SearchRequest req,
+                          api::DecodeSearch(args, env.tenant, env.limits));
+  ENGRAM_ASSIGN_OR_RETURN(auto hits, env.engine->Search(req.scope, req.query));
+  return api::HitsToJson(hits, req.query.explain);
+}
+
+Result<json> GetContext(const ToolEnv& env, const json& args) {
+  ENGRAM_ASSIGN_OR_RETURN(api::ContextApiRequest req,
+                          api::DecodeContext(args, env.tenant, env.limits));
+  ENGRAM_ASSIGN_OR_RETURN(ContextResult context,
+                          env.engine->BuildContext(req.scope, req.request));
+  return api::ContextToJson(context);
+}
+
+Result<json> ListMemories(const ToolEnv& env, const json& args) {
+  ENGRAM_ASSIGN_OR_RETURN(api::Params params, AsParams(args));
+  ENGRAM_ASSIGN_OR_RETURN(api::ListRequest req, api::DecodeList(params, env.tenant, env.limits));
+  ENGRAM_ASSIGN_OR_RETURN(ListPage page, env.engine->List(req.scope, req.query));
+  return api::PageToJson(page);
+}
+
+Result<json> GetMemory(const ToolEnv& env, const json& args) {
+  ENGRAM_ASSIGN_OR_RETURN(ItemCall call, SplitId(args));
+  ENGRAM_ASSIGN_OR_RETURN(api::Params params, AsParams(call.rest));
+  ENGRAM_ASSIGN_OR_RETURN(Scope scope, api::DecodeItemScope(params, env.tenant));
+  ENGRAM_ASSIGN_OR_RETURN(MemoryItem item, env.engine->Get(scope, call.id));
+  return ItemToJson(item);
+}
+
+Result<json> UpdateMemory(const ToolEnv& env, const json& args) {
+  ENGRAM_ASSIGN_OR_RETURN(ItemCall call, SplitId(args));
+  // The scope fields go the way of the route's query string, the rest is the PATCH body.
+  json scope_args = json::object();
+  for (const char* key : {"user_id", "agent_id"}) {
+    if (call.rest.contains(key)) {
+      scope_args[key] = call.rest.at(key);
+      call.rest.erase(key);
+    }
+  }
+  ENGRAM_ASSIGN_OR_RETURN(api::Params params, AsParams(scope_args));
+  ENGRAM_ASSIGN_OR_RETURN(Scope scope, api::DecodeItemScope(params, env.tenant));
+  ENGRAM_ASSIGN_OR_RETURN(MemoryPatch patch, api::DecodePatch(call.rest));
+  ENGRAM_ASSIGN_OR_RETURN(MemoryItem item, env.engine->Update(scope, call.id, patch));
+  return ItemToJson(item);
+}
+
+Result<json> DeleteMemory(const ToolEnv& env, const json& args) {
+  ENGRAM_ASSIGN_OR_RETURN(ItemCall call, SplitId(args));
+  ENGRAM_ASSIGN_OR_RETURN(api::Params params, AsParams(call.rest));
+  ENGRAM_ASSIGN_OR_RETURN(Scope scope,
+                          api::DecodeItemScope(params, env.tenant, {"hard", "reason"}));
+  ENGRAM_ASSIGN_OR_RETURN(bool hard, api::ParamBool(params, "hard", false));
+  auto reason = params.find("reason");
+  ENGRAM_RETURN_IF_ERROR(hard ? env.engine->Purge(scope, call.id)
+                              : env.engine->Delete(scope, call.id,
+                                                   reason == params.end() ? "" : reason->second));
+  return json{{"id", call.id}, {"deleted", true}, {"hard", hard}};
+}
+
+Result<json> MemoryHistory(const ToolEnv& env, const json& args) {
+  ENGRAM_ASSIGN_OR_RETURN(ItemCall call, SplitId(args));
+  ENGRAM_ASSIGN_OR_RETURN(api::Params params, AsParams(call.rest));
+  ENGRAM_ASSIGN_OR_RETURN(Scope scope, api::DecodeItemScope(params, env.tenant));
+  ENGRAM_ASSIGN_OR_RETURN(auto history, env.engine->History(scope, call.id));
+  return api::HistoryListToJson(history);
+}
+
+struct ToolEntry {
+  std::string_view name;
+  Result<json> (*run)(const ToolEnv&, const json&);
+};
+
+// Names as in ToolDefinitions (the unit tests check that the two lists agree).
+constexpr std::array<ToolEntry, 8> kTools = {{
+    {"add_memory", &AddMemory},
+    {"search_memories", &SearchMemories},
+    {"get_context", &GetContext},
+    {"list_memories", &ListMemories},
+    {"get_memory", &GetMemory},
+    {"update_memory", &UpdateMemory},
+    {"delete_memory", &DeleteMemory},
+    {"memory_history", &MemoryHistory},
+}};
+
+const ToolEntry* FindTool(std::string_view name) {
+  for (const ToolEntry& t : kTools) {
+    if (t.name == name) return &t;
+  }
+  return nullptr;
+}
+
+}  // namespace
+
+bool IsKnownTool(std::string_view name) { return FindTool(name) != nullptr; }
+
+Result<json> RunTool(const ToolEnv& env, std::string_view name, const json& arguments) {
+  const ToolEntry* tool = FindTool(name);
+  if (!tool) return Status::InvalidArgument("unknown tool '" + std::string(name) + "'");
+  if (!arguments.is_object()) return Status::InvalidArgument("arguments must be a JSON object");
+  ENGRAM_ASSIGN_OR_RETURN(json args, WithUser(env, arguments));
+  return tool->run(env, args);
+}
+
+}  // namespace engram::mcp

@@ -1,0 +1,252 @@
+#include "mcp/tool_definitions.h"
+
+#include <string>
+#include <vector>
+
+namespace engram::mcp {
+namespace {
+
+using json = nlohmann::json;
+
+// Small schema builders: the schemas are data, and these keep them readable. Schemas stay
+// plain (no top-level oneOf/anyOf) because several clients pass them on to model APIs that
+// accept only simple object schemas.
+json Str(const std::string& description) {
+  return {{"type", "string"}, {"description", description}};
+}
+json Int(const std::string& description, int minimum, int maximum) {
+  return {{"type", "integer"},
+          {"description", description},
+          {"minimum", minimum},
+          {"maximum", maximum}};
+}
+json Score(const std::string& description) {
+  return {{"type", "number"}, {"description", description}, {"minimum", 0}, {"maximum", 1}};
+}
+json Bool(const std::string& description) {
+  return {{"type", "boolean"}, {"description", description}};
+}
+json OneOf(const std::vector<std::string>& values, const std::string& description) {
+  return {{"type", "string"}, {"enum", values}, {"description", description}};
+}
+json ListOf(json items, const std::string& description) {
+  return {{"type", "array"}, {"items", std::move(items)}, {"description", description}};
+}
+json StrList(const std::string& description) {
+  return ListOf({{"type", "string"}}, description);
+}
+
+const std::vector<std::string> kTypes = {"fact",  "preference", "goal",    "event",  "summary",
+                                         "skill", "knowledge",  "profile", "message"};
+const std::vector<std::string> kTiers = {"working", "episodic", "semantic", "knowledge"};
+const std::vector<std::string> kStatuses = {"active", "superseded", "archived", "deleted"};
+
+constexpr const char* kTimeHint =
+    "ISO-8601 time, e.g. 2026-05-08 or 2026-05-08T13:56:00Z (no offset means UTC)";
+
+// The object schema of a tool's arguments; `properties` must not be empty.
+json ObjectSchema(json properties, std::vector<std::string> required = {}) {
+  json schema = {{"type", "object"},
+                 {"properties", std::move(properties)},
+                 {"additionalProperties", false}};
+  if (!required.empty()) schema["required"] = std::move(required);
+  return schema;
+}
+
+// Who the memories belong to. The tenant is the server's (--tenant), never an argument.
+void AddScope(json& props, bool with_session) {
+  props["user_id"] = Str(
+      "The user whose memories these are. Optional when the server was started with --user "
+      "(or ENGRAM_USER); required otherwise.");
+  props["agent_id"] = Str("Agent id: recorded on new memories; narrows reads to that agent.");
+  if (with_session) {
+    props["session_id"] = Str("Session id: recorded on new memories; narrows reads to it.");
+  }
+}
+
+json Filters() {
+  json metadata = {
+      {"type", "object"},
+      {"description",
+       "Top-level metadata conditions, all of which must hold: key -> scalar (equals) or "
+       "key -> {\"in\": [scalars]}."}};
+  return {{"type", "object"},
+          {"description", "Only memories passing every given filter are considered."},
+          {"properties",
+           {{"types", ListOf(OneOf(kTypes, "A memory type."), "Any of these types.")},
+            {"tiers", ListOf(OneOf(kTiers, "A tier."), "Any of these tiers.")},
+            {"statuses", ListOf(OneOf(kStatuses, "A status."),
+                                "Any of these statuses (default: active only).")},
+            {"created_after", Str(std::string("Created at or after this. ") + kTimeHint)},
+            {"created_before", Str(std::string("Created before this. ") + kTimeHint)},
+            {"tags", StrList("The memory carries every one of these tags.")},
+            {"entities", StrList("The memory names every one of these entities.")},
+            {"metadata", std::move(metadata)}}},
+          {"additionalProperties", false}};
+}
+
+// The fields of a stored memory that add_memory and update_memory share.
+void AddMemoryFields(json& props) {
+  props["type"] = OneOf(kTypes, "What kind of memory this is (default fact; message for "
+                                "conversation turns).");
+  props["tier"] = OneOf(kTiers, "Memory tier (default follows the type: fact -> semantic).");
+  props["tags"] = StrList("Free-form labels for filtering.");
+  props["entities"] = StrList("People, places or things the memory is about.");
+  props["metadata"] = {{"type", "object"},
+                       {"description", "Any JSON object stored with the memory."}};
+  props["importance"] = Score("How much the memory matters, 0..1 (default 0.5); raises its "
+                              "rank in searches.");
+  props["confidence"] = Score("How sure the memory is, 0..1 (default 1).");
+  props["valid_from"] = Str(std::string("When the fact began to hold. ") + kTimeHint);
+  props["valid_to"] = Str(std::string("When the fact stopped holding. ") + kTimeHint);
+}
+
+// What every tool states about its effects (MCP tool annotations).
+json Hints(bool read_only, bool destructive, bool idempotent) {
+  return {{"readOnlyHint", read_only},
+          {"destructiveHint", destructive},
+          {"idempotentHint", idempotent},
+          {"openWorldHint", false}};
+}
+
+json Tool(const std::string& name, const std::string& title, const std::string& description,
+          json schema, json hints) {
+  hints["title"] = title;
+  return {{"name", name},
+          {"title", title},
+          {"description", description},
+          {"inputSchema", std::move(schema)},
+          {"annotations", std::move(hints)}};
+}
+
+json AddMemoryTool() {
+  json props = json::object();
+  AddScope(props, /*with_session=*/true);
+  props["text"] = Str("The memory to store, as one self-contained statement "
+                      "(\"Alice lives in Beijing\"). Give text or messages, not both.");
+  json message = ObjectSchema({{"role", Str("Who spoke: user, assistant, ...")},
+                               {"content", Str("What was said.")}},
+                              {"role", "content"});
+  props["messages"] =
+      ListOf(std::move(message), "Conversation turns; each becomes one memory of type message "
+                                 "with metadata.role set. Give text or messages, not both.");
+  AddMemoryFields(props);
+  props["created_at"] = Str(std::string("When it happened (default now). ") + kTimeHint);
+  return Tool("add_memory", "Add memory",
+              "Store something worth remembering about the user across conversations: a fact, "
+              "preference, goal, event or skill. Stored exactly as given. Returns the new "
+              "memory ids.",
+              ObjectSchema(std::move(props)), Hints(false, false, false));
+}
+
+json SearchTool(const api::Limits& limits) {
+  json props = json::object();
+  AddScope(props, /*with_session=*/true);
+  props["query"] = Str("What to look for, in natural language.");
+  props["k"] = Int("How many memories to return (default 10).", 1, limits.max_k);
+  props["filters"] = Filters();
+  props["min_score"] = Score("Drop results scoring below this.");
+  props["recent_turns"] = StrList("The latest conversation turns, to resolve follow-up "
+                                  "questions (\"and her sister?\").");
+  props["explain"] = Bool("Include each result's score breakdown.");
+  props["fusion"] = OneOf({"weighted", "rrf"}, "How keyword and vector ranks are combined "
+                                               "(default weighted).");
+  props["diversify"] = Bool("Skip near-duplicate results (default true).");
+  return Tool("search_memories", "Search memories",
+              "Find the user's stored memories relevant to a query (hybrid keyword + semantic "
+              "search), best first, with scores. Use before answering questions that may "
+              "depend on what you know about the user.",
+              ObjectSchema(std::move(props), {"query"}), Hints(true, false, true));
+}
+
+json ContextTool(const api::Limits& limits) {
+  json props = json::object();
+  AddScope(props, /*with_session=*/true);
+  props["query"] = Str("The current request or conversation topic.");
+  props["token_budget"] = Int("Most tokens the packed block may take (default 1000).", 16,
+                              limits.max_token_budget);
+  props["k"] = Int("Most memories considered (default 20).", 1, limits.max_k);
+  props["filters"] = Filters();
+  props["min_score"] = Score("Leave out memories scoring below this.");
+  props["recent_turns"] = StrList("The latest conversation turns.");
+  return Tool("get_context", "Get memory context",
+              "Return the memories most relevant to a query packed into one text block that "
+              "fits a token budget, ready to put into a prompt.",
+              ObjectSchema(std::move(props), {"query"}), Hints(true, false, true));
+}
+
+json ListTool(const api::Limits& limits) {
+  json props = json::object();
+  AddScope(props, /*with_session=*/true);
+  props["type"] = ListOf(OneOf(kTypes, "A memory type."), "Any of these types.");
+  props["tier"] = ListOf(OneOf(kTiers, "A tier."), "Any of these tiers.");
+  std::vector<std::string> statuses = kStatuses;
+  statuses.push_back("all");
+  props["status"] = ListOf(OneOf(statuses, "A status, or all."),
+                           "Any of these statuses (default active; [\"all\"] for every one).");
+  props["tag"] = StrList("The memory carries every one of these tags.");
+  props["after"] = Str(std::string("Created at or after this. ") + kTimeHint);
+  props["before"] = Str(std::string("Created before this. ") + kTimeHint);
+  props["limit"] = Int("Page size (default 50).", 1, limits.max_list_limit);
+  props["cursor"] = Str("next_cursor of the previous page, to read the next one.");
+  return Tool("list_memories", "List memories",
+              "List the user's memories, newest first, a page at a time, optionally filtered "
+              "by type, tier, status, tag and creation time.",
+              ObjectSchema(std::move(props)), Hints(true, false, true));
+}
+
+// The arguments of a tool acting on one memory: its id and whose it is.
+json ItemProps() {
+  json props = {{"id", Str("The memory's id (from add_memory, search_memories or "
+                           "list_memories).")}};
+  AddScope(props, /*with_session=*/false);
+  return props;
+}
+
+json GetTool() {
+  return Tool("get_memory", "Get memory", "Read one memory by id, with all its fields.",
+              ObjectSchema(ItemProps(), {"id"}), Hints(true, false, true));
+}
+
+json UpdateTool() {
+  json props = ItemProps();
+  props["content"] = Str("The new text of the memory (the id stays the same).");
+  AddMemoryFields(props);
+  props["valid_to"] = {{"type", json::array({"string", "null"})},
+                       {"description", std::string("When the fact stopped holding; null "
+                                                   "clears it. ") + kTimeHint}};
+  props["status"] = OneOf({"active", "archived"},
+                          "archived hides the memory from searches without deleting it.");
+  props["reason"] = Str("Why it changed; kept in the memory's history.");
+  return Tool("update_memory", "Update memory",
+              "Change fields of a memory (e.g. correct its text when a fact changed). Only the "
+              "given fields change; the previous version is kept in its history.",
+              ObjectSchema(std::move(props), {"id"}), Hints(false, false, true));
+}
+
+json DeleteTool() {
+  json props = ItemProps();
+  props["hard"] = Bool("Erase the memory and its history for good (default false: a soft "
+                       "delete that keeps the history).");
+  props["reason"] = Str("Why it is deleted; kept in the history of a soft delete.");
+  return Tool("delete_memory", "Delete memory",
+              "Delete a memory that is wrong or that the user asked to forget. Soft by default "
+              "(recoverable through its history); hard=true erases it permanently.",
+              ObjectSchema(std::move(props), {"id"}), Hints(false, true, true));
+}
+
+json HistoryTool() {
+  return Tool("memory_history", "Memory history",
+              "Every recorded change of a memory (add, update, delete...), oldest first, each "
+              "with the previous value.",
+              ObjectSchema(ItemProps(), {"id"}), Hints(true, false, true));
+}
+
+}  // namespace
+
+json ToolDefinitions(const api::Limits& limits) {
+  return json::array({AddMemoryTool(), SearchTool(limits), ContextTool(limits), ListTool(limits),
+                      GetTool(), UpdateTool(), DeleteTool(), HistoryTool()});
+}
+
+}  // namespace engram::mcp
