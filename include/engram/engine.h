@@ -34,6 +34,7 @@ namespace engram {
 class MemoryStore;
 class IdGenerator;
 class ScopeIndex;
+class GraphBuilder;
 
 struct EngineOptions {
   std::string path;                      // SQLite file; its directory is created if missing
@@ -47,6 +48,10 @@ struct EngineOptions {
   // Embeds content on write and queries on search; default: the hash embedder (384 dims).
   std::shared_ptr<Embedder> embedder;
   size_t hnsw_threshold = 5'000;         // scopes with more vectors search an HNSW index
+  // Loaded scope indexes (BM25, vectors, item facts; estimated ~3 KB per item with 384-dim
+  // vectors) are evicted, least recently used first, while their total exceeds this; an evicted
+  // graph is saved as a snapshot first. The index in use is never evicted. 0: no limit.
+  size_t index_memory_budget = size_t{2} << 30;
 };
 
 // Progress of a long operation: items done so far of a total (total 0 when unknown).
@@ -197,11 +202,16 @@ class Engine {
     bool approximate = false;     // HNSW graph rather than exact scan
     bool from_snapshot = false;   // the graph was loaded from its snapshot file
     std::string snapshot_status;  // "none", "loaded", or why the snapshot was not used
+    bool graph_building = false;  // a graph is being built; the exact index serves meanwhile
   };
   Result<IndexInfo> DescribeIndex(const Scope& scope);
   // Writes an HNSW snapshot for every loaded approximate index whose vectors changed since it
   // was loaded or saved (also done on destruction). Files live in `<database>.indexes/`.
   Status SaveIndexSnapshots();
+  // Scopes past hnsw_threshold get their HNSW graph from a background build (the exact index
+  // serves meanwhile, writes are not blocked); this blocks until no build is queued or running.
+  // Destroying the engine cancels a running build instead (the next load starts it again).
+  void WaitForIndexBuilds();
 
   // Counts for operators (the server's /metrics): stored items by status over every tenant,
   // scopes, and the search indexes loaded in memory. Scans the items table; not a hot path.
@@ -236,6 +246,15 @@ class Engine {
   Result<std::string> SnapshotPath(const Scope& scope);
   // Tries to load the scope's graph from its snapshot; false if unusable (status says why).
   bool TryLoadSnapshot(const Scope& scope, ScopeIndex* index);
+  // Queues a graph build when the index has just become due for one. Holds index->mu exclusive.
+  void RequestGraphIfDue(const std::shared_ptr<ScopeIndex>& index);
+  // Writes the index's graph snapshot if it changed since loaded or saved. Holds write_mu_.
+  Status SaveSnapshot(const std::string& key, ScopeIndex& index);
+  // Records the scope's index size after a load or change and evicts over the budget. Holds
+  // write_mu_ (evicted graphs are saved, which must match the database).
+  void TrackIndexBytes(const Scope& scope, size_t bytes);
+  std::vector<std::pair<std::string, std::shared_ptr<ScopeIndex>>> TakeEvictionsLocked(
+      const std::string& keep);
   void NoteAccess(const std::vector<int64_t>& seqs, TimestampMs now);
 
   EngineOptions options_;
@@ -248,6 +267,14 @@ class Engine {
   std::mutex write_mu_;
   std::mutex indexes_mu_;
   std::unordered_map<std::string, std::shared_ptr<ScopeIndex>> indexes_;  // guarded by indexes_mu_
+  struct IndexUse {
+    uint64_t last_used = 0;
+    size_t bytes = 0;  // MemoryBytes() at the last load or write
+  };
+  std::unordered_map<std::string, IndexUse> index_use_;  // guarded by indexes_mu_; keys as indexes_
+  uint64_t use_clock_ = 0;                               // guarded by indexes_mu_
+  size_t loaded_index_bytes_ = 0;                        // guarded by indexes_mu_
+  std::unique_ptr<GraphBuilder> graph_builder_;  // thread-safe itself
 
   std::mutex access_mu_;
   std::unordered_map<int64_t, std::pair<int64_t, TimestampMs>> pending_access_;  // guarded

@@ -5,6 +5,7 @@
 #include "core/id_generator.h"
 #include "core/status_macros.h"
 #include "engine/validation.h"
+#include "retrieval/graph_builder.h"
 #include "retrieval/scope_index.h"
 #include "storage/memory_store.h"
 
@@ -62,9 +63,11 @@ Engine::Engine(EngineOptions options, std::unique_ptr<MemoryStore> store)
     : options_(std::move(options)),
       store_(std::move(store)),
       ids_(std::make_unique<IdGenerator>()),
-      embedder_(options_.embedder) {}
+      embedder_(options_.embedder),
+      graph_builder_(std::make_unique<GraphBuilder>(GraphBuilderOptions{})) {}
 
 Engine::~Engine() {
+  graph_builder_.reset();  // no graph may replace an index while the snapshots are written
   (void)FlushAccessStats();
   (void)SaveIndexSnapshots();
 }
@@ -157,8 +160,14 @@ Result<std::vector<MemoryItem>> Engine::AddBatch(const Scope& scope,
     std::lock_guard<std::mutex> lock(write_mu_);
     ENGRAM_RETURN_IF_ERROR(store_->Insert(scope, pending, now));
     if (auto index = LoadedIndex(scope)) {
-      std::unique_lock<std::shared_mutex> index_lock(index->mu);
-      for (const PendingItem& p : pending) index->Upsert(p.seq, p.item, &p.vector->values);
+      size_t bytes = 0;
+      {
+        std::unique_lock<std::shared_mutex> index_lock(index->mu);
+        for (const PendingItem& p : pending) index->Upsert(p.seq, p.item, &p.vector->values);
+        RequestGraphIfDue(index);
+        bytes = index->MemoryBytes();
+      }
+      TrackIndexBytes(scope, bytes);
     }
   }
   std::vector<MemoryItem> out;
@@ -211,6 +220,7 @@ Result<MemoryItem> Engine::Update(const Scope& scope, std::string_view id,
     if (auto index = LoadedIndex(scope)) {
       std::unique_lock<std::shared_mutex> index_lock(index->mu);
       index->Upsert(seq, *updated, vector ? &vector->values : nullptr);
+      RequestGraphIfDue(index);
     }
   }
   return updated;

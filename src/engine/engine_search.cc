@@ -1,12 +1,10 @@
-// Engine: the read path of retrieval (search, context) and the scope indexes behind it.
+// Engine: the read path of retrieval (search, context); the indexes it reads: engine_indexes.cc.
 #include <algorithm>
 #include <cmath>
-#include <filesystem>
 
 #include "core/status_macros.h"
 #include "engine/validation.h"
 #include "engram/engine.h"
-#include "index/hnsw_index.h"
 #include "retrieval/context_packer.h"
 #include "retrieval/scope_index.h"
 #include "retrieval/searcher.h"
@@ -15,24 +13,10 @@
 namespace engram {
 namespace {
 
-std::string IndexKey(const Scope& scope) { return scope.tenant + '\0' + scope.user_id; }
-
-constexpr size_t kEmbedBatch = 256;
 constexpr TimestampMs kAccessFlushIntervalMs = 1000;
 constexpr size_t kAccessFlushItems = 1000;
 
 }  // namespace
-
-std::shared_ptr<ScopeIndex> Engine::LoadedIndex(const Scope& scope) {
-  std::lock_guard<std::mutex> lock(indexes_mu_);
-  auto it = indexes_.find(IndexKey(scope));
-  return it == indexes_.end() ? nullptr : it->second;
-}
-
-void Engine::DropIndex(const Scope& scope) {
-  std::lock_guard<std::mutex> lock(indexes_mu_);
-  indexes_.erase(IndexKey(scope));
-}
 
 // Each text is embedded on its own, so a long early turn cannot drown the query text the way it
 // would in one concatenated embedding; one batch call keeps remote embedders to one request.
@@ -69,102 +53,6 @@ Result<std::vector<float>> Engine::EmbedOne(const std::string& text) {
   return std::move(vectors[0]);
 }
 
-Result<std::string> Engine::SnapshotPath(const Scope& scope) {
-  ENGRAM_ASSIGN_OR_RETURN(std::optional<int64_t> id, store_->ScopeId(scope));
-  if (!id) return std::string();
-  return options_.path + ".indexes/scope-" + std::to_string(*id) + ".hnsw";
-}
-
-bool Engine::TryLoadSnapshot(const Scope& scope, ScopeIndex* index) {
-  auto path = SnapshotPath(scope);
-  auto fingerprint = store_->Fingerprint(scope, embedder_->model());
-  if (!path.ok() || path->empty() || !fingerprint.ok()) return false;
-  if (fingerprint->count < static_cast<int64_t>(options_.hnsw_threshold)) return false;
-  HnswSnapshotMeta expected{.model = embedder_->model(),
-                            .dimension = embedder_->dimension(),
-                            .M = HnswOptions{}.M,
-                            .ef_construction = HnswOptions{}.ef_construction,
-                            .fingerprint = fingerprint->value};
-  auto loaded = LoadHnswSnapshot(*path, expected);
-  if (!loaded.ok()) {
-    // Missing, corrupt or stale: the graph is rebuilt from the database below.
-    index->snapshot.status = loaded.status().ToString();
-    return false;
-  }
-  index->AdoptVectors(std::move(loaded).value());
-  index->snapshot = {.loaded = true, .status = "loaded", .saved_generation = 0};
-  return true;
-}
-
-// Loads the scope's items from the database, and its vector graph from the snapshot when one
-// matches the database (otherwise from the stored vectors). Items without a vector of the
-// current model (written before it was chosen) are embedded and their vectors stored.
-Result<std::shared_ptr<ScopeIndex>> Engine::IndexFor(const Scope& scope) {
-  if (auto loaded = LoadedIndex(scope)) return loaded;
-  std::lock_guard<std::mutex> lock(write_mu_);  // no write may slip between scan and publish
-  if (auto loaded = LoadedIndex(scope)) return loaded;
-  auto index = std::make_shared<ScopeIndex>(ScopeIndexOptions{
-      .dimension = embedder_->dimension(), .hnsw_threshold = options_.hnsw_threshold});
-  const bool from_snapshot = TryLoadSnapshot(scope, index.get());
-  std::vector<ScannedItem> unembedded;
-  const size_t dim = static_cast<size_t>(embedder_->dimension());
-  ENGRAM_RETURN_IF_ERROR(store_->Scan(scope, embedder_->model(), !from_snapshot, [&](ScannedItem&& s) {
-    if (from_snapshot && s.has_vector) {
-      index->Upsert(s.seq, s.item, nullptr);  // the graph already holds its vector
-    } else if (s.vector && s.vector->size() == dim) {
-      index->Upsert(s.seq, s.item, &*s.vector);
-    } else {
-      unembedded.push_back(std::move(s));
-    }
-    return Status::Ok();
-  }));
-  for (size_t start = 0; start < unembedded.size(); start += kEmbedBatch) {
-    size_t end = std::min(unembedded.size(), start + kEmbedBatch);
-    std::vector<std::string> texts;
-    for (size_t i = start; i < end; ++i) texts.push_back(unembedded[i].item.content);
-    ENGRAM_ASSIGN_OR_RETURN(auto vectors, embedder_->Embed(texts));
-    for (size_t i = start; i < end; ++i) {
-      const MemoryItem& item = unembedded[i].item;
-      StoredVector v{embedder_->model(), std::move(vectors[i - start])};
-      ENGRAM_RETURN_IF_ERROR(store_->PutVector(item.scope, item.id, v, Now()));
-      index->Upsert(unembedded[i].seq, item, &v.values);
-    }
-  }
-  if (!from_snapshot) index->snapshot.saved_generation = UINT64_MAX;  // never saved
-  std::lock_guard<std::mutex> publish(indexes_mu_);
-  indexes_[IndexKey(scope)] = index;
-  return index;
-}
-
-Status Engine::SaveIndexSnapshots() {
-  std::lock_guard<std::mutex> lock(write_mu_);  // the indexes match the database while held
-  std::vector<std::pair<std::string, std::shared_ptr<ScopeIndex>>> loaded;
-  {
-    std::lock_guard<std::mutex> guard(indexes_mu_);
-    for (const auto& [key, index] : indexes_) loaded.emplace_back(key, index);
-  }
-  Status first_error;
-  for (const auto& [key, index] : loaded) {
-    std::shared_lock<std::shared_mutex> index_lock(index->mu);
-    if (!index->hnsw() || index->snapshot.saved_generation == index->vector_generation()) continue;
-    const Scope scope{key.substr(0, key.find('\0')), key.substr(key.find('\0') + 1), "", ""};
-    auto path = SnapshotPath(scope);
-    auto fingerprint = store_->Fingerprint(scope, embedder_->model());
-    if (!path.ok() || path->empty() || !fingerprint.ok()) continue;
-    std::error_code ec;
-    std::filesystem::create_directories(std::filesystem::path(*path).parent_path(), ec);
-    HnswSnapshotMeta meta{.model = embedder_->model(),
-                          .dimension = embedder_->dimension(),
-                          .M = index->hnsw()->M(),
-                          .ef_construction = index->hnsw()->ef_construction(),
-                          .fingerprint = fingerprint->value};
-    Status st = SaveHnswSnapshot(*index->hnsw(), *path, meta);
-    if (st.ok()) index->snapshot.saved_generation = index->vector_generation();
-    if (!st.ok() && first_error.ok()) first_error = st;
-  }
-  return first_error;
-}
-
 Result<Engine::IndexInfo> Engine::DescribeIndex(const Scope& scope) {
   ENGRAM_RETURN_IF_ERROR(ValidateScope(scope));
   ENGRAM_ASSIGN_OR_RETURN(std::shared_ptr<ScopeIndex> index, IndexFor(scope));
@@ -173,7 +61,8 @@ Result<Engine::IndexInfo> Engine::DescribeIndex(const Scope& scope) {
                    .vectors = static_cast<int64_t>(index->vectors().size()),
                    .approximate = index->hnsw() != nullptr,
                    .from_snapshot = index->snapshot.loaded,
-                   .snapshot_status = index->snapshot.status};
+                   .snapshot_status = index->snapshot.status,
+                   .graph_building = index->graph_building()};
 }
 
 Result<std::vector<SearchHit>> Engine::Search(const Scope& scope, const SearchQuery& query) {

@@ -4,6 +4,14 @@
 #include <cmath>
 
 namespace engram {
+namespace {
+
+constexpr uint32_t kDeadDoc = UINT32_MAX;
+// Contributions memoized per query term: documents with tf < kMemoTf and length < kMemoLength.
+constexpr uint32_t kMemoTf = 4;
+constexpr uint32_t kMemoLength = 128;
+
+}  // namespace
 
 uint32_t Bm25Index::TermId(const std::string& term) {
   auto [it, inserted] = term_ids_.try_emplace(term, static_cast<uint32_t>(postings_.size()));
@@ -27,6 +35,7 @@ void Bm25Index::Add(int64_t key, const std::vector<std::string>& terms) {
     d.terms.push_back(term);
   }
   docs_.push_back(std::move(d));
+  doc_length_.push_back(static_cast<uint32_t>(terms.size()));
   doc_of_key_[key] = doc;
   ++live_docs_;
   total_length_ += terms.size();
@@ -37,6 +46,7 @@ void Bm25Index::Remove(int64_t key) {
   if (it == doc_of_key_.end()) return;
   Doc& d = docs_[it->second];
   d.alive = false;
+  doc_length_[it->second] = kDeadDoc;
   for (uint32_t term : d.terms) --doc_freq_[term];
   d.terms.clear();
   d.terms.shrink_to_fit();
@@ -52,10 +62,12 @@ void Bm25Index::Compact() {
   std::vector<uint32_t> new_id(docs_.size(), UINT32_MAX);
   std::vector<Doc> live;
   live.reserve(live_docs_);
+  doc_length_.clear();
   for (uint32_t i = 0; i < docs_.size(); ++i) {
     if (!docs_[i].alive) continue;
     new_id[i] = static_cast<uint32_t>(live.size());
     doc_of_key_[docs_[i].key] = new_id[i];
+    doc_length_.push_back(docs_[i].length);
     live.push_back(std::move(docs_[i]));
   }
   for (auto& list : postings_) {
@@ -67,6 +79,16 @@ void Bm25Index::Compact() {
   }
   docs_ = std::move(live);
   dead_docs_ = 0;
+}
+
+size_t Bm25Index::MemoryBytes() const {
+  // A document's distinct terms are at most its length: one Posting and one term id each.
+  // Per document: Doc, its length, a key-map node. Per term: a map node with a short string,
+  // its postings vector and document frequency.
+  const size_t terms = total_length_ * (sizeof(Posting) + sizeof(uint32_t));
+  const size_t docs = docs_.size() * (sizeof(Doc) + sizeof(uint32_t) + 40);
+  const size_t vocabulary = term_ids_.size() * (64 + sizeof(std::vector<Posting>) + 4);
+  return terms + docs + vocabulary;
 }
 
 double Bm25Index::Idf(const std::string& term) const {
@@ -82,6 +104,38 @@ std::vector<Bm25Hit> Bm25Index::Search(const std::vector<std::string>& query_ter
   weighted.reserve(query_terms.size());
   for (const std::string& t : query_terms) weighted.push_back({t, 1.0});
   return SearchWeighted(weighted, k, filter);
+}
+
+// Adds qtf·idf·BM25(tf, length) of `term` to acc[doc] for every live document holding it, and
+// lists each document the first time it scores. A term's contribution depends on the document
+// only through (tf, length), and a frequent term (the expensive case) meets the same few pairs
+// thousands of times, so each pair's value is computed once per search and reused. The memo
+// holds exactly what the formula gives, so scores are the same bits as computing every posting.
+void Bm25Index::Accumulate(uint32_t term, double qtf, double avgdl, std::vector<double>* acc,
+                           std::vector<uint32_t>* touched) const {
+  const double df = doc_freq_[term];
+  const double idf = std::log(1.0 + (static_cast<double>(live_docs_) - df + 0.5) / (df + 0.5));
+  auto contribution = [&](uint32_t tf_count, uint32_t length) {
+    const double tf = tf_count;
+    const double norm = params_.k1 * (1.0 - params_.b + params_.b * length / avgdl);
+    return qtf * idf * tf * (params_.k1 + 1.0) / (tf + norm);
+  };
+  double memo[kMemoTf][kMemoLength] = {};  // 0: not computed yet (real values are > 0)
+  double* sums = acc->data();
+  for (const Posting& p : postings_[term]) {
+    const uint32_t length = doc_length_[p.doc];
+    if (length == kDeadDoc) continue;
+    double value;
+    if (p.tf < kMemoTf && length < kMemoLength) {
+      double& slot = memo[p.tf][length];
+      if (slot == 0.0) slot = contribution(p.tf, length);
+      value = slot;
+    } else {
+      value = contribution(p.tf, length);
+    }
+    if (sums[p.doc] == 0.0) touched->push_back(p.doc);
+    sums[p.doc] += value;
+  }
 }
 
 std::vector<Bm25Hit> Bm25Index::SearchWeighted(const std::vector<WeightedTerm>& query_terms,
@@ -100,35 +154,28 @@ std::vector<Bm25Hit> Bm25Index::SearchWeighted(const std::vector<WeightedTerm>& 
   if (acc.size() < docs_.size()) acc.resize(docs_.size(), 0.0);
   touched.clear();
   for (const auto& [term, qtf] : query_tf) {
-    double df = doc_freq_[term];
-    if (df == 0) continue;
-    double idf = std::log(1.0 + (static_cast<double>(live_docs_) - df + 0.5) / (df + 0.5));
-    for (const Posting& p : postings_[term]) {
-      const Doc& d = docs_[p.doc];
-      if (!d.alive) continue;
-      double tf = p.tf;
-      double norm = params_.k1 * (1.0 - params_.b + params_.b * d.length / avgdl);
-      if (acc[p.doc] == 0.0) touched.push_back(p.doc);
-      acc[p.doc] += qtf * idf * tf * (params_.k1 + 1.0) / (tf + norm);
-    }
+    if (doc_freq_[term] > 0) Accumulate(term, qtf, avgdl, &acc, &touched);
   }
-  hits.reserve(touched.size());
-  for (uint32_t doc : touched) {
-    const double score = acc[doc];
-    acc[doc] = 0.0;
-    int64_t key = docs_[doc].key;
-    if (filter && !filter(key)) continue;
-    hits.push_back({key, score});
-  }
+  // The k best in a heap (worst on top): a frequent term touches most documents, and copying
+  // them all out to sort would cost more than the scoring.
   auto better = [](const Bm25Hit& a, const Bm25Hit& b) {
     return a.score != b.score ? a.score > b.score : a.key > b.key;
   };
-  if (hits.size() > k) {
-    std::partial_sort(hits.begin(), hits.begin() + static_cast<ptrdiff_t>(k), hits.end(), better);
-    hits.resize(k);
-  } else {
-    std::sort(hits.begin(), hits.end(), better);
+  hits.reserve(std::min(k, touched.size()));
+  for (uint32_t doc : touched) {
+    const Bm25Hit hit{docs_[doc].key, acc[doc]};
+    acc[doc] = 0.0;
+    if (hits.size() == k && !better(hit, hits.front())) continue;
+    if (filter && !filter(hit.key)) continue;
+    if (hits.size() == k) {
+      std::pop_heap(hits.begin(), hits.end(), better);
+      hits.back() = hit;
+    } else {
+      hits.push_back(hit);
+    }
+    std::push_heap(hits.begin(), hits.end(), better);
   }
+  std::sort_heap(hits.begin(), hits.end(), better);
   return hits;
 }
 

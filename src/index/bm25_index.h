@@ -37,6 +37,8 @@ class Bm25Index {
   void Add(int64_t key, const std::vector<std::string>& terms);
   void Remove(int64_t key);
   size_t size() const { return live_docs_; }
+  // Heap memory held, estimated from counts in O(1) (for memory budgets, not accounting).
+  size_t MemoryBytes() const;
 
   // The k best documents passing `filter` for the query terms (repeats weight a term up),
   // best first. Documents matching no term are not returned.
@@ -63,12 +65,18 @@ class Bm25Index {
 
   uint32_t TermId(const std::string& term);
   void Compact();
+  // Adds one query term's contribution to every document containing it (see the .cc).
+  void Accumulate(uint32_t term, double qtf, double avgdl, std::vector<double>* acc,
+                  std::vector<uint32_t>* touched) const;
 
   Bm25Params params_;
   std::unordered_map<std::string, uint32_t> term_ids_;
   std::vector<std::vector<Posting>> postings_;  // by term id; may hold dead docs until Compact
   std::vector<uint32_t> doc_freq_;              // live documents per term id
   std::vector<Doc> docs_;
+  // docs_[i].length, or kDeadDoc once removed: the scoring loop reads one small dense array
+  // instead of a 40-byte Doc per posting.
+  std::vector<uint32_t> doc_length_;
   std::unordered_map<int64_t, uint32_t> doc_of_key_;
   size_t live_docs_ = 0;
   uint64_t total_length_ = 0;  // of live documents

@@ -65,6 +65,12 @@ class ExactIndex final : public VectorIndex {
     return Status::Ok();
   }
 
+  size_t MemoryBytes() const override {
+    // the matrix, the keys, and a hash-map node (key, row, next pointer, bucket) per row
+    return data_.capacity() * sizeof(float) + keys_.capacity() * sizeof(int64_t) +
+           row_of_.size() * 40;
+  }
+
   bool Get(int64_t key, std::vector<float>* out) const override {
     auto it = row_of_.find(key);
     if (it == row_of_.end()) return false;

@@ -13,6 +13,7 @@
 // may be included by one translation unit of a program only (hnsw_index.cc).
 #pragma once
 
+#include <atomic>
 #include <cstddef>
 #include <cstdint>
 #include <memory>
@@ -25,7 +26,8 @@
 namespace hnswlib {
 template <typename dist_t>
 class HierarchicalNSW;
-class InnerProductSpace;
+template <typename dist_t>
+class SpaceInterface;
 }  // namespace hnswlib
 
 namespace engram {
@@ -52,6 +54,16 @@ struct HnswSnapshotMeta {
 };
 
 class HnswIndex;
+
+// The vectors a graph is built from: keys[i] has data[i * dimension, (i + 1) * dimension).
+// Keys must be distinct and non-negative.
+struct HnswBuildInput {
+  const int64_t* keys = nullptr;
+  const float* data = nullptr;
+  size_t count = 0;
+  int threads = 1;                              // inserting threads; 1 gives a reproducible graph
+  const std::atomic<bool>* cancel = nullptr;    // when set and true, the build stops early
+};
 
 // Snapshot file, format version 1 (integers little-endian; L = model length, P = payload
 // length):
@@ -100,6 +112,12 @@ class HnswIndex final : public VectorIndex {
  public:
   // InvalidArgument for options out of range; Unavailable if memory runs out.
   static Result<std::unique_ptr<HnswIndex>> Create(const HnswOptions& options);
+  // A graph holding every input vector, inserted from input.threads threads at once (hnswlib
+  // locks per node, so inserts of distinct keys may run concurrently; the graph then depends on
+  // thread timing, not on the input alone). Errors as Create and Upsert; Unavailable
+  // ("cancelled") when input.cancel was raised.
+  static Result<std::unique_ptr<HnswIndex>> Build(const HnswOptions& options,
+                                                  const HnswBuildInput& input);
   ~HnswIndex() override;
   HnswIndex(const HnswIndex&) = delete;
   HnswIndex& operator=(const HnswIndex&) = delete;
@@ -131,14 +149,18 @@ class HnswIndex final : public VectorIndex {
   size_t ef_search() const { return options_.ef_search; }
   void set_ef_search(size_t ef_search);  // exclusive lock; 0 is treated as 1
   size_t capacity() const;               // nodes allocated (live + tombstones + free)
+  size_t MemoryBytes() const override;
   size_t deleted_count() const;          // tombstones
 
  private:
   using Graph = hnswlib::HierarchicalNSW<float>;
-  HnswIndex(const HnswOptions& options, std::unique_ptr<hnswlib::InnerProductSpace> space,
+  using Space = hnswlib::SpaceInterface<float>;
+  HnswIndex(const HnswOptions& options, std::unique_ptr<Space> space,
             std::unique_ptr<Graph> graph);
 
   void GrowIfFull();  // may throw (hnswlib); callers catch
+  // Inserts input rows [begin, end) with hnswlib directly; may run on several threads at once.
+  Status InsertRows(const HnswBuildInput& input, std::atomic<size_t>* next);
   // All candidates passing `filter`, best first; *seen = candidates before filtering.
   std::vector<VectorHit> SearchGraph(const float* query, size_t candidates, const KeyFilter& filter,
                                      size_t* seen) const;
@@ -149,7 +171,7 @@ class HnswIndex final : public VectorIndex {
                                                              const HnswSnapshotMeta&, size_t);
 
   HnswOptions options_;
-  std::unique_ptr<hnswlib::InnerProductSpace> space_;  // outlives graph_ (declared first)
+  std::unique_ptr<Space> space_;  // outlives graph_ (declared first)
   std::unique_ptr<Graph> graph_;
   std::vector<int64_t> key_of_node_;  // by hnswlib internal id; -1 once removed
   size_t live_ = 0;

@@ -37,6 +37,8 @@ class VectorIndex {
   // The k best keys passing `filter`, best first.
   virtual std::vector<VectorHit> Search(const float* query, size_t k,
                                         const KeyFilter& filter) const = 0;
+  // Heap memory held, estimated from counts in O(1) (for memory budgets, not accounting).
+  virtual size_t MemoryBytes() const = 0;
 };
 
 // Exact search over a contiguous row-major matrix: the right choice for small scopes, and the

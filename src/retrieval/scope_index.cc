@@ -1,5 +1,7 @@
 #include "retrieval/scope_index.h"
 
+#include <algorithm>
+
 #include <nlohmann/json.hpp>
 
 #include "index/hnsw_index.h"
@@ -65,8 +67,12 @@ void ScopeIndex::Upsert(int64_t seq, const MemoryItem& item, const std::vector<f
   if (vector && static_cast<int>(vector->size()) == options_.dimension) {
     (void)vectors_->Upsert(seq, vector->data());
     ++vector_generation_;
-    MaybeSwitchToHnsw();
+    NoteVectorChange(seq);
   }
+}
+
+void ScopeIndex::NoteVectorChange(int64_t seq) {
+  if (graph_state_ == GraphState::kBuilding) changed_during_build_.insert(seq);
 }
 
 void ScopeIndex::RemoveFromSession(int64_t seq) {
@@ -97,6 +103,7 @@ void ScopeIndex::Remove(int64_t seq) {
   bm25_.Remove(seq);
   (void)vectors_->Remove(seq);
   ++vector_generation_;
+  NoteVectorChange(seq);
 }
 
 void ScopeIndex::AdoptVectors(std::unique_ptr<HnswIndex> vectors) {
@@ -105,25 +112,64 @@ void ScopeIndex::AdoptVectors(std::unique_ptr<HnswIndex> vectors) {
   approximate_ = true;
 }
 
+// A DocInfo with its strings (ids are 36 bytes), its map node and its place in a session:
+// about 400 bytes before tags, entities and metadata, which are usually short.
+size_t ScopeIndex::MemoryBytes() const {
+  constexpr size_t kDocBytes = 400;
+  return docs_.size() * kDocBytes + bm25_.MemoryBytes() + vectors_->MemoryBytes();
+}
+
 const DocInfo* ScopeIndex::Find(int64_t seq) const {
   auto it = docs_.find(seq);
   return it == docs_.end() ? nullptr : &it->second;
 }
 
-// Past the threshold an exact scan costs more than a graph search (it streams every vector for
-// every query), so the vectors move into an HNSW graph once, here. If the graph cannot be built
-// the exact index stays: slower, never wrong.
-void ScopeIndex::MaybeSwitchToHnsw() {
-  if (approximate_ || vectors_->size() < options_.hnsw_threshold) return;
-  auto hnsw = HnswIndex::Create(HnswOptions{.dimension = options_.dimension,
-                                            .initial_capacity = vectors_->size() * 2});
-  if (!hnsw.ok()) return;
+bool ScopeIndex::RequestGraph() {
+  if (approximate_ || graph_state_ != GraphState::kNone) return false;
+  if (vectors_->size() < options_.hnsw_threshold) return false;
+  graph_state_ = GraphState::kRequested;
+  return true;
+}
+
+VectorSet ScopeIndex::BeginGraphBuild() {
+  VectorSet set;
+  for (const auto& [seq, doc] : docs_) set.keys.push_back(seq);
+  std::sort(set.keys.begin(), set.keys.end());
+  const size_t dim = static_cast<size_t>(options_.dimension);
+  set.data.reserve(vectors_->size() * dim);
   std::vector<float> v;
-  for (const auto& [seq, doc] : docs_) {
-    if (!vectors_->Get(seq, &v)) continue;
-    if (!(*hnsw)->Upsert(seq, v.data()).ok()) return;
+  size_t kept = 0;
+  for (int64_t seq : set.keys) {
+    if (!vectors_->Get(seq, &v)) continue;  // an item without a vector of this model
+    set.keys[kept++] = seq;
+    set.data.insert(set.data.end(), v.begin(), v.end());
   }
-  AdoptVectors(std::move(hnsw).value());
+  set.keys.resize(kept);
+  graph_state_ = GraphState::kBuilding;
+  changed_during_build_.clear();
+  return set;
+}
+
+std::vector<VectorChange> ScopeIndex::TakeVectorChanges() {
+  std::vector<VectorChange> changes;
+  changes.reserve(changed_during_build_.size());
+  for (int64_t seq : changed_during_build_) {
+    VectorChange c{seq, std::vector<float>()};
+    if (!vectors_->Get(seq, &*c.vector)) c.vector.reset();
+    changes.push_back(std::move(c));
+  }
+  changed_during_build_.clear();
+  return changes;
+}
+
+void ScopeIndex::EndGraphBuild(std::unique_ptr<HnswIndex> graph, bool retry_later) {
+  changed_during_build_.clear();
+  if (graph) {
+    AdoptVectors(std::move(graph));
+    graph_state_ = GraphState::kNone;
+  } else {
+    graph_state_ = retry_later ? GraphState::kNone : GraphState::kFailed;
+  }
 }
 
 }  // namespace engram

@@ -3,6 +3,11 @@
 // from the database on first use and updated on every write after it commits.
 //
 // Threads: `mu` guards everything; searches hold it shared, updates exclusive.
+//
+// Past hnsw_threshold vectors an exact scan costs more than a graph search, so the scope wants
+// an HNSW graph. The graph is built by a GraphBuilder outside `mu`, from a copy of the vectors,
+// while the exact index keeps serving; the keys whose vectors change meanwhile are logged and
+// replayed onto the graph before it replaces the exact index (see graph_builder.h).
 #pragma once
 
 #include <cstdint>
@@ -42,6 +47,18 @@ struct DocInfo {
 // that a bigram never equals a word).
 std::vector<std::string> KeywordTerms(std::string_view text);
 
+// Vectors copied out of an index: keys[i] has data[i * dimension, (i + 1) * dimension).
+struct VectorSet {
+  std::vector<int64_t> keys;
+  std::vector<float> data;
+};
+
+// The current vector of a key that changed during a graph build; none when it was removed.
+struct VectorChange {
+  int64_t key = 0;
+  std::optional<std::vector<float>> vector;
+};
+
 struct ScopeIndexOptions {
   int dimension = 384;
   Bm25Params bm25;
@@ -59,6 +76,19 @@ class ScopeIndex {
   // Uses `vectors` (a graph loaded from a snapshot) as this index's vector index. Call before
   // any Upsert that carries a vector.
   void AdoptVectors(std::unique_ptr<HnswIndex> vectors);
+
+  // Graph builds, in this order; every call needs `mu` exclusive.
+  // True once per need: the index is exact, past the threshold, and no graph was requested yet
+  // (nor failed to build). The caller then hands the index to a GraphBuilder.
+  bool RequestGraph();
+  // Copies every vector, ordered by key, and starts logging the keys whose vectors change.
+  VectorSet BeginGraphBuild();
+  // The vectors changed since BeginGraphBuild or the previous call.
+  std::vector<VectorChange> TakeVectorChanges();
+  // Ends the build: `graph` (holding every change taken) replaces the exact index; null means
+  // the build failed or was abandoned, and the exact index stays (slower, never wrong).
+  void EndGraphBuild(std::unique_ptr<HnswIndex> graph, bool retry_later);
+  bool graph_building() const { return graph_state_ == GraphState::kBuilding; }
   // The HNSW graph when the index is approximate, for snapshots; null while exact.
   const HnswIndex* hnsw() const { return hnsw_; }
   // Incremented by every vector change; lets the owner skip rewriting an unchanged snapshot.
@@ -71,6 +101,8 @@ class ScopeIndex {
   const Bm25Index& keyword() const { return bm25_; }
   const VectorIndex& vectors() const { return *vectors_; }
   size_t size() const { return docs_.size(); }
+  // Heap memory held, estimated in O(1): what the engine's index memory budget counts.
+  size_t MemoryBytes() const;
   int dimension() const { return options_.dimension; }
 
   mutable std::shared_mutex mu;
@@ -84,8 +116,10 @@ class ScopeIndex {
   } snapshot;
 
  private:
-  void MaybeSwitchToHnsw();
   void RemoveFromSession(int64_t seq);
+  void NoteVectorChange(int64_t seq);
+
+  enum class GraphState { kNone, kRequested, kBuilding, kFailed };
 
   ScopeIndexOptions options_;
   Bm25Index bm25_;
@@ -93,6 +127,8 @@ class ScopeIndex {
   bool approximate_ = false;
   HnswIndex* hnsw_ = nullptr;  // vectors_ as an HnswIndex, when approximate_
   uint64_t vector_generation_ = 0;
+  GraphState graph_state_ = GraphState::kNone;
+  std::set<int64_t> changed_during_build_;
   std::unordered_map<int64_t, DocInfo> docs_;
   // session_id → its items ordered by (created_at, seq); items without a session are absent.
   std::unordered_map<std::string, std::set<std::pair<TimestampMs, int64_t>>> sessions_;

@@ -5,6 +5,7 @@
 #include <filesystem>
 #include <fstream>
 
+#include "core/status_macros.h"
 #include "testing/test_support.h"
 
 namespace engram {
@@ -38,6 +39,14 @@ class SnapshotTest : public ::testing::Test {
            hits->front().item.content.find("word" + std::to_string(i)) != std::string::npos;
   }
 
+  // Loads the scope's index and waits for its graph (built in the background past the
+  // threshold; an engine closed during the build saves no snapshot).
+  Result<Engine::IndexInfo> Describe(Engine& engine) {
+    ENGRAM_RETURN_IF_ERROR(engine.DescribeIndex(scope_).status());
+    engine.WaitForIndexBuilds();
+    return engine.DescribeIndex(scope_);
+  }
+
   std::string SnapshotFile() const { return path_ + ".indexes/scope-1.hnsw"; }
 
   testing::TempDir dir_;
@@ -49,14 +58,14 @@ TEST_F(SnapshotTest, SavedOnCloseAndLoadedOnOpen) {
   {
     auto engine = Open();
     AddItems(*engine, 0, 120);
-    auto info = engine->DescribeIndex(scope_);
+    auto info = Describe(*engine);
     ASSERT_TRUE(info.ok());
     EXPECT_TRUE(info->approximate);
     EXPECT_FALSE(info->from_snapshot);
   }
   ASSERT_TRUE(fs::exists(SnapshotFile()));
   auto engine = Open();
-  auto info = engine->DescribeIndex(scope_);
+  auto info = Describe(*engine);
   ASSERT_TRUE(info.ok());
   EXPECT_TRUE(info->from_snapshot) << info->snapshot_status;
   EXPECT_EQ(info->snapshot_status, "loaded");
@@ -68,7 +77,7 @@ TEST_F(SnapshotTest, CorruptSnapshotIsDetectedAndRebuilt) {
   { AddItems(*Open(), 0, 120); }
   {
     auto engine = Open();
-    ASSERT_TRUE(engine->DescribeIndex(scope_).ok());  // loads, so close writes the snapshot
+    ASSERT_TRUE(Describe(*engine).ok());  // loads, so close writes the snapshot
   }
   {
     std::fstream f(SnapshotFile(), std::ios::in | std::ios::out | std::ios::binary);
@@ -78,7 +87,7 @@ TEST_F(SnapshotTest, CorruptSnapshotIsDetectedAndRebuilt) {
   }
   {
     auto engine = Open();
-    auto info = engine->DescribeIndex(scope_);
+    auto info = Describe(*engine);
     ASSERT_TRUE(info.ok());
     EXPECT_FALSE(info->from_snapshot);
     EXPECT_NE(info->snapshot_status.find("corruption"), std::string::npos) << info->snapshot_status;
@@ -87,14 +96,14 @@ TEST_F(SnapshotTest, CorruptSnapshotIsDetectedAndRebuilt) {
     EXPECT_TRUE(Finds(*engine, 33));
   }
   auto engine = Open();  // the rebuilt graph was saved on close
-  EXPECT_TRUE(engine->DescribeIndex(scope_)->from_snapshot);
+  EXPECT_TRUE(Describe(*engine)->from_snapshot);
 }
 
 TEST_F(SnapshotTest, StaleSnapshotIsNotTrusted) {
   {
     auto engine = Open();
     AddItems(*engine, 0, 120);
-    ASSERT_TRUE(engine->DescribeIndex(scope_).ok());
+    ASSERT_TRUE(Describe(*engine).ok());
   }
   fs::copy_file(SnapshotFile(), dir_.File("old.hnsw"));
   {
@@ -103,7 +112,7 @@ TEST_F(SnapshotTest, StaleSnapshotIsNotTrusted) {
   }
   fs::copy_file(dir_.File("old.hnsw"), SnapshotFile(), fs::copy_options::overwrite_existing);
   auto engine = Open();
-  auto info = engine->DescribeIndex(scope_);
+  auto info = Describe(*engine);
   ASSERT_TRUE(info.ok());
   EXPECT_FALSE(info->from_snapshot);
   EXPECT_NE(info->snapshot_status.find("stale"), std::string::npos) << info->snapshot_status;
@@ -115,11 +124,11 @@ TEST_F(SnapshotTest, PurgesRemoveTheSnapshot) {
   {
     auto engine = Open();
     AddItems(*engine, 0, 120);
-    ASSERT_TRUE(engine->DescribeIndex(scope_).ok());
+    ASSERT_TRUE(Describe(*engine).ok());
   }
   ASSERT_TRUE(fs::exists(SnapshotFile()));
   auto engine = Open();
-  ASSERT_TRUE(engine->DescribeIndex(scope_)->from_snapshot);
+  ASSERT_TRUE(Describe(*engine)->from_snapshot);
   ListQuery q;
   q.limit = 1;
   auto page = engine->List(scope_, q);
@@ -130,7 +139,7 @@ TEST_F(SnapshotTest, PurgesRemoveTheSnapshot) {
   engine.reset();
   ASSERT_TRUE(fs::exists(SnapshotFile()));
   engine = Open();
-  auto info = engine->DescribeIndex(scope_);
+  auto info = Describe(*engine);
   EXPECT_TRUE(info->from_snapshot) << info->snapshot_status;
   EXPECT_EQ(info->vectors, 119);
   ASSERT_TRUE(engine->PurgeScope(scope_).ok());

@@ -1,0 +1,63 @@
+// GraphBuilder: builds the HNSW graphs of scope indexes on a background thread, so that a
+// scope crossing hnsw_threshold (or loading past it without a snapshot) does not hold the
+// engine's write lock for the seconds or minutes a graph takes.
+//
+// A build copies the scope's vectors under the index lock (milliseconds), builds the graph
+// with no lock held while the exact index keeps serving searches and writes, then replays the
+// vectors changed meanwhile: in rounds outside the lock while many changed, and the last few
+// under the exclusive lock just before the graph replaces the exact index. Every change made
+// after the copy is therefore in the graph, once, in its latest state.
+//
+// Threads: all methods are thread-safe. One build runs at a time; a large one inserts from
+// several threads.
+#pragma once
+
+#include <atomic>
+#include <condition_variable>
+#include <deque>
+#include <memory>
+#include <mutex>
+#include <thread>
+
+#include "index/hnsw_index.h"
+#include "retrieval/scope_index.h"
+
+namespace engram {
+
+struct GraphBuilderOptions {
+  int max_threads = 0;                 // inserting threads for large builds; 0: one per core
+  size_t parallel_from = 50'000;       // vectors from which a build uses max_threads
+  HnswOptions graph;                   // dimension is taken from the index
+};
+
+class GraphBuilder {
+ public:
+  explicit GraphBuilder(const GraphBuilderOptions& options);
+  // Cancels a running build (its index stays exact), drops queued ones, joins the thread.
+  ~GraphBuilder();
+  GraphBuilder(const GraphBuilder&) = delete;
+  GraphBuilder& operator=(const GraphBuilder&) = delete;
+
+  // Queues a build for an index whose RequestGraph() returned true. The builder holds the index
+  // weakly: an index dropped before its turn is skipped.
+  void Enqueue(const std::shared_ptr<ScopeIndex>& index);
+  // Blocks until no build is queued or running.
+  void WaitIdle();
+
+ private:
+  void Run();
+  void Build(ScopeIndex& index);
+  // Applies the changes taken from the index to `graph`; false if one failed.
+  static bool Replay(const std::vector<VectorChange>& changes, HnswIndex* graph);
+
+  GraphBuilderOptions options_;
+  std::atomic<bool> cancel_{false};
+  std::mutex mu_;
+  std::condition_variable cv_;
+  std::deque<std::weak_ptr<ScopeIndex>> queue_;  // guarded by mu_
+  bool busy_ = false;                            // guarded by mu_: a build is running
+  bool stop_ = false;                            // guarded by mu_
+  std::thread worker_;                           // started by the first Enqueue
+};
+
+}  // namespace engram
