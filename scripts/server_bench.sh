@@ -23,7 +23,7 @@ trap 'kill -TERM $SERVER 2>/dev/null || true; wait $SERVER 2>/dev/null || true; 
 
 fresh=0
 [ -f "$BENCH_DB" ] || fresh=1
-"$BUILD/engram" --db "$BENCH_DB" serve --port 0 --access-log '' > "$WORK/url" 2> "$WORK/server.log" &
+"$BUILD/engram" --db "$BENCH_DB" serve --port 0 --access-log "$WORK/access.log" > "$WORK/url" 2> "$WORK/server.log" &
 SERVER=$!
 for _ in $(seq 100); do [ -s "$WORK/url" ] && break; sleep 0.1; done
 URL=$(head -1 "$WORK/url")
@@ -75,7 +75,8 @@ text = f"""# Server benchmark, {__import__('datetime').date.today()}
 
 Machine: {os.cpu_count()} cores ({cpu}), {ram} GiB RAM, {platform.system()} {platform.release()}.
 The load generator (wrk, {threads} thread) runs on the same machine and takes CPU from the server.
-Data: {int(users)} users × {int(per_user):,} memories (hash embedder, embedded SQLite, synchronous=FULL);
+Data: {int(users)} users × {int(per_user):,} memories (hash embedder, embedded SQLite, synchronous=FULL,
+access log written to a file);
 wrk with keep-alive, {conns} connections, {duration} per run, random user and query per request.
 
 | route | req/s | p50 ms | p90 ms | p99 ms | max ms | errors | target |
