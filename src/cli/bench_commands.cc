@@ -23,6 +23,7 @@ struct BenchFlags {
   bool no_diversify = false;
   std::string lang = "zh";
   double context_weight = SearchQuery{}.context_weight;
+  double session_weight = SearchQuery{}.session_weight;
   double keyword_weight = SearchQuery{}.keyword_weight;
   double recent_turn_weight = SearchQuery{}.recent_turn_weight;
   double mmr_floor = SearchQuery{}.mmr_similarity_floor;
@@ -67,6 +68,7 @@ int RunBench(Context& ctx, const BenchFlags& f, bool locomo) {
   options.embedder = *embedder;
   options.search.diversify = !f.no_diversify;
   options.search.context_weight = f.context_weight;
+  options.search.session_weight = f.session_weight;
   options.search.keyword_weight = f.keyword_weight;
   options.search.recent_turn_weight = f.recent_turn_weight;
   options.search.mmr_similarity_floor = f.mmr_floor;
@@ -104,6 +106,9 @@ void AddBenchCommands(CLI::App& app, Context& ctx) {
   locomo->add_option("--fusion", locomo_flags->fusion, "weighted or rrf")->capture_default_str();
   locomo->add_flag("--no-diversify", locomo_flags->no_diversify, "Turn MMR off");
   locomo->add_option("--context-weight", locomo_flags->context_weight, "Session-neighbour credit, 0..1")
+      ->capture_default_str();
+  locomo->add_option("--session-weight", locomo_flags->session_weight,
+                     "Session-level prior (sessions scored as documents), 0..1")
       ->capture_default_str();
   locomo->add_option("--keyword-weight", locomo_flags->keyword_weight, "Keyword share of relevance")
       ->capture_default_str();

@@ -54,7 +54,10 @@ std::vector<std::string> KeywordTerms(std::string_view text) {
 }
 
 ScopeIndex::ScopeIndex(const ScopeIndexOptions& options)
-    : options_(options), bm25_(options.bm25), vectors_(MakeExactIndex(options.dimension)) {}
+    : options_(options),
+      bm25_(options.bm25),
+      session_index_(options.bm25),
+      vectors_(MakeExactIndex(options.dimension)) {}
 
 void ScopeIndex::Upsert(int64_t seq, const MemoryItem& item, const std::vector<float>* vector) {
   // DocInfo keeps no content, so the text is re-indexed whenever the item is given.
@@ -63,7 +66,13 @@ void ScopeIndex::Upsert(int64_t seq, const MemoryItem& item, const std::vector<f
   if (!item.scope.session_id.empty()) {
     sessions_[item.scope.session_id].insert({item.created_at, seq});
   }
-  bm25_.Add(seq, KeywordTerms(item.content));
+  std::vector<std::string> terms = KeywordTerms(item.content);
+  if (item.scope.session_id.empty()) {
+    session_index_.Remove(seq);
+  } else {
+    session_index_.Add(seq, item.scope.session_id, terms);
+  }
+  bm25_.Add(seq, terms);
   if (vector && static_cast<int>(vector->size()) == options_.dimension) {
     (void)vectors_->Upsert(seq, vector->data());
     ++vector_generation_;
@@ -100,6 +109,7 @@ std::pair<int64_t, int64_t> ScopeIndex::SessionNeighbours(int64_t seq) const {
 void ScopeIndex::Remove(int64_t seq) {
   RemoveFromSession(seq);
   docs_.erase(seq);
+  session_index_.Remove(seq);
   bm25_.Remove(seq);
   (void)vectors_->Remove(seq);
   ++vector_generation_;

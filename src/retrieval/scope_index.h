@@ -25,6 +25,7 @@
 #include "index/bm25_index.h"
 #include "index/hnsw_index.h"
 #include "index/vector_index.h"
+#include "retrieval/session_index.h"
 
 namespace engram {
 
@@ -99,6 +100,8 @@ class ScopeIndex {
   // ranking can credit a turn for the context around it.
   std::pair<int64_t, int64_t> SessionNeighbours(int64_t seq) const;
   const Bm25Index& keyword() const { return bm25_; }
+  // Sessions as documents, for the session-level prior.
+  const SessionIndex& sessions() const { return session_index_; }
   const VectorIndex& vectors() const { return *vectors_; }
   size_t size() const { return docs_.size(); }
   // Heap memory held, estimated in O(1): what the engine's index memory budget counts.
@@ -123,6 +126,7 @@ class ScopeIndex {
 
   ScopeIndexOptions options_;
   Bm25Index bm25_;
+  SessionIndex session_index_;
   std::unique_ptr<VectorIndex> vectors_;
   bool approximate_ = false;
   HnswIndex* hnsw_ = nullptr;  // vectors_ as an HnswIndex, when approximate_

@@ -526,6 +526,64 @@ TEST_F(SearchTest, ExplainIsFilledOnlyOnRequestAndMatchesTheScore) {
   EXPECT_NEAR(t2->explain.recency, 0.25, 1e-9);  // two half-lives of 15 days
 }
 
+TEST_F(SearchTest, SessionPriorFavoursTurnsOfTheSessionOnTopic) {
+  // Two sessions each have one turn naming the concert; only the first session is about it.
+  Scope music = alice_;
+  music.session_id = "music";
+  Scope chores = alice_;
+  chores.session_id = "chores";
+  const std::string on_topic = AddOk(Text("the concert was great"), music);
+  AddOk(Text("the band played jazz at the concert hall"), music);
+  AddOk(Text("jazz band tickets for the next concert"), music);
+  const std::string off_topic = AddOk(Text("the concert was great"), chores);
+  AddOk(Text("need to clean the kitchen and buy soap"), chores);
+  AddOk(Text("laundry and groceries tomorrow"), chores);
+
+  SearchQuery q = Query("jazz band concert");
+  q.explain = true;
+  q.diversify = false;
+  q.context_weight = 0;
+  auto hits = Find(q);
+  const SearchHit* on = FindHit(hits, on_topic);
+  const SearchHit* off = FindHit(hits, off_topic);
+  ASSERT_NE(on, nullptr);
+  ASSERT_NE(off, nullptr);
+  EXPECT_NEAR(on->explain.session, 1.0, 1e-12);  // the best session
+  EXPECT_GT(off->explain.session, 0.0);
+  EXPECT_LT(off->explain.session, 0.5);
+  EXPECT_GT(on->score, off->score);
+  for (const SearchHit* h : {on, off}) {
+    const ScoreExplain& e = h->explain;
+    EXPECT_NEAR(e.relevance,
+                std::min(1.0, q.keyword_weight * e.keyword + (1 - q.keyword_weight) * e.vector) *
+                    (1 - q.session_weight + q.session_weight * e.session),
+                1e-9);
+  }
+
+  // Without the prior the two identical turns tie on relevance.
+  q.session_weight = 0;
+  hits = Find(q);
+  on = FindHit(hits, on_topic);
+  off = FindHit(hits, off_topic);
+  ASSERT_NE(on, nullptr);
+  ASSERT_NE(off, nullptr);
+  EXPECT_EQ(on->explain.session, 0);
+  EXPECT_NEAR(on->explain.relevance, off->explain.relevance, 1e-9);
+
+  // Purging the turns that mention jazz takes the word out of their session's score.
+  for (const SearchHit& h : Find(Query("jazz"))) {
+    if (h.item.content.find("jazz") != std::string::npos) {
+      ASSERT_TRUE(engine_->Purge(music, h.item.id).ok());
+    }
+  }
+  SearchQuery jazz = Query("jazz");
+  jazz.explain = true;
+  for (const SearchHit& h : Find(jazz)) {
+    EXPECT_EQ(h.item.content.find("jazz"), std::string::npos);
+    EXPECT_EQ(h.explain.session, 0) << h.item.content;
+  }
+}
+
 TEST_F(SearchTest, ResultsAreOrderedByScoreWithoutDiversity) {
   for (const char* c : {"green tea", "green tea with jasmine", "tea ceremony", "green apples",
                         "coffee", "tea and cakes in the afternoon"}) {
@@ -791,6 +849,9 @@ TEST_F(SearchTest, BadQueriesAreRejectedWithANamedProblem) {
   SearchQuery nan_weight = Query("find");
   nan_weight.keyword_weight = std::nan("");
   cases.push_back({nan_weight, "keyword_weight"});
+  SearchQuery session_weight = Query("find");
+  session_weight.session_weight = -0.1;
+  cases.push_back({session_weight, "session_weight"});
   SearchQuery lambda = Query("find");
   lambda.mmr_lambda = 1.5;
   cases.push_back({lambda, "mmr_lambda"});

@@ -36,6 +36,8 @@ bool InSet(const std::vector<E>& set, E value) {
 }
 
 constexpr int kRrfK = 60;
+// Sessions past this rank get no prior.
+constexpr size_t kSessionPriorDepth = 50;
 
 }  // namespace
 
@@ -106,11 +108,11 @@ auto FilteredAfter(const Search& search, size_t want, const KeyFilter& filter) {
 // Collects both channels' candidates with their raw signals and ranks.
 std::unordered_map<int64_t, RankedCandidate> Gather(const ScopeIndex& index, const Scope& scope,
                                                     const SearchQuery& q,
+                                                    const std::vector<WeightedTerm>& terms,
                                                     const std::vector<float>& qv) {
   // The keyword channel feeds most of the relevance (keyword_weight), so it gets the deeper pool.
   const size_t pool = std::max<size_t>(50, static_cast<size_t>(q.k) * 5);
   const size_t vector_pool = std::max<size_t>(30, static_cast<size_t>(q.k) * 3);
-  const std::vector<WeightedTerm> terms = WeightedKeywordTerms(q);
   KeyFilter filter = [&](int64_t seq) {
     const DocInfo* d = index.Find(seq);
     return d && PassesFilters(*d, scope, q.filters);
@@ -171,6 +173,31 @@ void AddSessionContext(const ScopeIndex& index, const Scope& scope, const Search
   }
 }
 
+// Hierarchical retrieval: sessions are scored as documents (BM25 over their concatenated
+// memories, relative to the best session) and each candidate learns its session's score.
+// False when no session matches the query: there is no prior then.
+bool AddSessionPrior(const ScopeIndex& index, const SearchQuery& q,
+                     const std::vector<WeightedTerm>& terms,
+                     std::unordered_map<int64_t, RankedCandidate>* candidates) {
+  if (q.session_weight <= 0 || index.sessions().sessions() == 0) return false;
+  const auto scores = index.sessions().Search(terms, kSessionPriorDepth);
+  if (scores.empty()) return false;
+  for (auto& [seq, c] : *candidates) {
+    const DocInfo* d = index.Find(seq);
+    if (!d || d->session_id.empty()) continue;
+    auto it = scores.find(d->session_id);
+    if (it != scores.end()) c.explain.session = it->second;
+  }
+  return true;
+}
+
+// The session prior scales a session memory's relevance from 1 − session_weight (its session
+// matches nothing) to 1 (the best session). Scaling, not adding, leaves memories without a
+// session on par with those of the best session, and the order within one session unchanged.
+double SessionFactor(const ScoreExplain& e, const SearchQuery& q) {
+  return 1.0 - q.session_weight + q.session_weight * e.session;
+}
+
 float Cosine(const std::vector<float>& a, const std::vector<float>& b) {
   if (a.size() != b.size()) return 0;
   float lanes[8] = {0, 0, 0, 0, 0, 0, 0, 0};  // independent lanes vectorize
@@ -226,8 +253,10 @@ std::vector<RankedCandidate> Diversify(const ScopeIndex& index, std::vector<Rank
 std::vector<RankedCandidate> RankCandidates(const ScopeIndex& index, const Scope& scope,
                                             const SearchQuery& q, const std::vector<float>& qv,
                                             TimestampMs now) {
-  auto gathered = Gather(index, scope, q, qv);
+  const std::vector<WeightedTerm> terms = WeightedKeywordTerms(q);
+  auto gathered = Gather(index, scope, q, terms, qv);
   AddSessionContext(index, scope, q, &gathered);
+  const bool session_prior = AddSessionPrior(index, q, terms, &gathered);
   const double half_life_ms = q.recency_half_life_days * 86'400'000.0;
   std::vector<RankedCandidate> ranked;
   ranked.reserve(gathered.size());
@@ -238,6 +267,7 @@ std::vector<RankedCandidate> RankCandidates(const ScopeIndex& index, const Scope
     c.explain.recency = half_life_ms > 0 ? std::pow(0.5, age / half_life_ms) : 0;
     c.explain.importance = d->importance;
     c.explain.relevance = std::min(1.0, Relevance(c.explain, q) + q.context_weight * c.explain.context);
+    if (session_prior && !d->session_id.empty()) c.explain.relevance *= SessionFactor(c.explain, q);
     if (c.explain.relevance <= 0) continue;  // no evidence at all: importance alone is not a match
     c.score = q.relevance_weight * c.explain.relevance + q.importance_weight * d->importance +
               q.recency_weight * c.explain.recency;
