@@ -2,6 +2,9 @@
 
 #include <nlohmann/json.hpp>
 
+#include <unistd.h>
+
+#include <algorithm>
 #include <cstdlib>
 #include <iostream>
 
@@ -21,6 +24,12 @@ Environment: ENGRAM_DB (database path), ENGRAM_TENANT, ENGRAM_USER,
              ENGRAM_EMBED_MODEL.)";
 
 }  // namespace
+
+size_t Context::DefaultIndexMemoryMb() {
+  const long pages = sysconf(_SC_PHYS_PAGES), page = sysconf(_SC_PAGE_SIZE);
+  const size_t ram_mb = pages > 0 && page > 0 ? static_cast<size_t>(pages) * page >> 20 : 0;
+  return std::max<size_t>(2048, ram_mb / 4);
+}
 
 int ExitCodeFor(const Status& status) {
   switch (status.code()) {
@@ -68,6 +77,7 @@ Engine* Context::OpenEngine() {
   EngineOptions options;
   options.path = db_path;
   options.max_content_bytes = max_content_bytes;
+  options.index_memory_budget = index_memory_mb << 20;
   auto made = MakeEmbedder();
   if (!made.ok()) {
     Fail(made.status());
@@ -111,6 +121,12 @@ int RunCli(int argc, char** argv) {
   app.add_option("--agent", ctx.agent, "Agent id: recorded on writes, narrows reads");
   app.add_option("--session", ctx.session, "Session id: recorded on writes, narrows reads");
   app.add_flag("--json", ctx.json, "Print JSON instead of text");
+  app.add_option("--index-memory-mb", ctx.index_memory_mb,
+                 "Memory for loaded search indexes; least recently used scopes are evicted "
+                 "past it (env ENGRAM_INDEX_MEMORY_MB; default: a quarter of RAM, ≥ 2048)")
+      ->envname("ENGRAM_INDEX_MEMORY_MB")
+      ->capture_default_str()
+      ->check(CLI::Range(size_t{64}, size_t{1} << 24));
   app.add_option("--max-content-bytes", ctx.max_content_bytes,
                  "Reject content longer than this (env ENGRAM_MAX_CONTENT_BYTES)")
       ->check(CLI::PositiveNumber);

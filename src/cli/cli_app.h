@@ -32,6 +32,10 @@ struct Context {
   std::string session;
   bool json = false;
   size_t max_content_bytes = 16 * 1024;
+  // Memory the loaded search indexes may use before the least recently used are evicted:
+  // a quarter of physical memory, at least 2 GiB.
+  size_t index_memory_mb = DefaultIndexMemoryMb();
+  static size_t DefaultIndexMemoryMb();
   std::string embedder = "hash";     // hash | openai
   int embed_dim = 384;               // hash dimension, or the expected remote dimension (0: any)
   std::string embed_url = "https://api.openai.com/v1";
