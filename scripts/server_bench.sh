@@ -30,9 +30,11 @@ URL=$(head -1 "$WORK/url")
 echo "server at $URL (database $BENCH_DB)"
 
 if [ "$fresh" = 1 ]; then
-  python3 "$HERE/bench/server/load.py" --url "$URL" --users "$USERS" --per-user "$PER_USER"
+  python3 "$HERE/bench/server/load.py" --url "$URL" --users "$USERS" --per-user "$PER_USER" \
+    --per-user-hint "$PER_USER"
 else
-  python3 "$HERE/bench/server/load.py" --url "$URL" --users "$USERS" --per-user 0
+  python3 "$HERE/bench/server/load.py" --url "$URL" --users "$USERS" --per-user 0 \
+    --per-user-hint "$PER_USER"
 fi
 
 python3 - "$WORK" <<'PY'

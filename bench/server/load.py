@@ -21,6 +21,8 @@ def main():
     ap.add_argument("--per-user", type=int, default=10000)
     ap.add_argument("--batch", type=int, default=1000)
     ap.add_argument("--key", default="")
+    ap.add_argument("--per-user-hint", type=int, default=10000,
+                    help="memories per user already stored (decides whether to wait for graphs)")
     args = ap.parse_args()
     u = urllib.parse.urlparse(args.url)
     conn = http.client.HTTPConnection(u.hostname, u.port, timeout=600)
@@ -46,6 +48,19 @@ def main():
         post(conn, "/v1/search", {"user_id": f"user{user}", "query": "warm up"}, headers)
         print(f"\rwarmed {user + 1}/{args.users} user indexes ({time.time() - t1:.0f} s)",
               end="", file=sys.stderr)
+    print(file=sys.stderr)
+    # Scopes past the HNSW threshold build their graphs in the background; measure after.
+    t2 = time.time()
+    while time.time() - t2 < 900:
+        conn.request("GET", "/metrics")
+        text = conn.getresponse().read().decode()
+        hnsw = next((int(float(l.split()[-1])) for l in text.splitlines()
+                     if l.startswith("engram_index_hnsw_scopes ")), 0)
+        print(f"\rHNSW graphs ready: {hnsw}/{args.users} ({time.time() - t2:.0f} s)", end="",
+              file=sys.stderr)
+        if hnsw >= args.users or args.per_user_hint < 5000:
+            break
+        time.sleep(5)
     print(file=sys.stderr)
 
 
