@@ -1,6 +1,7 @@
 #include "api/responses.h"
 
 #include "codec/item_json.h"
+#include "engram/clock.h"
 
 namespace engram::api {
 
@@ -56,6 +57,16 @@ json ContextToJson(const ContextResult& context) {
   return json{{"context", context.text},
               {"memories", std::move(memories)},
               {"tokens", context.tokens}};
+}
+
+json KeyToJson(const ApiKeyInfo& k) {
+  return json{{"id", k.id},
+              {"tenant", k.tenant},
+              {"name", k.name},
+              {"role", ToString(k.role)},
+              {"prefix", k.prefix},
+              {"created_at", FormatTimestamp(k.created_at)},
+              {"revoked_at", k.revoked_at ? json(FormatTimestamp(*k.revoked_at)) : json()}};
 }
 
 json ErrorToJson(const Status& status) {

@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "engram/engine.h"
+#include "engram/keys.h"
 #include "engram/search.h"
 #include "engram/status.h"
 
@@ -23,6 +24,9 @@ nlohmann::json HistoryListToJson(const std::vector<HistoryEntry>& history);
 nlohmann::json HitsToJson(const std::vector<SearchHit>& hits, bool explain);
 // {"context", "memories": [{"id", "memory", "score"}], "tokens"}
 nlohmann::json ContextToJson(const ContextResult& context);
+
+// {"id", "tenant", "name", "role", "prefix", "created_at", "revoked_at"}; never the secret.
+nlohmann::json KeyToJson(const ApiKeyInfo& key);
 
 // {"error": {"code": StatusCodeName(code), "message"}}
 nlohmann::json ErrorToJson(const Status& status);

@@ -10,6 +10,7 @@
 #include <thread>
 
 #include "cli/cli_app.h"
+#include "api/responses.h"
 #include "cli/output.h"
 #include "engram/keys.h"
 #include "server/http_server.h"
@@ -109,10 +110,7 @@ int RunServe(Context& ctx, server::ServerOptions options) {
 
 void PrintKey(const ApiKeyInfo& k, bool as_json, const std::string& secret = "") {
   if (as_json) {
-    json j = {{"id", k.id},         {"tenant", k.tenant},
-              {"name", k.name},     {"role", ToString(k.role)},
-              {"prefix", k.prefix}, {"created_at", FormatTimestamp(k.created_at)},
-              {"revoked_at", k.revoked_at ? json(FormatTimestamp(*k.revoked_at)) : json()}};
+    json j = api::KeyToJson(k);
     if (!secret.empty()) j["secret"] = secret;
     std::cout << j.dump() << "\n";
     return;

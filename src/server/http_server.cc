@@ -293,6 +293,13 @@ class HttpServer::Impl {
     log_->Write(*rec);
   }
 
+  // Replies to a request no route handler took (refused early, or unrouted).
+  void FinishUnmatched(Reply reply, const httplib::Request& req, httplib::Response& res) {
+    AccessRecord rec = StartRecord(req);
+    rec.route = "unmatched";
+    Finish(std::move(reply), res, &rec, Clock::now());
+  }
+
   static void Write(Reply reply, httplib::Response& res) {
     res.status = reply.status;
     for (auto& [name, value] : reply.headers) res.set_header(name, value);
@@ -305,12 +312,10 @@ class HttpServer::Impl {
   httplib::Server::HandlerResponse RefuseUnreadBody(const httplib::Request& req,
                                                     httplib::Response& res) {
     if (IsPoisoned(req)) {
-      const auto start = Clock::now();
-      AccessRecord rec = StartRecord(req);
-      rec.route = "unmatched";
-      Finish(ProtocolError(400, "bad_request",
-                           "this connection sent a body the server did not read; reconnect"),
-             res, &rec, start);
+      FinishUnmatched(ProtocolError(400, "bad_request",
+                                    "this connection sent a body the server did not read; "
+                                    "reconnect"),
+                      req, res);
       return httplib::Server::HandlerResponse::Handled;
     }
     const bool reads_body = req.method == "POST" || req.method == "PUT" ||
@@ -318,12 +323,10 @@ class HttpServer::Impl {
     const std::string length = req.get_header_value("Content-Length");
     const bool has_body = (!length.empty() && length != "0") || req.has_header("Transfer-Encoding");
     if (reads_body || !has_body) return httplib::Server::HandlerResponse::Unhandled;
-    const auto start = Clock::now();
-    AccessRecord rec = StartRecord(req);
-    rec.route = "unmatched";
     Poison(req);
-    Finish(ProtocolError(400, "bad_request", req.method + " requests may not carry a body"), res,
-           &rec, start);
+    FinishUnmatched(
+        ProtocolError(400, "bad_request", req.method + " requests may not carry a body"), req,
+        res);
     return httplib::Server::HandlerResponse::Handled;
   }
 
@@ -368,10 +371,7 @@ class HttpServer::Impl {
   httplib::Server::HandlerResponse OnError(const httplib::Request& req,
                                            httplib::Response& res) {
     if (!res.body.empty()) return httplib::Server::HandlerResponse::Unhandled;
-    const auto start = Clock::now();
-    AccessRecord rec = StartRecord(req);
-    rec.route = "unmatched";
-    Finish(ErrorFor(req, res.status), res, &rec, start);
+    FinishUnmatched(ErrorFor(req, res.status), req, res);
     return httplib::Server::HandlerResponse::Handled;
   }
 

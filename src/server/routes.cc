@@ -123,16 +123,6 @@ Reply Export(const Services& s, const Call& call) {
   return r;
 }
 
-json KeyToJson(const ApiKeyInfo& k) {
-  return json{{"id", k.id},
-              {"tenant", k.tenant},
-              {"name", k.name},
-              {"role", ToString(k.role)},
-              {"prefix", k.prefix},
-              {"created_at", FormatTimestamp(k.created_at)},
-              {"revoked_at", k.revoked_at ? json(FormatTimestamp(*k.revoked_at)) : json()}};
-}
-
 Reply CreateKey(const Services& s, const Call& call) {
   return WithBody(call, s.limits, [&](const json& body) {
     FieldReader r(body, "request");
@@ -145,7 +135,7 @@ Reply CreateKey(const Services& s, const Call& call) {
     if (!r.status().ok()) return ErrorReply(r.status());
     auto key = s.keys->Create(tenant, name, role == "admin" ? KeyRole::kAdmin : KeyRole::kTenant);
     if (!key.ok()) return ErrorReply(key.status());
-    json j = KeyToJson(key->info);
+    json j = api::KeyToJson(key->info);
     j["secret"] = key->secret;
     return JsonReply(j, 201);
   });
@@ -161,7 +151,7 @@ Reply ListKeys(const Services& s, const Call& call) {
   auto keys = s.keys->List(tenant == call.params.end() ? "" : tenant->second);
   if (!keys.ok()) return ErrorReply(keys.status());
   json results = json::array();
-  for (const ApiKeyInfo& k : *keys) results.push_back(KeyToJson(k));
+  for (const ApiKeyInfo& k : *keys) results.push_back(api::KeyToJson(k));
   return JsonReply(json{{"results", std::move(results)}});
 }
 
