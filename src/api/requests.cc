@@ -333,6 +333,11 @@ Result<Scope> DecodeUserScope(const Params& params, const std::string& tenant) {
   return ScopeFromParams(params, tenant);
 }
 
+Result<std::string> DecodeKeyListTenant(const Params& params) {
+  ENGRAM_RETURN_IF_ERROR(CheckKnownParams(params, {"tenant"}));
+  return ParamOne(params, "tenant");
+}
+
 Result<MemoryPatch> DecodePatch(const json& body) {
   FieldReader r(body, "request");
   r.CheckKnown({"content", "type", "tier", "tags", "entities", "metadata", "importance",

@@ -70,6 +70,9 @@ Result<Scope> DecodeItemScope(const Params& params, const std::string& tenant,
 // DELETE /v1/memories?user_id=… (hard delete of a user's memories).
 Result<Scope> DecodeUserScope(const Params& params, const std::string& tenant);
 
+// GET /v1/admin/keys?tenant=…: the tenant whose keys to list, "" for every tenant.
+Result<std::string> DecodeKeyListTenant(const Params& params);
+
 // PATCH /v1/memories/{id}: the fields to change (content, type, tier, tags, entities,
 // metadata, importance, confidence, valid_from, valid_to (null clears it), status, reason).
 Result<MemoryPatch> DecodePatch(const nlohmann::json& body);

@@ -142,13 +142,9 @@ Reply CreateKey(const Services& s, const Call& call) {
 }
 
 Reply ListKeys(const Services& s, const Call& call) {
-  auto tenant = call.params.find("tenant");
-  for (const auto& [k, v] : call.params) {
-    if (k != "tenant") {
-      return ErrorReply(Status::InvalidArgument("query parameter '" + k + "' is not known here"));
-    }
-  }
-  auto keys = s.keys->List(tenant == call.params.end() ? "" : tenant->second);
+  auto tenant = api::DecodeKeyListTenant(call.params);
+  if (!tenant.ok()) return ErrorReply(tenant.status());
+  auto keys = s.keys->List(*tenant);
   if (!keys.ok()) return ErrorReply(keys.status());
   json results = json::array();
   for (const ApiKeyInfo& k : *keys) results.push_back(api::KeyToJson(k));
