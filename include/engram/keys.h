@@ -68,6 +68,8 @@ class KeyStore {
   const Clock* clock_;
 };
 
-std::string_view ToString(KeyRole role);
+inline std::string_view ToString(KeyRole role) {
+  return role == KeyRole::kAdmin ? "admin" : "tenant";
+}
 
 }  // namespace engram

@@ -74,8 +74,6 @@ constexpr char kColumns[] = "id, tenant, name, role, prefix, created_at, revoked
 
 }  // namespace
 
-std::string_view ToString(KeyRole role) { return role == KeyRole::kAdmin ? "admin" : "tenant"; }
-
 KeyStore::KeyStore(std::unique_ptr<Database> db, const Clock* clock)
     : db_(std::move(db)), clock_(clock) {}
 KeyStore::~KeyStore() = default;
