@@ -1,0 +1,116 @@
+// The write path's pluggable parts: extractors turn conversation turns into candidate memories,
+// conflict resolvers decide what a candidate does to the memories already stored
+// (product.md, "Write path"; docs/architecture.md, "Write path").
+//
+// Both are interfaces so the built-in rules and an LLM (include/engram/llm.h) are
+// interchangeable, and tests can replay provider responses. Implementations are thread-safe:
+// one instance serves every request of a server.
+#pragma once
+
+#include <memory>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "engram/memory.h"
+#include "engram/status.h"
+
+namespace engram {
+
+// One conversation turn given to the write path.
+struct Turn {
+  std::string role;     // "user", "assistant", "system", or a speaker name
+  std::string content;  // UTF-8
+  TimestampMs at = 0;   // when it was said; relative dates ("昨天", "next Friday") resolve from it
+  std::string id;       // the stored message id once known, else empty
+};
+
+struct ExtractionInput {
+  std::vector<Turn> turns;    // the new turns to extract from, oldest first
+  std::vector<Turn> context;  // earlier turns of the session, for reference only (may be empty)
+};
+
+// A memory an extractor proposes. Content is in the language of the input (Chinese in,
+// Chinese out); the write path embeds, checks privacy and resolves conflicts before storing.
+struct Candidate {
+  MemoryType type = MemoryType::kFact;
+  std::string content;
+  double importance = 0.5;  // 0..1
+  double confidence = 0.8;  // 0..1; below the extractor's threshold a candidate is dropped
+  std::vector<std::string> entities;
+  // Subject + attribute, for conflict detection: two active items of one scope with the same
+  // slot describe the same thing ("user/location", "user/employer", "user/likes:coffee").
+  // Empty when the statement has no single-valued slot (a one-off event, a free fact).
+  std::string slot;
+  // True when the slot holds one value at a time (a home city, an employer): a different value
+  // supersedes the old one. False for multi-valued slots (likes, allergies, pets).
+  bool exclusive = false;
+  // True when the speaker corrects something said before ("其实我…", "actually I…").
+  bool correction = false;
+  std::optional<TimestampMs> valid_from;  // when the fact began to hold, if the text says
+  std::vector<size_t> turn_indexes;       // which ExtractionInput::turns it came from
+};
+
+struct ExtractionResult {
+  std::vector<Candidate> candidates;
+  std::string extractor;       // recorded in Source::extractor: "rules-v1", "llm:<model>"
+  std::string prompt_version;  // recorded in Source::prompt_version; empty for rules
+};
+
+class Extractor {
+ public:
+  virtual ~Extractor() = default;
+  virtual const std::string& name() const = 0;
+  // Candidates from `input` (possibly none: greetings and chit-chat give none).
+  // Unavailable when a remote provider failed after its retries; the caller keeps the turns.
+  virtual Result<ExtractionResult> Extract(const ExtractionInput& input) = 0;
+};
+
+// The built-in extractor for Chinese and English self-statements (name, location, job,
+// employer, likes and dislikes, allergies and health, pets, family, goals, schedules,
+// corrections), with slot keys. Needs no model and no network; deterministic.
+struct RuleExtractorOptions {
+  double min_confidence = 0.5;  // candidates below are dropped
+};
+std::unique_ptr<Extractor> MakeRuleExtractor(const RuleExtractorOptions& options = {});
+
+// What a candidate does to the stored memories.
+enum class WriteDecision {
+  kAdd,        // new information: store it
+  kUpdate,     // the same fact, said more richly: merge into the target, keeping its id
+  kSupersede,  // contradicts the target: store the candidate, close the target (valid_to, status
+               // superseded, superseded_by), never delete it
+  kNoop,       // already known: reinforce the target (importance, access), store nothing
+};
+std::string_view ToString(WriteDecision decision);  // "ADD", "UPDATE", "SUPERSEDE", "NOOP"
+
+// A stored memory the candidate is compared with: the scope's active items with the same slot
+// and its nearest neighbours by vector similarity.
+struct Neighbour {
+  MemoryItem item;
+  double similarity = 0;   // cosine of the two vectors, -1..1
+  bool same_slot = false;  // item's slot equals the candidate's (both non-empty)
+};
+
+struct DecisionResult {
+  WriteDecision decision = WriteDecision::kAdd;
+  int target = -1;             // index into the neighbours; -1 for kAdd
+  std::string merged_content;  // kUpdate: the content the target takes (empty: candidate's)
+  std::string reason;          // recorded in the history row, e.g. "same slot user/location"
+};
+
+class ConflictResolver {
+ public:
+  virtual ~ConflictResolver() = default;
+  virtual const std::string& name() const = 0;
+  // Unavailable when a remote provider failed after its retries (the caller then falls back
+  // to the rules). A returned target is always a valid index, or -1 with kAdd.
+  virtual Result<DecisionResult> Decide(const Candidate& candidate,
+                                        const std::vector<Neighbour>& neighbours) = 0;
+};
+
+// The built-in resolver: same exclusive slot with different content → SUPERSEDE; near-identical
+// text (or same slot, same value) → NOOP; the same fact with more detail → UPDATE; else ADD.
+std::unique_ptr<ConflictResolver> MakeRuleResolver();
+
+}  // namespace engram

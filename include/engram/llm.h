@@ -1,0 +1,73 @@
+// LLM providers for the write path: a chat client for any OpenAI-compatible
+// /v1/chat/completions endpoint, and the extractor and conflict resolver built on it.
+//
+// Prompts are versioned files under prompts/ compiled into the binary; every item an LLM
+// produces records the extractor ("llm:<model>") and the prompt version. Memory ids are never
+// shown to the model: neighbours are numbered 0..n-1 and mapped back.
+#pragma once
+
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "engram/embedder.h"  // HttpTransport
+#include "engram/extraction.h"
+#include "engram/status.h"
+
+namespace engram {
+
+struct ChatMessage {
+  std::string role;  // "system", "user", "assistant"
+  std::string content;
+};
+
+struct ChatRequest {
+  std::vector<ChatMessage> messages;
+  bool json_object = true;  // ask for response_format {"type":"json_object"} where supported
+  double temperature = 0;
+  int max_tokens = 1024;
+};
+
+struct ChatReply {
+  std::string content;
+  std::string finish_reason;  // "stop", "length" (truncated), ...
+};
+
+class LlmClient {
+ public:
+  virtual ~LlmClient() = default;
+  virtual const std::string& model() const = 0;
+  // Thread-safe. Unavailable when the provider failed after retries (timeouts, 429, 5xx);
+  // InvalidArgument when it refused the request (4xx other than 429) — the message says why.
+  virtual Result<ChatReply> Chat(const ChatRequest& request) = 0;
+};
+
+struct OpenAIChatOptions {
+  std::string base_url = "https://api.openai.com/v1";  // ".../v1"; "/chat/completions" appended
+  std::string model = "gpt-4o-mini";
+  std::string api_key_env = "OPENAI_API_KEY";  // the key is read from this variable; may be unset
+  int timeout_ms = 60000;
+  int max_retries = 3;           // on 429, 5xx and transport failures
+  int initial_backoff_ms = 500;  // doubles per retry; Retry-After is honoured when larger
+  // Send response_format json_object. Some servers reject it (400 naming response_format):
+  // the client then retries once without it and remembers.
+  bool json_mode = true;
+  std::shared_ptr<HttpTransport> transport;  // default: MakeHttpTransport()
+};
+Result<std::unique_ptr<LlmClient>> MakeOpenAIChatClient(const OpenAIChatOptions& options);
+
+// Extraction by an LLM with a JSON contract (prompts/extract-v<N>.txt). The reply is parsed
+// strictly; on a malformed or truncated reply the model is asked once to repair it, then the
+// call fails with Unavailable (the write path keeps the raw turn). Candidates below
+// min_confidence, and any in a language other than the input's, are dropped.
+struct LlmExtractorOptions {
+  double min_confidence = 0.6;
+};
+std::unique_ptr<Extractor> MakeLlmExtractor(std::shared_ptr<LlmClient> llm,
+                                            const LlmExtractorOptions& options = {});
+
+// Update decisions by an LLM over the candidate and its numbered neighbours
+// (prompts/decide-v<N>.txt), with the same strict parsing and one repair attempt.
+std::unique_ptr<ConflictResolver> MakeLlmResolver(std::shared_ptr<LlmClient> llm);
+
+}  // namespace engram
