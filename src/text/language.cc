@@ -1,0 +1,61 @@
+#include "text/language.h"
+
+#include <cstdint>
+
+#include "text/utf8.h"
+
+namespace engram {
+namespace {
+
+// Decodes one code point of valid UTF-8 at s[*i] and advances *i.
+char32_t Next(std::string_view s, size_t* i) {
+  auto b = static_cast<unsigned char>(s[*i]);
+  int len = b < 0x80 ? 1 : b < 0xE0 ? 2 : b < 0xF0 ? 3 : 4;
+  char32_t cp = len == 1 ? b : len == 2 ? (b & 0x1F) : len == 3 ? (b & 0x0F) : (b & 0x07);
+  for (int k = 1; k < len; ++k) cp = (cp << 6) | (static_cast<unsigned char>(s[*i + k]) & 0x3F);
+  *i += len;
+  return cp;
+}
+
+bool IsHan(char32_t c) {
+  return (c >= 0x4E00 && c <= 0x9FFF) || (c >= 0x3400 && c <= 0x4DBF) ||
+         (c >= 0xF900 && c <= 0xFAFF) || (c >= 0x20000 && c <= 0x2FA1F);
+}
+bool IsKana(char32_t c) { return (c >= 0x3040 && c <= 0x30FF) || (c >= 0x31F0 && c <= 0x31FF); }
+bool IsHangul(char32_t c) { return (c >= 0xAC00 && c <= 0xD7AF) || (c >= 0x1100 && c <= 0x11FF); }
+bool IsLatin(char32_t c) {
+  return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= 0xC0 && c <= 0x24F && c != 0xD7 &&
+                                                               c != 0xF7);
+}
+
+}  // namespace
+
+Language DetectLanguage(std::string_view text) {
+  if (!IsValidUtf8(text)) return Language::kUnknown;
+  int64_t han = 0, kana = 0, hangul = 0, latin = 0;
+  for (size_t i = 0; i < text.size();) {
+    char32_t c = Next(text, &i);
+    han += IsHan(c);
+    kana += IsKana(c);
+    hangul += IsHangul(c);
+    latin += IsLatin(c);
+  }
+  if (kana > 0) return Language::kJapanese;
+  if (han == 0 && hangul == 0 && latin == 0) return Language::kUnknown;
+  if (hangul > 2 * han && hangul >= latin) return Language::kKorean;
+  if (2 * han >= latin) return Language::kChinese;
+  return Language::kLatin;
+}
+
+std::string_view LanguageCode(Language language) {
+  switch (language) {
+    case Language::kChinese: return "zh";
+    case Language::kJapanese: return "ja";
+    case Language::kKorean: return "ko";
+    case Language::kLatin: return "en";
+    case Language::kUnknown: break;
+  }
+  return "";
+}
+
+}  // namespace engram
