@@ -25,6 +25,7 @@
 
 #include "engram/clock.h"
 #include "engram/embedder.h"
+#include "engram/extraction.h"
 #include "engram/memory.h"
 #include "engram/search.h"
 #include "engram/status.h"
@@ -71,6 +72,7 @@ struct NewMemory {
   std::optional<TimestampMs> created_at;   // default now
   std::optional<TimestampMs> valid_from;   // default created_at
   std::optional<TimestampMs> valid_to;
+  std::string slot;                        // see MemoryItem::slot
   std::string reason;                      // recorded in the ADD history row
 };
 
@@ -91,14 +93,58 @@ struct MemoryPatch {
   std::string reason;                // recorded in the UPDATE history row
 };
 
+// One change decided by the write path (include/engram/extraction.h), applied by ApplyWrite.
+struct PlannedWrite {
+  WriteDecision decision = WriteDecision::kAdd;
+  // kAdd, kSupersede: the item to store. kUpdate: memory.content becomes the target's content
+  // (entities and source message ids are added to the target's; importance and confidence
+  // rise to the larger of the two). kNoop: unused.
+  NewMemory memory;
+  std::string target_id;  // kUpdate, kSupersede, kNoop: the active item acted on
+  std::string reason;     // recorded in every history row the write makes
+};
+
+struct WriteOutcome {
+  WriteDecision decision = WriteDecision::kAdd;
+  // kAdd, kSupersede: the new item; kUpdate: the target after the merge; kNoop: the target
+  // after reinforcement.
+  MemoryItem memory;
+  MemoryItem replaced;  // kSupersede: the target as closed (status superseded, valid_to set)
+};
+
+// A conversation turn as stored in its session (the durable record behind working memory).
+struct StoredTurn {
+  std::string message_id;
+  std::string role;
+  std::string content;
+  TimestampMs at = 0;
+  bool operator==(const StoredTurn&) const = default;
+};
+
+struct SessionInfo {
+  std::string session_id;
+  std::string agent_id;
+  TimestampMs started_at = 0;
+  std::optional<TimestampMs> last_turn_at;
+  std::optional<TimestampMs> closed_at;
+  std::string summary_id;          // the session's summary item, or empty
+  int64_t turn_count = 0;
+  std::vector<StoredTurn> recent;  // the latest turns asked for, oldest first
+};
+
 struct ListQuery {
   std::vector<MemoryType> types;                          // empty: any type
   std::vector<Tier> tiers;                                // empty: any tier
   std::vector<ItemStatus> statuses{ItemStatus::kActive};  // empty: any status
   std::optional<TimestampMs> created_after;   // inclusive
   std::optional<TimestampMs> created_before;  // exclusive
+  // What held at this time: items whose validity [valid_from, valid_to) contains it. A
+  // superseded item counts as active for the status filter (it was current then), so the
+  // default status filter returns the facts believed true at `as_of`.
+  std::optional<TimestampMs> as_of;
   std::vector<std::string> tags;              // the item carries every one of these
   std::vector<MetadataCondition> metadata;    // all must hold
+  std::string slot;                           // items of this slot only; empty: any
   int limit = 50;                             // 1..1000
   std::string cursor;                         // "" for the first page
 };
@@ -150,6 +196,31 @@ class Engine {
   // All or nothing: every memory is validated first, then all are written in one transaction.
   Result<std::vector<MemoryItem>> AddBatch(const Scope& scope,
                                            const std::vector<NewMemory>& memories);
+
+  // The write path's primitive: one decided change in one transaction.
+  //  kAdd: stores write.memory (ADD history row).
+  //  kSupersede: stores write.memory with supersedes = target, and closes the target: status
+  //    superseded, superseded_by = the new id, valid_to = the new item's valid_from (or the
+  //    target's valid_from if later). SUPERSEDE history row on the target, ADD on the new item.
+  //  kUpdate: merges into the target (see PlannedWrite), re-embedding it; UPDATE history row.
+  //  kNoop: reinforces the target: importance += 0.1·(1 − importance), access_count + 1,
+  //    last_accessed = now; an UPDATE history row whose reason starts with "NOOP".
+  // The target must be an active item of the scope: NotFound, or Conflict when it is not active.
+  Result<WriteOutcome> ApplyWrite(const Scope& scope, const PlannedWrite& write);
+  // What a candidate is compared with before a decision: the scope's active items with the
+  // same (non-empty) slot, and the k active items nearest to `content` by vector, each with
+  // its cosine similarity to `content`. scope.session_id is ignored (facts outlive sessions).
+  Result<std::vector<Neighbour>> FindNeighbours(const Scope& scope, const std::string& content,
+                                                const std::string& slot, int k);
+
+  // Sessions (scope.session_id names one; required). AppendTurns records turns in order,
+  // creating the session on first use; a turn without an id gets one ("msg_" + UUIDv7) and a
+  // turn without a time gets now. Conflict when the session is closed or a message id repeats.
+  Result<std::vector<StoredTurn>> AppendTurns(const Scope& scope, const std::vector<Turn>& turns);
+  // The session with its latest `recent` turns (0..1000). NotFound if it has no turns yet.
+  Result<SessionInfo> GetSession(const Scope& scope, int recent);
+  // Records the session's summary item and, with `close`, closes it (idempotent).
+  Status SetSessionSummary(const Scope& scope, const std::string& summary_id, bool close);
 
   Result<MemoryItem> Get(const Scope& scope, std::string_view id);
   Result<ListPage> List(const Scope& scope, const ListQuery& query);

@@ -10,6 +10,7 @@
 #include <memory>
 #include <optional>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "engram/memory.h"
@@ -82,7 +83,16 @@ enum class WriteDecision {
                // superseded, superseded_by), never delete it
   kNoop,       // already known: reinforce the target (importance, access), store nothing
 };
-std::string_view ToString(WriteDecision decision);  // "ADD", "UPDATE", "SUPERSEDE", "NOOP"
+// "ADD", "UPDATE", "SUPERSEDE", "NOOP" (the event names of the API's results).
+inline std::string_view ToString(WriteDecision decision) {
+  switch (decision) {
+    case WriteDecision::kUpdate: return "UPDATE";
+    case WriteDecision::kSupersede: return "SUPERSEDE";
+    case WriteDecision::kNoop: return "NOOP";
+    case WriteDecision::kAdd: break;
+  }
+  return "ADD";
+}
 
 // A stored memory the candidate is compared with: the scope's active items with the same slot
 // and its nearest neighbours by vector similarity.

@@ -88,6 +88,10 @@ struct MemoryItem {
   std::string supersedes;     // id of the item this one replaced, or empty
   std::string superseded_by;  // id of the item that replaced this one, or empty
   std::string embedding_model;  // model of the stored vector, or empty when none
+  // Subject + attribute the item states a value of ("user/location"), set by extraction;
+  // the write path compares a new candidate with the active items of the same slot. Empty
+  // for items that fill no slot (events, free text, items added as given).
+  std::string slot;
 
   bool operator==(const MemoryItem&) const = default;
 };

@@ -21,6 +21,10 @@ struct SearchFilters {
   std::vector<ItemStatus> statuses{ItemStatus::kActive};
   std::optional<TimestampMs> created_after;   // inclusive
   std::optional<TimestampMs> created_before;  // exclusive
+  // What held at this time: items whose validity [valid_from, valid_to) contains it. A
+  // superseded item counts as active for the status filter (it was current then), so the
+  // default status filter returns the facts believed true at `as_of`.
+  std::optional<TimestampMs> as_of;
   std::vector<std::string> tags;              // all must be present
   std::vector<std::string> entities;          // all must be present
   std::vector<MetadataCondition> metadata;    // key = value, all must hold
@@ -91,15 +95,28 @@ struct SearchHit {
   ScoreExplain explain;  // filled when SearchQuery::explain
 };
 
+struct ContextTurn {
+  std::string role;
+  std::string content;
+};
+
 struct ContextRequest {
   SearchQuery search;        // search.text is the query; k caps the memories considered
   int token_budget = 1000;   // 16..32768
+  // The conversation in progress (working memory): its summary and latest turns, oldest
+  // first. They come before the memories and take at most session_share of the budget; the
+  // newest turns are kept when not all fit.
+  std::string session_summary;
+  std::vector<ContextTurn> session_turns;
+  double session_share = 0.5;
 };
 
 struct ContextResult {
   std::string text;                // the packed block; never over token_budget tokens
   std::vector<SearchHit> memories; // the memories included, in the order they appear
   int tokens = 0;                  // approximate tokens of `text`
+  int session_turns = 0;           // recent turns included
+  bool session_summary = false;    // whether the session summary is included
 };
 
 }  // namespace engram

@@ -140,6 +140,76 @@ Status CheckBatchSize(size_t n, const Limits& limits) {
   return Status::Ok();
 }
 
+Status ReadAsync(FieldReader& r, AddRequest* req) {
+  r.Bool("async", &req->async);
+  if (req->async && !req->infer) r.Fail("async", "applies only with infer=true");
+  return r.status();
+}
+
+// One turn list of a message: {role, content} plus, where `with_ids`, created_at and id.
+Status DecodeTurnList(const json& messages, std::string_view what, bool with_ids,
+                      TimestampMs default_at, std::vector<Turn>* out) {
+  FieldReader r(json::object(), what);
+  if (!messages.is_array() || messages.empty()) {
+    return Status::InvalidArgument(std::string(what) +
+                                   ": 'messages' must be a non-empty array of {role, content}");
+  }
+  for (size_t i = 0; i < messages.size(); ++i) {
+    FieldReader mr(messages[i], std::string(what) + ".messages[" + std::to_string(i) + "]");
+    if (with_ids) mr.CheckKnown({"role", "content", "created_at", "id"});
+    else mr.CheckKnown({"role", "content"});
+    Turn t;
+    t.at = default_at;
+    mr.String("role", &t.role, /*required=*/true);
+    mr.String("content", &t.content, /*required=*/true);
+    if (with_ids) {
+      std::optional<TimestampMs> at;
+      mr.OptTime("created_at", &at);
+      if (at) t.at = *at;
+      mr.String("id", &t.id);
+    }
+    ENGRAM_RETURN_IF_ERROR(mr.status());
+    out->push_back(std::move(t));
+  }
+  return Status::Ok();
+}
+
+void ReadRememberOptions(FieldReader& r, RememberOptions* o) {
+  r.StringList("tags", &o->tags);
+  if (const json* md = r.Child("metadata")) {
+    if (!md->is_object()) r.Fail("metadata", "must be a JSON object");
+    else o->metadata = md->dump();
+  }
+  r.OptNumber("importance", &o->importance);
+}
+
+// infer=true: the turns to extract from. Fields the extractor decides are refused rather
+// than silently ignored.
+Status DecodeInferItem(const json& body, std::string_view what, const Limits& limits,
+                       InferItem* item) {
+  FieldReader r(body, what);
+  for (const char* field : {"type", "tier", "confidence", "valid_from", "valid_to", "entities"}) {
+    if (r.Has(field)) {
+      r.Fail(field, "is decided by extraction; send it with infer=false to store as given");
+    }
+  }
+  ReadRememberOptions(r, &item->options);
+  std::optional<TimestampMs> at;
+  r.OptTime("created_at", &at);
+  const bool has_text = r.Has("text"), has_messages = r.Has("messages");
+  if (has_text == has_messages) r.Fail("", "needs exactly one of 'text' and 'messages'");
+  std::string text;
+  if (has_text) r.String("text", &text);
+  ENGRAM_RETURN_IF_ERROR(r.status());
+  if (has_text) {
+    item->turns.push_back(Turn{"user", std::move(text), at.value_or(0), ""});
+  } else {
+    ENGRAM_RETURN_IF_ERROR(
+        DecodeTurnList(*r.Child("messages"), what, /*with_ids=*/false, at.value_or(0), &item->turns));
+  }
+  return CheckBatchSize(item->turns.size(), limits);
+}
+
 void ReadQueryOptions(FieldReader& r, const Limits& limits, SearchQuery* q) {
   r.String("query", &q->text, /*required=*/true);
   r.Int("k", &q->k);
@@ -244,13 +314,17 @@ Result<json> ParseBody(std::string_view body, const Limits& limits) {
 
 Result<AddRequest> DecodeAdd(const json& body, const std::string& tenant, const Limits& limits) {
   std::set<std::string> known = kMemoryFields;
-  known.insert({"user_id", "agent_id", "session_id", "infer"});
+  known.insert({"user_id", "agent_id", "session_id", "infer", "async"});
   FieldReader r(body, "request");
   r.CheckKnown(known);
   AddRequest req;
   ReadScope(r, tenant, &req.scope);
   r.Bool("infer", &req.infer);
-  ENGRAM_RETURN_IF_ERROR(r.status());
+  ENGRAM_RETURN_IF_ERROR(ReadAsync(r, &req));
+  if (req.infer) {
+    ENGRAM_RETURN_IF_ERROR(DecodeInferItem(body, "request", limits, &req.infer_items.emplace_back()));
+    return req;
+  }
   ENGRAM_RETURN_IF_ERROR(DecodeMemories(body, "request", &req.memories));
   ENGRAM_RETURN_IF_ERROR(CheckBatchSize(req.memories.size(), limits));
   return req;
@@ -259,10 +333,11 @@ Result<AddRequest> DecodeAdd(const json& body, const std::string& tenant, const 
 Result<AddRequest> DecodeBatch(const json& body, const std::string& tenant,
                                const Limits& limits) {
   FieldReader r(body, "request");
-  r.CheckKnown({"user_id", "agent_id", "session_id", "infer", "memories"});
+  r.CheckKnown({"user_id", "agent_id", "session_id", "infer", "async", "memories"});
   AddRequest req;
   ReadScope(r, tenant, &req.scope);
   r.Bool("infer", &req.infer);
+  ENGRAM_RETURN_IF_ERROR(ReadAsync(r, &req));
   const json* list = r.Child("memories");
   if (!list || !list->is_array() || list->empty()) {
     r.Fail("memories", "must be a non-empty array");
@@ -275,6 +350,10 @@ Result<AddRequest> DecodeBatch(const json& body, const std::string& tenant,
     FieldReader er(entry, what);
     er.CheckKnown(kMemoryFields);
     ENGRAM_RETURN_IF_ERROR(er.status());
+    if (req.infer) {
+      ENGRAM_RETURN_IF_ERROR(DecodeInferItem(entry, what, limits, &req.infer_items.emplace_back()));
+      continue;
+    }
     ENGRAM_RETURN_IF_ERROR(DecodeMemories(entry, what, &req.memories));
   }
   ENGRAM_RETURN_IF_ERROR(CheckBatchSize(req.memories.size(), limits));
@@ -285,7 +364,7 @@ Result<ListRequest> DecodeList(const Params& params, const std::string& tenant,
                                const Limits& limits) {
   ENGRAM_RETURN_IF_ERROR(CheckKnownParams(
       params, {"user_id", "agent_id", "session_id", "type", "tier", "status", "tag", "after",
-               "before", "limit", "cursor"}));
+               "before", "as_of", "slot", "limit", "cursor"}));
   ListRequest req;
   ENGRAM_ASSIGN_OR_RETURN(req.scope, ScopeFromParams(params, tenant));
   ListQuery& q = req.query;
@@ -301,6 +380,8 @@ Result<ListRequest> DecodeList(const Params& params, const std::string& tenant,
   ENGRAM_ASSIGN_OR_RETURN(q.tags, ParamList(params, "tag"));
   ENGRAM_ASSIGN_OR_RETURN(q.created_after, ParamTime(params, "after"));
   ENGRAM_ASSIGN_OR_RETURN(q.created_before, ParamTime(params, "before"));
+  ENGRAM_ASSIGN_OR_RETURN(q.as_of, ParamTime(params, "as_of"));
+  ENGRAM_ASSIGN_OR_RETURN(q.slot, ParamOne(params, "slot"));
   ENGRAM_ASSIGN_OR_RETURN(std::string limit, ParamOne(params, "limit"));
   if (!limit.empty()) {
     size_t used = 0;
@@ -326,6 +407,93 @@ Result<Scope> DecodeItemScope(const Params& params, const std::string& tenant,
   known.insert({"user_id", "agent_id"});
   ENGRAM_RETURN_IF_ERROR(CheckKnownParams(params, known));
   return ScopeFromParams(params, tenant);
+}
+
+Result<SessionMessagesRequest> DecodeSessionMessages(const json& body,
+                                                     const std::string& session_id,
+                                                     const std::string& tenant,
+                                                     const Limits& limits) {
+  FieldReader r(body, "request");
+  r.CheckKnown({"user_id", "agent_id", "messages", "infer", "tags", "metadata", "importance"});
+  SessionMessagesRequest req;
+  req.scope.tenant = tenant;
+  r.String("user_id", &req.scope.user_id, /*required=*/true);
+  r.String("agent_id", &req.scope.agent_id);
+  req.scope.session_id = session_id;
+  r.Bool("infer", &req.infer);
+  ReadRememberOptions(r, &req.options);
+  const json* messages = r.Child("messages");
+  if (!messages) r.Fail("messages", "is required");
+  ENGRAM_RETURN_IF_ERROR(r.status());
+  ENGRAM_RETURN_IF_ERROR(DecodeTurnList(*messages, "request", /*with_ids=*/true, 0, &req.turns));
+  ENGRAM_RETURN_IF_ERROR(CheckBatchSize(req.turns.size(), limits));
+  return req;
+}
+
+Result<Scope> DecodeSessionClose(const json& body, const std::string& session_id,
+                                 const std::string& tenant) {
+  FieldReader r(body, "request");
+  r.CheckKnown({"user_id", "agent_id"});
+  Scope scope;
+  scope.tenant = tenant;
+  r.String("user_id", &scope.user_id, /*required=*/true);
+  r.String("agent_id", &scope.agent_id);
+  scope.session_id = session_id;
+  ENGRAM_RETURN_IF_ERROR(r.status());
+  return scope;
+}
+
+std::string EncodeRememberJob(const AddRequest& request) {
+  json items = json::array();
+  for (const InferItem& item : request.infer_items) {
+    json turns = json::array();
+    for (const Turn& t : item.turns) {
+      turns.push_back({{"role", t.role}, {"content", t.content}, {"at", t.at}, {"id", t.id}});
+    }
+    json j{{"turns", std::move(turns)},
+           {"tags", item.options.tags},
+           {"metadata", json::parse(item.options.metadata, nullptr, false)}};
+    if (item.options.importance) j["importance"] = *item.options.importance;
+    items.push_back(std::move(j));
+  }
+  return json{{"user_id", request.scope.user_id},
+              {"agent_id", request.scope.agent_id},
+              {"session_id", request.scope.session_id},
+              {"items", std::move(items)}}
+      .dump();
+}
+
+Result<AddRequest> DecodeRememberJob(std::string_view payload, const std::string& tenant) {
+  json j = json::parse(payload.begin(), payload.end(), nullptr, /*allow_exceptions=*/false);
+  if (!j.is_object()) return Status::InvalidArgument("job payload is not a JSON object");
+  FieldReader r(j, "job");
+  r.CheckKnown({"user_id", "agent_id", "session_id", "items"});
+  AddRequest req;
+  ReadScope(r, tenant, &req.scope);
+  const json* items = r.Child("items");
+  if (!items || !items->is_array()) r.Fail("items", "must be an array");
+  ENGRAM_RETURN_IF_ERROR(r.status());
+  for (const json& entry : *items) {
+    FieldReader er(entry, "job item");
+    er.CheckKnown({"turns", "tags", "metadata", "importance"});
+    InferItem item;
+    ReadRememberOptions(er, &item.options);
+    const json* turns = er.Child("turns");
+    if (!turns || !turns->is_array()) er.Fail("turns", "must be an array");
+    ENGRAM_RETURN_IF_ERROR(er.status());
+    for (const json& t : *turns) {
+      FieldReader tr(t, "job turn");
+      Turn turn;
+      tr.String("role", &turn.role, true);
+      tr.String("content", &turn.content, true);
+      tr.Integer("at", &turn.at);
+      tr.String("id", &turn.id);
+      ENGRAM_RETURN_IF_ERROR(tr.status());
+      item.turns.push_back(std::move(turn));
+    }
+    req.infer_items.push_back(std::move(item));
+  }
+  return req;
 }
 
 Result<Scope> DecodeUserScope(const Params& params, const std::string& tenant) {
@@ -373,8 +541,8 @@ Result<MemoryPatch> DecodePatch(const json& body) {
 
 Result<SearchFilters> DecodeFilters(const json& filters) {
   FieldReader r(filters, "filters");
-  r.CheckKnown({"types", "tiers", "statuses", "created_after", "created_before", "tags",
-                "entities", "metadata"});
+  r.CheckKnown({"types", "tiers", "statuses", "created_after", "created_before", "as_of",
+                "tags", "entities", "metadata"});
   SearchFilters f;
   r.EnumList("types", &f.types, &ParseMemoryType);
   r.EnumList("tiers", &f.tiers, &ParseTier);
@@ -385,6 +553,7 @@ Result<SearchFilters> DecodeFilters(const json& filters) {
   }
   r.OptTime("created_after", &f.created_after);
   r.OptTime("created_before", &f.created_before);
+  r.OptTime("as_of", &f.as_of);
   r.StringList("tags", &f.tags);
   r.StringList("entities", &f.entities);
   ENGRAM_RETURN_IF_ERROR(r.status());

@@ -17,6 +17,7 @@
 
 #include "engram/engine.h"
 #include "engram/search.h"
+#include "engram/write_path.h"
 #include "engram/status.h"
 
 namespace engram::api {
@@ -41,11 +42,20 @@ Result<nlohmann::json> ParseBody(std::string_view body, const Limits& limits);
 
 // POST /v1/memories. `text` becomes one memory; `messages` one memory per message
 // (type message, metadata.role = the role). infer: whether to run extraction (the write
-// path); with no extractor configured memories are stored as given.
+// path, the default): `text` is one user turn, `messages` the turns; type, tier, confidence,
+// entities and valid times are then the extractor's and refused here; tags, metadata and
+// importance apply to what is extracted, created_at is when the turns were said.
+// infer=false stores memories as given. async (only with infer): 202 and a job id.
+struct InferItem {
+  std::vector<Turn> turns;
+  RememberOptions options;
+};
 struct AddRequest {
   Scope scope;
   bool infer = true;
-  std::vector<NewMemory> memories;
+  bool async = false;
+  std::vector<NewMemory> memories;     // infer=false
+  std::vector<InferItem> infer_items;  // infer=true: one per request (batch: per entry)
 };
 Result<AddRequest> DecodeAdd(const nlohmann::json& body, const std::string& tenant,
                              const Limits& limits);
@@ -69,6 +79,26 @@ Result<Scope> DecodeItemScope(const Params& params, const std::string& tenant,
                               const std::set<std::string>& allowed = {});
 // DELETE /v1/memories?user_id=… (hard delete of a user's memories).
 Result<Scope> DecodeUserScope(const Params& params, const std::string& tenant);
+
+// POST /v1/sessions/{id}/messages: {user_id, agent_id?, messages: [{role, content,
+// created_at?, id?}], infer? (default true), tags?, metadata?, importance?}.
+struct SessionMessagesRequest {
+  Scope scope;  // session_id from the path
+  std::vector<Turn> turns;
+  bool infer = true;
+  RememberOptions options;
+};
+Result<SessionMessagesRequest> DecodeSessionMessages(const nlohmann::json& body,
+                                                     const std::string& session_id,
+                                                     const std::string& tenant,
+                                                     const Limits& limits);
+// POST /v1/sessions/{id}/close: {user_id, agent_id?}.
+Result<Scope> DecodeSessionClose(const nlohmann::json& body, const std::string& session_id,
+                                 const std::string& tenant);
+
+// The persisted payload of an asynchronous add (a job): the scope and the infer items.
+std::string EncodeRememberJob(const AddRequest& request);
+Result<AddRequest> DecodeRememberJob(std::string_view payload, const std::string& tenant);
 
 // GET /v1/admin/keys?tenant=…: the tenant whose keys to list, "" for every tenant.
 Result<std::string> DecodeKeyListTenant(const Params& params);

@@ -15,6 +15,69 @@ json AddedToJson(const std::vector<MemoryItem>& items) {
   return json{{"results", std::move(results)}};
 }
 
+json RememberedToJson(const std::vector<RememberResult>& results) {
+  json out = json::array();
+  json errors = json::array();
+  std::string extractor;
+  for (const RememberResult& r : results) {
+    if (extractor.empty() || r.extractor != "raw") extractor = r.extractor;
+    if (!r.extraction_error.empty()) errors.push_back(r.extraction_error);
+    for (const WriteOutcome& w : r.writes) {
+      json entry{{"id", w.memory.id},
+                 {"event", ToString(w.decision)},
+                 {"memory", ItemToJson(w.memory)}};
+      if (w.decision == WriteDecision::kSupersede) entry["replaced"] = ItemToJson(w.replaced);
+      out.push_back(std::move(entry));
+    }
+  }
+  return json{{"results", std::move(out)},
+              {"extractor", extractor},
+              {"extraction_errors", std::move(errors)}};
+}
+
+json JobAcceptedToJson(const std::string& job_id) {
+  return json{{"job_id", job_id}, {"state", "queued"}};
+}
+
+json JobToJson(const JobInfo& job) {
+  json result = nullptr;
+  if (!job.result.empty()) {
+    result = json::parse(job.result, nullptr, /*allow_exceptions=*/false);
+    if (result.is_discarded()) result = job.result;
+  }
+  return json{{"id", job.id},
+              {"kind", job.kind},
+              {"state", ToString(job.state)},
+              {"attempts", job.attempts},
+              {"result", std::move(result)},
+              {"error", job.error.empty() ? json(nullptr) : json(job.error)},
+              {"created_at", FormatTimestamp(job.created_at)},
+              {"updated_at", FormatTimestamp(job.updated_at)}};
+}
+
+json TurnToJson(const StoredTurn& t) {
+  return json{{"id", t.message_id},
+              {"role", t.role},
+              {"content", t.content},
+              {"created_at", FormatTimestamp(t.at)}};
+}
+
+json WorkingMemoryToJson(const WorkingMemory& w) {
+  json turns = json::array();
+  for (const StoredTurn& t : w.turns) turns.push_back(TurnToJson(t));
+  auto opt = [](const std::optional<TimestampMs>& t) {
+    return t ? json(FormatTimestamp(*t)) : json(nullptr);
+  };
+  return json{{"session_id", w.session.session_id},
+              {"agent_id", w.session.agent_id},
+              {"started_at", FormatTimestamp(w.session.started_at)},
+              {"last_turn_at", opt(w.session.last_turn_at)},
+              {"closed_at", opt(w.session.closed_at)},
+              {"turn_count", w.session.turn_count},
+              {"working", {{"turns", std::move(turns)}, {"tokens", w.tokens}}},
+              {"summary", w.summary ? ItemToJson(*w.summary) : json(nullptr)}};
+}
+
 json PageToJson(const ListPage& page) {
   json results = json::array();
   for (const MemoryItem& item : page.items) results.push_back(ItemToJson(item));
@@ -56,7 +119,9 @@ json ContextToJson(const ContextResult& context) {
   for (const SearchHit& hit : context.memories) memories.push_back(HitToJson(hit, false));
   return json{{"context", context.text},
               {"memories", std::move(memories)},
-              {"tokens", context.tokens}};
+              {"tokens", context.tokens},
+              {"session", {{"turns", context.session_turns},
+                           {"summary", context.session_summary}}}};
 }
 
 json KeyToJson(const ApiKeyInfo& k) {

@@ -8,7 +8,10 @@
 #include <vector>
 
 #include "engram/engine.h"
+#include "engram/jobs.h"
+#include "engram/write_path.h"
 #include "engram/keys.h"
+#include "engram/sessions.h"
 #include "engram/search.h"
 #include "engram/status.h"
 
@@ -17,6 +20,15 @@ namespace engram::api {
 // {"results": [{"id", "event": "ADD", "memory": {...}}]}
 nlohmann::json AddedToJson(const std::vector<MemoryItem>& items);
 // {"results": [items], "next_cursor": "..." | null}
+// infer=true: {results: [{id, event, memory, replaced?}], extractor, extraction_errors: []}.
+// The results of several Remember calls (a batch) are concatenated.
+nlohmann::json RememberedToJson(const std::vector<RememberResult>& results);
+// 202 body of an asynchronous add.
+nlohmann::json JobAcceptedToJson(const std::string& job_id);
+nlohmann::json JobToJson(const JobInfo& job);
+nlohmann::json TurnToJson(const StoredTurn& turn);
+nlohmann::json WorkingMemoryToJson(const WorkingMemory& working);
+
 nlohmann::json PageToJson(const ListPage& page);
 // {"results": [history entries, oldest first]}
 nlohmann::json HistoryListToJson(const std::vector<HistoryEntry>& history);

@@ -93,6 +93,56 @@ Engine* Context::OpenEngine() {
   return engine.get();
 }
 
+Result<std::shared_ptr<LlmClient>> Context::MakeLlm() const {
+  if (extractor == "rules") return std::shared_ptr<LlmClient>();
+  if (extractor != "llm") {
+    return Status::InvalidArgument("--extractor must be rules or llm, got '" + extractor + "'");
+  }
+  OpenAIChatOptions o;
+  o.base_url = llm_url;
+  o.model = llm_model;
+  o.api_key_env = llm_key_env;
+  o.timeout_ms = llm_timeout_ms;
+  auto client = MakeOpenAIChatClient(o);
+  if (!client.ok()) return client.status();
+  return std::shared_ptr<LlmClient>(std::move(client).value());
+}
+
+MemoryWriter* Context::OpenWriter() {
+  if (writer) return writer.get();
+  Engine* e = OpenEngine();
+  if (!e) return nullptr;
+  WriterOptions options;
+  auto policy = PiiPolicy::Parse(pii);
+  if (!policy.ok()) {
+    Fail(policy.status().WithContext("--pii"));
+    return nullptr;
+  }
+  options.privacy = std::move(policy).value();
+  options.privacy.hash_key = EnvOr(pii_key_env.c_str(), "");
+  if (options.privacy.hash_key.empty()) {
+    // Without a deployment secret the hashes are still consistent, but guessable for short
+    // values (phone numbers): warn once.
+    bool hashes = options.privacy.action == PiiAction::kHash;
+    for (const auto& [kind, action] : options.privacy.overrides) hashes |= action == PiiAction::kHash;
+    if (hashes) {
+      std::cerr << "engram: warning: --pii hash without " << pii_key_env
+                << " set: placeholders are unkeyed hashes\n";
+    }
+  }
+  auto llm = MakeLlm();
+  if (!llm.ok()) {
+    Fail(llm.status());
+    return nullptr;
+  }
+  if (*llm) {
+    options.extractor = MakeLlmExtractor(*llm);
+    options.resolver = MakeLlmResolver(*llm);
+  }
+  writer = std::make_unique<MemoryWriter>(e, std::move(options));
+  return writer.get();
+}
+
 std::optional<Scope> Context::RequireScope() {
   if (user.empty()) {
     Fail(Status::InvalidArgument("--user is required (or set ENGRAM_USER)"));
@@ -109,6 +159,10 @@ int RunCli(int argc, char** argv) {
   ctx.embedder = EnvOr("ENGRAM_EMBEDDER", ctx.embedder);
   ctx.embed_url = EnvOr("ENGRAM_EMBED_URL", ctx.embed_url);
   ctx.embed_model = EnvOr("ENGRAM_EMBED_MODEL", ctx.embed_model);
+  ctx.extractor = EnvOr("ENGRAM_EXTRACTOR", ctx.extractor);
+  ctx.llm_url = EnvOr("ENGRAM_LLM_URL", ctx.llm_url);
+  ctx.llm_model = EnvOr("ENGRAM_LLM_MODEL", ctx.llm_model);
+  ctx.pii = EnvOr("ENGRAM_PII", ctx.pii);
 
   CLI::App app{"engram: long-term memory for LLM applications", "engram"};
   app.footer(kFooter);
@@ -138,6 +192,21 @@ int RunCli(int argc, char** argv) {
   app.add_option("--embed-model", ctx.embed_model, "Remote embedding model (env ENGRAM_EMBED_MODEL)");
   app.add_option("--embed-key-env", ctx.embed_key_env,
                  "Environment variable holding the API key");
+  app.add_option("--extractor", ctx.extractor,
+                 "Write path for infer=true: rules (built in, zh/en, offline) or llm (any "
+                 "OpenAI-compatible /v1/chat/completions) (env ENGRAM_EXTRACTOR)");
+  app.add_option("--llm-url", ctx.llm_url, "Base URL of the chat completions API (env ENGRAM_LLM_URL)");
+  app.add_option("--llm-model", ctx.llm_model, "Chat model for extraction, decisions and "
+                 "summaries (env ENGRAM_LLM_MODEL)");
+  app.add_option("--llm-key-env", ctx.llm_key_env, "Environment variable holding the LLM API key");
+  app.add_option("--llm-timeout-ms", ctx.llm_timeout_ms, "Timeout of one LLM request")
+      ->check(CLI::Range(100, 600000));
+  app.add_option("--pii", ctx.pii,
+                 "Privacy policy at write time: keep, redact, hash or reject, optionally per kind "
+                 "(email, phone, cn_id, bank_card, ip, secret), e.g. "
+                 "'redact,email=keep,secret=reject' (env ENGRAM_PII)");
+  app.add_option("--pii-key-env", ctx.pii_key_env,
+                 "Environment variable holding the secret of --pii hash placeholders");
   app.set_version_flag("--version", "engram 0.1.0");
   // Global options at the top of the file, a command's under its section ([serve]).
   // CLI11 applies the file before environment variables, so the order of precedence is

@@ -9,6 +9,8 @@
 #include <string>
 
 #include "engram/engine.h"
+#include "engram/llm.h"
+#include "engram/write_path.h"
 #include "engram/status.h"
 
 namespace engram::cli {
@@ -42,7 +44,18 @@ struct Context {
   std::string embed_model = "text-embedding-3-small";
   std::string embed_key_env = "OPENAI_API_KEY";
 
+  // The write path: extraction and decisions by "rules" (built in) or "llm" (any
+  // OpenAI-compatible /v1/chat/completions), and the privacy policy (PiiPolicy::Parse).
+  std::string extractor = "rules";
+  std::string llm_url = "https://api.openai.com/v1";
+  std::string llm_model = "gpt-4o-mini";
+  std::string llm_key_env = "OPENAI_API_KEY";
+  int llm_timeout_ms = 60000;
+  std::string pii = "keep";
+  std::string pii_key_env = "ENGRAM_PII_HASH_KEY";
+
   std::unique_ptr<Engine> engine;
+  std::unique_ptr<MemoryWriter> writer;
   // The action the chosen subcommand registered; run after parsing.
   std::function<int()> action;
 
@@ -50,6 +63,10 @@ struct Context {
   Result<std::shared_ptr<Embedder>> MakeEmbedder() const;
   // Opens the database on first use; prints the error and returns nullptr on failure.
   Engine* OpenEngine();
+  // The write path over OpenEngine() from the flags above; nullptr (error printed) on failure.
+  MemoryWriter* OpenWriter();
+  // The LLM client the --llm flags describe (for summaries too); null unless --extractor llm.
+  Result<std::shared_ptr<LlmClient>> MakeLlm() const;
   // Scope from --tenant/--user/--agent/--session; prints an error if --user is missing.
   std::optional<Scope> RequireScope();
   // Prints `status` (human text or a JSON error body with --json) and returns its exit code.

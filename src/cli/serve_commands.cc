@@ -12,7 +12,9 @@
 #include "cli/cli_app.h"
 #include "api/responses.h"
 #include "cli/output.h"
+#include "engram/jobs.h"
 #include "engram/keys.h"
+#include "engram/sessions.h"
 #include "server/http_server.h"
 
 namespace engram::server {
@@ -74,10 +76,46 @@ std::thread WatchSignals(server::HttpServer* srv, std::atomic<int>* received) {
   });
 }
 
-int RunServe(Context& ctx, server::ServerOptions options) {
+// The write path's serve options (sessions, asynchronous jobs).
+struct WriteFlags {
+  SessionOptions sessions;
+  int job_workers = 1;
+  int64_t session_ttl_s = 1800;
+};
+
+void AddWriteOptions(CLI::App* cmd, WriteFlags& w) {
+  cmd->add_option("--working-token-budget", w.sessions.working_token_budget,
+                  "Tokens of recent turns a session's working memory keeps")
+      ->check(CLI::Range(16, 1 << 20));
+  cmd->add_option("--session-ttl", w.session_ttl_s,
+                  "Seconds an idle session's working memory stays loaded (turns stay stored)")
+      ->check(CLI::Range(int64_t{1}, int64_t{86400 * 30}));
+  cmd->add_option("--summarize-every", w.sessions.summarize_every,
+                  "Write a session summary every this many turns (0: only on close)")
+      ->check(CLI::Range(0, 100000));
+  cmd->add_option("--job-workers", w.job_workers, "Threads running asynchronous adds")
+      ->check(CLI::Range(1, 64));
+}
+
+int RunServe(Context& ctx, server::ServerOptions options, WriteFlags flags) {
+  SessionOptions& sessions = flags.sessions;
+  sessions.ttl_ms = flags.session_ttl_s * 1000;
+  const int job_workers = flags.job_workers;
   options.openapi_json = server::kOpenApiDocument;
   Engine* engine = ctx.OpenEngine();
   if (!engine) return kExitInternal;
+  MemoryWriter* writer = ctx.OpenWriter();
+  if (!writer) return kExitUsage;
+  SessionOptions session_options = sessions;
+  auto llm = ctx.MakeLlm();
+  if (!llm.ok()) return ctx.Fail(llm.status());
+  session_options.llm = *llm;
+  SessionManager session_manager(engine, writer, session_options);
+  JobQueueOptions job_options;
+  job_options.workers = job_workers;
+  auto jobs = JobQueue::Open(engine, job_options);
+  if (!jobs.ok()) return ctx.Fail(jobs.status());
+  (*jobs)->Handle(server::kRememberJob, server::RememberJobHandler(writer));
   auto keys = KeyStore::Open(ctx.db_path);
   if (!keys.ok()) return ctx.Fail(keys.status());
   auto active = (*keys)->CountActive();
@@ -85,7 +123,8 @@ int RunServe(Context& ctx, server::ServerOptions options) {
 
   // Signals are blocked before the server starts its threads, so they all inherit the mask.
   std::atomic<int> received{0};
-  server::HttpServer srv(engine, keys->get(), options);
+  server::HttpServer srv(engine, keys->get(),
+                         server::WritePath{writer, &session_manager, jobs->get()}, options);
   std::thread watcher = WatchSignals(&srv, &received);
   Status started = srv.Start();
   if (!started.ok()) {
@@ -100,7 +139,9 @@ int RunServe(Context& ctx, server::ServerOptions options) {
                  "'default'; this is allowed only on loopback addresses\n";
   }
   std::cout << "http://" << options.host << ":" << srv.port() << std::endl;
+  (*jobs)->Start();
   srv.Wait();
+  (*jobs)->Stop();  // a job cut short by the stop is queued again at the next start
   if (received.load() == 0) pthread_kill(watcher.native_handle(), SIGTERM);
   watcher.join();
   std::cerr << "engram serve: stopped; closing the database\n";
@@ -189,11 +230,13 @@ void AddKeyCommands(CLI::App& app, Context& ctx) {
 
 void AddServeCommands(CLI::App& app, Context& ctx) {
   auto options = std::make_shared<server::ServerOptions>();
+  auto write = std::make_shared<WriteFlags>();
   CLI::App* serve = app.add_subcommand(
       "serve", "Run the HTTP API server (v1) on the database; stops cleanly on SIGTERM/SIGINT");
   AddServeOptions(serve, *options);
-  serve->callback([&ctx, options] {
-    ctx.action = [&ctx, options] { return RunServe(ctx, *options); };
+  AddWriteOptions(serve, *write);
+  serve->callback([&ctx, options, write] {
+    ctx.action = [&ctx, options, write] { return RunServe(ctx, *options, *write); };
   });
   AddKeyCommands(app, ctx);
 }

@@ -24,7 +24,7 @@ const std::set<std::string> kItemFields = {
     "id", "tenant", "user_id", "agent_id", "session_id", "tier", "type", "content",
     "entities", "tags", "metadata", "importance", "confidence", "source", "created_at",
     "updated_at", "valid_from", "valid_to", "last_accessed", "access_count", "status",
-    "supersedes", "superseded_by", "embedding_model"};
+    "supersedes", "superseded_by", "embedding_model", "slot"};
 
 }  // namespace
 
@@ -73,7 +73,8 @@ json ItemToJson(const MemoryItem& m) {
               {"status", ToString(m.status)},
               {"supersedes", EmptyAsNull(m.supersedes)},
               {"superseded_by", EmptyAsNull(m.superseded_by)},
-              {"embedding_model", m.embedding_model}};
+              {"embedding_model", m.embedding_model},
+              {"slot", m.slot}};
 }
 
 Result<MemoryItem> ItemFromJson(const json& j) {
@@ -114,6 +115,7 @@ Result<MemoryItem> ItemFromJson(const json& j) {
   r.String("supersedes", &m.supersedes);
   r.String("superseded_by", &m.superseded_by);
   r.String("embedding_model", &m.embedding_model);
+  r.String("slot", &m.slot);
   if (!r.status().ok()) return r.status();
   return m;
 }

@@ -111,6 +111,7 @@ Result<MemoryItem> Engine::Materialize(const Scope& scope, const NewMemory& m, T
   item.updated_at = now;
   item.valid_from = m.valid_from.value_or(item.created_at);
   item.valid_to = m.valid_to;
+  item.slot = m.slot;
   item.id = ids_->Next(item.created_at);
   ENGRAM_RETURN_IF_ERROR(ValidateItem(item, options_));
   ENGRAM_RETURN_IF_ERROR(ValidateText("reason", m.reason, options_.max_content_bytes));

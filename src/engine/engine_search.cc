@@ -116,7 +116,7 @@ Result<ContextResult> Engine::BuildContext(const Scope& scope, const ContextRequ
                                    std::to_string(request.token_budget));
   }
   ENGRAM_ASSIGN_OR_RETURN(std::vector<SearchHit> hits, Search(scope, request.search));
-  return PackContext(hits, request.token_budget);
+  return PackContext(hits, request);
 }
 
 void Engine::NoteAccess(const std::vector<int64_t>& seqs, TimestampMs now) {

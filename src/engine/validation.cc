@@ -104,6 +104,7 @@ Status ValidateListQuery(const ListQuery& q) {
     return Invalid("time range", "is empty or inverted: created_after must be before created_before");
   }
   ENGRAM_RETURN_IF_ERROR(ValidateStringList("tags filter", q.tags));
+  ENGRAM_RETURN_IF_ERROR(ValidateText("slot filter", q.slot, kMaxListEntryBytes));
   for (const MetadataCondition& c : q.metadata) {
     if (!IsMetadataKey(c.key)) {
       return Invalid("metadata filter key", "'" + c.key + "' must be 1-128 characters of A-Z a-z 0-9 _ -");
@@ -133,6 +134,7 @@ Status ValidateItem(const MemoryItem& m, const EngineOptions& options) {
                                &m.embedding_model}) {
     ENGRAM_RETURN_IF_ERROR(ValidateText("source", *s, kMaxListEntryBytes));
   }
+  ENGRAM_RETURN_IF_ERROR(ValidateText("slot", m.slot, kMaxListEntryBytes));
   if (!m.supersedes.empty()) ENGRAM_RETURN_IF_ERROR(ValidateId(m.supersedes));
   if (!m.superseded_by.empty()) ENGRAM_RETURN_IF_ERROR(ValidateId(m.superseded_by));
   if (m.access_count < 0) return Invalid("access_count", "must not be negative");

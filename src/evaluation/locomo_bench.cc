@@ -62,7 +62,7 @@ bool ParseDiaId(const std::string& id, int* session) {
   return true;
 }
 
-struct Turn {
+struct LocomoTurn {
   std::string dia_id;
   int session = 0;
 };
@@ -73,14 +73,14 @@ struct Accumulator {
 };
 
 Status IngestConversation(Engine& engine, const Scope& scope, const json& conv,
-                          std::map<std::string, Turn>* turn_of_id, int64_t* memories) {
+                          std::map<std::string, LocomoTurn>* turn_of_id, int64_t* memories) {
   for (int s = 1; s < 200; ++s) {
     const std::string key = "session_" + std::to_string(s);
     if (!conv.contains(key)) continue;
     TimestampMs when = 0;
     if (conv.contains(key + "_date_time")) when = ParseLocomoDate(conv[key + "_date_time"]);
     std::vector<NewMemory> batch;
-    std::vector<Turn> turns;
+    std::vector<LocomoTurn> turns;
     int index = 0;
     for (const json& t : conv[key]) {
       NewMemory m;
@@ -117,7 +117,7 @@ Result<BenchReport> RunLocomoBench(const BenchOptions& options) {
   ENGRAM_ASSIGN_OR_RETURN(auto engine, Engine::Open(eo));
 
   std::map<std::string, Accumulator> by_category;
-  std::map<std::string, Turn> turn_of_id;
+  std::map<std::string, LocomoTurn> turn_of_id;
   BenchReport report;
   int64_t total_questions = 0, done = 0;
   for (const json& sample : data) total_questions += static_cast<int64_t>(sample["qa"].size());
@@ -149,7 +149,7 @@ Result<BenchReport> RunLocomoBench(const BenchOptions& options) {
       std::set<std::string> found;
       std::set<int> found_sessions;
       for (const SearchHit& h : hits) {
-        const Turn& t = turn_of_id[h.item.id];
+        const LocomoTurn& t = turn_of_id[h.item.id];
         found.insert(t.dia_id);
         found_sessions.insert(t.session);
       }

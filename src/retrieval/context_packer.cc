@@ -48,7 +48,59 @@ std::string TruncatedLine(const MemoryItem& m, int budget) {
   return best;
 }
 
+// "Conversation summary: …\nRecent turns:\nuser: …\n\n" within `budget` tokens.
+std::string SessionBlock(const ContextRequest& req, int budget, ContextResult* result) {
+  std::string summary;
+  if (!req.session_summary.empty()) {
+    summary = "Conversation summary: " + OneLine(req.session_summary) + "\n";
+    if (CountTokens(summary) > budget) summary.clear();
+  }
+  const std::string kTurnsHeader = "Recent turns:\n";
+  int used = CountTokens(summary) + CountTokens(kTurnsHeader) + 1;
+  std::vector<std::string> lines;  // newest first
+  for (auto it = req.session_turns.rbegin(); it != req.session_turns.rend(); ++it) {
+    std::string line = OneLine(it->role) + ": " + OneLine(it->content) + "\n";
+    int cost = CountTokens(line);
+    if (used + cost > budget) break;
+    used += cost;
+    lines.push_back(std::move(line));
+  }
+  result->session_summary = !summary.empty();
+  result->session_turns = static_cast<int>(lines.size());
+  std::string block = summary;
+  if (!lines.empty()) {
+    block += kTurnsHeader;
+    for (auto it = lines.rbegin(); it != lines.rend(); ++it) block += *it;
+  }
+  if (!block.empty()) block += "\n";
+  return block;
+}
+
 }  // namespace
+
+ContextResult PackContext(const std::vector<SearchHit>& ranked, const ContextRequest& request) {
+  if (request.session_summary.empty() && request.session_turns.empty()) {
+    return PackContext(ranked, request.token_budget);
+  }
+  ContextResult session;
+  const int share = static_cast<int>(request.token_budget * request.session_share);
+  std::string block = SessionBlock(request, share, &session);
+  int memory_budget = request.token_budget - CountTokens(block);
+  // Token counts of two texts need not add up exactly: shrink until the whole fits.
+  for (int attempt = 0; attempt < 8; ++attempt) {
+    ContextResult out = memory_budget > 0 ? PackContext(ranked, memory_budget) : ContextResult{};
+    out.text = block + out.text;
+    out.tokens = CountTokens(out.text);
+    out.session_turns = session.session_turns;
+    out.session_summary = session.session_summary;
+    if (out.tokens <= request.token_budget) return out;
+    memory_budget -= out.tokens - request.token_budget;
+  }
+  ContextResult only;
+  only.text = CountTokens(block) <= request.token_budget ? block : "";
+  only.tokens = CountTokens(only.text);
+  return only;
+}
 
 ContextResult PackContext(const std::vector<SearchHit>& ranked, int token_budget) {
   ContextResult result;

@@ -36,6 +36,8 @@ DocInfo MakeDocInfo(const MemoryItem& m) {
   d.tier = m.tier;
   d.status = m.status;
   d.created_at = m.created_at;
+  d.valid_from = m.valid_from;
+  d.valid_to = m.valid_to;
   d.importance = m.importance;
   d.tags = m.tags;
   d.entities = m.entities;

@@ -38,6 +38,8 @@ struct DocInfo {
   Tier tier = Tier::kSemantic;
   ItemStatus status = ItemStatus::kActive;
   TimestampMs created_at = 0;
+  TimestampMs valid_from = 0;
+  std::optional<TimestampMs> valid_to;
   double importance = 0.5;
   std::vector<std::string> tags;
   std::vector<std::string> entities;

@@ -44,7 +44,12 @@ constexpr size_t kSessionPriorDepth = 50;
 bool PassesFilters(const DocInfo& doc, const Scope& scope, const SearchFilters& f) {
   if (!scope.agent_id.empty() && doc.agent_id != scope.agent_id) return false;
   if (!scope.session_id.empty() && doc.session_id != scope.session_id) return false;
-  if (!InSet(f.types, doc.type) || !InSet(f.tiers, doc.tier) || !InSet(f.statuses, doc.status)) {
+  ItemStatus status = doc.status;
+  if (f.as_of) {
+    if (doc.valid_from > *f.as_of || (doc.valid_to && *doc.valid_to <= *f.as_of)) return false;
+    if (status == ItemStatus::kSuperseded) status = ItemStatus::kActive;  // current back then
+  }
+  if (!InSet(f.types, doc.type) || !InSet(f.tiers, doc.tier) || !InSet(f.statuses, status)) {
     return false;
   }
   if (f.created_after && doc.created_at < *f.created_after) return false;

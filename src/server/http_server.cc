@@ -71,11 +71,14 @@ bool IsLoopback(const std::string& host) {
 
 class HttpServer::Impl {
  public:
-  Impl(Engine* engine, KeyStore* keys, ServerOptions options)
+  Impl(Engine* engine, KeyStore* keys, WritePath write, ServerOptions options)
       : engine_(engine), keys_(keys), options_(std::move(options)),
         limiter_(options_.rate_limit, options_.rate_burst) {
     services_.engine = engine_;
     services_.keys = keys_;
+    services_.writer = write.writer;
+    services_.sessions = write.sessions;
+    services_.jobs = write.jobs;
     services_.limits = options_.limits;
     services_.openapi_json = options_.openapi_json;
     services_.metrics = [this] { return RenderMetrics(); };
@@ -437,8 +440,8 @@ class HttpServer::Impl {
   double stats_at_s_ = 0;               // guarded by stats_mu_
 };
 
-HttpServer::HttpServer(Engine* engine, KeyStore* keys, ServerOptions options)
-    : impl_(std::make_unique<Impl>(engine, keys, std::move(options))) {}
+HttpServer::HttpServer(Engine* engine, KeyStore* keys, WritePath write, ServerOptions options)
+    : impl_(std::make_unique<Impl>(engine, keys, write, std::move(options))) {}
 
 HttpServer::~HttpServer() {
   Stop();

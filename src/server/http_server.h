@@ -14,6 +14,9 @@
 
 #include "api/requests.h"
 #include "engram/engine.h"
+#include "engram/jobs.h"
+#include "engram/sessions.h"
+#include "engram/write_path.h"
 #include "engram/keys.h"
 #include "engram/status.h"
 
@@ -42,9 +45,16 @@ struct ServerOptions {
 // True for addresses that only this machine can reach: 127.0.0.0/8, ::1, "localhost".
 bool IsLoopback(const std::string& host);
 
+// The write path's parts the routes use (not owned; they outlive the server).
+struct WritePath {
+  MemoryWriter* writer = nullptr;
+  SessionManager* sessions = nullptr;
+  JobQueue* jobs = nullptr;
+};
+
 class HttpServer {
  public:
-  HttpServer(Engine* engine, KeyStore* keys, ServerOptions options);
+  HttpServer(Engine* engine, KeyStore* keys, WritePath write, ServerOptions options);
   ~HttpServer();
 
   // Binds and starts serving. FailedPrecondition-style InvalidArgument when the host is not

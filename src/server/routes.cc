@@ -8,6 +8,38 @@
 #include "engram/transfer.h"
 
 namespace engram::server {
+
+Result<std::vector<RememberResult>> RunRemember(MemoryWriter& writer, const api::AddRequest& req) {
+  std::vector<RememberResult> out;
+  for (const api::InferItem& item : req.infer_items) {
+    auto r = writer.Remember(req.scope, item.turns, {}, item.options);
+    if (!r.ok()) {
+      return req.infer_items.size() == 1
+                 ? r.status()
+                 : r.status().WithContext("memories[" + std::to_string(out.size()) + "]");
+    }
+    out.push_back(std::move(r).value());
+  }
+  return out;
+}
+
+JobHandler RememberJobHandler(MemoryWriter* writer) {
+  return [writer](const Scope& scope, const std::string& payload,
+                  bool last_attempt) -> Result<std::string> {
+    auto req = api::DecodeRememberJob(payload, scope.tenant);
+    if (!req.ok()) return req.status();
+    if (req->scope.user_id != scope.user_id) {
+      return Status::InvalidArgument("job payload names another user");
+    }
+    // A provider failure is retried by the queue; the last attempt keeps the raw turns
+    // instead, so an accepted message is never lost.
+    for (api::InferItem& item : req->infer_items) item.options.keep_raw_on_failure = last_attempt;
+    auto remembered = RunRemember(*writer, *req);
+    if (!remembered.ok()) return remembered.status();
+    return api::RememberedToJson(*remembered).dump();
+  };
+}
+
 namespace {
 
 using json = nlohmann::json;
@@ -31,12 +63,75 @@ Reply AddMemories(const Services& s, const Call& call, bool batch) {
     auto req = batch ? api::DecodeBatch(body, call.tenant, s.limits)
                      : api::DecodeAdd(body, call.tenant, s.limits);
     if (!req.ok()) return ErrorReply(req.status());
-    // infer: extraction belongs to the write path; until an extractor is configured the
-    // memories are stored as given.
-    auto added = s.engine->AddBatch(req->scope, req->memories);
+    if (req->async) {
+      auto id = s.jobs->Submit(req->scope, kRememberJob, api::EncodeRememberJob(*req));
+      if (!id.ok()) return ErrorReply(id.status());
+      return JsonReply(api::JobAcceptedToJson(*id), 202);
+    }
+    if (req->infer) {
+      auto remembered = RunRemember(*s.writer, *req);
+      if (!remembered.ok()) return ErrorReply(remembered.status());
+      Reply r = JsonReply(api::RememberedToJson(*remembered), 201);
+      for (const RememberResult& x : *remembered) {
+        if (!x.extraction_error.empty()) r.log_detail = "extraction failed: " + x.extraction_error;
+      }
+      return r;
+    }
+    std::vector<NewMemory> memories = req->memories;
+    for (NewMemory& m : memories) {
+      auto clean = s.writer->ApplyPrivacy(m.content);
+      if (!clean.ok()) return ErrorReply(clean.status());
+      m.content = std::move(clean).value();
+    }
+    auto added = s.engine->AddBatch(req->scope, memories);
     if (!added.ok()) return ErrorReply(added.status());
     return JsonReply(api::AddedToJson(*added), 201);
   });
+}
+
+Reply SessionMessages(const Services& s, const Call& call) {
+  return WithBody(call, s.limits, [&](const json& body) {
+    auto req = api::DecodeSessionMessages(body, call.path_params.at("id"), call.tenant, s.limits);
+    if (!req.ok()) return ErrorReply(req.status());
+    auto appended = s.sessions->Append(req->scope, req->turns, req->infer, req->options);
+    if (!appended.ok()) return ErrorReply(appended.status());
+    json out = api::RememberedToJson({appended->remembered});
+    json turns = json::array();
+    for (const StoredTurn& t : appended->turns) turns.push_back(api::TurnToJson(t));
+    out["session_id"] = req->scope.session_id;
+    out["turns"] = std::move(turns);
+    out["summary"] = appended->summary ? ItemToJson(*appended->summary) : json(nullptr);
+    Reply r = JsonReply(out, 201);
+    if (!appended->remembered.extraction_error.empty()) {
+      r.log_detail = "extraction failed: " + appended->remembered.extraction_error;
+    }
+    return r;
+  });
+}
+
+Reply GetSession(const Services& s, const Call& call) {
+  auto scope = api::DecodeItemScope(call.params, call.tenant);
+  if (!scope.ok()) return ErrorReply(scope.status());
+  scope->session_id = call.path_params.at("id");
+  return Respond<WorkingMemory>(s.sessions->Working(*scope), &api::WorkingMemoryToJson);
+}
+
+Reply CloseSession(const Services& s, const Call& call) {
+  return WithBody(call, s.limits, [&](const json& body) {
+    auto scope = api::DecodeSessionClose(body, call.path_params.at("id"), call.tenant);
+    if (!scope.ok()) return ErrorReply(scope.status());
+    auto summary = s.sessions->Close(*scope);
+    if (!summary.ok()) return ErrorReply(summary.status());
+    return JsonReply(json{{"session_id", scope->session_id},
+                          {"closed", true},
+                          {"summary", *summary ? ItemToJson(**summary) : json(nullptr)}});
+  });
+}
+
+Reply GetJob(const Services& s, const Call& call) {
+  auto scope = api::DecodeItemScope(call.params, call.tenant);
+  if (!scope.ok()) return ErrorReply(scope.status());
+  return Respond<JobInfo>(s.jobs->Get(*scope, call.path_params.at("id")), &api::JobToJson);
 }
 
 Reply ListMemories(const Services& s, const Call& call) {
@@ -105,7 +200,22 @@ Reply Context(const Services& s, const Call& call) {
   return WithBody(call, s.limits, [&](const json& body) {
     auto req = api::DecodeContext(body, call.tenant, s.limits);
     if (!req.ok()) return ErrorReply(req.status());
-    return Respond<ContextResult>(s.engine->BuildContext(req->scope, req->request),
+    Scope search_scope = req->scope;
+    if (!req->scope.session_id.empty()) {
+      // The session's working memory joins the context; memories come from every session.
+      search_scope.session_id.clear();
+      auto working = s.sessions->Working(req->scope);
+      if (!working.ok() && working.status().code() != StatusCode::kNotFound) {
+        return ErrorReply(working.status());
+      }
+      if (working.ok()) {
+        for (const StoredTurn& t : working->turns) {
+          req->request.session_turns.push_back({t.role, t.content});
+        }
+        if (working->summary) req->request.session_summary = working->summary->content;
+      }
+    }
+    return Respond<ContextResult>(s.engine->BuildContext(search_scope, req->request),
                                   &api::ContextToJson);
   });
 }
@@ -197,6 +307,10 @@ std::vector<Route> MakeRoutes(const Services& services) {
       {"POST", "/v1/memories/batch", Access::kTenant,
        [s](const Call& c) { return AddMemories(*s, c, true); }},
       {"GET", "/v1/memories", Access::kTenant, bind(&ListMemories)},
+      {"POST", "/v1/sessions/{id}/messages", Access::kTenant, bind(&SessionMessages)},
+      {"GET", "/v1/sessions/{id}", Access::kTenant, bind(&GetSession)},
+      {"POST", "/v1/sessions/{id}/close", Access::kTenant, bind(&CloseSession)},
+      {"GET", "/v1/jobs/{id}", Access::kTenant, bind(&GetJob)},
       {"DELETE", "/v1/memories", Access::kTenant, bind(&DeleteUserMemories)},
       {"GET", "/v1/memories/{id}", Access::kTenant, bind(&GetMemory)},
       {"PATCH", "/v1/memories/{id}", Access::kTenant, bind(&PatchMemory)},

@@ -9,7 +9,10 @@
 
 #include "api/requests.h"
 #include "engram/engine.h"
+#include "engram/jobs.h"
 #include "engram/keys.h"
+#include "engram/sessions.h"
+#include "engram/write_path.h"
 #include "server/reply.h"
 
 namespace engram::server {
@@ -31,6 +34,9 @@ struct Call {
 // What handlers work with. Pointers are not owned and outlive the server.
 struct Services {
   Engine* engine = nullptr;
+  MemoryWriter* writer = nullptr;       // infer=true adds; required
+  SessionManager* sessions = nullptr;   // /v1/sessions; required
+  JobQueue* jobs = nullptr;             // async adds, /v1/jobs; required
   KeyStore* keys = nullptr;
   api::Limits limits;
   std::string openapi_json;                 // served at /openapi.json
@@ -43,6 +49,14 @@ struct Route {
   Access access;
   std::function<Reply(const Call&)> handler;
 };
+
+// The job kind of asynchronous adds; its handler (RememberJobHandler) runs RunRemember.
+inline constexpr char kRememberJob[] = "remember";
+// Runs the write path for each infer item of an add request, in order.
+Result<std::vector<RememberResult>> RunRemember(MemoryWriter& writer, const api::AddRequest& req);
+// The handler to register for kRememberJob: decodes the payload, runs it, returns the JSON
+// the synchronous call would have answered.
+JobHandler RememberJobHandler(MemoryWriter* writer);
 
 // Handlers never throw: bad input is a 4xx Reply, engine failures go through ErrorReply.
 std::vector<Route> MakeRoutes(const Services& services);

@@ -143,12 +143,40 @@ Status MemoryStore::Insert(const Scope& scope, std::vector<PendingItem>& items,
   Transaction txn(writer_.get());
   ENGRAM_RETURN_IF_ERROR(txn.Begin());
   ENGRAM_ASSIGN_OR_RETURN(int64_t scope_id, EnsureScopeId(scope));
-  for (PendingItem& p : items) {
-    ENGRAM_RETURN_IF_ERROR(InsertRow(scope_id, p.item, &p.seq));
-    HistoryEntry h{.event = HistoryEvent::kAdd, .new_content = p.item.content,
-                   .reason = p.reason, .at = now};
-    ENGRAM_RETURN_IF_ERROR(InsertHistory(p.seq, h, /*keep_seq=*/false));
-    if (p.vector) ENGRAM_RETURN_IF_ERROR(InsertVector(p.seq, *p.vector, now));
+  for (PendingItem& p : items) ENGRAM_RETURN_IF_ERROR(InsertLocked(scope_id, p, now));
+  return txn.Commit();
+}
+
+Status MemoryStore::InsertLocked(int64_t scope_id, PendingItem& p, TimestampMs now) {
+  ENGRAM_RETURN_IF_ERROR(InsertRow(scope_id, p.item, &p.seq));
+  HistoryEntry h{.event = HistoryEvent::kAdd, .new_content = p.item.content,
+                 .reason = p.reason, .at = now};
+  ENGRAM_RETURN_IF_ERROR(InsertHistory(p.seq, h, /*keep_seq=*/false));
+  if (p.vector) ENGRAM_RETURN_IF_ERROR(InsertVector(p.seq, *p.vector, now));
+  return Status::Ok();
+}
+
+Status MemoryStore::Apply(const Scope& scope, std::vector<StoreOp>& ops, TimestampMs now) {
+  for (const StoreOp& op : ops) {
+    if (op.insert && (op.insert->item.scope.tenant != scope.tenant ||
+                      op.insert->item.scope.user_id != scope.user_id)) {
+      return Status::InvalidArgument("item " + op.insert->item.id + " belongs to another scope");
+    }
+  }
+  std::lock_guard<std::mutex> lock(write_mu_);
+  Transaction txn(writer_.get());
+  ENGRAM_RETURN_IF_ERROR(txn.Begin());
+  ENGRAM_ASSIGN_OR_RETURN(int64_t scope_id, EnsureScopeId(scope));
+  for (StoreOp& op : ops) {
+    if (op.insert) {
+      ENGRAM_RETURN_IF_ERROR(InsertLocked(scope_id, *op.insert, now));
+      op.seq = op.insert->seq;
+      op.result = op.insert->item;
+      continue;
+    }
+    ENGRAM_ASSIGN_OR_RETURN(op.result,
+                            MutateLocked(scope, op.id, op.event, op.reason, now, op.mutation,
+                                         op.vector ? &*op.vector : nullptr, &op.seq));
   }
   return txn.Commit();
 }
@@ -160,6 +188,16 @@ Result<MemoryItem> MemoryStore::Mutate(const Scope& scope, std::string_view id,
   std::lock_guard<std::mutex> lock(write_mu_);
   Transaction txn(writer_.get());
   ENGRAM_RETURN_IF_ERROR(txn.Begin());
+  ENGRAM_ASSIGN_OR_RETURN(MemoryItem item,
+                          MutateLocked(scope, id, event, reason, now, mutation, vector, seq_out));
+  ENGRAM_RETURN_IF_ERROR(txn.Commit());
+  return item;
+}
+
+Result<MemoryItem> MemoryStore::MutateLocked(const Scope& scope, std::string_view id,
+                                             HistoryEvent event, const std::string& reason,
+                                             TimestampMs now, const ItemMutation& mutation,
+                                             const StoredVector* vector, int64_t* seq_out) {
   ENGRAM_ASSIGN_OR_RETURN(ScopeFilter filter, ResolveForRead(writer_.get(), scope));
   int64_t seq = 0;
   ENGRAM_ASSIGN_OR_RETURN(MemoryItem item, GetOn(writer_.get(), filter, scope, id, &seq));
@@ -193,7 +231,6 @@ Result<MemoryItem> MemoryStore::Mutate(const Scope& scope, std::string_view id,
   if (event != HistoryEvent::kDelete) h.new_content = item.content;
   ENGRAM_RETURN_IF_ERROR(InsertHistory(seq, h, /*keep_seq=*/false));
   if (vector) ENGRAM_RETURN_IF_ERROR(InsertVector(seq, *vector, now));
-  ENGRAM_RETURN_IF_ERROR(txn.Commit());
   return item;
 }
 
@@ -235,6 +272,7 @@ Result<int64_t> MemoryStore::PurgeScope(const Scope& scope) {
     if (!scope_id) return int64_t{0};
     const char* const kDeletes[] = {"DELETE FROM items WHERE scope_id = ?",
                                      "DELETE FROM sessions WHERE scope_id = ?",
+                                     "DELETE FROM jobs WHERE scope_id = ?",
                                      "DELETE FROM scopes WHERE id = ?"};
     for (const char* sql : kDeletes) {
       ENGRAM_ASSIGN_OR_RETURN(Statement * st, writer_->Prepare(sql));

@@ -64,6 +64,19 @@ struct AccessDelta {
   TimestampMs last_accessed = 0;
 };
 
+// One step of MemoryStore::Apply: insert `insert`, or change the item `id` with `mutation`.
+struct StoreOp {
+  std::optional<PendingItem> insert;  // set: an insert (ADD history row with its reason)
+  std::string id;                     // else: the item to change
+  HistoryEvent event = HistoryEvent::kUpdate;
+  std::string reason;
+  std::function<Result<bool>(MemoryItem& item)> mutation;
+  std::optional<StoredVector> vector;  // stored with a changed item
+  // Results, set by Apply.
+  MemoryItem result;  // the item as stored (unchanged items: as read)
+  int64_t seq = 0;
+};
+
 // Changes `item` in place. Returns true if it changed (the store then writes it and a history
 // row), false to leave it untouched, or an error to abort.
 using ItemMutation = std::function<Result<bool>(MemoryItem& item)>;
@@ -86,6 +99,15 @@ class MemoryStore {
                             const std::string& reason, TimestampMs now,
                             const ItemMutation& mutation, const StoredVector* vector = nullptr,
                             int64_t* seq = nullptr);
+
+  // Every op in order, in one transaction: all are written or none.
+  Status Apply(const Scope& scope, std::vector<StoreOp>& ops, TimestampMs now);
+
+  // Sessions (memory_store_sessions.cc); scope.session_id names the session.
+  Status AppendTurns(const Scope& scope, const std::vector<StoredTurn>& turns, TimestampMs now);
+  Result<SessionInfo> GetSession(const Scope& scope, int recent);
+  Status SetSessionSummary(const Scope& scope, const std::string& summary_id,
+                           std::optional<TimestampMs> closed_at);
 
   // *seq (optional) receives the removed item's internal key.
   Status Purge(const Scope& scope, std::string_view id, int64_t* seq = nullptr);
@@ -149,6 +171,12 @@ class MemoryStore {
   Status InsertHistory(int64_t item_seq, const HistoryEntry& h, bool keep_seq);
   Result<bool> HistorySeqsAreFree(const std::vector<HistoryEntry>& history);
   Status InsertRow(int64_t scope_id, const MemoryItem& item, int64_t* seq);
+  // Insert's and Mutate's work inside the caller's transaction (write_mu_ held).
+  Status InsertLocked(int64_t scope_id, PendingItem& p, TimestampMs now);
+  Result<MemoryItem> MutateLocked(const Scope& scope, std::string_view id, HistoryEvent event,
+                                  const std::string& reason, TimestampMs now,
+                                  const ItemMutation& mutation, const StoredVector* vector,
+                                  int64_t* seq_out);
   Status InsertVector(int64_t item_seq, const StoredVector& vector, TimestampMs now);
   Status ImportOne(const MemoryRecord& record, OnConflict on_conflict, ImportStats* stats);
 

@@ -83,9 +83,9 @@ void AddMetadataCondition(ListSql* q, const MetadataCondition& c) {
 }
 
 template <typename E>
-void AddEnumSet(ListSql* q, const char* column, const std::vector<E>& values) {
+void AddEnumSet(ListSql* q, std::string_view column, const std::vector<E>& values) {
   if (values.empty()) return;
-  q->Raw(std::string(" AND ") + column + " IN " + Placeholders(values.size()));
+  q->Raw(" AND " + std::string(column) + " IN " + Placeholders(values.size()));
   for (E e : values) {
     std::string name(ToString(e));
     q->binds.push_back([name](Statement* st, int i) { st->Bind(i, std::string_view(name)); });
@@ -96,13 +96,22 @@ Result<ListSql> BuildListSql(const ListQuery& query) {
   ListSql q;
   AddEnumSet(&q, "type", query.types);
   AddEnumSet(&q, "tier", query.tiers);
-  AddEnumSet(&q, "status", query.statuses);
+  if (query.as_of) {
+    // A superseded item was active at as_of when its validity covered it (see ListQuery).
+    AddEnumSet(&q, "(CASE status WHEN 'superseded' THEN 'active' ELSE status END)",
+               query.statuses);
+    q.Add(" AND valid_from <= ?", *query.as_of);
+    q.Add(" AND (valid_to IS NULL OR valid_to > ?)", *query.as_of);
+  } else {
+    AddEnumSet(&q, "status", query.statuses);
+  }
   if (query.created_after) q.Add(" AND created_at >= ?", *query.created_after);
   if (query.created_before) q.Add(" AND created_at < ?", *query.created_before);
   for (const std::string& tag : query.tags) {
     q.Add(" AND EXISTS (SELECT 1 FROM json_each(items.tags) WHERE value = ?)", tag);
   }
   for (const MetadataCondition& c : query.metadata) AddMetadataCondition(&q, c);
+  if (!query.slot.empty()) q.Add(" AND slot = ?", query.slot);
   if (!query.cursor.empty()) {
     ENGRAM_ASSIGN_OR_RETURN(Cursor c, DecodeCursor(query.cursor));
     q.Add(" AND (created_at < ?", c.created_at);

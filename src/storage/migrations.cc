@@ -103,6 +103,29 @@ CREATE TABLE api_keys (
 );
 )sql";
 
+// Version 4: the write path. `slot` names the subject + attribute an extracted item states
+// (conflict detection looks up a scope's active items by slot); `jobs` is the persisted queue
+// of asynchronous writes, so accepted work survives a restart.
+constexpr std::string_view kV4WritePath = R"sql(
+ALTER TABLE items ADD COLUMN slot TEXT NOT NULL DEFAULT '';
+CREATE INDEX items_scope_slot ON items (scope_id, slot) WHERE slot <> '';
+CREATE TABLE jobs (
+  seq             INTEGER PRIMARY KEY,
+  id              TEXT NOT NULL UNIQUE,
+  scope_id        INTEGER NOT NULL REFERENCES scopes(id),
+  kind            TEXT NOT NULL,
+  payload         TEXT NOT NULL,
+  state           TEXT NOT NULL CHECK (state IN ('queued', 'running', 'done', 'failed')),
+  attempts        INTEGER NOT NULL DEFAULT 0,
+  next_attempt_at INTEGER NOT NULL,
+  result          TEXT,
+  error           TEXT NOT NULL DEFAULT '',
+  created_at      INTEGER NOT NULL,
+  updated_at      INTEGER NOT NULL
+);
+CREATE INDEX jobs_due ON jobs (state, next_attempt_at);
+)sql";
+
 Result<bool> TableExists(Database* db, std::string_view name) {
   ENGRAM_ASSIGN_OR_RETURN(Statement * st,
                           db->Prepare("SELECT 1 FROM sqlite_schema WHERE type='table' AND name=?"));
@@ -135,6 +158,7 @@ const std::vector<Migration>& AllMigrations() {
       {1, "core items, history, embeddings", kV1Core},
       {2, "sessions and turns", kV2Sessions},
       {3, "api keys", kV3ApiKeys},
+      {4, "slots and jobs", kV4WritePath},
   };
   return kAll;
 }

@@ -41,6 +41,7 @@ void BindMutableColumns(Statement* st, const MemoryItem& m, int first) {
   st->Bind(f + 21, m.supersedes);
   st->Bind(f + 22, m.superseded_by);
   st->Bind(f + 23, m.embedding_model);
+  st->Bind(f + 24, m.slot);
 }
 
 Result<MemoryItem> ReadItemRow(const Statement& st, const Scope& scope, int64_t* seq) {
@@ -73,6 +74,7 @@ Result<MemoryItem> ReadItemRow(const Statement& st, const Scope& scope, int64_t*
   m.supersedes = st.String(23);
   m.superseded_by = st.String(24);
   m.embedding_model = st.String(25);
+  m.slot = st.String(26);
   return m;
 }
 

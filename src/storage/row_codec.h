@@ -14,17 +14,17 @@ inline constexpr std::string_view kItemSelectColumns =
     "seq, id, agent_id, session_id, tier, type, content, entities, tags, metadata, importance, "
     "confidence, source_messages, source_session, extractor, prompt_version, created_at, "
     "updated_at, valid_from, valid_to, last_accessed, access_count, status, supersedes, "
-    "superseded_by, embedding_model";
+    "superseded_by, embedding_model, slot";
 
 // The mutable columns, in BindMutableColumns' order (all but seq, id, scope_id).
 inline constexpr std::string_view kItemMutableColumns =
     "agent_id, session_id, tier, type, content, entities, tags, metadata, importance, "
     "confidence, source_messages, source_session, extractor, prompt_version, created_at, "
     "updated_at, valid_from, valid_to, last_accessed, access_count, status, supersedes, "
-    "superseded_by, embedding_model";
-inline constexpr int kItemMutableColumnCount = 24;
+    "superseded_by, embedding_model, slot";
+inline constexpr int kItemMutableColumnCount = 25;
 
-// Binds the mutable columns of `m` to parameters first..first+23.
+// Binds the mutable columns of `m` to parameters first..first+24.
 void BindMutableColumns(Statement* st, const MemoryItem& m, int first);
 
 // Decodes the current row (selected with kItemSelectColumns). tenant and user_id come from

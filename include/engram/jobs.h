@@ -1,0 +1,105 @@
+// JobQueue: asynchronous writes. A job is persisted (table `jobs`) before its id is returned,
+// run by background workers, retried with backoff when it fails, and picked up again after a
+// restart — so a 202 Accepted is as durable as a 201 Created.
+//
+// The queue is generic: a job is (scope, kind, payload text); the handler registered for the
+// kind decodes the payload and does the work. Jobs are visible only in their scope (tenant +
+// user), like memories. Threads: safe to share; Stop() (or destruction) waits for running jobs.
+#pragma once
+
+#include <condition_variable>
+#include <functional>
+#include <map>
+#include <memory>
+#include <mutex>
+#include <optional>
+#include <string>
+#include <thread>
+#include <vector>
+
+#include "engram/clock.h"
+#include "engram/engine.h"
+
+namespace engram {
+
+class JobStore;
+class IdGenerator;
+
+enum class JobState { kQueued, kRunning, kDone, kFailed };
+inline std::string_view ToString(JobState state) {
+  switch (state) {
+    case JobState::kRunning: return "running";
+    case JobState::kDone: return "done";
+    case JobState::kFailed: return "failed";
+    case JobState::kQueued: break;
+  }
+  return "queued";
+}
+
+struct JobInfo {
+  std::string id;
+  std::string kind;
+  JobState state = JobState::kQueued;
+  int attempts = 0;
+  std::string result;  // the handler's result text when done
+  std::string error;   // the last failure
+  TimestampMs created_at = 0;
+  TimestampMs updated_at = 0;
+  TimestampMs next_attempt_at = 0;
+};
+
+// Does a job's work. An error whose code is Unavailable (a provider down) is retried; any
+// other error fails the job at once (retrying a bad payload cannot help). `last_attempt` says
+// no retry follows, so the handler can fall back to what never fails.
+using JobHandler = std::function<Result<std::string>(const Scope& scope,
+                                                     const std::string& payload,
+                                                     bool last_attempt)>;
+
+struct JobQueueOptions {
+  int workers = 1;
+  int max_attempts = 5;
+  int64_t initial_backoff_ms = 1000;  // doubles per failed attempt
+  int64_t poll_interval_ms = 1000;    // how often workers look for due retries
+  const Clock* clock = nullptr;       // default system clock
+};
+
+class JobQueue {
+ public:
+  // `engine` outlives the queue. Jobs a previous process left running are queued again.
+  static Result<std::unique_ptr<JobQueue>> Open(Engine* engine, JobQueueOptions options);
+  ~JobQueue();
+
+  // Registers the handler of `kind` (before Start).
+  void Handle(const std::string& kind, JobHandler handler);
+  void Start();
+  // Stops taking jobs and waits for running ones.
+  void Stop();
+
+  // Persists a job and wakes a worker; returns its id ("job_" + UUIDv7).
+  Result<std::string> Submit(const Scope& scope, const std::string& kind,
+                             const std::string& payload);
+  // NotFound for an id of another scope, exactly as for one that does not exist.
+  Result<JobInfo> Get(const Scope& scope, const std::string& id);
+  // Blocks until no job is queued or running (tests, shutdown of one-shot tools).
+  void WaitIdle();
+
+ private:
+  JobQueue(Engine* engine, JobQueueOptions options, std::unique_ptr<JobStore> store);
+  void WorkerLoop();
+  bool RunOne();  // false when nothing was due
+
+  Engine* engine_;
+  JobQueueOptions options_;
+  std::unique_ptr<JobStore> store_;
+  std::unique_ptr<IdGenerator> ids_;
+  std::map<std::string, JobHandler> handlers_;  // set before Start, then read-only
+
+  std::mutex mu_;
+  std::condition_variable wake_;
+  std::condition_variable idle_;
+  bool stopping_ = false;  // guarded by mu_
+  int running_ = 0;        // guarded by mu_
+  std::vector<std::thread> workers_;
+};
+
+}  // namespace engram

@@ -1,0 +1,82 @@
+// MemoryWriter: the write path from conversation turns to stored memories (product.md,
+// "Write path"): privacy policy → extraction → for each candidate, its neighbours (same slot,
+// nearest by vector) → a decision (ADD / UPDATE / SUPERSEDE / NOOP) → one transaction per
+// candidate (Engine::ApplyWrite), with the decision and its reason in the item's history.
+//
+// Threads: safe to share; calls for one scope are serialized so two concurrent messages of
+// one user cannot both ADD the same fact. Owns nothing but its options; the Engine outlives it.
+#pragma once
+
+#include <memory>
+#include <mutex>
+#include <optional>
+#include <string>
+#include <unordered_map>
+#include <vector>
+
+#include "engram/engine.h"
+#include "engram/extraction.h"
+#include "engram/privacy.h"
+
+namespace engram {
+
+struct WriterOptions {
+  std::shared_ptr<Extractor> extractor;        // default: MakeRuleExtractor()
+  std::shared_ptr<ConflictResolver> resolver;  // default: MakeRuleResolver()
+  PiiPolicy privacy;                           // default: keep
+  int neighbours = 5;                          // nearest items compared with each candidate
+};
+
+// Defaults for the memories a Remember call stores.
+struct RememberOptions {
+  std::vector<std::string> tags;
+  std::string metadata = "{}";
+  std::optional<double> importance;  // overrides the extractor's
+  // When extraction fails: true stores the turns as episodic messages (nothing is lost) and
+  // succeeds; false returns the extractor's error (an asynchronous job retries it later).
+  bool keep_raw_on_failure = true;
+};
+
+struct RememberResult {
+  std::vector<WriteOutcome> writes;  // one per stored or reinforced memory, in order
+  std::string extractor;             // who extracted ("rules-v1", "llm:<model>", "raw")
+  // Set when extraction failed (the provider was down, its reply unusable): the turns were
+  // then stored as episodic `message` items so nothing the user said is lost, and this says
+  // why. The call itself still succeeds.
+  std::string extraction_error;
+};
+
+class MemoryWriter {
+ public:
+  MemoryWriter(Engine* engine, WriterOptions options);
+
+  // Extracts memories from `turns` (context: earlier turns, for reference) and applies them.
+  // InvalidArgument when the privacy policy rejects a turn (nothing is stored) or a turn is
+  // empty; store errors as Engine returns them.
+  Result<RememberResult> Remember(const Scope& scope, const std::vector<Turn>& turns,
+                                  const std::vector<Turn>& context = {},
+                                  const RememberOptions& options = {});
+
+  // The privacy policy applied to one text (used for memories stored as given, too).
+  Result<std::string> ApplyPrivacy(std::string_view text) const;
+
+  const WriterOptions& options() const { return options_; }
+
+ private:
+  Result<WriteOutcome> WriteCandidate(const Scope& scope, const Candidate& candidate,
+                                      const ExtractionResult& extraction,
+                                      const std::vector<Turn>& turns,
+                                      const RememberOptions& options);
+  Result<RememberResult> StoreRaw(const Scope& scope, const std::vector<Turn>& turns,
+                                  const RememberOptions& options, std::string error);
+  std::shared_ptr<std::mutex> ScopeLock(const Scope& scope);
+
+  Engine* engine_;
+  WriterOptions options_;
+  std::shared_ptr<ConflictResolver> rules_;  // the fallback when options_.resolver fails
+
+  std::mutex locks_mu_;
+  std::unordered_map<std::string, std::weak_ptr<std::mutex>> scope_locks_;  // guarded
+};
+
+}  // namespace engram

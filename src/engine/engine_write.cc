@@ -1,0 +1,199 @@
+// Engine: the write path's primitives — applying one decided change (ADD, UPDATE, SUPERSEDE,
+// NOOP) in one transaction, and finding what a candidate must be compared with.
+#include <algorithm>
+#include <numeric>
+#include <set>
+
+#include "core/status_macros.h"
+#include "engine/validation.h"
+#include "engram/engine.h"
+#include "retrieval/scope_index.h"
+#include "storage/memory_store.h"
+
+namespace engram {
+namespace {
+
+// Same-slot items considered per candidate; a slot holds one or a few values in practice.
+constexpr int kMaxSlotItems = 20;
+
+double Cosine(const std::vector<float>& a, const std::vector<float>& b) {
+  if (a.size() != b.size() || a.empty()) return 0;
+  return std::inner_product(a.begin(), a.end(), b.begin(), 0.0);
+}
+
+Status RequireActive(const MemoryItem& m) {
+  if (m.status == ItemStatus::kActive) return Status::Ok();
+  return Status::Conflict("memory '" + m.id + "' is " + std::string(ToString(m.status)) +
+                          ", not active");
+}
+
+void AppendNew(std::vector<std::string>* to, const std::vector<std::string>& from) {
+  for (const std::string& s : from) {
+    if (std::find(to->begin(), to->end(), s) == to->end()) to->push_back(s);
+  }
+}
+
+}  // namespace
+
+Result<WriteOutcome> Engine::ApplyWrite(const Scope& scope, const PlannedWrite& write) {
+  ENGRAM_RETURN_IF_ERROR(ValidateScope(scope));
+  ENGRAM_RETURN_IF_ERROR(ValidateText("reason", write.reason, options_.max_content_bytes));
+  const bool inserts =
+      write.decision == WriteDecision::kAdd || write.decision == WriteDecision::kSupersede;
+  const bool has_target = write.decision != WriteDecision::kAdd;
+  if (has_target) ENGRAM_RETURN_IF_ERROR(ValidateId(write.target_id));
+  const TimestampMs now = Now();
+
+  std::vector<StoreOp> ops;
+  std::optional<StoredVector> vector;
+  if (inserts || write.decision == WriteDecision::kUpdate) {
+    if (write.memory.content.empty()) return Status::InvalidArgument("content must not be empty");
+    ENGRAM_ASSIGN_OR_RETURN(auto values, EmbedOne(write.memory.content));
+    vector = StoredVector{embedder_->model(), std::move(values)};
+  }
+  if (inserts) {
+    NewMemory m = write.memory;
+    m.reason = write.reason;
+    ENGRAM_ASSIGN_OR_RETURN(MemoryItem item, Materialize(scope, m, now));
+    if (write.decision == WriteDecision::kSupersede) item.supersedes = write.target_id;
+    item.embedding_model = vector->model;
+    StoreOp op;
+    op.insert = PendingItem{std::move(item), write.reason, vector};
+    ops.push_back(std::move(op));
+  }
+  if (has_target) {
+    StoreOp op;
+    op.id = write.target_id;
+    op.reason = write.reason;
+    switch (write.decision) {
+      case WriteDecision::kSupersede: {
+        op.event = HistoryEvent::kSupersede;
+        const MemoryItem& next = ops.front().insert->item;
+        op.mutation = [&next, now](MemoryItem& m) -> Result<bool> {
+          ENGRAM_RETURN_IF_ERROR(RequireActive(m));
+          m.status = ItemStatus::kSuperseded;
+          m.superseded_by = next.id;
+          m.valid_to = std::max(next.valid_from, m.valid_from);
+          (void)now;
+          return true;
+        };
+        break;
+      }
+      case WriteDecision::kUpdate: {
+        op.event = HistoryEvent::kUpdate;
+        op.vector = vector;
+        const NewMemory& m2 = write.memory;
+        op.mutation = [&m2](MemoryItem& m) -> Result<bool> {
+          ENGRAM_RETURN_IF_ERROR(RequireActive(m));
+          m.content = m2.content;
+          AppendNew(&m.entities, m2.entities);
+          AppendNew(&m.tags, m2.tags);
+          AppendNew(&m.source.message_ids, m2.source.message_ids);
+          m.importance = std::max(m.importance, m2.importance.value_or(m.importance));
+          m.confidence = std::max(m.confidence, m2.confidence.value_or(m.confidence));
+          if (m.slot.empty()) m.slot = m2.slot;
+          return true;
+        };
+        break;
+      }
+      case WriteDecision::kNoop: {
+        op.event = HistoryEvent::kUpdate;
+        op.reason = "NOOP: " + write.reason;
+        op.mutation = [now](MemoryItem& m) -> Result<bool> {
+          ENGRAM_RETURN_IF_ERROR(RequireActive(m));
+          m.importance = std::min(1.0, m.importance + 0.1 * (1.0 - m.importance));
+          m.access_count += 1;
+          m.last_accessed = std::max(m.last_accessed.value_or(0), now);
+          return true;
+        };
+        break;
+      }
+      case WriteDecision::kAdd:
+        break;
+    }
+    ops.push_back(std::move(op));
+  }
+
+  std::lock_guard<std::mutex> lock(write_mu_);
+  ENGRAM_RETURN_IF_ERROR(store_->Apply(scope, ops, now));
+  if (auto index = LoadedIndex(scope)) {
+    size_t bytes = 0;
+    {
+      std::unique_lock<std::shared_mutex> index_lock(index->mu);
+      for (const StoreOp& op : ops) {
+        const std::vector<float>* values = nullptr;
+        if (op.insert && op.insert->vector) values = &op.insert->vector->values;
+        if (!op.insert && op.vector) values = &op.vector->values;
+        index->Upsert(op.seq, op.result, values);
+      }
+      RequestGraphIfDue(index);
+      bytes = index->MemoryBytes();
+    }
+    TrackIndexBytes(scope, bytes);
+  }
+  WriteOutcome out;
+  out.decision = write.decision;
+  switch (write.decision) {
+    case WriteDecision::kAdd: out.memory = ops[0].result; break;
+    case WriteDecision::kSupersede:
+      out.memory = ops[0].result;
+      out.replaced = ops[1].result;
+      break;
+    case WriteDecision::kUpdate:
+    case WriteDecision::kNoop: out.memory = ops[0].result; break;
+  }
+  return out;
+}
+
+Result<std::vector<Neighbour>> Engine::FindNeighbours(const Scope& scope,
+                                                      const std::string& content,
+                                                      const std::string& slot, int k) {
+  ENGRAM_RETURN_IF_ERROR(ValidateScope(scope));
+  if (content.empty()) return Status::InvalidArgument("content must not be empty");
+  Scope user_scope = scope;
+  user_scope.session_id.clear();
+  ENGRAM_ASSIGN_OR_RETURN(std::vector<float> vector, EmbedOne(content));
+  std::vector<Neighbour> out;
+  std::set<std::string> seen;
+  if (!slot.empty()) {
+    ListQuery q;
+    q.slot = slot;
+    q.limit = kMaxSlotItems;
+    ENGRAM_ASSIGN_OR_RETURN(ListPage page, store_->List(user_scope, q));
+    for (MemoryItem& item : page.items) {
+      Neighbour n;
+      auto stored = store_->GetVector(user_scope, item.id, embedder_->model());
+      n.similarity = stored.ok() ? Cosine(vector, *stored) : 0;
+      n.same_slot = true;
+      seen.insert(item.id);
+      n.item = std::move(item);
+      out.push_back(std::move(n));
+    }
+  }
+  if (k > 0) {
+    SearchQuery q;
+    q.text = content;
+    q.k = std::min(k, 100);
+    q.keyword_weight = 0;  // nearest by vector: the decision compares meanings
+    q.relevance_weight = 1;
+    q.importance_weight = 0;
+    q.recency_weight = 0;
+    q.context_weight = 0;
+    q.session_weight = 0;
+    q.diversify = false;
+    q.record_access = false;
+    q.explain = true;
+    ENGRAM_ASSIGN_OR_RETURN(auto hits, Search(user_scope, q));
+    for (SearchHit& hit : hits) {
+      if (!seen.insert(hit.item.id).second) continue;
+      Neighbour n;
+      n.similarity = hit.explain.vector;
+      n.same_slot = !slot.empty() && hit.item.slot == slot;
+      n.item = std::move(hit.item);
+      out.push_back(std::move(n));
+    }
+  }
+  return out;
+}
+
+}  // namespace engram

@@ -1,0 +1,132 @@
+#include <algorithm>
+#include <chrono>
+
+#include "core/id_generator.h"
+#include "core/status_macros.h"
+#include "engram/jobs.h"
+#include "storage/job_store.h"
+
+namespace engram {
+
+Result<std::unique_ptr<JobQueue>> JobQueue::Open(Engine* engine, JobQueueOptions options) {
+  if (!options.clock) options.clock = SystemClock::Default();
+  if (options.workers < 1 || options.max_attempts < 1) {
+    return Status::InvalidArgument("a job queue needs at least one worker and one attempt");
+  }
+  const TimestampMs now = options.clock->NowMs();
+  ENGRAM_ASSIGN_OR_RETURN(auto store, JobStore::Open(engine->options().path, now));
+  ENGRAM_RETURN_IF_ERROR(store->RequeueRunning(now).status());
+  return std::unique_ptr<JobQueue>(new JobQueue(engine, options, std::move(store)));
+}
+
+JobQueue::JobQueue(Engine* engine, JobQueueOptions options, std::unique_ptr<JobStore> store)
+    : engine_(engine),
+      options_(options),
+      store_(std::move(store)),
+      ids_(std::make_unique<IdGenerator>()) {}
+
+JobQueue::~JobQueue() { Stop(); }
+
+void JobQueue::Handle(const std::string& kind, JobHandler handler) {
+  handlers_[kind] = std::move(handler);
+}
+
+void JobQueue::Start() {
+  std::lock_guard<std::mutex> lock(mu_);
+  if (!workers_.empty()) return;
+  stopping_ = false;
+  for (int i = 0; i < options_.workers; ++i) workers_.emplace_back([this] { WorkerLoop(); });
+}
+
+void JobQueue::Stop() {
+  std::vector<std::thread> workers;
+  {
+    std::lock_guard<std::mutex> lock(mu_);
+    stopping_ = true;
+    workers.swap(workers_);
+  }
+  wake_.notify_all();
+  for (std::thread& t : workers) t.join();
+}
+
+Result<std::string> JobQueue::Submit(const Scope& scope, const std::string& kind,
+                                     const std::string& payload) {
+  if (!handlers_.count(kind)) return Status::InvalidArgument("no handler for job kind " + kind);
+  const TimestampMs now = options_.clock->NowMs();
+  std::string id = "job_" + ids_->Next(now);
+  ENGRAM_RETURN_IF_ERROR(store_->Insert(scope, id, kind, payload, now));
+  wake_.notify_one();
+  return id;
+}
+
+Result<JobInfo> JobQueue::Get(const Scope& scope, const std::string& id) {
+  if (!IsValidId(id)) return Status::InvalidArgument("invalid job id '" + id + "'");
+  return store_->Get(scope, id);
+}
+
+bool JobQueue::RunOne() {
+  const TimestampMs now = options_.clock->NowMs();
+  auto claimed = store_->ClaimDue(now);
+  if (!claimed.ok() || !claimed->has_value()) return false;
+  ClaimedJob job = std::move(**claimed);
+  {
+    std::lock_guard<std::mutex> lock(mu_);
+    ++running_;
+  }
+  auto handler = handlers_.find(job.info.kind);
+  Result<std::string> result =
+      handler == handlers_.end()
+          ? Result<std::string>(Status::InvalidArgument("no handler for job kind " + job.info.kind))
+          : handler->second(job.scope, job.payload,
+                            job.info.attempts >= options_.max_attempts);
+  const TimestampMs done_at = options_.clock->NowMs();
+  Status finished;
+  if (result.ok()) {
+    finished = store_->Finish(job.seq, JobState::kDone, *result, "", done_at, done_at);
+  } else {
+    const bool retry = result.status().code() == StatusCode::kUnavailable &&
+                       job.info.attempts < options_.max_attempts;
+    const int64_t backoff =
+        options_.initial_backoff_ms << std::min(job.info.attempts - 1, 16);
+    finished = store_->Finish(job.seq, retry ? JobState::kQueued : JobState::kFailed, "",
+                              result.status().ToString(), retry ? done_at + backoff : done_at,
+                              done_at);
+  }
+  (void)finished;  // a failed bookkeeping write leaves the job running: requeued on restart
+  {
+    std::lock_guard<std::mutex> lock(mu_);
+    --running_;
+  }
+  idle_.notify_all();
+  return true;
+}
+
+void JobQueue::WorkerLoop() {
+  while (true) {
+    {
+      std::lock_guard<std::mutex> lock(mu_);
+      if (stopping_) return;
+    }
+    if (RunOne()) continue;
+    std::unique_lock<std::mutex> lock(mu_);
+    if (stopping_) return;
+    idle_.notify_all();
+    wake_.wait_for(lock, std::chrono::milliseconds(options_.poll_interval_ms));
+  }
+}
+
+void JobQueue::WaitIdle() {
+  while (true) {
+    auto next = store_->NextDue();
+    const TimestampMs now = options_.clock->NowMs();
+    bool pending = next.ok() && next->has_value();
+    {
+      std::unique_lock<std::mutex> lock(mu_);
+      if (!pending && running_ == 0) return;
+      if (pending && **next <= now) wake_.notify_one();
+      idle_.wait_for(lock, std::chrono::milliseconds(20));
+    }
+  }
+}
+
+}  // namespace engram

@@ -1,0 +1,181 @@
+// Sessions and working memory: turns are durable, the buffer keeps the newest within budget
+// and is rebuilt after a restart, summaries are written every N turns and on close (linked to
+// their turns), closed sessions refuse turns, and sessions stay in their scope.
+#include "engram/sessions.h"
+
+#include <gtest/gtest.h>
+
+#include "testing/test_support.h"
+#include "text/token_counter.h"
+
+namespace engram {
+namespace {
+
+using testing::TempDir;
+
+constexpr TimestampMs kT0 = 1'700'000'000'000;
+
+class NoExtraction : public Extractor {
+ public:
+  const std::string& name() const override { return name_; }
+  Result<ExtractionResult> Extract(const ExtractionInput& input) override {
+    last_context = input.context.size();
+    ++calls;
+    return ExtractionResult{{}, "none", ""};
+  }
+  int calls = 0;
+  size_t last_context = 0;
+
+ private:
+  std::string name_ = "none";
+};
+
+class SessionManagerTest : public ::testing::Test {
+ protected:
+  void SetUp() override { Reopen(); }
+  void Reopen() {
+    sessions_.reset();
+    writer_.reset();
+    engine_.reset();
+    engine_ = testing::OpenEngine(dir_.File("s.db"), &clock_);
+    writer_ = std::make_unique<MemoryWriter>(engine_.get(), WriterOptions{.extractor = extractor_});
+    sessions_ = std::make_unique<SessionManager>(engine_.get(), writer_.get(), options_, &clock_);
+  }
+  std::vector<Turn> Turns(std::initializer_list<std::string> texts) {
+    std::vector<Turn> out;
+    bool user = true;
+    for (const std::string& t : texts) {
+      out.push_back(Turn{user ? "user" : "assistant", t, 0, ""});
+      user = !user;
+    }
+    return out;
+  }
+
+  TempDir dir_;
+  ManualClock clock_{kT0};
+  SessionOptions options_;
+  std::shared_ptr<NoExtraction> extractor_ = std::make_shared<NoExtraction>();
+  std::unique_ptr<Engine> engine_;
+  std::unique_ptr<MemoryWriter> writer_;
+  std::unique_ptr<SessionManager> sessions_;
+  Scope s1_{"default", "alice", "", "s1"};
+};
+
+TEST_F(SessionManagerTest, TurnsAreStoredAndBufferedWithIds) {
+  auto r = sessions_->Append(s1_, Turns({"I am planning a trip to Kyoto.", "Sounds lovely!"}),
+                             /*infer=*/false);
+  ASSERT_TRUE(r.ok()) << r.status().ToString();
+  ASSERT_EQ(r->turns.size(), 2u);
+  EXPECT_EQ(r->turns[0].message_id.rfind("msg_", 0), 0u);
+  EXPECT_EQ(r->turns[0].at, kT0);
+  EXPECT_EQ(extractor_->calls, 0);
+  auto w = sessions_->Working(s1_);
+  ASSERT_TRUE(w.ok());
+  ASSERT_EQ(w->turns.size(), 2u);
+  EXPECT_EQ(w->turns[1].content, "Sounds lovely!");
+  EXPECT_EQ(w->session.turn_count, 2);
+  // Another user's session of the same name is a different session.
+  Scope bob{"default", "bob", "", "s1"};
+  EXPECT_EQ(sessions_->Working(bob).status().code(), StatusCode::kNotFound);
+}
+
+TEST_F(SessionManagerTest, InferExtractsWithTheBufferAsContext) {
+  ASSERT_TRUE(sessions_->Append(s1_, Turns({"one", "two"}), false).ok());
+  ASSERT_TRUE(sessions_->Append(s1_, Turns({"three"}), true).ok());
+  EXPECT_EQ(extractor_->calls, 1);
+  EXPECT_EQ(extractor_->last_context, 2u);
+}
+
+TEST_F(SessionManagerTest, BufferKeepsTheNewestTurnsWithinBudgetAndSurvivesRestart) {
+  options_.working_token_budget = 60;
+  Reopen();
+  for (int i = 0; i < 20; ++i) {
+    ASSERT_TRUE(sessions_->Append(s1_, {Turn{"user", "message number " + std::to_string(i) +
+                                                         " about the garden", 0, ""}},
+                                  false)
+                    .ok());
+  }
+  auto w = sessions_->Working(s1_);
+  ASSERT_TRUE(w.ok());
+  EXPECT_LE(w->tokens, 60);
+  ASSERT_FALSE(w->turns.empty());
+  EXPECT_LT(w->turns.size(), 20u);
+  EXPECT_NE(w->turns.back().content.find("number 19"), std::string::npos);
+  EXPECT_EQ(w->session.turn_count, 20);
+  const auto before = w->turns;
+  Reopen();  // a restart: the buffer is rebuilt from the stored turns
+  auto again = sessions_->Working(s1_);
+  ASSERT_TRUE(again.ok());
+  EXPECT_EQ(again->turns, before);
+}
+
+TEST_F(SessionManagerTest, SummaryEveryNTurnsAndOnCloseLinkedToTurns) {
+  options_.summarize_every = 4;
+  Reopen();
+  auto first = sessions_->Append(
+      s1_, Turns({"I am moving to Berlin next month for a new job.", "Congratulations!",
+                  "The job is at a robotics startup in Berlin.", "What will you do there?"}),
+      false);
+  ASSERT_TRUE(first.ok());
+  ASSERT_TRUE(first->summary.has_value());
+  const MemoryItem& summary = *first->summary;
+  EXPECT_EQ(summary.type, MemoryType::kSummary);
+  EXPECT_EQ(summary.tier, Tier::kEpisodic);
+  EXPECT_EQ(summary.source.session_id, "s1");
+  EXPECT_EQ(summary.source.message_ids.size(), 4u);
+  EXPECT_EQ(summary.source.message_ids[0], first->turns[0].message_id);
+  EXPECT_NE(summary.content.find("Berlin"), std::string::npos);
+  EXPECT_LE(CountTokens(summary.content), options_.summary_max_tokens + 8);
+
+  auto more = sessions_->Append(s1_, Turns({"I will build robot arms."}), false);
+  ASSERT_TRUE(more.ok());
+  EXPECT_FALSE(more->summary.has_value());  // 1 of 4
+  auto closed = sessions_->Close(s1_);
+  ASSERT_TRUE(closed.ok()) << closed.status().ToString();
+  ASSERT_TRUE(closed->has_value());
+  EXPECT_EQ((*closed)->id, summary.id);  // the same item, rewritten
+  auto history = engine_->History(s1_, summary.id);
+  ASSERT_TRUE(history.ok());
+  EXPECT_EQ(history->size(), 2u);
+  auto info = engine_->GetSession(s1_, 0);
+  ASSERT_TRUE(info.ok());
+  EXPECT_TRUE(info->closed_at.has_value());
+  EXPECT_EQ(info->summary_id, summary.id);
+  // Closed: appends are refused, closing again returns the same summary.
+  EXPECT_EQ(sessions_->Append(s1_, Turns({"hello again"}), false).status().code(),
+            StatusCode::kConflict);
+  auto twice = sessions_->Close(s1_);
+  ASSERT_TRUE(twice.ok() && twice->has_value());
+  EXPECT_EQ((*twice)->id, summary.id);
+}
+
+TEST_F(SessionManagerTest, ExtractiveSummaryPrefersRecurringTopics) {
+  options_.summary_max_tokens = 30;
+  Reopen();
+  std::vector<StoredTurn> turns = {
+      {"m1", "user", "我下个月要去成都出差。我想吃火锅。", kT0},
+      {"m2", "assistant", "成都的火锅很有名。", kT0},
+      {"m3", "user", "今天天气不错。成都出差要带什么？", kT0},
+  };
+  std::string method;
+  std::string s = sessions_->Summarize(turns, &method);
+  EXPECT_EQ(method, "extractive");
+  EXPECT_NE(s.find("成都"), std::string::npos);
+  EXPECT_EQ(s.find("天气"), std::string::npos);  // shares nothing with the rest: not chosen
+}
+
+TEST_F(SessionManagerTest, BadInputIsRefused) {
+  EXPECT_EQ(sessions_->Append(Scope{"default", "alice", "", ""}, Turns({"x"}), false)
+                .status()
+                .code(),
+            StatusCode::kInvalidArgument);
+  EXPECT_EQ(sessions_->Append(s1_, {Turn{"user", "", 0, ""}}, false).status().code(),
+            StatusCode::kInvalidArgument);
+  EXPECT_EQ(sessions_->Append(s1_, {Turn{"", "text", 0, ""}}, false).status().code(),
+            StatusCode::kInvalidArgument);
+  EXPECT_EQ(sessions_->Close(Scope{"default", "alice", "", "nope"}).status().code(),
+            StatusCode::kNotFound);
+}
+
+}  // namespace
+}  // namespace engram

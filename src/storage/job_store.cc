@@ -1,0 +1,153 @@
+#include "storage/job_store.h"
+
+#include "core/status_macros.h"
+#include "storage/migrations.h"
+
+namespace engram {
+namespace {
+
+class EndOfCall {
+ public:
+  explicit EndOfCall(Database* db) : db_(db) {}
+  ~EndOfCall() { db_->ResetActiveStatements(); }
+
+ private:
+  Database* db_;
+};
+
+Result<JobState> ParseJobState(std::string_view s) {
+  if (s == "queued") return JobState::kQueued;
+  if (s == "running") return JobState::kRunning;
+  if (s == "done") return JobState::kDone;
+  if (s == "failed") return JobState::kFailed;
+  return Status::Corruption("stored job state '" + std::string(s) + "' is unknown");
+}
+
+constexpr char kColumns[] =
+    "id, kind, state, attempts, coalesce(result, ''), error, created_at, updated_at, "
+    "next_attempt_at";
+
+Result<JobInfo> ReadInfo(const Statement& st, int first) {
+  JobInfo j;
+  j.id = st.String(first);
+  j.kind = st.String(first + 1);
+  ENGRAM_ASSIGN_OR_RETURN(j.state, ParseJobState(st.Text(first + 2)));
+  j.attempts = static_cast<int>(st.Int(first + 3));
+  j.result = st.String(first + 4);
+  j.error = st.String(first + 5);
+  j.created_at = st.Int(first + 6);
+  j.updated_at = st.Int(first + 7);
+  j.next_attempt_at = st.Int(first + 8);
+  return j;
+}
+
+}  // namespace
+
+Result<std::unique_ptr<JobStore>> JobStore::Open(const std::string& path, TimestampMs now) {
+  ENGRAM_ASSIGN_OR_RETURN(auto db, OpenEngramDatabase(path, DatabaseOptions{}, now));
+  return std::unique_ptr<JobStore>(new JobStore(std::move(db)));
+}
+
+Status JobStore::Insert(const Scope& scope, const std::string& id, const std::string& kind,
+                        const std::string& payload, TimestampMs now) {
+  std::lock_guard<std::mutex> lock(mu_);
+  EndOfCall end(db_.get());
+  Transaction txn(db_.get());
+  ENGRAM_RETURN_IF_ERROR(txn.Begin());
+  ENGRAM_ASSIGN_OR_RETURN(
+      Statement * scope_row,
+      db_->Prepare("INSERT INTO scopes(tenant, user_id) VALUES (?, ?) "
+                   "ON CONFLICT (tenant, user_id) DO NOTHING"));
+  ENGRAM_RETURN_IF_ERROR(scope_row->Bind(1, scope.tenant).Bind(2, scope.user_id).Run());
+  ENGRAM_ASSIGN_OR_RETURN(
+      Statement * st,
+      db_->Prepare("INSERT INTO jobs(id, scope_id, kind, payload, state, next_attempt_at, "
+                   "created_at, updated_at) SELECT ?, id, ?, ?, 'queued', ?, ?, ? FROM scopes "
+                   "WHERE tenant = ? AND user_id = ?"));
+  st->Bind(1, id).Bind(2, kind).Bind(3, payload).Bind(4, now).Bind(5, now).Bind(6, now);
+  ENGRAM_RETURN_IF_ERROR(st->Bind(7, scope.tenant).Bind(8, scope.user_id).Run());
+  return txn.Commit();
+}
+
+Result<JobInfo> JobStore::Get(const Scope& scope, const std::string& id) {
+  std::lock_guard<std::mutex> lock(mu_);
+  EndOfCall end(db_.get());
+  ENGRAM_ASSIGN_OR_RETURN(
+      Statement * st,
+      db_->Prepare(std::string("SELECT ") + kColumns +
+                   " FROM jobs WHERE id = ? AND scope_id = (SELECT id FROM scopes WHERE "
+                   "tenant = ? AND user_id = ?)"));
+  st->Bind(1, id).Bind(2, scope.tenant).Bind(3, scope.user_id);
+  ENGRAM_ASSIGN_OR_RETURN(bool row, st->Step());
+  if (!row) return Status::NotFound("job '" + id + "' not found");
+  return ReadInfo(*st, 0);
+}
+
+Result<std::optional<ClaimedJob>> JobStore::ClaimDue(TimestampMs now) {
+  std::lock_guard<std::mutex> lock(mu_);
+  EndOfCall end(db_.get());
+  Transaction txn(db_.get());
+  ENGRAM_RETURN_IF_ERROR(txn.Begin());
+  ENGRAM_ASSIGN_OR_RETURN(
+      Statement * st,
+      db_->Prepare(std::string("SELECT jobs.seq, scopes.tenant, scopes.user_id, payload, ") +
+                   kColumns +
+                   " FROM jobs JOIN scopes ON scopes.id = jobs.scope_id WHERE state = 'queued' "
+                   "AND next_attempt_at <= ? ORDER BY next_attempt_at, jobs.seq LIMIT 1"));
+  st->Bind(1, now);
+  ENGRAM_ASSIGN_OR_RETURN(bool row, st->Step());
+  if (!row) return std::optional<ClaimedJob>();
+  ClaimedJob job;
+  job.seq = st->Int(0);
+  job.scope.tenant = st->String(1);
+  job.scope.user_id = st->String(2);
+  job.payload = st->String(3);
+  ENGRAM_ASSIGN_OR_RETURN(job.info, ReadInfo(*st, 4));
+  st->Reset();
+  ENGRAM_ASSIGN_OR_RETURN(
+      Statement * up,
+      db_->Prepare("UPDATE jobs SET state = 'running', attempts = attempts + 1, updated_at = ? "
+                   "WHERE seq = ?"));
+  ENGRAM_RETURN_IF_ERROR(up->Bind(1, now).Bind(2, job.seq).Run());
+  ENGRAM_RETURN_IF_ERROR(txn.Commit());
+  job.info.state = JobState::kRunning;
+  job.info.attempts += 1;
+  return std::optional<ClaimedJob>(std::move(job));
+}
+
+Status JobStore::Finish(int64_t seq, JobState state, const std::string& result,
+                        const std::string& error, TimestampMs next_attempt_at, TimestampMs now) {
+  std::lock_guard<std::mutex> lock(mu_);
+  EndOfCall end(db_.get());
+  ENGRAM_ASSIGN_OR_RETURN(
+      Statement * st,
+      db_->Prepare("UPDATE jobs SET state = ?, result = ?, error = ?, next_attempt_at = ?, "
+                   "updated_at = ? WHERE seq = ?"));
+  st->Bind(1, ToString(state));
+  result.empty() ? st->BindNull(2) : st->Bind(2, result);
+  return st->Bind(3, error).Bind(4, next_attempt_at).Bind(5, now).Bind(6, seq).Run();
+}
+
+Result<int64_t> JobStore::RequeueRunning(TimestampMs now) {
+  std::lock_guard<std::mutex> lock(mu_);
+  EndOfCall end(db_.get());
+  ENGRAM_ASSIGN_OR_RETURN(
+      Statement * st,
+      db_->Prepare("UPDATE jobs SET state = 'queued', next_attempt_at = ?, updated_at = ?, "
+                   "error = 'interrupted by a restart' WHERE state = 'running'"));
+  ENGRAM_RETURN_IF_ERROR(st->Bind(1, now).Bind(2, now).Run());
+  return db_->Changes();
+}
+
+Result<std::optional<TimestampMs>> JobStore::NextDue() {
+  std::lock_guard<std::mutex> lock(mu_);
+  EndOfCall end(db_.get());
+  ENGRAM_ASSIGN_OR_RETURN(
+      Statement * st,
+      db_->Prepare("SELECT min(next_attempt_at) FROM jobs WHERE state = 'queued'"));
+  ENGRAM_ASSIGN_OR_RETURN(bool row, st->Step());
+  if (!row) return std::optional<TimestampMs>();
+  return st->OptionalInt(0);
+}
+
+}  // namespace engram

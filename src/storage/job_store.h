@@ -1,0 +1,47 @@
+// JobStore: the `jobs` table (docs/storage-format.md, version 4) on its own connection, the
+// persistence behind JobQueue. Every read and write by id is filtered on the job's scope.
+//
+// Threads: safe to share (one connection, serialized by mu_). Statements are reset when each
+// call ends, so no call leaves a read transaction open that would block the engine's writer.
+#pragma once
+
+#include <memory>
+#include <mutex>
+#include <optional>
+#include <string>
+
+#include "engram/jobs.h"
+#include "storage/sqlite.h"
+
+namespace engram {
+
+struct ClaimedJob {
+  int64_t seq = 0;
+  Scope scope;
+  JobInfo info;
+  std::string payload;
+};
+
+class JobStore {
+ public:
+  static Result<std::unique_ptr<JobStore>> Open(const std::string& path, TimestampMs now);
+
+  Status Insert(const Scope& scope, const std::string& id, const std::string& kind,
+                const std::string& payload, TimestampMs now);
+  Result<JobInfo> Get(const Scope& scope, const std::string& id);
+  // The oldest queued job due at `now`, marked running with one more attempt; nullopt if none.
+  Result<std::optional<ClaimedJob>> ClaimDue(TimestampMs now);
+  Status Finish(int64_t seq, JobState state, const std::string& result, const std::string& error,
+                TimestampMs next_attempt_at, TimestampMs now);
+  // Jobs left running by a process that died are queued again; returns how many.
+  Result<int64_t> RequeueRunning(TimestampMs now);
+  // The earliest next_attempt_at of a queued job, if any.
+  Result<std::optional<TimestampMs>> NextDue();
+
+ private:
+  explicit JobStore(std::unique_ptr<Database> db) : db_(std::move(db)) {}
+  std::mutex mu_;
+  std::unique_ptr<Database> db_;  // guarded by mu_
+};
+
+}  // namespace engram

@@ -1,0 +1,112 @@
+// MemoryStore: conversation sessions and their turns (tables `sessions`, `turns`).
+#include "core/status_macros.h"
+#include "storage/memory_store.h"
+#include "storage/memory_store_internal.h"
+
+namespace engram {
+
+Status MemoryStore::AppendTurns(const Scope& scope, const std::vector<StoredTurn>& turns,
+                                TimestampMs now) {
+  std::lock_guard<std::mutex> lock(write_mu_);
+  Transaction txn(writer_.get());
+  ENGRAM_RETURN_IF_ERROR(txn.Begin());
+  ENGRAM_ASSIGN_OR_RETURN(int64_t scope_id, EnsureScopeId(scope));
+  ENGRAM_ASSIGN_OR_RETURN(
+      Statement * ins,
+      writer_->Prepare("INSERT INTO sessions(scope_id, session_id, agent_id, started_at) "
+                       "VALUES (?, ?, ?, ?) ON CONFLICT (scope_id, session_id) DO NOTHING"));
+  ENGRAM_RETURN_IF_ERROR(
+      ins->Bind(1, scope_id).Bind(2, scope.session_id).Bind(3, scope.agent_id).Bind(4, now).Run());
+  ENGRAM_ASSIGN_OR_RETURN(
+      Statement * find,
+      writer_->Prepare("SELECT seq, closed_at FROM sessions WHERE scope_id = ? AND session_id = ?"));
+  find->Bind(1, scope_id).Bind(2, scope.session_id);
+  ENGRAM_ASSIGN_OR_RETURN(bool row, find->Step());
+  if (!row) return Status::Internal("session row missing after insert");
+  const int64_t session_seq = find->Int(0);
+  const bool closed = find->OptionalInt(1).has_value();
+  find->Reset();
+  if (closed) return Status::Conflict("session '" + scope.session_id + "' is closed");
+  TimestampMs last = 0;
+  for (const StoredTurn& t : turns) {
+    ENGRAM_ASSIGN_OR_RETURN(
+        Statement * st,
+        writer_->Prepare("INSERT INTO turns(session_seq, message_id, role, content, created_at) "
+                         "VALUES (?, ?, ?, ?, ?)"));
+    Status s = st->Bind(1, session_seq).Bind(2, t.message_id).Bind(3, t.role).Bind(4, t.content)
+                   .Bind(5, t.at)
+                   .Run();
+    if (s.code() == StatusCode::kConflict) {
+      return Status::Conflict("message id '" + t.message_id + "' is already in session '" +
+                              scope.session_id + "'");
+    }
+    ENGRAM_RETURN_IF_ERROR(s);
+    last = std::max(last, t.at);
+  }
+  ENGRAM_ASSIGN_OR_RETURN(
+      Statement * up,
+      writer_->Prepare("UPDATE sessions SET last_turn_at = max(coalesce(last_turn_at, 0), ?) "
+                       "WHERE seq = ?"));
+  ENGRAM_RETURN_IF_ERROR(up->Bind(1, last).Bind(2, session_seq).Run());
+  return txn.Commit();
+}
+
+Result<SessionInfo> MemoryStore::GetSession(const Scope& scope, int recent) {
+  ENGRAM_ASSIGN_OR_RETURN(ReaderLease lease, AcquireReader());
+  Database* db = lease.db();
+  ENGRAM_ASSIGN_OR_RETURN(auto scope_id, FindScopeId(db, scope));
+  auto not_found = Status::NotFound("session '" + scope.session_id + "' not found");
+  if (!scope_id) return not_found;
+  ENGRAM_ASSIGN_OR_RETURN(
+      Statement * st,
+      db->Prepare("SELECT seq, agent_id, started_at, last_turn_at, closed_at, summary_id, "
+                  "(SELECT count(*) FROM turns WHERE session_seq = sessions.seq) "
+                  "FROM sessions WHERE scope_id = ? AND session_id = ?"));
+  st->Bind(1, *scope_id).Bind(2, scope.session_id);
+  ENGRAM_ASSIGN_OR_RETURN(bool row, st->Step());
+  if (!row) return not_found;
+  SessionInfo info;
+  const int64_t session_seq = st->Int(0);
+  info.session_id = scope.session_id;
+  info.agent_id = st->String(1);
+  info.started_at = st->Int(2);
+  info.last_turn_at = st->OptionalInt(3);
+  info.closed_at = st->OptionalInt(4);
+  info.summary_id = st->String(5);
+  info.turn_count = st->Int(6);
+  st->Reset();
+  if (recent > 0) {
+    ENGRAM_ASSIGN_OR_RETURN(
+        Statement * turns,
+        db->Prepare("SELECT message_id, role, content, created_at FROM turns "
+                    "WHERE session_seq = ? ORDER BY seq DESC LIMIT ?"));
+    turns->Bind(1, session_seq).Bind(2, int64_t{recent});
+    while (true) {
+      ENGRAM_ASSIGN_OR_RETURN(bool more, turns->Step());
+      if (!more) break;
+      info.recent.push_back(
+          StoredTurn{turns->String(0), turns->String(1), turns->String(2), turns->Int(3)});
+    }
+    std::reverse(info.recent.begin(), info.recent.end());
+  }
+  return info;
+}
+
+Status MemoryStore::SetSessionSummary(const Scope& scope, const std::string& summary_id,
+                                      std::optional<TimestampMs> closed_at) {
+  std::lock_guard<std::mutex> lock(write_mu_);
+  ENGRAM_ASSIGN_OR_RETURN(auto scope_id, FindScopeId(writer_.get(), scope));
+  if (!scope_id) return Status::NotFound("session '" + scope.session_id + "' not found");
+  ENGRAM_ASSIGN_OR_RETURN(
+      Statement * st,
+      writer_->Prepare("UPDATE sessions SET summary_id = ?, "
+                       "closed_at = coalesce(closed_at, ?) WHERE scope_id = ? AND session_id = ?"));
+  ENGRAM_RETURN_IF_ERROR(
+      st->Bind(1, summary_id).Bind(2, closed_at).Bind(3, *scope_id).Bind(4, scope.session_id).Run());
+  if (writer_->Changes() == 0) {
+    return Status::NotFound("session '" + scope.session_id + "' not found");
+  }
+  return Status::Ok();
+}
+
+}  // namespace engram

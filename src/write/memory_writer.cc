@@ -1,0 +1,173 @@
+#include <algorithm>
+
+#include "core/status_macros.h"
+#include "engram/write_path.h"
+
+namespace engram {
+namespace {
+
+std::string ScopeKey(const Scope& s) {
+  return std::to_string(s.tenant.size()) + ":" + s.tenant + s.user_id;
+}
+
+// The time a candidate was said: its latest source turn's, else the latest turn's.
+TimestampMs SaidAt(const Candidate& c, const std::vector<Turn>& turns) {
+  TimestampMs at = 0;
+  for (size_t i : c.turn_indexes) {
+    if (i < turns.size()) at = std::max(at, turns[i].at);
+  }
+  if (at == 0) {
+    for (const Turn& t : turns) at = std::max(at, t.at);
+  }
+  return at;
+}
+
+}  // namespace
+
+MemoryWriter::MemoryWriter(Engine* engine, WriterOptions options)
+    : engine_(engine), options_(std::move(options)), rules_(MakeRuleResolver()) {
+  if (!options_.extractor) options_.extractor = MakeRuleExtractor();
+  if (!options_.resolver) options_.resolver = rules_;
+}
+
+std::shared_ptr<std::mutex> MemoryWriter::ScopeLock(const Scope& scope) {
+  std::lock_guard<std::mutex> lock(locks_mu_);
+  const std::string key = ScopeKey(scope);
+  if (auto held = scope_locks_[key].lock()) return held;
+  auto made = std::make_shared<std::mutex>();
+  scope_locks_[key] = made;
+  if (scope_locks_.size() > 4096) {  // forget locks nobody holds
+    std::erase_if(scope_locks_, [](const auto& kv) { return kv.second.expired(); });
+  }
+  return made;
+}
+
+Result<std::string> MemoryWriter::ApplyPrivacy(std::string_view text) const {
+  ENGRAM_ASSIGN_OR_RETURN(PiiOutcome out, ApplyPiiPolicy(text, options_.privacy));
+  return std::move(out.text);
+}
+
+Result<RememberResult> MemoryWriter::Remember(const Scope& scope, const std::vector<Turn>& turns,
+                                              const std::vector<Turn>& context,
+                                              const RememberOptions& options) {
+  if (turns.empty()) return Status::InvalidArgument("no messages to remember");
+  // Privacy first: a rejected message stores nothing, and no provider sees what the policy
+  // redacts.
+  ExtractionInput input;
+  input.context = context;
+  for (size_t i = 0; i < turns.size(); ++i) {
+    if (turns[i].content.empty()) {
+      return Status::InvalidArgument("message " + std::to_string(i) + " has empty content");
+    }
+    Turn t = turns[i];
+    auto clean = ApplyPrivacy(t.content);
+    if (!clean.ok()) return clean.status().WithContext("message " + std::to_string(i));
+    t.content = std::move(clean).value();
+    input.turns.push_back(std::move(t));
+  }
+  for (Turn& t : input.context) {
+    auto clean = ApplyPrivacy(t.content);
+    t.content = clean.ok() ? std::move(clean).value() : std::string();
+  }
+  std::shared_ptr<std::mutex> scope_lock = ScopeLock(scope);
+  std::lock_guard<std::mutex> serialized(*scope_lock);
+  auto extraction = options_.extractor->Extract(input);
+  if (!extraction.ok()) {
+    if (!options.keep_raw_on_failure) return extraction.status();
+    return StoreRaw(scope, input.turns, options, extraction.status().ToString());
+  }
+  RememberResult result;
+  result.extractor = extraction->extractor;
+  for (const Candidate& c : extraction->candidates) {
+    ENGRAM_ASSIGN_OR_RETURN(WriteOutcome w,
+                            WriteCandidate(scope, c, *extraction, input.turns, options));
+    result.writes.push_back(std::move(w));
+  }
+  return result;
+}
+
+Result<WriteOutcome> MemoryWriter::WriteCandidate(const Scope& scope, const Candidate& c,
+                                                  const ExtractionResult& extraction,
+                                                  const std::vector<Turn>& turns,
+                                                  const RememberOptions& options) {
+  PlannedWrite w;
+  NewMemory& m = w.memory;
+  m.content = c.content;
+  m.type = c.type;
+  m.entities = c.entities;
+  m.tags = options.tags;
+  m.metadata = options.metadata;
+  m.importance = options.importance.value_or(c.importance);
+  m.confidence = c.confidence;
+  m.slot = c.slot;
+  m.source.extractor = extraction.extractor;
+  m.source.prompt_version = extraction.prompt_version;
+  m.source.session_id = scope.session_id;
+  for (size_t i : c.turn_indexes) {
+    if (i < turns.size() && !turns[i].id.empty()) m.source.message_ids.push_back(turns[i].id);
+  }
+  const TimestampMs said = SaidAt(c, turns);
+  if (said > 0) m.created_at = said;
+  if (c.valid_from) m.valid_from = c.valid_from;
+  else if (said > 0) m.valid_from = said;
+
+  ENGRAM_ASSIGN_OR_RETURN(auto neighbours,
+                          engine_->FindNeighbours(scope, c.content, c.slot, options_.neighbours));
+  auto decided = options_.resolver->Decide(c, neighbours);
+  if (!decided.ok() && options_.resolver != rules_) {
+    // The LLM resolver is down: the rules still make a sound decision.
+    decided = rules_->Decide(c, neighbours);
+  }
+  ENGRAM_RETURN_IF_ERROR(decided.status());
+  w.decision = decided->decision;
+  w.reason = decided->reason;
+  const int target = decided->target;
+  if (w.decision != WriteDecision::kAdd) {
+    if (target < 0 || target >= static_cast<int>(neighbours.size())) {
+      w.decision = WriteDecision::kAdd;  // a resolver bug must not lose the candidate
+      w.reason = "ADD (decision named no valid target): " + w.reason;
+    } else {
+      w.target_id = neighbours[target].item.id;
+    }
+  }
+  if (w.decision == WriteDecision::kUpdate && !decided->merged_content.empty()) {
+    m.content = decided->merged_content;
+  }
+  if (w.decision == WriteDecision::kSupersede && m.valid_from && neighbours[target].item.valid_from > *m.valid_from) {
+    m.valid_from = neighbours[target].item.valid_from;  // never close an item before it began
+  }
+  return engine_->ApplyWrite(scope, w);
+}
+
+Result<RememberResult> MemoryWriter::StoreRaw(const Scope& scope, const std::vector<Turn>& turns,
+                                              const RememberOptions& options, std::string error) {
+  std::vector<NewMemory> raw;
+  for (const Turn& t : turns) {
+    NewMemory m;
+    m.content = t.content;
+    m.type = MemoryType::kMessage;
+    m.tier = Tier::kEpisodic;
+    m.tags = options.tags;
+    m.metadata = options.metadata;
+    if (options.importance) m.importance = options.importance;
+    m.source.extractor = "raw";
+    m.source.session_id = scope.session_id;
+    if (!t.id.empty()) m.source.message_ids = {t.id};
+    if (t.at > 0) m.created_at = t.at;
+    m.reason = "extraction failed; stored the message as given: " + error;
+    raw.push_back(std::move(m));
+  }
+  ENGRAM_ASSIGN_OR_RETURN(auto items, engine_->AddBatch(scope, raw));
+  RememberResult result;
+  result.extractor = "raw";
+  result.extraction_error = std::move(error);
+  for (MemoryItem& item : items) {
+    WriteOutcome w;
+    w.decision = WriteDecision::kAdd;
+    w.memory = std::move(item);
+    result.writes.push_back(std::move(w));
+  }
+  return result;
+}
+
+}  // namespace engram
