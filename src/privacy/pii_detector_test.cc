@@ -214,7 +214,8 @@ TEST(PiiDetectorTest, FindsKeysInKnownFormats) {
       "xoxb-123456789012-abcdefABCDEF",
       "AIzaSyA1234567890abcdefghijklmnopqrstuv",
       "egk_Q2hhbmdlTWVQbGVhc2UxMjM0NTY3ODkwYWJjZGVmZ2g",
-      "eyJhbGciOiJIUzI1NiJ9.eyJzdWIiOiIxMjM0NTY3ODkwIn0.dozjgNryP4J3jVmNHl0w5N_XgL0n3I9PlFUP0THsR8U",
+      "eyJhbGciOiJIUzI1NiJ9.eyJzdWIiOiIxMjM0NTY3ODkwIn0."
+      "dozjgNryP4J3jVmNHl0w5N_XgL0n3I9PlFUP0THsR8U",
   };
   for (const std::string& key : keys) {
     EXPECT_EQ(Only(PiiKind::kSecret, "我的key是 " + key + " 别外传"), key);
@@ -241,6 +242,10 @@ TEST(PiiDetectorTest, ReportsOnlyTheValueAfterALabel) {
   EXPECT_EQ(Only(PiiKind::kSecret, "pwd: qwerty"), "qwerty");
   EXPECT_EQ(Only(PiiKind::kSecret, R"({"user": "li", "password": "p@ss word"})"), "p@ss word");
   EXPECT_EQ(Only(PiiKind::kSecret, "密码是“abc 123”"), "abc 123");
+  // The password in a URL's user info, not an e-mail address "S3cretPass@db.example.com".
+  EXPECT_EQ(Only(PiiKind::kSecret, "数据库 postgres://admin:S3cretPass@db.example.com:5432/app"),
+            "S3cretPass");
+  EXPECT_EQ(Only(PiiKind::kSecret, "redis://:p4ss@localhost:6379/0"), "p4ss");
 }
 
 TEST(PiiDetectorTest, IgnoresPasswordTalkWithoutAValue) {

@@ -1,6 +1,6 @@
-// Secrets: credentials in well-known formats, password values after a label, and long random
-// tokens. The known formats are reported whole; for a label ("password: x", "Bearer x") only
-// the value is, so a redacted text still says what was there.
+// Secrets: credentials in well-known formats, password values after a label or inside a URL,
+// and long random tokens. The known formats are reported whole; for a label ("password: x",
+// "Bearer x", "user:x@host") only the value is, so a redacted text still says what was there.
 #include <algorithm>
 #include <array>
 #include <cmath>
@@ -143,6 +143,23 @@ void ScanBearerTokens(std::string_view text, Candidates* out) {
     std::string_view token = text.substr(begin, end - begin);
     if (token.size() >= 16 && HasDigitAndLetter(token)) {
       AddSecret(begin, end, Rank::kKeyedSecret, out);
+    }
+  }
+}
+
+// "scheme://user:password@host": the password. Bounded like QuotedValue.
+void ScanUrlCredentials(std::string_view text, Candidates* out) {
+  constexpr std::string_view kUserinfoChars = "-._~%!$&'()*+,;=:";
+  for (size_t i = text.find("://"); i != kNone; i = text.find("://", i + 1)) {
+    size_t begin = i + 3, at = begin;
+    while (at < text.size() && at - begin < 256 &&
+           (IsAsciiAlnum(text[at]) || kUserinfoChars.find(text[at]) != kNone)) {
+      ++at;
+    }
+    if (at >= text.size() || text[at] != '@') continue;
+    size_t colon = text.substr(begin, at - begin).find(':');
+    if (colon != kNone && begin + colon + 1 < at) {
+      AddSecret(begin + colon + 1, at, Rank::kKeyedSecret, out);
     }
   }
 }
@@ -307,6 +324,7 @@ void ScanSecrets(std::string_view text, Candidates* out) {
   ScanPrivateKeyBlocks(text, out);
   ScanJwts(text, out);
   ScanBearerTokens(text, out);
+  ScanUrlCredentials(text, out);
   ScanPasswords(text, out);
   ScanRandomTokens(text, out);
 }
