@@ -32,7 +32,11 @@ struct PiiFinding {
   size_t length = 0;
 };
 
-// Every finding in `text`, in order of offset, never overlapping.
+// Every finding in `text`, in order of offset, never overlapping (where matches overlap the
+// more specific kind wins: a known key format over an e-mail address over an id over a card over
+// a phone over an IP address over a random-looking token). Offsets fall on UTF-8 character
+// boundaries; text that is not valid UTF-8 is scanned all the same. What each kind covers and
+// deliberately leaves out: docs/architecture.md, "Privacy (PII)".
 std::vector<PiiFinding> DetectPii(std::string_view text);
 
 struct PiiPolicy {
@@ -40,18 +44,25 @@ struct PiiPolicy {
   std::map<PiiKind, PiiAction> overrides;  // per kind
   std::string hash_key;                    // secret for kHash; a deployment sets its own
 
-  // "redact", or "redact,email=keep,secret=reject": a default action then kind=action pairs.
-  // InvalidArgument naming the unknown word.
+  // "redact", or "redact,email=keep,secret=reject": a default action then kind=action pairs
+  // (without a default action, the default is keep). Kinds and actions are the ToString names;
+  // spaces around entries are ignored. InvalidArgument naming the unknown word, a kind set
+  // twice, a default after the pairs or an empty entry. hash_key is left empty.
   static Result<PiiPolicy> Parse(std::string_view spec);
   PiiAction ActionFor(PiiKind kind) const;
 };
 
 struct PiiOutcome {
   std::string text;                    // after redaction / hashing
-  std::vector<PiiFinding> findings;    // offsets into the original text
+  std::vector<PiiFinding> findings;    // all of them, kept ones too; offsets into the original
 };
 
-// InvalidArgument when a finding's action is kReject.
+// Rewrites every finding by its kind's action. A hash placeholder is the first 8 hex digits of
+// HMAC-SHA256(hash_key, value normalized: digits only for numbers, +86/0086 dropped from Chinese
+// mobiles, e-mail and IP in lower case), so one value gives one placeholder.
+// InvalidArgument when a finding's action is kReject ("content contains a phone number; the
+// privacy policy rejects it": kinds only, never the value), and when the policy hashes any kind
+// but hash_key is empty (whatever the text holds, so a misconfiguration shows at once).
 Result<PiiOutcome> ApplyPiiPolicy(std::string_view text, const PiiPolicy& policy);
 
 }  // namespace engram
