@@ -1,0 +1,161 @@
+// The rule resolver: one test per rule, plus the reasons it records.
+#include <gtest/gtest.h>
+
+#include "engram/extraction.h"
+
+namespace engram {
+namespace {
+
+Candidate Cand(std::string content, std::string slot = "", bool exclusive = false,
+               bool correction = false) {
+  Candidate c;
+  c.content = std::move(content);
+  c.slot = std::move(slot);
+  c.exclusive = exclusive;
+  c.correction = correction;
+  return c;
+}
+
+Neighbour Near(std::string content, double similarity, bool same_slot) {
+  Neighbour n;
+  n.item.id = "m1";
+  n.item.content = std::move(content);
+  n.similarity = similarity;
+  n.same_slot = same_slot;
+  return n;
+}
+
+DecisionResult Decide(const Candidate& c, const std::vector<Neighbour>& n) {
+  auto r = MakeRuleResolver()->Decide(c, n);
+  EXPECT_TRUE(r.ok());
+  return r.ok() ? *r : DecisionResult{};
+}
+
+TEST(RuleResolverTest, DecisionNames) {
+  EXPECT_EQ(ToString(WriteDecision::kAdd), "ADD");
+  EXPECT_EQ(ToString(WriteDecision::kUpdate), "UPDATE");
+  EXPECT_EQ(ToString(WriteDecision::kSupersede), "SUPERSEDE");
+  EXPECT_EQ(ToString(WriteDecision::kNoop), "NOOP");
+  EXPECT_EQ(MakeRuleResolver()->name(), "rules-v1");
+}
+
+TEST(RuleResolverTest, NoNeighboursAdds) {
+  DecisionResult d = Decide(Cand("User lives in Oslo", "user/location", true), {});
+  EXPECT_EQ(d.decision, WriteDecision::kAdd);
+  EXPECT_EQ(d.target, -1);
+  EXPECT_EQ(d.reason, "new: no memory in slot user/location");
+}
+
+TEST(RuleResolverTest, ExclusiveSlotWithAnotherValueSupersedes) {
+  DecisionResult d = Decide(Cand("User lives in Berlin", "user/location", true),
+                            {Near("User lives in Shanghai", 0.7, true)});
+  EXPECT_EQ(d.decision, WriteDecision::kSupersede);
+  EXPECT_EQ(d.target, 0);
+  EXPECT_NE(d.reason.find("user/location"), std::string::npos);
+  DecisionResult zh = Decide(Cand("用户住在北京", "user/location", true),
+                             {Near("用户住在上海", 0.8, true)});
+  EXPECT_EQ(zh.decision, WriteDecision::kSupersede);
+}
+
+TEST(RuleResolverTest, SameSlotSameValueIsNoop) {
+  DecisionResult d = Decide(Cand("User lives in Shanghai", "user/location", true),
+                            {Near("user lives in Shanghai.", 0.99, true)});
+  EXPECT_EQ(d.decision, WriteDecision::kNoop);
+  EXPECT_EQ(d.reason, "same slot user/location, same value");
+}
+
+TEST(RuleResolverTest, NearIdenticalTextIsNoop) {
+  EXPECT_EQ(Decide(Cand("User likes green tea"), {Near("User likes green tea!", 0.99, false)}).decision,
+            WriteDecision::kNoop);
+  DecisionResult sim = Decide(Cand("User enjoys green tea a lot"), {Near("User enjoys green tea", 0.96, false)});
+  EXPECT_EQ(sim.decision, WriteDecision::kUpdate);  // contains it and adds detail
+  DecisionResult close = Decide(Cand("User enjoys drinking green tea"),
+                                {Near("User enjoys drinking green teas", 0.97, false)});
+  EXPECT_EQ(close.decision, WriteDecision::kNoop);
+  EXPECT_NE(close.reason.find("similarity 0.97"), std::string::npos);
+}
+
+TEST(RuleResolverTest, NumbersKeepSimilarTextApart) {
+  DecisionResult d = Decide(Cand("User has a dentist appointment on 2026-12-18"),
+                            {Near("User has a dentist appointment on 2026-12-11", 0.97, false)});
+  EXPECT_EQ(d.decision, WriteDecision::kAdd);
+}
+
+TEST(RuleResolverTest, MoreDetailUpdates) {
+  DecisionResult d = Decide(Cand("User lives in Shanghai, Pudong district", "user/location", true),
+                            {Near("User lives in Shanghai", 0.9, true)});
+  EXPECT_EQ(d.decision, WriteDecision::kUpdate);
+  EXPECT_EQ(d.merged_content, "User lives in Shanghai, Pudong district");
+  EXPECT_EQ(d.reason, "same slot user/location, more detail");
+  DecisionResult by_similarity = Decide(Cand("User has a golden retriever named Max who is three"),
+                                        {Near("User has a dog named Max", 0.87, false)});
+  EXPECT_EQ(by_similarity.decision, WriteDecision::kUpdate);
+  EXPECT_EQ(by_similarity.target, 0);
+  EXPECT_EQ(by_similarity.merged_content, "User has a golden retriever named Max who is three");
+  DecisionResult shorter = Decide(Cand("User has a dog"), {Near("User has a dog named Max", 0.88, false)});
+  EXPECT_EQ(shorter.decision, WriteDecision::kAdd);
+}
+
+TEST(RuleResolverTest, LessDetailInTheSameSlotIsNoop) {
+  DecisionResult d = Decide(Cand("User lives in Shanghai", "user/location", true),
+                            {Near("User lives in Shanghai, Pudong district", 0.9, true)});
+  EXPECT_EQ(d.decision, WriteDecision::kNoop);
+}
+
+TEST(RuleResolverTest, OppositePolarityInAMultiValuedSlotSupersedes) {
+  DecisionResult d = Decide(Cand("User does not like coffee", "user/likes:coffee"),
+                            {Near("User loves coffee", 0.8, true)});
+  EXPECT_EQ(d.decision, WriteDecision::kSupersede);
+  EXPECT_EQ(d.reason, "same slot user/likes:coffee, opposite polarity");
+  DecisionResult back = Decide(Cand("用户喜欢香菜", "user/likes:香菜"), {Near("用户不喜欢香菜", 0.8, true)});
+  EXPECT_EQ(back.decision, WriteDecision::kSupersede);
+}
+
+TEST(RuleResolverTest, SamePolarityInAKeyedSlotIsNoop) {
+  DecisionResult d = Decide(Cand("User loves coffee", "user/likes:coffee"),
+                            {Near("User likes coffee", 0.8, true)});
+  EXPECT_EQ(d.decision, WriteDecision::kNoop);
+  EXPECT_EQ(d.reason, "same slot user/likes:coffee, same polarity");
+}
+
+TEST(RuleResolverTest, TopicSlotsHoldManyStatements) {
+  DecisionResult d = Decide(Cand("User's wife is called Lily", "user/family:wife"),
+                            {Near("User's wife is a nurse", 0.6, true)});
+  EXPECT_EQ(d.decision, WriteDecision::kAdd);
+}
+
+TEST(RuleResolverTest, CorrectionWithASameSlotNeighbourSupersedes) {
+  DecisionResult d = Decide(Cand("User no longer works at Google", "user/employer", true, true),
+                            {Near("User works at Google", 0.9, true)});
+  EXPECT_EQ(d.decision, WriteDecision::kSupersede);
+  EXPECT_EQ(d.reason, "correction of slot user/employer");
+  DecisionResult keyed = Decide(Cand("User has a cat", "user/pet:cat", false, true),
+                                {Near("User has two cats", 0.9, true)});
+  EXPECT_EQ(keyed.decision, WriteDecision::kSupersede);
+  // A correction with no same-slot neighbour is new information.
+  DecisionResult alone = Decide(Cand("User lives in Hangzhou", "user/location", true, true),
+                                {Near("User likes Hangzhou food", 0.5, false)});
+  EXPECT_EQ(alone.decision, WriteDecision::kAdd);
+}
+
+TEST(RuleResolverTest, SimilarTextWithOppositePolaritySupersedes) {
+  DecisionResult d = Decide(Cand("User does not like jazz"), {Near("User likes jazz", 0.92, false)});
+  EXPECT_EQ(d.decision, WriteDecision::kSupersede);
+}
+
+TEST(RuleResolverTest, SameSlotBeatsHigherSimilarity) {
+  DecisionResult d = Decide(Cand("User lives in Berlin", "user/location", true),
+                            {Near("User lives in Bern", 0.93, false), Near("User lives in Paris", 0.8, true)});
+  EXPECT_EQ(d.decision, WriteDecision::kSupersede);
+  EXPECT_EQ(d.target, 1);
+}
+
+TEST(RuleResolverTest, UnrelatedNeighboursAdd) {
+  DecisionResult d = Decide(Cand("User is allergic to peanuts", "user/allergy:peanut"),
+                            {Near("User lives in Oslo", 0.2, false), Near("User likes jazz", 0.1, false)});
+  EXPECT_EQ(d.decision, WriteDecision::kAdd);
+  EXPECT_EQ(d.target, -1);
+}
+
+}  // namespace
+}  // namespace engram
