@@ -120,15 +120,12 @@ MemoryWriter* Context::OpenWriter() {
   }
   options.privacy = std::move(policy).value();
   options.privacy.hash_key = EnvOr(pii_key_env.c_str(), "");
-  if (options.privacy.hash_key.empty()) {
-    // Without a deployment secret the hashes are still consistent, but guessable for short
-    // values (phone numbers): warn once.
-    bool hashes = options.privacy.action == PiiAction::kHash;
-    for (const auto& [kind, action] : options.privacy.overrides) hashes |= action == PiiAction::kHash;
-    if (hashes) {
-      std::cerr << "engram: warning: --pii hash without " << pii_key_env
-                << " set: placeholders are unkeyed hashes\n";
-    }
+  bool hashes = options.privacy.action == PiiAction::kHash;
+  for (const auto& [kind, action] : options.privacy.overrides) hashes |= action == PiiAction::kHash;
+  if (hashes && options.privacy.hash_key.empty()) {
+    // Unkeyed hashes of short values (phone numbers) could be reversed by trying them all.
+    Fail(Status::InvalidArgument("--pii hash needs a secret in $" + pii_key_env));
+    return nullptr;
   }
   auto llm = MakeLlm();
   if (!llm.ok()) {

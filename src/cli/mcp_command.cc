@@ -58,7 +58,9 @@ int RunMcp(Context& ctx, const api::Limits& limits) {
   options.server_version = ENGRAM_VERSION;
   options.limits = limits;
   options.log = [](std::string_view line) { std::cerr << "engram mcp: " << line << "\n"; };
-  mcp::McpServer server(engine, std::move(options));
+  MemoryWriter* writer = ctx.OpenWriter();
+  if (!writer) return kExitUsage;
+  mcp::McpServer server(engine, std::move(options), writer);
   InstallSignalHandlers();
   std::cerr << "engram mcp: serving on stdio (database " << ctx.db_path << ", tenant "
             << ctx.tenant << ", default user "

@@ -169,16 +169,6 @@ class RuleResolver final : public ConflictResolver {
 
 }  // namespace
 
-std::string_view ToString(WriteDecision decision) {
-  switch (decision) {
-    case WriteDecision::kAdd: return "ADD";
-    case WriteDecision::kUpdate: return "UPDATE";
-    case WriteDecision::kSupersede: return "SUPERSEDE";
-    case WriteDecision::kNoop: return "NOOP";
-  }
-  return "ADD";
-}
-
 std::unique_ptr<ConflictResolver> MakeRuleResolver() { return std::make_unique<RuleResolver>(); }
 
 }  // namespace engram

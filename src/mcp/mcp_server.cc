@@ -92,8 +92,10 @@ bool IsCallerError(StatusCode code) {
 
 }  // namespace
 
-McpServer::McpServer(Engine* engine, McpOptions options) : options_(std::move(options)) {
+McpServer::McpServer(Engine* engine, McpOptions options, MemoryWriter* writer)
+    : options_(std::move(options)) {
   env_.engine = engine;
+  env_.writer = writer;
   env_.tenant = options_.tenant;
   env_.default_user = options_.default_user;
   env_.limits = options_.limits;

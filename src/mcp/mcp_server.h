@@ -49,7 +49,7 @@ struct McpOptions {
 class McpServer {
  public:
   // `engine` is not owned and must outlive the server.
-  McpServer(Engine* engine, McpOptions options);
+  McpServer(Engine* engine, McpOptions options, MemoryWriter* writer = nullptr);
 
   // Handles one newline-delimited message (without its newline). Returns the reply line
   // (without a newline), or "" when none is due: notifications, responses, blank lines.

@@ -70,9 +70,29 @@ Result<ItemCall> SplitId(const json& args) {
 }
 
 Result<json> AddMemory(const ToolEnv& env, const json& args) {
-  ENGRAM_ASSIGN_OR_RETURN(api::AddRequest req, api::DecodeAdd(args, env.tenant, env.limits));
-  // As in the HTTP route: no extractor is configured, so memories are stored as given.
-  ENGRAM_ASSIGN_OR_RETURN(auto added, env.engine->AddBatch(req.scope, req.memories));
+  // An agent calling add_memory usually states the memory itself: stored as given unless it
+  // asks for extraction (the HTTP API's default is the other way round).
+  json with_default = args;
+  if (with_default.is_object() && !with_default.contains("infer")) with_default["infer"] = false;
+  ENGRAM_ASSIGN_OR_RETURN(api::AddRequest req,
+                          api::DecodeAdd(with_default, env.tenant, env.limits));
+  if (req.async) return Status::InvalidArgument("async is not available over MCP");
+  if (req.infer) {
+    if (!env.writer) return Status::InvalidArgument("infer is not available in this server");
+    std::vector<RememberResult> results;
+    for (const api::InferItem& item : req.infer_items) {
+      ENGRAM_ASSIGN_OR_RETURN(auto r, env.writer->Remember(req.scope, item.turns, {}, item.options));
+      results.push_back(std::move(r));
+    }
+    return api::RememberedToJson(results);
+  }
+  std::vector<NewMemory> memories = req.memories;
+  if (env.writer) {
+    for (NewMemory& m : memories) {
+      ENGRAM_ASSIGN_OR_RETURN(m.content, env.writer->ApplyPrivacy(m.content));
+    }
+  }
+  ENGRAM_ASSIGN_OR_RETURN(auto added, env.engine->AddBatch(req.scope, memories));
   return api::AddedToJson(added);
 }
 

@@ -10,6 +10,7 @@
 
 #include "api/requests.h"
 #include "engram/engine.h"
+#include "engram/write_path.h"
 #include "engram/status.h"
 
 namespace engram::mcp {
@@ -18,6 +19,7 @@ namespace engram::mcp {
 // thread-safe, so tools may run concurrently.
 struct ToolEnv {
   Engine* engine = nullptr;
+  MemoryWriter* writer = nullptr;  // add_memory with infer; null: infer is refused
   std::string tenant;        // every tool acts within this tenant only
   std::string default_user;  // used when the arguments carry no user_id ("" = required)
   api::Limits limits;

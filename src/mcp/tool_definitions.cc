@@ -132,10 +132,15 @@ json AddMemoryTool() {
                                  "with metadata.role set. Give text or messages, not both.");
   AddMemoryFields(props);
   props["created_at"] = Str(std::string("When it happened (default now). ") + kTimeHint);
+  props["infer"] = Bool("Default false: store exactly as given. true: extract facts, "
+                        "preferences and goals from the text or messages and reconcile them "
+                        "with what is stored (ADD, UPDATE, SUPERSEDE an outdated fact, or NOOP); "
+                        "type, tier, entities, confidence and valid times are then decided by "
+                        "extraction and must be left out.");
   return Tool("add_memory", "Add memory",
               "Store something worth remembering about the user across conversations: a fact, "
-              "preference, goal, event or skill. Stored exactly as given. Returns the new "
-              "memory ids.",
+              "preference, goal, event or skill. Stored exactly as given unless infer is true. "
+              "Returns the new memory ids and what happened to each (event).",
               ObjectSchema(std::move(props)), Hints(false, false, false));
 }
 

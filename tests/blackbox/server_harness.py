@@ -83,9 +83,15 @@ class Client:
     # connection idle for this long is reopened before use rather than found closed.
     IDLE_S = 4.0
 
-    def __init__(self, port, key=None, timeout=30):
+    # POST /v1/memories(/batch) runs extraction unless told otherwise (infer defaults to true).
+    # Most suites test storage, search and the protocol with exact contents, so this client
+    # sends infer=false when a body does not say; write-path tests set it to False.
+    STORE_AS_GIVEN_PATHS = ("/v1/memories", "/v1/memories/batch")
+
+    def __init__(self, port, key=None, timeout=30, store_as_given=True):
         self.port = port
         self.key = key
+        self.store_as_given = store_as_given
         self.conn = http.client.HTTPConnection("127.0.0.1", port, timeout=timeout)
         self.last_used = time.monotonic()
 
@@ -99,6 +105,9 @@ class Client:
         if key:
             hdrs.setdefault("Authorization", "Bearer " + key)
         data = raw
+        if (self.store_as_given and method == "POST" and path in self.STORE_AS_GIVEN_PATHS
+                and isinstance(body, dict) and "infer" not in body):
+            body = dict(body, infer=False)
         if body is not None:
             data = json.dumps(body).encode("utf-8")
         if data is not None:

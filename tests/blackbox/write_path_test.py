@@ -1,0 +1,254 @@
+"""Black-box tests of the write path over HTTP: extraction with the built-in rules, decisions
+(ADD, SUPERSEDE, NOOP) with history and as_of, the privacy policy, sessions and working
+memory, asynchronous adds and their jobs (including across a crash), and an LLM provider that
+fails — all against the real `engram serve` on an ephemeral loopback port.
+
+The LLM is a fake OpenAI-compatible server in this file (a real model cannot run here); it
+speaks the real protocol over real HTTP and can be switched between failing and answering.
+"""
+
+import http.server
+import json
+import signal
+import threading
+import time
+
+import server_harness as h
+
+
+class FakeLlm:
+    """/v1/chat/completions on 127.0.0.1: `mode` "down" answers 503, "up" answers with
+    `reply(request_json)`'s content."""
+
+    def __init__(self, reply):
+        self.mode = "down"
+        self.reply = reply
+        self.requests = []
+        fake = self
+
+        class Handler(http.server.BaseHTTPRequestHandler):
+            def log_message(self, *args):
+                pass
+
+            def do_POST(self):
+                n = int(self.headers.get("Content-Length", "0"))
+                body = json.loads(self.rfile.read(n) or b"{}")
+                fake.requests.append(body)
+                if fake.mode == "down":
+                    out = json.dumps({"error": {"message": "overloaded"}}).encode()
+                    self.send_response(503)
+                else:
+                    content = fake.reply(body)
+                    out = json.dumps({
+                        "id": "chatcmpl-1", "object": "chat.completion", "model": body["model"],
+                        "choices": [{"index": 0, "finish_reason": "stop",
+                                     "message": {"role": "assistant", "content": content}}],
+                    }).encode()
+                    self.send_response(200)
+                self.send_header("Content-Type", "application/json")
+                self.send_header("Content-Length", str(len(out)))
+                self.end_headers()
+                self.wfile.write(out)
+
+        self.httpd = http.server.ThreadingHTTPServer(("127.0.0.1", 0), Handler)
+        self.url = "http://127.0.0.1:%d/v1" % self.httpd.server_address[1]
+        threading.Thread(target=self.httpd.serve_forever, daemon=True).start()
+
+    def close(self):
+        self.httpd.shutdown()
+        self.httpd.server_close()
+
+
+class WritePathTest(h.ServerTestCase):
+    def infer_client(self, server):
+        c = h.Client(server.port, store_as_given=False)
+        server.clients.append(c)
+        return c
+
+    def remember(self, c, user, text, expect=201, **fields):
+        return self.ok(c, "POST", "/v1/memories", dict(fields, user_id=user, text=text),
+                       expect=expect)
+
+    def active(self, c, user, **params):
+        return [m["content"] for m in self.list_all(c, user, **params)]
+
+    def test_rules_extract_decide_and_keep_history(self):
+        c = self.infer_client(self.start_server())
+        first = self.remember(c, "alice", "Hi! I live in Beijing.")
+        self.assertEqual(first["extractor"], "rules-v1")
+        self.assertEqual(first["extraction_errors"], [])
+        self.assertEqual(len(first["results"]), 1, first)
+        beijing = first["results"][0]
+        self.assertEqual(beijing["event"], "ADD")
+        self.assertEqual(beijing["memory"]["slot"], "user/location")
+        self.assertIn("Beijing", beijing["memory"]["content"])
+        self.assertEqual(beijing["memory"]["source"]["extractor"], "rules-v1")
+        time.sleep(0.01)
+        moved = self.remember(c, "alice", "I moved to Shanghai.")
+        self.assertEqual([r["event"] for r in moved["results"]], ["SUPERSEDE"], moved)
+        self.assertEqual(moved["results"][0]["replaced"]["id"], beijing["id"])
+        self.assertEqual(moved["results"][0]["replaced"]["status"], "superseded")
+        active = self.active(c, "alice")
+        self.assertEqual(len(active), 1)
+        self.assertIn("Shanghai", active[0])
+        # The old fact is kept, closed, with the decision in its history.
+        history = self.ok(c, "GET", "/v1/memories/%s/history" % beijing["id"],
+                          params={"user_id": "alice"})["results"]
+        self.assertEqual([e["event"] for e in history], ["ADD", "SUPERSEDE"])
+        self.assertTrue(history[1]["reason"])
+        # What was believed before the move; and the slot's versions.
+        then = self.active(c, "alice", as_of=beijing["memory"]["valid_from"])
+        self.assertEqual(len(then), 1)
+        self.assertIn("Beijing", then[0])
+        versions = self.list_all(c, "alice", slot="user/location", status="all")
+        self.assertEqual(sorted(m["status"] for m in versions), ["active", "superseded"])
+        # Saying it again changes nothing but the importance.
+        again = self.remember(c, "alice", "I moved to Shanghai.")
+        self.assertEqual([r["event"] for r in again["results"]], ["NOOP"])
+        self.assertEqual(len(self.active(c, "alice")), 1)
+        # Chit-chat and questions store nothing.
+        self.assertEqual(self.remember(c, "alice", "谢谢！")["results"], [])
+        self.assertEqual(self.remember(c, "alice", "Where do I live?")["results"], [])
+        # Search sees the current fact only; as_of in filters sees the old one.
+        hits = self.ok(c, "POST", "/v1/search", {"user_id": "alice", "query": "live"})["results"]
+        self.assertEqual(len(hits), 1)
+        self.assertIn("Shanghai", hits[0]["memory"]["content"])
+        old = self.ok(c, "POST", "/v1/search", {"user_id": "alice", "query": "live",
+                                               "filters": {"as_of": beijing["memory"]["valid_from"]}})
+        self.assertIn("Beijing", old["results"][0]["memory"]["content"])
+
+    def test_infer_refuses_fields_the_extractor_decides(self):
+        c = self.infer_client(self.start_server())
+        self.fails(c, "POST", "/v1/memories",
+                   {"user_id": "u", "text": "I like tea", "type": "preference"}, mentions="type")
+        self.fails(c, "POST", "/v1/memories",
+                   {"user_id": "u", "text": "x", "infer": False, "async": True}, mentions="async")
+        self.fails(c, "POST", "/v1/memories", {"user_id": "u", "text": "x", "infer": "yes"},
+                   mentions="infer")
+        self.assertEqual(self.list_all(c, "u"), [])
+
+    def test_privacy_policy_redacts_or_refuses(self):
+        s = self.start_server("--pii", "redact,secret=reject", name="redact")
+        c = self.infer_client(s)
+        r = self.ok(c, "POST", "/v1/memories", {"user_id": "u", "infer": False,
+                                                "text": "call me on 13812345678 or mail a@b.co"},
+                    expect=201)
+        self.assertEqual(r["results"][0]["memory"]["content"], "call me on [phone] or mail [email]")
+        msg = self.fails(c, "POST", "/v1/memories",
+                         {"user_id": "u", "text": "my key is sk-proj-abcdefghijklmnopqrstuvwx12"},
+                         mentions="secret")
+        self.assertNotIn("sk-proj", msg)
+        contents = [m["content"] for m in self.list_all(c, "u", status="all")]
+        self.assertEqual(contents, ["call me on [phone] or mail [email]"])
+        # Turns of a session go through the same policy.
+        self.ok(c, "POST", "/v1/sessions/s/messages",
+                {"user_id": "u", "infer": False,
+                 "messages": [{"role": "user", "content": "我的邮箱是 wang@example.cn"}]},
+                expect=201)
+        w = self.ok(c, "GET", "/v1/sessions/s", params={"user_id": "u"})
+        self.assertEqual(w["working"]["turns"][0]["content"], "我的邮箱是 [email]")
+
+    def test_sessions_working_memory_context_and_summary(self):
+        s = self.start_server("--summarize-every", "4")
+        c = self.infer_client(s)
+        r = self.ok(c, "POST", "/v1/sessions/trip/messages", {
+            "user_id": "alice",
+            "messages": [{"role": "user", "content": "I'm allergic to peanuts."},
+                         {"role": "assistant", "content": "Noted, no peanuts."},
+                         {"role": "user", "content": "Next week I am going to Chengdu for work."}]},
+            expect=201)
+        self.assertEqual(r["session_id"], "trip")
+        self.assertEqual(len(r["turns"]), 3)
+        self.assertIsNone(r["summary"])
+        self.assertTrue(any("peanut" in x["memory"]["content"] for x in r["results"]), r)
+        w = self.ok(c, "GET", "/v1/sessions/trip", params={"user_id": "alice"})
+        self.assertEqual(w["turn_count"], 3)
+        self.assertEqual([t["role"] for t in w["working"]["turns"]],
+                         ["user", "assistant", "user"])
+        ctx = self.ok(c, "POST", "/v1/context", {"user_id": "alice", "session_id": "trip",
+                                                 "query": "what should I avoid eating?",
+                                                 "token_budget": 300})
+        self.assertEqual(ctx["session"]["turns"], 3)
+        self.assertIn("Recent turns:", ctx["context"])
+        self.assertIn("Chengdu", ctx["context"])
+        self.assertTrue(any("peanut" in m["memory"]["content"] for m in ctx["memories"]))
+        self.assertLessEqual(ctx["tokens"], 300)
+        # The fourth turn triggers a summary linked to the turns.
+        r4 = self.ok(c, "POST", "/v1/sessions/trip/messages", {
+            "user_id": "alice", "infer": False,
+            "messages": [{"role": "assistant", "content": "Chengdu food is spicy, take care."}]},
+            expect=201)
+        summary = r4["summary"]
+        self.assertIsNotNone(summary)
+        self.assertEqual(summary["type"], "summary")
+        self.assertEqual(summary["tier"], "episodic")
+        self.assertEqual(len(summary["source"]["message_ids"]), 4)
+        closed = self.ok(c, "POST", "/v1/sessions/trip/close", {"user_id": "alice"})
+        self.assertEqual(closed["summary"]["id"], summary["id"])
+        self.fails(c, "POST", "/v1/sessions/trip/messages",
+                   {"user_id": "alice", "messages": [{"role": "user", "content": "hi"}]},
+                   status=409)
+        # Another user sees no such session.
+        self.fails(c, "GET", "/v1/sessions/trip", params={"user_id": "bob"}, status=404)
+
+    def test_async_add_returns_a_job_that_completes(self):
+        c = self.infer_client(self.start_server())
+        accepted = self.ok(c, "POST", "/v1/memories",
+                           {"user_id": "alice", "text": "I work at Initech.", "async": True},
+                           expect=202)
+        job_id = accepted["job_id"]
+        self.assertEqual(accepted["state"], "queued")
+        job = self.wait_job(c, "alice", job_id)
+        self.assertEqual(job["state"], "done", job)
+        self.assertEqual(job["result"]["results"][0]["memory"]["slot"], "user/employer")
+        self.assertIn("Initech", self.active(c, "alice")[0])
+        self.fails(c, "GET", "/v1/jobs/" + job_id, params={"user_id": "bob"}, status=404)
+
+    def wait_job(self, c, user, job_id, timeout=30):
+        deadline = time.monotonic() + timeout
+        while True:
+            job = self.ok(c, "GET", "/v1/jobs/" + job_id, params={"user_id": user})
+            if job["state"] in ("done", "failed") or time.monotonic() > deadline:
+                return job
+            time.sleep(0.05)
+
+    def test_a_failing_llm_keeps_the_message_and_jobs_survive_a_crash(self):
+        def extraction(request):
+            return json.dumps({"memories": [{
+                "type": "fact", "content": "Works at Globex", "importance": 0.7,
+                "confidence": 0.9, "entities": ["Globex"], "slot": "user/employer",
+                "exclusive": True, "correction": False, "valid_from": None, "turn": 0}]})
+
+        llm = FakeLlm(extraction)
+        self.addCleanup(llm.close)
+        llm_args = ("--extractor", "llm", "--llm-url", llm.url, "--llm-model", "fake-1",
+                    "--llm-timeout-ms", "2000")
+        s = self.start_server(*llm_args, name="llm-down")
+        c = self.infer_client(s)
+        # Down: the message is kept as an episode and the failure is reported.
+        r = self.remember(c, "alice", "I work at Globex now.")
+        self.assertEqual(len(r["extraction_errors"]), 1, r)
+        self.assertEqual(r["extractor"], "raw")
+        kept = r["results"][0]["memory"]
+        self.assertEqual(kept["content"], "I work at Globex now.")
+        self.assertEqual(kept["type"], "message")
+        self.assertGreaterEqual(len(llm.requests), 2)  # retried
+        # Async while down: accepted, then the server dies before the provider recovers.
+        job_id = self.ok(c, "POST", "/v1/memories",
+                         {"user_id": "alice", "text": "I work at Globex now.", "async": True},
+                         expect=202)["job_id"]
+        self.assertEqual(s.stop(sig=signal.SIGKILL), -signal.SIGKILL)
+        self.servers.remove(s)
+        llm.mode = "up"
+        s2 = self.start_server(*llm_args, name="llm-up")
+        c2 = self.infer_client(s2)
+        job = self.wait_job(c2, "alice", job_id, timeout=60)
+        self.assertEqual(job["state"], "done", job)
+        mem = job["result"]["results"][0]["memory"]
+        self.assertEqual(mem["content"], "Works at Globex")
+        self.assertEqual(mem["source"]["extractor"], "llm:fake-1")
+        self.assertTrue(mem["source"]["prompt_version"])
+
+
+if __name__ == "__main__":
+    h.main()
