@@ -67,6 +67,8 @@ Result<std::unique_ptr<LlmClient>> MakeOpenAIChatClient(const OpenAIChatOptions&
 // A candidate in another language than the user's turns (English memories from Chinese input)
 // is sent back once for rewriting in the input's language when the repair was not spent, and
 // dropped if it stays wrong. Results carry extractor "llm:<model>" and the prompt version.
+// Every failure is Unavailable, a refused key (401) included, with the client's code and the
+// HTTP status in the message: the write path keeps the turns and falls back to the rules.
 // Thread-safe when the client is.
 struct LlmExtractorOptions {
   double min_confidence = 0.6;
@@ -83,7 +85,15 @@ std::unique_ptr<Extractor> MakeLlmExtractor(std::shared_ptr<LlmClient> llm,
 // (prompts/decide-v<N>.txt), with the same strict parsing and one repair attempt. Neighbours
 // are shown as 0..n-1 with content, type, slot and dates, never their ids; a target outside
 // the list is a bad reply. With no neighbours the decision is ADD without asking the model.
-// Name "llm-decide:<model>". Thread-safe when the client is.
-std::unique_ptr<ConflictResolver> MakeLlmResolver(std::shared_ptr<LlmClient> llm);
+// Failures are Unavailable, as for the extractor. Name "llm-decide:<model>". Thread-safe when
+// the client is.
+struct LlmResolverOptions {
+  int max_tokens = 512;
+  // The users' offset from UTC for the dates shown (as LlmExtractorOptions: valid_from is
+  // midnight local time, so a UTC date would show the day before east of Greenwich).
+  int utc_offset_minutes = 0;
+};
+std::unique_ptr<ConflictResolver> MakeLlmResolver(std::shared_ptr<LlmClient> llm,
+                                                  const LlmResolverOptions& options = {});
 
 }  // namespace engram

@@ -50,6 +50,12 @@ std::string RepairInstruction(const Status& problem, const ChatReply& reply) {
 
 }  // namespace
 
+Status ProviderFailure(const Status& status, std::string_view who) {
+  if (status.code() == StatusCode::kUnavailable) return status.WithContext(who);
+  return Status::Unavailable(std::string(who) + ": the provider refused the request (" +
+                             std::string(StatusCodeName(status.code())) + "): " + status.message());
+}
+
 Status CheckJsonReply(const ChatReply& reply, const JsonDecoder& decode) {
   if (reply.finish_reason == "length") {
     return Status::InvalidArgument("the reply was cut off (finish_reason \"length\")");
@@ -75,7 +81,7 @@ Status AskForJson(LlmClient& llm, const JsonDecoder& decode, std::string_view wh
                   JsonExchange* exchange) {
   for (;;) {
     Result<ChatReply> reply = llm.Chat(exchange->request);
-    if (!reply.ok()) return reply.status().WithContext(who);
+    if (!reply.ok()) return ProviderFailure(reply.status(), who);
     exchange->request.messages.push_back({"assistant", reply->content});
     const Status problem = CheckJsonReply(*reply, decode);
     if (problem.ok()) return problem;

@@ -29,9 +29,15 @@ struct JsonExchange {
 // since models without JSON mode add it; nothing else is.
 Status CheckJsonReply(const ChatReply& reply, const JsonDecoder& decode);
 
+// Every failure of the provider as Unavailable, the client's own code kept in the message
+// ("<who>: the provider refused the request (permission_denied): ... HTTP 401 ..."): to the
+// write path a wrong key or a refused request means what a timeout means: keep the turns and
+// fall back to the rules (extraction.h). Unavailable statuses only gain the context.
+Status ProviderFailure(const Status& status, std::string_view who);
+
 // Sends exchange->request and checks the reply. On a bad reply, and when no repair was spent,
 // appends the reply and a repair request naming the problem and asks once more. Provider
-// failures are returned as the client gave them; a reply still bad after the repair is
+// failures come back through ProviderFailure; a reply still bad after the repair is
 // Unavailable ("<who>: ... after one repair: <problem>").
 Status AskForJson(LlmClient& llm, const JsonDecoder& decode, std::string_view who,
                   JsonExchange* exchange);

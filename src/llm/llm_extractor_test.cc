@@ -389,7 +389,13 @@ TEST_F(LlmExtractorTest, RefusedKeyIsNotRetriedOrRepaired) {
   auto extractor = Make();
   server_.Push(401, OpenAIErrorBody("Invalid API key"));
   auto result = extractor->Extract(Chinese());
-  EXPECT_EQ(result.status().code(), StatusCode::kPermissionDenied);
+  // Unavailable like every provider failure, so the write path keeps the turns; the message
+  // keeps what happened.
+  EXPECT_EQ(result.status().code(), StatusCode::kUnavailable);
+  EXPECT_NE(result.status().message().find("refused the request (permission_denied)"),
+            std::string::npos)
+      << result.status().ToString();
+  EXPECT_NE(result.status().message().find("HTTP 401"), std::string::npos);
   EXPECT_EQ(server_.requests().size(), 1u);
 }
 

@@ -23,17 +23,18 @@ using json = nlohmann::json;
 // Keys in the order the prompt's examples show them.
 using ordered_json = nlohmann::ordered_json;
 
-constexpr int kMaxTokens = 512;
+// "2026-03-11", the local date of an instant.
+std::string Day(TimestampMs t, int utc_offset_minutes) {
+  return FormatTimestamp(t + int64_t{utc_offset_minutes} * 60'000).substr(0, 10);
+}
 
-std::string Day(TimestampMs t) { return FormatTimestamp(t).substr(0, 10); }
-
-ordered_json DescribeCandidate(const Candidate& c) {
+ordered_json DescribeCandidate(const Candidate& c, int offset) {
   return {{"content", c.content},
           {"type", ToString(c.type)},
           {"slot", c.slot},
           {"exclusive", c.exclusive},
           {"correction", c.correction},
-          {"valid_from", c.valid_from ? ordered_json(Day(*c.valid_from)) : ordered_json()}};
+          {"valid_from", c.valid_from ? ordered_json(Day(*c.valid_from, offset)) : ordered_json()}};
 }
 
 // The item's slot: a "slot" string in its metadata when the write path keeps one there, else
@@ -48,14 +49,14 @@ std::string NeighbourSlot(const Neighbour& n, const Candidate& candidate) {
 
 // What the model sees of a stored memory. Deliberately no id, source or scope: the model
 // answers with the number, and ids it never saw cannot be invented or leaked.
-ordered_json DescribeNeighbour(const Neighbour& n, const Candidate& candidate) {
+ordered_json DescribeNeighbour(const Neighbour& n, const Candidate& candidate, int offset) {
   return {{"content", n.item.content},
           {"type", ToString(n.item.type)},
           {"slot", NeighbourSlot(n, candidate)},
           {"same_slot", n.same_slot},
           {"valid_from",
-           n.item.valid_from != 0 ? ordered_json(Day(n.item.valid_from)) : ordered_json()},
-          {"recorded", Day(n.item.created_at)},
+           n.item.valid_from != 0 ? ordered_json(Day(n.item.valid_from, offset)) : ordered_json()},
+          {"recorded", Day(n.item.created_at, offset)},
           {"similarity", std::round(n.similarity * 100) / 100}};
 }
 
@@ -123,8 +124,10 @@ Status DecodeDecision(const json& doc, const Candidate& candidate, size_t count,
 
 class LlmResolver final : public ConflictResolver {
  public:
-  explicit LlmResolver(std::shared_ptr<LlmClient> llm)
-      : llm_(std::move(llm)), name_("llm-decide:" + (llm_ ? llm_->model() : std::string("none"))) {}
+  LlmResolver(std::shared_ptr<LlmClient> llm, const LlmResolverOptions& options)
+      : llm_(std::move(llm)),
+        options_(options),
+        name_("llm-decide:" + (llm_ ? llm_->model() : std::string("none"))) {}
 
   const std::string& name() const override { return name_; }
 
@@ -144,38 +147,42 @@ class LlmResolver final : public ConflictResolver {
   }
 
  private:
-  static ChatRequest BuildRequest(const Candidate& candidate,
-                                  const std::vector<Neighbour>& neighbours) {
+  ChatRequest BuildRequest(const Candidate& candidate,
+                           const std::vector<Neighbour>& neighbours) const {
+    const int offset = options_.utc_offset_minutes;
     std::string listed;
     for (size_t i = 0; i < neighbours.size(); ++i) {
       if (i > 0) listed += "\n";
       listed += "[" + std::to_string(i) + "] " +
-                DescribeNeighbour(neighbours[i], candidate)
+                DescribeNeighbour(neighbours[i], candidate, offset)
                     .dump(-1, ' ', false, ordered_json::error_handler_t::replace);
     }
     const llm::Prompt& prompt = llm::DecidePrompt();
     ChatRequest request;
     request.messages = {
         {"system", std::string(prompt.system)},
-        {"user", llm::FillTemplate(
-                     prompt.user_template,
-                     {{"candidate", DescribeCandidate(candidate).dump(
-                                        -1, ' ', false, ordered_json::error_handler_t::replace)},
-                      {"neighbours", listed}})}};
+        {"user",
+         llm::FillTemplate(
+             prompt.user_template,
+             {{"candidate", DescribeCandidate(candidate, offset)
+                                .dump(-1, ' ', false, ordered_json::error_handler_t::replace)},
+              {"neighbours", listed}})}};
     request.json_object = true;
     request.temperature = 0;
-    request.max_tokens = kMaxTokens;
+    request.max_tokens = options_.max_tokens > 0 ? options_.max_tokens : 512;
     return request;
   }
 
   const std::shared_ptr<LlmClient> llm_;
+  const LlmResolverOptions options_;
   const std::string name_;
 };
 
 }  // namespace
 
-std::unique_ptr<ConflictResolver> MakeLlmResolver(std::shared_ptr<LlmClient> llm) {
-  return std::make_unique<LlmResolver>(std::move(llm));
+std::unique_ptr<ConflictResolver> MakeLlmResolver(std::shared_ptr<LlmClient> llm,
+                                                  const LlmResolverOptions& options) {
+  return std::make_unique<LlmResolver>(std::move(llm), options);
 }
 
 }  // namespace engram

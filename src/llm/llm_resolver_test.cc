@@ -50,7 +50,8 @@ class LlmResolverTest : public ::testing::Test {
     o.initial_backoff_ms = 1;
     auto client = MakeOpenAIChatClient(o);
     ASSERT_TRUE(client.ok()) << client.status().ToString();
-    resolver_ = MakeLlmResolver(std::move(client).value());
+    llm_ = std::move(client).value();
+    resolver_ = MakeLlmResolver(llm_);
     candidate_.content = "用户搬到了杭州";
     candidate_.slot = "user/location";
     candidate_.exclusive = true;
@@ -61,10 +62,12 @@ class LlmResolverTest : public ::testing::Test {
   }
   void TearDown() override {
     resolver_.reset();  // closes the keep-alive connection, so the server stops at once
+    llm_.reset();
     server_.Stop();
   }
 
   FakeChatServer server_;
+  std::shared_ptr<LlmClient> llm_;
   std::unique_ptr<ConflictResolver> resolver_;
   Candidate candidate_;
   std::vector<Neighbour> neighbours_;
@@ -100,6 +103,19 @@ TEST_F(LlmResolverTest, MapsTheNumberBackToTheNeighbour) {
       << user;
   EXPECT_NE(user.find("[0] {\"content\":\"用户喜欢西湖\""), std::string::npos);
   EXPECT_NE(user.find("[2] {\"content\":\"用户在北京工作\""), std::string::npos);
+}
+
+TEST_F(LlmResolverTest, DatesAreLocal) {
+  LlmResolverOptions options;
+  options.utc_offset_minutes = 8 * 60;
+  auto resolver = MakeLlmResolver(llm_, options);
+  candidate_.valid_from = *ParseTimestamp("2026-03-11T00:00:00+08:00");  // as the extractor sets
+  neighbours_[1].item.created_at = *ParseTimestamp("2025-09-01T20:00:00Z");  // 09-02 in Beijing
+  server_.PushContent(Decision("SUPERSEDE", 1));
+  ASSERT_TRUE(resolver->Decide(candidate_, neighbours_).ok());
+  const std::string text = server_.requests().at(0).Text();
+  EXPECT_NE(text.find(R"("valid_from":"2026-03-11"})"), std::string::npos) << text;
+  EXPECT_NE(text.find(R"("recorded":"2025-09-02")"), std::string::npos) << text;
 }
 
 TEST_F(LlmResolverTest, NeverShowsMemoryIds) {

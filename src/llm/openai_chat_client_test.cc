@@ -1,10 +1,13 @@
 // The chat client against a real HTTP server on 127.0.0.1 replaying scripted provider replies.
 #include <gtest/gtest.h>
 
+#include <atomic>
 #include <chrono>
 #include <cstdlib>
 #include <nlohmann/json.hpp>
 #include <string>
+#include <thread>
+#include <vector>
 
 #include "engram/llm.h"
 #include "testing/fake_chat_server.h"
@@ -243,6 +246,55 @@ TEST_F(OpenAIChatClientTest, MalformedEnvelopesAreUnavailableAndRetriedOnce) {
   server_.Push(200, bodies[5]);
   EXPECT_NE(client->Chat(Ask("x")).status().message().find("I can't help with that"),
             std::string::npos);
+}
+
+// Replies as servers send them, extra fields and all.
+TEST_F(OpenAIChatClientTest, ReadsRepliesOfCommonServers) {
+  auto client = Make(Options());
+  ASSERT_NE(client, nullptr);
+  const std::string replies[] = {
+      // DeepSeek
+      R"({"id":"4f1c","object":"chat.completion","created":1764460800,"model":"deepseek-chat",)"
+      R"("choices":[{"index":0,"message":{"role":"assistant","content":"{\"memories\": []}"},)"
+      R"("logprobs":null,"finish_reason":"stop"}],"usage":{"prompt_tokens":812,)"
+      R"("completion_tokens":7,"total_tokens":819,"prompt_cache_hit_tokens":768,)"
+      R"("prompt_cache_miss_tokens":44},"system_fingerprint":"fp_8802369eaa_prod0425fp8"})",
+      // vLLM
+      R"({"id":"chatcmpl-9a","object":"chat.completion","created":1764460800,"model":"Qwen2.5-7B",)"
+      R"("choices":[{"index":0,"message":{"role":"assistant","reasoning_content":null,)"
+      R"("content":"{\"memories\": []}","tool_calls":[]},"logprobs":null,)"
+      R"("finish_reason":"stop","stop_reason":null}],"usage":{"prompt_tokens":30,)"
+      R"("total_tokens":37,"completion_tokens":7},"prompt_logprobs":null})",
+      // Ollama
+      R"({"id":"chatcmpl-310","object":"chat.completion","created":1764460800,)"
+      R"("model":"qwen2.5:7b","system_fingerprint":"fp_ollama","choices":[{"index":0,)"
+      R"("message":{"role":"assistant","content":"{\"memories\": []}"},)"
+      R"("finish_reason":"stop"}],"usage":{"prompt_tokens":30,"completion_tokens":7,)"
+      R"("total_tokens":37}})",
+  };
+  for (const std::string& body : replies) {
+    server_.Push(200, body);
+    auto reply = client->Chat(Ask("x"));
+    ASSERT_TRUE(reply.ok()) << body << "\n" << reply.status().ToString();
+    EXPECT_EQ(reply->content, R"({"memories": []})");
+    EXPECT_EQ(reply->finish_reason, "stop");
+  }
+}
+
+TEST_F(OpenAIChatClientTest, ConcurrentCallersShareOneClient) {
+  auto client = Make(Options());
+  ASSERT_NE(client, nullptr);
+  for (int i = 0; i < 8; ++i) server_.PushContent("{}");
+  std::vector<std::thread> threads;
+  std::atomic<int> ok{0};
+  for (int t = 0; t < 4; ++t) {
+    threads.emplace_back([&] {
+      for (int i = 0; i < 2; ++i) ok += client->Chat(Ask("x")).ok();
+    });
+  }
+  for (auto& thread : threads) thread.join();
+  EXPECT_EQ(ok.load(), 8);
+  EXPECT_EQ(server_.requests().size(), 8u);
 }
 
 TEST_F(OpenAIChatClientTest, RejectsUnusableRequestsWithoutSendingThem) {
