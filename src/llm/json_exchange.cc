@@ -52,7 +52,7 @@ std::string RepairInstruction(const Status& problem, const ChatReply& reply) {
 
 Status ProviderFailure(const Status& status, std::string_view who) {
   if (status.code() == StatusCode::kUnavailable) return status.WithContext(who);
-  return Status::Unavailable(std::string(who) + ": the provider refused the request (" +
+  return Status::Unavailable(std::string(who) + ": the LLM request failed (" +
                              std::string(StatusCodeName(status.code())) + "): " + status.message());
 }
 

@@ -30,7 +30,7 @@ struct JsonExchange {
 Status CheckJsonReply(const ChatReply& reply, const JsonDecoder& decode);
 
 // Every failure of the provider as Unavailable, the client's own code kept in the message
-// ("<who>: the provider refused the request (permission_denied): ... HTTP 401 ..."): to the
+// ("<who>: the LLM request failed (permission_denied): ... HTTP 401 ..."): to the
 // write path a wrong key or a refused request means what a timeout means: keep the turns and
 // fall back to the rules (extraction.h). Unavailable statuses only gain the context.
 Status ProviderFailure(const Status& status, std::string_view who);

@@ -392,7 +392,7 @@ TEST_F(LlmExtractorTest, RefusedKeyIsNotRetriedOrRepaired) {
   // Unavailable like every provider failure, so the write path keeps the turns; the message
   // keeps what happened.
   EXPECT_EQ(result.status().code(), StatusCode::kUnavailable);
-  EXPECT_NE(result.status().message().find("refused the request (permission_denied)"),
+  EXPECT_NE(result.status().message().find("the LLM request failed (permission_denied)"),
             std::string::npos)
       << result.status().ToString();
   EXPECT_NE(result.status().message().find("HTTP 401"), std::string::npos);
