@@ -77,8 +77,9 @@ Result<ChatReply> ParseCompletion(const std::string& body) {
   if (!doc.is_object()) return Malformed("body is not a JSON object");
   auto choices = doc.find("choices");
   if (choices == doc.end() || !choices->is_array() || choices->empty()) {
-    if (doc.contains("error"))
+    if (doc.contains("error")) {
       return Malformed("error in a 2xx reply: " + provider::ProviderMessage(body));
+    }
     return Malformed("\"choices\" is not a non-empty array");
   }
   const json& choice = choices->front();
