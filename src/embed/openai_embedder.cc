@@ -4,7 +4,8 @@
 // its own, so a long re-embedding survives a rate limit halfway through. Retry policy:
 //   - 408, 429, 5xx and transport failures (no response) are transient: retried up to
 //     max_retries times, waiting initial_backoff_ms * 2^n, or Retry-After when that is longer,
-//     never more than kMaxBackoffMs at once.
+//     never more than provider::kMaxBackoffMs at once (the loop is embed/provider_http.h's,
+//     shared with the chat client).
 //   - A 2xx whose body is not the expected JSON is retried at most once (within max_retries):
 //     a proxy cutting the body short is transient, but a server that speaks another dialect will
 //     answer the same way every time, and retrying it max_retries times only adds latency.
@@ -13,22 +14,19 @@
 //   - Vectors of the wrong dimension or all zeros are InvalidArgument, not retried: the same
 //     input would give the same answer.
 #include <algorithm>
-#include <cctype>
-#include <chrono>
 #include <cmath>
 #include <cstdint>
-#include <cstdlib>
 #include <memory>
 #include <mutex>
 #include <nlohmann/json.hpp>
 #include <span>
 #include <string>
 #include <string_view>
-#include <thread>
 #include <utility>
 #include <vector>
 
 #include "core/status_macros.h"
+#include "embed/provider_http.h"
 #include "engram/embedder.h"
 #include "text/utf8.h"
 
@@ -38,27 +36,20 @@ namespace {
 using json = nlohmann::json;
 using Vectors = std::vector<std::vector<float>>;
 
-constexpr int kMaxBatchSize = 2048;        // OpenAI's limit on inputs per request
-constexpr int64_t kMaxBackoffMs = 30'000;  // a longer wait is better reported than slept
-constexpr size_t kMaxProviderMessage = 300;
+using provider::AttemptOutcome;
+using provider::Failure;
+
+constexpr int kMaxBatchSize = 2048;  // OpenAI's limit on inputs per request
 
 Status BadOption(std::string_view what) {
   return Status::InvalidArgument("openai embedder options: " + std::string(what));
 }
 
-bool HasHttpScheme(std::string_view url) {
-  auto starts = [&](std::string_view p) {
-    return url.size() >= p.size() &&
-           std::equal(p.begin(), p.end(), url.begin(), [](char a, char b) {
-             return a == std::tolower(static_cast<unsigned char>(b));
-           });
-  };
-  return starts("http://") || starts("https://");
-}
-
 Status ValidateOptions(const OpenAIEmbedderOptions& o) {
   if (o.base_url.empty()) return BadOption("base_url is empty");
-  if (!HasHttpScheme(o.base_url)) return BadOption("base_url must start with http:// or https://");
+  if (!provider::HasHttpScheme(o.base_url)) {
+    return BadOption("base_url must start with http:// or https://");
+  }
   if (o.model.empty()) return BadOption("model is empty");
   if (!IsValidUtf8(o.model)) return BadOption("model is not valid UTF-8");
   if (o.dimension < 0) return BadOption("dimension must be >= 0 (0: taken from the provider)");
@@ -69,66 +60,6 @@ Status ValidateOptions(const OpenAIEmbedderOptions& o) {
   if (o.max_retries < 0) return BadOption("max_retries must be >= 0");
   if (o.initial_backoff_ms < 0) return BadOption("initial_backoff_ms must be >= 0");
   return Status::Ok();
-}
-
-std::string EmbeddingsUrl(std::string base_url) {
-  while (!base_url.empty() && base_url.back() == '/') base_url.pop_back();
-  return base_url + "/embeddings";
-}
-
-// The key is read once, when the embedder is made: getenv is not safe against a concurrent
-// setenv, and a process that rotates keys makes a new embedder anyway.
-std::string ReadApiKey(const std::string& env_name) {
-  if (env_name.empty()) return "";
-  const char* value = std::getenv(env_name.c_str());
-  return value == nullptr ? "" : value;
-}
-
-const std::string* FindHeader(const HttpResponse& response, std::string_view name) {
-  for (const auto& [key, value] : response.headers) {
-    if (key.size() == name.size() &&
-        std::equal(key.begin(), key.end(), name.begin(), [](char a, char b) {
-          return std::tolower(static_cast<unsigned char>(a)) == b;
-        })) {
-      return &value;
-    }
-  }
-  return nullptr;
-}
-
-// Retry-After in seconds (fractions accepted), as milliseconds; 0 when absent or an HTTP-date.
-int64_t RetryAfterMs(const HttpResponse& response) {
-  const std::string* value = FindHeader(response, "retry-after");
-  if (value == nullptr) return 0;
-  char* end = nullptr;
-  double seconds = std::strtod(value->c_str(), &end);
-  while (end != nullptr && *end == ' ') ++end;
-  if (end == value->c_str() || *end != '\0' || !(seconds >= 0)) return 0;
-  return static_cast<int64_t>(std::min(seconds * 1000.0, static_cast<double>(kMaxBackoffMs)));
-}
-
-std::string Truncate(std::string s) {
-  if (s.size() > kMaxProviderMessage) s = s.substr(0, kMaxProviderMessage) + "...";
-  return s;
-}
-
-// The provider's explanation of an error: OpenAI's {"error":{"message":...}}, the
-// {"error":"..."} of Ollama and TEI, or failing those the start of the raw body.
-std::string ProviderMessage(const std::string& body) {
-  const json doc = json::parse(body, nullptr, /*allow_exceptions=*/false);
-  if (doc.is_object()) {
-    auto error = doc.find("error");
-    if (error != doc.end() && error->is_string()) return Truncate(error->get<std::string>());
-    if (error != doc.end() && error->is_object()) {
-      auto message = error->find("message");
-      if (message != error->end() && message->is_string()) {
-        return Truncate(message->get<std::string>());
-      }
-    }
-    auto message = doc.find("message");
-    if (message != doc.end() && message->is_string()) return Truncate(message->get<std::string>());
-  }
-  return body.empty() ? "(empty body)" : Truncate(body);
 }
 
 // ---- response parsing: every failure here means "malformed" ----
@@ -205,44 +136,23 @@ Status NormalizeAll(Vectors* vectors, size_t first_text) {
 
 // ---- one attempt and the retry loop ----
 
-enum class Failure { kNone, kTransient, kMalformed, kPermanent };
-
 struct Attempt {
-  Failure failure = Failure::kNone;
-  Status status;    // why it failed
-  Vectors vectors;  // when failure == kNone
-  int64_t retry_after_ms = 0;
+  AttemptOutcome outcome;
+  Vectors vectors;  // when outcome.failure == Failure::kNone
 };
 
-Attempt Failed(Failure failure, Status status, int64_t retry_after_ms = 0) {
-  return Attempt{failure, std::move(status), {}, retry_after_ms};
-}
-
 Attempt ClassifyResponse(const HttpResponse& response, const std::string& url, size_t count) {
-  const int code = response.status;
-  if (code >= 200 && code < 300) {
-    Result<Vectors> vectors = ParseEmbeddings(response.body, count);
-    if (!vectors.ok()) {
-      return Failed(Failure::kMalformed,
-                    Status::Unavailable("openai embedder: provider returned malformed response: " +
-                                        vectors.status().message()));
-    }
-    return Attempt{Failure::kNone, Status::Ok(), std::move(vectors).value(), 0};
+  if (response.status < 200 || response.status >= 300) {
+    return {provider::ClassifyErrorResponse(response, "openai embedder", url), {}};
   }
-  const std::string what = "openai embedder: HTTP " + std::to_string(code) + " from " + url + ": " +
-                           ProviderMessage(response.body);
-  if (code == 408 || code == 429 || code >= 500) {
-    return Failed(Failure::kTransient, Status::Unavailable(what), RetryAfterMs(response));
+  Result<Vectors> vectors = ParseEmbeddings(response.body, count);
+  if (!vectors.ok()) {
+    return {{Failure::kMalformed,
+             Status::Unavailable("openai embedder: provider returned malformed response: " +
+                                 vectors.status().message())},
+            {}};
   }
-  if (code == 401 || code == 403)
-    return Failed(Failure::kPermanent, Status::PermissionDenied(what));
-  return Failed(Failure::kPermanent, Status::InvalidArgument(what));
-}
-
-int64_t BackoffMs(int retry, int initial_backoff_ms, int64_t retry_after_ms) {
-  int64_t wait = initial_backoff_ms;
-  for (int i = 0; i < retry && wait < kMaxBackoffMs; ++i) wait *= 2;
-  return std::min(std::max(wait, retry_after_ms), kMaxBackoffMs);
+  return {{}, std::move(vectors).value()};
 }
 
 class OpenAIEmbedder final : public Embedder {
@@ -250,8 +160,8 @@ class OpenAIEmbedder final : public Embedder {
   explicit OpenAIEmbedder(const OpenAIEmbedderOptions& options)
       : options_(options),
         model_("openai:" + options.model),
-        url_(EmbeddingsUrl(options.base_url)),
-        api_key_(ReadApiKey(options.api_key_env)),
+        url_(provider::EndpointUrl(options.base_url, "/embeddings")),
+        api_key_(provider::ReadApiKey(options.api_key_env)),
         transport_(options.transport ? options.transport : MakeHttpTransport()),
         dimension_(options.dimension) {}
 
@@ -300,33 +210,22 @@ class OpenAIEmbedder final : public Embedder {
   Attempt PostOnce(const HttpRequest& request, size_t count) {
     Result<HttpResponse> response = transport_->Post(request);
     if (!response.ok()) {
-      const bool transient = response.status().code() == StatusCode::kUnavailable;
-      return Failed(transient ? Failure::kTransient : Failure::kPermanent,
-                    response.status().WithContext("openai embedder"));
+      return {provider::TransportFailure(response.status(), "openai embedder"), {}};
     }
     return ClassifyResponse(*response, url_, count);
   }
 
   Result<Vectors> EmbedBatch(std::span<const std::string> texts) {
     const HttpRequest request = BuildRequest(texts);
-    bool malformed_retried = false;
-    for (int attempt = 0;; ++attempt) {
-      Attempt outcome = PostOnce(request, texts.size());
-      if (outcome.failure == Failure::kNone) {
-        ENGRAM_RETURN_IF_ERROR(CheckDimension(outcome.vectors));
-        return std::move(outcome.vectors);
-      }
-      const bool retryable = outcome.failure == Failure::kTransient ||
-                             (outcome.failure == Failure::kMalformed && !malformed_retried);
-      if (!retryable || attempt >= options_.max_retries) {
-        if (attempt == 0) return outcome.status;
-        return Status(outcome.status.code(), outcome.status.message() + " (gave up after " +
-                                                 std::to_string(attempt + 1) + " attempts)");
-      }
-      malformed_retried |= outcome.failure == Failure::kMalformed;
-      std::this_thread::sleep_for(std::chrono::milliseconds(
-          BackoffMs(attempt, options_.initial_backoff_ms, outcome.retry_after_ms)));
-    }
+    Vectors vectors;
+    ENGRAM_RETURN_IF_ERROR(provider::RunWithRetries(
+        {options_.max_retries, options_.initial_backoff_ms}, [&]() -> AttemptOutcome {
+          Attempt attempt = PostOnce(request, texts.size());
+          if (attempt.outcome.failure == Failure::kNone) vectors = std::move(attempt.vectors);
+          return attempt.outcome;
+        }));
+    ENGRAM_RETURN_IF_ERROR(CheckDimension(vectors));
+    return vectors;
   }
 
   // Checks every vector against the expected dimension; the first vector ever seen fixes it

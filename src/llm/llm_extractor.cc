@@ -1,0 +1,308 @@
+// Extraction by an LLM: prompts/extract-v1.txt filled with the turns and their times, the
+// reply held to the {"memories":[...]} contract (json_exchange.h), then two filters: the
+// confidence threshold and the language check (Chinese in, Chinese out).
+#include <cmath>
+#include <memory>
+#include <nlohmann/json.hpp>
+#include <string>
+#include <string_view>
+#include <utility>
+#include <vector>
+
+#include "core/status_macros.h"
+#include "engram/clock.h"
+#include "engram/llm.h"
+#include "llm/json_exchange.h"
+#include "llm/prompts.h"
+#include "text/language.h"
+
+namespace engram {
+namespace {
+
+using json = nlohmann::json;
+
+constexpr int64_t kDayMs = 86'400'000;
+constexpr const char* kWeekdays[] = {"Sunday",   "Monday", "Tuesday", "Wednesday",
+                                     "Thursday", "Friday", "Saturday"};
+
+// "2026-03-12 Thursday 21:05", in the users' local time.
+std::string DescribeTime(TimestampMs t, int utc_offset_minutes) {
+  const TimestampMs local = t + int64_t{utc_offset_minutes} * 60'000;
+  const std::string iso = FormatTimestamp(local);  // "2026-03-12T21:05:00.000Z"
+  int64_t days = local / kDayMs;
+  if (local % kDayMs < 0) --days;
+  const int64_t weekday = ((days + 4) % 7 + 7) % 7;  // 1970-01-01 was a Thursday
+  return iso.substr(0, 10) + " " + kWeekdays[weekday] + " " + iso.substr(11, 5);
+}
+
+bool IsUserRole(const std::string& role) { return role != "assistant" && role != "system"; }
+
+std::string_view LanguageName(Language language) {
+  switch (language) {
+    case Language::kChinese:
+      return "Chinese (中文)";
+    case Language::kJapanese:
+      return "Japanese (日本語)";
+    case Language::kKorean:
+      return "Korean (한국어)";
+    case Language::kLatin:
+      return "English";
+    case Language::kUnknown:
+      break;
+  }
+  return "the language of the user's messages";
+}
+
+// The language the memories must be in: that of what the user said (all turns if none).
+Language InputLanguage(const ExtractionInput& input) {
+  std::string said;
+  for (const Turn& turn : input.turns) {
+    if (IsUserRole(turn.role)) said += turn.content + "\n";
+  }
+  if (said.empty()) {
+    for (const Turn& turn : input.turns) said += turn.content + "\n";
+  }
+  return DetectLanguage(said);
+}
+
+bool WrongLanguage(const Candidate& candidate, Language want) {
+  if (want == Language::kUnknown) return false;
+  const Language got = DetectLanguage(candidate.content);
+  return got != Language::kUnknown && got != want;
+}
+
+// ---- the reply contract ----
+
+Status Bad(std::string what) { return Status::InvalidArgument(std::move(what)); }
+
+Result<const json*> Required(const json& m, const char* key) {
+  auto it = m.find(key);
+  if (it == m.end()) return Bad(std::string("\"") + key + "\" is missing");
+  return &*it;
+}
+
+Result<double> UnitNumber(const json& m, const char* key) {
+  ENGRAM_ASSIGN_OR_RETURN(const json* v, Required(m, key));
+  if (!v->is_number() || !(v->get<double>() >= 0 && v->get<double>() <= 1)) {
+    return Bad(std::string("\"") + key + "\" must be a number from 0 to 1, not " + v->dump());
+  }
+  return v->get<double>();
+}
+
+Result<bool> Boolean(const json& m, const char* key) {
+  ENGRAM_ASSIGN_OR_RETURN(const json* v, Required(m, key));
+  if (!v->is_boolean()) return Bad(std::string("\"") + key + "\" must be true or false");
+  return v->get<bool>();
+}
+
+Result<MemoryType> ExtractedType(const json& m) {
+  ENGRAM_ASSIGN_OR_RETURN(const json* v, Required(m, "type"));
+  if (v->is_string()) {
+    const std::string s = v->get<std::string>();
+    if (s == "fact") return MemoryType::kFact;
+    if (s == "preference") return MemoryType::kPreference;
+    if (s == "goal") return MemoryType::kGoal;
+    if (s == "event") return MemoryType::kEvent;
+    if (s == "skill") return MemoryType::kSkill;
+  }
+  return Bad(
+      "\"type\" must be one of \"fact\", \"preference\", \"goal\", \"event\", \"skill\", "
+      "not " +
+      v->dump());
+}
+
+Result<std::vector<std::string>> Entities(const json& m) {
+  ENGRAM_ASSIGN_OR_RETURN(const json* v, Required(m, "entities"));
+  if (!v->is_array()) return Bad("\"entities\" must be an array of strings");
+  std::vector<std::string> entities;
+  for (const json& e : *v) {
+    if (!e.is_string()) return Bad("\"entities\" must be an array of strings");
+    if (!e.get<std::string>().empty()) entities.push_back(e.get<std::string>());
+  }
+  return entities;
+}
+
+// "YYYY-MM-DD" (midnight local time) or null.
+Result<std::optional<TimestampMs>> ValidFrom(const json& m, int utc_offset_minutes) {
+  ENGRAM_ASSIGN_OR_RETURN(const json* v, Required(m, "valid_from"));
+  if (v->is_null()) return std::optional<TimestampMs>();
+  if (v->is_string() && v->get<std::string>().size() == 10) {
+    Result<TimestampMs> day = ParseTimestamp(v->get<std::string>());
+    if (day.ok()) return std::optional<TimestampMs>(*day - int64_t{utc_offset_minutes} * 60'000);
+  }
+  return Bad("\"valid_from\" must be a date \"YYYY-MM-DD\" or null, not " + v->dump());
+}
+
+Result<size_t> TurnIndex(const json& m, size_t turn_count) {
+  ENGRAM_ASSIGN_OR_RETURN(const json* v, Required(m, "turn"));
+  if (!v->is_number_integer() || v->get<int64_t>() < 0 ||
+      v->get<int64_t>() >= static_cast<int64_t>(turn_count)) {
+    return Bad("\"turn\" must be the number of a turn, 0 to " + std::to_string(turn_count - 1) +
+               ", not " + v->dump());
+  }
+  return static_cast<size_t>(v->get<int64_t>());
+}
+
+struct Contract {
+  size_t turn_count = 0;
+  int utc_offset_minutes = 0;
+};
+
+Result<Candidate> DecodeMemory(const json& m, const Contract& contract) {
+  if (!m.is_object()) return Bad("is not an object");
+  Candidate c;
+  ENGRAM_ASSIGN_OR_RETURN(c.type, ExtractedType(m));
+  ENGRAM_ASSIGN_OR_RETURN(const json* content, Required(m, "content"));
+  if (!content->is_string() || content->get<std::string>().empty()) {
+    return Bad("\"content\" must be a non-empty string");
+  }
+  c.content = content->get<std::string>();
+  ENGRAM_ASSIGN_OR_RETURN(c.importance, UnitNumber(m, "importance"));
+  ENGRAM_ASSIGN_OR_RETURN(c.confidence, UnitNumber(m, "confidence"));
+  ENGRAM_ASSIGN_OR_RETURN(c.entities, Entities(m));
+  ENGRAM_ASSIGN_OR_RETURN(const json* slot, Required(m, "slot"));
+  if (!slot->is_string() && !slot->is_null()) return Bad("\"slot\" must be a string");
+  if (slot->is_string()) c.slot = slot->get<std::string>();
+  ENGRAM_ASSIGN_OR_RETURN(c.exclusive, Boolean(m, "exclusive"));
+  c.exclusive = c.exclusive && !c.slot.empty();  // no slot, nothing to be exclusive about
+  ENGRAM_ASSIGN_OR_RETURN(c.correction, Boolean(m, "correction"));
+  ENGRAM_ASSIGN_OR_RETURN(c.valid_from, ValidFrom(m, contract.utc_offset_minutes));
+  ENGRAM_ASSIGN_OR_RETURN(size_t turn, TurnIndex(m, contract.turn_count));
+  c.turn_indexes = {turn};
+  return c;
+}
+
+// {"memories":[...]}: every memory valid, or the first problem found.
+Status DecodeMemories(const json& doc, const Contract& contract, std::vector<Candidate>* out) {
+  auto memories = doc.find("memories");
+  if (memories == doc.end() || !memories->is_array()) {
+    return Bad("the object must have a \"memories\" array");
+  }
+  std::vector<Candidate> candidates;
+  for (size_t i = 0; i < memories->size(); ++i) {
+    Result<Candidate> c = DecodeMemory((*memories)[i], contract);
+    if (!c.ok()) return Bad("memories[" + std::to_string(i) + "]: " + c.status().message());
+    candidates.push_back(std::move(c).value());
+  }
+  *out = std::move(candidates);
+  return Status::Ok();
+}
+
+class LlmExtractor final : public Extractor {
+ public:
+  LlmExtractor(std::shared_ptr<LlmClient> llm, const LlmExtractorOptions& options)
+      : llm_(std::move(llm)),
+        options_(options),
+        clock_(options.clock ? options.clock : SystemClock::Default()),
+        name_("llm:" + (llm_ ? llm_->model() : std::string("none"))) {}
+
+  const std::string& name() const override { return name_; }
+
+  Result<ExtractionResult> Extract(const ExtractionInput& input) override {
+    if (!llm_) return Status::InvalidArgument("llm extractor: no LLM client");
+    ExtractionResult result{{}, name_, std::string(llm::ExtractPrompt().version)};
+    if (input.turns.empty()) return result;
+    const Contract contract{input.turns.size(), options_.utc_offset_minutes};
+    std::vector<Candidate> candidates;
+    const llm::JsonDecoder decode = [&](const json& doc) {
+      return DecodeMemories(doc, contract, &candidates);
+    };
+    llm::JsonExchange exchange{BuildRequest(input)};
+    ENGRAM_RETURN_IF_ERROR(llm::AskForJson(*llm_, decode, "llm extractor", &exchange));
+    DropUnconfident(&candidates);
+
+    const Language want = InputLanguage(input);
+    if (CountWrongLanguage(candidates, want) > 0 && !exchange.repaired) {
+      std::vector<Candidate> rewritten;
+      if (AskForLanguage(candidates, want, contract, &exchange, &rewritten)) {
+        candidates = std::move(rewritten);
+        DropUnconfident(&candidates);
+      }
+    }
+    for (Candidate& c : candidates) {
+      if (!WrongLanguage(c, want)) result.candidates.push_back(std::move(c));
+    }
+    return result;
+  }
+
+ private:
+  ChatRequest BuildRequest(const ExtractionInput& input) const {
+    const TimestampMs now = clock_->NowMs();
+    const int offset = options_.utc_offset_minutes;
+    auto line = [&](const Turn& turn) {
+      const std::string role = turn.role.empty() ? "user" : turn.role;
+      return DescribeTime(turn.at != 0 ? turn.at : now, offset) + " " + role + ": " + turn.content +
+             "\n";
+    };
+    std::string context;
+    if (!input.context.empty()) {
+      context = "Earlier in the conversation, for reference only (extract nothing from it):\n";
+      for (const Turn& turn : input.context) context += "- " + line(turn);
+    }
+    std::string turns;
+    for (size_t i = 0; i < input.turns.size(); ++i) {
+      turns += "[" + std::to_string(i) + "] " + line(input.turns[i]);
+    }
+    if (!turns.empty()) turns.pop_back();
+    const llm::Prompt& prompt = llm::ExtractPrompt();
+    ChatRequest request;
+    request.messages = {
+        {"system", std::string(prompt.system)},
+        {"user", llm::FillTemplate(prompt.user_template, {{"now", DescribeTime(now, offset)},
+                                                          {"context", context},
+                                                          {"turns", turns}})}};
+    request.json_object = true;
+    request.temperature = 0;
+    request.max_tokens = options_.max_tokens > 0 ? options_.max_tokens : 2048;
+    return request;
+  }
+
+  void DropUnconfident(std::vector<Candidate>* candidates) const {
+    std::erase_if(*candidates,
+                  [&](const Candidate& c) { return c.confidence < options_.min_confidence; });
+  }
+
+  static size_t CountWrongLanguage(const std::vector<Candidate>& candidates, Language want) {
+    size_t n = 0;
+    for (const Candidate& c : candidates) n += WrongLanguage(c, want);
+    return n;
+  }
+
+  // The one repair for language: names the memories in the wrong language and asks for the
+  // whole reply again. False when the provider failed or the new reply is unusable; the
+  // caller then keeps the first reply minus its wrong-language memories.
+  bool AskForLanguage(const std::vector<Candidate>& candidates, Language want,
+                      const Contract& contract, llm::JsonExchange* exchange,
+                      std::vector<Candidate>* rewritten) {
+    const std::string language(LanguageName(want));
+    std::string wrong;
+    for (const Candidate& c : candidates) {
+      if (WrongLanguage(c, want)) wrong += "\n- " + json(c.content).dump();
+    }
+    exchange->request.messages.push_back(
+        {"user", "These memories are not written in " + language +
+                     ", the language of the user's messages:" + wrong +
+                     "\nReply again with the whole JSON object, every \"content\" written in " +
+                     language + ". Do not translate names. Keep everything else as it was."});
+    exchange->repaired = true;
+    Result<ChatReply> reply = llm_->Chat(exchange->request);
+    if (!reply.ok()) return false;
+    return llm::CheckJsonReply(
+               *reply, [&](const json& doc) { return DecodeMemories(doc, contract, rewritten); })
+        .ok();
+  }
+
+  const std::shared_ptr<LlmClient> llm_;
+  const LlmExtractorOptions options_;
+  const Clock* const clock_;
+  const std::string name_;
+};
+
+}  // namespace
+
+std::unique_ptr<Extractor> MakeLlmExtractor(std::shared_ptr<LlmClient> llm,
+                                            const LlmExtractorOptions& options) {
+  return std::make_unique<LlmExtractor>(std::move(llm), options);
+}
+
+}  // namespace engram

@@ -1,0 +1,31 @@
+// The versioned prompts under prompts/ (compiled in by CMake) and the one way they are filled.
+#pragma once
+
+#include <string>
+#include <string_view>
+#include <utility>
+#include <vector>
+
+namespace engram::llm {
+
+// A prompt file is the system message, then a line "=== user ===", then the user message
+// template with {{name}} placeholders.
+struct Prompt {
+  std::string_view version;  // the file name without ".txt": "extract-v1"; recorded with items
+  std::string_view system;
+  std::string_view user_template;
+};
+
+const Prompt& ExtractPrompt();  // prompts/extract-v1.txt
+const Prompt& DecidePrompt();   // prompts/decide-v1.txt
+
+// Replaces each {{name}} of `values` in `tmpl`. Values are inserted verbatim and never
+// rescanned, so a placeholder inside user text stays text.
+std::string FillTemplate(std::string_view tmpl,
+                         const std::vector<std::pair<std::string_view, std::string>>& values);
+
+// The raw file texts, defined in the generated prompt_texts.cc.
+extern const char* const kExtractV1Text;
+extern const char* const kDecideV1Text;
+
+}  // namespace engram::llm
