@@ -16,6 +16,7 @@
 #include "engram/keys.h"
 #include "engram/sessions.h"
 #include "server/http_server.h"
+#include "server/routes.h"
 
 namespace engram::server {
 // The OpenAPI document, compiled in from docs/openapi.json (generated source).

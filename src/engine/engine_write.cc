@@ -68,13 +68,14 @@ Result<WriteOutcome> Engine::ApplyWrite(const Scope& scope, const PlannedWrite& 
     switch (write.decision) {
       case WriteDecision::kSupersede: {
         op.event = HistoryEvent::kSupersede;
-        const MemoryItem& next = ops.front().insert->item;
-        op.mutation = [&next, now](MemoryItem& m) -> Result<bool> {
+        // Copies: `ops` grows below, so a reference into it would dangle.
+        const std::string next_id = ops.front().insert->item.id;
+        const TimestampMs next_from = ops.front().insert->item.valid_from;
+        op.mutation = [next_id, next_from](MemoryItem& m) -> Result<bool> {
           ENGRAM_RETURN_IF_ERROR(RequireActive(m));
           m.status = ItemStatus::kSuperseded;
-          m.superseded_by = next.id;
-          m.valid_to = std::max(next.valid_from, m.valid_from);
-          (void)now;
+          m.superseded_by = next_id;
+          m.valid_to = std::max(next_from, m.valid_from);
           return true;
         };
         break;

@@ -37,13 +37,10 @@ ordered_json DescribeCandidate(const Candidate& c, int offset) {
           {"valid_from", c.valid_from ? ordered_json(Day(*c.valid_from, offset)) : ordered_json()}};
 }
 
-// The item's slot: a "slot" string in its metadata when the write path keeps one there, else
-// the candidate's when the caller found them to share it.
+// The item's slot (MemoryItem::slot), else the candidate's when the caller found them to
+// share it.
 std::string NeighbourSlot(const Neighbour& n, const Candidate& candidate) {
-  const json metadata = json::parse(n.item.metadata, nullptr, /*allow_exceptions=*/false);
-  if (metadata.is_object() && metadata.contains("slot") && metadata["slot"].is_string()) {
-    return metadata["slot"].get<std::string>();
-  }
+  if (!n.item.slot.empty()) return n.item.slot;
   return n.same_slot ? candidate.slot : "";
 }
 
