@@ -235,17 +235,20 @@ double Bm25Index::KthScore(const std::vector<uint32_t>& docs, const std::vector<
 }
 
 std::vector<Bm25Hit> Bm25Index::SearchWeighted(const std::vector<WeightedTerm>& query_terms,
-                                               size_t k, const KeyFilter& filter) const {
-  return SearchTerms(query_terms, k, filter, /*prune=*/true);
+                                               size_t k, const KeyFilter& filter,
+                                               Bm25SearchStats* stats) const {
+  return SearchTerms(query_terms, k, filter, /*prune=*/true, stats);
 }
 
 std::vector<Bm25Hit> Bm25Index::SearchExhaustive(const std::vector<WeightedTerm>& query_terms,
-                                                 size_t k, const KeyFilter& filter) const {
-  return SearchTerms(query_terms, k, filter, /*prune=*/false);
+                                                 size_t k, const KeyFilter& filter,
+                                                 Bm25SearchStats* stats) const {
+  return SearchTerms(query_terms, k, filter, /*prune=*/false, stats);
 }
 
 std::vector<Bm25Hit> Bm25Index::SearchTerms(const std::vector<WeightedTerm>& query_terms,
-                                            size_t k, const KeyFilter& filter, bool prune) const {
+                                            size_t k, const KeyFilter& filter, bool prune,
+                                            Bm25SearchStats* stats) const {
   std::vector<Bm25Hit> hits;
   if (live_docs_ == 0 || k == 0) return hits;
   const double avgdl = static_cast<double>(total_length_) / static_cast<double>(live_docs_);
@@ -271,12 +274,14 @@ std::vector<Bm25Hit> Bm25Index::SearchTerms(const std::vector<WeightedTerm>& que
       break;
     }
     Accumulate(terms[i], avgdl, &acc, &touched);
+    if (stats) stats->postings_scored += postings_[terms[i].id].size();
   }
   if (i < terms.size()) {  // pruned: the remaining terms only update the documents matched
     DropHopeless(kth, rest[i], &touched, &acc);
     std::sort(touched.begin(), touched.end());
     for (; i < terms.size(); ++i) {
       AccumulateInto(terms[i], avgdl, touched, &acc);
+      if (stats) ++stats->terms_looked_up;
       if (touched.size() > k) {
         kth = std::max(kth, KthScore(touched, acc, k));
         DropHopeless(kth, rest[i + 1], &touched, &acc);

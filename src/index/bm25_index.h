@@ -24,6 +24,12 @@ struct WeightedTerm {
   double weight = 1;
 };
 
+// What one search did, for tests and profiling.
+struct Bm25SearchStats {
+  size_t postings_scored = 0;  // postings read in full scans of a term's list
+  size_t terms_looked_up = 0;  // terms that only updated already matched documents (pruned)
+};
+
 struct Bm25Hit {
   int64_t key = 0;
   double score = 0;
@@ -55,10 +61,12 @@ class Bm25Index {
   // documents, order and score bits (the pruned documents could only have scored strictly below
   // the k-th).
   std::vector<Bm25Hit> SearchWeighted(const std::vector<WeightedTerm>& query_terms, size_t k,
-                                      const KeyFilter& filter) const;
+                                      const KeyFilter& filter,
+                                      Bm25SearchStats* stats = nullptr) const;
   // SearchWeighted scoring every posting of every query term (the reference for pruning).
   std::vector<Bm25Hit> SearchExhaustive(const std::vector<WeightedTerm>& query_terms, size_t k,
-                                        const KeyFilter& filter) const;
+                                        const KeyFilter& filter,
+                                        Bm25SearchStats* stats = nullptr) const;
 
   // BM25 inverse document frequency of one term, as Search uses it (for tests and explain).
   double Idf(const std::string& term) const;
@@ -86,7 +94,8 @@ class Bm25Index {
   std::vector<QueryTerm> QueryTerms(const std::vector<WeightedTerm>& query_terms,
                                     double avgdl) const;
   std::vector<Bm25Hit> SearchTerms(const std::vector<WeightedTerm>& query_terms, size_t k,
-                                   const KeyFilter& filter, bool prune) const;
+                                   const KeyFilter& filter, bool prune,
+                                   Bm25SearchStats* stats) const;
   // Adds one query term's contribution to every document containing it (see the .cc).
   void Accumulate(const QueryTerm& term, double avgdl, std::vector<double>* acc,
                   std::vector<uint32_t>* touched) const;
