@@ -18,6 +18,8 @@ uint32_t Bm25Index::TermId(const std::string& term) {
   if (inserted) {
     postings_.emplace_back();
     doc_freq_.push_back(0);
+    max_tf_.push_back(0);
+    min_length_.push_back(UINT32_MAX);
   }
   return it->second;
 }
@@ -32,6 +34,8 @@ void Bm25Index::Add(int64_t key, const std::vector<std::string>& terms) {
   for (const auto& [term, count] : tf) {
     postings_[term].push_back({doc, count});
     ++doc_freq_[term];
+    max_tf_[term] = std::max(max_tf_[term], count);
+    min_length_[term] = std::min(min_length_[term], d.length);
     d.terms.push_back(term);
   }
   docs_.push_back(std::move(d));
@@ -70,10 +74,17 @@ void Bm25Index::Compact() {
     doc_length_.push_back(docs_[i].length);
     live.push_back(std::move(docs_[i]));
   }
-  for (auto& list : postings_) {
+  for (size_t term = 0; term < postings_.size(); ++term) {
+    auto& list = postings_[term];
     size_t out = 0;
-    for (const Posting& p : list) {
-      if (new_id[p.doc] != UINT32_MAX) list[out++] = {new_id[p.doc], p.tf};
+    max_tf_[term] = 0;
+    min_length_[term] = UINT32_MAX;
+    for (const Posting p : list) {  // a copy: the loop writes over the list it reads
+      const uint32_t doc = new_id[p.doc];
+      if (doc == UINT32_MAX) continue;
+      list[out++] = {doc, p.tf};
+      max_tf_[term] = std::max(max_tf_[term], p.tf);
+      min_length_[term] = std::min(min_length_[term], doc_length_[doc]);
     }
     list.resize(out);
   }
@@ -106,23 +117,62 @@ std::vector<Bm25Hit> Bm25Index::Search(const std::vector<std::string>& query_ter
   return SearchWeighted(weighted, k, filter);
 }
 
-// Adds qtf·idf·BM25(tf, length) of `term` to acc[doc] for every live document holding it, and
-// lists each document the first time it scores. A term's contribution depends on the document
-// only through (tf, length), and a frequent term (the expensive case) meets the same few pairs
-// thousands of times, so each pair's value is computed once per search and reused. The memo
-// holds exactly what the formula gives, so scores are the same bits as computing every posting.
-void Bm25Index::Accumulate(uint32_t term, double qtf, double avgdl, std::vector<double>* acc,
-                           std::vector<uint32_t>* touched) const {
-  const double df = doc_freq_[term];
-  const double idf = std::log(1.0 + (static_cast<double>(live_docs_) - df + 0.5) / (df + 0.5));
-  auto contribution = [&](uint32_t tf_count, uint32_t length) {
+namespace {
+
+// One query term's BM25 contribution for a document, qtf·idf·tf·(k1+1)/(tf + k1·(1−b+b·dl/avgdl)),
+// always evaluated by the same operations, so that every path gets the same bits.
+struct TermScorer {
+  double qtf, idf, k1, b, avgdl;
+  double operator()(uint32_t tf_count, uint32_t length) const {
     const double tf = tf_count;
-    const double norm = params_.k1 * (1.0 - params_.b + params_.b * length / avgdl);
-    return qtf * idf * tf * (params_.k1 + 1.0) / (tf + norm);
-  };
+    const double norm = k1 * (1.0 - b + b * length / avgdl);
+    return qtf * idf * tf * (k1 + 1.0) / (tf + norm);
+  }
+};
+
+}  // namespace
+
+// The query's known terms with their summed weights, the largest possible contribution first
+// (ties by term id): both search paths add contributions in this order, hence the same bits.
+std::vector<Bm25Index::QueryTerm> Bm25Index::QueryTerms(
+    const std::vector<WeightedTerm>& query_terms, double avgdl) const {
+  std::vector<QueryTerm> terms;
+  for (const WeightedTerm& t : query_terms) {
+    auto it = term_ids_.find(t.term);
+    if (it == term_ids_.end() || doc_freq_[it->second] == 0) continue;
+    auto same = std::find_if(terms.begin(), terms.end(),
+                             [&](const QueryTerm& q) { return q.id == it->second; });
+    if (same != terms.end()) {
+      same->qtf += t.weight;
+    } else {
+      terms.push_back({it->second, t.weight, 0});
+    }
+  }
+  for (QueryTerm& t : terms) {
+    const double df = doc_freq_[t.id];
+    const double idf = std::log(1.0 + (static_cast<double>(live_docs_) - df + 0.5) / (df + 0.5));
+    const TermScorer score{t.qtf, idf, params_.k1, params_.b, avgdl};
+    // The contribution grows with tf and shrinks with length; the margin covers rounding.
+    t.upper_bound = score(max_tf_[t.id], min_length_[t.id]) * (1.0 + 1e-9);
+  }
+  std::sort(terms.begin(), terms.end(), [](const QueryTerm& a, const QueryTerm& b) {
+    return a.upper_bound != b.upper_bound ? a.upper_bound > b.upper_bound : a.id < b.id;
+  });
+  return terms;
+}
+
+// Adds the term's contribution to acc[doc] for every live document holding it, and lists each
+// document the first time it scores. A contribution depends on the document only through
+// (tf, length), and a frequent term (the expensive case) meets the same few pairs thousands of
+// times, so each pair's value is computed once per search and reused (the same bits).
+void Bm25Index::Accumulate(const QueryTerm& term, double avgdl, std::vector<double>* acc,
+                           std::vector<uint32_t>* touched) const {
+  const double df = doc_freq_[term.id];
+  const double idf = std::log(1.0 + (static_cast<double>(live_docs_) - df + 0.5) / (df + 0.5));
+  const TermScorer contribution{term.qtf, idf, params_.k1, params_.b, avgdl};
   double memo[kMemoTf][kMemoLength] = {};  // 0: not computed yet (real values are > 0)
   double* sums = acc->data();
-  for (const Posting& p : postings_[term]) {
+  for (const Posting& p : postings_[term.id]) {
     const uint32_t length = doc_length_[p.doc];
     if (length == kDeadDoc) continue;
     double value;
@@ -138,23 +188,105 @@ void Bm25Index::Accumulate(uint32_t term, double qtf, double avgdl, std::vector<
   }
 }
 
+void Bm25Index::AccumulateInto(const QueryTerm& term, double avgdl,
+                               const std::vector<uint32_t>& docs, std::vector<double>* acc) const {
+  const double df = doc_freq_[term.id];
+  const double idf = std::log(1.0 + (static_cast<double>(live_docs_) - df + 0.5) / (df + 0.5));
+  const TermScorer contribution{term.qtf, idf, params_.k1, params_.b, avgdl};
+  const std::vector<Posting>& list = postings_[term.id];
+  size_t at = 0;
+  for (uint32_t doc : docs) {
+    // Gallop: double the step until past `doc`, then binary search the last step.
+    size_t step = 1, low = at;
+    while (low + step < list.size() && list[low + step].doc < doc) low += step, step *= 2;
+    auto it = std::lower_bound(list.begin() + static_cast<ptrdiff_t>(low),
+                               list.begin() + static_cast<ptrdiff_t>(std::min(list.size(), low + step + 1)),
+                               doc, [](const Posting& p, uint32_t d) { return p.doc < d; });
+    at = static_cast<size_t>(it - list.begin());
+    if (at == list.size()) break;
+    if (it->doc == doc) (*acc)[doc] += contribution(it->tf, doc_length_[doc]);
+  }
+}
+
+// Keeps the documents whose partial score plus `rest` (the bounds of the terms still to add)
+// reaches `kth`; the others end strictly below the k-th score. Their sums are reset. Keeps
+// the order of `docs`.
+void Bm25Index::DropHopeless(double kth, double rest, std::vector<uint32_t>* docs,
+                             std::vector<double>* acc) {
+  size_t kept = 0;
+  for (uint32_t doc : *docs) {
+    if ((*acc)[doc] + rest >= kth) {
+      (*docs)[kept++] = doc;
+    } else {
+      (*acc)[doc] = 0.0;
+    }
+  }
+  docs->resize(kept);
+}
+
+double Bm25Index::KthScore(const std::vector<uint32_t>& docs, const std::vector<double>& acc,
+                           size_t k) {
+  thread_local std::vector<double> scores;
+  scores.clear();
+  for (uint32_t doc : docs) scores.push_back(acc[doc]);
+  std::nth_element(scores.begin(), scores.begin() + static_cast<ptrdiff_t>(k - 1), scores.end(),
+                   std::greater<double>());
+  return scores[k - 1];
+}
+
 std::vector<Bm25Hit> Bm25Index::SearchWeighted(const std::vector<WeightedTerm>& query_terms,
-                                               size_t k, const KeyFilter& filter) const {
+                                               size_t k, const KeyFilter& filter,
+                                               Bm25SearchStats* stats) const {
+  return SearchTerms(query_terms, k, filter, /*prune=*/true, stats);
+}
+
+std::vector<Bm25Hit> Bm25Index::SearchExhaustive(const std::vector<WeightedTerm>& query_terms,
+                                                 size_t k, const KeyFilter& filter,
+                                                 Bm25SearchStats* stats) const {
+  return SearchTerms(query_terms, k, filter, /*prune=*/false, stats);
+}
+
+std::vector<Bm25Hit> Bm25Index::SearchTerms(const std::vector<WeightedTerm>& query_terms,
+                                            size_t k, const KeyFilter& filter, bool prune,
+                                            Bm25SearchStats* stats) const {
   std::vector<Bm25Hit> hits;
   if (live_docs_ == 0 || k == 0) return hits;
-  std::unordered_map<uint32_t, double> query_tf;  // summed weights
-  for (const WeightedTerm& t : query_terms) {
-    auto it = term_ids_.find(t.term);
-    if (it != term_ids_.end()) query_tf[it->second] += t.weight;
-  }
   const double avgdl = static_cast<double>(total_length_) / static_cast<double>(live_docs_);
+  const std::vector<QueryTerm> terms = QueryTerms(query_terms, avgdl);
+  // The k-th best partial score bounds the final k-th score only when every document counts
+  // (no filter) and contributions are positive.
+  prune = prune && !filter &&
+          std::all_of(terms.begin(), terms.end(), [](const QueryTerm& t) { return t.qtf > 0; });
+  std::vector<double> rest(terms.size() + 1, 0.0);  // rest[i]: bounds of terms i.. summed
+  for (size_t i = terms.size(); i-- > 0;) rest[i] = rest[i + 1] + terms[i].upper_bound;
   // Dense per-thread accumulator: indexes are searched concurrently under a shared lock.
   thread_local std::vector<double> acc;
   thread_local std::vector<uint32_t> touched;
   if (acc.size() < docs_.size()) acc.resize(docs_.size(), 0.0);
   touched.clear();
-  for (const auto& [term, qtf] : query_tf) {
-    if (doc_freq_[term] > 0) Accumulate(term, qtf, avgdl, &acc, &touched);
+  size_t i = 0;
+  double kth = 0;  // a lower bound of the final k-th score, once pruning starts
+  for (; i < terms.size(); ++i) {
+    // The k-th partial score is at most the bounds of the terms done (rest[0] − rest[i]): the
+    // cheap test first, as KthScore reads every matched document.
+    if (prune && i > 0 && touched.size() >= k && rest[i] < rest[0] - rest[i] &&
+        rest[i] < (kth = KthScore(touched, acc, k))) {
+      break;
+    }
+    Accumulate(terms[i], avgdl, &acc, &touched);
+    if (stats) stats->postings_scored += postings_[terms[i].id].size();
+  }
+  if (i < terms.size()) {  // pruned: the remaining terms only update the documents matched
+    DropHopeless(kth, rest[i], &touched, &acc);
+    std::sort(touched.begin(), touched.end());
+    for (; i < terms.size(); ++i) {
+      AccumulateInto(terms[i], avgdl, touched, &acc);
+      if (stats) ++stats->terms_looked_up;
+      if (touched.size() > k) {
+        kth = std::max(kth, KthScore(touched, acc, k));
+        DropHopeless(kth, rest[i + 1], &touched, &acc);
+      }
+    }
   }
   // The k best in a heap (worst on top): a frequent term touches most documents, and copying
   // them all out to sort would cost more than the scoring.

@@ -2,7 +2,9 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cmath>
+#include <random>
 #include <string>
 #include <vector>
 
@@ -242,6 +244,104 @@ TEST(Bm25CompactionTest, ResultsStayRightAfterCompaction) {
   auto last = index.Search({"common"}, 10, nullptr);
   ASSERT_EQ(last.size(), 1u);
   EXPECT_EQ(last[0].key, 5);
+}
+
+
+// ---------------------------------------------------------------------------------------------
+// Pruning: SearchWeighted must return exactly what SearchExhaustive returns (keys, order and
+// score bits) on data where it does prune: Zipf-distributed words, so a few words are in most
+// documents, and queries mixing rare and common words.
+
+std::vector<std::string> ZipfWords(std::mt19937& rng, const std::vector<double>& cdf, int n) {
+  std::vector<std::string> words;
+  for (int i = 0; i < n; ++i) {
+    const double u = std::uniform_real_distribution<double>(0, 1)(rng);
+    words.push_back("w" + std::to_string(std::lower_bound(cdf.begin(), cdf.end(), u) - cdf.begin()));
+  }
+  return words;
+}
+
+void ExpectSameHits(const std::vector<Bm25Hit>& got, const std::vector<Bm25Hit>& want,
+                    const std::string& context) {
+  ASSERT_EQ(got.size(), want.size()) << context;
+  for (size_t i = 0; i < got.size(); ++i) {
+    EXPECT_EQ(got[i].key, want[i].key) << context << " rank " << i;
+    EXPECT_EQ(got[i].score, want[i].score) << context << " rank " << i;  // same bits
+  }
+}
+
+TEST(Bm25PruningTest, PrunedTopKEqualsExhaustiveOnRandomData) {
+  constexpr int kVocabulary = 2000;
+  std::vector<double> cdf;
+  double sum = 0;
+  for (int i = 1; i <= kVocabulary; ++i) cdf.push_back(sum += 1.0 / i);
+  for (double& c : cdf) c /= sum;
+  std::mt19937 rng(7);
+  Bm25Index index;
+  for (int64_t key = 0; key < 20'000; ++key) {
+    index.Add(key, ZipfWords(rng, cdf, 3 + static_cast<int>(rng() % 20)));
+  }
+  // Removals and replacements leave dead postings and loose per-term bounds behind.
+  for (int64_t key = 0; key < 20'000; key += 7) index.Remove(key);
+  for (int64_t key = 3; key < 20'000; key += 11) index.Add(key, ZipfWords(rng, cdf, 5));
+  size_t pruned = 0, scored = 0, scored_exhaustive = 0;
+  for (int q = 0; q < 300; ++q) {
+    std::vector<WeightedTerm> terms;
+    for (const std::string& w : ZipfWords(rng, cdf, 1 + static_cast<int>(rng() % 6))) {
+      terms.push_back({w, 1.0});
+    }
+    if (q % 3 == 0) terms.push_back({"w" + std::to_string(rng() % kVocabulary), 0.4});
+    if (q % 5 == 0) terms.push_back({"w0", 1.0});  // the commonest word, repeated
+    if (q % 7 == 0) terms.push_back({"absent", 1.0});
+    for (size_t k : {1, 10, 75, 500}) {
+      const std::string context = "query " + std::to_string(q) + " k " + std::to_string(k);
+      Bm25SearchStats with, without;
+      ExpectSameHits(index.SearchWeighted(terms, k, nullptr, &with),
+                     index.SearchExhaustive(terms, k, nullptr, &without), context);
+      EXPECT_EQ(without.terms_looked_up, 0u);
+      pruned += with.terms_looked_up > 0;
+      scored += with.postings_scored;
+      scored_exhaustive += without.postings_scored;
+    }
+  }
+  // The comparison means something only if pruning happened, and often.
+  EXPECT_GT(pruned, 300u);  // of 1,200 searches
+  EXPECT_LT(scored, scored_exhaustive / 2);
+}
+
+// Equal scores at the k-th place: the tie-break (larger key first) must survive pruning.
+TEST(Bm25PruningTest, TiesAtTheKthPlaceMatchExhaustive) {
+  Bm25Index index;
+  for (int64_t key = 0; key < 3000; ++key) {
+    std::vector<std::string> terms = {"common", "filler"};
+    if (key % 100 == 0) terms.push_back("rare");
+    if (key % 3 == 0) terms.push_back("middle");
+    index.Add(key, terms);
+  }
+  const std::vector<WeightedTerm> terms = {{"rare", 1}, {"middle", 1}, {"common", 1}};
+  for (size_t k : {1, 5, 30, 31, 100}) {
+    ExpectSameHits(index.SearchWeighted(terms, k, nullptr),
+                   index.SearchExhaustive(terms, k, nullptr), "k " + std::to_string(k));
+  }
+}
+
+// With a filter or a non-positive weight there is no pruning, and the results still agree.
+TEST(Bm25PruningTest, FilterAndNonPositiveWeightsFallBackToExhaustive) {
+  Bm25Index index;
+  std::mt19937 rng(3);
+  std::vector<double> cdf;
+  double sum = 0;
+  for (int i = 1; i <= 300; ++i) cdf.push_back(sum += 1.0 / i);
+  for (double& c : cdf) c /= sum;
+  for (int64_t key = 0; key < 5000; ++key) index.Add(key, ZipfWords(rng, cdf, 10));
+  const KeyFilter odd = [](int64_t key) { return key % 2 == 1; };
+  const std::vector<WeightedTerm> terms = {{"w250", 1}, {"w0", 1}, {"w1", 1}};
+  ExpectSameHits(index.SearchWeighted(terms, 20, odd), index.SearchExhaustive(terms, 20, odd),
+                 "filter");
+  for (const Bm25Hit& h : index.SearchWeighted(terms, 20, odd)) EXPECT_EQ(h.key % 2, 1);
+  const std::vector<WeightedTerm> negative = {{"w250", 1}, {"w0", -0.5}, {"w1", 1}};
+  ExpectSameHits(index.SearchWeighted(negative, 20, nullptr),
+                 index.SearchExhaustive(negative, 20, nullptr), "negative weight");
 }
 
 }  // namespace

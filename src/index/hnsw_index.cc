@@ -13,10 +13,12 @@
 #include <cmath>
 #include <cstring>
 #include <filesystem>
+#include <limits>
 #include <mutex>
 #include <new>
 #include <stdexcept>
 #include <thread>
+#include <type_traits>
 #include <utility>
 
 #include "core/status_macros.h"
@@ -61,9 +63,8 @@ Status ValidateOptions(const HnswOptions& o) {
   if (o.M < 2 || o.M > kMaxM) {
     return Status::InvalidArgument("hnsw: M must be 2..1024, got " + std::to_string(o.M));
   }
-  if (o.ef_construction < 1 || o.ef_search < 1 || o.initial_capacity < 1) {
-    return Status::InvalidArgument(
-        "hnsw: ef_construction, ef_search and initial_capacity must be >= 1");
+  if (o.ef_construction < 1 || o.initial_capacity < 1) {
+    return Status::InvalidArgument("hnsw: ef_construction and initial_capacity must be >= 1");
   }
   return Status::Ok();
 }
@@ -100,16 +101,37 @@ class DotProductSpace final : public hnswlib::SpaceInterface<float> {
 
 HnswIndex::HnswIndex(const HnswOptions& options, std::unique_ptr<Space> space,
                      std::unique_ptr<Graph> graph)
-    : options_(options), space_(std::move(space)), graph_(std::move(graph)) {
+    : options_(options),
+      space_(std::move(space)),
+      graph_(std::move(graph)),
+      codes_(static_cast<size_t>(options.dimension)) {
   graph_->metric_distance_computations = 0;  // never initialized by hnswlib
   graph_->metric_hops = 0;
-  graph_->setEf(options_.ef_search);
   live_ = graph_->cur_element_count - graph_->num_deleted_;
   key_of_node_.resize(graph_->cur_element_count);
   for (hnswlib::tableint id = 0; id < graph_->cur_element_count; ++id) {
     key_of_node_[id] =
         graph_->isMarkedDeleted(id) ? -1 : static_cast<int64_t>(graph_->getExternalLabel(id));
   }
+  QuantizeAllNodes();
+}
+
+void HnswIndex::QuantizeAllNodes() {
+  codes_.Resize(graph_->max_elements_);
+  for (hnswlib::tableint id = 0; id < graph_->cur_element_count; ++id) {
+    codes_.Set(id, reinterpret_cast<const float*>(graph_->getDataByInternalId(id)));
+  }
+}
+
+size_t EfSearchForSize(size_t nodes) {
+  constexpr double kBase = 64, kBaseNodes = 10'000, kPerDecade = 170;
+  if (nodes <= kBaseNodes) return static_cast<size_t>(kBase);
+  return static_cast<size_t>(kBase +
+                             kPerDecade * std::log10(static_cast<double>(nodes) / kBaseNodes));
+}
+
+size_t HnswIndex::effective_ef_search() const {
+  return options_.ef_search != kAutoEfSearch ? options_.ef_search : EfSearchForSize(live_);
 }
 
 HnswIndex::~HnswIndex() = default;
@@ -149,6 +171,7 @@ Result<std::unique_ptr<HnswIndex>> HnswIndex::Build(const HnswOptions& options,
     index->key_of_node_[id] = static_cast<int64_t>(g.getExternalLabel(id));
   }
   index->live_ = g.cur_element_count;
+  index->QuantizeAllNodes();
   return index;
 }
 
@@ -183,10 +206,7 @@ Result<std::unique_ptr<VectorIndex>> MakeHnswIndex(const HnswOptions& options) {
   return std::unique_ptr<VectorIndex>(std::move(index));
 }
 
-void HnswIndex::set_ef_search(size_t ef_search) {
-  options_.ef_search = std::max<size_t>(ef_search, 1);
-  graph_->setEf(options_.ef_search);
-}
+void HnswIndex::set_ef_search(size_t ef_search) { options_.ef_search = ef_search; }
 
 bool HnswIndex::Get(int64_t key, std::vector<float>* out) const {
   if (key < 0 || out == nullptr) return false;
@@ -207,13 +227,14 @@ size_t HnswIndex::MemoryBytes() const {
   const size_t per_allocated = g.size_data_per_element_ + sizeof(std::mutex) + sizeof(int) +
                                sizeof(void*);
   const size_t per_used = 40 + sizeof(int64_t) + g.size_links_per_element_ / options_.M + 1;
-  return g.max_elements_ * per_allocated + g.cur_element_count * per_used;
+  return g.max_elements_ * per_allocated + g.cur_element_count * per_used + codes_.MemoryBytes();
 }
 size_t HnswIndex::deleted_count() const { return graph_->num_deleted_; }
 
 void HnswIndex::GrowIfFull() {
   if (graph_->cur_element_count < graph_->max_elements_) return;
   graph_->resizeIndex(std::max(graph_->max_elements_ * 2, options_.initial_capacity));
+  codes_.Resize(graph_->max_elements_);
 }
 
 Status HnswIndex::Upsert(int64_t key, const float* vector) {
@@ -235,6 +256,7 @@ Status HnswIndex::Upsert(int64_t key, const float* vector) {
     const hnswlib::tableint id = graph_->label_lookup_.at(label);
     if (id >= key_of_node_.size()) key_of_node_.resize(id + 1, -1);
     key_of_node_[id] = key;
+    codes_.Set(id, vector);
     if (is_new || was_removed) ++live_;
     return Status::Ok();
   } catch (...) {
@@ -256,6 +278,7 @@ Status HnswIndex::Remove(int64_t key) {
   }
   // Hard deletion: the tombstone keeps its links for navigation, not the vector.
   std::memset(graph_->getDataByInternalId(it->second), 0, graph_->data_size_);
+  codes_.Clear(it->second);
   key_of_node_[it->second] = -1;
   --live_;
   return Status::Ok();
@@ -286,7 +309,7 @@ std::vector<VectorHit> HnswIndex::Search(const float* query, size_t k,
   try {
     const size_t nodes = graph_->cur_element_count;
     // The graph search visits ef_search candidates anyway: asking for them all costs nothing.
-    size_t candidates = std::min(std::max(k, options_.ef_search), nodes);
+    size_t candidates = std::min(std::max(k, effective_ef_search()), nodes);
     for (int attempt = 0; attempt < kMaxGraphSearches && candidates > 0; ++attempt) {
       size_t seen = 0;
       std::vector<VectorHit> hits = SearchGraph(query, candidates, filter, &seen);
@@ -304,17 +327,152 @@ std::vector<VectorHit> HnswIndex::Search(const float* query, size_t k,
 
 std::vector<VectorHit> HnswIndex::SearchGraph(const float* query, size_t candidates,
                                               const KeyFilter& filter, size_t* seen) const {
-  // ef = max(ef_search, candidates); the queue holds the worst result on top.
-  auto queue = graph_->searchKnn(query, candidates);
-  *seen = queue.size();
-  std::vector<VectorHit> hits;
-  hits.reserve(queue.size());
-  for (; !queue.empty(); queue.pop()) {
-    const auto key = static_cast<int64_t>(queue.top().second);
-    if (!filter || filter(key)) hits.push_back({key, 1.0f - queue.top().first});
+  const size_t dim = static_cast<size_t>(options_.dimension);
+  thread_local std::vector<int8_t> query_codes;
+  query_codes.resize(dim);
+  const float query_scale = QuantizeInt8(query, dim, query_codes.data());
+  const size_t ef = std::max(effective_ef_search(), candidates);
+  std::vector<uint32_t> nodes;
+  if (quantized_traversal_) {
+    nodes = TraverseQuantized(query_codes.data(), query_scale, ef);
+  } else {
+    for (auto queue = graph_->searchKnn(query, ef); !queue.empty(); queue.pop()) {
+      nodes.push_back(graph_->label_lookup_.at(queue.top().second));
+    }
   }
-  std::reverse(hits.begin(), hits.end());
+  *seen = nodes.size();
+  // Re-rank with the float vectors: scores are exact, and so is the order among the nodes.
+  std::vector<VectorHit> hits;
+  hits.reserve(nodes.size());
+  for (uint32_t id : nodes) {
+    const int64_t key = key_of_node_[id];
+    if (filter && !filter(key)) continue;
+    const auto* row = reinterpret_cast<const float*>(graph_->getDataByInternalId(id));
+    hits.push_back({key, InnerProduct(query, row, dim)});
+  }
+  auto better = [](const VectorHit& a, const VectorHit& b) {
+    return a.score != b.score ? a.score > b.score : a.key < b.key;
+  };
+  if (hits.size() > candidates) {
+    std::partial_sort(hits.begin(), hits.begin() + static_cast<ptrdiff_t>(candidates), hits.end(),
+                      better);
+    hits.resize(candidates);
+  } else {
+    std::sort(hits.begin(), hits.end(), better);
+  }
   return hits;
+}
+
+namespace {
+
+struct Near {
+  float distance;  // -(approximate inner product): smaller is nearer
+  uint32_t id;
+};
+struct Nearer {  // min-heap order: the nearest on top
+  bool operator()(const Near& a, const Near& b) const { return a.distance > b.distance; }
+};
+struct Farther {  // max-heap order: the farthest on top
+  bool operator()(const Near& a, const Near& b) const { return a.distance < b.distance; }
+};
+
+// Visited marks for one thread's searches: a generation tag per node, so nothing is cleared
+// between searches (only when the 16-bit tag wraps).
+class VisitedMarks {
+ public:
+  void Begin(size_t nodes) {
+    if (marks_.size() < nodes) marks_.resize(nodes, 0);
+    if (++tag_ == 0) {
+      std::fill(marks_.begin(), marks_.end(), 0);
+      tag_ = 1;
+    }
+  }
+  // True the first time `id` is seen in this search.
+  bool Visit(uint32_t id) {
+    if (marks_[id] == tag_) return false;
+    marks_[id] = tag_;
+    return true;
+  }
+  const uint16_t* at(uint32_t id) const { return marks_.data() + id; }
+
+ private:
+  std::vector<uint16_t> marks_;
+  uint16_t tag_ = 0;
+};
+
+void PrefetchRow(const int8_t* row, size_t bytes) {
+  for (size_t offset = 0; offset < bytes; offset += 64) __builtin_prefetch(row + offset);
+}
+
+}  // namespace
+
+// hnswlib's searchKnn (greedy descent through the upper layers, then a best-first search of
+// layer 0 keeping the ef nearest), with distances from the int8 rows and prefetching of the
+// next neighbour's row. The graph's float rows are not read at all.
+std::vector<uint32_t> HnswIndex::TraverseQuantized(const int8_t* query, float query_scale,
+                                                   size_t ef) const {
+  const Graph& g = *graph_;
+  const size_t row_bytes = codes_.dimension();
+  auto distance = [&](uint32_t id) { return -codes_.Dot(query, query_scale, id); };
+  uint32_t current = g.enterpoint_node_;
+  float current_distance = distance(current);
+  for (int level = g.maxlevel_; level > 0; --level) {
+    for (bool changed = true; changed;) {
+      changed = false;
+      auto* links = g.get_linklist(current, level);
+      const int count = g.getListCount(links);
+      for (int i = 1; i <= count; ++i) {
+        const float d = distance(links[i]);
+        if (d < current_distance) current_distance = d, current = links[i], changed = true;
+      }
+    }
+  }
+  thread_local VisitedMarks visited;
+  visited.Begin(g.cur_element_count);
+  std::vector<Near> frontier, best;  // heaps: Nearer, Farther
+  frontier.reserve(ef * 4);
+  best.reserve(ef + 1);
+  float bound = std::numeric_limits<float>::max();  // distance of the worst kept node
+  auto keep = [&](uint32_t id, float d) {
+    frontier.push_back({d, id});
+    std::push_heap(frontier.begin(), frontier.end(), Nearer());
+    __builtin_prefetch(g.get_linklist0(frontier.front().id));  // likely the next node expanded
+    if (key_of_node_[id] >= 0) {
+      best.push_back({d, id});
+      std::push_heap(best.begin(), best.end(), Farther());
+      if (best.size() > ef) {
+        std::pop_heap(best.begin(), best.end(), Farther());
+        best.pop_back();
+      }
+    }
+    if (!best.empty()) bound = best.front().distance;
+  };
+  visited.Visit(current);
+  keep(current, current_distance);
+  const bool has_tombstones = g.num_deleted_ > 0;
+  while (!frontier.empty()) {
+    const Near next = frontier.front();
+    if (next.distance > bound && (best.size() == ef || !has_tombstones)) break;
+    std::pop_heap(frontier.begin(), frontier.end(), Nearer());
+    frontier.pop_back();
+    auto* links = g.get_linklist0(next.id);
+    const int count = g.getListCount(links);
+    if (count > 0) PrefetchRow(codes_.codes(links[1]), row_bytes);
+    for (int i = 1; i <= count; ++i) {
+      const uint32_t id = links[i];
+      if (i < count) {
+        PrefetchRow(codes_.codes(links[i + 1]), row_bytes);
+        __builtin_prefetch(visited.at(links[i + 1]));
+      }
+      if (!visited.Visit(id)) continue;
+      const float d = distance(id);
+      if (best.size() < ef || d < bound) keep(id, d);
+    }
+  }
+  std::vector<uint32_t> ids;
+  ids.reserve(best.size());
+  for (const Near& n : best) ids.push_back(n.id);
+  return ids;
 }
 
 std::vector<VectorHit> HnswIndex::SearchExact(const float* query, size_t k,
@@ -613,35 +771,77 @@ Result<uint64_t> StagePayload(int in, const SnapshotHeader& header, const Scratc
   return CheckGraphPreamble(preamble, header, path);
 }
 
-// hnswlib writes through an unchecked std::ofstream: the size is verified afterwards.
-Result<uint64_t> WriteGraph(Graph& graph, const std::string& path) {
-  try {
-    graph.saveIndex(path);
-  } catch (...) {
-    return CurrentExceptionStatus("save");
+// Writes through a buffer to a file descriptor, keeping the CRC-32 and length of what passed.
+class CrcWriter {
+ public:
+  CrcWriter(int fd, const std::string& path) : fd_(fd), path_(path) { buffer_.reserve(kCopyChunk); }
+  template <typename T>
+  Status Put(const T& value) {
+    static_assert(std::is_trivially_copyable_v<T>);
+    return Write(reinterpret_cast<const char*>(&value), sizeof(T));
   }
-  uint64_t expected = kGraphPreambleSize +
-                      graph.cur_element_count * (graph.size_data_per_element_ + sizeof(uint32_t));
-  for (size_t id = 0; id < graph.cur_element_count; ++id) {
-    expected += graph.size_links_per_element_ * static_cast<size_t>(graph.element_levels_[id]);
+  Status Write(const char* data, size_t n) {
+    crc_ = Crc32(crc_, data, n);
+    length_ += n;
+    if (buffer_.size() + n > kCopyChunk) ENGRAM_RETURN_IF_ERROR(Flush());
+    if (n >= kCopyChunk) return WriteAll(fd_, data, n, path_);
+    buffer_.insert(buffer_.end(), data, data + n);
+    return Status::Ok();
   }
-  struct stat st {};
-  if (::stat(path.c_str(), &st) != 0 || static_cast<uint64_t>(st.st_size) != expected) {
-    return Status::IOError("hnsw snapshot: short write of " + path);
+  Status Flush() {
+    Status st = WriteAll(fd_, buffer_.data(), buffer_.size(), path_);
+    buffer_.clear();
+    return st;
   }
-  return expected;
+  uint32_t crc() const { return crc_; }
+  uint64_t length() const { return length_; }
+
+ private:
+  int fd_;
+  const std::string& path_;
+  std::vector<char> buffer_;
+  uint32_t crc_ = 0;
+  uint64_t length_ = 0;
+};
+
+// The bytes hnswlib 0.6.2's saveIndex writes (its 13 scalars, the level-0 records, then each
+// node's upper-level links), written straight into the snapshot file: saveIndex writes only to
+// a path of its own, which cost a second copy of the whole graph on disk and a read back.
+Status WriteGraphPayload(const Graph& g, CrcWriter* out) {
+  ENGRAM_RETURN_IF_ERROR(out->Put(g.offsetLevel0_));
+  ENGRAM_RETURN_IF_ERROR(out->Put(g.max_elements_));
+  ENGRAM_RETURN_IF_ERROR(out->Put(g.cur_element_count));
+  ENGRAM_RETURN_IF_ERROR(out->Put(g.size_data_per_element_));
+  ENGRAM_RETURN_IF_ERROR(out->Put(g.label_offset_));
+  ENGRAM_RETURN_IF_ERROR(out->Put(g.offsetData_));
+  ENGRAM_RETURN_IF_ERROR(out->Put(g.maxlevel_));
+  ENGRAM_RETURN_IF_ERROR(out->Put(g.enterpoint_node_));
+  ENGRAM_RETURN_IF_ERROR(out->Put(g.maxM_));
+  ENGRAM_RETURN_IF_ERROR(out->Put(g.maxM0_));
+  ENGRAM_RETURN_IF_ERROR(out->Put(g.M_));
+  ENGRAM_RETURN_IF_ERROR(out->Put(g.mult_));
+  ENGRAM_RETURN_IF_ERROR(out->Put(g.ef_construction_));
+  if (out->length() != kGraphPreambleSize) return Status::Internal("hnsw snapshot: preamble size");
+  ENGRAM_RETURN_IF_ERROR(
+      out->Write(g.data_level0_memory_, g.cur_element_count * g.size_data_per_element_));
+  for (size_t i = 0; i < g.cur_element_count; ++i) {
+    const auto bytes = static_cast<unsigned int>(
+        g.element_levels_[i] > 0 ? g.size_links_per_element_ * g.element_levels_[i] : 0);
+    ENGRAM_RETURN_IF_ERROR(out->Put(bytes));
+    if (bytes) ENGRAM_RETURN_IF_ERROR(out->Write(g.linkLists_[i], bytes));
+  }
+  return out->Flush();
 }
 
 // Writes header + payload to `tmp` (header last, once the payload checksum is known).
-Status WriteSnapshotFile(const std::string& tmp, const HnswSnapshotMeta& meta, const Scratch& graph,
-                         uint64_t payload_length) {
+Status WriteSnapshotFile(const std::string& tmp, const HnswSnapshotMeta& meta, const Graph& graph) {
   ScopedFd out(::open(tmp.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0600));
   if (out.get() < 0) return Status::IOError("create " + tmp + ": " + ErrnoText());
   const std::string placeholder(kFixedHeaderSize + meta.model.size(), '\0');
   ENGRAM_RETURN_IF_ERROR(WriteAll(out.get(), placeholder.data(), placeholder.size(), tmp));
-  ENGRAM_ASSIGN_OR_RETURN(
-      uint32_t crc, CopyWithCrc(graph.fd.get(), graph.name.path(), out.get(), tmp, payload_length));
-  const std::string header = EncodeHeader(meta, payload_length, crc);
+  CrcWriter payload(out.get(), tmp);
+  ENGRAM_RETURN_IF_ERROR(WriteGraphPayload(graph, &payload));
+  const std::string header = EncodeHeader(meta, payload.length(), payload.crc());
   if (::lseek(out.get(), 0, SEEK_SET) != 0)
     return Status::IOError("seek " + tmp + ": " + ErrnoText());
   ENGRAM_RETURN_IF_ERROR(WriteAll(out.get(), header.data(), header.size(), tmp));
@@ -661,10 +861,8 @@ Status SaveHnswSnapshot(const HnswIndex& index, const std::string& path,
   if (meta.model.size() > kMaxModelLength) {
     return Status::InvalidArgument("hnsw snapshot: model name longer than 4096 bytes");
   }
-  ENGRAM_ASSIGN_OR_RETURN(Scratch graph, MakeScratch(path + ".graph."));
-  ENGRAM_ASSIGN_OR_RETURN(uint64_t payload_length, WriteGraph(*index.graph_, graph.name.path()));
   ScratchName tmp(path + ".tmp");
-  ENGRAM_RETURN_IF_ERROR(WriteSnapshotFile(tmp.path(), meta, graph, payload_length));
+  ENGRAM_RETURN_IF_ERROR(WriteSnapshotFile(tmp.path(), meta, *index.graph_));
   if (::rename(tmp.path().c_str(), path.c_str()) != 0) {
     return Status::IOError("rename " + tmp.path() + " to " + path + ": " + ErrnoText());
   }
@@ -687,7 +885,7 @@ Result<std::unique_ptr<HnswIndex>> LoadHnswSnapshot(const std::string& path,
   ENGRAM_ASSIGN_OR_RETURN(Scratch staged, MakeScratch(path + ".load."));
   ENGRAM_ASSIGN_OR_RETURN(uint64_t count, StagePayload(in.get(), header, staged, path));
   const HnswSnapshotMeta& m = header.meta;
-  const HnswOptions options{m.dimension, m.M, m.ef_construction, std::max<size_t>(ef_search, 1)};
+  const HnswOptions options{m.dimension, m.M, m.ef_construction, ef_search};
   try {
     auto space = std::make_unique<DotProductSpace>(static_cast<size_t>(m.dimension));
     // The path constructor: if loadIndex throws, no destructor runs on a half-loaded graph.

@@ -21,6 +21,7 @@
 #include <vector>
 
 #include "engram/status.h"
+#include "index/quantized_vectors.h"
 #include "index/vector_index.h"
 
 namespace hnswlib {
@@ -32,13 +33,22 @@ class SpaceInterface;
 
 namespace engram {
 
-inline constexpr size_t kDefaultHnswEfSearch = 64;
+// ef_search 0: the candidate list grows with the graph (EfSearchForSize), so that recall stays
+// near the same level from thousands to millions of vectors.
+inline constexpr size_t kAutoEfSearch = 0;
+
+// The candidate list an automatic ef_search uses for a graph of `nodes` live vectors: 64 up to
+// 10,000 nodes (small scopes stay as fast as before), then 170 more per tenfold growth (234 at
+// 100k, 404 at 1M). On the million bench's texts, with M 16 / ef_construction 100, recall@10 at
+// a fixed ef drops only slowly with size (0.816 at 100k and 0.803 at 1M for ef 64), and 1M
+// nodes gave 0.961 at ef 384 and 0.970 at 512 (bench/results/retrieval-1m-2026-11-30-pass3.md).
+size_t EfSearchForSize(size_t nodes);
 
 struct HnswOptions {
   int dimension = 0;                        // 1..65536
   size_t M = 16;                            // graph degree (layer 0 keeps 2*M links); 2..1024
   size_t ef_construction = 100;             // candidate list while inserting; >= 1
-  size_t ef_search = kDefaultHnswEfSearch;  // candidate list while searching; >= 1
+  size_t ef_search = kAutoEfSearch;         // candidate list while searching; 0: automatic
   size_t initial_capacity = 1024;           // nodes before the first doubling; >= 1
 };
 
@@ -85,8 +95,9 @@ struct HnswBuildInput {
 // payload that may be gigabytes long. File size must be exactly H + P.
 
 // Writes `index` to `path` atomically: `path`.tmp is written, fsynced and renamed over `path`,
-// then the directory is fsynced. Scratch files `path`.tmp and `path`.graph.XXXXXX are removed
-// on every return path (after a crash they may remain and can be deleted). The file is created
+// then the directory is fsynced; the graph is written once, straight into `path`.tmp. The
+// scratch file `path`.tmp is removed on every return path (after a crash it may remain and can
+// be deleted). The file is created
 // with mode 0600 (it holds embeddings). Reads the index only: a shared lock suffices.
 // InvalidArgument: meta.dimension/M/ef_construction do not describe `index`, or the model name
 // is too long. IOError: the file system refused; `path` is unchanged unless only the final
@@ -94,7 +105,8 @@ struct HnswBuildInput {
 Status SaveHnswSnapshot(const HnswIndex& index, const std::string& path,
                         const HnswSnapshotMeta& meta);
 
-// Loads a snapshot written by SaveHnswSnapshot. The loaded index searches with `ef_search` and
+// Loads a snapshot written by SaveHnswSnapshot. The loaded index searches with `ef_search`
+// (kAutoEfSearch: scaled with its size) and
 // grows by doubling like a new one. Codes (in every non-OK case: rebuild from the database):
 //   NotFound    no file at `path`.
 //   IOError     the file exists but could not be read, or scratch space could not be written.
@@ -106,7 +118,7 @@ Status SaveHnswSnapshot(const HnswIndex& index, const std::string& path,
 // a path only; it is removed before returning.
 Result<std::unique_ptr<HnswIndex>> LoadHnswSnapshot(const std::string& path,
                                                     const HnswSnapshotMeta& expected,
-                                                    size_t ef_search = kDefaultHnswEfSearch);
+                                                    size_t ef_search = kAutoEfSearch);
 
 class HnswIndex final : public VectorIndex {
  public:
@@ -134,8 +146,10 @@ class HnswIndex final : public VectorIndex {
   Status Remove(int64_t key) override;
   // Copies the vector of a live key; false if absent or removed.
   bool Get(int64_t key, std::vector<float>* out) const override;
-  // Best first; score = inner product. The graph is searched for max(k, ef_search) candidates
-  // (ef = that number). With a filter, if fewer than k pass, the observed pass rate predicts
+  // Best first; score = inner product (exact: float32). The graph is traversed with int8 copies
+  // of the vectors (QuantizedVectors) for max(k, effective ef_search) candidates, which are then
+  // re-ranked with the float vectors; the result is the exact order among those candidates.
+  // With a filter, if fewer than k pass, the observed pass rate predicts
   // how many candidates would fill k; the graph search is repeated with that many (at least
   // twice as many) while it is predicted cheaper than scoring every passing node exactly, at
   // most 4 graph searches; otherwise the exact scan answers (exact results, so a filter that
@@ -146,8 +160,13 @@ class HnswIndex final : public VectorIndex {
 
   size_t M() const { return options_.M; }
   size_t ef_construction() const { return options_.ef_construction; }
-  size_t ef_search() const { return options_.ef_search; }
-  void set_ef_search(size_t ef_search);  // exclusive lock; 0 is treated as 1
+  size_t ef_search() const { return options_.ef_search; }  // as set; 0: automatic
+  // What a search uses now: ef_search, or EfSearchForSize(size()) when automatic.
+  size_t effective_ef_search() const;
+  void set_ef_search(size_t ef_search);  // exclusive lock; 0 (kAutoEfSearch): automatic
+  // False: traverse with the float rows (hnswlib's own search), as before the int8 copies; for
+  // comparisons. Exclusive lock.
+  void set_quantized_traversal(bool on) { quantized_traversal_ = on; }
   size_t capacity() const;               // nodes allocated (live + tombstones + free)
   size_t MemoryBytes() const override;
   size_t deleted_count() const;          // tombstones
@@ -161,9 +180,14 @@ class HnswIndex final : public VectorIndex {
   void GrowIfFull();  // may throw (hnswlib); callers catch
   // Inserts input rows [begin, end) with hnswlib directly; may run on several threads at once.
   Status InsertRows(const HnswBuildInput& input, std::atomic<size_t>* next);
-  // All candidates passing `filter`, best first; *seen = candidates before filtering.
+  // The `candidates` best (exact scores) passing `filter`, best first, from a traversal with
+  // ef = max(effective ef, candidates); *seen = nodes re-ranked before filtering.
   std::vector<VectorHit> SearchGraph(const float* query, size_t candidates, const KeyFilter& filter,
                                      size_t* seen) const;
+  // Layer-0 internal ids nearest to the quantized query by approximate distance, at most ef,
+  // tombstones excluded (hnswlib's search algorithm over our int8 rows).
+  std::vector<uint32_t> TraverseQuantized(const int8_t* query, float query_scale, size_t ef) const;
+  void QuantizeAllNodes();  // codes_ for every node from the graph's float rows
   std::vector<VectorHit> SearchExact(const float* query, size_t k, const KeyFilter& filter) const;
 
   friend Status SaveHnswSnapshot(const HnswIndex&, const std::string&, const HnswSnapshotMeta&);
@@ -174,6 +198,8 @@ class HnswIndex final : public VectorIndex {
   std::unique_ptr<Space> space_;  // outlives graph_ (declared first)
   std::unique_ptr<Graph> graph_;
   std::vector<int64_t> key_of_node_;  // by hnswlib internal id; -1 once removed
+  QuantizedVectors codes_;            // by hnswlib internal id; derived, never saved
+  bool quantized_traversal_ = true;
   size_t live_ = 0;
 };
 

@@ -1,5 +1,7 @@
 #include "index/hnsw_index.h"
 
+#include "index/dot_product.h"
+
 #include <gtest/gtest.h>
 #include <stdlib.h>
 
@@ -42,6 +44,10 @@ Dataset RandomUnitVectors(size_t n, int dim, uint32_t seed) {
     for (int j = 0; j < dim; ++j) v[j] /= norm;
   }
   return d;
+}
+
+float InnerProductForTest(const float* a, const float* b, int dim) {
+  return InnerProduct(a, b, static_cast<size_t>(dim));
 }
 
 float Dot(const float* a, const float* b, int dim) {
@@ -91,8 +97,6 @@ std::vector<int64_t> Keys(const std::vector<VectorHit>& hits) {
 TEST(HnswIndexTest, CreateRejectsBadOptions) {
   EXPECT_EQ(HnswIndex::Create({.dimension = 0}).status().code(), StatusCode::kInvalidArgument);
   EXPECT_EQ(HnswIndex::Create({.dimension = 8, .M = 1}).status().code(),
-            StatusCode::kInvalidArgument);
-  EXPECT_EQ(HnswIndex::Create({.dimension = 8, .ef_search = 0}).status().code(),
             StatusCode::kInvalidArgument);
   EXPECT_EQ(HnswIndex::Create({.dimension = 8, .initial_capacity = 0}).status().code(),
             StatusCode::kInvalidArgument);
@@ -251,8 +255,87 @@ TEST(HnswIndexTest, SetEfSearch) {
   EXPECT_EQ(index->ef_search(), 10u);
   index->set_ef_search(200);
   EXPECT_EQ(index->ef_search(), 200u);
-  index->set_ef_search(0);
-  EXPECT_EQ(index->ef_search(), 1u);
+  EXPECT_EQ(index->effective_ef_search(), 200u);
+  index->set_ef_search(kAutoEfSearch);
+  EXPECT_EQ(index->ef_search(), kAutoEfSearch);
+  EXPECT_EQ(index->effective_ef_search(), EfSearchForSize(0));
+}
+
+TEST(HnswIndexTest, AutomaticEfSearchGrowsWithTheGraph) {
+  EXPECT_EQ(EfSearchForSize(0), 64u);
+  EXPECT_EQ(EfSearchForSize(10'000), 64u);
+  size_t previous = 64;
+  for (size_t n : {20'000, 100'000, 300'000, 1'000'000, 10'000'000}) {
+    EXPECT_GE(EfSearchForSize(n), previous) << n;
+    previous = EfSearchForSize(n);
+  }
+  EXPECT_EQ(EfSearchForSize(100'000), 234u);  // the figures docs and results quote
+  EXPECT_EQ(EfSearchForSize(1'000'000), 404u);
+  const Dataset d = RandomUnitVectors(300, 8, 9);
+  auto index = BuildIndex(d);  // default options: automatic
+  EXPECT_EQ(index->ef_search(), kAutoEfSearch);
+  EXPECT_EQ(index->effective_ef_search(), EfSearchForSize(300));
+}
+
+// The graph is traversed with int8 rows; the candidates are re-ranked with the float vectors:
+// every returned score is the float inner product, in exact best-first order, and the result
+// is the exact top k of the nodes the traversal kept (asking for more shows those nodes).
+TEST(HnswIndexTest, ReRankGivesExactScoresAndOrderAmongCandidates) {
+  const Dataset d = RandomUnitVectors(3000, 48, 11);
+  const Dataset queries = RandomUnitVectors(30, 48, 12);
+  auto index = BuildIndex(d, {.ef_search = 40});
+  for (size_t q = 0; q < queries.size(); ++q) {
+    const auto all = index->Search(queries.row(q), 40, {});  // every node the traversal kept
+    ASSERT_EQ(all.size(), 40u);
+    std::vector<VectorHit> exact;
+    for (const VectorHit& h : all) {
+      exact.push_back({h.key, InnerProductForTest(queries.row(q), d.row(h.key), 48)});
+      EXPECT_EQ(h.score, exact.back().score) << "key " << h.key;
+    }
+    std::stable_sort(exact.begin(), exact.end(),
+                     [](auto& a, auto& b) { return a.score > b.score; });
+    for (size_t i = 0; i < all.size(); ++i) EXPECT_EQ(all[i].score, exact[i].score) << i;
+    const auto top10 = index->Search(queries.row(q), 10, {});
+    ASSERT_EQ(top10.size(), 10u);
+    for (size_t i = 0; i < 10; ++i) EXPECT_EQ(top10[i].score, all[i].score) << i;
+  }
+}
+
+// Int8 traversal loses little recall against float traversal at the same ef.
+TEST(HnswIndexTest, QuantizedTraversalRecallCloseToFloat) {
+  const Dataset d = RandomUnitVectors(5000, 64, 13);
+  const Dataset queries = RandomUnitVectors(100, 64, 14);
+  auto index = BuildIndex(d, {.ef_search = 96});
+  double quantized = 0, full = 0;
+  for (size_t q = 0; q < queries.size(); ++q) {
+    const auto truth = BruteForce(d, queries.row(q), 10);
+    index->set_quantized_traversal(true);
+    quantized += Recall(index->Search(queries.row(q), 10, {}), truth);
+    index->set_quantized_traversal(false);
+    full += Recall(index->Search(queries.row(q), 10, {}), truth);
+  }
+  quantized /= static_cast<double>(queries.size());
+  full /= static_cast<double>(queries.size());
+  EXPECT_GE(quantized, full - 0.03) << "float " << full;
+  EXPECT_GE(quantized, 0.9);
+}
+
+// Tombstones are traversed but never returned, and replaced vectors are re-quantized.
+TEST(HnswIndexTest, QuantizedRowsFollowUpsertAndRemove) {
+  const Dataset d = RandomUnitVectors(2000, 32, 15);
+  auto index = BuildIndex(d);
+  for (int64_t key = 0; key < 2000; key += 2) ASSERT_TRUE(index->Remove(key).ok());
+  for (size_t i = 1; i < 2000; i += 2) {
+    const auto hits = index->Search(d.row(i), 5, {});
+    ASSERT_FALSE(hits.empty());
+    for (const VectorHit& h : hits) EXPECT_EQ(h.key % 2, 1) << h.key;
+  }
+  // Key 1 takes the vector of row 0: a search for row 0 finds key 1 with score 1.
+  ASSERT_TRUE(index->Upsert(1, d.row(0)).ok());
+  const auto hits = index->Search(d.row(0), 1, {});
+  ASSERT_EQ(hits.size(), 1u);
+  EXPECT_EQ(hits[0].key, 1);
+  EXPECT_NEAR(hits[0].score, 1.0f, 1e-5);
 }
 
 // ---------------------------------------------------------------------------------------------

@@ -99,6 +99,38 @@ TEST_F(SnapshotTest, CorruptSnapshotIsDetectedAndRebuilt) {
   EXPECT_TRUE(Describe(*engine)->from_snapshot);
 }
 
+// A snapshot of another format version (an older engram's, or a newer one's) is not read: the
+// graph is rebuilt from the database and saved in the current format on close.
+TEST_F(SnapshotTest, OtherFormatVersionIsRebuiltAndRewritten) {
+  {
+    auto engine = Open();
+    AddItems(*engine, 0, 120);
+    ASSERT_TRUE(Describe(*engine).ok());
+  }
+  for (char version : {'\x00', '\x02'}) {
+    {
+      std::fstream f(SnapshotFile(), std::ios::in | std::ios::out | std::ios::binary);
+      f.seekp(8);  // format version, little-endian u32
+      f.put(version);
+    }
+    {
+      auto engine = Open();
+      auto info = Describe(*engine);
+      ASSERT_TRUE(info.ok());
+      EXPECT_FALSE(info->from_snapshot);
+      EXPECT_NE(info->snapshot_status.find("unsupported format version"), std::string::npos)
+          << info->snapshot_status;
+      EXPECT_TRUE(info->approximate);
+      EXPECT_TRUE(Finds(*engine, 42));
+    }
+    auto engine = Open();  // rewritten on close in the current version
+    auto info = Describe(*engine);
+    ASSERT_TRUE(info.ok());
+    EXPECT_TRUE(info->from_snapshot) << info->snapshot_status;
+    EXPECT_TRUE(Finds(*engine, 42));
+  }
+}
+
 TEST_F(SnapshotTest, StaleSnapshotIsNotTrusted) {
   {
     auto engine = Open();
