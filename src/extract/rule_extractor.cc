@@ -326,6 +326,18 @@ ClauseInput WithoutTime(const std::string& clause, bool zh, TimestampMs now, std
   auto times = zh ? FindChineseTimeExpressions(clause, now) : FindEnglishTimeExpressions(clause, now);
   *storage = clause;
   if (!times.empty()) {
+    // "Wednesday and Thursday", "周三和周四": the connector goes with the dates.
+    for (size_t k = 1; k < times.size(); ++k) {
+      std::string gap = LowerAscii(clause.substr(times[k - 1].end, times[k].begin - times[k - 1].end));
+      std::string bare;
+      for (char ch : gap) {
+        if (ch != ' ' && ch != ',') bare += ch;
+      }
+      if (bare.empty() || bare == "and" || bare == "or" || bare == "&" || bare == "和" ||
+          bare == "、" || bare == "或" || bare == "到" || bare == "至" || bare == "to") {
+        times[k].begin = times[k - 1].end;
+      }
+    }
     for (auto it = times.rbegin(); it != times.rend(); ++it) {
       storage->erase(it->begin, it->end - it->begin);
     }

@@ -8,6 +8,7 @@
 #include <cctype>
 #include <cstring>
 #include <string>
+#include <unordered_map>
 #include <unordered_set>
 
 #include "extract/rule_patterns.h"
@@ -218,10 +219,15 @@ std::vector<std::string_view> SplitWords(std::string_view s) {
   return out;
 }
 
-const std::vector<ParsedPattern>& Parsed() {
-  static const std::vector<ParsedPattern> k = [] {
-    std::vector<ParsedPattern> out;
-    for (const Pattern& p : Patterns()) out.push_back({SplitWords(p.words), &p});
+// The patterns by their first word, in table order: a clause tries only those whose first word
+// is its verb.
+const std::unordered_map<std::string_view, std::vector<ParsedPattern>>& PatternsByVerb() {
+  static const auto k = [] {
+    std::unordered_map<std::string_view, std::vector<ParsedPattern>> out;
+    for (const Pattern& p : Patterns()) {
+      ParsedPattern parsed{SplitWords(p.words), &p};
+      out[parsed.words.front()].push_back(std::move(parsed));
+    }
     return out;
   }();
   return k;
@@ -913,7 +919,9 @@ std::vector<Statement> MatchI(const Clause& c) {
   if (auto s = MatchPossession(c, verb); !s.empty()) return s;
   if (auto s = MatchHealthAdjective(c, verb); !s.empty()) return s;
   if (auto s = MatchSkillVerb(c, verb); !s.empty()) return s;
-  for (const ParsedPattern& p : Parsed()) {
+  auto candidates = PatternsByVerb().find(t[verb].low);
+  if (candidates == PatternsByVerb().end()) return MatchTimed(c, verb);
+  for (const ParsedPattern& p : candidates->second) {
     size_t last = c.subject, ob = 0;
     std::string_view trailing;
     if (!MatchPattern(c, p, &last, &ob, &trailing)) continue;
