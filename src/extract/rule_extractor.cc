@@ -204,7 +204,10 @@ std::vector<Piece> SplitClausesZh(const std::string& sentence) {
   std::string_view s = sentence;
   for (size_t i = 0; i < s.size();) {
     bool split = false;
+    // Every separator starts with ',' or one of the lead bytes of "，但可不而并然、".
+    const bool maybe = s[i] == ',' || static_cast<unsigned char>(s[i]) >= 0xE0;
     for (std::string_view sep : {"，", ",", "但是", "可是", "不过", "而且", "并且", "然后", "、也"}) {
+      if (!maybe) break;
       if (s.substr(i).starts_with(sep)) {
         std::string_view next = s.substr(i + sep.size());
         bool name_follows = next.starts_with("叫") || next.starts_with("名叫") ||

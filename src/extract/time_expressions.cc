@@ -437,7 +437,31 @@ ZhMatch MatchZhRelative(std::string_view s, size_t i, int64_t today) {
   return {};
 }
 
+// Decodes the code point at s[i] (valid UTF-8).
+char32_t CodepointAt(std::string_view s, size_t i) {
+  auto b = static_cast<unsigned char>(s[i]);
+  size_t len = CodepointLength(s, i);
+  if (i + len > s.size()) return 0;
+  char32_t cp = len == 1 ? b : len == 2 ? (b & 0x1F) : len == 3 ? (b & 0x0F) : (b & 0x07);
+  for (size_t k = 1; k < len; ++k) cp = (cp << 6) | (static_cast<unsigned char>(s[i + k]) & 0x3F);
+  return cp;
+}
+
+// True if a Chinese time expression can start with the code point: most characters of a
+// sentence cannot, and the scanner skips them without trying every pattern.
+bool CanStartChinese(char32_t c) {
+  static const std::vector<bool> kStarts = [] {
+    std::vector<bool> bits(0x10000, false);
+    std::string_view firsts = "大前昨今明后刚上下这本星礼周去半零一二两三四五六七八九十";
+    for (size_t i = 0; i < firsts.size(); i += CodepointLength(firsts, i)) bits[CodepointAt(firsts, i)] = true;
+    for (char d = '0'; d <= '9'; ++d) bits[static_cast<unsigned char>(d)] = true;
+    return bits;
+  }();
+  return c < kStarts.size() && kStarts[c];
+}
+
 ZhMatch MatchChineseAt(std::string_view s, size_t i, int64_t today) {
+  if (!CanStartChinese(CodepointAt(s, i))) return {};
   struct Fixed { std::string_view text; int offset; };
   static constexpr std::array<Fixed, 19> kDays = {{
       {"大前天", -3}, {"大后天", 3}, {"前天", -2}, {"昨天", -1}, {"昨日", -1}, {"昨晚", -1},
