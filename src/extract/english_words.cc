@@ -105,7 +105,8 @@ const WordSet& Boundaries() {
       "though", "and", "or", "with", "for", "now", "anymore", "too", "either", "as", "until",
       "lately", "nowadays", "currently", "these", "right", "at", ",", "lol", "haha", "if",
       "whenever", "than", "ever", "though", "unless", "cause", "coz", "cuz", "after", "before",
-      "during", "by", "from", "either", "though", "over", "rather", "instead"};
+      "during", "by", "from", "either", "though", "over", "rather", "instead", "especially",
+      "particularly", "including", "like", "such"};
   return k;
 }
 
@@ -173,12 +174,17 @@ const WordSet& HealthConditions() {
 
 std::string Singular(std::string_view w) {
   if (w == "children") return "child";
-  if (w == "puppies") return "puppy";
-  if (w == "kittens" || w == "dogs" || w == "cats" || w.ends_with("s")) {
-    if (w.size() > 3 && w.ends_with("s") && !w.ends_with("ss") && !w.ends_with("us") &&
-        !w.ends_with("is")) {
-      return std::string(w.substr(0, w.size() - 1));
-    }
+  static const WordSet kIeWords = {"movies", "cookies", "zombies", "pies", "ties", "lies",
+                                   "brownies", "selfies", "smoothies", "hippies", "rookies",
+                                   "indies", "veggies", "goalies", "newbies", "techies", "freebies"};
+  if (kIeWords.contains(w)) return std::string(w.substr(0, w.size() - 1));
+  if (w.size() > 4 && w.ends_with("ies")) return std::string(w.substr(0, w.size() - 3)) + "y";
+  for (std::string_view es : {"ches", "shes", "xes", "sses"}) {
+    if (w.size() > es.size() + 1 && w.ends_with(es)) return std::string(w.substr(0, w.size() - 2));
+  }
+  if (w.size() > 3 && w.ends_with("s") && !w.ends_with("ss") && !w.ends_with("us") &&
+      !w.ends_with("is")) {
+    return std::string(w.substr(0, w.size() - 1));
   }
   return std::string(w);
 }

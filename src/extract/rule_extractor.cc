@@ -244,7 +244,7 @@ std::vector<Piece> SplitClausesZh(const std::string& sentence) {
 
 bool IsPredicateHeadEn(std::string_view low) {
   static const std::vector<std::string_view> kHeads = {
-      "live", "work", "love", "like", "have", "moved", "want", "plan", "hate", "enjoy", "prefer",
+      "live", "work", "love", "have", "moved", "want", "plan", "hate", "enjoy", "prefer",
       "speak", "am", "got", "started", "joined", "just", "also", "really", "recently",
       "currently", "now", "own", "adopted", "hope", "grew", "can", "play", "don't", "do", "never",
       "still", "recently", "dislike", "adore", "need", "intend", "was", "usually"};

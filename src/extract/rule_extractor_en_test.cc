@@ -1,6 +1,9 @@
 // The rule extractor on English self-statements.
 #include <gtest/gtest.h>
 
+#include <atomic>
+#include <thread>
+
 #include "extract/extraction_test_util.h"
 
 namespace engram {
@@ -218,6 +221,25 @@ TEST(RuleExtractorEnTest, ChitChatQuestionsAndOthersGiveNothing) {
   }
 }
 
+TEST(RuleExtractorEnTest, SmallTalkObjectsGiveNothing) {
+  for (const char* text : {"I love it!", "I love how it turned out", "I like your photos",
+                           "I love what you did there", "I'm learning a ton", "I love that",
+                           "I want to see you soon", "I work in the studio"}) {
+    EXPECT_TRUE(Extract(text).empty()) << text;
+  }
+}
+
+TEST(RuleExtractorEnTest, ObjectsKeepTheirPhrase) {
+  EXPECT_EQ(One("I want to start a dance studio for kids and teens").content,
+            "User wants to start a dance studio for kids and teens");
+  EXPECT_EQ(One("I love coffee with oat milk").content, "User loves coffee with oat milk");
+  EXPECT_EQ(One("I love hiking, especially in autumn").content, "User loves hiking");
+  EXPECT_EQ(One("Last Friday I went to a parade and it was awesome").content,
+            "User went to a parade on 2026-11-27");
+  EXPECT_EQ(One("I love beaches").slot, "user/likes:beach");
+  EXPECT_EQ(One("I love berries").slot, "user/likes:berry");
+}
+
 TEST(RuleExtractorEnTest, AssistantTurnsAreIgnored) {
   EXPECT_TRUE(Extract("I live in Paris.", "assistant").empty());
   EXPECT_TRUE(Extract("I live in Paris.", "system").empty());
@@ -258,6 +280,62 @@ TEST(RuleExtractorEnTest, Deterministic) {
     EXPECT_EQ(a[i].slot, b[i].slot);
   }
   EXPECT_GE(a.size(), 4u);
+}
+
+}  // namespace
+}  // namespace engram
+
+namespace engram {
+namespace {
+
+using namespace testing_extract;
+
+TEST(RuleExtractorRobustnessTest, OddInputsGiveNoCrashAndNoCandidates) {
+  const std::string long_text(20000, 'a');
+  for (const std::string& text :
+       {std::string(""), std::string("I"), std::string("my"), std::string("我"), std::string("我的"),
+        std::string("I'm"), std::string("...!!!???"), std::string("\xff\xfe invalid"),
+        std::string("🙂🙂🙂"), std::string("I am a"), std::string("my name is"), std::string("我叫"),
+        std::string("我对过敏"), std::string("我是患者"), std::string("9999年前我"), long_text,
+        std::string("I live in"), std::string("every"), std::string("I have a"), std::string("我在工作"),
+        std::string("不是而是"), std::string("，，，我，，")}) {
+    auto c = Extract(text);
+    for (const Candidate& cand : c) EXPECT_FALSE(cand.content.empty()) << text;
+    EXPECT_LE(c.size(), 1u) << text;
+  }
+}
+
+TEST(RuleExtractorRobustnessTest, OneExtractorServesManyThreads) {
+  auto extractor = MakeRuleExtractor();
+  const std::vector<std::string> texts = {"I live in Oslo and I love skiing.", "我住在上海，喜欢喝咖啡。",
+                                          "Next Friday I have an exam.", "我不再喜欢咖啡了"};
+  std::vector<std::vector<std::string>> expected;
+  for (const std::string& t : texts) {
+    ExtractionInput in;
+    in.turns.push_back(Turn{"user", t, kAt, ""});
+    std::vector<std::string> contents;
+    auto r = extractor->Extract(in);
+    for (const Candidate& c : r->candidates) contents.push_back(c.content);
+    expected.push_back(contents);
+  }
+  std::atomic<int> mismatches{0};
+  std::vector<std::thread> threads;
+  for (int k = 0; k < 4; ++k) {
+    threads.emplace_back([&] {
+      for (int round = 0; round < 200; ++round) {
+        for (size_t i = 0; i < texts.size(); ++i) {
+          ExtractionInput in;
+          in.turns.push_back(Turn{"user", texts[i], kAt, ""});
+          std::vector<std::string> contents;
+          auto r = extractor->Extract(in);
+          for (const Candidate& c : r->candidates) contents.push_back(c.content);
+          if (contents != expected[i]) ++mismatches;
+        }
+      }
+    });
+  }
+  for (std::thread& t : threads) t.join();
+  EXPECT_EQ(mismatches.load(), 0);
 }
 
 }  // namespace

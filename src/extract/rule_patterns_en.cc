@@ -26,6 +26,10 @@ bool ListKind(Kind k) {
   return k == Kind::kLike || k == Kind::kDislike || k == Kind::kAllergy || k == Kind::kSkill;
 }
 
+// Kinds whose object is a verb phrase that may hold prepositions and "and" ("to start a safe
+// and loving home for kids").
+bool PhraseKind(Kind k) { return k == Kind::kGoal; }
+
 // ---- the pattern table ----
 
 struct Pattern {
@@ -152,11 +156,13 @@ size_t ObjectEnd(const Clause& c, size_t b, Kind kind) {
   size_t e = b;
   for (; e < c.t.size(); ++e) {
     std::string_view w = c.t[e].low;
-    if (ListKind(kind) && (w == "and" || w == "or" || w == "," || w == "with" || w == "for" ||
-                           w == "at" || w == "from" || w == "by" || w == "as")) {
+    const bool preposition = w == "with" || w == "for" || w == "at" || w == "from" || w == "by" ||
+                             w == "as" || w == "like" || w == "during" || w == "after" || w == "before";
+    if (ListKind(kind) && (w == "and" || w == "or" || w == "," || preposition)) {
       if (w == "and" || w == "or" || w == ",") continue;
       if (e > b) continue;
     }
+    if (PhraseKind(kind) && (preposition || w == "and") && e > b) continue;
     if (Boundaries().contains(w) && e > b) break;
     if (w == "i" || (w == "my" && e > b)) break;
   }
@@ -187,10 +193,20 @@ std::vector<std::pair<size_t, size_t>> ListItems(const Clause& c, size_t b, size
   return out;
 }
 
+// An object that names nothing by itself ("it", "how it looks", "what you did") or is about
+// the listener ("your photos", "talking to you"): small talk, not a fact about the user.
 bool IsPronounObject(const Clause& c, size_t b, size_t e) {
   static const WordSet k = {"it", "that", "this", "them", "you", "him", "her", "those", "these",
-                            "one", "to"};
-  return e - b == 1 && k.contains(c.t[b].low);
+                            "one", "to", "how", "what", "when", "where", "why", "who", "which",
+                            "especially", "beyond", "so", "all", "both", "everything", "lot",
+                            "ton", "more", "seeing", "hearing", "everyone", "everybody"};
+  if (b >= e) return true;
+  if (k.contains(c.t[b].low) && (e - b == 1 || c.t[b].low != "to")) return true;
+  if (c.t[b].low == "a" && e - b == 2 && (c.t[b + 1].low == "lot" || c.t[b + 1].low == "ton")) return true;
+  for (size_t i = b; i < e; ++i) {
+    if (c.t[i].low == "you" || c.t[i].low == "your" || c.t[i].low == "yours") return true;
+  }
+  return false;
 }
 
 // The key of an object: the words without leading articles, the last one singular.
@@ -539,7 +555,10 @@ std::vector<Statement> FromPattern(const Clause& c, const ParsedPattern& p, size
   } else {
     oe = ObjectEnd(c, ob, *kind);
   }
-  if (ob >= oe || IsPronounObject(c, ob, oe)) return {};
+  if (ob >= oe) return {};
+  const bool about_a_place = *kind == Kind::kLocation || *kind == Kind::kHometown ||
+                             *kind == Kind::kEmployer || *kind == Kind::kName;
+  if (about_a_place ? (oe - ob == 1 && IsPronounObject(c, ob, oe)) : IsPronounObject(c, ob, oe)) return {};
   std::string_view first = t[ob].low;
   switch (*kind) {
     case Kind::kJob:
@@ -553,7 +572,8 @@ std::vector<Statement> FromPattern(const Clause& c, const ParsedPattern& p, size
       if (first == "home" || first == "myself") return {};
       break;
     case Kind::kWorkPlace:
-      if (!IsCapitalized(t[ob])) kind = Kind::kJob;
+      if (first == "the" || first == "a" || first == "an" || first == "my" || first == "home") return {};
+      if (!IsCapitalized(t[ob])) kind = Kind::kJob;  // "work in finance": a field
       break;
     case Kind::kGoal: {
       static const WordSet kNotGoals = {"know", "ask", "say", "tell", "check", "clarify",
@@ -617,7 +637,18 @@ std::vector<Statement> MatchTimed(const Clause& c, size_t verb) {
   if (!c.in->has_time || verb >= t.size() || t.size() - c.subject < 3) return {};
   if (NegationBetween(c, c.subject + 1, t.size()).negated) return {};
   const std::string when = (c.in->date_is_day ? " on " : " in ") + c.in->date;
-  std::string content = "User " + Rewrite(t, c.subject + 1, t.size()) + when;
+  // "went to a parade and it was awesome": the event ends where another subject starts.
+  static const WordSet kSubjects = {"it", "we", "they", "he", "she", "that", "this", "there", "i", "everyone"};
+  size_t end = t.size();
+  for (size_t k = c.subject + 2; k + 1 < t.size(); ++k) {
+    if ((t[k].low == "and" || t[k].low == "but" || t[k].low == "so" || t[k].low == "because" ||
+         t[k].low == "which" || t[k].low == ",") &&
+        kSubjects.contains(t[k + 1].low)) {
+      end = k;
+      break;
+    }
+  }
+  std::string content = "User " + Rewrite(t, c.subject + 1, end) + when;
   if (c.in->future_time) {
     static const WordSet kFuture = {"have", "will", "am", "need", "must", "start", "leave", "fly",
                                     "travel", "visit", "meet", "see"};
