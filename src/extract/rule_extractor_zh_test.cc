@@ -198,6 +198,21 @@ TEST(RuleExtractorZhTest, ChitChatQuestionsAndOthersGiveNothing) {
   }
 }
 
+TEST(RuleExtractorZhTest, FeelingsAndOtherPeopleGiveNothing) {
+  for (const char* text : {"我今天好开心", "明天我好期待", "我昨天觉得自己被忽略了", "我朋友上周买了新车",
+                           "我同事喜欢喝茶", "我怕我做不完", "我今天在学校摔倒了"}) {
+    EXPECT_TRUE(Extract(text).empty()) << text;
+  }
+}
+
+TEST(RuleExtractorZhTest, Favourites) {
+  Candidate c = One("我最喜欢的颜色是蓝色");
+  EXPECT_EQ(c.type, MemoryType::kPreference);
+  EXPECT_EQ(c.slot, "user/favorite:颜色");
+  EXPECT_TRUE(c.exclusive);
+  EXPECT_EQ(c.content, "用户最喜欢的颜色是蓝色");
+}
+
 TEST(RuleExtractorZhTest, AssistantTurnsAreIgnored) {
   EXPECT_TRUE(Extract("我住在北京。", "assistant").empty());
 }
