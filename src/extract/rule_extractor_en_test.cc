@@ -151,6 +151,13 @@ TEST(RuleExtractorEnTest, Goals) {
   Candidate g = One("My goal is to run a marathon next year");
   EXPECT_EQ(g.content, "User's goal is to run a marathon");
   EXPECT_EQ(g.valid_from, Date(2027, 1, 1));
+  EXPECT_EQ(One("I'll send the revised budget to Maria by Thursday").type, MemoryType::kGoal);
+  EXPECT_EQ(One("I promised to call my mom on her birthday").content,
+            "User promised to call their mom on her birthday");
+  EXPECT_EQ(One("I need to renew my passport").slot, "user/goal:renew my passport");
+  EXPECT_TRUE(Extract("I'll think about it").empty());
+  EXPECT_TRUE(Extract("I'll be there").empty());
+  EXPECT_TRUE(Extract("I need to go").empty());
   EXPECT_TRUE(Extract("I want to know what time it is").empty());  // a request
   EXPECT_TRUE(Extract("I'm going to the gym").empty());
 }

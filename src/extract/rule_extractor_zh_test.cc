@@ -123,6 +123,9 @@ TEST(RuleExtractorZhTest, Goals) {
   EXPECT_EQ(plan.valid_from, Date(2027, 1, 1));
   EXPECT_EQ(One("我的目标是减肥十公斤").type, MemoryType::kGoal);
   EXPECT_EQ(One("我计划考研").type, MemoryType::kGoal);
+  EXPECT_EQ(One("我答应女儿周末带她去动物园").type, MemoryType::kGoal);
+  EXPECT_EQ(One("我会在月底前交报告").type, MemoryType::kGoal);
+  EXPECT_TRUE(Extract("我会的").empty());
   EXPECT_TRUE(Extract("我想你了").empty());
   EXPECT_TRUE(Extract("我想知道明天的天气").empty());
 }

@@ -53,7 +53,10 @@ const std::vector<Pattern>& Patterns() {
       {"am going to {x}", K::kGoal, {}, 0.7}, {"am saving for {x}", K::kGoal, {}},
       {"am saving up for {x}", K::kGoal, {}}, {"dream of {x}", K::kGoal, {}, 0.7},
       {"am thinking about {x}", K::kGoal, {}, 0.6}, {"am thinking of {x}", K::kGoal, {}, 0.6},
-      {"am considering {x}", K::kGoal, {}, 0.6},
+      {"am considering {x}", K::kGoal, {}, 0.6}, {"promised to {x}", K::kGoal, {}},
+      {"promise to {x}", K::kGoal, {}}, {"am committed to {x}", K::kGoal, {}},
+      {"am determined to {x}", K::kGoal, {}}, {"need to {x}", K::kGoal, {}, 0.6},
+      {"have to {x}", K::kGoal, {}, 0.6}, {"will {x}", K::kGoal, {}, 0.6},
       // location and origin
       {"live in {x}", K::kLocation, {}}, {"am living in {x}", K::kLocation, {}},
       {"have lived in {x}", K::kLocation, {}}, {"have been living in {x}", K::kLocation, {}},
@@ -164,7 +167,7 @@ size_t ObjectEnd(const Clause& c, size_t b, Kind kind) {
     }
     if (PhraseKind(kind) && (preposition || w == "and") && e > b) continue;
     if (Boundaries().contains(w) && e > b) break;
-    if (w == "i" || (w == "my" && e > b)) break;
+    if (w == "i" || (w == "my" && e > b && !PhraseKind(kind))) break;
   }
   // trailing fillers: "a lot", "so much", "very much", "right now"
   while (e > b) {
@@ -583,6 +586,11 @@ std::vector<Statement> FromPattern(const Clause& c, const ParsedPattern& p, size
       if (kNotGoals.contains(first) || (p.words[0] == "am" && p.words[1] == "going" && IsCapitalized(t[ob]))) {
         return {};
       }
+      // "I'll think about it", "I'll be there", "I need to go": too slight to remember
+      static const WordSet kSlight = {"be", "think", "try", "go", "get", "let", "keep", "do",
+                                      "come", "look", "wait", "figure", "stop", "leave", "have"};
+      const bool weak = p.pattern->confidence < 0.7;
+      if (weak && (oe - ob < 2 || kSlight.contains(first))) return {};
       break;
     }
     case Kind::kName:

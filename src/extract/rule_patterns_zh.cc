@@ -455,6 +455,8 @@ const std::vector<Trigger>& Triggers() {
       {"会弹", K::kSkill, {}}, {"会拉", K::kSkill, {}}, {"会做", K::kSkill, {}},
       {"会开", K::kSkill, {}}, {"会游泳", K::kSkill, {}}, {"会编程", K::kSkill, {}},
       {"会画", K::kSkill, {}}, {"会唱", K::kSkill, {}}, {"会跳", K::kSkill, {}},
+      {"答应", K::kGoal, {}, 0.75}, {"承诺", K::kGoal, {}, 0.75}, {"保证", K::kGoal, {}, 0.7},
+      {"需要", K::kGoal, {}, 0.6}, {"会", K::kGoal, {}, 0.6},
   };
   return k;
 }
@@ -502,6 +504,8 @@ std::optional<std::vector<Statement>> MatchTrigger(const Clause& c, size_t i, co
         if (v.starts_with("好了")) v.remove_prefix(6);  // 想好了要…: decided to
         if (v.starts_with("要")) v.remove_prefix(3);
         if (v.empty() || !GoalObjectOk(v)) return std::vector<Statement>{};
+        // 我会的, 我会去: too slight to remember
+        if (t.confidence < 0.7 && Chars(v) < 3) return std::vector<Statement>{};
         return std::vector<Statement>{Make(c, *kind, Str(v), SlotKey(v), Content(p, e), t.confidence)};
       case Kind::kLike: case Kind::kDislike: {
         if (v == "你" || v == "他" || v == "她" || v == "它" || v == "这个" || v == "那个" ||
