@@ -63,7 +63,7 @@ bool Negative(std::string_view content) {
     if ((" " + low + " ").find(m) != std::string::npos) return true;
   }
   for (std::string_view m : {"不喜欢", "不爱", "讨厌", "不再", "不吃", "不喝", "受不了", "厌恶",
-                             "没有", "不想", "不打算", "不能", "不感兴趣", "不养", "没养"}) {
+                             "没有", "不想", "不打算", "不能", "不感兴趣", "不养", "没养", "怕"}) {
     if (low.find(m) != std::string::npos) return true;
   }
   return false;
