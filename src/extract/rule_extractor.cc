@@ -264,16 +264,35 @@ bool StartsWithSubjectEn(std::string_view s) {
   return w == "i" || w == "i'm" || w == "i've" || w == "i'd" || w == "i'll" || w == "im" || w == "my";
 }
 
+// A comma piece that continues a list ("coffee and juice"): a few words, no verb of its own.
+bool IsListContinuation(std::string_view piece) {
+  std::string low = " " + LowerAscii(piece) + " ";
+  int words = 0;
+  for (size_t i = 1; i < low.size(); ++i) words += low[i] == ' ' && low[i - 1] != ' ';
+  for (std::string_view verb : {" is ", " are ", " was ", " were ", "'s ", " it ", " has "}) {
+    if (low.find(verb) != std::string::npos) return false;
+  }
+  return words <= 5;
+}
+
 // Splits at commas and at "and"/"but"/"so"/"because" before a new subject or verb.
 std::vector<Piece> SplitClausesEn(const std::string& sentence) {
   std::vector<std::string> raw;
   std::string cur;
   const std::string low = LowerAscii(sentence);
   for (size_t i = 0; i < sentence.size();) {
-    if (sentence[i] == ',' || sentence[i] == ':') {
+    if (sentence[i] == ',' || sentence[i] == ':' || sentence[i] == '(' || sentence[i] == ')') {
       raw.push_back(cur);
       cur.clear();
       ++i;
+      continue;
+    }
+    // dashes between clauses: " - ", "—", "–"
+    std::string_view rest = std::string_view(sentence).substr(i);
+    if (rest.starts_with(" - ") || rest.starts_with("—") || rest.starts_with("–")) {
+      raw.push_back(cur);
+      cur.clear();
+      i += 3;  // " - ", and "—", "–" are 3 bytes in UTF-8
       continue;
     }
     bool split = false;
@@ -313,8 +332,8 @@ std::vector<Piece> SplitClausesEn(const std::string& sentence) {
       prev_has_subject = true;
     } else if (prev_has_subject && IsPredicateHeadEn(first)) {
       out.push_back({"I " + std::string(trimmed), true});
-    } else if (!out.empty() && prev_has_subject) {
-      out.back().text += ", " + std::string(trimmed);
+    } else if (!out.empty() && prev_has_subject && IsListContinuation(trimmed)) {
+      out.back().text += ", " + std::string(trimmed);  // "I like tea, coffee and juice"
     } else {
       out.push_back({std::string(trimmed), false});
       prev_has_subject = false;

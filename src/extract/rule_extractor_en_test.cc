@@ -156,6 +156,8 @@ TEST(RuleExtractorEnTest, Goals) {
             "User promised to call their mom on her birthday");
   EXPECT_EQ(One("I need to renew my passport").slot, "user/goal:renew my passport");
   EXPECT_TRUE(Extract("I'll think about it").empty());
+  EXPECT_TRUE(Extract("I'll never forget that trip").empty());
+  EXPECT_EQ(One("I will definitely visit Kyoto in spring").content, "User will definitely visit Kyoto in spring");
   EXPECT_TRUE(Extract("I'll be there").empty());
   EXPECT_TRUE(Extract("I need to go").empty());
   EXPECT_TRUE(Extract("I want to know what time it is").empty());  // a request
@@ -241,6 +243,11 @@ TEST(RuleExtractorEnTest, ObjectsKeepTheirPhrase) {
             "User wants to start a dance studio for kids and teens");
   EXPECT_EQ(One("I love coffee with oat milk").content, "User loves coffee with oat milk");
   EXPECT_EQ(One("I love hiking, especially in autumn").content, "User loves hiking");
+  EXPECT_EQ(One("I'm a big fan of pottery - the creativity is great").content, "User is a big fan of pottery");
+  EXPECT_TRUE(Extract("I had a quiet weekend after we went camping two weekends ago").size() <= 1);
+  for (const Candidate& c : Extract("I had a quiet weekend after we went camping two weekends ago")) {
+    EXPECT_NE(c.slot, "user/routine:weekend");
+  }
   EXPECT_EQ(One("Last Friday I went to a parade and it was awesome").content,
             "User went to a parade on 2026-11-27");
   EXPECT_EQ(One("I love beaches").slot, "user/likes:beach");

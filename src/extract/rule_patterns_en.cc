@@ -330,6 +330,11 @@ const WordSet& Ignorable() {
   return k;
 }
 
+bool Count(std::string_view w) {
+  static const WordSet k = {"two", "three", "four", "few", "several", "many", "some", "2", "3", "4"};
+  return k.contains(w);
+}
+
 // A routine phrase ("every Monday", "on weekends", "each morning"); [b, e) or b == e.
 std::pair<size_t, size_t> RoutineSpan(const std::vector<Tok>& t, std::string* key) {
   static const WordSet kUnits = {"day", "morning", "night", "evening", "afternoon", "week",
@@ -348,7 +353,7 @@ std::pair<size_t, size_t> RoutineSpan(const std::vector<Tok>& t, std::string* ke
         return {i, j + 1};
       }
     }
-    if (kPlural.contains(t[i].low)) {
+    if (kPlural.contains(t[i].low) && !(i > 0 && Count(t[i - 1].low))) {  // not "two weekends ago"
       *key = Singular(t[i].low);
       return {i > 0 && t[i - 1].low == "on" ? i - 1 : i, i + 1};
     }
@@ -562,6 +567,13 @@ std::vector<Statement> FromPattern(const Clause& c, const ParsedPattern& p, size
   const bool about_a_place = *kind == Kind::kLocation || *kind == Kind::kHometown ||
                              *kind == Kind::kEmployer || *kind == Kind::kName;
   if (about_a_place ? (oe - ob == 1 && IsPronounObject(c, ob, oe)) : IsPronounObject(c, ob, oe)) return {};
+  // "I'll never …", "I will definitely …": the object starts after the adverb; a negator there
+  // negates the statement.
+  while (*kind == Kind::kGoal && ob + 1 < oe && Adverbs().contains(t[ob].low)) ++ob;
+  if (*kind == Kind::kGoal && IsNegator(t[ob].low)) {
+    *stop = true;
+    return {};
+  }
   std::string_view first = t[ob].low;
   switch (*kind) {
     case Kind::kJob:
@@ -588,7 +600,8 @@ std::vector<Statement> FromPattern(const Clause& c, const ParsedPattern& p, size
       }
       // "I'll think about it", "I'll be there", "I need to go": too slight to remember
       static const WordSet kSlight = {"be", "think", "try", "go", "get", "let", "keep", "do",
-                                      "come", "look", "wait", "figure", "stop", "leave", "have"};
+                                      "come", "look", "wait", "figure", "stop", "leave", "have",
+                                      "remember", "forget", "miss", "stay", "start", "never"};
       const bool weak = p.pattern->confidence < 0.7;
       if (weak && (oe - ob < 2 || kSlight.contains(first))) return {};
       break;
