@@ -56,7 +56,8 @@ void BM_RuleExtract(benchmark::State& state) {
       ++n;
     }
   }
-  state.counters["messages/s"] = benchmark::Counter(static_cast<double>(n), benchmark::Counter::kIsRate);
+  state.counters["messages/s"] =
+      benchmark::Counter(static_cast<double>(n), benchmark::Counter::kIsRate);
 }
 BENCHMARK(BM_RuleExtract)->Unit(benchmark::kMicrosecond);
 
@@ -76,7 +77,8 @@ void BM_RuleExtractAndEmbed(benchmark::State& state) {
       ++n;
     }
   }
-  state.counters["messages/s"] = benchmark::Counter(static_cast<double>(n), benchmark::Counter::kIsRate);
+  state.counters["messages/s"] =
+      benchmark::Counter(static_cast<double>(n), benchmark::Counter::kIsRate);
 }
 BENCHMARK(BM_RuleExtractAndEmbed)->Unit(benchmark::kMicrosecond);
 

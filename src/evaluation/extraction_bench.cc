@@ -1,14 +1,13 @@
 #include "evaluation/extraction_bench.h"
 
-#include <nlohmann/json.hpp>
-
-#include <algorithm>
 #include <time.h>
 
+#include <algorithm>
 #include <chrono>
 #include <cmath>
 #include <fstream>
 #include <limits>
+#include <nlohmann/json.hpp>
 
 #include "core/status_macros.h"
 
@@ -30,7 +29,8 @@ Result<std::vector<json>> ReadJsonLines(const std::string& path) {
     if (line.find_first_not_of(" \t\r") == std::string::npos) continue;
     json j = json::parse(line, nullptr, /*allow_exceptions=*/false);
     if (j.is_discarded() || !j.is_object() || !j.contains("id") || !j["id"].is_string()) {
-      return Status::InvalidArgument(path + ":" + std::to_string(n) + ": not a JSON object with an id");
+      return Status::InvalidArgument(path + ":" + std::to_string(n) +
+                                     ": not a JSON object with an id");
     }
     out.push_back(std::move(j));
   }
@@ -40,10 +40,12 @@ Result<std::vector<json>> ReadJsonLines(const std::string& path) {
 double Ratio(int64_t a, int64_t b) { return b == 0 ? kUndefined : static_cast<double>(a) / b; }
 
 ExtractionRow RowOf(std::string type, const TypeCounts& c) {
-  ExtractionRow row{std::move(type), c, Ratio(c.matched, c.predicted), Ratio(c.matched, c.labelled), 0};
+  ExtractionRow row{std::move(type), c, Ratio(c.matched, c.predicted), Ratio(c.matched, c.labelled),
+                    0};
   row.f1 = std::isnan(row.precision) || std::isnan(row.recall) ? kUndefined
-           : row.precision + row.recall == 0 ? 0
-                                              : 2 * row.precision * row.recall / (row.precision + row.recall);
+           : row.precision + row.recall == 0
+               ? 0
+               : 2 * row.precision * row.recall / (row.precision + row.recall);
   return row;
 }
 
@@ -67,8 +69,8 @@ double ThreadCpuSeconds() {
 }
 
 // Messages per second over repeated passes of `texts` for at least `min_seconds` of wall time.
-Result<Rate> Throughput(Extractor& extractor, Embedder* embedder, const std::vector<std::string>& texts,
-                        double min_seconds) {
+Result<Rate> Throughput(Extractor& extractor, Embedder* embedder,
+                        const std::vector<std::string>& texts, double min_seconds) {
   using Clock = std::chrono::steady_clock;
   const auto start = Clock::now();
   const double cpu_start = ThreadCpuSeconds();
@@ -83,7 +85,8 @@ Result<Rate> Throughput(Extractor& extractor, Embedder* embedder, const std::vec
         std::vector<std::string> batch{text};
         for (const Candidate& c : r.candidates) batch.push_back(c.content);
         ENGRAM_ASSIGN_OR_RETURN(auto vectors, embedder->Embed(batch));
-        if (vectors.size() != batch.size()) return Status::Internal("embedder returned too few vectors");
+        if (vectors.size() != batch.size())
+          return Status::Internal("embedder returned too few vectors");
       }
       ++messages;
     }
@@ -97,9 +100,12 @@ Result<Rate> Throughput(Extractor& extractor, Embedder* embedder, const std::vec
 
 std::string_view LabelTypeOf(MemoryType type) {
   switch (type) {
-    case MemoryType::kPreference: return "preference";
-    case MemoryType::kGoal: return "commitment";
-    default: return "fact";
+    case MemoryType::kPreference:
+      return "preference";
+    case MemoryType::kGoal:
+      return "commitment";
+    default:
+      return "fact";
   }
 }
 
@@ -145,8 +151,9 @@ Result<ExtractionReport> RunExtractionBench(const ExtractionBenchOptions& option
   const std::string& lang = options.language;
   if (lang != "en" && lang != "zh") return Status::InvalidArgument("language must be zh or en");
   const std::string dir = options.data_path + "/";
-  ENGRAM_ASSIGN_OR_RETURN(auto snippets,
-                          ReadJsonLines(dir + (lang == "en" ? "dataset.jsonl" : "dataset." + lang + ".jsonl")));
+  ENGRAM_ASSIGN_OR_RETURN(
+      auto snippets,
+      ReadJsonLines(dir + (lang == "en" ? "dataset.jsonl" : "dataset." + lang + ".jsonl")));
   ENGRAM_ASSIGN_OR_RETURN(auto labels, ReadJsonLines(dir + "labels.jsonl"));
   std::map<std::string, std::vector<std::string>> labelled;
   for (const json& l : labels) {
@@ -177,14 +184,16 @@ Result<ExtractionReport> RunExtractionBench(const ExtractionBenchOptions& option
   ENGRAM_ASSIGN_OR_RETURN(auto candidates, ExtractAll(*extractor, texts));
   for (size_t i = 0; i < ids.size(); ++i) {
     auto it = labelled.find(ids[i]);
-    if (it == labelled.end()) return Status::InvalidArgument("snippet " + ids[i] + " has no labels line");
+    if (it == labelled.end())
+      return Status::InvalidArgument("snippet " + ids[i] + " has no labels line");
     std::vector<std::string> predicted;
     for (const Candidate& c : candidates[i]) predicted.push_back(std::string(LabelTypeOf(c.type)));
     report.candidates += static_cast<int64_t>(candidates[i].size());
     report.score.Add(predicted, it->second);
   }
   report.rows = ExtractionRows(report.score);
-  ENGRAM_ASSIGN_OR_RETURN(report.extract, Throughput(*extractor, nullptr, texts, options.min_seconds));
+  ENGRAM_ASSIGN_OR_RETURN(report.extract,
+                          Throughput(*extractor, nullptr, texts, options.min_seconds));
   ENGRAM_ASSIGN_OR_RETURN(report.extract_embed,
                           Throughput(*extractor, embedder.get(), texts, options.min_seconds));
   return report;

@@ -39,9 +39,9 @@ struct TypeCounts {
 struct ExtractionScore {
   std::map<std::string, TypeCounts> by_type;
   int64_t snippets = 0;
-  int64_t labelled_snippets = 0;    // with at least one label
-  int64_t detected_snippets = 0;    // ... where at least one memory was extracted
-  int64_t unlabelled_snippets = 0;  // with no label
+  int64_t labelled_snippets = 0;        // with at least one label
+  int64_t detected_snippets = 0;        // ... where at least one memory was extracted
+  int64_t unlabelled_snippets = 0;      // with no label
   int64_t false_positive_snippets = 0;  // ... where something was extracted anyway
 
   void Add(const std::vector<std::string>& predicted, const std::vector<std::string>& labelled);
@@ -59,8 +59,8 @@ struct ExtractionRow {
 std::vector<ExtractionRow> ExtractionRows(const ExtractionScore& score);
 
 struct ExtractionBenchOptions {
-  std::string data_path;        // the memory_extraction folder
-  std::string language = "en";  // "en" (dataset.jsonl) or "zh" (dataset.zh.jsonl)
+  std::string data_path;                 // the memory_extraction folder
+  std::string language = "en";           // "en" (dataset.jsonl) or "zh" (dataset.zh.jsonl)
   std::shared_ptr<Extractor> extractor;  // default: MakeRuleExtractor()
   std::shared_ptr<Embedder> embedder;    // for the throughput figure; default: hash, 384
   double min_seconds = 1.0;              // how long to measure throughput

@@ -30,9 +30,9 @@ TEST(ExtractionBenchTest, TypeMapping) {
 TEST(ExtractionBenchTest, MultisetScoring) {
   ExtractionScore s;
   s.Add({"fact", "fact", "preference"}, {"fact", "decision"});  // 1 fact matched, 1 extra fact
-  s.Add({}, {"opinion"});                                        // missed
-  s.Add({"commitment"}, {"commitment", "commitment"});           // 1 of 2
-  s.Add({"fact"}, {});                                           // a false positive snippet
+  s.Add({}, {"opinion"});                                       // missed
+  s.Add({"commitment"}, {"commitment", "commitment"});          // 1 of 2
+  s.Add({"fact"}, {});                                          // a false positive snippet
   s.Add({}, {});
   EXPECT_EQ(s.snippets, 5);
   EXPECT_EQ(s.labelled_snippets, 3);
@@ -68,30 +68,30 @@ class ExtractionBenchFilesTest : public ::testing::Test {
  protected:
   void SetUp() override {
     dir_ = std::filesystem::temp_directory_path() /
-           ("engram-extraction-bench-" + std::to_string(::testing::UnitTest::GetInstance()->random_seed()) +
-            "-" + std::to_string(reinterpret_cast<uintptr_t>(this)));
+           ("engram-extraction-bench-" +
+            std::to_string(::testing::UnitTest::GetInstance()->random_seed()) + "-" +
+            std::to_string(reinterpret_cast<uintptr_t>(this)));
     std::filesystem::create_directories(dir_);
-    Write("dataset.jsonl",
-          R"({"id": "a", "text": "I live in Oslo and I love skiing."})"
-          "\n"
-          R"({"id": "b", "text": "Thanks, see you!"})"
-          "\n"
-          R"({"id": "c", "text": "We decided to ship on Monday."})"
-          "\n");
-    Write("dataset.zh.jsonl",
-          R"({"id": "a", "text": "我住在奥斯陆，我喜欢滑雪。"})"
-          "\n"
-          R"({"id": "b", "text": "谢谢，再见！"})"
-          "\n"
-          R"({"id": "c", "text": "我们决定周一发布。"})"
-          "\n");
-    Write("labels.jsonl",
-          R"({"id": "a", "memories": [{"type": "fact", "content": "Lives in Oslo."}, {"type": "preference", "content": "Loves skiing."}]})"
-          "\n"
-          R"({"id": "b", "memories": []})"
-          "\n"
-          R"({"id": "c", "memories": [{"type": "decision", "content": "Ship on Monday."}]})"
-          "\n");
+    Write("dataset.jsonl", R"({"id": "a", "text": "I live in Oslo and I love skiing."})"
+                           "\n"
+                           R"({"id": "b", "text": "Thanks, see you!"})"
+                           "\n"
+                           R"({"id": "c", "text": "We decided to ship on Monday."})"
+                           "\n");
+    Write("dataset.zh.jsonl", R"({"id": "a", "text": "我住在奥斯陆，我喜欢滑雪。"})"
+                              "\n"
+                              R"({"id": "b", "text": "谢谢，再见！"})"
+                              "\n"
+                              R"({"id": "c", "text": "我们决定周一发布。"})"
+                              "\n");
+    Write(
+        "labels.jsonl",
+        R"({"id": "a", "memories": [{"type": "fact", "content": "Lives in Oslo."}, {"type": "preference", "content": "Loves skiing."}]})"
+        "\n"
+        R"({"id": "b", "memories": []})"
+        "\n"
+        R"({"id": "c", "memories": [{"type": "decision", "content": "Ship on Monday."}]})"
+        "\n");
   }
   void TearDown() override { std::filesystem::remove_all(dir_); }
   void Write(const std::string& name, const std::string& text) {

@@ -21,12 +21,12 @@ std::vector<Tok> Tokenize(std::string_view s);
 std::string Lower(std::string_view s);
 
 using WordSet = std::unordered_set<std::string_view>;
-const WordSet& Adverbs();      // set aside between the subject and the verb
+const WordSet& Adverbs();            // set aside between the subject and the verb
 bool IsNegator(std::string_view w);  // not, never, no
-const WordSet& Boundaries();   // words that end an object ("because", "with", "for" …)
+const WordSet& Boundaries();         // words that end an object ("because", "with", "for" …)
 const WordSet& Occupations();
 const WordSet& Pets();
-const WordSet& Relations();    // family members
+const WordSet& Relations();  // family members
 const WordSet& HealthConditions();
 const WordSet& Nationalities();
 
@@ -41,6 +41,6 @@ std::string SwapPronoun(const Tok& t);  // my → their, me → them, I → the 
 // → "really loves their dog".
 std::string Rewrite(const std::vector<Tok>& t, size_t b, size_t e);
 std::string Join(const std::vector<Tok>& t, size_t b, size_t e);  // pronouns swapped
-std::string WithArticle(std::string_view value);  // "engineer" → "an engineer"
+std::string WithArticle(std::string_view value);                  // "engineer" → "an engineer"
 
 }  // namespace engram::extract::en
