@@ -70,6 +70,10 @@ class Extractor {
 // The built-in extractor for Chinese and English self-statements (name, location, job,
 // employer, likes and dislikes, allergies and health, pets, family, goals, schedules,
 // corrections), with slot keys. Needs no model and no network; deterministic.
+// Reads turns whose role is not assistant/system/tool. Content names the user in the third
+// person ("User lives in Shanghai", "用户住在上海"); a like and a dislike of one object share the
+// slot "user/likes:<object>". Relative dates ("昨天", "next Friday") resolve from Turn::at in
+// UTC calendar days (src/extract/time_expressions.h) into valid_from.
 struct RuleExtractorOptions {
   double min_confidence = 0.5;  // candidates below are dropped
 };

@@ -1,14 +1,18 @@
-// engram bench locomo | madial — retrieval quality on public benchmarks.
+// engram bench locomo | madial — retrieval quality on public benchmarks;
+// engram bench extraction — extraction quality and throughput on the memory_extraction fixtures.
 #include <stdlib.h>
 #include <unistd.h>
 
 #include <nlohmann/json.hpp>
 
+#include <cmath>
 #include <filesystem>
 #include <iomanip>
 #include <iostream>
+#include <sstream>
 
 #include "cli/cli_app.h"
+#include "evaluation/extraction_bench.h"
 #include "evaluation/retrieval_bench.h"
 
 namespace engram::cli {
@@ -94,10 +98,115 @@ int RunBench(Context& ctx, const BenchFlags& f, bool locomo) {
   return kExitOk;
 }
 
+// ---- engram bench extraction ----
+
+struct ExtractionFlags {
+  std::string data;
+  std::string lang = "all";
+  double seconds = 1.0;
+};
+
+std::string Fixed(double v, int digits) {
+  if (std::isnan(v)) return "-";
+  std::ostringstream out;
+  out << std::fixed << std::setprecision(digits) << v;
+  return out.str();
+}
+
+json NumberOrNull(double v) { return std::isnan(v) ? json(nullptr) : json(v); }
+
+void PrintExtraction(const ExtractionReport& r) {
+  const ExtractionScore& s = r.score;
+  std::cout << "memory_extraction, " << r.language << ": " << s.snippets << " snippets, "
+            << r.candidates << " candidates (" << r.extractor << ")\n";
+  std::cout << std::left << std::setw(12) << "type" << std::right << std::setw(10) << "labelled"
+            << std::setw(11) << "predicted" << std::setw(9) << "matched" << std::setw(11)
+            << "precision" << std::setw(8) << "recall" << std::setw(8) << "f1" << "\n";
+  for (const ExtractionRow& row : r.rows) {
+    std::cout << std::left << std::setw(12) << row.type << std::right << std::setw(10)
+              << row.counts.labelled << std::setw(11) << row.counts.predicted << std::setw(9)
+              << row.counts.matched << std::setw(11) << Fixed(row.precision, 3) << std::setw(8)
+              << Fixed(row.recall, 3) << std::setw(8) << Fixed(row.f1, 3) << "\n";
+  }
+  std::cout << "any memory: " << s.detected_snippets << "/" << s.labelled_snippets
+            << " labelled snippets (" << Fixed(s.labelled_snippets ? double(s.detected_snippets) / s.labelled_snippets : NAN, 3)
+            << "); false positives: ";
+  if (s.unlabelled_snippets == 0) {
+    std::cout << "n/a (no snippet without labels)\n";
+  } else {
+    std::cout << s.false_positive_snippets << "/" << s.unlabelled_snippets << " unlabelled snippets\n";
+  }
+  std::cout << "throughput, one thread, messages per CPU-second (per wall-second): rules "
+            << Fixed(r.extract.per_cpu_second, 0) << " (" << Fixed(r.extract.per_wall_second, 0)
+            << "); rules + " << r.embedder << " of message and candidates "
+            << Fixed(r.extract_embed.per_cpu_second, 0) << " (" << Fixed(r.extract_embed.per_wall_second, 0)
+            << ")\n\n";
+}
+
+json ExtractionJson(const ExtractionReport& r) {
+  const ExtractionScore& s = r.score;
+  json rows = json::array();
+  for (const ExtractionRow& row : r.rows) {
+    rows.push_back({{"type", row.type}, {"labelled", row.counts.labelled},
+                    {"predicted", row.counts.predicted}, {"matched", row.counts.matched},
+                    {"precision", NumberOrNull(row.precision)}, {"recall", NumberOrNull(row.recall)},
+                    {"f1", NumberOrNull(row.f1)}});
+  }
+  return {{"language", r.language}, {"extractor", r.extractor}, {"embedder", r.embedder},
+          {"snippets", s.snippets}, {"candidates", r.candidates}, {"rows", rows},
+          {"labelled_snippets", s.labelled_snippets}, {"detected_snippets", s.detected_snippets},
+          {"any_memory_rate", NumberOrNull(s.labelled_snippets ? double(s.detected_snippets) / s.labelled_snippets : NAN)},
+          {"unlabelled_snippets", s.unlabelled_snippets},
+          {"false_positive_snippets", s.false_positive_snippets},
+          {"false_positive_rate", NumberOrNull(s.unlabelled_snippets ? double(s.false_positive_snippets) / s.unlabelled_snippets : NAN)},
+          {"throughput", {{"rules", {{"messages_per_cpu_second", r.extract.per_cpu_second},
+                                     {"messages_per_wall_second", r.extract.per_wall_second}}},
+                          {"rules_and_embedding", {{"messages_per_cpu_second", r.extract_embed.per_cpu_second},
+                                                   {"messages_per_wall_second", r.extract_embed.per_wall_second}}}}}};
+}
+
+int RunExtraction(Context& ctx, const ExtractionFlags& f) {
+  if (f.lang != "zh" && f.lang != "en" && f.lang != "all") {
+    return ctx.Fail(Status::InvalidArgument("--lang must be zh, en or all"));
+  }
+  auto embedder = ctx.MakeEmbedder();
+  if (!embedder.ok()) return ctx.Fail(embedder.status());
+  std::vector<std::string> langs = f.lang == "all" ? std::vector<std::string>{"zh", "en"}
+                                                   : std::vector<std::string>{f.lang};
+  json reports = json::array();
+  for (const std::string& lang : langs) {
+    ExtractionBenchOptions options;
+    options.data_path = f.data;
+    options.language = lang;
+    options.embedder = *embedder;
+    options.min_seconds = f.seconds;
+    auto report = RunExtractionBench(options);
+    if (!report.ok()) return ctx.Fail(report.status());
+    if (ctx.json) {
+      reports.push_back(ExtractionJson(*report));
+    } else {
+      PrintExtraction(*report);
+    }
+  }
+  if (ctx.json) {
+    std::cout << json{{"dataset", "memory_extraction"}, {"reports", reports},
+                      {"type_mapping", {{"preference", "preference"}, {"goal", "commitment"},
+                                        {"fact", "fact"}, {"event", "fact"}, {"skill", "fact"}}},
+                      {"unmapped_label_types", {"decision", "opinion"}}}
+                     .dump(2)
+              << "\n";
+  } else {
+    std::cout << "types: preference→preference, goal→commitment, fact/event/skill→fact; the rules "
+                 "have no decision or opinion type.\n";
+  }
+  return kExitOk;
+}
+
 }  // namespace
 
 void AddBenchCommands(CLI::App& app, Context& ctx) {
-  auto* bench = app.add_subcommand("bench", "Retrieval quality on LoCoMo and MADial-Bench");
+  auto* bench = app.add_subcommand(
+      "bench", "Retrieval quality on LoCoMo and MADial-Bench; extraction quality and speed");
   bench->require_subcommand(1);
   auto locomo_flags = std::make_shared<BenchFlags>();
   auto* locomo = bench->add_subcommand("locomo", "Evidence recall over LoCoMo dialogue turns");
@@ -138,6 +247,17 @@ void AddBenchCommands(CLI::App& app, Context& ctx) {
                    "One query of all lines instead of the last line plus recent turns");
   madial->callback([&ctx, madial_flags] {
     ctx.action = [&ctx, madial_flags] { return RunBench(ctx, *madial_flags, false); };
+  });
+  auto extraction_flags = std::make_shared<ExtractionFlags>();
+  auto* extraction = bench->add_subcommand(
+      "extraction", "Memory types found by the rule extractor, and messages per second");
+  extraction->add_option("--data", extraction_flags->data, "The memory_extraction folder")->required();
+  extraction->add_option("--lang", extraction_flags->lang, "zh, en or all")->capture_default_str();
+  extraction->add_option("--seconds", extraction_flags->seconds,
+                         "Time spent measuring throughput, per measurement")
+      ->capture_default_str();
+  extraction->callback([&ctx, extraction_flags] {
+    ctx.action = [&ctx, extraction_flags] { return RunExtraction(ctx, *extraction_flags); };
   });
 }
 

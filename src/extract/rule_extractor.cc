@@ -46,7 +46,8 @@ std::string SlotKey(std::string_view object) {
   std::string out;
   bool space = false;
   for (char ch : s) {
-    if (ch == ' ' || ch == '\t' || ch == '\n' || ch == '"' || ch == '\'' || ch == '.' || ch == '!') {
+    if (ch == ' ' || ch == '\t' || ch == '\n' || ch == '"' || ch == '\'' || ch == '.' ||
+        ch == '!') {
       space = !out.empty();
       continue;
     }
@@ -92,8 +93,8 @@ bool IsAbbreviation(std::string_view text, size_t dot) {
   while (b > 0 && std::isalpha(static_cast<unsigned char>(text[b - 1]))) --b;
   std::string w(text.substr(b, dot - b));
   for (char& ch : w) ch = static_cast<char>(std::tolower(static_cast<unsigned char>(ch)));
-  return w == "mr" || w == "mrs" || w == "ms" || w == "dr" || w == "st" || w == "jr" ||
-         w == "sr" || w == "vs" || w == "etc" || w == "e" || w == "i" || w == "g" || w == "prof";
+  return w == "mr" || w == "mrs" || w == "ms" || w == "dr" || w == "st" || w == "jr" || w == "sr" ||
+         w == "vs" || w == "etc" || w == "e" || w == "i" || w == "g" || w == "prof";
 }
 
 // Sentences ending at 。！？!?；;… or a newline, or "." before a space (not "Dr.", not "3.5").
@@ -117,8 +118,9 @@ std::vector<Sentence> SplitSentences(std::string_view text) {
       }
     }
     if (matched) continue;
-    if (text[i] == '.' && (i + 1 == text.size() || text[i + 1] == ' ' ||
-                           static_cast<unsigned char>(text[i + 1]) >= 0x80) &&
+    if (text[i] == '.' &&
+        (i + 1 == text.size() || text[i + 1] == ' ' ||
+         static_cast<unsigned char>(text[i + 1]) >= 0x80) &&
         !IsAbbreviation(text, i)) {
       flush(false);
       ++i;
@@ -154,7 +156,8 @@ bool IsCorrection(std::string_view sentence, bool zh) {
     return false;
   }
   std::string low = LowerAscii(sentence);
-  for (std::string_view m : {"actually", "correction", "i meant", "sorry, i", "oops", "to correct"}) {
+  for (std::string_view m :
+       {"actually", "correction", "i meant", "sorry, i", "oops", "to correct"}) {
     if (StartsWithWord(low, m)) return true;
   }
   return low.find("i meant") != std::string::npos || low.find("i mean,") != std::string::npos ||
@@ -170,7 +173,8 @@ std::string RewriteNotButZh(const std::string& s) {
   if (but == std::string::npos) return s;
   std::string rest = s.substr(but + 6);
   bool verb = false;
-  for (std::string_view v : {"在", "住", "搬", "喜欢", "爱", "养", "想", "有", "对", "去", "来自", "叫"}) {
+  for (std::string_view v :
+       {"在", "住", "搬", "喜欢", "爱", "养", "想", "有", "对", "去", "来自", "叫"}) {
     verb = verb || rest.starts_with(v);
   }
   return s.substr(0, no) + (verb ? "" : "是") + rest;
@@ -191,8 +195,8 @@ bool HasZhSubject(std::string_view s) {
 }
 
 bool StartsWithOtherSubjectZh(std::string_view s) {
-  for (std::string_view o : {"他", "她", "它", "你", "我们", "大家", "别人", "这", "那", "天气",
-                             "叫", "名叫", "名字"}) {
+  for (std::string_view o :
+       {"他", "她", "它", "你", "我们", "大家", "别人", "这", "那", "天气", "叫", "名叫", "名字"}) {
     if (s.starts_with(o)) return true;
   }
   return false;
@@ -204,7 +208,11 @@ std::vector<Piece> SplitClausesZh(const std::string& sentence) {
   std::string_view s = sentence;
   for (size_t i = 0; i < s.size();) {
     bool split = false;
-    for (std::string_view sep : {"，", ",", "但是", "可是", "不过", "而且", "并且", "然后", "、也"}) {
+    // Every separator starts with ',' or one of the lead bytes of "，但可不而并然、".
+    const bool maybe = s[i] == ',' || static_cast<unsigned char>(s[i]) >= 0xE0;
+    for (std::string_view sep :
+         {"，", ",", "但是", "可是", "不过", "而且", "并且", "然后", "、也"}) {
+      if (!maybe) break;
       if (s.substr(i).starts_with(sep)) {
         std::string_view next = s.substr(i + sep.size());
         bool name_follows = next.starts_with("叫") || next.starts_with("名叫") ||
@@ -241,10 +249,11 @@ std::vector<Piece> SplitClausesZh(const std::string& sentence) {
 
 bool IsPredicateHeadEn(std::string_view low) {
   static const std::vector<std::string_view> kHeads = {
-      "live", "work", "love", "like", "have", "moved", "want", "plan", "hate", "enjoy", "prefer",
-      "speak", "am", "got", "started", "joined", "just", "also", "really", "recently",
-      "currently", "now", "own", "adopted", "hope", "grew", "can", "play", "don't", "do", "never",
-      "still", "recently", "dislike", "adore", "need", "intend", "was", "usually"};
+      "live",    "work",   "love",     "have",      "moved", "want",    "plan",    "hate",
+      "enjoy",   "prefer", "speak",    "am",        "got",   "started", "joined",  "just",
+      "also",    "really", "recently", "currently", "now",   "own",     "adopted", "hope",
+      "grew",    "can",    "play",     "don't",     "do",    "never",   "still",   "recently",
+      "dislike", "adore",  "need",     "intend",    "was",   "usually"};
   return std::find(kHeads.begin(), kHeads.end(), low) != kHeads.end();
 }
 
@@ -258,7 +267,19 @@ std::string FirstWordLower(std::string_view s) {
 
 bool StartsWithSubjectEn(std::string_view s) {
   std::string w = FirstWordLower(s);
-  return w == "i" || w == "i'm" || w == "i've" || w == "i'd" || w == "i'll" || w == "im" || w == "my";
+  return w == "i" || w == "i'm" || w == "i've" || w == "i'd" || w == "i'll" || w == "im" ||
+         w == "my";
+}
+
+// A comma piece that continues a list ("coffee and juice"): a few words, no verb of its own.
+bool IsListContinuation(std::string_view piece) {
+  std::string low = " " + LowerAscii(piece) + " ";
+  int words = 0;
+  for (size_t i = 1; i < low.size(); ++i) words += low[i] == ' ' && low[i - 1] != ' ';
+  for (std::string_view verb : {" is ", " are ", " was ", " were ", "'s ", " it ", " has "}) {
+    if (low.find(verb) != std::string::npos) return false;
+  }
+  return words <= 5;
 }
 
 // Splits at commas and at "and"/"but"/"so"/"because" before a new subject or verb.
@@ -267,10 +288,18 @@ std::vector<Piece> SplitClausesEn(const std::string& sentence) {
   std::string cur;
   const std::string low = LowerAscii(sentence);
   for (size_t i = 0; i < sentence.size();) {
-    if (sentence[i] == ',' || sentence[i] == ':') {
+    if (sentence[i] == ',' || sentence[i] == ':' || sentence[i] == '(' || sentence[i] == ')') {
       raw.push_back(cur);
       cur.clear();
       ++i;
+      continue;
+    }
+    // dashes between clauses: " - ", "—", "–"
+    std::string_view rest = std::string_view(sentence).substr(i);
+    if (rest.starts_with(" - ") || rest.starts_with("—") || rest.starts_with("–")) {
+      raw.push_back(cur);
+      cur.clear();
+      i += 3;  // " - ", and "—", "–" are 3 bytes in UTF-8
       continue;
     }
     bool split = false;
@@ -310,8 +339,8 @@ std::vector<Piece> SplitClausesEn(const std::string& sentence) {
       prev_has_subject = true;
     } else if (prev_has_subject && IsPredicateHeadEn(first)) {
       out.push_back({"I " + std::string(trimmed), true});
-    } else if (!out.empty() && prev_has_subject) {
-      out.back().text += ", " + std::string(trimmed);
+    } else if (!out.empty() && prev_has_subject && IsListContinuation(trimmed)) {
+      out.back().text += ", " + std::string(trimmed);  // "I like tea, coffee and juice"
     } else {
       out.push_back({std::string(trimmed), false});
       prev_has_subject = false;
@@ -323,9 +352,23 @@ std::vector<Piece> SplitClausesEn(const std::string& sentence) {
 // The clause with its first time expression removed, and that expression.
 ClauseInput WithoutTime(const std::string& clause, bool zh, TimestampMs now, std::string* storage) {
   ClauseInput in;
-  auto times = zh ? FindChineseTimeExpressions(clause, now) : FindEnglishTimeExpressions(clause, now);
+  auto times =
+      zh ? FindChineseTimeExpressions(clause, now) : FindEnglishTimeExpressions(clause, now);
   *storage = clause;
   if (!times.empty()) {
+    // "Wednesday and Thursday", "周三和周四": the connector goes with the dates.
+    for (size_t k = 1; k < times.size(); ++k) {
+      std::string gap =
+          LowerAscii(clause.substr(times[k - 1].end, times[k].begin - times[k - 1].end));
+      std::string bare;
+      for (char ch : gap) {
+        if (ch != ' ' && ch != ',') bare += ch;
+      }
+      if (bare.empty() || bare == "and" || bare == "or" || bare == "&" || bare == "和" ||
+          bare == "、" || bare == "或" || bare == "到" || bare == "至" || bare == "to") {
+        times[k].begin = times[k - 1].end;
+      }
+    }
     for (auto it = times.rbegin(); it != times.rend(); ++it) {
       storage->erase(it->begin, it->end - it->begin);
     }
@@ -333,7 +376,8 @@ ClauseInput WithoutTime(const std::string& clause, bool zh, TimestampMs now, std
     in.has_time = true;
     in.future_time = t.at >= (now / kDayMs) * kDayMs;
     in.date = FormatTimeExpression(t);
-    in.date_is_day = t.granularity == TimeGranularity::kDay || t.granularity == TimeGranularity::kWeek;
+    in.date_is_day =
+        t.granularity == TimeGranularity::kDay || t.granularity == TimeGranularity::kWeek;
     in.time_at = t.at;
   }
   in.text = *storage;
@@ -367,7 +411,8 @@ class RuleExtractor final : public Extractor {
   void ExtractTurn(const Turn& turn, size_t index, const ExtractionInput& input, Memory* memory,
                    std::vector<Candidate>* out) {
     std::string text = turn.content;
-    for (size_t k = text.find("’"); k != std::string::npos; k = text.find("’", k)) text.replace(k, 3, "'");
+    for (size_t k = text.find("’"); k != std::string::npos; k = text.find("’", k))
+      text.replace(k, 3, "'");
     const Language lang = DetectLanguage(text);
     if (lang != Language::kChinese && lang != Language::kLatin) return;
     const bool zh = lang == Language::kChinese;
@@ -391,7 +436,8 @@ class RuleExtractor final : public Extractor {
         std::vector<Statement> statements =
             zh ? extract::MatchChineseClause(in) : extract::MatchEnglishClause(in);
         if (statements.empty() && correction) {
-          if (auto bare = BareCorrection(piece.text, zh, input, memory); bare) statements.push_back(*bare);
+          if (auto bare = BareCorrection(piece.text, zh, input, memory); bare)
+            statements.push_back(*bare);
         }
         if (statements.empty()) {
           // A clause that is only a time ("In 2019, I moved…", "去年，我…") dates the next one.
@@ -428,8 +474,8 @@ class RuleExtractor final : public Extractor {
     }
     if (!memory->last_exclusive) return std::nullopt;
     Statement st = *memory->last_exclusive;
-    std::string content = zh ? extract::ChineseContent(st.kind, *value)
-                             : extract::EnglishContent(st.kind, *value);
+    std::string content =
+        zh ? extract::ChineseContent(st.kind, *value) : extract::EnglishContent(st.kind, *value);
     if (content.empty()) return std::nullopt;
     st.value = *value;
     st.content = std::move(content);
@@ -439,7 +485,8 @@ class RuleExtractor final : public Extractor {
     return st;
   }
 
-  void Add(const Statement& st, const ClauseInput& in, bool correction, size_t index, std::vector<Candidate>* out) const {
+  void Add(const Statement& st, const ClauseInput& in, bool correction, size_t index,
+           std::vector<Candidate>* out) const {
     if (st.confidence < options_.min_confidence || st.content.empty()) return;
     const extract::KindTraits& traits = extract::TraitsOf(st.kind);
     Candidate c;

@@ -1,6 +1,9 @@
 // The rule extractor on English self-statements.
 #include <gtest/gtest.h>
 
+#include <atomic>
+#include <thread>
+
 #include "extract/extraction_test_util.h"
 
 namespace engram {
@@ -9,8 +12,8 @@ namespace {
 using namespace testing_extract;
 
 TEST(RuleExtractorEnTest, Name) {
-  for (const char* text : {"My name is Alice.", "Hi, I'm Alice", "Call me Alice.",
-                           "I am called Alice"}) {
+  for (const char* text :
+       {"My name is Alice.", "Hi, I'm Alice", "Call me Alice.", "I am called Alice"}) {
     Candidate c = One(text);
     EXPECT_EQ(c.type, MemoryType::kFact) << text;
     EXPECT_EQ(c.slot, "user/name") << text;
@@ -148,6 +151,16 @@ TEST(RuleExtractorEnTest, Goals) {
   Candidate g = One("My goal is to run a marathon next year");
   EXPECT_EQ(g.content, "User's goal is to run a marathon");
   EXPECT_EQ(g.valid_from, Date(2027, 1, 1));
+  EXPECT_EQ(One("I'll send the revised budget to Maria by Thursday").type, MemoryType::kGoal);
+  EXPECT_EQ(One("I promised to call my mom on her birthday").content,
+            "User promised to call their mom on her birthday");
+  EXPECT_EQ(One("I need to renew my passport").slot, "user/goal:renew my passport");
+  EXPECT_TRUE(Extract("I'll think about it").empty());
+  EXPECT_TRUE(Extract("I'll never forget that trip").empty());
+  EXPECT_EQ(One("I will definitely visit Kyoto in spring").content,
+            "User will definitely visit Kyoto in spring");
+  EXPECT_TRUE(Extract("I'll be there").empty());
+  EXPECT_TRUE(Extract("I need to go").empty());
   EXPECT_TRUE(Extract("I want to know what time it is").empty());  // a request
   EXPECT_TRUE(Extract("I'm going to the gym").empty());
 }
@@ -200,7 +213,8 @@ TEST(RuleExtractorEnTest, IMeantUsesTheEarlierSlot) {
   EXPECT_EQ(same[1].slot, "user/location");
   EXPECT_EQ(same[1].content, "User lives in Suzhou");
   EXPECT_TRUE(same[1].correction);
-  auto from_context = Extract("I meant Stripe", "user", {Turn{"user", "I work at Google", kAt - kDay, ""}});
+  auto from_context =
+      Extract("I meant Stripe", "user", {Turn{"user", "I work at Google", kAt - kDay, ""}});
   ASSERT_EQ(from_context.size(), 1u);
   EXPECT_EQ(from_context[0].slot, "user/employer");
   EXPECT_EQ(from_context[0].content, "User works at Stripe");
@@ -208,14 +222,40 @@ TEST(RuleExtractorEnTest, IMeantUsesTheEarlierSlot) {
 }
 
 TEST(RuleExtractorEnTest, ChitChatQuestionsAndOthersGiveNothing) {
-  for (const char* text : {"Hello!", "thanks!", "ok", "lol", "haha that's funny", "Good morning",
-                           "Where do I live?", "What's my name", "Do I like coffee?",
-                           "Can you remind me to call mom?", "Please translate this",
-                           "If I lived in Paris I would be happy.", "Maybe I'll move to Paris",
-                           "My friend lives in Paris.", "You live in Paris", "I wish I had a dog",
-                           "What's the weather like today?"}) {
+  for (const char* text :
+       {"Hello!", "thanks!", "ok", "lol", "haha that's funny", "Good morning", "Where do I live?",
+        "What's my name", "Do I like coffee?", "Can you remind me to call mom?",
+        "Please translate this", "If I lived in Paris I would be happy.",
+        "Maybe I'll move to Paris", "My friend lives in Paris.", "You live in Paris",
+        "I wish I had a dog", "What's the weather like today?"}) {
     EXPECT_TRUE(Extract(text).empty()) << text;
   }
+}
+
+TEST(RuleExtractorEnTest, SmallTalkObjectsGiveNothing) {
+  for (const char* text :
+       {"I love it!", "I love how it turned out", "I like your photos", "I love what you did there",
+        "I'm learning a ton", "I love that", "I want to see you soon", "I work in the studio"}) {
+    EXPECT_TRUE(Extract(text).empty()) << text;
+  }
+}
+
+TEST(RuleExtractorEnTest, ObjectsKeepTheirPhrase) {
+  EXPECT_EQ(One("I want to start a dance studio for kids and teens").content,
+            "User wants to start a dance studio for kids and teens");
+  EXPECT_EQ(One("I love coffee with oat milk").content, "User loves coffee with oat milk");
+  EXPECT_EQ(One("I love hiking, especially in autumn").content, "User loves hiking");
+  EXPECT_EQ(One("I'm a big fan of pottery - the creativity is great").content,
+            "User is a big fan of pottery");
+  EXPECT_TRUE(Extract("I had a quiet weekend after we went camping two weekends ago").size() <= 1);
+  for (const Candidate& c :
+       Extract("I had a quiet weekend after we went camping two weekends ago")) {
+    EXPECT_NE(c.slot, "user/routine:weekend");
+  }
+  EXPECT_EQ(One("Last Friday I went to a parade and it was awesome").content,
+            "User went to a parade on 2026-11-27");
+  EXPECT_EQ(One("I love beaches").slot, "user/likes:beach");
+  EXPECT_EQ(One("I love berries").slot, "user/likes:berry");
 }
 
 TEST(RuleExtractorEnTest, AssistantTurnsAreIgnored) {
@@ -249,7 +289,8 @@ TEST(RuleExtractorEnTest, MinConfidenceDropsWeakCandidates) {
 }
 
 TEST(RuleExtractorEnTest, Deterministic) {
-  const std::string text = "I'm Ann. I live in Rome, I love pasta and wine, and next Friday I have an exam.";
+  const std::string text =
+      "I'm Ann. I live in Rome, I love pasta and wine, and next Friday I have an exam.";
   auto a = Extract(text);
   auto b = Extract(text);
   ASSERT_EQ(a.size(), b.size());
@@ -258,6 +299,78 @@ TEST(RuleExtractorEnTest, Deterministic) {
     EXPECT_EQ(a[i].slot, b[i].slot);
   }
   EXPECT_GE(a.size(), 4u);
+}
+
+}  // namespace
+}  // namespace engram
+
+namespace engram {
+namespace {
+
+using namespace testing_extract;
+
+TEST(RuleExtractorRobustnessTest, OddInputsGiveNoCrashAndNoCandidates) {
+  const std::string long_text(20000, 'a');
+  for (const std::string& text : {std::string(""),
+                                  std::string("I"),
+                                  std::string("my"),
+                                  std::string("我"),
+                                  std::string("我的"),
+                                  std::string("I'm"),
+                                  std::string("...!!!???"),
+                                  std::string("\xff\xfe invalid"),
+                                  std::string("🙂🙂🙂"),
+                                  std::string("I am a"),
+                                  std::string("my name is"),
+                                  std::string("我叫"),
+                                  std::string("我对过敏"),
+                                  std::string("我是患者"),
+                                  std::string("9999年前我"),
+                                  long_text,
+                                  std::string("I live in"),
+                                  std::string("every"),
+                                  std::string("I have a"),
+                                  std::string("我在工作"),
+                                  std::string("不是而是"),
+                                  std::string("，，，我，，")}) {
+    auto c = Extract(text);
+    for (const Candidate& cand : c) EXPECT_FALSE(cand.content.empty()) << text;
+    EXPECT_LE(c.size(), 1u) << text;
+  }
+}
+
+TEST(RuleExtractorRobustnessTest, OneExtractorServesManyThreads) {
+  auto extractor = MakeRuleExtractor();
+  const std::vector<std::string> texts = {"I live in Oslo and I love skiing.",
+                                          "我住在上海，喜欢喝咖啡。", "Next Friday I have an exam.",
+                                          "我不再喜欢咖啡了"};
+  std::vector<std::vector<std::string>> expected;
+  for (const std::string& t : texts) {
+    ExtractionInput in;
+    in.turns.push_back(Turn{"user", t, kAt, ""});
+    std::vector<std::string> contents;
+    auto r = extractor->Extract(in);
+    for (const Candidate& c : r->candidates) contents.push_back(c.content);
+    expected.push_back(contents);
+  }
+  std::atomic<int> mismatches{0};
+  std::vector<std::thread> threads;
+  for (int k = 0; k < 4; ++k) {
+    threads.emplace_back([&] {
+      for (int round = 0; round < 200; ++round) {
+        for (size_t i = 0; i < texts.size(); ++i) {
+          ExtractionInput in;
+          in.turns.push_back(Turn{"user", texts[i], kAt, ""});
+          std::vector<std::string> contents;
+          auto r = extractor->Extract(in);
+          for (const Candidate& c : r->candidates) contents.push_back(c.content);
+          if (contents != expected[i]) ++mismatches;
+        }
+      }
+    });
+  }
+  for (std::thread& t : threads) t.join();
+  EXPECT_EQ(mismatches.load(), 0);
 }
 
 }  // namespace

@@ -20,8 +20,8 @@ TEST(RuleExtractorZhTest, Name) {
 }
 
 TEST(RuleExtractorZhTest, Location) {
-  for (const char* text : {"我住在上海。", "我搬到了上海", "我现在住在上海", "我已经搬到上海好几年了",
-                           "我在上海住了五年"}) {
+  for (const char* text : {"我住在上海。", "我搬到了上海", "我现在住在上海",
+                           "我已经搬到上海好几年了", "我在上海住了五年"}) {
     Candidate c = One(text);
     EXPECT_EQ(c.type, MemoryType::kFact) << text;
     EXPECT_EQ(c.slot, "user/location") << text;
@@ -123,6 +123,9 @@ TEST(RuleExtractorZhTest, Goals) {
   EXPECT_EQ(plan.valid_from, Date(2027, 1, 1));
   EXPECT_EQ(One("我的目标是减肥十公斤").type, MemoryType::kGoal);
   EXPECT_EQ(One("我计划考研").type, MemoryType::kGoal);
+  EXPECT_EQ(One("我答应女儿周末带她去动物园").type, MemoryType::kGoal);
+  EXPECT_EQ(One("我会在月底前交报告").type, MemoryType::kGoal);
+  EXPECT_TRUE(Extract("我会的").empty());
   EXPECT_TRUE(Extract("我想你了").empty());
   EXPECT_TRUE(Extract("我想知道明天的天气").empty());
 }
@@ -191,11 +194,26 @@ TEST(RuleExtractorZhTest, ClausesShareTheSubject) {
 
 TEST(RuleExtractorZhTest, ChitChatQuestionsAndOthersGiveNothing) {
   for (const char* text : {"你好", "哈哈", "谢谢！", "好的", "嗯嗯", "晚安", "我住在哪里？",
-                           "你叫什么名字？", "我喜欢什么", "如果我住在巴黎就好了",
-                           "帮我查一下天气", "我朋友住在北京", "他喜欢喝咖啡", "我们去吃饭吧",
-                           "我小时候住在农村"}) {
+                           "你叫什么名字？", "我喜欢什么", "如果我住在巴黎就好了", "帮我查一下天气",
+                           "我朋友住在北京", "他喜欢喝咖啡", "我们去吃饭吧", "我小时候住在农村"}) {
     EXPECT_TRUE(Extract(text).empty()) << text;
   }
+}
+
+TEST(RuleExtractorZhTest, FeelingsAndOtherPeopleGiveNothing) {
+  for (const char* text :
+       {"我今天好开心", "明天我好期待", "我昨天觉得自己被忽略了", "我朋友上周买了新车",
+        "我同事喜欢喝茶", "我怕我做不完", "我今天在学校摔倒了"}) {
+    EXPECT_TRUE(Extract(text).empty()) << text;
+  }
+}
+
+TEST(RuleExtractorZhTest, Favourites) {
+  Candidate c = One("我最喜欢的颜色是蓝色");
+  EXPECT_EQ(c.type, MemoryType::kPreference);
+  EXPECT_EQ(c.slot, "user/favorite:颜色");
+  EXPECT_TRUE(c.exclusive);
+  EXPECT_EQ(c.content, "用户最喜欢的颜色是蓝色");
 }
 
 TEST(RuleExtractorZhTest, AssistantTurnsAreIgnored) {

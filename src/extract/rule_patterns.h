@@ -20,8 +20,26 @@
 namespace engram::extract {
 
 enum class Kind {
-  kName, kLocation, kHometown, kEmployer, kWorkPlace, kJob, kLike, kDislike, kAllergy, kHealth,
-  kDiet, kMarital, kPet, kFamily, kGoal, kSkill, kRoutine, kAppointment, kEvent, kFavorite,
+  kName,
+  kLocation,
+  kHometown,
+  kEmployer,
+  kWorkPlace,
+  kJob,
+  kLike,
+  kDislike,
+  kAllergy,
+  kHealth,
+  kDiet,
+  kMarital,
+  kPet,
+  kFamily,
+  kGoal,
+  kSkill,
+  kRoutine,
+  kAppointment,
+  kEvent,
+  kFavorite,
   kAttribute,
 };
 
@@ -46,13 +64,13 @@ struct Statement {
 
 // What the extractor knows about a clause before matching it.
 struct ClauseInput {
-  std::string_view text;         // the clause, time expressions removed
+  std::string_view text;           // the clause, time expressions removed
   bool inherited_subject = false;  // the subject was carried over from the previous clause
-  bool has_time = false;         // a time expression was removed from it
-  bool future_time = false;      // ... and it lies on or after the day said
-  std::string date;              // that expression's date, FormatTimeExpression
-  bool date_is_day = false;      // the date names a day (or a week), not a month or year
-  TimestampMs time_at = 0;       // the date as an instant (00:00 UTC)
+  bool has_time = false;           // a time expression was removed from it
+  bool future_time = false;        // ... and it lies on or after the day said
+  std::string date;                // that expression's date, FormatTimeExpression
+  bool date_is_day = false;        // the date names a day (or a week), not a month or year
+  TimestampMs time_at = 0;         // the date as an instant (00:00 UTC)
 };
 
 // Statements in one clause; empty for questions, requests, hypotheticals, other people.

@@ -8,116 +8,27 @@
 #include <cctype>
 #include <cstring>
 #include <string>
+#include <unordered_map>
 #include <unordered_set>
 
+#include "extract/english_words.h"
 #include "extract/rule_patterns.h"
 
 namespace engram::extract {
+
+using namespace en;  // NOLINT: the word helpers are this file's vocabulary
+
 namespace {
-
-struct Tok {
-  std::string low;   // lower-case, contractions expanded
-  std::string text;  // as written (the expansion for expanded contractions, "I" kept)
-};
-
-bool IsWordChar(char c) {
-  auto u = static_cast<unsigned char>(c);
-  return u >= 0x80 || std::isalnum(u) || c == '\'' || c == '-' || c == '&' || c == '+' ||
-         c == '#' || c == '/' || c == '@';
-}
-
-std::string Lower(std::string_view s) {
-  std::string out(s);
-  for (char& c : out) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
-  return out;
-}
-
-void PushExpanded(std::vector<Tok>* out, std::string_view word) {
-  std::string low = Lower(word);
-  struct Contraction { std::string_view word, first, second; };
-  static constexpr std::array<Contraction, 24> kContractions = {{
-      {"i'm", "i", "am"}, {"i've", "i", "have"}, {"i'd", "i", "would"}, {"i'll", "i", "will"},
-      {"im", "i", "am"}, {"don't", "do", "not"}, {"dont", "do", "not"},
-      {"doesn't", "does", "not"}, {"didn't", "did", "not"}, {"can't", "can", "not"},
-      {"cannot", "can", "not"}, {"won't", "will", "not"}, {"isn't", "is", "not"},
-      {"aren't", "are", "not"}, {"wasn't", "was", "not"}, {"haven't", "have", "not"},
-      {"hasn't", "has", "not"}, {"wouldn't", "would", "not"}, {"couldn't", "could", "not"},
-      {"shouldn't", "should", "not"}, {"ain't", "am", "not"}, {"i'ma", "i", "am"},
-      {"wanna", "want", "to"}, {"gonna", "going", "to"}}};
-  for (const Contraction& c : kContractions) {
-    if (low == c.word) {
-      out->push_back({std::string(c.first), c.first == "i" ? "I" : std::string(c.first)});
-      out->push_back({std::string(c.second), std::string(c.second)});
-      return;
-    }
-  }
-  if (low.size() > 2 && low.ends_with("'s")) {
-    std::string stem = low.substr(0, low.size() - 2);
-    out->push_back({stem, std::string(word.substr(0, word.size() - 2))});
-    bool is = stem == "name" || stem == "it" || stem == "that" || stem == "he" || stem == "she";
-    out->push_back({is ? "is" : "'s", is ? "is" : "'s"});
-    return;
-  }
-  out->push_back({std::move(low), std::string(word)});
-}
-
-std::vector<Tok> Tokenize(std::string_view s) {
-  std::vector<Tok> out;
-  size_t i = 0;
-  while (i < s.size()) {
-    if (s[i] == ',' || s[i] == ';' || s[i] == ':') {
-      out.push_back({",", ","});
-      ++i;
-      continue;
-    }
-    if (!IsWordChar(s[i]) && !(s[i] == '.' && i > 0 && i + 1 < s.size() &&
-                               std::isalnum(static_cast<unsigned char>(s[i + 1])))) {
-      ++i;
-      continue;
-    }
-    size_t b = i;
-    while (i < s.size() && (IsWordChar(s[i]) || (s[i] == '.' && i + 1 < s.size() &&
-                                                 std::isalnum(static_cast<unsigned char>(s[i + 1]))))) {
-      ++i;
-    }
-    std::string_view w = s.substr(b, i - b);
-    while (!w.empty() && (w.front() == '\'' || w.front() == '-')) w.remove_prefix(1);
-    while (!w.empty() && (w.back() == '\'' || w.back() == '-')) w.remove_suffix(1);
-    if (!w.empty()) PushExpanded(&out, w);
-  }
-  return out;
-}
-
-using WordSet = std::unordered_set<std::string_view>;
-
-const WordSet& Adverbs() {
-  static const WordSet k = {
-      "really", "also", "actually", "now", "currently", "still", "just", "absolutely", "totally",
-      "definitely", "usually", "honestly", "mostly", "recently", "finally", "truly", "especially",
-      "even", "always", "generally", "personally", "seriously", "literally", "sometimes", "often",
-      "already", "only", "mainly", "basically", "deeply", "genuinely", "so", "very", "much",
-      "kinda", "sorta", "probably", "definitely", "officially", "happily", "secretly", "both",
-      "all", "too", "certainly", "surely", "normally", "typically", "originally", "initially"};
-  return k;
-}
-
-bool IsNegator(std::string_view w) { return w == "not" || w == "never" || w == "no"; }
-
-const WordSet& Boundaries() {
-  static const WordSet k = {
-      "because", "since", "but", "so", "which", "who", "where", "when", "while", "although",
-      "though", "and", "or", "with", "for", "now", "anymore", "too", "either", "as", "until",
-      "lately", "nowadays", "currently", "these", "right", "at", ",", "lol", "haha", "if",
-      "whenever", "than", "ever", "though", "unless", "cause", "coz", "cuz", "after", "before",
-      "during", "by", "from", "either", "though", "over", "rather", "instead"};
-  return k;
-}
 
 // Kinds whose object may be a list ("I like tea and coffee") and whose object may hold
 // "with", "for", "at", "from" ("coffee with milk", "food from Sichuan").
 bool ListKind(Kind k) {
   return k == Kind::kLike || k == Kind::kDislike || k == Kind::kAllergy || k == Kind::kSkill;
 }
+
+// Kinds whose object is a verb phrase that may hold prepositions and "and" ("to start a safe
+// and loving home for kids").
+bool PhraseKind(Kind k) { return k == Kind::kGoal; }
 
 // ---- the pattern table ----
 
@@ -142,7 +53,10 @@ const std::vector<Pattern>& Patterns() {
       {"am going to {x}", K::kGoal, {}, 0.7}, {"am saving for {x}", K::kGoal, {}},
       {"am saving up for {x}", K::kGoal, {}}, {"dream of {x}", K::kGoal, {}, 0.7},
       {"am thinking about {x}", K::kGoal, {}, 0.6}, {"am thinking of {x}", K::kGoal, {}, 0.6},
-      {"am considering {x}", K::kGoal, {}, 0.6},
+      {"am considering {x}", K::kGoal, {}, 0.6}, {"promised to {x}", K::kGoal, {}},
+      {"promise to {x}", K::kGoal, {}}, {"am committed to {x}", K::kGoal, {}},
+      {"am determined to {x}", K::kGoal, {}}, {"need to {x}", K::kGoal, {}, 0.6},
+      {"have to {x}", K::kGoal, {}, 0.6}, {"will {x}", K::kGoal, {}, 0.6},
       // location and origin
       {"live in {x}", K::kLocation, {}}, {"am living in {x}", K::kLocation, {}},
       {"have lived in {x}", K::kLocation, {}}, {"have been living in {x}", K::kLocation, {}},
@@ -218,173 +132,18 @@ std::vector<std::string_view> SplitWords(std::string_view s) {
   return out;
 }
 
-const std::vector<ParsedPattern>& Parsed() {
-  static const std::vector<ParsedPattern> k = [] {
-    std::vector<ParsedPattern> out;
-    for (const Pattern& p : Patterns()) out.push_back({SplitWords(p.words), &p});
+// The patterns by their first word, in table order: a clause tries only those whose first word
+// is its verb.
+const std::unordered_map<std::string_view, std::vector<ParsedPattern>>& PatternsByVerb() {
+  static const auto k = [] {
+    std::unordered_map<std::string_view, std::vector<ParsedPattern>> out;
+    for (const Pattern& p : Patterns()) {
+      ParsedPattern parsed{SplitWords(p.words), &p};
+      out[parsed.words.front()].push_back(std::move(parsed));
+    }
     return out;
   }();
   return k;
-}
-
-const WordSet& Occupations() {
-  static const WordSet k = {
-      "engineer", "developer", "programmer", "designer", "teacher", "professor", "lecturer",
-      "doctor", "nurse", "surgeon", "dentist", "pharmacist", "lawyer", "attorney", "accountant",
-      "consultant", "manager", "director", "analyst", "scientist", "researcher", "architect",
-      "chef", "cook", "baker", "waiter", "waitress", "barista", "driver", "pilot", "mechanic",
-      "electrician", "plumber", "carpenter", "farmer", "writer", "author", "journalist", "editor",
-      "photographer", "artist", "musician", "actor", "actress", "student", "freelancer",
-      "entrepreneur", "founder", "ceo", "cto", "cfo", "intern", "retiree", "clerk", "cashier",
-      "salesperson", "salesman", "banker", "trader", "firefighter", "officer", "soldier",
-      "veterinarian", "vet", "therapist", "psychologist", "counselor", "librarian", "translator",
-      "tutor", "coach", "secretary", "receptionist", "technician", "administrator", "economist",
-      "physician", "paramedic", "cleaner", "janitor", "tailor", "hairdresser", "barber", "guard",
-      "nanny", "housewife", "homemaker", "postdoc", "freshman", "sophomore", "junior", "senior",
-      "undergrad", "undergraduate", "grad", "policeman", "policewoman", "professional",
-      "assistant", "supervisor", "executive", "specialist", "officer", "instructor", "dev",
-      "sre", "pm", "ux", "marketer", "recruiter", "investor", "broker", "agent", "contractor",
-      "builder", "welder", "midwife", "caregiver", "paralegal", "judge", "surveyor", "producer"};
-  return k;
-}
-
-bool LooksLikeOccupation(const std::vector<Tok>& t, size_t b, size_t e) {
-  if (b >= e) return false;
-  std::string_view head = t[e - 1].low;
-  if (head == "student" || Occupations().contains(head)) return true;
-  for (std::string_view suffix : {"ist", "eer", "ician", "ologist", "grapher"}) {
-    if (head.size() > suffix.size() + 2 && head.ends_with(suffix)) return true;
-  }
-  return false;
-}
-
-const WordSet& Pets() {
-  static const WordSet k = {
-      "dog", "dogs", "cat", "cats", "puppy", "puppies", "kitten", "kittens", "hamster",
-      "hamsters", "parrot", "parrots", "rabbit", "rabbits", "bunny", "bird", "birds", "fish",
-      "goldfish", "turtle", "turtles", "tortoise", "snake", "lizard", "gecko", "horse",
-      "ferret", "chinchilla", "budgie", "cockatiel", "pug", "labrador", "corgi", "poodle",
-      "retriever", "beagle", "husky", "terrier", "bulldog", "dachshund", "chihuahua"};
-  return k;
-}
-
-const WordSet& Relations() {
-  static const WordSet k = {
-      "wife", "husband", "spouse", "partner", "boyfriend", "girlfriend", "fiance", "fiancee",
-      "son", "sons", "daughter", "daughters", "kid", "kids", "child", "children", "baby",
-      "mom", "mother", "mum", "dad", "father", "parents", "brother", "brothers", "sister",
-      "sisters", "siblings", "grandma", "grandmother", "grandpa", "grandfather", "grandparents",
-      "aunt", "uncle", "cousin", "niece", "nephew", "twins", "stepson", "stepdaughter",
-      "mother-in-law", "father-in-law", "in-laws", "stepmom", "stepdad", "grandson",
-      "granddaughter", "grandchildren", "grandkids"};
-  return k;
-}
-
-const WordSet& HealthConditions() {
-  static const WordSet k = {
-      "diabetes", "asthma", "hypertension", "arthritis", "migraines", "migraine", "epilepsy",
-      "anemia", "depression", "anxiety", "adhd", "autism", "insomnia", "eczema", "psoriasis",
-      "celiac", "gout", "cancer", "copd", "ibs", "crohn's", "lupus", "scoliosis", "tinnitus",
-      "glaucoma", "hypothyroidism", "allergies", "dyslexia", "ptsd", "ocd", "bipolar"};
-  return k;
-}
-
-std::string Singular(std::string_view w) {
-  if (w == "children") return "child";
-  if (w == "puppies") return "puppy";
-  if (w == "kittens" || w == "dogs" || w == "cats" || w.ends_with("s")) {
-    if (w.size() > 3 && w.ends_with("s") && !w.ends_with("ss") && !w.ends_with("us") &&
-        !w.ends_with("is")) {
-      return std::string(w.substr(0, w.size() - 1));
-    }
-  }
-  return std::string(w);
-}
-
-// ---- rewriting the predicate in the third person ----
-
-bool IsPastForm(std::string_view w) {
-  static const WordSet k = {
-      "went", "had", "got", "saw", "met", "bought", "took", "came", "left", "began", "ate",
-      "did", "made", "was", "were", "found", "lost", "won", "gave", "flew", "ran", "wrote",
-      "grew", "became", "told", "said", "thought", "felt", "kept", "spent", "sold", "built",
-      "broke", "drove", "fell", "forgot", "heard", "knew", "paid", "read", "sent", "sat",
-      "slept", "spoke", "stood", "taught", "understood", "wore", "caught", "brought", "chose"};
-  return k.contains(w) || (w.size() > 3 && w.ends_with("ed"));
-}
-
-std::string ThirdPerson(const Tok& t) {
-  std::string_view w = t.low;
-  static const WordSet kUnchanged = {"will", "would", "can", "could", "should", "might", "must",
-                                     "may", "used", "shall"};
-  if (w == "am" || w == "be") return "is";
-  if (w == "have") return "has";
-  if (w == "do") return "does";
-  if (w == "go") return "goes";
-  if (kUnchanged.contains(w) || IsPastForm(w) || w.ends_with("ing")) return t.text;
-  if (w.ends_with("s") || w.ends_with("sh") || w.ends_with("ch") || w.ends_with("x") ||
-      w.ends_with("z") || w.ends_with("o")) {
-    return t.text + "es";
-  }
-  if (w.size() > 1 && w.back() == 'y' && !std::strchr("aeiou", w[w.size() - 2])) {
-    return t.text.substr(0, t.text.size() - 1) + "ies";
-  }
-  return t.text + "s";
-}
-
-std::string SwapPronoun(const Tok& t) {
-  if (t.low == "my") return "their";
-  if (t.low == "me") return "them";
-  if (t.low == "myself") return "themselves";
-  if (t.low == "mine") return "theirs";
-  if (t.low == "i") return "the user";
-  return t.text;
-}
-
-void Append(std::string* out, std::string_view word) {
-  if (word.empty()) return;
-  if (!out->empty() && word != "," && word != "'s") *out += ' ';
-  *out += word;
-}
-
-// Tokens [b, e) after the subject as a third-person predicate: the first verb conjugated,
-// first-person pronouns swapped.
-std::string Rewrite(const std::vector<Tok>& t, size_t b, size_t e) {
-  std::string out;
-  bool conjugated = false;
-  for (size_t i = b; i < e; ++i) {
-    const bool no_longer = t[i].low == "longer" && i > b && t[i - 1].low == "no";
-    if (!conjugated && !Adverbs().contains(t[i].low) && !IsNegator(t[i].low) && !no_longer) {
-      if (t[i].low == "can" && i + 1 < e && t[i + 1].low == "not") {
-        Append(&out, "cannot");
-        ++i;
-      } else {
-        Append(&out, ThirdPerson(t[i]));
-      }
-      conjugated = true;
-      continue;
-    }
-    Append(&out, SwapPronoun(t[i]));
-  }
-  while (!out.empty() && out.back() == ',') out.pop_back();
-  return out;
-}
-
-std::string Join(const std::vector<Tok>& t, size_t b, size_t e) {
-  std::string out;
-  for (size_t i = b; i < e; ++i) Append(&out, SwapPronoun(t[i]));
-  return out;
-}
-
-std::string WithArticle(std::string_view value) {
-  std::string v(value);
-  std::string low = Lower(v);
-  if (low.starts_with("a ") || low.starts_with("an ") || low.starts_with("the ") ||
-      low == "retired" || low.ends_with("employed")) {
-    return v;
-  }
-  bool vowel = !low.empty() && std::strchr("aeiou", low[0]);
-  return std::string(vowel ? "an " : "a ") + v;
 }
 
 // ---- clause analysis ----
@@ -400,13 +159,15 @@ size_t ObjectEnd(const Clause& c, size_t b, Kind kind) {
   size_t e = b;
   for (; e < c.t.size(); ++e) {
     std::string_view w = c.t[e].low;
-    if (ListKind(kind) && (w == "and" || w == "or" || w == "," || w == "with" || w == "for" ||
-                           w == "at" || w == "from" || w == "by" || w == "as")) {
+    const bool preposition = w == "with" || w == "for" || w == "at" || w == "from" || w == "by" ||
+                             w == "as" || w == "like" || w == "during" || w == "after" || w == "before";
+    if (ListKind(kind) && (w == "and" || w == "or" || w == "," || preposition)) {
       if (w == "and" || w == "or" || w == ",") continue;
       if (e > b) continue;
     }
+    if (PhraseKind(kind) && (preposition || w == "and") && e > b) continue;
     if (Boundaries().contains(w) && e > b) break;
-    if (w == "i" || (w == "my" && e > b)) break;
+    if (w == "i" || (w == "my" && e > b && !PhraseKind(kind))) break;
   }
   // trailing fillers: "a lot", "so much", "very much", "right now"
   while (e > b) {
@@ -435,14 +196,20 @@ std::vector<std::pair<size_t, size_t>> ListItems(const Clause& c, size_t b, size
   return out;
 }
 
+// An object that names nothing by itself ("it", "how it looks", "what you did") or is about
+// the listener ("your photos", "talking to you"): small talk, not a fact about the user.
 bool IsPronounObject(const Clause& c, size_t b, size_t e) {
   static const WordSet k = {"it", "that", "this", "them", "you", "him", "her", "those", "these",
-                            "one", "to"};
-  return e - b == 1 && k.contains(c.t[b].low);
-}
-
-bool IsCapitalized(const Tok& t) {
-  return !t.text.empty() && std::isupper(static_cast<unsigned char>(t.text[0]));
+                            "one", "to", "how", "what", "when", "where", "why", "who", "which",
+                            "especially", "beyond", "so", "all", "both", "everything", "lot",
+                            "ton", "more", "seeing", "hearing", "everyone", "everybody"};
+  if (b >= e) return true;
+  if (k.contains(c.t[b].low) && (e - b == 1 || c.t[b].low != "to")) return true;
+  if (c.t[b].low == "a" && e - b == 2 && (c.t[b + 1].low == "lot" || c.t[b + 1].low == "ton")) return true;
+  for (size_t i = b; i < e; ++i) {
+    if (c.t[i].low == "you" || c.t[i].low == "your" || c.t[i].low == "yours") return true;
+  }
+  return false;
 }
 
 // The key of an object: the words without leading articles, the last one singular.
@@ -563,6 +330,11 @@ const WordSet& Ignorable() {
   return k;
 }
 
+bool Count(std::string_view w) {
+  static const WordSet k = {"two", "three", "four", "few", "several", "many", "some", "2", "3", "4"};
+  return k.contains(w);
+}
+
 // A routine phrase ("every Monday", "on weekends", "each morning"); [b, e) or b == e.
 std::pair<size_t, size_t> RoutineSpan(const std::vector<Tok>& t, std::string* key) {
   static const WordSet kUnits = {"day", "morning", "night", "evening", "afternoon", "week",
@@ -581,7 +353,7 @@ std::pair<size_t, size_t> RoutineSpan(const std::vector<Tok>& t, std::string* ke
         return {i, j + 1};
       }
     }
-    if (kPlural.contains(t[i].low)) {
+    if (kPlural.contains(t[i].low) && !(i > 0 && Count(t[i - 1].low))) {  // not "two weekends ago"
       *key = Singular(t[i].low);
       return {i > 0 && t[i - 1].low == "on" ? i - 1 : i, i + 1};
     }
@@ -791,7 +563,17 @@ std::vector<Statement> FromPattern(const Clause& c, const ParsedPattern& p, size
   } else {
     oe = ObjectEnd(c, ob, *kind);
   }
-  if (ob >= oe || IsPronounObject(c, ob, oe)) return {};
+  if (ob >= oe) return {};
+  const bool about_a_place = *kind == Kind::kLocation || *kind == Kind::kHometown ||
+                             *kind == Kind::kEmployer || *kind == Kind::kName;
+  if (about_a_place ? (oe - ob == 1 && IsPronounObject(c, ob, oe)) : IsPronounObject(c, ob, oe)) return {};
+  // "I'll never …", "I will definitely …": the object starts after the adverb; a negator there
+  // negates the statement.
+  while (*kind == Kind::kGoal && ob + 1 < oe && Adverbs().contains(t[ob].low)) ++ob;
+  if (*kind == Kind::kGoal && IsNegator(t[ob].low)) {
+    *stop = true;
+    return {};
+  }
   std::string_view first = t[ob].low;
   switch (*kind) {
     case Kind::kJob:
@@ -805,7 +587,8 @@ std::vector<Statement> FromPattern(const Clause& c, const ParsedPattern& p, size
       if (first == "home" || first == "myself") return {};
       break;
     case Kind::kWorkPlace:
-      if (!IsCapitalized(t[ob])) kind = Kind::kJob;
+      if (first == "the" || first == "a" || first == "an" || first == "my" || first == "home") return {};
+      if (!IsCapitalized(t[ob])) kind = Kind::kJob;  // "work in finance": a field
       break;
     case Kind::kGoal: {
       static const WordSet kNotGoals = {"know", "ask", "say", "tell", "check", "clarify",
@@ -815,6 +598,12 @@ std::vector<Statement> FromPattern(const Clause& c, const ParsedPattern& p, size
       if (kNotGoals.contains(first) || (p.words[0] == "am" && p.words[1] == "going" && IsCapitalized(t[ob]))) {
         return {};
       }
+      // "I'll think about it", "I'll be there", "I need to go": too slight to remember
+      static const WordSet kSlight = {"be", "think", "try", "go", "get", "let", "keep", "do",
+                                      "come", "look", "wait", "figure", "stop", "leave", "have",
+                                      "remember", "forget", "miss", "stay", "start", "never"};
+      const bool weak = p.pattern->confidence < 0.7;
+      if (weak && (oe - ob < 2 || kSlight.contains(first))) return {};
       break;
     }
     case Kind::kName:
@@ -869,7 +658,18 @@ std::vector<Statement> MatchTimed(const Clause& c, size_t verb) {
   if (!c.in->has_time || verb >= t.size() || t.size() - c.subject < 3) return {};
   if (NegationBetween(c, c.subject + 1, t.size()).negated) return {};
   const std::string when = (c.in->date_is_day ? " on " : " in ") + c.in->date;
-  std::string content = "User " + Rewrite(t, c.subject + 1, t.size()) + when;
+  // "went to a parade and it was awesome": the event ends where another subject starts.
+  static const WordSet kSubjects = {"it", "we", "they", "he", "she", "that", "this", "there", "i", "everyone"};
+  size_t end = t.size();
+  for (size_t k = c.subject + 2; k + 1 < t.size(); ++k) {
+    if ((t[k].low == "and" || t[k].low == "but" || t[k].low == "so" || t[k].low == "because" ||
+         t[k].low == "which" || t[k].low == ",") &&
+        kSubjects.contains(t[k + 1].low)) {
+      end = k;
+      break;
+    }
+  }
+  std::string content = "User " + Rewrite(t, c.subject + 1, end) + when;
   if (c.in->future_time) {
     static const WordSet kFuture = {"have", "will", "am", "need", "must", "start", "leave", "fly",
                                     "travel", "visit", "meet", "see"};
@@ -878,15 +678,6 @@ std::vector<Statement> MatchTimed(const Clause& c, size_t verb) {
   }
   if (!IsPastForm(t[verb].low) && !HasEventNoun(t)) return {};
   return {Make(c, Kind::kEvent, "", "", content, 0.65)};
-}
-
-const WordSet& Nationalities() {
-  static const WordSet k = {
-      "chinese", "american", "british", "english", "french", "german", "japanese", "korean",
-      "indian", "canadian", "australian", "italian", "spanish", "mexican", "russian",
-      "brazilian", "dutch", "swiss", "swedish", "irish", "scottish", "vietnamese", "thai",
-      "filipino", "taiwanese", "european", "asian", "african", "polish", "turkish", "greek"};
-  return k;
 }
 
 std::vector<Statement> MatchI(const Clause& c) {
@@ -913,7 +704,9 @@ std::vector<Statement> MatchI(const Clause& c) {
   if (auto s = MatchPossession(c, verb); !s.empty()) return s;
   if (auto s = MatchHealthAdjective(c, verb); !s.empty()) return s;
   if (auto s = MatchSkillVerb(c, verb); !s.empty()) return s;
-  for (const ParsedPattern& p : Parsed()) {
+  auto candidates = PatternsByVerb().find(t[verb].low);
+  if (candidates == PatternsByVerb().end()) return MatchTimed(c, verb);
+  for (const ParsedPattern& p : candidates->second) {
     size_t last = c.subject, ob = 0;
     std::string_view trailing;
     if (!MatchPattern(c, p, &last, &ob, &trailing)) continue;

@@ -306,7 +306,7 @@ std::vector<Statement> MatchZai(const Clause& c, size_t i, const Negation& neg) 
     if (k == SV::npos || k == b) continue;
     return Canonical(c, Kind::kLocation, p.substr(b, k - b), 0.85, neg, k + live.size());
   }
-  if (Starts(p, b, "学")) {
+  if (Starts(p, b, "学") && !Starts(p, b, "学校") && !Starts(p, b, "学院") && !Starts(p, b, "学生")) {
     size_t vb = SkipLeading(p, b + 3);
     size_t ve = ValueEnd(p, vb);
     if (ve <= vb) return {};
@@ -455,6 +455,8 @@ const std::vector<Trigger>& Triggers() {
       {"会弹", K::kSkill, {}}, {"会拉", K::kSkill, {}}, {"会做", K::kSkill, {}},
       {"会开", K::kSkill, {}}, {"会游泳", K::kSkill, {}}, {"会编程", K::kSkill, {}},
       {"会画", K::kSkill, {}}, {"会唱", K::kSkill, {}}, {"会跳", K::kSkill, {}},
+      {"答应", K::kGoal, {}, 0.75}, {"承诺", K::kGoal, {}, 0.75}, {"保证", K::kGoal, {}, 0.7},
+      {"需要", K::kGoal, {}, 0.6}, {"会", K::kGoal, {}, 0.6},
   };
   return k;
 }
@@ -499,11 +501,25 @@ std::optional<std::vector<Statement>> MatchTrigger(const Clause& c, size_t i, co
       case Kind::kJob:
         return Canonical(c, *kind, v, t.confidence, neg, e);
       case Kind::kGoal:
-        if (!GoalObjectOk(v)) return std::vector<Statement>{};
+        if (v.starts_with("好了")) v.remove_prefix(6);  // 想好了要…: decided to
+        if (v.starts_with("要")) v.remove_prefix(3);
+        if (v.empty() || !GoalObjectOk(v)) return std::vector<Statement>{};
+        // 我会的, 我会去: too slight to remember
+        if (t.confidence < 0.7 && Chars(v) < 3) return std::vector<Statement>{};
         return std::vector<Statement>{Make(c, *kind, Str(v), SlotKey(v), Content(p, e), t.confidence)};
       case Kind::kLike: case Kind::kDislike: {
-        if (v == "你" || v == "他" || v == "她" || v == "它" || v == "这个" || v == "那个") {
+        if (v == "你" || v == "他" || v == "她" || v == "它" || v == "这个" || v == "那个" ||
+            Contains(v, "我") || Contains(v, "你")) {
           return std::vector<Statement>{};
+        }
+        // 我最喜欢的颜色是蓝色: a favourite, one value per kind
+        if (Starts(v, 0, "的") && *kind == Kind::kLike) {
+          size_t is = v.find("是");
+          if (is == SV::npos || is <= 3 || is + 3 >= v.size()) return std::vector<Statement>{};
+          SV what = v.substr(3, is - 3), value = v.substr(is + 3);
+          Statement st = Make(c, Kind::kFavorite, Str(value), SlotKey(what), Content(p, e), t.confidence);
+          st.entities.push_back(Str(value));
+          return std::vector<Statement>{std::move(st)};
         }
         std::vector<Statement> out;
         auto items = ListItems(p, b, e);
@@ -637,6 +653,11 @@ std::vector<Statement> MatchChineseClause(const ClauseInput& input) {
   }
   Clause c{s.substr(me + 3), &input};
   if (c.pred.empty()) return {};
+  // 我朋友…, 我同事…: someone else is the subject
+  for (SV other : {"朋友", "同学", "同事", "老师", "邻居", "室友", "老板", "领导", "哥们", "闺蜜",
+                   "的朋友", "的同学", "的同事", "们"}) {
+    if (c.pred.starts_with(other)) return {};
+  }
   size_t routine_at = 0;
   if (std::string key = RoutineKey(s, &routine_at); !key.empty()) {
     if (Contains(c.pred, "不") || Contains(c.pred, "没")) return {};
@@ -686,12 +707,25 @@ std::vector<Statement> MatchChineseClause(const ClauseInput& input) {
     }
   }
   if (auto out = MatchTrigger(c, i, neg); out) return *out;
-  // A dated statement with no other pattern: an appointment ahead, or an event behind.
+  // A dated statement with no other pattern: an appointment ahead, or an event behind. A
+  // feeling ("我好期待", "我觉得…") is neither.
   if (input.has_time && !neg.negated && Chars(p) >= 3) {
+    SV q = p.substr(i);
+    for (SV feeling : {"好", "很", "太", "真", "超", "特别", "非常", "有点", "觉得", "感觉", "知道"}) {
+      if (q.starts_with(feeling)) return {};
+    }
     size_t e = ValueEnd(p, 0);
     std::string content = Content(p, e) + "（" + input.date + "）";
-    if (input.future_time) return {Make(c, Kind::kAppointment, "", "", content, 0.75)};
-    if (Contains(p, "了") || Contains(p, "过")) return {Make(c, Kind::kEvent, "", "", content, 0.65)};
+    if (input.future_time) {
+      static constexpr std::array<SV, 34> kPlans = {
+          "要", "去", "有", "得", "约", "会去", "打算", "预约", "面试", "考试", "会议", "开会", "手术",
+          "体检", "航班", "飞机", "婚礼", "聚会", "约会", "牙医", "医生", "复诊", "出差", "旅行",
+          "旅游", "上课", "比赛", "演出", "音乐会", "生日", "派对", "看病", "见面", "搬家"};
+      bool plan = std::any_of(kPlans.begin(), kPlans.end(), [&](SV w) { return Contains(q, w); });
+      if (plan) return {Make(c, Kind::kAppointment, "", "", content, 0.75)};
+      return {};
+    }
+    if (Contains(q, "了") || Contains(q, "过")) return {Make(c, Kind::kEvent, "", "", content, 0.65)};
   }
   return {};
 }

@@ -37,8 +37,9 @@ std::string Norm(std::string_view s) {
       i += 2;
       continue;
     }
-    if (c == 0xEF && i + 1 < n.size() && (static_cast<unsigned char>(n[i + 1]) == 0xBC ||
-                                          static_cast<unsigned char>(n[i + 1]) == 0xBD)) {
+    if (c == 0xEF && i + 1 < n.size() &&
+        (static_cast<unsigned char>(n[i + 1]) == 0xBC ||
+         static_cast<unsigned char>(n[i + 1]) == 0xBD)) {
       i += 2;
       continue;
     }
@@ -63,7 +64,7 @@ bool Negative(std::string_view content) {
     if ((" " + low + " ").find(m) != std::string::npos) return true;
   }
   for (std::string_view m : {"不喜欢", "不爱", "讨厌", "不再", "不吃", "不喝", "受不了", "厌恶",
-                             "没有", "不想", "不打算", "不能", "不感兴趣", "不养", "没养"}) {
+                             "没有", "不想", "不打算", "不能", "不感兴趣", "不养", "没养", "怕"}) {
     if (low.find(m) != std::string::npos) return true;
   }
   return false;
@@ -98,7 +99,8 @@ class RuleResolver final : public ConflictResolver {
     // 1. same slot: an equal statement first, then the first decisive neighbour.
     for (size_t i = 0; i < neighbours.size(); ++i) {
       if (neighbours[i].same_slot && norms[i] == cand) {
-        return Result_(WriteDecision::kNoop, static_cast<int>(i), "same slot " + slot + ", same value");
+        return Result_(WriteDecision::kNoop, static_cast<int>(i),
+                       "same slot " + slot + ", same value");
       }
     }
     for (size_t i = 0; i < neighbours.size(); ++i) {
@@ -115,7 +117,8 @@ class RuleResolver final : public ConflictResolver {
                        candidate.content);
       }
       if (!cand.empty() && norms[i].find(cand) != std::string::npos) {
-        return Result_(WriteDecision::kNoop, t, "same slot " + slot + ", already known in more detail");
+        return Result_(WriteDecision::kNoop, t,
+                       "same slot " + slot + ", already known in more detail");
       }
       if (candidate.exclusive) {
         return Result_(WriteDecision::kSupersede, t,
@@ -129,7 +132,8 @@ class RuleResolver final : public ConflictResolver {
     // 2. near-identical text or the same fact in more detail.
     int best = -1;
     for (size_t i = 0; i < neighbours.size(); ++i) {
-      if (best < 0 || neighbours[i].similarity > neighbours[best].similarity) best = static_cast<int>(i);
+      if (best < 0 || neighbours[i].similarity > neighbours[best].similarity)
+        best = static_cast<int>(i);
       if (norms[i] == cand) {
         return Result_(WriteDecision::kNoop, static_cast<int>(i), "near-identical text");
       }
@@ -151,7 +155,8 @@ class RuleResolver final : public ConflictResolver {
         return Result_(WriteDecision::kNoop, best, "near-identical (" + sim + ")");
       }
       if (n.similarity >= kOppositeSimilar && !same_polarity) {
-        return Result_(WriteDecision::kSupersede, best, "same statement with opposite polarity (" + sim + ")");
+        return Result_(WriteDecision::kSupersede, best,
+                       "same statement with opposite polarity (" + sim + ")");
       }
       if (n.similarity >= kMoreDetail && same_polarity && same_numbers &&
           candidate.content.size() > n.item.content.size()) {

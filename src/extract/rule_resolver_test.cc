@@ -52,8 +52,8 @@ TEST(RuleResolverTest, ExclusiveSlotWithAnotherValueSupersedes) {
   EXPECT_EQ(d.decision, WriteDecision::kSupersede);
   EXPECT_EQ(d.target, 0);
   EXPECT_NE(d.reason.find("user/location"), std::string::npos);
-  DecisionResult zh = Decide(Cand("用户住在北京", "user/location", true),
-                             {Near("用户住在上海", 0.8, true)});
+  DecisionResult zh =
+      Decide(Cand("用户住在北京", "user/location", true), {Near("用户住在上海", 0.8, true)});
   EXPECT_EQ(zh.decision, WriteDecision::kSupersede);
 }
 
@@ -65,9 +65,11 @@ TEST(RuleResolverTest, SameSlotSameValueIsNoop) {
 }
 
 TEST(RuleResolverTest, NearIdenticalTextIsNoop) {
-  EXPECT_EQ(Decide(Cand("User likes green tea"), {Near("User likes green tea!", 0.99, false)}).decision,
-            WriteDecision::kNoop);
-  DecisionResult sim = Decide(Cand("User enjoys green tea a lot"), {Near("User enjoys green tea", 0.96, false)});
+  EXPECT_EQ(
+      Decide(Cand("User likes green tea"), {Near("User likes green tea!", 0.99, false)}).decision,
+      WriteDecision::kNoop);
+  DecisionResult sim =
+      Decide(Cand("User enjoys green tea a lot"), {Near("User enjoys green tea", 0.96, false)});
   EXPECT_EQ(sim.decision, WriteDecision::kUpdate);  // contains it and adds detail
   DecisionResult close = Decide(Cand("User enjoys drinking green tea"),
                                 {Near("User enjoys drinking green teas", 0.97, false)});
@@ -92,7 +94,8 @@ TEST(RuleResolverTest, MoreDetailUpdates) {
   EXPECT_EQ(by_similarity.decision, WriteDecision::kUpdate);
   EXPECT_EQ(by_similarity.target, 0);
   EXPECT_EQ(by_similarity.merged_content, "User has a golden retriever named Max who is three");
-  DecisionResult shorter = Decide(Cand("User has a dog"), {Near("User has a dog named Max", 0.88, false)});
+  DecisionResult shorter =
+      Decide(Cand("User has a dog"), {Near("User has a dog named Max", 0.88, false)});
   EXPECT_EQ(shorter.decision, WriteDecision::kAdd);
 }
 
@@ -107,7 +110,8 @@ TEST(RuleResolverTest, OppositePolarityInAMultiValuedSlotSupersedes) {
                             {Near("User loves coffee", 0.8, true)});
   EXPECT_EQ(d.decision, WriteDecision::kSupersede);
   EXPECT_EQ(d.reason, "same slot user/likes:coffee, opposite polarity");
-  DecisionResult back = Decide(Cand("用户喜欢香菜", "user/likes:香菜"), {Near("用户不喜欢香菜", 0.8, true)});
+  DecisionResult back =
+      Decide(Cand("用户喜欢香菜", "user/likes:香菜"), {Near("用户不喜欢香菜", 0.8, true)});
   EXPECT_EQ(back.decision, WriteDecision::kSupersede);
 }
 
@@ -139,20 +143,23 @@ TEST(RuleResolverTest, CorrectionWithASameSlotNeighbourSupersedes) {
 }
 
 TEST(RuleResolverTest, SimilarTextWithOppositePolaritySupersedes) {
-  DecisionResult d = Decide(Cand("User does not like jazz"), {Near("User likes jazz", 0.92, false)});
+  DecisionResult d =
+      Decide(Cand("User does not like jazz"), {Near("User likes jazz", 0.92, false)});
   EXPECT_EQ(d.decision, WriteDecision::kSupersede);
 }
 
 TEST(RuleResolverTest, SameSlotBeatsHigherSimilarity) {
-  DecisionResult d = Decide(Cand("User lives in Berlin", "user/location", true),
-                            {Near("User lives in Bern", 0.93, false), Near("User lives in Paris", 0.8, true)});
+  DecisionResult d =
+      Decide(Cand("User lives in Berlin", "user/location", true),
+             {Near("User lives in Bern", 0.93, false), Near("User lives in Paris", 0.8, true)});
   EXPECT_EQ(d.decision, WriteDecision::kSupersede);
   EXPECT_EQ(d.target, 1);
 }
 
 TEST(RuleResolverTest, UnrelatedNeighboursAdd) {
-  DecisionResult d = Decide(Cand("User is allergic to peanuts", "user/allergy:peanut"),
-                            {Near("User lives in Oslo", 0.2, false), Near("User likes jazz", 0.1, false)});
+  DecisionResult d =
+      Decide(Cand("User is allergic to peanuts", "user/allergy:peanut"),
+             {Near("User lives in Oslo", 0.2, false), Near("User likes jazz", 0.1, false)});
   EXPECT_EQ(d.decision, WriteDecision::kAdd);
   EXPECT_EQ(d.target, -1);
 }

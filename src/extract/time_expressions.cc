@@ -24,7 +24,8 @@ int64_t MonthStart(int64_t days, int64_t delta) {
   unsigned m, d;
   CivilFromDays(days, &y, &m, &d);
   int64_t months = y * 12 + (m - 1) + delta;
-  return DaysFromCivil(FloorDiv(months, 12), static_cast<unsigned>(months - FloorDiv(months, 12) * 12) + 1, 1);
+  return DaysFromCivil(FloorDiv(months, 12),
+                       static_cast<unsigned>(months - FloorDiv(months, 12) * 12) + 1, 1);
 }
 
 int64_t YearOf(int64_t days) {
@@ -98,8 +99,8 @@ int WeekdayIndex(std::string_view w) {
 
 unsigned MonthIndex(std::string_view w) {
   static constexpr std::array<std::string_view, 12> kNames = {
-      "january", "february", "march", "april", "may", "june", "july",
-      "august", "september", "october", "november", "december"};
+      "january", "february", "march",     "april",   "may",      "june",
+      "july",    "august",   "september", "october", "november", "december"};
   static constexpr std::array<std::string_view, 12> kShort = {
       "jan", "feb", "mar", "apr", "may", "jun", "jul", "aug", "sep", "oct", "nov", "dec"};
   for (unsigned i = 0; i < 12; ++i) {
@@ -114,13 +115,14 @@ unsigned MonthIndex(std::string_view w) {
 // "3", "three", "a", "an" → count; -1 if not a count.
 int Count(std::string_view w) {
   static constexpr std::array<std::string_view, 13> kNumbers = {
-      "zero", "one", "two", "three", "four", "five", "six",
-      "seven", "eight", "nine", "ten", "eleven", "twelve"};
+      "zero",  "one",   "two",  "three", "four",   "five",  "six",
+      "seven", "eight", "nine", "ten",   "eleven", "twelve"};
   if (w == "a" || w == "an") return 1;
   for (int i = 0; i < 13; ++i) {
     if (w == kNumbers[i]) return i;
   }
-  if (!w.empty() && w.size() <= 3 && std::all_of(w.begin(), w.end(), ::isdigit)) return std::stoi(std::string(w));
+  if (!w.empty() && w.size() <= 3 && std::all_of(w.begin(), w.end(), ::isdigit))
+    return std::stoi(std::string(w));
   return -1;
 }
 
@@ -162,7 +164,8 @@ struct EnMatch {
 };
 
 // Month name at w[i] with an optional day before or after and an optional year.
-EnMatch MatchMonthDate(const std::vector<Word>& w, size_t i, int64_t today, bool after_preposition) {
+EnMatch MatchMonthDate(const std::vector<Word>& w, size_t i, int64_t today,
+                       bool after_preposition) {
   EnMatch m;
   unsigned month = MonthIndex(w[i].text);
   size_t n = 1;
@@ -189,7 +192,9 @@ EnMatch MatchMonthDate(const std::vector<Word>& w, size_t i, int64_t today, bool
 
 // The expression starting at w[i], if any.
 EnMatch MatchEnglishAt(const std::vector<Word>& w, size_t i, int64_t today) {
-  auto at = [&](size_t k) -> std::string_view { return i + k < w.size() ? std::string_view(w[i + k].text) : ""; };
+  auto at = [&](size_t k) -> std::string_view {
+    return i + k < w.size() ? std::string_view(w[i + k].text) : "";
+  };
   EnMatch none;
   if (at(0) == "the" && at(1) == "day" && (at(2) == "before" || at(2) == "after")) {
     if (at(2) == "before" && at(3) == "yesterday") return {4, today - 2};
@@ -269,7 +274,9 @@ bool MatchIsoDate(std::string_view s, const std::vector<Word>& w, size_t i, EnMa
 
 // ---- Chinese ----
 
-bool At(std::string_view s, size_t i, std::string_view word) { return s.substr(i, word.size()) == word; }
+bool At(std::string_view s, size_t i, std::string_view word) {
+  return s.substr(i, word.size()) == word;
+}
 
 size_t CodepointLength(std::string_view s, size_t i) {
   auto b = static_cast<unsigned char>(s[i]);
@@ -288,8 +295,8 @@ int ChineseNumber(std::string_view s, size_t i, size_t* len) {
     *len = j - i;
     return value;
   }
-  static constexpr std::array<std::string_view, 10> kDigits = {
-      "零", "一", "二", "三", "四", "五", "六", "七", "八", "九"};
+  static constexpr std::array<std::string_view, 10> kDigits = {"零", "一", "二", "三", "四",
+                                                               "五", "六", "七", "八", "九"};
   auto digit = [&](size_t k) -> int {
     if (At(s, k, "两")) return 2;
     for (int d = 0; d < 10; ++d) {
@@ -354,11 +361,25 @@ ZhMatch MatchZhMonthDay(std::string_view s, size_t i, int64_t year) {
 }
 
 ZhMatch MatchZhWeek(std::string_view s, size_t i, int64_t today) {
-  struct Prefix { std::string_view text; int which; };
-  static constexpr std::array<Prefix, 15> kPrefixes = {{
-      {"上上个星期", -2}, {"上上周", -2}, {"上个星期", -1}, {"上个礼拜", -1}, {"上星期", -1},
-      {"上礼拜", -1}, {"上周", -1}, {"下个星期", 1}, {"下个礼拜", 1}, {"下星期", 1},
-      {"下礼拜", 1}, {"下周", 1}, {"这个星期", 0}, {"这周", 0}, {"本周", 0}}};
+  struct Prefix {
+    std::string_view text;
+    int which;
+  };
+  static constexpr std::array<Prefix, 15> kPrefixes = {{{"上上个星期", -2},
+                                                        {"上上周", -2},
+                                                        {"上个星期", -1},
+                                                        {"上个礼拜", -1},
+                                                        {"上星期", -1},
+                                                        {"上礼拜", -1},
+                                                        {"上周", -1},
+                                                        {"下个星期", 1},
+                                                        {"下个礼拜", 1},
+                                                        {"下星期", 1},
+                                                        {"下礼拜", 1},
+                                                        {"下周", 1},
+                                                        {"这个星期", 0},
+                                                        {"这周", 0},
+                                                        {"本周", 0}}};
   for (const Prefix& p : kPrefixes) {
     if (!At(s, i, p.text)) continue;
     size_t j = i + p.text.size();
@@ -414,11 +435,19 @@ ZhMatch MatchZhRelative(std::string_view s, size_t i, int64_t today) {
   }
   int sign = 0;
   for (std::string_view w : {"之前", "以前", "前"}) {
-    if (At(s, j, w)) { sign = -1; j += w.size(); break; }
+    if (At(s, j, w)) {
+      sign = -1;
+      j += w.size();
+      break;
+    }
   }
   if (sign == 0) {
     for (std::string_view w : {"之后", "以后", "后"}) {
-      if (At(s, j, w)) { sign = 1; j += w.size(); break; }
+      if (At(s, j, w)) {
+        sign = 1;
+        j += w.size();
+        break;
+      }
     }
   }
   if (sign == 0) return {};
@@ -429,36 +458,90 @@ ZhMatch MatchZhRelative(std::string_view s, size_t i, int64_t today) {
     return {};
   }
   switch (unit) {
-    case kDays: return {len, today + sign * count};
-    case kWeeks: return {len, today + sign * 7 * count};
-    case kMonths: return {len, MonthStart(today, sign * count), TimeGranularity::kMonth};
-    case kYears: return {len, DaysFromCivil(YearOf(today) + sign * count, 1, 1), TimeGranularity::kYear};
+    case kDays:
+      return {len, today + sign * count};
+    case kWeeks:
+      return {len, today + sign * 7 * count};
+    case kMonths:
+      return {len, MonthStart(today, sign * count), TimeGranularity::kMonth};
+    case kYears:
+      return {len, DaysFromCivil(YearOf(today) + sign * count, 1, 1), TimeGranularity::kYear};
   }
   return {};
 }
 
+// Decodes the code point at s[i] (valid UTF-8).
+char32_t CodepointAt(std::string_view s, size_t i) {
+  auto b = static_cast<unsigned char>(s[i]);
+  size_t len = CodepointLength(s, i);
+  if (i + len > s.size()) return 0;
+  char32_t cp = len == 1 ? b : len == 2 ? (b & 0x1F) : len == 3 ? (b & 0x0F) : (b & 0x07);
+  for (size_t k = 1; k < len; ++k) cp = (cp << 6) | (static_cast<unsigned char>(s[i + k]) & 0x3F);
+  return cp;
+}
+
+// True if a Chinese time expression can start with the code point: most characters of a
+// sentence cannot, and the scanner skips them without trying every pattern.
+bool CanStartChinese(char32_t c) {
+  static const std::vector<bool> kStarts = [] {
+    std::vector<bool> bits(0x10000, false);
+    std::string_view firsts = "大前昨今明后刚上下这本星礼周去半零一二两三四五六七八九十";
+    for (size_t i = 0; i < firsts.size(); i += CodepointLength(firsts, i))
+      bits[CodepointAt(firsts, i)] = true;
+    for (char d = '0'; d <= '9'; ++d) bits[static_cast<unsigned char>(d)] = true;
+    return bits;
+  }();
+  return c < kStarts.size() && kStarts[c];
+}
+
 ZhMatch MatchChineseAt(std::string_view s, size_t i, int64_t today) {
-  struct Fixed { std::string_view text; int offset; };
-  static constexpr std::array<Fixed, 19> kDays = {{
-      {"大前天", -3}, {"大后天", 3}, {"前天", -2}, {"昨天", -1}, {"昨日", -1}, {"昨晚", -1},
-      {"昨儿", -1}, {"今天", 0}, {"今日", 0}, {"今晚", 0}, {"今早", 0}, {"今儿", 0},
-      {"明天", 1}, {"明日", 1}, {"明早", 1}, {"明晚", 1}, {"明儿", 1}, {"后天", 2}, {"刚才", 0}}};
+  if (!CanStartChinese(CodepointAt(s, i))) return {};
+  struct Fixed {
+    std::string_view text;
+    int offset;
+  };
+  static constexpr std::array<Fixed, 19> kDays = {{{"大前天", -3},
+                                                   {"大后天", 3},
+                                                   {"前天", -2},
+                                                   {"昨天", -1},
+                                                   {"昨日", -1},
+                                                   {"昨晚", -1},
+                                                   {"昨儿", -1},
+                                                   {"今天", 0},
+                                                   {"今日", 0},
+                                                   {"今晚", 0},
+                                                   {"今早", 0},
+                                                   {"今儿", 0},
+                                                   {"明天", 1},
+                                                   {"明日", 1},
+                                                   {"明早", 1},
+                                                   {"明晚", 1},
+                                                   {"明儿", 1},
+                                                   {"后天", 2},
+                                                   {"刚才", 0}}};
   for (const Fixed& f : kDays) {
     if (At(s, i, f.text)) return {f.text.size(), today + f.offset};
   }
   if (ZhMatch m = MatchZhWeek(s, i, today); m.len) return m;
-  struct Month { std::string_view text; int delta; };
-  static constexpr std::array<Month, 6> kMonths = {{
-      {"上个月", -1}, {"上月", -1}, {"下个月", 1}, {"下月", 1}, {"这个月", 0}, {"本月", 0}}};
+  struct Month {
+    std::string_view text;
+    int delta;
+  };
+  static constexpr std::array<Month, 6> kMonths = {
+      {{"上个月", -1}, {"上月", -1}, {"下个月", 1}, {"下月", 1}, {"这个月", 0}, {"本月", 0}}};
   for (const Month& m : kMonths) {
-    if (At(s, i, m.text)) return {m.text.size(), MonthStart(today, m.delta), TimeGranularity::kMonth};
+    if (At(s, i, m.text))
+      return {m.text.size(), MonthStart(today, m.delta), TimeGranularity::kMonth};
   }
   // A year, then optionally its month and day.
   int64_t year = 0;
   size_t ylen = 0;
-  struct Year { std::string_view text; int delta; };
-  static constexpr std::array<Year, 5> kYears = {{
-      {"去年", -1}, {"前年", -2}, {"今年", 0}, {"明年", 1}, {"后年", 2}}};
+  struct Year {
+    std::string_view text;
+    int delta;
+  };
+  static constexpr std::array<Year, 5> kYears = {
+      {{"去年", -1}, {"前年", -2}, {"今年", 0}, {"明年", 1}, {"后年", 2}}};
   for (const Year& y : kYears) {
     if (At(s, i, y.text)) {
       year = YearOf(today) + y.delta;

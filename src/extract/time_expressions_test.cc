@@ -44,8 +44,8 @@ TEST(TimeExpressionsTest, EnglishDays) {
 }
 
 TEST(TimeExpressionsTest, EnglishWeekdaysFollowCalendarWeeks) {
-  EXPECT_EQ(En("last Friday"), "2026-11-27");   // Friday of the previous week
-  EXPECT_EQ(En("next Friday"), "2026-12-11");   // Friday of the following week
+  EXPECT_EQ(En("last Friday"), "2026-11-27");  // Friday of the previous week
+  EXPECT_EQ(En("next Friday"), "2026-12-11");  // Friday of the following week
   EXPECT_EQ(En("this Friday"), "2026-12-04");
   EXPECT_EQ(En("on Friday"), "2026-12-04");
   EXPECT_EQ(En("next Monday"), "2026-12-07");
@@ -72,7 +72,7 @@ TEST(TimeExpressionsTest, EnglishMonthsAndYears) {
 TEST(TimeExpressionsTest, EnglishSpansCoverPrepositions) {
   auto found = FindEnglishTimeExpressions("I joined on 2024-05-03 and left", kNow);
   ASSERT_EQ(found.size(), 1u);
-  EXPECT_EQ(found[0].begin, 9u);   // "on"
+  EXPECT_EQ(found[0].begin, 9u);  // "on"
   EXPECT_EQ(found[0].end, 22u);
   EXPECT_EQ(found[0].granularity, TimeGranularity::kDay);
   EXPECT_EQ(found[0].at, DaysFromCivil(2024, 5, 3) * kDay);

@@ -1,0 +1,283 @@
+// English words for the rule patterns: tokens with contractions expanded, word lists, and the
+// third-person rewrite of a predicate.
+#include "extract/english_words.h"
+
+#include <algorithm>
+#include <array>
+#include <cctype>
+#include <cstring>
+
+namespace engram::extract::en {
+namespace {
+
+bool IsWordChar(char c) {
+  auto u = static_cast<unsigned char>(c);
+  return u >= 0x80 || std::isalnum(u) || c == '\'' || c == '-' || c == '&' || c == '+' ||
+         c == '#' || c == '/' || c == '@';
+}
+
+void PushExpanded(std::vector<Tok>* out, std::string_view word) {
+  std::string low = Lower(word);
+  struct Contraction { std::string_view word, first, second; };
+  static constexpr std::array<Contraction, 24> kContractions = {{
+      {"i'm", "i", "am"}, {"i've", "i", "have"}, {"i'd", "i", "would"}, {"i'll", "i", "will"},
+      {"im", "i", "am"}, {"don't", "do", "not"}, {"dont", "do", "not"},
+      {"doesn't", "does", "not"}, {"didn't", "did", "not"}, {"can't", "can", "not"},
+      {"cannot", "can", "not"}, {"won't", "will", "not"}, {"isn't", "is", "not"},
+      {"aren't", "are", "not"}, {"wasn't", "was", "not"}, {"haven't", "have", "not"},
+      {"hasn't", "has", "not"}, {"wouldn't", "would", "not"}, {"couldn't", "could", "not"},
+      {"shouldn't", "should", "not"}, {"ain't", "am", "not"}, {"i'ma", "i", "am"},
+      {"wanna", "want", "to"}, {"gonna", "going", "to"}}};
+  for (const Contraction& c : kContractions) {
+    if (low == c.word) {
+      out->push_back({std::string(c.first), c.first == "i" ? "I" : std::string(c.first)});
+      out->push_back({std::string(c.second), std::string(c.second)});
+      return;
+    }
+  }
+  if (low.size() > 2 && low.ends_with("'s")) {
+    std::string stem = low.substr(0, low.size() - 2);
+    out->push_back({stem, std::string(word.substr(0, word.size() - 2))});
+    bool is = stem == "name" || stem == "it" || stem == "that" || stem == "he" || stem == "she";
+    out->push_back({is ? "is" : "'s", is ? "is" : "'s"});
+    return;
+  }
+  out->push_back({std::move(low), std::string(word)});
+}
+
+void Append(std::string* out, std::string_view word) {
+  if (word.empty()) return;
+  if (!out->empty() && word != "," && word != "'s") *out += ' ';
+  *out += word;
+}
+
+}  // namespace
+
+std::string Lower(std::string_view s) {
+  std::string out(s);
+  for (char& c : out) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+  return out;
+}
+
+std::vector<Tok> Tokenize(std::string_view s) {
+  std::vector<Tok> out;
+  size_t i = 0;
+  while (i < s.size()) {
+    if (s[i] == ',' || s[i] == ';' || s[i] == ':') {
+      out.push_back({",", ","});
+      ++i;
+      continue;
+    }
+    if (!IsWordChar(s[i]) && !(s[i] == '.' && i > 0 && i + 1 < s.size() &&
+                               std::isalnum(static_cast<unsigned char>(s[i + 1])))) {
+      ++i;
+      continue;
+    }
+    size_t b = i;
+    while (i < s.size() && (IsWordChar(s[i]) || (s[i] == '.' && i + 1 < s.size() &&
+                                                 std::isalnum(static_cast<unsigned char>(s[i + 1]))))) {
+      ++i;
+    }
+    std::string_view w = s.substr(b, i - b);
+    while (!w.empty() && (w.front() == '\'' || w.front() == '-')) w.remove_prefix(1);
+    while (!w.empty() && (w.back() == '\'' || w.back() == '-')) w.remove_suffix(1);
+    if (!w.empty()) PushExpanded(&out, w);
+  }
+  return out;
+}
+
+const WordSet& Adverbs() {
+  static const WordSet k = {
+      "really", "also", "actually", "now", "currently", "still", "just", "absolutely", "totally",
+      "definitely", "usually", "honestly", "mostly", "recently", "finally", "truly", "especially",
+      "even", "always", "generally", "personally", "seriously", "literally", "sometimes", "often",
+      "already", "only", "mainly", "basically", "deeply", "genuinely", "so", "very", "much",
+      "kinda", "sorta", "probably", "definitely", "officially", "happily", "secretly", "both",
+      "all", "too", "certainly", "surely", "normally", "typically", "originally", "initially"};
+  return k;
+}
+
+bool IsNegator(std::string_view w) { return w == "not" || w == "never" || w == "no"; }
+
+const WordSet& Boundaries() {
+  static const WordSet k = {
+      "because", "since", "but", "so", "which", "who", "where", "when", "while", "although",
+      "though", "and", "or", "with", "for", "now", "anymore", "too", "either", "as", "until",
+      "lately", "nowadays", "currently", "these", "right", "at", ",", "lol", "haha", "if",
+      "whenever", "than", "ever", "though", "unless", "cause", "coz", "cuz", "after", "before",
+      "during", "by", "from", "either", "though", "over", "rather", "instead", "especially",
+      "particularly", "including", "like", "such"};
+  return k;
+}
+
+const WordSet& Occupations() {
+  static const WordSet k = {
+      "engineer", "developer", "programmer", "designer", "teacher", "professor", "lecturer",
+      "doctor", "nurse", "surgeon", "dentist", "pharmacist", "lawyer", "attorney", "accountant",
+      "consultant", "manager", "director", "analyst", "scientist", "researcher", "architect",
+      "chef", "cook", "baker", "waiter", "waitress", "barista", "driver", "pilot", "mechanic",
+      "electrician", "plumber", "carpenter", "farmer", "writer", "author", "journalist", "editor",
+      "photographer", "artist", "musician", "actor", "actress", "student", "freelancer",
+      "entrepreneur", "founder", "ceo", "cto", "cfo", "intern", "retiree", "clerk", "cashier",
+      "salesperson", "salesman", "banker", "trader", "firefighter", "officer", "soldier",
+      "veterinarian", "vet", "therapist", "psychologist", "counselor", "librarian", "translator",
+      "tutor", "coach", "secretary", "receptionist", "technician", "administrator", "economist",
+      "physician", "paramedic", "cleaner", "janitor", "tailor", "hairdresser", "barber", "guard",
+      "nanny", "housewife", "homemaker", "postdoc", "freshman", "sophomore", "junior", "senior",
+      "undergrad", "undergraduate", "grad", "policeman", "policewoman", "professional",
+      "assistant", "supervisor", "executive", "specialist", "officer", "instructor", "dev",
+      "sre", "pm", "ux", "marketer", "recruiter", "investor", "broker", "agent", "contractor",
+      "builder", "welder", "midwife", "caregiver", "paralegal", "judge", "surveyor", "producer"};
+  return k;
+}
+
+bool LooksLikeOccupation(const std::vector<Tok>& t, size_t b, size_t e) {
+  if (b >= e) return false;
+  std::string_view head = t[e - 1].low;
+  if (head == "student" || Occupations().contains(head)) return true;
+  for (std::string_view suffix : {"ist", "eer", "ician", "ologist", "grapher"}) {
+    if (head.size() > suffix.size() + 2 && head.ends_with(suffix)) return true;
+  }
+  return false;
+}
+
+const WordSet& Pets() {
+  static const WordSet k = {
+      "dog", "dogs", "cat", "cats", "puppy", "puppies", "kitten", "kittens", "hamster",
+      "hamsters", "parrot", "parrots", "rabbit", "rabbits", "bunny", "bird", "birds", "fish",
+      "goldfish", "turtle", "turtles", "tortoise", "snake", "lizard", "gecko", "horse",
+      "ferret", "chinchilla", "budgie", "cockatiel", "pug", "labrador", "corgi", "poodle",
+      "retriever", "beagle", "husky", "terrier", "bulldog", "dachshund", "chihuahua"};
+  return k;
+}
+
+const WordSet& Relations() {
+  static const WordSet k = {
+      "wife", "husband", "spouse", "partner", "boyfriend", "girlfriend", "fiance", "fiancee",
+      "son", "sons", "daughter", "daughters", "kid", "kids", "child", "children", "baby",
+      "mom", "mother", "mum", "dad", "father", "parents", "brother", "brothers", "sister",
+      "sisters", "siblings", "grandma", "grandmother", "grandpa", "grandfather", "grandparents",
+      "aunt", "uncle", "cousin", "niece", "nephew", "twins", "stepson", "stepdaughter",
+      "mother-in-law", "father-in-law", "in-laws", "stepmom", "stepdad", "grandson",
+      "granddaughter", "grandchildren", "grandkids"};
+  return k;
+}
+
+const WordSet& HealthConditions() {
+  static const WordSet k = {
+      "diabetes", "asthma", "hypertension", "arthritis", "migraines", "migraine", "epilepsy",
+      "anemia", "depression", "anxiety", "adhd", "autism", "insomnia", "eczema", "psoriasis",
+      "celiac", "gout", "cancer", "copd", "ibs", "crohn's", "lupus", "scoliosis", "tinnitus",
+      "glaucoma", "hypothyroidism", "allergies", "dyslexia", "ptsd", "ocd", "bipolar"};
+  return k;
+}
+
+std::string Singular(std::string_view w) {
+  if (w == "children") return "child";
+  static const WordSet kIeWords = {"movies", "cookies", "zombies", "pies", "ties", "lies",
+                                   "brownies", "selfies", "smoothies", "hippies", "rookies",
+                                   "indies", "veggies", "goalies", "newbies", "techies", "freebies"};
+  if (kIeWords.contains(w)) return std::string(w.substr(0, w.size() - 1));
+  if (w.size() > 4 && w.ends_with("ies")) return std::string(w.substr(0, w.size() - 3)) + "y";
+  for (std::string_view es : {"ches", "shes", "xes", "sses"}) {
+    if (w.size() > es.size() + 1 && w.ends_with(es)) return std::string(w.substr(0, w.size() - 2));
+  }
+  if (w.size() > 3 && w.ends_with("s") && !w.ends_with("ss") && !w.ends_with("us") &&
+      !w.ends_with("is")) {
+    return std::string(w.substr(0, w.size() - 1));
+  }
+  return std::string(w);
+}
+
+bool IsPastForm(std::string_view w) {
+  static const WordSet k = {
+      "went", "had", "got", "saw", "met", "bought", "took", "came", "left", "began", "ate",
+      "did", "made", "was", "were", "found", "lost", "won", "gave", "flew", "ran", "wrote",
+      "grew", "became", "told", "said", "thought", "felt", "kept", "spent", "sold", "built",
+      "broke", "drove", "fell", "forgot", "heard", "knew", "paid", "read", "sent", "sat",
+      "slept", "spoke", "stood", "taught", "understood", "wore", "caught", "brought", "chose"};
+  return k.contains(w) || (w.size() > 3 && w.ends_with("ed"));
+}
+
+std::string ThirdPerson(const Tok& t) {
+  std::string_view w = t.low;
+  static const WordSet kUnchanged = {"will", "would", "can", "could", "should", "might", "must",
+                                     "may", "used", "shall"};
+  if (w == "am" || w == "be") return "is";
+  if (w == "have") return "has";
+  if (w == "do") return "does";
+  if (w == "go") return "goes";
+  if (kUnchanged.contains(w) || IsPastForm(w) || w.ends_with("ing")) return t.text;
+  if (w.ends_with("s") || w.ends_with("sh") || w.ends_with("ch") || w.ends_with("x") ||
+      w.ends_with("z") || w.ends_with("o")) {
+    return t.text + "es";
+  }
+  if (w.size() > 1 && w.back() == 'y' && !std::strchr("aeiou", w[w.size() - 2])) {
+    return t.text.substr(0, t.text.size() - 1) + "ies";
+  }
+  return t.text + "s";
+}
+
+std::string SwapPronoun(const Tok& t) {
+  if (t.low == "my") return "their";
+  if (t.low == "me") return "them";
+  if (t.low == "myself") return "themselves";
+  if (t.low == "mine") return "theirs";
+  if (t.low == "i") return "the user";
+  return t.text;
+}
+
+// Tokens [b, e) after the subject as a third-person predicate: the first verb conjugated,
+// first-person pronouns swapped.
+std::string Rewrite(const std::vector<Tok>& t, size_t b, size_t e) {
+  std::string out;
+  bool conjugated = false;
+  for (size_t i = b; i < e; ++i) {
+    const bool no_longer = t[i].low == "longer" && i > b && t[i - 1].low == "no";
+    if (!conjugated && !Adverbs().contains(t[i].low) && !IsNegator(t[i].low) && !no_longer) {
+      if (t[i].low == "can" && i + 1 < e && t[i + 1].low == "not") {
+        Append(&out, "cannot");
+        ++i;
+      } else {
+        Append(&out, ThirdPerson(t[i]));
+      }
+      conjugated = true;
+      continue;
+    }
+    Append(&out, SwapPronoun(t[i]));
+  }
+  while (!out.empty() && out.back() == ',') out.pop_back();
+  return out;
+}
+
+std::string Join(const std::vector<Tok>& t, size_t b, size_t e) {
+  std::string out;
+  for (size_t i = b; i < e; ++i) Append(&out, SwapPronoun(t[i]));
+  return out;
+}
+
+std::string WithArticle(std::string_view value) {
+  std::string v(value);
+  std::string low = Lower(v);
+  if (low.starts_with("a ") || low.starts_with("an ") || low.starts_with("the ") ||
+      low == "retired" || low.ends_with("employed")) {
+    return v;
+  }
+  bool vowel = !low.empty() && std::strchr("aeiou", low[0]);
+  return std::string(vowel ? "an " : "a ") + v;
+}
+
+bool IsCapitalized(const Tok& t) {
+  return !t.text.empty() && std::isupper(static_cast<unsigned char>(t.text[0]));
+}
+
+const WordSet& Nationalities() {
+  static const WordSet k = {
+      "chinese", "american", "british", "english", "french", "german", "japanese", "korean",
+      "indian", "canadian", "australian", "italian", "spanish", "mexican", "russian",
+      "brazilian", "dutch", "swiss", "swedish", "irish", "scottish", "vietnamese", "thai",
+      "filipino", "taiwanese", "european", "asian", "african", "polish", "turkish", "greek"};
+  return k;
+}
+
+}  // namespace engram::extract::en
