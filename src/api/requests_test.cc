@@ -61,7 +61,7 @@ TEST(DecodeAddTest, TheTenantNeverComesFromTheBody) {
 }
 
 TEST(DecodeAddTest, MessagesBecomeMessageMemoriesWithTheirRole) {
-  auto req = DecodeAdd(Parse(R"({"user_id":"u","messages":[{"role":"user","content":"a"},
+  auto req = DecodeAdd(Parse(R"({"user_id":"u","infer":false,"messages":[{"role":"user","content":"a"},
       {"role":"assistant","content":"b"}],"metadata":{"k":"v"}})"), "t", DefaultLimits());
   ASSERT_TRUE(req.ok()) << req.status().ToString();
   ASSERT_EQ(req->memories.size(), 2u);
@@ -97,7 +97,7 @@ TEST(DecodeAddTest, ErrorsNameTheField) {
 TEST(DecodeBatchTest, EntriesAreCheckedAndCounted) {
   Limits l;
   l.max_batch_items = 2;
-  auto ok = DecodeBatch(Parse(R"({"user_id":"u","memories":[{"text":"a"},{"text":"b"}]})"), "t",
+  auto ok = DecodeBatch(Parse(R"({"user_id":"u","infer":false,"memories":[{"text":"a"},{"text":"b"}]})"), "t",
                         l);
   ASSERT_TRUE(ok.ok()) << ok.status().ToString();
   EXPECT_EQ(ok->memories.size(), 2u);
@@ -110,6 +110,80 @@ TEST(DecodeBatchTest, EntriesAreCheckedAndCounted) {
   EXPECT_NE(ErrorOf(DecodeBatch(Parse(R"({"user_id":"u","memories":[]})"), "t", l))
                 .find("non-empty"),
             std::string::npos);
+}
+
+TEST(DecodeAddTest, InferTakesTurnsAndRefusesWhatExtractionDecides) {
+  auto req = DecodeAdd(Parse(R"({"user_id":"u","messages":[{"role":"user","content":"我住在上海"},
+      {"role":"assistant","content":"好的"}],"tags":["chat"],"importance":0.7,
+      "created_at":"2026-05-08T10:00:00Z"})"), "t", DefaultLimits());
+  ASSERT_TRUE(req.ok()) << req.status().ToString();
+  EXPECT_TRUE(req->infer);
+  EXPECT_FALSE(req->async);
+  EXPECT_TRUE(req->memories.empty());
+  ASSERT_EQ(req->infer_items.size(), 1u);
+  const InferItem& item = req->infer_items[0];
+  ASSERT_EQ(item.turns.size(), 2u);
+  EXPECT_EQ(item.turns[0].role, "user");
+  EXPECT_EQ(item.turns[1].content, "好的");
+  EXPECT_EQ(item.turns[0].at, *ParseTimestamp("2026-05-08T10:00:00Z"));
+  EXPECT_EQ(item.options.tags, std::vector<std::string>{"chat"});
+  EXPECT_EQ(*item.options.importance, 0.7);
+  auto text = DecodeAdd(Parse(R"({"user_id":"u","text":"I like tea","async":true})"), "t",
+                        DefaultLimits());
+  ASSERT_TRUE(text.ok());
+  EXPECT_TRUE(text->async);
+  EXPECT_EQ(text->infer_items[0].turns[0].role, "user");
+  const Limits l = DefaultLimits();
+  for (const char* field : {"type", "tier", "confidence", "entities", "valid_from"}) {
+    json body = Parse(R"({"user_id":"u","text":"x"})");
+    body[field] = field == std::string("entities") ? json::array() : json("fact");
+    EXPECT_NE(ErrorOf(DecodeAdd(body, "t", l)).find(field), std::string::npos) << field;
+  }
+  EXPECT_NE(ErrorOf(DecodeAdd(Parse(R"({"user_id":"u","text":"x","infer":false,"async":true})"),
+                              "t", l))
+                .find("async"),
+            std::string::npos);
+}
+
+TEST(DecodeSessionTest, MessagesWithIdsAndTimes) {
+  auto req = DecodeSessionMessages(
+      Parse(R"({"user_id":"u","infer":false,"messages":[{"role":"user","content":"hi",
+          "id":"m1","created_at":"2026-01-02T03:04:05Z"}]})"),
+      "s1", "t", DefaultLimits());
+  ASSERT_TRUE(req.ok()) << req.status().ToString();
+  EXPECT_EQ(req->scope.session_id, "s1");
+  EXPECT_EQ(req->scope.tenant, "t");
+  EXPECT_FALSE(req->infer);
+  EXPECT_EQ(req->turns[0].id, "m1");
+  EXPECT_EQ(req->turns[0].at, *ParseTimestamp("2026-01-02T03:04:05Z"));
+  EXPECT_NE(ErrorOf(DecodeSessionMessages(Parse(R"({"user_id":"u"})"), "s", "t", DefaultLimits()))
+                .find("messages"),
+            std::string::npos);
+  EXPECT_NE(ErrorOf(DecodeSessionMessages(Parse(R"({"user_id":"u","messages":[{"role":"user",
+      "content":"x","extra":1}]})"), "s", "t", DefaultLimits()))
+                .find("extra"),
+            std::string::npos);
+  EXPECT_NE(ErrorOf(DecodeSessionClose(Parse(R"({"user_id":"u","x":1})"), "s", "t")).find("x"),
+            std::string::npos);
+}
+
+TEST(DecodeJobTest, RememberPayloadRoundTrips) {
+  auto req = DecodeAdd(Parse(R"({"user_id":"u","agent_id":"a","text":"I like tea",
+      "tags":["x"],"metadata":{"k":1},"importance":0.4,"created_at":"2026-01-01T00:00:00Z"})"),
+                       "t", DefaultLimits());
+  ASSERT_TRUE(req.ok());
+  auto back = DecodeRememberJob(EncodeRememberJob(*req), "t");
+  ASSERT_TRUE(back.ok()) << back.status().ToString();
+  EXPECT_EQ(back->scope, req->scope);
+  ASSERT_EQ(back->infer_items.size(), 1u);
+  const InferItem& a = req->infer_items[0];
+  const InferItem& b = back->infer_items[0];
+  EXPECT_EQ(b.turns[0].content, a.turns[0].content);
+  EXPECT_EQ(b.turns[0].at, a.turns[0].at);
+  EXPECT_EQ(b.options.tags, a.options.tags);
+  EXPECT_EQ(json::parse(b.options.metadata), json::parse(a.options.metadata));
+  EXPECT_EQ(b.options.importance, a.options.importance);
+  EXPECT_FALSE(DecodeRememberJob("not json", "t").ok());
 }
 
 TEST(DecodeSearchTest, ReadsQueryFiltersAndOptions) {

@@ -8,6 +8,8 @@
 #include <set>
 #include <sstream>
 
+#include "engram/jobs.h"
+#include "engram/sessions.h"
 #include "server/rate_limiter.h"
 #include "server/metrics.h"
 #include "testing/test_support.h"
@@ -68,6 +70,16 @@ class RouteHandlersTest : public ::testing::Test {
     keys_ = std::move(keys).value();
     services_.engine = engine_.get();
     services_.keys = keys_.get();
+    writer_ = std::make_unique<MemoryWriter>(engine_.get(), WriterOptions{});
+    sessions_ = std::make_unique<SessionManager>(engine_.get(), writer_.get(), SessionOptions{},
+                                                 &clock_);
+    auto jobs = JobQueue::Open(engine_.get(), JobQueueOptions{});
+    ASSERT_TRUE(jobs.ok());
+    jobs_ = std::move(jobs).value();
+    jobs_->Handle(kRememberJob, RememberJobHandler(writer_.get()));
+    services_.writer = writer_.get();
+    services_.sessions = sessions_.get();
+    services_.jobs = jobs_.get();
     routes_ = MakeRoutes(services_);
   }
   Reply Call(const std::string& method, const std::string& path, const server::Call& call) {
@@ -82,6 +94,9 @@ class RouteHandlersTest : public ::testing::Test {
   ManualClock clock_{1'700'000'000'000};
   std::unique_ptr<Engine> engine_;
   std::unique_ptr<KeyStore> keys_;
+  std::unique_ptr<MemoryWriter> writer_;
+  std::unique_ptr<SessionManager> sessions_;
+  std::unique_ptr<JobQueue> jobs_;
   Services services_;
   std::vector<Route> routes_;
 };
@@ -107,7 +122,7 @@ TEST_F(RouteHandlersTest, EmptyRequestsGetJsonClientErrors) {
 TEST_F(RouteHandlersTest, AddThenSearchWithinTheCallersTenant) {
   server::Call add;
   add.tenant = "acme";
-  add.body = R"({"user_id":"u1","text":"The deploy key lives in the vault","tags":["ops"]})";
+  add.body = R"({"user_id":"u1","infer":false,"text":"The deploy key lives in the vault","tags":["ops"]})";
   Reply added = Call("POST", "/v1/memories", add);
   ASSERT_EQ(added.status, 201) << added.body;
   const std::string id = json::parse(added.body)["results"][0]["id"];
@@ -138,7 +153,7 @@ TEST_F(RouteHandlersTest, AddThenSearchWithinTheCallersTenant) {
 TEST_F(RouteHandlersTest, HardDeleteErasesAndSoftDeleteKeepsHistory) {
   server::Call add;
   add.tenant = "t";
-  add.body = R"({"user_id":"u","messages":[{"role":"user","content":"a"},{"role":"assistant","content":"b"}]})";
+  add.body = R"({"user_id":"u","infer":false,"messages":[{"role":"user","content":"a"},{"role":"assistant","content":"b"}]})";
   Reply added = Call("POST", "/v1/memories", add);
   ASSERT_EQ(added.status, 201) << added.body;
   json results = json::parse(added.body)["results"];
@@ -158,6 +173,34 @@ TEST_F(RouteHandlersTest, HardDeleteErasesAndSoftDeleteKeepsHistory) {
   EXPECT_EQ(Call("DELETE", "/v1/memories/{id}", del).status, 200);
   del.params = {{"user_id", "u"}};
   EXPECT_EQ(Call("GET", "/v1/memories/{id}/history", del).status, 404);
+}
+
+TEST_F(RouteHandlersTest, InferAddsExtractAndDecide) {
+  server::Call add;
+  add.tenant = "t";
+  add.body = R"({"user_id":"u","text":"I live in Hangzhou."})";
+  Reply first = Call("POST", "/v1/memories", add);
+  ASSERT_EQ(first.status, 201) << first.body;
+  json r1 = json::parse(first.body);
+  ASSERT_EQ(r1["results"].size(), 1u) << first.body;
+  EXPECT_EQ(r1["results"][0]["event"], "ADD");
+  EXPECT_EQ(r1["extractor"], "rules-v1");
+  add.body = R"({"user_id":"u","text":"I moved to Suzhou."})";
+  json r2 = json::parse(Call("POST", "/v1/memories", add).body);
+  ASSERT_EQ(r2["results"].size(), 1u);
+  EXPECT_EQ(r2["results"][0]["event"], "SUPERSEDE");
+  EXPECT_EQ(r2["results"][0]["replaced"]["id"], r1["results"][0]["id"]);
+  // Async: 202 and a job readable only in its scope.
+  add.body = R"({"user_id":"u","text":"I work at Initech.","async":true})";
+  Reply accepted = Call("POST", "/v1/memories", add);
+  ASSERT_EQ(accepted.status, 202) << accepted.body;
+  server::Call job;
+  job.tenant = "t";
+  job.path_params["id"] = json::parse(accepted.body)["job_id"];
+  job.params = {{"user_id", "u"}};
+  EXPECT_EQ(Call("GET", "/v1/jobs/{id}", job).status, 200);
+  job.params = {{"user_id", "v"}};
+  EXPECT_EQ(Call("GET", "/v1/jobs/{id}", job).status, 404);
 }
 
 TEST(RateLimiterTest, BucketRefillsAtTheRateAndKeysAreIndependent) {

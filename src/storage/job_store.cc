@@ -24,8 +24,8 @@ Result<JobState> ParseJobState(std::string_view s) {
 }
 
 constexpr char kColumns[] =
-    "id, kind, state, attempts, coalesce(result, ''), error, created_at, updated_at, "
-    "next_attempt_at";
+    "jobs.id, jobs.kind, jobs.state, jobs.attempts, coalesce(jobs.result, ''), jobs.error, "
+    "jobs.created_at, jobs.updated_at, jobs.next_attempt_at";
 
 Result<JobInfo> ReadInfo(const Statement& st, int first) {
   JobInfo j;

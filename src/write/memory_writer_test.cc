@@ -204,6 +204,7 @@ TEST_F(RuleScenarioTest, MovingCitySupersedesTheOldCity) {
   ASSERT_EQ(a.writes.size(), 1u);
   const std::string beijing_id = a.writes[0].memory.id;
   const TimestampMs said_beijing = clock_.NowMs();
+  clock_.Advance(60 * kDay);
   RememberResult b = Say("我上个月搬到上海了");
   ASSERT_EQ(b.writes.size(), 1u);
   EXPECT_EQ(b.writes[0].decision, WriteDecision::kSupersede);
