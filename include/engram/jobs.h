@@ -61,6 +61,8 @@ struct JobQueueOptions {
   int64_t initial_backoff_ms = 1000;  // doubles per failed attempt
   int64_t poll_interval_ms = 1000;    // how often workers look for due retries
   const Clock* clock = nullptr;       // default system clock
+  // Where store errors of the workers go (they cannot be returned to anyone); default stderr.
+  std::function<void(const std::string&)> log;
 };
 
 class JobQueue {
@@ -87,6 +89,7 @@ class JobQueue {
   JobQueue(Engine* engine, JobQueueOptions options, std::unique_ptr<JobStore> store);
   void WorkerLoop();
   bool RunOne();  // false when nothing was due
+  void Log(const std::string& line) const;
 
   Engine* engine_;
   JobQueueOptions options_;

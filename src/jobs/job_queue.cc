@@ -1,5 +1,6 @@
 #include <algorithm>
 #include <chrono>
+#include <iostream>
 
 #include "core/id_generator.h"
 #include "core/status_macros.h"
@@ -26,6 +27,11 @@ JobQueue::JobQueue(Engine* engine, JobQueueOptions options, std::unique_ptr<JobS
       ids_(std::make_unique<IdGenerator>()) {}
 
 JobQueue::~JobQueue() { Stop(); }
+
+void JobQueue::Log(const std::string& line) const {
+  if (options_.log) options_.log(line);
+  else std::cerr << line << "\n";
+}
 
 void JobQueue::Handle(const std::string& kind, JobHandler handler) {
   handlers_[kind] = std::move(handler);
@@ -67,7 +73,11 @@ Result<JobInfo> JobQueue::Get(const Scope& scope, const std::string& id) {
 bool JobQueue::RunOne() {
   const TimestampMs now = options_.clock->NowMs();
   auto claimed = store_->ClaimDue(now);
-  if (!claimed.ok() || !claimed->has_value()) return false;
+  if (!claimed.ok()) {
+    Log("engram: job queue: cannot claim a job: " + claimed.status().ToString());
+    return false;
+  }
+  if (!claimed->has_value()) return false;
   ClaimedJob job = std::move(**claimed);
   {
     std::lock_guard<std::mutex> lock(mu_);
@@ -92,7 +102,11 @@ bool JobQueue::RunOne() {
                               result.status().ToString(), retry ? done_at + backoff : done_at,
                               done_at);
   }
-  (void)finished;  // a failed bookkeeping write leaves the job running: requeued on restart
+  if (!finished.ok()) {
+    // The job stays `running` and is queued again at the next start.
+    Log("engram: job queue: cannot record the end of " + job.info.id + ": " +
+        finished.ToString());
+  }
   {
     std::lock_guard<std::mutex> lock(mu_);
     --running_;

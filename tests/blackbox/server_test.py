@@ -575,7 +575,8 @@ class ContextTest(ApiTestCase):
                 ctx = self.ok(self.c, "POST", "/v1/context",
                               {"user_id": "kim", "query": "cats food work", "k": 10,
                                "token_budget": budget})
-                self.assertEqual(set(ctx), {"context", "memories", "tokens"})
+                self.assertEqual(set(ctx), {"context", "memories", "tokens", "session"})
+                self.assertEqual(ctx["session"], {"turns": 0, "summary": False})
                 self.assertLessEqual(ctx["tokens"], budget)
                 # A crude independent bound: a token is at least a word or a punctuation run.
                 self.assertLessEqual(len(ctx["context"].split()), budget)
