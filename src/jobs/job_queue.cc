@@ -71,18 +71,31 @@ Result<JobInfo> JobQueue::Get(const Scope& scope, const std::string& id) {
 }
 
 bool JobQueue::RunOne() {
-  const TimestampMs now = options_.clock->NowMs();
-  auto claimed = store_->ClaimDue(now);
-  if (!claimed.ok()) {
-    Log("engram: job queue: cannot claim a job: " + claimed.status().ToString());
-    return false;
-  }
-  if (!claimed->has_value()) return false;
-  ClaimedJob job = std::move(**claimed);
+  // Counted as running before the claim, so WaitIdle never sees a claimed job as neither
+  // queued nor running.
   {
     std::lock_guard<std::mutex> lock(mu_);
     ++running_;
   }
+  auto done_running = [this] {
+    {
+      std::lock_guard<std::mutex> lock(mu_);
+      --running_;
+    }
+    idle_.notify_all();
+  };
+  const TimestampMs now = options_.clock->NowMs();
+  auto claimed = store_->ClaimDue(now);
+  if (!claimed.ok()) {
+    Log("engram: job queue: cannot claim a job: " + claimed.status().ToString());
+    done_running();
+    return false;
+  }
+  if (!claimed->has_value()) {
+    done_running();
+    return false;
+  }
+  ClaimedJob job = std::move(**claimed);
   auto handler = handlers_.find(job.info.kind);
   Result<std::string> result =
       handler == handlers_.end()
@@ -107,11 +120,7 @@ bool JobQueue::RunOne() {
     Log("engram: job queue: cannot record the end of " + job.info.id + ": " +
         finished.ToString());
   }
-  {
-    std::lock_guard<std::mutex> lock(mu_);
-    --running_;
-  }
-  idle_.notify_all();
+  done_running();
   return true;
 }
 
