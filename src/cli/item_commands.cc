@@ -4,6 +4,7 @@
 #include <iostream>
 #include <iterator>
 
+#include "api/responses.h"
 #include "cli/cli_app.h"
 #include "cli/flag_parsing.h"
 #include "cli/output.h"
@@ -196,6 +197,36 @@ int RunList(Context& ctx, const ListFlags& f) {
   return kExitOk;
 }
 
+// engram remember: the write path (privacy, extraction, decisions) over one user message.
+int RunRemember(Context& ctx, const std::string& text_arg) {
+  auto scope = ctx.RequireScope();
+  if (!scope) return kExitUsage;
+  std::string text = text_arg;
+  if (text_arg == "-") {
+    text.assign(std::istreambuf_iterator<char>(std::cin), {});
+    while (!text.empty() && (text.back() == '\n' || text.back() == '\r')) text.pop_back();
+  }
+  MemoryWriter* writer = ctx.OpenWriter();
+  if (!writer) return kExitUsage;
+  auto result = writer->Remember(*scope, {Turn{"user", text, 0, ""}});
+  if (!result.ok()) return ctx.Fail(result.status());
+  if (ctx.json) {
+    std::cout << api::RememberedToJson({*result}).dump() << "\n";
+    return kExitOk;
+  }
+  if (!result->extraction_error.empty()) {
+    std::cerr << "engram: extraction failed, the message was stored as given: "
+              << result->extraction_error << "\n";
+  }
+  if (result->writes.empty()) std::cout << "nothing to remember (" << result->extractor << ")\n";
+  for (const WriteOutcome& w : result->writes) {
+    std::cout << ToString(w.decision) << " " << w.memory.id << "  " << w.memory.content;
+    if (w.decision == WriteDecision::kSupersede) std::cout << "  (replaces " << w.replaced.id << ")";
+    std::cout << "\n";
+  }
+  return kExitOk;
+}
+
 // Runs `fn(engine, scope)` after the usual checks; for the one-id commands.
 template <typename Fn>
 int WithEngine(Context& ctx, Fn fn) {
@@ -208,7 +239,7 @@ int WithEngine(Context& ctx, Fn fn) {
 
 // Flag values of every item command; shared with the callbacks that read them after parsing.
 struct ItemCommandState {
-  std::string add_text, add_created;
+  std::string add_text, add_created, remember_text;
   ItemFlags add_flags;
   std::string get_id;
   ListFlags lf;
@@ -234,6 +265,15 @@ void AddItemCommands(CLI::App& app, Context& ctx) {
   AddItemFlags(add, st.add_flags);
   add->callback([&ctx, state] { ctx.action = [&ctx, state] {
       ItemCommandState& st = *state; return RunAdd(ctx, st.add_text, st.add_flags, st.add_created); }; });
+
+  auto* remember = app.add_subcommand(
+      "remember", "Extract memories from a message and reconcile them with the stored ones "
+                  "(ADD, UPDATE, SUPERSEDE, NOOP; --extractor, --pii)");
+  remember->add_option("text", st.remember_text, "What the user said ('-' reads standard input)")
+      ->required();
+  remember->callback([&ctx, state] {
+    ctx.action = [&ctx, state] { return RunRemember(ctx, state->remember_text); };
+  });
 
   auto* get = app.add_subcommand("get", "Show one memory");
   get->add_option("id", st.get_id, "Memory id")->required();

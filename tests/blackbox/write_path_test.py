@@ -250,5 +250,25 @@ class WritePathTest(h.ServerTestCase):
         self.assertTrue(mem["source"]["prompt_version"])
 
 
+class RememberCliTest(h.ServerTestCase):
+    def test_remember_command_runs_the_write_path(self):
+        def remember(text, *extra):
+            r = h.run_engram(self.db, "--user", "u", *extra, "remember", text)
+            self.assertEqual(r.returncode, 0, r.stderr)
+            return r.stdout.decode()
+        self.assertTrue(remember("I live in Paris.").startswith("ADD "))
+        out = json.loads(remember("I moved to Rome.", "--json"))
+        self.assertEqual([x["event"] for x in out["results"]], ["SUPERSEDE"])
+        self.assertIn("nothing to remember", remember("ok thanks"))
+        r = h.run_engram(self.db, "--user", "u", "--pii", "reject", "remember",
+                         "call me at 13812345678")
+        self.assertEqual(r.returncode, 2)
+        self.assertIn(b"phone", r.stderr)
+        self.assertNotIn(b"13812345678", r.stderr)
+        r = h.run_engram(self.db, "--user", "u", "--pii", "hash", "remember", "x")
+        self.assertEqual(r.returncode, 2)
+        self.assertIn(b"ENGRAM_PII_HASH_KEY", r.stderr)
+
+
 if __name__ == "__main__":
     h.main()
