@@ -149,13 +149,14 @@ Status ReadAsync(FieldReader& r, AddRequest* req) {
 // One turn list of a message: {role, content} plus, where `with_ids`, created_at and id.
 Status DecodeTurnList(const json& messages, std::string_view what, bool with_ids,
                       TimestampMs default_at, std::vector<Turn>* out) {
-  FieldReader r(json::object(), what);
   if (!messages.is_array() || messages.empty()) {
     return Status::InvalidArgument(std::string(what) +
                                    ": 'messages' must be a non-empty array of {role, content}");
   }
   for (size_t i = 0; i < messages.size(); ++i) {
-    FieldReader mr(messages[i], std::string(what) + ".messages[" + std::to_string(i) + "]");
+    // FieldReader keeps a view of its name: the string must outlive it.
+    const std::string name = std::string(what) + ".messages[" + std::to_string(i) + "]";
+    FieldReader mr(messages[i], name);
     if (with_ids) mr.CheckKnown({"role", "content", "created_at", "id"});
     else mr.CheckKnown({"role", "content"});
     Turn t;
