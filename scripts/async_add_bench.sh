@@ -48,6 +48,6 @@ for i in range(500):
     print(random.choice(subjects).format(random.choice(words)) + ".")
 ' > "$WORK/texts"
 export ENGRAM_BENCH_DIR="$HERE/bench/server" ENGRAM_TEXTS="$WORK/texts" ENGRAM_USERS=100
-echo "== async adds: wrk -t2 -c$CONNECTIONS -d$DURATION, fake LLM ${LLM_DELAY_MS} ms per call"
-wrk -t2 -c"$CONNECTIONS" -d"$DURATION" --latency -s "$HERE/bench/server/async_add.lua" "$URL" |
+echo "== async adds: wrk -c$CONNECTIONS -d$DURATION, fake LLM ${LLM_DELAY_MS} ms per call"
+wrk -t"$(( CONNECTIONS < 2 ? 1 : 2 ))" -c"$CONNECTIONS" -d"$DURATION" --latency -s "$HERE/bench/server/async_add.lua" "$URL" |
   grep -E "RESULT|Requests/sec|Latency|50%|99%"
