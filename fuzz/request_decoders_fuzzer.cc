@@ -160,15 +160,29 @@ void FuzzAdd(const json& body, const Limits& limits, bool batch) {
   };
   auto r = decode(body);
   if (!CheckResult(r)) return;
+  // "infer" is not omittable: its default (true) refuses fields that infer=false allows.
   if (batch) {
-    CheckOptionalFieldsOmittable(body, {"agent_id", "session_id", "infer"}, decode);
+    CheckOptionalFieldsOmittable(body, {"agent_id", "session_id", "async"}, decode);
   } else {
-    CheckOptionalFieldsOmittable(body, {"agent_id", "session_id", "infer", "type", "tier",
-                                        "metadata", "importance", "confidence", "created_at",
-                                        "valid_from", "valid_to", "tags", "entities"},
+    CheckOptionalFieldsOmittable(body, {"agent_id", "session_id", "async", "metadata",
+                                        "importance", "created_at", "tags"},
                                  decode);
   }
   CheckScope(r->scope, body);
+  FUZZ_CHECK(!r->async || r->infer, "async only with infer");
+  if (r->infer) {
+    // Extraction input: one item per request (per entry in a batch), each with its turns.
+    FUZZ_CHECK(r->memories.empty(), "infer stores nothing as given");
+    const size_t expected = batch ? body.at("memories").size() : 1;
+    FUZZ_CHECK(r->infer_items.size() == expected, std::to_string(r->infer_items.size()));
+    for (const InferItem& item : r->infer_items) {
+      FUZZ_CHECK(!item.turns.empty() && item.turns.size() <= limits.max_batch_items,
+                 std::to_string(item.turns.size()));
+      CheckMetadataText(item.options.metadata);
+    }
+    return;
+  }
+  FUZZ_CHECK(r->infer_items.empty(), "infer=false extracts nothing");
   FUZZ_CHECK(!r->memories.empty() && r->memories.size() <= limits.max_batch_items,
              std::to_string(r->memories.size()));
   if (batch) {
