@@ -17,6 +17,7 @@
 #include <string_view>
 #include <vector>
 
+#include "core/civil_date.h"  // DaysFromCivil, CivilFromDays (used with these times)
 #include "engram/memory.h"
 
 namespace engram {
@@ -37,9 +38,5 @@ std::vector<TimeExpression> FindChineseTimeExpressions(std::string_view text, Ti
 
 // "2026-12-11" for a day or week, "2026-12" for a month, "2026" for a year.
 std::string FormatTimeExpression(const TimeExpression& t);
-
-// Days since 1970-01-01 for a proleptic Gregorian date, and back (H. Hinnant's algorithms).
-int64_t DaysFromCivil(int64_t year, unsigned month, unsigned day);
-void CivilFromDays(int64_t days, int64_t* year, unsigned* month, unsigned* day);
 
 }  // namespace engram
