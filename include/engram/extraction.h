@@ -73,7 +73,7 @@ class Extractor {
 // Reads turns whose role is not assistant/system/tool. Content names the user in the third
 // person ("User lives in Shanghai", "用户住在上海"); a like and a dislike of one object share the
 // slot "user/likes:<object>". Relative dates ("昨天", "next Friday") resolve from Turn::at in
-// UTC calendar days (src/extract/time_expressions.h) into valid_from.
+// UTC calendar days (src/text/time_expressions.h) into valid_from.
 struct RuleExtractorOptions {
   double min_confidence = 0.5;  // candidates below are dropped
 };

@@ -58,6 +58,12 @@ struct SearchQuery {
   // itself is still likely relevant when its conversation is on topic. Memories without a
   // session are not scaled.
   double session_weight = 0.5;
+  // Time prior: when the query text names a time ("in December 2023", "on 3 June", "last
+  // week", "去年5月"), resolved against the search time, a memory's relevance is scaled by
+  // 1 − time_weight + time_weight·(how close its time — valid_from — is to that span): 1
+  // inside it, decaying after it (people talk about an event days or weeks later) and, faster,
+  // before it. No scaling when the query names no time or no candidate is near the span.
+  double time_weight = 0.7;
   double recency_half_life_days = 30;
   // Conversational read path: the turns just before `text` (oldest first). They join the query
   // in both channels, each weighted recent_turn_weight against the query text's 1: the latest
@@ -82,6 +88,7 @@ struct ScoreExplain {
   double vector = 0;     // cosine similarity (clipped at 0)
   double context = 0;    // best relevance of the memory's session neighbours
   double session = 0;    // BM25 of the memory's session relative to the best session's
+  double time = 0;       // closeness of the memory's time to the time the query names
   double relevance = 0;  // the fused relevance, context and session prior included
   double recency = 0;    // 0.5^(age / half-life)
   double importance = 0;

@@ -95,7 +95,8 @@ namespace {
 
 json ExplainToJson(const ScoreExplain& e) {
   return json{{"keyword", e.keyword},       {"vector", e.vector},
-              {"context", e.context},       {"relevance", e.relevance},
+              {"context", e.context},       {"session", e.session},
+              {"time", e.time},             {"relevance", e.relevance},
               {"recency", e.recency},       {"importance", e.importance},
               {"keyword_rank", e.keyword_rank}, {"vector_rank", e.vector_rank}};
 }

@@ -7,6 +7,7 @@
 
 #include <cmath>
 #include <filesystem>
+#include <algorithm>
 #include <iomanip>
 #include <iostream>
 #include <sstream>
@@ -28,23 +29,29 @@ struct BenchFlags {
   std::string lang = "zh";
   double context_weight = SearchQuery{}.context_weight;
   double session_weight = SearchQuery{}.session_weight;
+  double time_weight = SearchQuery{}.time_weight;
   double keyword_weight = SearchQuery{}.keyword_weight;
   double recent_turn_weight = SearchQuery{}.recent_turn_weight;
   double mmr_floor = SearchQuery{}.mmr_similarity_floor;
   bool joined_query = false;
 };
 
+// A metric's column: at least 18 wide, two spaces more than its name.
+int ColumnWidth(const std::string& metric) {
+  return std::max(18, static_cast<int>(metric.size()) + 2);
+}
+
 void PrintReport(const BenchReport& r) {
   std::cout << r.dataset << "\nconfiguration: " << r.configuration << "; " << r.memories
             << " memories; " << std::fixed << std::setprecision(2) << r.ms_per_query
             << " ms per query\n\n";
   std::cout << std::left << std::setw(14) << "category" << std::right << std::setw(7) << "n";
-  for (const std::string& m : r.metric_names) std::cout << std::setw(18) << m;
+  for (const std::string& m : r.metric_names) std::cout << std::setw(ColumnWidth(m)) << m;
   std::cout << "\n";
   for (const BenchRow& row : r.rows) {
     std::cout << std::left << std::setw(14) << row.name << std::right << std::setw(7) << row.count;
     for (const std::string& m : r.metric_names) {
-      std::cout << std::setw(18) << std::setprecision(3) << row.metrics.at(m);
+      std::cout << std::setw(ColumnWidth(m)) << std::setprecision(3) << row.metrics.at(m);
     }
     std::cout << "\n";
   }
@@ -73,6 +80,7 @@ int RunBench(Context& ctx, const BenchFlags& f, bool locomo) {
   options.search.diversify = !f.no_diversify;
   options.search.context_weight = f.context_weight;
   options.search.session_weight = f.session_weight;
+  options.search.time_weight = f.time_weight;
   options.search.keyword_weight = f.keyword_weight;
   options.search.recent_turn_weight = f.recent_turn_weight;
   options.search.mmr_similarity_floor = f.mmr_floor;
@@ -218,6 +226,9 @@ void AddBenchCommands(CLI::App& app, Context& ctx) {
       ->capture_default_str();
   locomo->add_option("--session-weight", locomo_flags->session_weight,
                      "Session-level prior (sessions scored as documents), 0..1")
+      ->capture_default_str();
+  locomo->add_option("--time-weight", locomo_flags->time_weight,
+                     "Time prior for queries naming a time, 0..1")
       ->capture_default_str();
   locomo->add_option("--keyword-weight", locomo_flags->keyword_weight, "Keyword share of relevance")
       ->capture_default_str();

@@ -6,10 +6,10 @@
 #include <iomanip>
 #include <iostream>
 
+#include "api/responses.h"
 #include "cli/cli_app.h"
 #include "cli/flag_parsing.h"
 #include "cli/output.h"
-#include "codec/item_json.h"
 
 namespace engram::cli {
 namespace {
@@ -80,18 +80,6 @@ Result<SearchQuery> BuildSearchQuery(const SearchFlags& f) {
   return q;
 }
 
-json HitJson(const SearchHit& h, bool explain) {
-  json j = {{"id", h.item.id}, {"memory", ItemToJson(h.item)}, {"score", h.score}};
-  if (explain) {
-    const ScoreExplain& e = h.explain;
-    j["explain"] = {{"keyword", e.keyword},       {"vector", e.vector},
-                    {"relevance", e.relevance},   {"recency", e.recency},
-                    {"importance", e.importance}, {"keyword_rank", e.keyword_rank},
-                    {"vector_rank", e.vector_rank}};
-  }
-  return j;
-}
-
 void PrintHits(const std::vector<SearchHit>& hits, bool explain) {
   if (hits.empty()) {
     std::cout << "(no matching memories)\n";
@@ -145,9 +133,7 @@ int RunSearch(Context& ctx, const SearchFlags& f) {
   auto hits = p->engine->Search(p->scope, p->query);
   if (!hits.ok()) return ctx.Fail(hits.status());
   if (ctx.json) {
-    json results = json::array();
-    for (const SearchHit& h : *hits) results.push_back(HitJson(h, f.explain));
-    std::cout << json{{"results", results}}.dump() << "\n";
+    std::cout << api::HitsToJson(*hits, f.explain).dump() << "\n";
   } else {
     PrintHits(*hits, f.explain);
   }
@@ -161,11 +147,7 @@ int RunContext(Context& ctx, const SearchFlags& f) {
   auto result = p->engine->BuildContext(p->scope, ContextRequest{p->query, f.budget});
   if (!result.ok()) return ctx.Fail(result.status());
   if (ctx.json) {
-    json memories = json::array();
-    for (const SearchHit& h : result->memories) memories.push_back(HitJson(h, false));
-    std::cout << json{{"context", result->text}, {"memories", memories}, {"tokens", result->tokens}}
-                     .dump()
-              << "\n";
+    std::cout << api::ContextToJson(*result).dump() << "\n";
   } else {
     std::cout << result->text;
     std::cerr << "(" << result->tokens << " of " << f.budget << " tokens, "

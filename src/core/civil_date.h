@@ -1,5 +1,5 @@
 // Proleptic Gregorian calendar arithmetic on day numbers (days since 1970-01-01), shared by
-// timestamp formatting (clock.cc) and relative-date resolution (extract/time_expressions.cc).
+// timestamp formatting (clock.cc) and relative-date resolution (text/time_expressions.cc).
 #pragma once
 
 #include <cstdint>

@@ -181,6 +181,7 @@ Result<std::vector<Neighbour>> Engine::FindNeighbours(const Scope& scope,
     q.recency_weight = 0;
     q.context_weight = 0;
     q.session_weight = 0;
+    q.time_weight = 0;  // a date in the candidate says when it holds, not which items to compare
     q.diversify = false;
     q.record_access = false;
     q.explain = true;

@@ -1,6 +1,9 @@
 // LoCoMo: every turn of a conversation becomes a memory of that conversation's scope; each
 // question with valid evidence is searched; evidence recall is reported as any@k and all@k over
-// dialogue turns, and any@k over sessions, per category and overall.
+// dialogue turns, per category and overall. Session-level any@k follows the datasets README's
+// protocol: each session is also stored whole, as one memory of a second scope of the
+// conversation, and the question is searched there (plain BM25 over sessions scores 0.95 at
+// k=10 this way). "turn sessions any@k" is the stricter figure: the sessions of the top k turns.
 #include <nlohmann/json.hpp>
 
 #include <chrono>
@@ -69,11 +72,21 @@ struct LocomoTurn {
 
 struct Accumulator {
   int64_t n = 0;
-  double any = 0, all = 0, session_any = 0;
+  double any = 0, all = 0, session_any = 0, turn_session_any = 0;
 };
 
+// The scope holding one memory per session of a conversation.
+Scope SessionDocumentScope(const Scope& scope) {
+  Scope s = scope;
+  s.user_id += "#sessions";
+  return s;
+}
+
 Status IngestConversation(Engine& engine, const Scope& scope, const json& conv,
-                          std::map<std::string, LocomoTurn>* turn_of_id, int64_t* memories) {
+                          std::map<std::string, LocomoTurn>* turn_of_id,
+                          std::map<std::string, int>* session_of_document, int64_t* memories) {
+  std::vector<NewMemory> documents;
+  std::vector<int> document_sessions;
   for (int s = 1; s < 200; ++s) {
     const std::string key = "session_" + std::to_string(s);
     if (!conv.contains(key)) continue;
@@ -92,12 +105,21 @@ Status IngestConversation(Engine& engine, const Scope& scope, const json& conv,
       turns.push_back({t.value("dia_id", ""), s});
     }
     if (batch.empty()) continue;
+    NewMemory document;
+    document.type = MemoryType::kMessage;
+    document.created_at = when;
+    for (const NewMemory& m : batch) document.content += m.content + "\n";
+    documents.push_back(std::move(document));
+    document_sessions.push_back(s);
     Scope session_scope = scope;
     session_scope.session_id = key;  // turns belong to their session
     ENGRAM_ASSIGN_OR_RETURN(auto items, engine.AddBatch(session_scope, batch));
     for (size_t i = 0; i < items.size(); ++i) (*turn_of_id)[items[i].id] = turns[i];
     *memories += static_cast<int64_t>(items.size());
   }
+  if (documents.empty()) return Status::Ok();
+  ENGRAM_ASSIGN_OR_RETURN(auto items, engine.AddBatch(SessionDocumentScope(scope), documents));
+  for (size_t i = 0; i < items.size(); ++i) (*session_of_document)[items[i].id] = document_sessions[i];
   return Status::Ok();
 }
 
@@ -118,6 +140,7 @@ Result<BenchReport> RunLocomoBench(const BenchOptions& options) {
 
   std::map<std::string, Accumulator> by_category;
   std::map<std::string, LocomoTurn> turn_of_id;
+  std::map<std::string, int> session_of_document;
   BenchReport report;
   int64_t total_questions = 0, done = 0;
   for (const json& sample : data) total_questions += static_cast<int64_t>(sample["qa"].size());
@@ -125,7 +148,8 @@ Result<BenchReport> RunLocomoBench(const BenchOptions& options) {
   for (const json& sample : data) {
     Scope scope{"bench", sample.value("sample_id", "conv"), "", ""};
     ENGRAM_RETURN_IF_ERROR(
-        IngestConversation(*engine, scope, sample["conversation"], &turn_of_id, &report.memories));
+        IngestConversation(*engine, scope, sample["conversation"], &turn_of_id,
+                           &session_of_document, &report.memories));
     for (const json& qa : sample["qa"]) {
       ++done;
       std::set<std::string> gold;
@@ -155,8 +179,11 @@ Result<BenchReport> RunLocomoBench(const BenchOptions& options) {
       }
       size_t hit = 0;
       for (const std::string& g : gold) hit += found.count(g);
+      bool turn_session_hit = false;
+      for (int s : gold_sessions) turn_session_hit |= found_sessions.count(s) > 0;
+      ENGRAM_ASSIGN_OR_RETURN(auto session_hits, engine->Search(SessionDocumentScope(scope), q));
       bool session_hit = false;
-      for (int s : gold_sessions) session_hit |= found_sessions.count(s) > 0;
+      for (const SearchHit& h : session_hits) session_hit |= gold_sessions.count(session_of_document[h.item.id]) > 0;
       for (const std::string& name : {std::string(CategoryName(qa.value("category", 0))),
                                       std::string("overall")}) {
         Accumulator& a = by_category[name];
@@ -164,6 +191,7 @@ Result<BenchReport> RunLocomoBench(const BenchOptions& options) {
         a.any += hit > 0;
         a.all += hit == gold.size();
         a.session_any += session_hit;
+        a.turn_session_any += turn_session_hit;
       }
       if (options.progress) options.progress(done, total_questions);
     }
@@ -173,7 +201,7 @@ Result<BenchReport> RunLocomoBench(const BenchOptions& options) {
                          (options.search.fusion == FusionMode::kWeighted ? "weighted" : "rrf") +
                          " fusion, k=" + std::to_string(options.k);
   const std::string k = std::to_string(options.k);
-  report.metric_names = {"any@" + k, "all@" + k, "session any@" + k};
+  report.metric_names = {"any@" + k, "all@" + k, "session any@" + k, "turn sessions any@" + k};
   for (const char* name : {"single-hop", "multi-hop", "temporal", "open-domain", "adversarial",
                            "overall"}) {
     auto it = by_category.find(name);
@@ -183,6 +211,7 @@ Result<BenchReport> RunLocomoBench(const BenchOptions& options) {
     row.metrics[report.metric_names[0]] = a.any / a.n;
     row.metrics[report.metric_names[1]] = a.all / a.n;
     row.metrics[report.metric_names[2]] = a.session_any / a.n;
+    row.metrics[report.metric_names[3]] = a.turn_session_any / a.n;
     report.rows.push_back(row);
   }
   const int64_t n = by_category["overall"].n;

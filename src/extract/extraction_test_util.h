@@ -7,7 +7,7 @@
 #include <vector>
 
 #include "engram/extraction.h"
-#include "extract/time_expressions.h"
+#include "text/time_expressions.h"
 
 namespace engram::testing_extract {
 

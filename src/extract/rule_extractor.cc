@@ -6,7 +6,7 @@
 
 #include "engram/extraction.h"
 #include "extract/rule_patterns.h"
-#include "extract/time_expressions.h"
+#include "text/time_expressions.h"
 #include "text/language.h"
 #include "text/normalizer.h"
 

@@ -526,6 +526,69 @@ TEST_F(SearchTest, ExplainIsFilledOnlyOnRequestAndMatchesTheScore) {
   EXPECT_NEAR(t2->explain.recency, 0.25, 1e-9);  // two half-lives of 15 days
 }
 
+TEST_F(SearchTest, TimePriorFavoursMemoriesFromTheTimeTheQueryNames) {
+  auto at = [](const char* iso) { return *ParseTimestamp(iso); };
+  NewMemory december = Text("went hiking with my brother in the hills");
+  december.created_at = at("2022-12-10T09:00:00Z");
+  NewMemory january = december;  // told a week after the month the query names
+  january.created_at = at("2023-01-07T09:00:00Z");
+  NewMemory june = december;
+  june.created_at = at("2022-06-10T09:00:00Z");
+  // Added in the opposite order of the expected ranking: ties go to the newest item.
+  const std::string december_id = AddOk(december);
+  const std::string january_id = AddOk(january);
+  const std::string june_id = AddOk(june);
+
+  SearchQuery q = Query("hiking with my brother in December 2022");
+  q.explain = true;
+  q.diversify = false;
+  q.relevance_weight = 0.7;
+  q.recency_weight = 0;
+  auto hits = Find(q);
+  ASSERT_EQ(Ids(hits), (std::vector<std::string>{december_id, january_id, june_id}));
+  EXPECT_NEAR(hits[0].explain.time, 1.0, 1e-12);
+  // The span ends 2023-01-01; after it closeness halves every 31 days (the month's length).
+  EXPECT_NEAR(hits[1].explain.time, std::pow(0.5, 6.375 / 31), 1e-9);
+  EXPECT_LT(hits[2].explain.time, 1e-6);  // half a year before: closeness halves every day
+  const double base = hits[0].explain.relevance;
+  for (const SearchHit& h : hits) {
+    EXPECT_NEAR(h.explain.relevance, base * (1 - q.time_weight + q.time_weight * h.explain.time), 1e-9);
+  }
+
+  // A query naming no time, or a time no memory is near, scales nothing.
+  for (const char* text : {"hiking with my brother", "hiking with my brother in March 2019"}) {
+    SearchQuery plain = q;
+    plain.text = text;
+    hits = Find(plain);
+    ASSERT_EQ(hits.size(), 3u) << text;
+    for (const SearchHit& h : hits) EXPECT_NEAR(h.explain.relevance, hits[0].explain.relevance, 1e-9) << text;
+  }
+
+  // Chinese, relative to the search time (kT0 is 2023-11-14): 去年12月 is December 2022.
+  NewMemory zh_june = Text("和哥哥去爬山");
+  zh_june.created_at = june.created_at;
+  NewMemory zh_december = zh_june;
+  zh_december.created_at = december.created_at;
+  const std::string zh_december_id = AddOk(zh_december);
+  AddOk(zh_june);
+  SearchQuery zh = q;
+  zh.text = "去年12月和哥哥去爬山";
+  hits = Find(zh);
+  ASSERT_FALSE(hits.empty());
+  EXPECT_EQ(hits[0].item.id, zh_december_id);
+  EXPECT_NEAR(hits[0].explain.time, 1.0, 1e-12);
+
+  // time_weight 0 turns the prior off; out of 0..1 is refused.
+  q.time_weight = 0;
+  hits = Find(q);
+  ASSERT_EQ(hits.size(), 3u);
+  for (const SearchHit& h : hits) EXPECT_NEAR(h.explain.relevance, hits[0].explain.relevance, 1e-9);
+  q.time_weight = 1.5;
+  auto refused = engine_->Search(alice_, q);
+  ASSERT_FALSE(refused.ok());
+  EXPECT_NE(refused.status().message().find("time_weight"), std::string::npos);
+}
+
 TEST_F(SearchTest, SessionPriorFavoursTurnsOfTheSessionOnTopic) {
   // Two sessions each have one turn naming the concert; only the first session is about it.
   Scope music = alice_;

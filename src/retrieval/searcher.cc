@@ -4,6 +4,8 @@
 #include <cmath>
 #include <unordered_map>
 
+#include "text/time_expressions.h"
+
 namespace engram {
 namespace {
 
@@ -38,6 +40,7 @@ bool InSet(const std::vector<E>& set, E value) {
 constexpr int kRrfK = 60;
 // Sessions past this rank get no prior.
 constexpr size_t kSessionPriorDepth = 50;
+constexpr double kDayMs = 86'400'000.0;
 
 }  // namespace
 
@@ -203,6 +206,61 @@ double SessionFactor(const ScoreExplain& e, const SearchQuery& q) {
   return 1.0 - q.session_weight + q.session_weight * e.session;
 }
 
+// A span of time the query names: [from, to) in ms.
+struct TimeSpan {
+  TimestampMs from = 0;
+  TimestampMs to = 0;
+};
+
+// The spans named in the query text (not its recent turns), resolved against `now`.
+std::vector<TimeSpan> QueryTimeSpans(const std::string& text, TimestampMs now) {
+  std::vector<TimeExpression> found = FindEnglishTimeExpressions(text, now);
+  for (TimeExpression& t : FindChineseTimeExpressions(text, now)) found.push_back(t);
+  std::vector<TimeSpan> spans;
+  for (const TimeExpression& t : found) {
+    const int64_t day = static_cast<int64_t>(std::floor(t.at / kDayMs));
+    int64_t y;
+    unsigned m, d;
+    CivilFromDays(day, &y, &m, &d);
+    int64_t end = day + 1;
+    switch (t.granularity) {
+      case TimeGranularity::kDay: break;
+      case TimeGranularity::kWeek: end = day + 7; break;
+      case TimeGranularity::kMonth: end = m == 12 ? DaysFromCivil(y + 1, 1, 1) : DaysFromCivil(y, m + 1, 1); break;
+      case TimeGranularity::kYear: end = DaysFromCivil(y + 1, 1, 1); break;
+    }
+    spans.push_back({t.at, static_cast<TimestampMs>(end * kDayMs)});
+  }
+  return spans;
+}
+
+// 1 inside the span; after it, halved every max(7 days, the span's length) — an event is told
+// days or weeks after it happened; before it, halved every day.
+double TimeCloseness(TimestampMs at, const TimeSpan& span) {
+  if (at >= span.from && at < span.to) return 1.0;
+  if (at < span.from) return std::pow(0.5, static_cast<double>(span.from - at) / kDayMs);
+  const double half = std::max(7 * kDayMs, static_cast<double>(span.to - span.from));
+  return std::pow(0.5, static_cast<double>(at - span.to) / half);
+}
+
+// Each candidate's closeness to the query's time; false when the query names no time or no
+// candidate is within a half-life of it: there is no prior then.
+bool AddTimePrior(const ScopeIndex& index, const SearchQuery& q, TimestampMs now,
+                  std::unordered_map<int64_t, RankedCandidate>* candidates) {
+  if (q.time_weight <= 0) return false;
+  const std::vector<TimeSpan> spans = QueryTimeSpans(q.text, now);
+  if (spans.empty()) return false;
+  bool near = false;
+  for (auto& [seq, c] : *candidates) {
+    const DocInfo* d = index.Find(seq);
+    if (!d) continue;
+    const TimestampMs at = d->valid_from != 0 ? d->valid_from : d->created_at;
+    for (const TimeSpan& span : spans) c.explain.time = std::max(c.explain.time, TimeCloseness(at, span));
+    near |= c.explain.time >= 0.5;
+  }
+  return near;
+}
+
 float Cosine(const std::vector<float>& a, const std::vector<float>& b) {
   if (a.size() != b.size()) return 0;
   float lanes[8] = {0, 0, 0, 0, 0, 0, 0, 0};  // independent lanes vectorize
@@ -262,6 +320,7 @@ std::vector<RankedCandidate> RankCandidates(const ScopeIndex& index, const Scope
   auto gathered = Gather(index, scope, q, terms, qv);
   AddSessionContext(index, scope, q, &gathered);
   const bool session_prior = AddSessionPrior(index, q, terms, &gathered);
+  const bool time_prior = AddTimePrior(index, q, now, &gathered);
   const double half_life_ms = q.recency_half_life_days * 86'400'000.0;
   std::vector<RankedCandidate> ranked;
   ranked.reserve(gathered.size());
@@ -273,6 +332,7 @@ std::vector<RankedCandidate> RankCandidates(const ScopeIndex& index, const Scope
     c.explain.importance = d->importance;
     c.explain.relevance = std::min(1.0, Relevance(c.explain, q) + q.context_weight * c.explain.context);
     if (session_prior && !d->session_id.empty()) c.explain.relevance *= SessionFactor(c.explain, q);
+    if (time_prior) c.explain.relevance *= 1.0 - q.time_weight + q.time_weight * c.explain.time;
     if (c.explain.relevance <= 0) continue;  // no evidence at all: importance alone is not a match
     c.score = q.relevance_weight * c.explain.relevance + q.importance_weight * d->importance +
               q.recency_weight * c.explain.recency;

@@ -504,7 +504,8 @@ class SearchTest(ApiTestCase):
         hits = self.search(query="where do I live", explain=True)
         self.assertGreater(len(hits), 0)
         for x in hits:
-            self.assertEqual(set(x["explain"]), {"keyword", "vector", "context", "relevance",
+            self.assertEqual(set(x["explain"]), {"keyword", "vector", "context", "session", "time",
+                                                 "relevance",
                                                  "recency", "importance", "keyword_rank",
                                                  "vector_rank"})
         all_hits = self.search(query="cats food work hiking tea", k=10)

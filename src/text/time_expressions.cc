@@ -1,4 +1,4 @@
-#include "extract/time_expressions.h"
+#include "text/time_expressions.h"
 
 #include <algorithm>
 #include <array>
