@@ -49,6 +49,9 @@ struct SearchQuery {
   double importance_weight = 0.3;
   double recency_weight = 0.1;
   double keyword_weight = 0.7;      // share of the keyword channel in relevance (kWeighted)
+  // Weight of a query's single CJK characters in the keyword channel against its words and
+  // bigrams' 1: related Chinese words often share a character but no bigram.
+  double cjk_character_weight = 0.5;
   // Conversational context: a memory gains this share of the relevance of the memories just
   // before and after it in the same session (a reply is relevant when its question is).
   double context_weight = 0.5;

@@ -30,6 +30,7 @@ struct BenchFlags {
   double context_weight = SearchQuery{}.context_weight;
   double session_weight = SearchQuery{}.session_weight;
   double time_weight = SearchQuery{}.time_weight;
+  double cjk_character_weight = SearchQuery{}.cjk_character_weight;
   double keyword_weight = SearchQuery{}.keyword_weight;
   double recent_turn_weight = SearchQuery{}.recent_turn_weight;
   double mmr_floor = SearchQuery{}.mmr_similarity_floor;
@@ -81,6 +82,7 @@ int RunBench(Context& ctx, const BenchFlags& f, bool locomo) {
   options.search.context_weight = f.context_weight;
   options.search.session_weight = f.session_weight;
   options.search.time_weight = f.time_weight;
+  options.search.cjk_character_weight = f.cjk_character_weight;
   options.search.keyword_weight = f.keyword_weight;
   options.search.recent_turn_weight = f.recent_turn_weight;
   options.search.mmr_similarity_floor = f.mmr_floor;
@@ -245,6 +247,9 @@ void AddBenchCommands(CLI::App& app, Context& ctx) {
   madial->add_option("--fusion", madial_flags->fusion, "weighted or rrf")->capture_default_str();
   madial->add_flag("--no-diversify", madial_flags->no_diversify, "Turn MMR off");
   madial->add_option("--context-weight", madial_flags->context_weight, "Session-neighbour credit, 0..1")
+      ->capture_default_str();
+  madial->add_option("--cjk-character-weight", madial_flags->cjk_character_weight,
+                     "Weight of single CJK characters in the keyword channel, 0..1")
       ->capture_default_str();
   madial->add_option("--keyword-weight", madial_flags->keyword_weight, "Keyword share of relevance")
       ->capture_default_str();

@@ -11,6 +11,7 @@ namespace engram {
 namespace {
 
 constexpr char kBigramMark = '\x02';
+constexpr char kCharacterMark = '\x03';
 
 std::vector<std::pair<std::string, MetadataValue>> FlattenMetadata(const std::string& text) {
   std::vector<std::pair<std::string, MetadataValue>> out;
@@ -50,9 +51,14 @@ DocInfo MakeDocInfo(const MemoryItem& m) {
 std::vector<std::string> KeywordTerms(std::string_view text) {
   Analysis a = AnalyzeText(text);
   std::vector<std::string> terms = std::move(a.words);
-  terms.reserve(terms.size() + a.cjk_bigrams.size());
+  terms.reserve(terms.size() + a.cjk_bigrams.size() + a.cjk_characters.size());
   for (std::string& b : a.cjk_bigrams) terms.push_back(kBigramMark + b);
+  for (std::string& c : a.cjk_characters) terms.push_back(kCharacterMark + c);
   return terms;
+}
+
+bool IsCharacterTerm(std::string_view term) {
+  return !term.empty() && term.front() == kCharacterMark;
 }
 
 ScopeIndex::ScopeIndex(const ScopeIndexOptions& options)

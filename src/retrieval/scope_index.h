@@ -49,6 +49,9 @@ struct DocInfo {
 // The terms the keyword channel indexes for `text`: analyzer words plus CJK bigrams (marked so
 // that a bigram never equals a word).
 std::vector<std::string> KeywordTerms(std::string_view text);
+// True for a term of the CJK single-character channel (weighted by
+// SearchQuery::cjk_character_weight at query time).
+bool IsCharacterTerm(std::string_view term);
 
 // Vectors copied out of an index: keys[i] has data[i * dimension, (i + 1) * dimension).
 struct VectorSet {

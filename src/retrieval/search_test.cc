@@ -526,6 +526,33 @@ TEST_F(SearchTest, ExplainIsFilledOnlyOnRequestAndMatchesTheScore) {
   EXPECT_NEAR(t2->explain.recency, 0.25, 1e-9);  // two half-lives of 15 days
 }
 
+TEST_F(SearchTest, CjkCharacterChannelMatchesWordsSharingACharacter) {
+  // 竞赛 and 比赛 share no word and no bigram, only 赛.
+  const std::string contest = AddOk("我在学校比赛中得了第一名");
+  AddOk("周末和家人一起去公园散步");
+  SearchQuery q = Query("竞赛");
+  q.explain = true;
+  q.keyword_weight = 1;  // the keyword channel alone
+  auto hits = Find(q);
+  ASSERT_FALSE(hits.empty());
+  EXPECT_EQ(hits[0].item.id, contest);
+  EXPECT_GT(hits[0].explain.keyword, 0);
+
+  // Weight 0 leaves the character terms out of the query: no keyword evidence remains.
+  q.cjk_character_weight = 0;
+  hits = Find(q);
+  for (const SearchHit& h : hits) EXPECT_EQ(h.explain.keyword, 0) << h.item.content;
+
+  // Shared characters rank below a shared word: the weight is a fraction of a word's.
+  const std::string exact = AddOk("竞赛的规则很复杂");
+  q.cjk_character_weight = 0.5;
+  hits = Find(q);
+  ASSERT_GE(hits.size(), 2u);
+  EXPECT_EQ(hits[0].item.id, exact);
+  EXPECT_EQ(hits[1].item.id, contest);
+  EXPECT_LT(hits[1].explain.keyword, 0.5 * hits[0].explain.keyword);
+}
+
 TEST_F(SearchTest, TimePriorFavoursMemoriesFromTheTimeTheQueryNames) {
   auto at = [](const char* iso) { return *ParseTimestamp(iso); };
   NewMemory december = Text("went hiking with my brother in the hills");

@@ -92,7 +92,13 @@ namespace {
 std::vector<WeightedTerm> WeightedKeywordTerms(const SearchQuery& q) {
   std::vector<WeightedTerm> terms;
   for (const auto& [text, weight] : WeightedQueryTexts(q)) {
-    for (std::string& t : KeywordTerms(text)) terms.push_back({std::move(t), weight});
+    for (std::string& t : KeywordTerms(text)) {
+      if (!IsCharacterTerm(t)) {
+        terms.push_back({std::move(t), weight});
+      } else if (q.cjk_character_weight > 0) {
+        terms.push_back({std::move(t), weight * q.cjk_character_weight});
+      }
+    }
   }
   return terms;
 }

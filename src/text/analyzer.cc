@@ -121,6 +121,9 @@ void AddCjkBigrams(const icu::UnicodeString& text, Analysis* out) {
     for (size_t i = 0; i + 1 < run.size(); ++i) {
       out->cjk_bigrams.push_back(Utf8Of(text, run[i].first, run[i + 1].second));
     }
+    if (run.size() > 1) {
+      for (const auto& [start, end] : run) out->cjk_characters.push_back(Utf8Of(text, start, end));
+    }
     run.clear();
   };
   for (int32_t i = 0; i < text.length();) {

@@ -17,6 +17,10 @@ struct Analysis {
   // Every pair of adjacent CJK characters within a run of CJK text (a single-character run
   // gives the character). In text order, with repeats.
   std::vector<std::string> cjk_bigrams;
+  // Every CJK character of a run of two or more (a single-character run is already its own
+  // bigram): a third, low-weight channel that matches related words sharing a character
+  // (比赛/竞赛, 奖状/获奖) when neither segmentation nor bigrams do. In text order, with repeats.
+  std::vector<std::string> cjk_characters;
   // Normalized Latin words before stemming (stop words dropped), for character n-grams.
   std::vector<std::string> raw_latin_words;
 };

@@ -97,6 +97,15 @@ TEST(AnalyzerTest, CjkBigramsCoverEveryAdjacentPair) {
   EXPECT_EQ(AnalyzeText("𠀀𠀁").cjk_bigrams, Words{"𠀀𠀁"});
 }
 
+TEST(AnalyzerTest, CjkCharactersOfRunsLongerThanOne) {
+  EXPECT_EQ(AnalyzeText("比赛冠军").cjk_characters, (Words{"比", "赛", "冠", "军"}));
+  // A one-character run is its own bigram already, so it gives no character term.
+  EXPECT_EQ(AnalyzeText("绿茶 and 咖啡, 水").cjk_characters, (Words{"绿", "茶", "咖", "啡"}));
+  EXPECT_TRUE(AnalyzeText("茶").cjk_characters.empty());
+  EXPECT_TRUE(AnalyzeText("no cjk here").cjk_characters.empty());
+  EXPECT_EQ(AnalyzeText("𠀀𠀁").cjk_characters, (Words{"𠀀", "𠀁"}));
+}
+
 TEST(AnalyzerTest, MixedTextKeepsBothScripts) {
   Analysis a = AnalyzeText("I love 北京 food");
   EXPECT_EQ(a.words, (Words{"love", "北京", "food"}));
