@@ -50,23 +50,61 @@ Result<std::unique_ptr<JobStore>> JobStore::Open(const std::string& path, Timest
 
 Status JobStore::Insert(const Scope& scope, const std::string& id, const std::string& kind,
                         const std::string& payload, TimestampMs now) {
+  PendingInsert me{&scope, &id, &kind, &payload, now, Status::Ok()};
+  std::unique_lock<std::mutex> lock(group_mu_);
+  pending_.push_back(&me);
+  // The first caller to find no commit in progress leads: it commits everything pending, then
+  // wakes the others. Callers arriving meanwhile wait and join the next group.
+  while (!me.done) {
+    if (committing_) {
+      group_done_.wait(lock);
+      continue;
+    }
+    committing_ = true;
+    std::vector<PendingInsert*> group;
+    group.swap(pending_);
+    lock.unlock();
+    InsertGroup(group);
+    lock.lock();
+    for (PendingInsert* p : group) p->done = true;
+    committing_ = false;
+    group_done_.notify_all();
+  }
+  return me.status;
+}
+
+void JobStore::InsertGroup(const std::vector<PendingInsert*>& group) {
   std::lock_guard<std::mutex> lock(mu_);
-  EndOfCall end(db_.get());
-  Transaction txn(db_.get());
-  ENGRAM_RETURN_IF_ERROR(txn.Begin());
+  auto run = [&](const std::vector<PendingInsert*>& jobs) {
+    EndOfCall end(db_.get());
+    Transaction txn(db_.get());
+    Status s = txn.Begin();
+    for (size_t i = 0; s.ok() && i < jobs.size(); ++i) s = InsertOne(*jobs[i]);
+    if (s.ok()) s = txn.Commit();
+    return s;
+  };
+  Status s = run(group);
+  if (s.ok() || group.size() == 1) {
+    for (PendingInsert* p : group) p->status = s;
+    return;
+  }
+  for (PendingInsert* p : group) p->status = run({p});
+}
+
+Status JobStore::InsertOne(const PendingInsert& job) {
   ENGRAM_ASSIGN_OR_RETURN(
       Statement * scope_row,
       db_->Prepare("INSERT INTO scopes(tenant, user_id) VALUES (?, ?) "
                    "ON CONFLICT (tenant, user_id) DO NOTHING"));
-  ENGRAM_RETURN_IF_ERROR(scope_row->Bind(1, scope.tenant).Bind(2, scope.user_id).Run());
+  ENGRAM_RETURN_IF_ERROR(scope_row->Bind(1, job.scope->tenant).Bind(2, job.scope->user_id).Run());
   ENGRAM_ASSIGN_OR_RETURN(
       Statement * st,
       db_->Prepare("INSERT INTO jobs(id, scope_id, kind, payload, state, next_attempt_at, "
                    "created_at, updated_at) SELECT ?, id, ?, ?, 'queued', ?, ?, ? FROM scopes "
                    "WHERE tenant = ? AND user_id = ?"));
-  st->Bind(1, id).Bind(2, kind).Bind(3, payload).Bind(4, now).Bind(5, now).Bind(6, now);
-  ENGRAM_RETURN_IF_ERROR(st->Bind(7, scope.tenant).Bind(8, scope.user_id).Run());
-  return txn.Commit();
+  st->Bind(1, *job.id).Bind(2, *job.kind).Bind(3, *job.payload);
+  st->Bind(4, job.now).Bind(5, job.now).Bind(6, job.now);
+  return st->Bind(7, job.scope->tenant).Bind(8, job.scope->user_id).Run();
 }
 
 Result<JobInfo> JobStore::Get(const Scope& scope, const std::string& id) {

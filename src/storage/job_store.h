@@ -3,10 +3,14 @@
 //
 // Threads: safe to share (one connection, serialized by mu_). Statements are reset when each
 // call ends, so no call leaves a read transaction open that would block the engine's writer.
+// Inserts are group-committed: concurrent callers' jobs go into one transaction (one WAL sync)
+// and each caller returns once the transaction holding its job has committed.
 #pragma once
 
+#include <condition_variable>
 #include <memory>
 #include <mutex>
+#include <vector>
 #include <optional>
 #include <string>
 
@@ -39,9 +43,29 @@ class JobStore {
   Result<std::optional<TimestampMs>> NextDue();
 
  private:
+  struct PendingInsert {
+    const Scope* scope;
+    const std::string* id;
+    const std::string* kind;
+    const std::string* payload;
+    TimestampMs now;
+    Status status;
+    bool done = false;
+  };
+
   explicit JobStore(std::unique_ptr<Database> db) : db_(std::move(db)) {}
+  // Inserts every pending job in one transaction; on failure, each alone (one bad job does
+  // not fail the others). Sets each one's status.
+  void InsertGroup(const std::vector<PendingInsert*>& group);
+  Status InsertOne(const PendingInsert& job);  // within an open transaction; caller holds mu_
+
   std::mutex mu_;
   std::unique_ptr<Database> db_;  // guarded by mu_
+
+  std::mutex group_mu_;
+  std::condition_variable group_done_;
+  std::vector<PendingInsert*> pending_;  // guarded by group_mu_
+  bool committing_ = false;              // a leader is committing a group; guarded by group_mu_
 };
 
 }  // namespace engram
