@@ -90,6 +90,9 @@ struct MemoryPatch {
   std::optional<TimestampMs> valid_to;
   bool clear_valid_to = false;
   std::optional<ItemStatus> status;  // active or archived; use Delete to delete
+  // Provenance, replaced whole: for the write path (a session summary rewritten over more
+  // turns, by another method); the API does not expose it.
+  std::optional<Source> source;
   std::string reason;                // recorded in the UPDATE history row
 };
 

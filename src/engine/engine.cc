@@ -36,6 +36,12 @@ Status ValidatePatch(const MemoryPatch& p, const EngineOptions& options) {
   if (p.valid_to && p.clear_valid_to) {
     return Status::InvalidArgument("valid_to cannot be both set and cleared");
   }
+  if (p.source) {
+    ENGRAM_RETURN_IF_ERROR(ValidateStringList("source.message_ids", p.source->message_ids));
+    for (const std::string* s : {&p.source->session_id, &p.source->extractor, &p.source->prompt_version}) {
+      ENGRAM_RETURN_IF_ERROR(ValidateText("source", *s, kMaxListEntryBytes));
+    }
+  }
   return ValidateText("reason", p.reason, options.max_content_bytes);
 }
 
@@ -54,6 +60,7 @@ bool ApplyPatch(const MemoryPatch& p, const std::string& metadata, MemoryItem* m
   if (p.valid_to) m->valid_to = *p.valid_to;
   if (p.clear_valid_to) m->valid_to.reset();
   if (p.status) m->status = *p.status;
+  if (p.source) m->source = *p.source;
   return !(before == *m);
 }
 

@@ -205,10 +205,15 @@ Result<MemoryItem> SessionManager::WriteSummary(const Scope& scope, const Sessio
   if (text.empty()) text = "(empty session)";
   std::vector<std::string> ids;
   for (const StoredTurn& t : full.recent) ids.push_back(t.message_id);
+  Source source;
+  source.extractor = "summary:" + method;
+  source.session_id = scope.session_id;
+  source.message_ids = ids;
   MemoryItem summary;
   if (!info.summary_id.empty() && engine_->Get(scope, info.summary_id).ok()) {
     MemoryPatch patch;
     patch.content = text;
+    patch.source = source;  // the turns and method of this summary, not the first one's
     patch.reason = "session summary rewritten (" + method + ", " +
                    std::to_string(full.turn_count) + " turns)";
     ENGRAM_ASSIGN_OR_RETURN(summary, engine_->Update(scope, info.summary_id, patch));
@@ -217,9 +222,7 @@ Result<MemoryItem> SessionManager::WriteSummary(const Scope& scope, const Sessio
     m.content = text;
     m.type = MemoryType::kSummary;
     m.tier = Tier::kEpisodic;
-    m.source.extractor = "summary:" + method;
-    m.source.session_id = scope.session_id;
-    m.source.message_ids = ids;
+    m.source = source;
     if (!full.recent.empty()) m.valid_from = full.recent.front().at;
     m.reason = "session summary (" + method + ", " + std::to_string(full.turn_count) + " turns)";
     ENGRAM_ASSIGN_OR_RETURN(summary, engine_->Add(scope, m));

@@ -5,6 +5,8 @@
 
 #include <gtest/gtest.h>
 
+#include "engram/llm.h"
+#include "testing/fake_chat_server.h"
 #include "testing/test_support.h"
 #include "text/token_counter.h"
 
@@ -147,6 +149,70 @@ TEST_F(SessionManagerTest, SummaryEveryNTurnsAndOnCloseLinkedToTurns) {
   auto twice = sessions_->Close(s1_);
   ASSERT_TRUE(twice.ok() && twice->has_value());
   EXPECT_EQ((*twice)->id, summary.id);
+}
+
+TEST_F(SessionManagerTest, LlmSummaryIsUsedAndFallsBackToExtractiveOnFailure) {
+  testing::FakeChatServer server;
+  server.Start();
+  OpenAIChatOptions o;
+  o.base_url = server.base_url();
+  o.model = "fake-model";
+  o.api_key_env = "ENGRAM_TEST_NO_SUCH_KEY";
+  o.max_retries = 0;
+  o.initial_backoff_ms = 1;
+  auto client = MakeOpenAIChatClient(o);
+  ASSERT_TRUE(client.ok()) << client.status().ToString();
+  options_.llm = std::shared_ptr<LlmClient>(std::move(client).value());
+  options_.summarize_every = 2;
+  Reopen();
+
+  // 1. The model answers: its text is the summary, the method names the model, and the model
+  //    was shown the turns with their roles.
+  server.PushContent("Alice is moving to Berlin next month for a robotics job.");
+  auto first = sessions_->Append(
+      s1_, Turns({"I am moving to Berlin next month.", "Exciting! What for?"}), false);
+  ASSERT_TRUE(first.ok()) << first.status().ToString();
+  ASSERT_TRUE(first->summary.has_value());
+  EXPECT_EQ(first->summary->content, "Alice is moving to Berlin next month for a robotics job.");
+  EXPECT_EQ(first->summary->source.extractor, "summary:llm:fake-model");
+  ASSERT_EQ(server.requests().size(), 1u);
+  const std::string shown = server.requests()[0].Text();
+  EXPECT_NE(shown.find("user: I am moving to Berlin next month."), std::string::npos) << shown;
+  EXPECT_NE(shown.find("assistant: Exciting! What for?"), std::string::npos) << shown;
+
+  // 2. The provider fails (500, no retries): the summary is extractive, built from the turns,
+  //    and rewrites the same item; the append itself succeeds.
+  server.Push(500, testing::OpenAIErrorBody("upstream down"));
+  auto second = sessions_->Append(
+      s1_, Turns({"The job is at a robotics startup in Berlin.", "Sounds great."}), false);
+  ASSERT_TRUE(second.ok()) << second.status().ToString();
+  ASSERT_TRUE(second->summary.has_value());
+  EXPECT_EQ(second->summary->id, first->summary->id);
+  EXPECT_EQ(second->summary->source.extractor, "summary:extractive");
+  // The rewritten summary links all four turns it covers, not the first summary's two.
+  ASSERT_EQ(second->summary->source.message_ids.size(), 4u);
+  EXPECT_EQ(second->summary->source.message_ids[3], second->turns[1].message_id);
+  EXPECT_NE(second->summary->content.find("Berlin"), std::string::npos);
+  EXPECT_EQ(second->summary->content.find("Alice is moving"), std::string::npos);
+
+  // 3. A reply cut off at the token limit is not trusted either.
+  server.PushContent("Alice is moving to Ber", "length");
+  auto closed = sessions_->Close(s1_);
+  ASSERT_TRUE(closed.ok()) << closed.status().ToString();
+  ASSERT_TRUE(closed->has_value());
+  EXPECT_EQ((*closed)->source.extractor, "summary:extractive");
+  EXPECT_EQ((*closed)->content.find("Alice is moving to Ber"), std::string::npos);
+  EXPECT_EQ(server.requests().size(), 3u);
+  EXPECT_EQ(server.unused_replies(), 0u);
+
+  // Written, then rewritten; closing wrote the same extractive summary again, which changes
+  // nothing and so records nothing.
+  auto history = engine_->History(s1_, first->summary->id);
+  ASSERT_TRUE(history.ok());
+  EXPECT_EQ(history->size(), 2u);
+  sessions_.reset();
+  writer_.reset();
+  options_.llm.reset();
 }
 
 TEST_F(SessionManagerTest, ExtractiveSummaryPrefersRecurringTopics) {
