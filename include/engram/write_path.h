@@ -46,6 +46,12 @@ struct RememberResult {
   std::string extraction_error;
 };
 
+// One extraction request of a batch: its turns and options.
+struct RememberItem {
+  std::vector<Turn> turns;
+  RememberOptions options;
+};
+
 class MemoryWriter {
  public:
   MemoryWriter(Engine* engine, WriterOptions options);
@@ -57,7 +63,15 @@ class MemoryWriter {
                                   const std::vector<Turn>& context = {},
                                   const RememberOptions& options = {});
 
-  // The privacy policy applied to one text (used for memories stored as given, too).
+  // Remember for each item in order; stops at the first failure (earlier items stay stored),
+  // naming it "memories[i]" when there is more than one.
+  Result<std::vector<RememberResult>> RememberEach(const Scope& scope,
+                                                   const std::vector<RememberItem>& items);
+
+  // Memories stored as given (no extraction), after the privacy policy: all or none.
+  Result<std::vector<MemoryItem>> AddAsGiven(const Scope& scope, std::vector<NewMemory> memories);
+
+  // The privacy policy applied to one text.
   Result<std::string> ApplyPrivacy(std::string_view text) const;
 
   const WriterOptions& options() const { return options_; }

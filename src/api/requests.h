@@ -46,10 +46,7 @@ Result<nlohmann::json> ParseBody(std::string_view body, const Limits& limits);
 // entities and valid times are then the extractor's and refused here; tags, metadata and
 // importance apply to what is extracted, created_at is when the turns were said.
 // infer=false stores memories as given. async (only with infer): 202 and a job id.
-struct InferItem {
-  std::vector<Turn> turns;
-  RememberOptions options;
-};
+using InferItem = RememberItem;
 struct AddRequest {
   Scope scope;
   bool infer = true;

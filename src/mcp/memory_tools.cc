@@ -79,20 +79,11 @@ Result<json> AddMemory(const ToolEnv& env, const json& args) {
   if (req.async) return Status::InvalidArgument("async is not available over MCP");
   if (req.infer) {
     if (!env.writer) return Status::InvalidArgument("infer is not available in this server");
-    std::vector<RememberResult> results;
-    for (const api::InferItem& item : req.infer_items) {
-      ENGRAM_ASSIGN_OR_RETURN(auto r, env.writer->Remember(req.scope, item.turns, {}, item.options));
-      results.push_back(std::move(r));
-    }
+    ENGRAM_ASSIGN_OR_RETURN(auto results, env.writer->RememberEach(req.scope, req.infer_items));
     return api::RememberedToJson(results);
   }
-  std::vector<NewMemory> memories = req.memories;
-  if (env.writer) {
-    for (NewMemory& m : memories) {
-      ENGRAM_ASSIGN_OR_RETURN(m.content, env.writer->ApplyPrivacy(m.content));
-    }
-  }
-  ENGRAM_ASSIGN_OR_RETURN(auto added, env.engine->AddBatch(req.scope, memories));
+  ENGRAM_ASSIGN_OR_RETURN(auto added, env.writer ? env.writer->AddAsGiven(req.scope, req.memories)
+                                                 : env.engine->AddBatch(req.scope, req.memories));
   return api::AddedToJson(added);
 }
 

@@ -9,20 +9,6 @@
 
 namespace engram::server {
 
-Result<std::vector<RememberResult>> RunRemember(MemoryWriter& writer, const api::AddRequest& req) {
-  std::vector<RememberResult> out;
-  for (const api::InferItem& item : req.infer_items) {
-    auto r = writer.Remember(req.scope, item.turns, {}, item.options);
-    if (!r.ok()) {
-      return req.infer_items.size() == 1
-                 ? r.status()
-                 : r.status().WithContext("memories[" + std::to_string(out.size()) + "]");
-    }
-    out.push_back(std::move(r).value());
-  }
-  return out;
-}
-
 JobHandler RememberJobHandler(MemoryWriter* writer) {
   return [writer](const Scope& scope, const std::string& payload,
                   bool last_attempt) -> Result<std::string> {
@@ -34,7 +20,7 @@ JobHandler RememberJobHandler(MemoryWriter* writer) {
     // A provider failure is retried by the queue; the last attempt keeps the raw turns
     // instead, so an accepted message is never lost.
     for (api::InferItem& item : req->infer_items) item.options.keep_raw_on_failure = last_attempt;
-    auto remembered = RunRemember(*writer, *req);
+    auto remembered = writer->RememberEach(req->scope, req->infer_items);
     if (!remembered.ok()) return remembered.status();
     return api::RememberedToJson(*remembered).dump();
   };
@@ -69,7 +55,7 @@ Reply AddMemories(const Services& s, const Call& call, bool batch) {
       return JsonReply(api::JobAcceptedToJson(*id), 202);
     }
     if (req->infer) {
-      auto remembered = RunRemember(*s.writer, *req);
+      auto remembered = s.writer->RememberEach(req->scope, req->infer_items);
       if (!remembered.ok()) return ErrorReply(remembered.status());
       Reply r = JsonReply(api::RememberedToJson(*remembered), 201);
       for (const RememberResult& x : *remembered) {
@@ -77,13 +63,7 @@ Reply AddMemories(const Services& s, const Call& call, bool batch) {
       }
       return r;
     }
-    std::vector<NewMemory> memories = req->memories;
-    for (NewMemory& m : memories) {
-      auto clean = s.writer->ApplyPrivacy(m.content);
-      if (!clean.ok()) return ErrorReply(clean.status());
-      m.content = std::move(clean).value();
-    }
-    auto added = s.engine->AddBatch(req->scope, memories);
+    auto added = s.writer->AddAsGiven(req->scope, req->memories);
     if (!added.ok()) return ErrorReply(added.status());
     return JsonReply(api::AddedToJson(*added), 201);
   });

@@ -50,10 +50,9 @@ struct Route {
   std::function<Reply(const Call&)> handler;
 };
 
-// The job kind of asynchronous adds; its handler (RememberJobHandler) runs RunRemember.
+// The job kind of asynchronous adds; its handler (RememberJobHandler) runs
+// MemoryWriter::RememberEach.
 inline constexpr char kRememberJob[] = "remember";
-// Runs the write path for each infer item of an add request, in order.
-Result<std::vector<RememberResult>> RunRemember(MemoryWriter& writer, const api::AddRequest& req);
 // The handler to register for kRememberJob: decodes the payload, runs it, returns the JSON
 // the synchronous call would have answered.
 JobHandler RememberJobHandler(MemoryWriter* writer);

@@ -47,6 +47,33 @@ Result<std::string> MemoryWriter::ApplyPrivacy(std::string_view text) const {
   return std::move(out.text);
 }
 
+Result<std::vector<RememberResult>> MemoryWriter::RememberEach(
+    const Scope& scope, const std::vector<RememberItem>& items) {
+  std::vector<RememberResult> out;
+  for (const RememberItem& item : items) {
+    auto r = Remember(scope, item.turns, {}, item.options);
+    if (!r.ok()) {
+      return items.size() == 1 ? r.status()
+                               : r.status().WithContext("memories[" + std::to_string(out.size()) + "]");
+    }
+    out.push_back(std::move(r).value());
+  }
+  return out;
+}
+
+Result<std::vector<MemoryItem>> MemoryWriter::AddAsGiven(const Scope& scope,
+                                                         std::vector<NewMemory> memories) {
+  for (size_t i = 0; i < memories.size(); ++i) {
+    auto clean = ApplyPrivacy(memories[i].content);
+    if (!clean.ok()) {
+      return memories.size() == 1 ? clean.status()
+                                  : clean.status().WithContext("memories[" + std::to_string(i) + "]");
+    }
+    memories[i].content = std::move(clean).value();
+  }
+  return engine_->AddBatch(scope, memories);
+}
+
 Result<RememberResult> MemoryWriter::Remember(const Scope& scope, const std::vector<Turn>& turns,
                                               const std::vector<Turn>& context,
                                               const RememberOptions& options) {

@@ -133,6 +133,41 @@ TEST_F(MemoryWriterTest, PrivacyPolicyRunsBeforeExtraction) {
   EXPECT_TRUE(Active().empty());
 }
 
+TEST_F(MemoryWriterTest, BatchesNameTheFailingEntry) {
+  ExtractionResult r{{Cand("likes tea", "user/likes:tea", false)}, "scripted-v1", ""};
+  auto extractor = std::make_shared<ScriptedExtractor>(std::vector<Result<ExtractionResult>>{r});
+  WriterOptions options{.extractor = extractor};
+  options.privacy.action = PiiAction::kReject;
+  MemoryWriter writer(engine_.get(), options);
+
+  // As given: every memory passes the policy or none is stored.
+  std::vector<NewMemory> given(2);
+  given[0].content = "I like hiking";
+  given[1].content = "my card is 4111 1111 1111 1111";
+  auto refused = writer.AddAsGiven(alice_, given);
+  ASSERT_FALSE(refused.ok());
+  EXPECT_EQ(refused.status().code(), StatusCode::kInvalidArgument);
+  EXPECT_NE(refused.status().message().find("memories[1]"), std::string::npos)
+      << refused.status().message();
+  EXPECT_TRUE(Active().empty());
+  given.pop_back();
+  auto added = writer.AddAsGiven(alice_, given);
+  ASSERT_TRUE(added.ok()) << added.status().ToString();
+  ASSERT_EQ(added->size(), 1u);
+  EXPECT_EQ((*added)[0].content, "I like hiking");
+
+  // With extraction: in order, stopping at the first failure (earlier items stay stored).
+  std::vector<RememberItem> items(3);
+  items[0].turns = {UserTurn("I like tea", kT0)};
+  items[1].turns = {UserTurn("call me at 4111 1111 1111 1111", kT0)};
+  items[2].turns = {UserTurn("I like coffee", kT0)};
+  auto each = writer.RememberEach(alice_, items);
+  ASSERT_FALSE(each.ok());
+  EXPECT_NE(each.status().message().find("memories[1]"), std::string::npos) << each.status().message();
+  EXPECT_EQ(extractor->seen.size(), 1u);  // the third item never ran
+  EXPECT_EQ(ActiveContents(), (std::vector<std::string>{"I like hiking", "likes tea"}));
+}
+
 TEST_F(MemoryWriterTest, FailedExtractionKeepsTheRawTurnsAndSaysWhy) {
   auto extractor = std::make_shared<ScriptedExtractor>(std::vector<Result<ExtractionResult>>{
       Status::Unavailable("LLM provider: 503 after 3 retries")});
