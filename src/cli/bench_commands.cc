@@ -13,6 +13,7 @@
 #include <sstream>
 
 #include "cli/cli_app.h"
+#include "engram/llm.h"
 #include "evaluation/extraction_bench.h"
 #include "evaluation/retrieval_bench.h"
 
@@ -146,11 +147,18 @@ void PrintExtraction(const ExtractionReport& r) {
   } else {
     std::cout << s.false_positive_snippets << "/" << s.unlabelled_snippets << " unlabelled snippets\n";
   }
-  std::cout << "throughput, one thread, messages per CPU-second (per wall-second): rules "
-            << Fixed(r.extract.per_cpu_second, 0) << " (" << Fixed(r.extract.per_wall_second, 0)
-            << "); rules + " << r.embedder << " of message and candidates "
-            << Fixed(r.extract_embed.per_cpu_second, 0) << " (" << Fixed(r.extract_embed.per_wall_second, 0)
-            << ")\n\n";
+  if (r.failed > 0) {
+    std::cout << "failed: " << r.failed << " snippets (scored as finding nothing); first: "
+              << r.first_error << "\n";
+  }
+  if (r.extract.per_wall_second > 0) {
+    std::cout << "throughput, one thread, messages per CPU-second (per wall-second): "
+              << r.extractor << " " << Fixed(r.extract.per_cpu_second, 0) << " ("
+              << Fixed(r.extract.per_wall_second, 0) << "); with " << r.embedder
+              << " of message and candidates " << Fixed(r.extract_embed.per_cpu_second, 0) << " ("
+              << Fixed(r.extract_embed.per_wall_second, 0) << ")\n";
+  }
+  std::cout << "\n";
 }
 
 json ExtractionJson(const ExtractionReport& r) {
@@ -169,10 +177,12 @@ json ExtractionJson(const ExtractionReport& r) {
           {"unlabelled_snippets", s.unlabelled_snippets},
           {"false_positive_snippets", s.false_positive_snippets},
           {"false_positive_rate", NumberOrNull(s.unlabelled_snippets ? double(s.false_positive_snippets) / s.unlabelled_snippets : NAN)},
-          {"throughput", {{"rules", {{"messages_per_cpu_second", r.extract.per_cpu_second},
-                                     {"messages_per_wall_second", r.extract.per_wall_second}}},
-                          {"rules_and_embedding", {{"messages_per_cpu_second", r.extract_embed.per_cpu_second},
-                                                   {"messages_per_wall_second", r.extract_embed.per_wall_second}}}}}};
+          {"failed_snippets", r.failed},
+          {"throughput", r.extract.per_wall_second <= 0 ? json(nullptr) : json{
+               {"extraction", {{"messages_per_cpu_second", r.extract.per_cpu_second},
+                               {"messages_per_wall_second", r.extract.per_wall_second}}},
+               {"extraction_and_embedding", {{"messages_per_cpu_second", r.extract_embed.per_cpu_second},
+                                             {"messages_per_wall_second", r.extract_embed.per_wall_second}}}}}};
 }
 
 int RunExtraction(Context& ctx, const ExtractionFlags& f) {
@@ -183,6 +193,11 @@ int RunExtraction(Context& ctx, const ExtractionFlags& f) {
   if (!embedder.ok()) return ctx.Fail(embedder.status());
   std::vector<std::string> langs = f.lang == "all" ? std::vector<std::string>{"zh", "en"}
                                                    : std::vector<std::string>{f.lang};
+  // --extractor llm measures the model the --llm flags name (quality only: its speed is the
+  // provider's); otherwise the rules.
+  auto llm = ctx.MakeLlm();
+  if (!llm.ok()) return ctx.Fail(llm.status());
+  const bool tty = isatty(STDERR_FILENO);
   json reports = json::array();
   for (const std::string& lang : langs) {
     ExtractionBenchOptions options;
@@ -190,6 +205,16 @@ int RunExtraction(Context& ctx, const ExtractionFlags& f) {
     options.language = lang;
     options.embedder = *embedder;
     options.min_seconds = f.seconds;
+    if (*llm) {
+      options.extractor = MakeLlmExtractor(*llm);
+      options.measure_throughput = false;
+      options.progress = [&lang, tty](int64_t done, int64_t total) {
+        if (tty || done == total) {
+          std::cerr << "\rextraction " << lang << " " << done << "/" << total << (done == total ? "\n" : "")
+                    << std::flush;
+        }
+      };
+    }
     auto report = RunExtractionBench(options);
     if (!report.ok()) return ctx.Fail(report.status());
     if (ctx.json) {
@@ -206,8 +231,8 @@ int RunExtraction(Context& ctx, const ExtractionFlags& f) {
                      .dump(2)
               << "\n";
   } else {
-    std::cout << "types: preference→preference, goal→commitment, fact/event/skill→fact; the rules "
-                 "have no decision or opinion type.\n";
+    std::cout << "types: preference→preference, goal→commitment, fact/event/skill→fact; "
+                 "Engram has no decision or opinion type.\n";
   }
   return kExitOk;
 }
@@ -266,7 +291,7 @@ void AddBenchCommands(CLI::App& app, Context& ctx) {
   });
   auto extraction_flags = std::make_shared<ExtractionFlags>();
   auto* extraction = bench->add_subcommand(
-      "extraction", "Memory types found by the rule extractor, and messages per second");
+      "extraction", "Memory types found by the extractor (rules, or the model with --extractor llm) and, for the rules, messages per second");
   extraction->add_option("--data", extraction_flags->data, "The memory_extraction folder")->required();
   extraction->add_option("--lang", extraction_flags->lang, "zh, en or all")->capture_default_str();
   extraction->add_option("--seconds", extraction_flags->seconds,

@@ -49,15 +49,24 @@ ExtractionRow RowOf(std::string type, const TypeCounts& c) {
   return row;
 }
 
-// Candidates of every snippet, in the order of `texts`.
-Result<std::vector<std::vector<Candidate>>> ExtractAll(Extractor& extractor,
-                                                       const std::vector<std::string>& texts) {
+// Candidates of every snippet, in the order of `texts`; a snippet whose extraction fails has
+// none and is counted in report->failed.
+std::vector<std::vector<Candidate>> ExtractAll(Extractor& extractor,
+                                               const std::vector<std::string>& texts,
+                                               const ExtractionBenchOptions& options,
+                                               ExtractionReport* report) {
   std::vector<std::vector<Candidate>> out;
   for (const std::string& text : texts) {
     ExtractionInput in;
     in.turns.push_back(Turn{"user", text, 0, ""});
-    ENGRAM_ASSIGN_OR_RETURN(auto r, extractor.Extract(in));
-    out.push_back(std::move(r.candidates));
+    auto r = extractor.Extract(in);
+    if (r.ok()) {
+      out.push_back(std::move(r->candidates));
+    } else {
+      out.emplace_back();
+      if (report->failed++ == 0) report->first_error = r.status().ToString();
+    }
+    if (options.progress) options.progress(static_cast<int64_t>(out.size()), static_cast<int64_t>(texts.size()));
   }
   return out;
 }
@@ -181,7 +190,7 @@ Result<ExtractionReport> RunExtractionBench(const ExtractionBenchOptions& option
   report.language = lang;
   report.extractor = extractor->name();
   report.embedder = embedder->model();
-  ENGRAM_ASSIGN_OR_RETURN(auto candidates, ExtractAll(*extractor, texts));
+  auto candidates = ExtractAll(*extractor, texts, options, &report);
   for (size_t i = 0; i < ids.size(); ++i) {
     auto it = labelled.find(ids[i]);
     if (it == labelled.end())
@@ -192,6 +201,7 @@ Result<ExtractionReport> RunExtractionBench(const ExtractionBenchOptions& option
     report.score.Add(predicted, it->second);
   }
   report.rows = ExtractionRows(report.score);
+  if (!options.measure_throughput) return report;
   ENGRAM_ASSIGN_OR_RETURN(report.extract,
                           Throughput(*extractor, nullptr, texts, options.min_seconds));
   ENGRAM_ASSIGN_OR_RETURN(report.extract_embed,

@@ -10,6 +10,7 @@
 
 #include <array>
 #include <map>
+#include <functional>
 #include <memory>
 #include <string>
 #include <string_view>
@@ -64,6 +65,10 @@ struct ExtractionBenchOptions {
   std::shared_ptr<Extractor> extractor;  // default: MakeRuleExtractor()
   std::shared_ptr<Embedder> embedder;    // for the throughput figure; default: hash, 384
   double min_seconds = 1.0;              // how long to measure throughput
+  // Off for a remote model: its speed is the provider's, and measuring would resend every
+  // snippet for min_seconds.
+  bool measure_throughput = true;
+  std::function<void(int64_t done, int64_t total)> progress;  // after each snippet, if set
 };
 
 // Messages per second on one thread, per second of that thread's CPU time (what the code costs,
@@ -80,9 +85,12 @@ struct ExtractionReport {
   ExtractionScore score;
   std::vector<ExtractionRow> rows;
   int64_t candidates = 0;
+  // Snippets whose extraction failed (a provider error): scored as predicting nothing.
+  int64_t failed = 0;
+  std::string first_error;
   // Extraction alone, and extraction plus embedding the message and its candidates (what the
   // write path does before it compares with stored memories).
-  Rate extract;
+  Rate extract;        // zero when not measured
   Rate extract_embed;
 };
 

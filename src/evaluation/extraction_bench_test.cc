@@ -122,6 +122,51 @@ TEST_F(ExtractionBenchFilesTest, ScoresBothLanguages) {
   }
 }
 
+// Fails on the snippet "Thanks, see you!" and calls everything else a fact.
+class FlakyExtractor : public Extractor {
+ public:
+  const std::string& name() const override { return name_; }
+  Result<ExtractionResult> Extract(const ExtractionInput& input) override {
+    ++calls;
+    if (input.turns[0].content.find("Thanks") != std::string::npos) {
+      return Status::Unavailable("provider down");
+    }
+    Candidate c;
+    c.content = input.turns[0].content;
+    c.type = MemoryType::kFact;
+    return ExtractionResult{{c}, name_, "v1"};
+  }
+  int calls = 0;
+
+ private:
+  std::string name_ = "llm:fake";
+};
+
+TEST_F(ExtractionBenchFilesTest, AFailingSnippetIsCountedAndThroughputCanBeSkipped) {
+  auto extractor = std::make_shared<FlakyExtractor>();
+  ExtractionBenchOptions options;
+  options.data_path = dir_.string();
+  options.extractor = extractor;
+  options.measure_throughput = false;
+  std::vector<int64_t> progress;
+  options.progress = [&](int64_t done, int64_t total) {
+    EXPECT_EQ(total, 3);
+    progress.push_back(done);
+  };
+  auto r = RunExtractionBench(options);
+  ASSERT_TRUE(r.ok()) << r.status().ToString();
+  EXPECT_EQ(r->extractor, "llm:fake");
+  EXPECT_EQ(r->failed, 1);
+  EXPECT_NE(r->first_error.find("provider down"), std::string::npos);
+  EXPECT_EQ(progress, (std::vector<int64_t>{1, 2, 3}));
+  EXPECT_EQ(extractor->calls, 3);  // once per snippet: no throughput loop
+  EXPECT_EQ(r->extract.per_wall_second, 0);
+  EXPECT_EQ(r->score.snippets, 3);
+  EXPECT_EQ(r->score.false_positive_snippets, 0);  // the failed snippet predicted nothing
+  EXPECT_EQ(Row(r->rows, "fact").counts.predicted, 2);
+  EXPECT_EQ(Row(r->rows, "fact").counts.matched, 1);
+}
+
 TEST_F(ExtractionBenchFilesTest, ReportsMissingFilesAndBadLanguages) {
   ExtractionBenchOptions options;
   options.data_path = (dir_ / "nowhere").string();

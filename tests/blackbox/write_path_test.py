@@ -9,6 +9,7 @@ speaks the real protocol over real HTTP and can be switched between failing and 
 
 import http.server
 import json
+import os
 import signal
 import threading
 import time
@@ -248,6 +249,58 @@ class WritePathTest(h.ServerTestCase):
         self.assertEqual(mem["content"], "Works at Globex")
         self.assertEqual(mem["source"]["extractor"], "llm:fake-1")
         self.assertTrue(mem["source"]["prompt_version"])
+
+
+class ExtractionBenchLlmTest(h.ServerTestCase):
+    def test_bench_extraction_measures_the_configured_model(self):
+        """`engram --extractor llm bench extraction` sends each snippet to the model once and
+        scores the types it answers; a snippet the model fails on counts as finding nothing."""
+        folder = os.path.join(self.dir, "memory_extraction")
+        os.makedirs(folder)
+        snippets = [("a", "I live in Oslo and I love skiing."), ("b", "Thanks, see you!"),
+                    ("c", "We decided to ship on Monday.")]
+        with open(os.path.join(folder, "dataset.jsonl"), "w") as f:
+            for sid, text in snippets:
+                f.write(json.dumps({"id": sid, "text": text}) + "\n")
+        with open(os.path.join(folder, "labels.jsonl"), "w") as f:
+            f.write(json.dumps({"id": "a", "memories": [{"type": "fact", "content": "Lives in Oslo"},
+                                                        {"type": "preference", "content": "Skiing"}]}) + "\n")
+            f.write(json.dumps({"id": "b", "memories": []}) + "\n")
+            f.write(json.dumps({"id": "c", "memories": [{"type": "decision", "content": "Ship"}]}) + "\n")
+
+        def model(request):
+            shown = " ".join(m["content"] for m in request["messages"])
+            if "Oslo" in shown:
+                return json.dumps({"memories": [
+                    {"type": "fact", "content": "Lives in Oslo", "importance": 0.6,
+                     "confidence": 0.9, "entities": ["Oslo"], "slot": "user/location",
+                     "exclusive": True, "correction": False, "valid_from": None, "turn": 0},
+                    {"type": "preference", "content": "Loves skiing", "importance": 0.5,
+                     "confidence": 0.9, "entities": [], "slot": "", "exclusive": False,
+                     "correction": False, "valid_from": None, "turn": 0}]})
+            if "ship on Monday" in shown:
+                return "this is not json"  # and the repair attempt gets the same: a failure
+            return json.dumps({"memories": []})
+
+        llm = FakeLlm(model)
+        llm.mode = "up"
+        self.addCleanup(llm.close)
+        r = h.run_engram(self.db, "--json", "--extractor", "llm", "--llm-url", llm.url,
+                         "--llm-model", "fake-1", "bench", "extraction", "--data", folder,
+                         "--lang", "en")
+        self.assertEqual(r.returncode, 0, r.stderr)
+        report = json.loads(r.stdout)["reports"][0]
+        self.assertEqual(report["extractor"], "llm:fake-1")
+        self.assertEqual(report["failed_snippets"], 1)
+        self.assertIsNone(report["throughput"])
+        rows = {row["type"]: row for row in report["rows"]}
+        self.assertEqual(rows["fact"]["matched"], 1)
+        self.assertEqual(rows["preference"]["matched"], 1)
+        self.assertEqual(rows["preference"]["precision"], 1.0)
+        self.assertEqual(report["false_positive_snippets"], 0)
+        # Oslo and the greeting once each; the malformed reply once plus its one repair.
+        self.assertEqual(len(llm.requests), 4)
+        self.assertIn(b"extraction en 3/3", r.stderr)
 
 
 class RememberCliTest(h.ServerTestCase):
