@@ -330,6 +330,10 @@ class Engine {
   std::vector<std::pair<std::string, std::shared_ptr<ScopeIndex>>> TakeEvictionsLocked(
       const std::string& keep);
   void NoteAccess(const std::vector<int64_t>& seqs, TimestampMs now);
+  // Adds waiting at the same time share one transaction (group commit); see engine.cc.
+  struct AddGroup;
+  struct PendingAdd;
+  void CommitAddGroup(const std::vector<PendingAdd*>& group);
 
   EngineOptions options_;
   std::unique_ptr<MemoryStore> store_;
@@ -353,6 +357,8 @@ class Engine {
   std::mutex access_mu_;
   std::unordered_map<int64_t, std::pair<int64_t, TimestampMs>> pending_access_;  // guarded
   TimestampMs last_access_flush_ = 0;                                            // guarded
+
+  std::unique_ptr<AddGroup> add_group_;
 };
 
 }  // namespace engram

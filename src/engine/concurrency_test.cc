@@ -82,5 +82,47 @@ TEST(ConcurrencyTest, WritersAndReadersShareOneEngine) {
   }
 }
 
+// Concurrent single adds are group-committed: each one acknowledged is in the search index at
+// once (the group's leader updates the indexes before waking its callers), in its own scope.
+TEST(ConcurrencyTest, ConcurrentSingleAddsAreSearchableOnReturn) {
+  testing::TempDir dir;
+  auto engine = testing::OpenEngine(dir.File("g.db"));
+  ASSERT_NE(engine, nullptr);
+  constexpr int kThreads = 8, kAdds = 40;
+  std::atomic<int> misses{0}, foreign{0};
+  std::vector<std::thread> threads;
+  for (int t = 0; t < kThreads; ++t) {
+    threads.emplace_back([&, t] {
+      Scope scope{"default", "user" + std::to_string(t % 3), "", ""};
+      for (int i = 0; i < kAdds; ++i) {
+        // A word no other memory has, so the search can only find this one.
+        const std::string word = "zq" + std::to_string(t) + "x" + std::to_string(i) + "k";
+        auto added = engine->Add(scope, testing::Text("note " + word));
+        ASSERT_TRUE(added.ok()) << added.status().ToString();
+        SearchQuery q;
+        q.text = word;
+        q.k = 3;
+        q.record_access = false;
+        auto hits = engine->Search(scope, q);
+        ASSERT_TRUE(hits.ok()) << hits.status().ToString();
+        if (hits->empty() || (*hits)[0].item.id != added->id) misses.fetch_add(1);
+        for (const SearchHit& h : *hits) foreign += h.item.scope.user_id != scope.user_id;
+      }
+    });
+  }
+  for (std::thread& th : threads) th.join();
+  EXPECT_EQ(misses.load(), 0);
+  EXPECT_EQ(foreign.load(), 0);
+  int64_t total = 0;
+  for (int u = 0; u < 3; ++u) {
+    ListQuery q;
+    q.limit = 1000;
+    auto page = engine->List(Scope{"default", "user" + std::to_string(u), "", ""}, q);
+    ASSERT_TRUE(page.ok());
+    total += static_cast<int64_t>(page->items.size());
+  }
+  EXPECT_EQ(total, kThreads * kAdds);
+}
+
 }  // namespace
 }  // namespace engram

@@ -1,5 +1,6 @@
 #include "engram/engine.h"
 
+#include <condition_variable>
 #include <filesystem>
 
 #include "core/id_generator.h"
@@ -66,12 +67,32 @@ bool ApplyPatch(const MemoryPatch& p, const std::string& metadata, MemoryItem* m
 
 }  // namespace
 
+// Group commit of adds: each AddBatch queues its items; the first caller to find no commit in
+// progress takes everything queued, writes it in one transaction (one WAL sync; a failing add
+// rolled back alone), updates the loaded indexes and wakes the others. Callers arriving
+// meanwhile form the next group. Single-threaded use commits each add alone, as before.
+struct Engine::PendingAdd {
+  const Scope* scope;
+  std::vector<PendingItem>* items;
+  TimestampMs now;
+  Status status;
+  bool done = false;
+};
+
+struct Engine::AddGroup {
+  std::mutex mu;
+  std::condition_variable committed;
+  std::vector<PendingAdd*> queued;  // guarded by mu
+  bool committing = false;          // guarded by mu
+};
+
 Engine::Engine(EngineOptions options, std::unique_ptr<MemoryStore> store)
     : options_(std::move(options)),
       store_(std::move(store)),
       ids_(std::make_unique<IdGenerator>()),
       embedder_(options_.embedder),
-      graph_builder_(std::make_unique<GraphBuilder>(GraphBuilderOptions{})) {}
+      graph_builder_(std::make_unique<GraphBuilder>(GraphBuilderOptions{})),
+      add_group_(std::make_unique<AddGroup>()) {}
 
 Engine::~Engine() {
   graph_builder_.reset();  // no graph may replace an index while the snapshots are written
@@ -164,24 +185,55 @@ Result<std::vector<MemoryItem>> Engine::AddBatch(const Scope& scope,
     pending[i].item.embedding_model = embedder_->model();
     pending[i].vector = StoredVector{embedder_->model(), std::move(vectors[i])};
   }
+  PendingAdd me{&scope, &pending, now, Status::Ok()};
   {
-    std::lock_guard<std::mutex> lock(write_mu_);
-    ENGRAM_RETURN_IF_ERROR(store_->Insert(scope, pending, now));
+    AddGroup& g = *add_group_;
+    std::unique_lock<std::mutex> lock(g.mu);
+    g.queued.push_back(&me);
+    while (!me.done) {
+      if (g.committing) {
+        g.committed.wait(lock);
+        continue;
+      }
+      g.committing = true;
+      std::vector<PendingAdd*> group;
+      group.swap(g.queued);
+      lock.unlock();
+      CommitAddGroup(group);
+      lock.lock();
+      for (PendingAdd* a : group) a->done = true;
+      g.committing = false;
+      g.committed.notify_all();
+    }
+  }
+  ENGRAM_RETURN_IF_ERROR(me.status);
+  std::vector<MemoryItem> out;
+  out.reserve(pending.size());
+  for (PendingItem& p : pending) out.push_back(std::move(p.item));
+  return out;
+}
+
+void Engine::CommitAddGroup(const std::vector<PendingAdd*>& group) {
+  std::lock_guard<std::mutex> lock(write_mu_);
+  std::vector<MemoryStore::InsertRequest> requests;
+  requests.reserve(group.size());
+  for (PendingAdd* a : group) requests.push_back({a->scope, a->items, a->now, Status::Ok()});
+  store_->InsertGroup(requests);
+  for (size_t i = 0; i < group.size(); ++i) {
+    group[i]->status = requests[i].status;
+    if (!requests[i].status.ok()) continue;
+    const Scope& scope = *group[i]->scope;
     if (auto index = LoadedIndex(scope)) {
       size_t bytes = 0;
       {
         std::unique_lock<std::shared_mutex> index_lock(index->mu);
-        for (const PendingItem& p : pending) index->Upsert(p.seq, p.item, &p.vector->values);
+        for (const PendingItem& p : *group[i]->items) index->Upsert(p.seq, p.item, &p.vector->values);
         RequestGraphIfDue(index);
         bytes = index->MemoryBytes();
       }
       TrackIndexBytes(scope, bytes);
     }
   }
-  std::vector<MemoryItem> out;
-  out.reserve(pending.size());
-  for (PendingItem& p : pending) out.push_back(std::move(p.item));
-  return out;
 }
 
 Result<MemoryItem> Engine::Get(const Scope& scope, std::string_view id) {

@@ -147,6 +147,44 @@ Status MemoryStore::Insert(const Scope& scope, std::vector<PendingItem>& items,
   return txn.Commit();
 }
 
+void MemoryStore::InsertGroup(std::vector<InsertRequest>& requests) {
+  if (requests.size() == 1) {
+    InsertRequest& r = requests.front();
+    r.status = Insert(*r.scope, *r.items, r.now);
+    return;
+  }
+  std::lock_guard<std::mutex> lock(write_mu_);
+  Transaction txn(writer_.get());
+  Status begun = txn.Begin();
+  if (!begun.ok()) {
+    for (InsertRequest& r : requests) r.status = begun;
+    return;
+  }
+  for (InsertRequest& r : requests) {
+    r.status = [&]() -> Status {
+      for (const PendingItem& p : *r.items) {
+        if (p.item.scope.tenant != r.scope->tenant || p.item.scope.user_id != r.scope->user_id) {
+          return Status::InvalidArgument("item " + p.item.id + " belongs to another scope");
+        }
+      }
+      ENGRAM_RETURN_IF_ERROR(writer_->Exec("SAVEPOINT engram_insert"));
+      Status s = [&]() -> Status {
+        ENGRAM_ASSIGN_OR_RETURN(int64_t scope_id, EnsureScopeId(*r.scope));
+        for (PendingItem& p : *r.items) ENGRAM_RETURN_IF_ERROR(InsertLocked(scope_id, p, r.now));
+        return Status::Ok();
+      }();
+      writer_->ResetActiveStatements();
+      if (!s.ok()) (void)writer_->Exec("ROLLBACK TO engram_insert");
+      Status released = writer_->Exec("RELEASE engram_insert");
+      return s.ok() ? released : s;
+    }();
+  }
+  Status committed = txn.Commit();
+  if (!committed.ok()) {
+    for (InsertRequest& r : requests) r.status = committed;
+  }
+}
+
 Status MemoryStore::InsertLocked(int64_t scope_id, PendingItem& p, TimestampMs now) {
   ENGRAM_RETURN_IF_ERROR(InsertRow(scope_id, p.item, &p.seq));
   HistoryEntry h{.event = HistoryEvent::kAdd, .new_content = p.item.content,

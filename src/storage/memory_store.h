@@ -91,6 +91,17 @@ class MemoryStore {
   // Sets each PendingItem::seq.
   Status Insert(const Scope& scope, std::vector<PendingItem>& items, TimestampMs now);
 
+  // Group commit: several Inserts (of any scopes) in one transaction, each inside its own
+  // savepoint, so one failing request is rolled back alone and the rest commit with one WAL
+  // sync. Sets each request's status (the commit's error for all when the commit fails).
+  struct InsertRequest {
+    const Scope* scope;
+    std::vector<PendingItem>* items;
+    TimestampMs now;
+    Status status;
+  };
+  void InsertGroup(std::vector<InsertRequest>& requests);
+
   // Reads the item, applies `mutation` and, if it changed, writes the item and a history row
   // (`event`, `reason`, the previous item) in one transaction. Returns the item as stored.
   // `vector`, when given, is stored (replacing that model's vector) in the same transaction if

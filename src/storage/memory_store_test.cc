@@ -54,6 +54,36 @@ TEST_F(MemoryStoreTest, DuplicateIdIsAConflictAndRollsBackTheBatch) {
   EXPECT_EQ(store_->Get(alice_, "a1")->content, "first");
 }
 
+TEST_F(MemoryStoreTest, InsertGroupRollsBackOnlyTheFailingRequest) {
+  ASSERT_TRUE(InsertAll({{Item("a1", alice_, "first"), ""}}).ok());
+  Scope bob{"default", "bob", "", ""};
+  Scope carol{"t2", "carol", "", ""};  // a scope with no row yet: created in the group
+  std::vector<PendingItem> ok1{{Item("a2", alice_, "second"), ""}, {Item("a3", alice_, "third"), ""}};
+  std::vector<PendingItem> dup{{Item("b1", bob, "bob's"), ""}, {Item("a1", bob, "dup id"), ""}};
+  std::vector<PendingItem> smuggled{{Item("x1", alice_, "not carol's"), ""}};
+  std::vector<PendingItem> ok2{{Item("c1", carol, "carol's"), ""}};
+  std::vector<MemoryStore::InsertRequest> group{{&alice_, &ok1, 2000, Status::Ok()},
+                                                {&bob, &dup, 2000, Status::Ok()},
+                                                {&carol, &smuggled, 2000, Status::Ok()},
+                                                {&carol, &ok2, 2000, Status::Ok()}};
+  store_->InsertGroup(group);
+  EXPECT_TRUE(group[0].status.ok()) << group[0].status.ToString();
+  EXPECT_EQ(group[1].status.code(), StatusCode::kConflict);
+  EXPECT_EQ(group[2].status.code(), StatusCode::kInvalidArgument);
+  EXPECT_TRUE(group[3].status.ok()) << group[3].status.ToString();
+  EXPECT_EQ(store_->Get(alice_, "a2")->content, "second");
+  EXPECT_EQ(store_->Get(alice_, "a3")->content, "third");
+  EXPECT_EQ(store_->Get(carol, "c1")->content, "carol's");
+  EXPECT_GT(ok2[0].seq, ok1[1].seq);
+  // The failing request left nothing: not its first item, nor a history row.
+  EXPECT_EQ(store_->Get(bob, "b1").status().code(), StatusCode::kNotFound);
+  EXPECT_EQ(store_->Get(alice_, "a1")->content, "first");
+  EXPECT_EQ(store_->Get(alice_, "x1").status().code(), StatusCode::kNotFound);
+  auto history = store_->History(alice_, "a2");
+  ASSERT_TRUE(history.ok());
+  EXPECT_EQ(history->size(), 1u);
+}
+
 // With a single pooled reader, every read reuses one connection: a read must not pin a stale
 // snapshot that hides later commits.
 TEST_F(MemoryStoreTest, ReaderConnectionSeesEveryCommittedWrite) {
