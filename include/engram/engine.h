@@ -12,13 +12,16 @@
 // recorded on writes.
 #pragma once
 
+#include <condition_variable>
 #include <cstdint>
 #include <functional>
 #include <memory>
 #include <mutex>
 #include <optional>
+#include <shared_mutex>
 #include <string>
 #include <string_view>
+#include <thread>
 #include <unordered_map>
 #include <variant>
 #include <vector>
@@ -354,9 +357,22 @@ class Engine {
   size_t loaded_index_bytes_ = 0;                        // guarded by indexes_mu_
   std::unique_ptr<GraphBuilder> graph_builder_;  // thread-safe itself
 
+  // Access statistics: counted in memory by searches, written by a background thread (every
+  // second, or at once past a thousand items) so no search waits for the write. Counts being
+  // written are kept in in_flight_access_ until the commit; searches hold access_commit_mu_
+  // shared from reading their rows to adding the pending counts, and the flusher commits and
+  // forgets in_flight_access_ under it exclusively, so a returned count is never off by a flush.
+  void AccessFlushLoop();
   std::mutex access_mu_;
-  std::unordered_map<int64_t, std::pair<int64_t, TimestampMs>> pending_access_;  // guarded
-  TimestampMs last_access_flush_ = 0;                                            // guarded
+  std::unordered_map<int64_t, std::pair<int64_t, TimestampMs>> pending_access_;    // guarded
+  std::unordered_map<int64_t, std::pair<int64_t, TimestampMs>> in_flight_access_;  // guarded
+  TimestampMs last_access_flush_ = 0;                                              // guarded
+  bool access_flush_requested_ = false;                                            // guarded
+  bool access_flusher_stopping_ = false;                                           // guarded
+  std::condition_variable access_cv_;
+  std::shared_mutex access_commit_mu_;
+  std::mutex access_flush_mu_;  // one flush at a time
+  std::thread access_flusher_;
 
   std::unique_ptr<AddGroup> add_group_;
 };

@@ -124,5 +124,52 @@ TEST(ConcurrencyTest, ConcurrentSingleAddsAreSearchableOnReturn) {
   EXPECT_EQ(total, kThreads * kAdds);
 }
 
+// Searches count their reads while the background flusher writes them: after a final flush,
+// the stored count is exactly the number of reads, and no search ever returns a count below
+// what it had already seen before (a flush committing mid-search is not missed).
+TEST(ConcurrencyTest, AccessCountsAreExactWhileFlushingInTheBackground) {
+  testing::TempDir dir;
+  auto engine = testing::OpenEngine(dir.File("a.db"));
+  ASSERT_NE(engine, nullptr);
+  Scope scope{"default", "alice", "", ""};
+  // Over a thousand distinct items returned, so the flusher is woken repeatedly mid-run.
+  std::vector<NewMemory> batch;
+  for (int i = 0; i < 1500; ++i) batch.push_back(testing::Text("tea note " + std::to_string(i)));
+  auto added = engine->AddBatch(scope, batch);
+  ASSERT_TRUE(added.ok());
+  auto target = engine->Add(scope, testing::Text("oolong oolong oolong"));
+  ASSERT_TRUE(target.ok());
+
+  constexpr int kThreads = 4, kSearches = 150;
+  std::atomic<int> regressions{0};
+  std::vector<std::thread> threads;
+  for (int t = 0; t < kThreads; ++t) {
+    threads.emplace_back([&, t] {
+      int64_t seen = 0;
+      for (int i = 0; i < kSearches; ++i) {
+        SearchQuery q;
+        q.text = "oolong";
+        q.k = 1;
+        auto hits = engine->Search(scope, q);
+        ASSERT_TRUE(hits.ok());
+        ASSERT_EQ(hits->size(), 1u);
+        if ((*hits)[0].item.access_count <= seen) regressions.fetch_add(1);
+        seen = (*hits)[0].item.access_count;
+        // Other items' reads fill the pending set past the flush threshold.
+        SearchQuery others;
+        others.text = "tea note " + std::to_string((t * kSearches + i) % 1500);
+        others.k = 10;
+        ASSERT_TRUE(engine->Search(scope, others).ok());
+      }
+    });
+  }
+  for (std::thread& th : threads) th.join();
+  EXPECT_EQ(regressions.load(), 0);
+  ASSERT_TRUE(engine->FlushAccessStats().ok());
+  auto stored = engine->Get(scope, target->id);
+  ASSERT_TRUE(stored.ok());
+  EXPECT_EQ(stored->access_count, kThreads * kSearches);
+}
+
 }  // namespace
 }  // namespace engram

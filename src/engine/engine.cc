@@ -1,5 +1,8 @@
 #include "engram/engine.h"
 
+#include <pthread.h>
+#include <signal.h>
+
 #include <condition_variable>
 #include <filesystem>
 
@@ -92,9 +95,24 @@ Engine::Engine(EngineOptions options, std::unique_ptr<MemoryStore> store)
       ids_(std::make_unique<IdGenerator>()),
       embedder_(options_.embedder),
       graph_builder_(std::make_unique<GraphBuilder>(GraphBuilderOptions{})),
-      add_group_(std::make_unique<AddGroup>()) {}
+      add_group_(std::make_unique<AddGroup>()) {
+  access_flusher_ = std::thread([this] {
+    // A library thread never takes a process signal: SIGTERM and SIGINT stay with the
+    // threads the application chose (engram serve waits for them with sigwait).
+    sigset_t all;
+    sigfillset(&all);
+    pthread_sigmask(SIG_BLOCK, &all, nullptr);
+    AccessFlushLoop();
+  });
+}
 
 Engine::~Engine() {
+  {
+    std::lock_guard<std::mutex> lock(access_mu_);
+    access_flusher_stopping_ = true;
+  }
+  access_cv_.notify_all();
+  access_flusher_.join();
   graph_builder_.reset();  // no graph may replace an index while the snapshots are written
   (void)FlushAccessStats();
   (void)SaveIndexSnapshots();

@@ -1,6 +1,8 @@
 // Engine: the read path of retrieval (search, context); the indexes it reads: engine_indexes.cc.
 #include <algorithm>
+#include <chrono>
 #include <cmath>
+#include <shared_mutex>
 
 #include "core/status_macros.h"
 #include "engine/validation.h"
@@ -15,6 +17,7 @@ namespace {
 
 constexpr TimestampMs kAccessFlushIntervalMs = 1000;
 constexpr size_t kAccessFlushItems = 1000;
+constexpr int kAccessFlushPollMs = 100;
 
 }  // namespace
 
@@ -81,6 +84,9 @@ Result<std::vector<SearchHit>> Engine::Search(const Scope& scope, const SearchQu
   }
   std::vector<int64_t> seqs;
   for (const RankedCandidate& c : ranked) seqs.push_back(c.seq);
+  // Held until the pending counts are added: no flush commits between the two (see engine.h).
+  std::shared_lock<std::shared_mutex> commit_guard(access_commit_mu_, std::defer_lock);
+  if (query.record_access) commit_guard.lock();
   ENGRAM_ASSIGN_OR_RETURN(std::vector<ScannedItem> rows, store_->GetBySeqs(scope, seqs));
   std::unordered_map<int64_t, MemoryItem*> by_seq;
   for (ScannedItem& r : rows) by_seq[r.seq] = &r.item;
@@ -94,17 +100,24 @@ Result<std::vector<SearchHit>> Engine::Search(const Scope& scope, const SearchQu
     returned.push_back(c.seq);
   }
   if (query.record_access) {
-    // The rows were read before this access; add what is still pending (not yet flushed)
-    // plus this read, before NoteAccess may flush and clear the pending counts.
+    // The rows were read before this access; add what is not yet committed (pending, or being
+    // written) plus this read.
     {
       std::lock_guard<std::mutex> lock(access_mu_);
       for (size_t i = 0; i < hits.size(); ++i) {
-        auto it = pending_access_.find(returned[i]);
-        int64_t pending = it == pending_access_.end() ? 0 : it->second.first;
-        hits[i].item.access_count += pending + 1;
-        hits[i].item.last_accessed = std::max(hits[i].item.last_accessed.value_or(0), now);
+        int64_t unwritten = 0;
+        TimestampMs last = 0;
+        for (const auto* counts : {&pending_access_, &in_flight_access_}) {
+          auto it = counts->find(returned[i]);
+          if (it == counts->end()) continue;
+          unwritten += it->second.first;
+          last = std::max(last, it->second.second);
+        }
+        hits[i].item.access_count += unwritten + 1;
+        hits[i].item.last_accessed = std::max({hits[i].item.last_accessed.value_or(0), last, now});
       }
     }
+    commit_guard = {};
     NoteAccess(returned, now);
   }
   return hits;
@@ -120,7 +133,7 @@ Result<ContextResult> Engine::BuildContext(const Scope& scope, const ContextRequ
 }
 
 void Engine::NoteAccess(const std::vector<int64_t>& seqs, TimestampMs now) {
-  bool flush = false;
+  bool wake = false;
   {
     std::lock_guard<std::mutex> lock(access_mu_);
     for (int64_t seq : seqs) {
@@ -129,21 +142,60 @@ void Engine::NoteAccess(const std::vector<int64_t>& seqs, TimestampMs now) {
       p.second = std::max(p.second, now);
     }
     if (last_access_flush_ == 0) last_access_flush_ = now;
-    flush = pending_access_.size() >= kAccessFlushItems ||
-            now - last_access_flush_ >= kAccessFlushIntervalMs;
+    if (pending_access_.size() >= kAccessFlushItems && !access_flush_requested_) {
+      access_flush_requested_ = wake = true;
+    }
   }
-  if (flush) (void)FlushAccessStats();
+  if (wake) access_cv_.notify_all();
+}
+
+// Wakes every kAccessFlushPollMs (real time) and flushes when a thousand items wait or the
+// oldest pending count is kAccessFlushIntervalMs old on the engine's clock.
+void Engine::AccessFlushLoop() {
+  std::unique_lock<std::mutex> lock(access_mu_);
+  while (!access_flusher_stopping_) {
+    access_cv_.wait_for(lock, std::chrono::milliseconds(kAccessFlushPollMs),
+                        [this] { return access_flusher_stopping_ || access_flush_requested_; });
+    if (access_flusher_stopping_) break;
+    const bool due = access_flush_requested_ ||
+                     (!pending_access_.empty() && Now() - last_access_flush_ >= kAccessFlushIntervalMs);
+    if (!due) continue;
+    lock.unlock();
+    (void)FlushAccessStats();  // a failure keeps the counts pending for the next round
+    lock.lock();
+  }
 }
 
 Status Engine::FlushAccessStats() {
+  std::lock_guard<std::mutex> one_at_a_time(access_flush_mu_);
   std::vector<AccessDelta> deltas;
   {
     std::lock_guard<std::mutex> lock(access_mu_);
-    for (const auto& [seq, p] : pending_access_) deltas.push_back({seq, p.first, p.second});
-    pending_access_.clear();
+    access_flush_requested_ = false;
     last_access_flush_ = Now();
+    in_flight_access_.swap(pending_access_);  // pending_access_ is now empty
+    for (const auto& [seq, p] : in_flight_access_) deltas.push_back({seq, p.first, p.second});
   }
-  return store_->RecordAccess(deltas);
+  if (deltas.empty()) return Status::Ok();
+  Status written = store_->RecordAccess(deltas, [this](const std::function<Status()>& commit) {
+    std::unique_lock<std::shared_mutex> guard(access_commit_mu_);
+    Status s = commit();
+    if (s.ok()) {
+      std::lock_guard<std::mutex> lock(access_mu_);
+      in_flight_access_.clear();
+    }
+    return s;
+  });
+  if (!written.ok()) {  // nothing written: the counts wait for the next flush
+    std::lock_guard<std::mutex> lock(access_mu_);
+    for (const auto& [seq, p] : in_flight_access_) {
+      auto& q = pending_access_[seq];
+      q.first += p.first;
+      q.second = std::max(q.second, p.second);
+    }
+    in_flight_access_.clear();
+  }
+  return written;
 }
 
 Result<int64_t> Engine::Reembed(const ProgressFn& progress) {

@@ -395,7 +395,8 @@ Result<ImportStats> MemoryStore::Import(const std::vector<MemoryRecord>& records
   return stats;
 }
 
-Status MemoryStore::RecordAccess(const std::vector<AccessDelta>& deltas) {
+Status MemoryStore::RecordAccess(const std::vector<AccessDelta>& deltas,
+                                 const CommitWrapper& around_commit) {
   if (deltas.empty()) return Status::Ok();
   std::lock_guard<std::mutex> lock(write_mu_);
   Transaction txn(writer_.get());
@@ -408,6 +409,7 @@ Status MemoryStore::RecordAccess(const std::vector<AccessDelta>& deltas) {
     st->Reset();
     ENGRAM_RETURN_IF_ERROR(st->Bind(1, d.count).Bind(2, d.last_accessed).Bind(3, d.seq).Run());
   }
+  if (around_commit) return around_commit([&] { return txn.Commit(); });
   return txn.Commit();
 }
 

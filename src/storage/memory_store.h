@@ -146,7 +146,11 @@ class MemoryStore {
   // The items with these keys that belong to the scope (others are skipped), in key order.
   Result<std::vector<ScannedItem>> GetBySeqs(const Scope& scope, const std::vector<int64_t>& seqs);
   // Adds access counts and raises last_accessed, in one transaction.
-  Status RecordAccess(const std::vector<AccessDelta>& deltas);
+  // `around_commit`, when set, is called with the COMMIT to run: the caller may hold a lock
+  // across it (the engine makes the commit and forgetting its in-flight counts one step).
+  using CommitWrapper = std::function<Status(const std::function<Status()>& commit)>;
+  Status RecordAccess(const std::vector<AccessDelta>& deltas,
+                      const CommitWrapper& around_commit = nullptr);
   Result<ImportStats> Import(const std::vector<MemoryRecord>& records, OnConflict on_conflict);
   Result<std::vector<ScopeSummary>> ListScopes(std::string_view tenant);
   // Items by status (indexed by ItemStatus) and scopes, over every tenant. Scans the items
