@@ -132,7 +132,8 @@ Result<std::unique_ptr<Engine>> Engine::Open(const EngineOptions& options) {
   StoreOptions store_options{.path = opts.path,
                              .reader_connections = opts.reader_connections,
                              .busy_timeout_ms = opts.busy_timeout_ms,
-                             .synchronous = opts.synchronous};
+                             .synchronous = opts.synchronous,
+                             .background_checkpoints = true};  // by the access flusher
   ENGRAM_ASSIGN_OR_RETURN(auto store, MemoryStore::Open(store_options, opts.clock->NowMs()));
   return std::unique_ptr<Engine>(new Engine(std::move(opts), std::move(store)));
 }

@@ -18,6 +18,7 @@ namespace {
 constexpr TimestampMs kAccessFlushIntervalMs = 1000;
 constexpr size_t kAccessFlushItems = 1000;
 constexpr int kAccessFlushPollMs = 100;
+constexpr int kCheckpointIntervalMs = 1000;
 
 }  // namespace
 
@@ -151,12 +152,21 @@ void Engine::NoteAccess(const std::vector<int64_t>& seqs, TimestampMs now) {
 
 // Wakes every kAccessFlushPollMs (real time) and flushes when a thousand items wait or the
 // oldest pending count is kAccessFlushIntervalMs old on the engine's clock.
+// Also checkpoints the WAL every kCheckpointIntervalMs, so no commit has to.
 void Engine::AccessFlushLoop() {
   std::unique_lock<std::mutex> lock(access_mu_);
+  auto last_checkpoint = std::chrono::steady_clock::now();
   while (!access_flusher_stopping_) {
     access_cv_.wait_for(lock, std::chrono::milliseconds(kAccessFlushPollMs),
                         [this] { return access_flusher_stopping_ || access_flush_requested_; });
     if (access_flusher_stopping_) break;
+    if (std::chrono::steady_clock::now() - last_checkpoint >=
+        std::chrono::milliseconds(kCheckpointIntervalMs)) {
+      lock.unlock();
+      (void)store_->Checkpoint();  // a busy database is checkpointed next time
+      lock.lock();
+      last_checkpoint = std::chrono::steady_clock::now();
+    }
     const bool due = access_flush_requested_ ||
                      (!pending_access_.empty() && Now() - last_access_flush_ >= kAccessFlushIntervalMs);
     if (!due) continue;
@@ -177,6 +187,9 @@ Status Engine::FlushAccessStats() {
     for (const auto& [seq, p] : in_flight_access_) deltas.push_back({seq, p.first, p.second});
   }
   if (deltas.empty()) return Status::Ok();
+  // In rowid order: each B-tree page is visited once and in sequence.
+  std::sort(deltas.begin(), deltas.end(),
+            [](const AccessDelta& a, const AccessDelta& b) { return a.seq < b.seq; });
   Status written = store_->RecordAccess(deltas, [this](const std::function<Status()>& commit) {
     std::unique_lock<std::shared_mutex> guard(access_commit_mu_);
     Status s = commit();

@@ -24,9 +24,19 @@ Result<std::unique_ptr<MemoryStore>> MemoryStore::Open(const StoreOptions& optio
   std::unique_ptr<MemoryStore> store(new MemoryStore(options));
   DatabaseOptions db_options{.read_only = false,
                              .busy_timeout_ms = options.busy_timeout_ms,
-                             .synchronous = options.synchronous};
+                             .synchronous = options.synchronous,
+                             .wal_autocheckpoint = options.background_checkpoints ? 0 : 1000};
   ENGRAM_ASSIGN_OR_RETURN(store->writer_, OpenEngramDatabase(options.path, db_options, now));
+  if (options.background_checkpoints) {
+    ENGRAM_ASSIGN_OR_RETURN(store->checkpointer_, Database::Open(options.path, db_options));
+  }
   return store;
+}
+
+Status MemoryStore::Checkpoint() {
+  std::lock_guard<std::mutex> lock(checkpoint_mu_);
+  if (!checkpointer_) return Status::Ok();
+  return checkpointer_->Exec("PRAGMA wal_checkpoint(PASSIVE)");
 }
 
 MemoryStore::~MemoryStore() = default;
@@ -399,6 +409,19 @@ Status MemoryStore::RecordAccess(const std::vector<AccessDelta>& deltas,
                                  const CommitWrapper& around_commit) {
   if (deltas.empty()) return Status::Ok();
   std::lock_guard<std::mutex> lock(write_mu_);
+  // Statistics, not acknowledged writes: committed without waiting for the disk (in WAL mode
+  // the next synchronous commit or checkpoint makes them durable; a power cut may lose the
+  // last second of counts), so whoever waits on this commit waits for no fsync.
+  const bool relax = options_.synchronous != "NORMAL";
+  if (relax) ENGRAM_RETURN_IF_ERROR(writer_->Exec("PRAGMA synchronous=NORMAL"));
+  struct RestoreSynchronous {
+    Database* db;
+    bool relaxed;
+    const std::string& mode;
+    ~RestoreSynchronous() {
+      if (relaxed) (void)db->Exec("PRAGMA synchronous=" + mode);
+    }
+  } restore{writer_.get(), relax, options_.synchronous};
   Transaction txn(writer_.get());
   ENGRAM_RETURN_IF_ERROR(txn.Begin());
   ENGRAM_ASSIGN_OR_RETURN(

@@ -29,6 +29,10 @@ struct StoreOptions {
   int reader_connections = 4;
   int busy_timeout_ms = 5000;
   std::string synchronous = "FULL";
+  // Commits never checkpoint the WAL (a checkpoint copies and syncs pages, tens of ms to a
+  // second, inside whichever commit crosses the threshold); the owner calls Checkpoint()
+  // from a background thread instead.
+  bool background_checkpoints = false;
 };
 
 struct ScopeFilter;  // memory_store_internal.h
@@ -149,6 +153,10 @@ class MemoryStore {
   // `around_commit`, when set, is called with the COMMIT to run: the caller may hold a lock
   // across it (the engine makes the commit and forgetting its in-flight counts one step).
   using CommitWrapper = std::function<Status(const std::function<Status()>& commit)>;
+  // Copies committed WAL frames into the database file without blocking readers or writers
+  // (a PASSIVE checkpoint on its own connection). For background_checkpoints.
+  Status Checkpoint();
+
   Status RecordAccess(const std::vector<AccessDelta>& deltas,
                       const CommitWrapper& around_commit = nullptr);
   Result<ImportStats> Import(const std::vector<MemoryRecord>& records, OnConflict on_conflict);
@@ -199,6 +207,8 @@ class MemoryStore {
 
   std::mutex write_mu_;
   std::unique_ptr<Database> writer_;  // guarded by write_mu_
+  std::mutex checkpoint_mu_;
+  std::unique_ptr<Database> checkpointer_;  // guarded by checkpoint_mu_; background_checkpoints
 
   std::mutex pool_mu_;
   std::condition_variable pool_cv_;

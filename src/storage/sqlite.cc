@@ -1,5 +1,7 @@
 #include "storage/sqlite.h"
 
+#include <algorithm>
+
 #include "core/status_macros.h"
 
 namespace engram {
@@ -154,6 +156,8 @@ Result<std::unique_ptr<Database>> Database::Open(const std::string& path,
   ENGRAM_RETURN_IF_ERROR(db->Exec("PRAGMA secure_delete=ON"));
   ENGRAM_RETURN_IF_ERROR(db->Exec("PRAGMA temp_store=MEMORY"));
   ENGRAM_RETURN_IF_ERROR(db->Exec("PRAGMA cache_size=-32768"));  // 32 MiB
+  ENGRAM_RETURN_IF_ERROR(
+      db->Exec("PRAGMA wal_autocheckpoint=" + std::to_string(std::max(0, options.wal_autocheckpoint))));
   return db;
 }
 

@@ -72,6 +72,9 @@ struct DatabaseOptions {
   int busy_timeout_ms = 5000;
   // "FULL" (default: a commit survives power loss) or "NORMAL" (survives a process crash).
   std::string synchronous = "FULL";
+  // Pages of WAL after which a commit also checkpoints (SQLite's default 1000); 0 leaves
+  // checkpoints to whoever calls `PRAGMA wal_checkpoint` (the engine's background thread).
+  int wal_autocheckpoint = 1000;
 };
 
 class Database {
