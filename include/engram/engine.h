@@ -334,8 +334,8 @@ class Engine {
       const std::string& keep);
   void NoteAccess(const std::vector<int64_t>& seqs, TimestampMs now);
   // Adds waiting at the same time share one transaction (group commit); see engine.cc.
-  struct AddGroup;
   struct PendingAdd;
+  struct AddGroup;
   void CommitAddGroup(const std::vector<PendingAdd*>& group);
 
   EngineOptions options_;

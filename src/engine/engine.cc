@@ -3,9 +3,9 @@
 #include <pthread.h>
 #include <signal.h>
 
-#include <condition_variable>
 #include <filesystem>
 
+#include "core/group_commit.h"
 #include "core/id_generator.h"
 #include "core/status_macros.h"
 #include "engine/validation.h"
@@ -70,24 +70,17 @@ bool ApplyPatch(const MemoryPatch& p, const std::string& metadata, MemoryItem* m
 
 }  // namespace
 
-// Group commit of adds: each AddBatch queues its items; the first caller to find no commit in
-// progress takes everything queued, writes it in one transaction (one WAL sync; a failing add
-// rolled back alone), updates the loaded indexes and wakes the others. Callers arriving
-// meanwhile form the next group. Single-threaded use commits each add alone, as before.
+// Group commit of adds (core/group_commit.h): concurrent AddBatch calls are written in one
+// transaction (one WAL sync; a failing add rolled back alone), then the loaded indexes are
+// updated, before any of the callers returns. A lone add commits by itself, as before.
 struct Engine::PendingAdd {
   const Scope* scope;
   std::vector<PendingItem>* items;
   TimestampMs now;
   Status status;
-  bool done = false;
 };
 
-struct Engine::AddGroup {
-  std::mutex mu;
-  std::condition_variable committed;
-  std::vector<PendingAdd*> queued;  // guarded by mu
-  bool committing = false;          // guarded by mu
-};
+struct Engine::AddGroup : GroupCommit<PendingAdd> {};
 
 Engine::Engine(EngineOptions options, std::unique_ptr<MemoryStore> store)
     : options_(std::move(options)),
@@ -205,26 +198,7 @@ Result<std::vector<MemoryItem>> Engine::AddBatch(const Scope& scope,
     pending[i].vector = StoredVector{embedder_->model(), std::move(vectors[i])};
   }
   PendingAdd me{&scope, &pending, now, Status::Ok()};
-  {
-    AddGroup& g = *add_group_;
-    std::unique_lock<std::mutex> lock(g.mu);
-    g.queued.push_back(&me);
-    while (!me.done) {
-      if (g.committing) {
-        g.committed.wait(lock);
-        continue;
-      }
-      g.committing = true;
-      std::vector<PendingAdd*> group;
-      group.swap(g.queued);
-      lock.unlock();
-      CommitAddGroup(group);
-      lock.lock();
-      for (PendingAdd* a : group) a->done = true;
-      g.committing = false;
-      g.committed.notify_all();
-    }
-  }
+  add_group_->Run(&me, [this](const std::vector<PendingAdd*>& group) { CommitAddGroup(group); });
   ENGRAM_RETURN_IF_ERROR(me.status);
   std::vector<MemoryItem> out;
   out.reserve(pending.size());

@@ -52,25 +52,7 @@ Result<std::unique_ptr<JobStore>> JobStore::Open(const std::string& path, Timest
 Status JobStore::Insert(const Scope& scope, const std::string& id, const std::string& kind,
                         const std::string& payload, TimestampMs now) {
   PendingInsert me{&scope, &id, &kind, &payload, now, Status::Ok()};
-  std::unique_lock<std::mutex> lock(group_mu_);
-  pending_.push_back(&me);
-  // The first caller to find no commit in progress leads: it commits everything pending, then
-  // wakes the others. Callers arriving meanwhile wait and join the next group.
-  while (!me.done) {
-    if (committing_) {
-      group_done_.wait(lock);
-      continue;
-    }
-    committing_ = true;
-    std::vector<PendingInsert*> group;
-    group.swap(pending_);
-    lock.unlock();
-    InsertGroup(group);
-    lock.lock();
-    for (PendingInsert* p : group) p->done = true;
-    committing_ = false;
-    group_done_.notify_all();
-  }
+  inserts_.Run(&me, [this](const std::vector<PendingInsert*>& group) { InsertGroup(group); });
   return me.status;
 }
 

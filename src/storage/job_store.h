@@ -7,13 +7,13 @@
 // and each caller returns once the transaction holding its job has committed.
 #pragma once
 
-#include <condition_variable>
 #include <memory>
 #include <mutex>
 #include <vector>
 #include <optional>
 #include <string>
 
+#include "core/group_commit.h"
 #include "engram/jobs.h"
 #include "storage/sqlite.h"
 
@@ -50,7 +50,6 @@ class JobStore {
     const std::string* payload;
     TimestampMs now;
     Status status;
-    bool done = false;
   };
 
   explicit JobStore(std::unique_ptr<Database> db) : db_(std::move(db)) {}
@@ -62,10 +61,7 @@ class JobStore {
   std::mutex mu_;
   std::unique_ptr<Database> db_;  // guarded by mu_
 
-  std::mutex group_mu_;
-  std::condition_variable group_done_;
-  std::vector<PendingInsert*> pending_;  // guarded by group_mu_
-  bool committing_ = false;              // a leader is committing a group; guarded by group_mu_
+  GroupCommit<PendingInsert> inserts_;
 };
 
 }  // namespace engram
