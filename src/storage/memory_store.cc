@@ -144,17 +144,23 @@ Status MemoryStore::InsertVector(int64_t item_seq, const StoredVector& v, Timest
 
 Status MemoryStore::Insert(const Scope& scope, std::vector<PendingItem>& items,
                            TimestampMs now) {
+  std::lock_guard<std::mutex> lock(write_mu_);
+  Transaction txn(writer_.get());
+  ENGRAM_RETURN_IF_ERROR(txn.Begin());
+  ENGRAM_RETURN_IF_ERROR(InsertItemsLocked(scope, items, now));
+  return txn.Commit();
+}
+
+Status MemoryStore::InsertItemsLocked(const Scope& scope, std::vector<PendingItem>& items,
+                                      TimestampMs now) {
   for (const PendingItem& p : items) {
     if (p.item.scope.tenant != scope.tenant || p.item.scope.user_id != scope.user_id) {
       return Status::InvalidArgument("item " + p.item.id + " belongs to another scope");
     }
   }
-  std::lock_guard<std::mutex> lock(write_mu_);
-  Transaction txn(writer_.get());
-  ENGRAM_RETURN_IF_ERROR(txn.Begin());
   ENGRAM_ASSIGN_OR_RETURN(int64_t scope_id, EnsureScopeId(scope));
   for (PendingItem& p : items) ENGRAM_RETURN_IF_ERROR(InsertLocked(scope_id, p, now));
-  return txn.Commit();
+  return Status::Ok();
 }
 
 void MemoryStore::InsertGroup(std::vector<InsertRequest>& requests) {
@@ -172,17 +178,8 @@ void MemoryStore::InsertGroup(std::vector<InsertRequest>& requests) {
   }
   for (InsertRequest& r : requests) {
     r.status = [&]() -> Status {
-      for (const PendingItem& p : *r.items) {
-        if (p.item.scope.tenant != r.scope->tenant || p.item.scope.user_id != r.scope->user_id) {
-          return Status::InvalidArgument("item " + p.item.id + " belongs to another scope");
-        }
-      }
       ENGRAM_RETURN_IF_ERROR(writer_->Exec("SAVEPOINT engram_insert"));
-      Status s = [&]() -> Status {
-        ENGRAM_ASSIGN_OR_RETURN(int64_t scope_id, EnsureScopeId(*r.scope));
-        for (PendingItem& p : *r.items) ENGRAM_RETURN_IF_ERROR(InsertLocked(scope_id, p, r.now));
-        return Status::Ok();
-      }();
+      Status s = InsertItemsLocked(*r.scope, *r.items, r.now);
       writer_->ResetActiveStatements();
       if (!s.ok()) (void)writer_->Exec("ROLLBACK TO engram_insert");
       Status released = writer_->Exec("RELEASE engram_insert");

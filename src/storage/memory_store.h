@@ -196,6 +196,9 @@ class MemoryStore {
   Status InsertRow(int64_t scope_id, const MemoryItem& item, int64_t* seq);
   // Insert's and Mutate's work inside the caller's transaction (write_mu_ held).
   Status InsertLocked(int64_t scope_id, PendingItem& p, TimestampMs now);
+  // Insert's work inside an open transaction (caller holds write_mu_): the scope check, the
+  // scope row, then each item.
+  Status InsertItemsLocked(const Scope& scope, std::vector<PendingItem>& items, TimestampMs now);
   Result<MemoryItem> MutateLocked(const Scope& scope, std::string_view id, HistoryEvent event,
                                   const std::string& reason, TimestampMs now,
                                   const ItemMutation& mutation, const StoredVector* vector,
