@@ -280,6 +280,7 @@ class Engine {
     bool from_snapshot = false;   // the graph was loaded from its snapshot file
     std::string snapshot_status;  // "none", "loaded", or why the snapshot was not used
     bool graph_building = false;  // a graph is being built; the exact index serves meanwhile
+    int64_t unmerged = 0;         // vectors written since the graph, searched exactly until merged
   };
   Result<IndexInfo> DescribeIndex(const Scope& scope);
   // Writes an HNSW snapshot for every loaded approximate index whose vectors changed since it

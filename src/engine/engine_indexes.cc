@@ -3,6 +3,7 @@
 // within the memory budget (least recently used out first).
 #include <algorithm>
 #include <filesystem>
+#include <limits>
 
 #include "core/status_macros.h"
 #include "engram/engine.h"
@@ -117,6 +118,7 @@ Result<std::shared_ptr<ScopeIndex>> Engine::IndexFor(const Scope& scope) {
 
 void Engine::RequestGraphIfDue(const std::shared_ptr<ScopeIndex>& index) {
   if (index->RequestGraph()) graph_builder_->Enqueue(index);
+  if (index->RequestMerge()) graph_builder_->EnqueueMerge(index);
 }
 
 void Engine::WaitForIndexBuilds() { graph_builder_->WaitIdle(); }
@@ -137,7 +139,9 @@ Status Engine::SaveIndexSnapshots() {
 }
 
 Status Engine::SaveSnapshot(const std::string& key, ScopeIndex& index) {
-  std::shared_lock<std::shared_mutex> index_lock(index.mu);
+  std::unique_lock<std::shared_mutex> index_lock(index.mu);
+  // A snapshot holds the graph only, and must hold every vector.
+  index.MergeTail(std::numeric_limits<size_t>::max());
   if (!index.hnsw() || index.snapshot.saved_generation == index.vector_generation()) {
     return Status::Ok();
   }

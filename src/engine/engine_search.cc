@@ -66,7 +66,8 @@ Result<Engine::IndexInfo> Engine::DescribeIndex(const Scope& scope) {
                    .approximate = index->hnsw() != nullptr,
                    .from_snapshot = index->snapshot.loaded,
                    .snapshot_status = index->snapshot.status,
-                   .graph_building = index->graph_building()};
+                   .graph_building = index->graph_building(),
+                   .unmerged = static_cast<int64_t>(index->tail_size())};
 }
 
 Result<std::vector<SearchHit>> Engine::Search(const Scope& scope, const SearchQuery& query) {

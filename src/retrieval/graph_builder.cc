@@ -32,9 +32,28 @@ GraphBuilder::~GraphBuilder() {
 void GraphBuilder::Enqueue(const std::shared_ptr<ScopeIndex>& index) {
   std::lock_guard<std::mutex> lock(mu_);
   if (stop_) return;
-  queue_.push_back(index);
+  queue_.push_back({index, false});
+  StartLocked();
+}
+
+// Merges go after the merges already queued and before the builds: a build takes seconds, and
+// a growing tail slows every search of its scope.
+void GraphBuilder::EnqueueMerge(const std::shared_ptr<ScopeIndex>& index) {
+  std::lock_guard<std::mutex> lock(mu_);
+  if (stop_) return;
+  auto first_build = std::find_if(queue_.begin(), queue_.end(), [](const Job& j) { return !j.merge; });
+  queue_.insert(first_build, {index, true});
+  StartLocked();
+}
+
+void GraphBuilder::StartLocked() {
   if (!worker_.joinable()) worker_ = std::thread([this] { Run(); });
   cv_.notify_all();
+}
+
+bool GraphBuilder::MergeBatch(ScopeIndex& index) {
+  std::unique_lock<std::shared_mutex> lock(index.mu);
+  return index.MergeTail(kMergeBatch) > 0;
 }
 
 void GraphBuilder::WaitIdle() {
@@ -47,15 +66,25 @@ void GraphBuilder::Run() {
   for (;;) {
     cv_.wait(lock, [&] { return stop_ || !queue_.empty(); });
     if (stop_) return;
-    std::shared_ptr<ScopeIndex> index = queue_.front().lock();
+    Job job = queue_.front();
     queue_.pop_front();
+    std::shared_ptr<ScopeIndex> index = job.index.lock();
     if (!index) continue;
     busy_ = true;
     lock.unlock();
-    Build(*index);
+    bool again = false;
+    if (job.merge) {
+      again = MergeBatch(*index);
+    } else {
+      Build(*index);
+    }
     index.reset();
     lock.lock();
     busy_ = false;
+    if (again && !stop_) {  // its next batch after the other scopes' merges
+      auto first_build = std::find_if(queue_.begin(), queue_.end(), [](const Job& j) { return !j.merge; });
+      queue_.insert(first_build, job);
+    }
     cv_.notify_all();
   }
 }

@@ -8,7 +8,10 @@
 // under the exclusive lock just before the graph replaces the exact index. Every change made
 // after the copy is therefore in the graph, once, in its latest state.
 //
-// Threads: all methods are thread-safe. One build runs at a time; a large one inserts from
+// It also merges the tails of scopes that have a graph (ScopeIndex::MergeTail): kMergeBatch
+// vectors per hold of the exclusive lock, scopes taking turns, merges before queued builds.
+//
+// Threads: all methods are thread-safe. One job runs at a time; a large build inserts from
 // several threads.
 #pragma once
 
@@ -41,11 +44,23 @@ class GraphBuilder {
   // Queues a build for an index whose RequestGraph() returned true. The builder holds the index
   // weakly: an index dropped before its turn is skipped.
   void Enqueue(const std::shared_ptr<ScopeIndex>& index);
-  // Blocks until no build is queued or running.
+  // Queues a tail merge for an index whose RequestMerge() returned true.
+  void EnqueueMerge(const std::shared_ptr<ScopeIndex>& index);
+  // Blocks until no build or merge is queued or running.
   void WaitIdle();
 
+  // Vectors merged per hold of the index's exclusive lock (~0.3 ms each at 10k vectors).
+  static constexpr size_t kMergeBatch = 16;
+
  private:
+  struct Job {
+    std::weak_ptr<ScopeIndex> index;
+    bool merge = false;
+  };
   void Run();
+  void StartLocked();
+  // One batch; true if the index's tail still holds vectors to merge.
+  static bool MergeBatch(ScopeIndex& index);
   void Build(ScopeIndex& index);
   // Applies the changes taken from the index to `graph`; false if one failed.
   static bool Replay(const std::vector<VectorChange>& changes, HnswIndex* graph);
@@ -54,7 +69,7 @@ class GraphBuilder {
   std::atomic<bool> cancel_{false};
   std::mutex mu_;
   std::condition_variable cv_;
-  std::deque<std::weak_ptr<ScopeIndex>> queue_;  // guarded by mu_
+  std::deque<Job> queue_;                        // guarded by mu_
   bool busy_ = false;                            // guarded by mu_: a build is running
   bool stop_ = false;                            // guarded by mu_
   std::thread worker_;                           // started by the first Enqueue

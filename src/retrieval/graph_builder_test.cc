@@ -5,6 +5,7 @@
 #include <gtest/gtest.h>
 
 #include <atomic>
+#include <chrono>
 #include <random>
 #include <set>
 #include <thread>
@@ -90,6 +91,67 @@ TEST(ScopeIndexGraphBuildTest, ChangesDuringTheBuildReachTheGraph) {
     EXPECT_EQ(hits[0].key, seq);
   }
   for (int64_t seq : {3, 50, 110}) EXPECT_FALSE(index.vectors().Get(seq, &got));
+}
+
+// Once the graph is in place, writes go to the exact tail; merges move them into the graph.
+TEST(ScopeIndexGraphBuildTest, WritesAfterTheGraphWaitInTheTailUntilMerged) {
+  constexpr int kDim = 16;
+  ScopeIndex index(ScopeIndexOptions{.dimension = kDim, .hnsw_threshold = 50});
+  std::mt19937 rng(9);
+  std::map<int64_t, std::vector<float>> truth;
+  auto put = [&](int64_t seq) {
+    truth[seq] = UnitVector(rng, kDim);
+    index.Upsert(seq, Item(seq), &truth[seq]);
+  };
+  for (int64_t seq = 1; seq <= 60; ++seq) put(seq);
+  ASSERT_TRUE(index.RequestGraph());
+  VectorSet set = index.BeginGraphBuild();
+  auto graph = HnswIndex::Build(HnswOptions{.dimension = kDim},
+                                HnswBuildInput{.keys = set.keys.data(),
+                                               .data = set.data.data(),
+                                               .count = set.keys.size()});
+  ASSERT_TRUE(graph.ok());
+  index.EndGraphBuild(std::move(graph).value(), false);
+  ASSERT_NE(index.hnsw(), nullptr);
+  EXPECT_EQ(index.tail_size(), 0u);
+  EXPECT_FALSE(index.RequestMerge());  // nothing to merge
+
+  for (int64_t seq = 61; seq <= 70; ++seq) put(seq);   // new
+  for (int64_t seq : {5, 6}) put(seq);                // replaced: the graph's node is retired
+  index.Remove(10), truth.erase(10);                  // from the graph
+  index.Remove(65), truth.erase(65);                  // from the tail
+  EXPECT_EQ(index.tail_size(), 11u);
+  EXPECT_EQ(index.hnsw()->size(), 57u);  // 60 − two replaced − one removed
+  EXPECT_EQ(index.vectors().size(), truth.size());
+
+  auto all_found = [&] {
+    std::vector<float> got;
+    for (const auto& [seq, v] : truth) {
+      if (!index.vectors().Get(seq, &got) || got != v) return ::testing::AssertionFailure() << "get " << seq;
+      auto hits = index.vectors().Search(v.data(), 3, {});
+      if (hits.empty() || hits[0].key != seq) return ::testing::AssertionFailure() << "search " << seq;
+      for (size_t i = 1; i < hits.size(); ++i) {
+        if (hits[i].key == hits[0].key) return ::testing::AssertionFailure() << "twice " << seq;
+      }
+    }
+    for (int64_t gone : {10, 65}) {
+      if (index.vectors().Get(gone, &got)) return ::testing::AssertionFailure() << "removed " << gone;
+    }
+    return ::testing::AssertionSuccess();
+  };
+  EXPECT_TRUE(all_found());
+
+  ASSERT_TRUE(index.RequestMerge());
+  EXPECT_FALSE(index.RequestMerge());  // requested once
+  EXPECT_EQ(index.MergeTail(4), 7u);
+  EXPECT_EQ(index.tail_size(), 7u);
+  EXPECT_TRUE(all_found());            // half merged: still every vector, once
+  EXPECT_EQ(index.MergeTail(100), 0u);
+  EXPECT_EQ(index.tail_size(), 0u);
+  EXPECT_EQ(index.hnsw()->size(), truth.size());
+  EXPECT_TRUE(all_found());
+  put(71);
+  EXPECT_TRUE(index.RequestMerge());   // emptied: a new write asks again
 }
 
 TEST(ScopeIndexGraphBuildTest, AFailedBuildKeepsTheExactIndex) {
@@ -178,6 +240,84 @@ TEST(GraphBuilderTest, ConcurrentWritesAcrossTheThresholdLoseNothing) {
     ASSERT_FALSE(hits->empty());
     EXPECT_EQ(hits->front().item.content, q.text) << n;
   }
+}
+
+// Adds to a scope with a graph are merged into it in the background; the snapshot taken at
+// close holds them, so the next open loads it instead of rebuilding, and finds them.
+TEST(GraphBuilderTest, AddsAfterTheGraphAreMergedInTheBackground) {
+  testing::TempDir dir;
+  EngineOptions options;
+  options.hnsw_threshold = 100;
+  const Scope scope{"default", "carol", "", ""};
+  {
+    auto engine = testing::OpenEngine(dir.File("m.db"), nullptr, options);
+    std::vector<NewMemory> batch;
+    for (int i = 0; i < 120; ++i) batch.push_back(testing::Text(Sentence(i)));
+    ASSERT_TRUE(engine->AddBatch(scope, batch).ok());
+    ASSERT_TRUE(engine->DescribeIndex(scope).ok());
+    engine->WaitForIndexBuilds();
+    ASSERT_TRUE(engine->DescribeIndex(scope)->approximate);
+    for (int i = 120; i < 160; ++i) ASSERT_TRUE(engine->Add(scope, testing::Text(Sentence(i))).ok());
+    engine->WaitForIndexBuilds();
+    auto info = engine->DescribeIndex(scope);
+    ASSERT_TRUE(info.ok());
+    EXPECT_EQ(info->unmerged, 0);
+    EXPECT_EQ(info->vectors, 160);
+  }
+  auto engine = testing::OpenEngine(dir.File("m.db"), nullptr, options);
+  auto info = engine->DescribeIndex(scope);
+  ASSERT_TRUE(info.ok());
+  EXPECT_TRUE(info->from_snapshot) << info->snapshot_status;
+  EXPECT_EQ(info->vectors, 160);
+  for (int n : {0, 119, 120, 159}) {
+    SearchQuery q;
+    q.text = Sentence(n);
+    q.keyword_weight = 0;
+    q.context_weight = 0;
+    q.record_access = false;
+    auto hits = engine->Search(scope, q);
+    ASSERT_TRUE(hits.ok());
+    ASSERT_FALSE(hits->empty());
+    EXPECT_EQ(hits->front().item.content, q.text) << n;
+  }
+}
+
+// Adds still in the tail at close are merged before the snapshot is written. They stay in the
+// tail here because the builder is busy with another scope's graph (a running build is not
+// preempted by merges) until the close cancels it.
+TEST(GraphBuilderTest, UnmergedAddsAreInTheSnapshot) {
+  testing::TempDir dir;
+  EngineOptions options;
+  options.hnsw_threshold = 100;
+  const Scope scope{"default", "dave", "", ""};
+  const Scope busy{"default", "erin", "", ""};
+  {
+    auto engine = testing::OpenEngine(dir.File("s.db"), nullptr, options);
+    std::vector<NewMemory> batch;
+    for (int i = 0; i < 120; ++i) batch.push_back(testing::Text(Sentence(i)));
+    ASSERT_TRUE(engine->AddBatch(scope, batch).ok());
+    ASSERT_TRUE(engine->DescribeIndex(scope).ok());
+    engine->WaitForIndexBuilds();
+    std::vector<NewMemory> many;
+    for (int i = 0; i < 4000; ++i) many.push_back(testing::Text(Sentence(1000 + i)));
+    ASSERT_TRUE(engine->AddBatch(busy, many).ok());
+    for (int i = 0; i < 5000 && !engine->DescribeIndex(busy)->graph_building; ++i) {
+      std::this_thread::sleep_for(std::chrono::milliseconds(1));
+    }
+    ASSERT_TRUE(engine->DescribeIndex(busy)->graph_building);  // a build of 4,000 vectors runs
+    std::vector<NewMemory> more;
+    for (int i = 120; i < 140; ++i) more.push_back(testing::Text(Sentence(i)));
+    ASSERT_TRUE(engine->AddBatch(scope, more).ok());
+    auto info = engine->DescribeIndex(scope);
+    ASSERT_TRUE(info.ok());
+    EXPECT_EQ(info->unmerged, 20);
+  }
+  auto engine = testing::OpenEngine(dir.File("s.db"), nullptr, options);
+  auto info = engine->DescribeIndex(scope);
+  ASSERT_TRUE(info.ok());
+  EXPECT_TRUE(info->from_snapshot) << info->snapshot_status;
+  EXPECT_EQ(info->vectors, 140);
+  EXPECT_EQ(info->unmerged, 0);
 }
 
 TEST(GraphBuilderTest, ALoadPastTheThresholdBuildsInTheBackground) {

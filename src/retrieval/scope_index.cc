@@ -4,6 +4,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include "core/status_macros.h"
 #include "index/hnsw_index.h"
 #include "text/analyzer.h"
 
@@ -47,6 +48,65 @@ DocInfo MakeDocInfo(const MemoryItem& m) {
 }
 
 }  // namespace
+
+// The vector index of a scope with a graph: the HNSW graph plus an exact tail of the vectors
+// written since, disjoint (a key in the tail is tombstoned in the graph).
+class ScopeIndex::LayeredVectors final : public VectorIndex {
+ public:
+  explicit LayeredVectors(std::unique_ptr<HnswIndex> graph)
+      : graph_(std::move(graph)), tail_(MakeExactIndex(graph_->dimension())) {}
+
+  size_t tail_size() const { return tail_->size(); }
+
+  int dimension() const override { return graph_->dimension(); }
+  size_t size() const override { return graph_->size() + tail_->size(); }
+  Status Upsert(int64_t key, const float* vector) override {
+    ENGRAM_RETURN_IF_ERROR(tail_->Upsert(key, vector));
+    to_merge_.insert(key);
+    return graph_->Remove(key);
+  }
+  Status Remove(int64_t key) override {
+    to_merge_.erase(key);
+    ENGRAM_RETURN_IF_ERROR(tail_->Remove(key));
+    return graph_->Remove(key);
+  }
+  bool Get(int64_t key, std::vector<float>* out) const override {
+    return tail_->Get(key, out) || graph_->Get(key, out);
+  }
+  std::vector<VectorHit> Search(const float* query, size_t k, const KeyFilter& filter) const override {
+    std::vector<VectorHit> hits = graph_->Search(query, k, filter);
+    if (tail_->size() == 0) return hits;
+    std::vector<VectorHit> recent = tail_->Search(query, k, filter);
+    hits.insert(hits.end(), recent.begin(), recent.end());
+    std::sort(hits.begin(), hits.end(), [](const VectorHit& a, const VectorHit& b) {
+      return a.score != b.score ? a.score > b.score : a.key < b.key;
+    });
+    if (hits.size() > k) hits.resize(k);
+    return hits;
+  }
+  size_t MemoryBytes() const override {
+    return graph_->MemoryBytes() + tail_->MemoryBytes() + to_merge_.size() * 48;
+  }
+
+  // Moves up to `max` tail vectors into the graph, lowest keys (oldest writes) first, and
+  // returns how many wait. A vector the graph refuses stays in the tail, where it is found.
+  size_t Merge(size_t max) {
+    std::vector<float> v;
+    for (size_t done = 0; done < max && !to_merge_.empty(); ++done) {
+      const int64_t key = *to_merge_.begin();
+      to_merge_.erase(to_merge_.begin());
+      if (tail_->Get(key, &v) && graph_->Upsert(key, v.data()).ok()) (void)tail_->Remove(key);
+    }
+    return to_merge_.size();
+  }
+
+  HnswIndex* graph() const { return graph_.get(); }
+
+ private:
+  std::unique_ptr<HnswIndex> graph_;
+  std::unique_ptr<VectorIndex> tail_;
+  std::set<int64_t> to_merge_;  // tail keys not yet offered to the graph
+};
 
 std::vector<std::string> KeywordTerms(std::string_view text) {
   Analysis a = AnalyzeText(text);
@@ -126,8 +186,24 @@ void ScopeIndex::Remove(int64_t seq) {
 
 void ScopeIndex::AdoptVectors(std::unique_ptr<HnswIndex> vectors) {
   hnsw_ = vectors.get();
-  vectors_ = std::move(vectors);
+  auto layered = std::make_unique<LayeredVectors>(std::move(vectors));
+  layered_ = layered.get();
+  vectors_ = std::move(layered);
   approximate_ = true;
+}
+
+size_t ScopeIndex::tail_size() const { return layered_ ? layered_->tail_size() : 0; }
+
+bool ScopeIndex::RequestMerge() {
+  if (merge_requested_ || !layered_ || layered_->Merge(0) == 0) return false;
+  merge_requested_ = true;
+  return true;
+}
+
+size_t ScopeIndex::MergeTail(size_t max) {
+  const size_t remaining = layered_ ? layered_->Merge(max) : 0;
+  if (remaining == 0) merge_requested_ = false;
+  return remaining;
 }
 
 // A DocInfo with its strings (ids are 36 bytes), its map node and its place in a session:

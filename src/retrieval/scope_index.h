@@ -8,6 +8,12 @@
 // an HNSW graph. The graph is built by a GraphBuilder outside `mu`, from a copy of the vectors,
 // while the exact index keeps serving; the keys whose vectors change meanwhile are logged and
 // replayed onto the graph before it replaces the exact index (see graph_builder.h).
+//
+// Once the scope has a graph, a write does not insert into it (an HNSW insert costs ~0.3 ms at
+// 10k vectors, under the exclusive lock): the new vector goes to an exact "tail" (and an
+// updated key's graph node is tombstoned), searches read graph and tail and merge, and the
+// GraphBuilder's thread moves the tail into the graph in small batches (MergeTail). Snapshots
+// are taken with an empty tail.
 #pragma once
 
 #include <cstdint>
@@ -97,6 +103,15 @@ class ScopeIndex {
   bool graph_building() const { return graph_state_ == GraphState::kBuilding; }
   // The HNSW graph when the index is approximate, for snapshots; null while exact.
   const HnswIndex* hnsw() const { return hnsw_; }
+  // Vectors written since the graph was adopted and not yet inserted into it.
+  size_t tail_size() const;
+  // True once per need: the tail holds vectors and no merge was requested since it was last
+  // emptied. The caller then hands the index to a GraphBuilder (EnqueueMerge). Needs `mu`
+  // exclusive.
+  bool RequestMerge();
+  // Inserts up to `max` tail vectors into the graph (oldest first); returns how many remain.
+  // When none remain, a later write may request a merge again. Needs `mu` exclusive.
+  size_t MergeTail(size_t max);
   // Incremented by every vector change; lets the owner skip rewriting an unchanged snapshot.
   uint64_t vector_generation() const { return vector_generation_; }
 
@@ -134,7 +149,10 @@ class ScopeIndex {
   SessionIndex session_index_;
   std::unique_ptr<VectorIndex> vectors_;
   bool approximate_ = false;
-  HnswIndex* hnsw_ = nullptr;  // vectors_ as an HnswIndex, when approximate_
+  class LayeredVectors;
+  HnswIndex* hnsw_ = nullptr;         // the graph inside vectors_, when approximate_
+  LayeredVectors* layered_ = nullptr;  // vectors_ as graph + tail, when approximate_
+  bool merge_requested_ = false;
   uint64_t vector_generation_ = 0;
   GraphState graph_state_ = GraphState::kNone;
   std::set<int64_t> changed_during_build_;
