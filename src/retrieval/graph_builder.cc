@@ -41,9 +41,13 @@ void GraphBuilder::Enqueue(const std::shared_ptr<ScopeIndex>& index) {
 void GraphBuilder::EnqueueMerge(const std::shared_ptr<ScopeIndex>& index) {
   std::lock_guard<std::mutex> lock(mu_);
   if (stop_) return;
-  auto first_build = std::find_if(queue_.begin(), queue_.end(), [](const Job& j) { return !j.merge; });
-  queue_.insert(first_build, {index, true});
+  QueueMergeLocked({index, true});
   StartLocked();
+}
+
+void GraphBuilder::QueueMergeLocked(Job job) {
+  auto first_build = std::find_if(queue_.begin(), queue_.end(), [](const Job& j) { return !j.merge; });
+  queue_.insert(first_build, std::move(job));
 }
 
 void GraphBuilder::StartLocked() {
@@ -81,10 +85,7 @@ void GraphBuilder::Run() {
     index.reset();
     lock.lock();
     busy_ = false;
-    if (again && !stop_) {  // its next batch after the other scopes' merges
-      auto first_build = std::find_if(queue_.begin(), queue_.end(), [](const Job& j) { return !j.merge; });
-      queue_.insert(first_build, job);
-    }
+    if (again && !stop_) QueueMergeLocked(std::move(job));  // after the other scopes' merges
     cv_.notify_all();
   }
 }

@@ -59,6 +59,8 @@ class GraphBuilder {
   };
   void Run();
   void StartLocked();
+  // Queues a merge after the merges already queued and before the builds.
+  void QueueMergeLocked(Job job);
   // One batch; true if the index's tail still holds vectors to merge.
   static bool MergeBatch(ScopeIndex& index);
   void Build(ScopeIndex& index);
