@@ -264,6 +264,14 @@ Status HnswIndex::Upsert(int64_t key, const float* vector) {
   }
 }
 
+Status HnswIndex::UpsertWithEf(int64_t key, const float* vector, size_t ef_construction) {
+  const size_t saved = graph_->ef_construction_;
+  graph_->ef_construction_ = std::max(ef_construction, options_.M);
+  Status st = Upsert(key, vector);  // never throws: hnswlib errors become a Status
+  graph_->ef_construction_ = saved;
+  return st;
+}
+
 Status HnswIndex::Remove(int64_t key) {
   if (key < 0) return Status::InvalidArgument("hnsw: negative key " + std::to_string(key));
   const auto label = static_cast<hnswlib::labeltype>(key);

@@ -142,6 +142,10 @@ class HnswIndex final : public VectorIndex {
   // Unavailable (out of memory) / Internal (hnswlib failed): the index state is unspecified and
   // the owner should rebuild it.
   Status Upsert(int64_t key, const float* vector) override;
+  // Upsert with a candidate list of `ef_construction` (at least M) for this one insert instead of
+  // the graph's: cheaper inserts into a graph that is already built (the graph's own value,
+  // which snapshots record, is unchanged afterwards).
+  Status UpsertWithEf(int64_t key, const float* vector, size_t ef_construction);
   // OK if absent or already removed; InvalidArgument for a negative key.
   Status Remove(int64_t key) override;
   // Copies the vector of a live key; false if absent or removed.

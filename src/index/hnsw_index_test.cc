@@ -408,6 +408,27 @@ TEST_F(HnswSnapshotTest, RoundTripGivesIdenticalResults) {
   EXPECT_EQ(v, std::vector<float>(data_.row(100), data_.row(100) + 32));
 }
 
+// Inserts with their own candidate list are found, and leave the graph's ef_construction (which
+// the snapshot records and checks) as it was.
+TEST_F(HnswSnapshotTest, UpsertWithEfKeepsTheGraphsParameters) {
+  const Dataset more = RandomUnitVectors(200, 32, 23);
+  for (size_t i = 0; i < more.size(); ++i) {
+    ASSERT_TRUE(index_->UpsertWithEf(static_cast<int64_t>(2000 + i), more.row(i), 20).ok());
+  }
+  EXPECT_EQ(index_->UpsertWithEf(-1, more.row(0), 20).code(), StatusCode::kInvalidArgument);
+  EXPECT_EQ(index_->ef_construction(), 100u);
+  EXPECT_EQ(index_->size(), 1000u);
+  for (size_t i = 0; i < more.size(); i += 17) {
+    const auto hits = index_->Search(more.row(i), 1, {});
+    ASSERT_EQ(hits.size(), 1u);
+    EXPECT_EQ(hits[0].key, static_cast<int64_t>(2000 + i));
+  }
+  SaveOk();
+  auto loaded = LoadHnswSnapshot(path_, meta_);
+  ASSERT_TRUE(loaded.ok()) << loaded.status().ToString();
+  EXPECT_EQ((*loaded)->size(), 1000u);
+}
+
 TEST_F(HnswSnapshotTest, LoadedIndexKeepsGrowing) {
   SaveOk();
   auto loaded = LoadHnswSnapshot(path_, meta_, /*ef_search=*/80);

@@ -53,6 +53,11 @@ DocInfo MakeDocInfo(const MemoryItem& m) {
 // written since, disjoint (a key in the tail is tombstoned in the graph).
 class ScopeIndex::LayeredVectors final : public VectorIndex {
  public:
+  // Candidate list of a merge insert. Graphs are built with 100; into a built graph, 50 costs
+  // 2.6× less per insert for the same recall@10 (0.999 at ef_search 64, 20k clustered vectors:
+  // ENGRAM_BENCH_EFC=50 ENGRAM_BENCH_N=20000 engram_vector_bench).
+  static constexpr size_t kMergeEfConstruction = 50;
+
   explicit LayeredVectors(std::unique_ptr<HnswIndex> graph)
       : graph_(std::move(graph)), tail_(MakeExactIndex(graph_->dimension())) {}
 
@@ -95,7 +100,9 @@ class ScopeIndex::LayeredVectors final : public VectorIndex {
     for (size_t done = 0; done < max && !to_merge_.empty(); ++done) {
       const int64_t key = *to_merge_.begin();
       to_merge_.erase(to_merge_.begin());
-      if (tail_->Get(key, &v) && graph_->Upsert(key, v.data()).ok()) (void)tail_->Remove(key);
+      if (tail_->Get(key, &v) && graph_->UpsertWithEf(key, v.data(), kMergeEfConstruction).ok()) {
+        (void)tail_->Remove(key);
+      }
     }
     return to_merge_.size();
   }
