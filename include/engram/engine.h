@@ -363,7 +363,11 @@ class Engine {
   // written are kept in in_flight_access_ until the commit; searches hold access_commit_mu_
   // shared from reading their rows to adding the pending counts, and the flusher commits and
   // forgets in_flight_access_ under it exclusively, so a returned count is never off by a flush.
+  // A flush writes at most kAccessFlushChunk items per transaction, committing between chunks,
+  // so that writers (they share SQLite's one write lock) and searches wait for one chunk at most.
   void AccessFlushLoop();
+  // Writes up to `max_items` pending counts in one transaction; returns how many stay pending.
+  Result<size_t> FlushAccessChunk(size_t max_items);
   std::mutex access_mu_;
   std::unordered_map<int64_t, std::pair<int64_t, TimestampMs>> pending_access_;    // guarded
   std::unordered_map<int64_t, std::pair<int64_t, TimestampMs>> in_flight_access_;  // guarded

@@ -171,5 +171,37 @@ TEST(ConcurrencyTest, AccessCountsAreExactWhileFlushingInTheBackground) {
   EXPECT_EQ(stored->access_count, kThreads * kSearches);
 }
 
+// More items read than one flush transaction takes (1,000): the flush writes them in several
+// commits, and every item's stored count is exact.
+TEST(ConcurrencyTest, AFlushOfManyItemsWritesEveryCount) {
+  testing::TempDir dir;
+  auto engine = testing::OpenEngine(dir.File("f.db"));
+  ASSERT_NE(engine, nullptr);
+  Scope scope{"default", "alice", "", ""};
+  constexpr int kItems = 2600;
+  std::vector<NewMemory> batch;
+  for (int i = 0; i < kItems; ++i) batch.push_back(testing::Text("note marker" + std::to_string(i)));
+  auto added = engine->AddBatch(scope, batch);
+  ASSERT_TRUE(added.ok());
+  for (int round = 0; round < 2; ++round) {
+    for (int i = 0; i < kItems; ++i) {
+      SearchQuery q;
+      q.text = "marker" + std::to_string(i);
+      q.k = 1;
+      auto hits = engine->Search(scope, q);
+      ASSERT_TRUE(hits.ok());
+      ASSERT_EQ(hits->size(), 1u);
+      ASSERT_EQ((*hits)[0].item.id, (*added)[i].id);
+      ASSERT_EQ((*hits)[0].item.access_count, round + 1) << i;
+    }
+  }
+  ASSERT_TRUE(engine->FlushAccessStats().ok());
+  for (const MemoryItem& m : *added) {
+    auto stored = engine->Get(scope, m.id);
+    ASSERT_TRUE(stored.ok());
+    EXPECT_EQ(stored->access_count, 2) << m.content;
+  }
+}
+
 }  // namespace
 }  // namespace engram

@@ -17,6 +17,8 @@ namespace {
 
 constexpr TimestampMs kAccessFlushIntervalMs = 1000;
 constexpr size_t kAccessFlushItems = 1000;
+// Items per flush transaction: ~1,000 random row updates take 10–60 ms at a million items.
+constexpr size_t kAccessFlushChunk = 1000;
 constexpr int kAccessFlushPollMs = 100;
 constexpr int kCheckpointIntervalMs = 1000;
 
@@ -179,18 +181,43 @@ void Engine::AccessFlushLoop() {
 
 Status Engine::FlushAccessStats() {
   std::lock_guard<std::mutex> one_at_a_time(access_flush_mu_);
-  std::vector<AccessDelta> deltas;
+  size_t due = 0;  // what is pending now; counts arriving meanwhile wait for the next flush
   {
     std::lock_guard<std::mutex> lock(access_mu_);
     access_flush_requested_ = false;
     last_access_flush_ = Now();
-    in_flight_access_.swap(pending_access_);  // pending_access_ is now empty
-    for (const auto& [seq, p] : in_flight_access_) deltas.push_back({seq, p.first, p.second});
+    due = pending_access_.size();
   }
-  if (deltas.empty()) return Status::Ok();
-  // In rowid order: each B-tree page is visited once and in sequence.
-  std::sort(deltas.begin(), deltas.end(),
-            [](const AccessDelta& a, const AccessDelta& b) { return a.seq < b.seq; });
+  for (size_t written = 0; written < due; written += kAccessFlushChunk) {
+    ENGRAM_ASSIGN_OR_RETURN(size_t remaining, FlushAccessChunk(kAccessFlushChunk));
+    if (remaining == 0) break;
+  }
+  return Status::Ok();
+}
+
+// Moves up to `max_items` counts from pending to in flight (the lowest seqs: rows near each other
+// share B-tree pages), writes them in one transaction and forgets them at its commit.
+Result<size_t> Engine::FlushAccessChunk(size_t max_items) {
+  std::vector<AccessDelta> deltas;
+  size_t remaining = 0;
+  {
+    std::lock_guard<std::mutex> lock(access_mu_);
+    for (const auto& [seq, p] : pending_access_) deltas.push_back({seq, p.first, p.second});
+    auto by_seq = [](const AccessDelta& a, const AccessDelta& b) { return a.seq < b.seq; };
+    if (deltas.size() > max_items) {
+      std::nth_element(deltas.begin(), deltas.begin() + static_cast<ptrdiff_t>(max_items), deltas.end(), by_seq);
+      deltas.resize(max_items);
+    }
+    // In rowid order: each B-tree page is visited once and in sequence.
+    std::sort(deltas.begin(), deltas.end(), by_seq);
+    for (const AccessDelta& d : deltas) {
+      auto it = pending_access_.find(d.seq);
+      in_flight_access_.insert(*it);
+      pending_access_.erase(it);
+    }
+    remaining = pending_access_.size();
+  }
+  if (deltas.empty()) return remaining;
   Status written = store_->RecordAccess(deltas, [this](const std::function<Status()>& commit) {
     std::unique_lock<std::shared_mutex> guard(access_commit_mu_);
     Status s = commit();
@@ -208,8 +235,9 @@ Status Engine::FlushAccessStats() {
       q.second = std::max(q.second, p.second);
     }
     in_flight_access_.clear();
+    return written;
   }
-  return written;
+  return remaining;
 }
 
 Result<int64_t> Engine::Reembed(const ProgressFn& progress) {
