@@ -219,14 +219,17 @@ bool HnswIndex::Get(int64_t key, std::vector<float>* out) const {
 
 size_t HnswIndex::capacity() const { return graph_->max_elements_; }
 
-// Per allocated node: its level-0 record (vector, links, label), a lock, a level and a link
-// pointer; per used node: a label-map node, our key, and upper-level links for the 1/M of
-// nodes that have them.
+// Per allocated node: a lock, a level and a link pointer (constructed at allocation); per used
+// node: its level-0 record (vector, links, label), a label-map node, our key, and upper-level
+// links for the 1/M of nodes that have them. The level-0 records of unused nodes are counted
+// out: growing reallocates them untouched, and the kernel backs pages when first written, so
+// a graph that just doubled its capacity does not look twice as large (which evicted other
+// scopes' indexes at 100 users × 10k memories after their first adds).
 size_t HnswIndex::MemoryBytes() const {
   const Graph& g = *graph_;
-  const size_t per_allocated = g.size_data_per_element_ + sizeof(std::mutex) + sizeof(int) +
-                               sizeof(void*);
-  const size_t per_used = 40 + sizeof(int64_t) + g.size_links_per_element_ / options_.M + 1;
+  const size_t per_allocated = sizeof(std::mutex) + sizeof(int) + sizeof(void*);
+  const size_t per_used = g.size_data_per_element_ + 40 + sizeof(int64_t) +
+                          g.size_links_per_element_ / options_.M + 1;
   return g.max_elements_ * per_allocated + g.cur_element_count * per_used + codes_.MemoryBytes();
 }
 size_t HnswIndex::deleted_count() const { return graph_->num_deleted_; }
@@ -234,7 +237,6 @@ size_t HnswIndex::deleted_count() const { return graph_->num_deleted_; }
 void HnswIndex::GrowIfFull() {
   if (graph_->cur_element_count < graph_->max_elements_) return;
   graph_->resizeIndex(std::max(graph_->max_elements_ * 2, options_.initial_capacity));
-  codes_.Resize(graph_->max_elements_);
 }
 
 Status HnswIndex::Upsert(int64_t key, const float* vector) {

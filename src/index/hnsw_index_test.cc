@@ -250,6 +250,23 @@ TEST(HnswIndexTest, GrowsPastInitialCapacity) {
   EXPECT_GE(self_found, 990u);
 }
 
+// Memory is counted for the nodes in use: doubling the capacity (pages the kernel has not
+// backed yet) adds only the per-slot lock, level and pointer, so one insert past a full graph
+// does not make it look twice as large to the index memory budget.
+TEST(HnswIndexTest, MemoryBytesFollowUseNotCapacity) {
+  const Dataset d = RandomUnitVectors(1001, 64, 17);
+  auto index = HnswIndex::Create({.dimension = 64, .initial_capacity = 1000}).value();
+  for (size_t i = 0; i < 1000; ++i) ASSERT_TRUE(index->Upsert(static_cast<int64_t>(i), d.row(i)).ok());
+  ASSERT_EQ(index->capacity(), 1000u);
+  const size_t full = index->MemoryBytes();
+  ASSERT_TRUE(index->Upsert(1000, d.row(1000)).ok());
+  ASSERT_EQ(index->capacity(), 2000u);
+  const size_t grown = index->MemoryBytes();
+  EXPECT_GT(grown, full);
+  EXPECT_LT(grown, full + full / 5) << full << " → " << grown;
+  EXPECT_GT(full, 1000u * 64 * sizeof(float));  // the vectors themselves are counted
+}
+
 TEST(HnswIndexTest, SetEfSearch) {
   auto index = HnswIndex::Create({.dimension = 4, .ef_search = 10}).value();
   EXPECT_EQ(index->ef_search(), 10u);

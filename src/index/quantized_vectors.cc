@@ -79,7 +79,8 @@ void QuantizedVectors::Resize(size_t rows) {
 }
 
 void QuantizedVectors::Set(size_t row, const float* v) {
-  if (row >= rows()) Resize(std::max(row + 1, rows() * 2));
+  // Rows are zero-filled (resident) when grown: a quarter more at a time, not double.
+  if (row >= rows()) Resize(std::max(row + 1, rows() + rows() / 4 + 64));
   scales_[row] = QuantizeInt8(v, dimension_, codes_.data() + row * dimension_);
 }
 

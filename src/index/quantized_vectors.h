@@ -42,7 +42,7 @@ class QuantizedVectors {
     return static_cast<float>(DotInt8(query_codes, codes(row), dimension_)) * query_scale *
            scales_[row];
   }
-  size_t MemoryBytes() const { return codes_.capacity() + scales_.capacity() * sizeof(float); }
+  size_t MemoryBytes() const { return codes_.size() + scales_.size() * sizeof(float); }
 
  private:
   size_t dimension_;
