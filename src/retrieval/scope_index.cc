@@ -62,6 +62,7 @@ class ScopeIndex::LayeredVectors final : public VectorIndex {
       : graph_(std::move(graph)), tail_(MakeExactIndex(graph_->dimension())) {}
 
   size_t tail_size() const { return tail_->size(); }
+  size_t waiting() const { return to_merge_.size(); }  // tail keys not yet offered to the graph
 
   int dimension() const override { return graph_->dimension(); }
   size_t size() const override { return graph_->size() + tail_->size(); }
@@ -192,17 +193,17 @@ void ScopeIndex::Remove(int64_t seq) {
 }
 
 void ScopeIndex::AdoptVectors(std::unique_ptr<HnswIndex> vectors) {
-  hnsw_ = vectors.get();
   auto layered = std::make_unique<LayeredVectors>(std::move(vectors));
   layered_ = layered.get();
   vectors_ = std::move(layered);
-  approximate_ = true;
 }
+
+const HnswIndex* ScopeIndex::hnsw() const { return layered_ ? layered_->graph() : nullptr; }
 
 size_t ScopeIndex::tail_size() const { return layered_ ? layered_->tail_size() : 0; }
 
 bool ScopeIndex::RequestMerge() {
-  if (merge_requested_ || !layered_ || layered_->Merge(0) == 0) return false;
+  if (merge_requested_ || !layered_ || layered_->waiting() == 0) return false;
   merge_requested_ = true;
   return true;
 }
@@ -226,7 +227,7 @@ const DocInfo* ScopeIndex::Find(int64_t seq) const {
 }
 
 bool ScopeIndex::RequestGraph() {
-  if (approximate_ || graph_state_ != GraphState::kNone) return false;
+  if (layered_ || graph_state_ != GraphState::kNone) return false;
   if (vectors_->size() < options_.hnsw_threshold) return false;
   graph_state_ = GraphState::kRequested;
   return true;

@@ -102,7 +102,7 @@ class ScopeIndex {
   void EndGraphBuild(std::unique_ptr<HnswIndex> graph, bool retry_later);
   bool graph_building() const { return graph_state_ == GraphState::kBuilding; }
   // The HNSW graph when the index is approximate, for snapshots; null while exact.
-  const HnswIndex* hnsw() const { return hnsw_; }
+  const HnswIndex* hnsw() const;
   // Vectors written since the graph was adopted and not yet inserted into it.
   size_t tail_size() const;
   // True once per need: the tail holds vectors and no merge was requested since it was last
@@ -148,10 +148,8 @@ class ScopeIndex {
   Bm25Index bm25_;
   SessionIndex session_index_;
   std::unique_ptr<VectorIndex> vectors_;
-  bool approximate_ = false;
   class LayeredVectors;
-  HnswIndex* hnsw_ = nullptr;         // the graph inside vectors_, when approximate_
-  LayeredVectors* layered_ = nullptr;  // vectors_ as graph + tail, when approximate_
+  LayeredVectors* layered_ = nullptr;  // vectors_ as graph + tail once the scope has a graph
   bool merge_requested_ = false;
   uint64_t vector_generation_ = 0;
   GraphState graph_state_ = GraphState::kNone;
