@@ -22,6 +22,14 @@ constexpr size_t kAccessFlushChunk = 1000;
 constexpr int kAccessFlushPollMs = 100;
 constexpr int kCheckpointIntervalMs = 1000;
 
+// Adds `count` reads, the latest at `last`, to an item's unwritten access counts.
+void AddAccess(std::unordered_map<int64_t, std::pair<int64_t, TimestampMs>>* counts, int64_t seq,
+               int64_t count, TimestampMs last) {
+  auto& c = (*counts)[seq];
+  c.first += count;
+  c.second = std::max(c.second, last);
+}
+
 }  // namespace
 
 // Each text is embedded on its own, so a long early turn cannot drown the query text the way it
@@ -140,11 +148,7 @@ void Engine::NoteAccess(const std::vector<int64_t>& seqs, TimestampMs now) {
   bool wake = false;
   {
     std::lock_guard<std::mutex> lock(access_mu_);
-    for (int64_t seq : seqs) {
-      auto& p = pending_access_[seq];
-      p.first += 1;
-      p.second = std::max(p.second, now);
-    }
+    for (int64_t seq : seqs) AddAccess(&pending_access_, seq, 1, now);
     if (last_access_flush_ == 0) last_access_flush_ = now;
     if (pending_access_.size() >= kAccessFlushItems && !access_flush_requested_) {
       access_flush_requested_ = wake = true;
@@ -229,11 +233,7 @@ Result<size_t> Engine::FlushAccessChunk(size_t max_items) {
   });
   if (!written.ok()) {  // nothing written: the counts wait for the next flush
     std::lock_guard<std::mutex> lock(access_mu_);
-    for (const auto& [seq, p] : in_flight_access_) {
-      auto& q = pending_access_[seq];
-      q.first += p.first;
-      q.second = std::max(q.second, p.second);
-    }
+    for (const auto& [seq, p] : in_flight_access_) AddAccess(&pending_access_, seq, p.first, p.second);
     in_flight_access_.clear();
     return written;
   }
