@@ -37,6 +37,32 @@ std::string Sentence(int n) {
   return s + " n" + std::to_string(n);
 }
 
+// Sentence(from) … Sentence(to − 1) as memories.
+std::vector<NewMemory> Sentences(int from, int to) {
+  std::vector<NewMemory> batch;
+  for (int i = from; i < to; ++i) batch.push_back(testing::Text(Sentence(i)));
+  return batch;
+}
+
+// Adds Sentence(0) … Sentence(n − 1) to `scope`, loads its index and waits for its graph.
+void AddAndBuildGraph(Engine& engine, const Scope& scope, int n) {
+  ASSERT_TRUE(engine.AddBatch(scope, Sentences(0, n)).ok());
+  ASSERT_TRUE(engine.DescribeIndex(scope).ok());
+  engine.WaitForIndexBuilds();
+  ASSERT_TRUE(engine.DescribeIndex(scope)->approximate);
+}
+
+// The content of the best hit for `text` by the vector channel alone ("" if none).
+std::string BestByVector(Engine& engine, const Scope& scope, const std::string& text) {
+  SearchQuery q;
+  q.text = text;
+  q.keyword_weight = 0;
+  q.context_weight = 0;
+  q.record_access = false;
+  auto hits = engine.Search(scope, q);
+  return hits.ok() && !hits->empty() ? hits->front().item.content : "";
+}
+
 MemoryItem Item(int64_t seq) {
   MemoryItem m;
   m.id = "id" + std::to_string(seq);
@@ -229,17 +255,7 @@ TEST(GraphBuilderTest, ConcurrentWritesAcrossTheThresholdLoseNothing) {
   EXPECT_EQ(search_errors.load(), 0);
   EXPECT_EQ(duplicate_hits.load(), 0);
   // Every item is in the graph: its own text, searched by vector alone, finds it first.
-  for (int n = 0; n < kTotal; ++n) {
-    SearchQuery q;
-    q.text = Sentence(n);
-    q.keyword_weight = 0;
-    q.context_weight = 0;
-    q.record_access = false;
-    auto hits = engine->Search(scope, q);
-    ASSERT_TRUE(hits.ok());
-    ASSERT_FALSE(hits->empty());
-    EXPECT_EQ(hits->front().item.content, q.text) << n;
-  }
+  for (int n = 0; n < kTotal; ++n) EXPECT_EQ(BestByVector(*engine, scope, Sentence(n)), Sentence(n));
 }
 
 // Adds to a scope with a graph are merged into it in the background; the snapshot taken at
@@ -251,12 +267,7 @@ TEST(GraphBuilderTest, AddsAfterTheGraphAreMergedInTheBackground) {
   const Scope scope{"default", "carol", "", ""};
   {
     auto engine = testing::OpenEngine(dir.File("m.db"), nullptr, options);
-    std::vector<NewMemory> batch;
-    for (int i = 0; i < 120; ++i) batch.push_back(testing::Text(Sentence(i)));
-    ASSERT_TRUE(engine->AddBatch(scope, batch).ok());
-    ASSERT_TRUE(engine->DescribeIndex(scope).ok());
-    engine->WaitForIndexBuilds();
-    ASSERT_TRUE(engine->DescribeIndex(scope)->approximate);
+    ASSERT_NO_FATAL_FAILURE(AddAndBuildGraph(*engine, scope, 120));
     for (int i = 120; i < 160; ++i) ASSERT_TRUE(engine->Add(scope, testing::Text(Sentence(i))).ok());
     engine->WaitForIndexBuilds();
     auto info = engine->DescribeIndex(scope);
@@ -269,17 +280,7 @@ TEST(GraphBuilderTest, AddsAfterTheGraphAreMergedInTheBackground) {
   ASSERT_TRUE(info.ok());
   EXPECT_TRUE(info->from_snapshot) << info->snapshot_status;
   EXPECT_EQ(info->vectors, 160);
-  for (int n : {0, 119, 120, 159}) {
-    SearchQuery q;
-    q.text = Sentence(n);
-    q.keyword_weight = 0;
-    q.context_weight = 0;
-    q.record_access = false;
-    auto hits = engine->Search(scope, q);
-    ASSERT_TRUE(hits.ok());
-    ASSERT_FALSE(hits->empty());
-    EXPECT_EQ(hits->front().item.content, q.text) << n;
-  }
+  for (int n : {0, 119, 120, 159}) EXPECT_EQ(BestByVector(*engine, scope, Sentence(n)), Sentence(n));
 }
 
 // Adds still in the tail at close are merged before the snapshot is written. They stay in the
@@ -293,21 +294,13 @@ TEST(GraphBuilderTest, UnmergedAddsAreInTheSnapshot) {
   const Scope busy{"default", "erin", "", ""};
   {
     auto engine = testing::OpenEngine(dir.File("s.db"), nullptr, options);
-    std::vector<NewMemory> batch;
-    for (int i = 0; i < 120; ++i) batch.push_back(testing::Text(Sentence(i)));
-    ASSERT_TRUE(engine->AddBatch(scope, batch).ok());
-    ASSERT_TRUE(engine->DescribeIndex(scope).ok());
-    engine->WaitForIndexBuilds();
-    std::vector<NewMemory> many;
-    for (int i = 0; i < 4000; ++i) many.push_back(testing::Text(Sentence(1000 + i)));
-    ASSERT_TRUE(engine->AddBatch(busy, many).ok());
+    ASSERT_NO_FATAL_FAILURE(AddAndBuildGraph(*engine, scope, 120));
+    ASSERT_TRUE(engine->AddBatch(busy, Sentences(1000, 5000)).ok());
     for (int i = 0; i < 5000 && !engine->DescribeIndex(busy)->graph_building; ++i) {
       std::this_thread::sleep_for(std::chrono::milliseconds(1));
     }
     ASSERT_TRUE(engine->DescribeIndex(busy)->graph_building);  // a build of 4,000 vectors runs
-    std::vector<NewMemory> more;
-    for (int i = 120; i < 140; ++i) more.push_back(testing::Text(Sentence(i)));
-    ASSERT_TRUE(engine->AddBatch(scope, more).ok());
+    ASSERT_TRUE(engine->AddBatch(scope, Sentences(120, 140)).ok());
     auto info = engine->DescribeIndex(scope);
     ASSERT_TRUE(info.ok());
     EXPECT_EQ(info->unmerged, 20);
