@@ -1,6 +1,7 @@
 #include "api/responses.h"
 
 #include "codec/item_json.h"
+#include "codec/json_text.h"
 #include "engram/clock.h"
 
 namespace engram::api {
@@ -93,33 +94,60 @@ json HistoryListToJson(const std::vector<HistoryEntry>& history) {
 
 namespace {
 
-json ExplainToJson(const ScoreExplain& e) {
-  return json{{"keyword", e.keyword},       {"vector", e.vector},
-              {"context", e.context},       {"session", e.session},
-              {"time", e.time},             {"relevance", e.relevance},
-              {"recency", e.recency},       {"importance", e.importance},
-              {"keyword_rank", e.keyword_rank}, {"vector_rank", e.vector_rank}};
+// Keys in alphabetical order, as nlohmann::json keeps them.
+void AppendExplain(std::string* out, const ScoreExplain& e) {
+  json_text::Object o(out);
+  json_text::AppendDouble(o.Key("context"), e.context);
+  json_text::AppendDouble(o.Key("importance"), e.importance);
+  json_text::AppendDouble(o.Key("keyword"), e.keyword);
+  json_text::AppendInt(o.Key("keyword_rank"), e.keyword_rank);
+  json_text::AppendDouble(o.Key("recency"), e.recency);
+  json_text::AppendDouble(o.Key("relevance"), e.relevance);
+  json_text::AppendDouble(o.Key("session"), e.session);
+  json_text::AppendDouble(o.Key("time"), e.time);
+  json_text::AppendDouble(o.Key("vector"), e.vector);
+  json_text::AppendInt(o.Key("vector_rank"), e.vector_rank);
+  o.Close();
 }
 
-json HitToJson(const SearchHit& hit, bool explain) {
-  json j{{"id", hit.item.id}, {"memory", ItemToJson(hit.item)}, {"score", hit.score}};
-  if (explain) j["explain"] = ExplainToJson(hit.explain);
-  return j;
+void AppendHit(std::string* out, const SearchHit& hit, bool explain) {
+  json_text::Object o(out);
+  if (explain) AppendExplain(o.Key("explain"), hit.explain);
+  json_text::AppendString(o.Key("id"), hit.item.id);
+  AppendItemJson(o.Key("memory"), hit.item);
+  json_text::AppendDouble(o.Key("score"), hit.score);
+  o.Close();
+}
+
+void AppendHits(std::string* out, const std::vector<SearchHit>& hits, bool explain) {
+  out->push_back('[');
+  for (size_t i = 0; i < hits.size(); ++i) {
+    if (i) out->push_back(',');
+    AppendHit(out, hits[i], explain);
+  }
+  out->push_back(']');
 }
 
 }  // namespace
 
+std::string HitsJsonText(const std::vector<SearchHit>& hits, bool explain) {
+  std::string out;
+  out.reserve(64 + hits.size() * 1024);
+  json_text::Object o(&out);
+  AppendHits(o.Key("results"), hits, explain);
+  o.Close();
+  return out;
+}
+
 json HitsToJson(const std::vector<SearchHit>& hits, bool explain) {
-  json results = json::array();
-  for (const SearchHit& hit : hits) results.push_back(HitToJson(hit, explain));
-  return json{{"results", std::move(results)}};
+  return json::parse(HitsJsonText(hits, explain));
 }
 
 json ContextToJson(const ContextResult& context) {
-  json memories = json::array();
-  for (const SearchHit& hit : context.memories) memories.push_back(HitToJson(hit, false));
+  std::string memories;
+  AppendHits(&memories, context.memories, /*explain=*/false);
   return json{{"context", context.text},
-              {"memories", std::move(memories)},
+              {"memories", json::parse(memories)},
               {"tokens", context.tokens},
               {"session", {{"turns", context.session_turns},
                            {"summary", context.session_summary}}}};

@@ -32,7 +32,9 @@ nlohmann::json WorkingMemoryToJson(const WorkingMemory& working);
 nlohmann::json PageToJson(const ListPage& page);
 // {"results": [history entries, oldest first]}
 nlohmann::json HistoryListToJson(const std::vector<HistoryEntry>& history);
-// {"results": [{"id", "memory", "score", "explain"?}]}
+// {"results": [{"id", "memory", "score", "explain"?}]}: the text is written directly, for the
+// search route's rate; the value is parsed from it.
+std::string HitsJsonText(const std::vector<SearchHit>& hits, bool explain);
 nlohmann::json HitsToJson(const std::vector<SearchHit>& hits, bool explain);
 // {"context", "memories": [{"id", "memory", "score"}], "tokens"}
 nlohmann::json ContextToJson(const ContextResult& context);

@@ -6,6 +6,7 @@
 #include <set>
 
 #include "codec/field_reader.h"
+#include "codec/json_text.h"
 #include "core/status_macros.h"
 #include "engram/clock.h"
 
@@ -14,12 +15,6 @@ namespace {
 
 using json = nlohmann::json;
 
-json OptionalTime(const std::optional<TimestampMs>& t) {
-  return t ? json(FormatTimestamp(*t)) : json(nullptr);
-}
-
-json EmptyAsNull(const std::string& s) { return s.empty() ? json(nullptr) : json(s); }
-
 const std::set<std::string> kItemFields = {
     "id", "tenant", "user_id", "agent_id", "session_id", "tier", "type", "content",
     "entities", "tags", "metadata", "importance", "confidence", "source", "created_at",
@@ -27,13 +22,6 @@ const std::set<std::string> kItemFields = {
     "supersedes", "superseded_by", "embedding_model", "slot"};
 
 }  // namespace
-
-json SourceToJson(const Source& s) {
-  return json{{"message_ids", s.message_ids},
-              {"session_id", s.session_id},
-              {"extractor", s.extractor},
-              {"prompt_version", s.prompt_version}};
-}
 
 Result<Source> SourceFromJson(const json& j) {
   FieldReader r(j, "source");
@@ -47,35 +35,82 @@ Result<Source> SourceFromJson(const json& j) {
   return s;
 }
 
-json ItemToJson(const MemoryItem& m) {
-  json metadata = json::parse(m.metadata, nullptr, /*allow_exceptions=*/false);
-  if (metadata.is_discarded()) metadata = json::object();
-  return json{{"id", m.id},
-              {"tenant", m.scope.tenant},
-              {"user_id", m.scope.user_id},
-              {"agent_id", m.scope.agent_id},
-              {"session_id", m.scope.session_id},
-              {"tier", ToString(m.tier)},
-              {"type", ToString(m.type)},
-              {"content", m.content},
-              {"entities", m.entities},
-              {"tags", m.tags},
-              {"metadata", std::move(metadata)},
-              {"importance", m.importance},
-              {"confidence", m.confidence},
-              {"source", SourceToJson(m.source)},
-              {"created_at", FormatTimestamp(m.created_at)},
-              {"updated_at", FormatTimestamp(m.updated_at)},
-              {"valid_from", FormatTimestamp(m.valid_from)},
-              {"valid_to", OptionalTime(m.valid_to)},
-              {"last_accessed", OptionalTime(m.last_accessed)},
-              {"access_count", m.access_count},
-              {"status", ToString(m.status)},
-              {"supersedes", EmptyAsNull(m.supersedes)},
-              {"superseded_by", EmptyAsNull(m.superseded_by)},
-              {"embedding_model", m.embedding_model},
-              {"slot", m.slot}};
+namespace {
+
+void AppendTime(std::string* out, TimestampMs t) { json_text::AppendString(out, FormatTimestamp(t)); }
+
+void AppendOptionalTime(std::string* out, const std::optional<TimestampMs>& t) {
+  if (t) AppendTime(out, *t);
+  else out->append("null");
 }
+
+void AppendEmptyAsNull(std::string* out, const std::string& s) {
+  if (s.empty()) out->append("null");
+  else json_text::AppendString(out, s);
+}
+
+// Stored metadata is the compact dump of a validated object; anything unreadable shows as {}.
+void AppendMetadata(std::string* out, const std::string& text) {
+  if (text.empty() || text == "{}") {
+    out->append("{}");
+    return;
+  }
+  json metadata = json::parse(text, nullptr, /*allow_exceptions=*/false);
+  if (metadata.is_discarded()) metadata = json::object();
+  out->append(metadata.dump(-1, ' ', false, json::error_handler_t::replace));
+}
+
+void AppendSourceJson(std::string* out, const Source& s) {
+  json_text::Object o(out);
+  json_text::AppendString(o.Key("extractor"), s.extractor);
+  json_text::AppendStringList(o.Key("message_ids"), s.message_ids);
+  json_text::AppendString(o.Key("prompt_version"), s.prompt_version);
+  json_text::AppendString(o.Key("session_id"), s.session_id);
+  o.Close();
+}
+
+}  // namespace
+
+// Keys in alphabetical order, the order nlohmann::json keeps them in.
+void AppendItemJson(std::string* out, const MemoryItem& m) {
+  using json_text::AppendString;
+  json_text::Object o(out);
+  json_text::AppendInt(o.Key("access_count"), m.access_count);
+  AppendString(o.Key("agent_id"), m.scope.agent_id);
+  json_text::AppendDouble(o.Key("confidence"), m.confidence);
+  AppendString(o.Key("content"), m.content);
+  AppendTime(o.Key("created_at"), m.created_at);
+  AppendString(o.Key("embedding_model"), m.embedding_model);
+  json_text::AppendStringList(o.Key("entities"), m.entities);
+  AppendString(o.Key("id"), m.id);
+  json_text::AppendDouble(o.Key("importance"), m.importance);
+  AppendOptionalTime(o.Key("last_accessed"), m.last_accessed);
+  AppendMetadata(o.Key("metadata"), m.metadata);
+  AppendString(o.Key("session_id"), m.scope.session_id);
+  AppendString(o.Key("slot"), m.slot);
+  AppendSourceJson(o.Key("source"), m.source);
+  AppendString(o.Key("status"), ToString(m.status));
+  AppendEmptyAsNull(o.Key("superseded_by"), m.superseded_by);
+  AppendEmptyAsNull(o.Key("supersedes"), m.supersedes);
+  json_text::AppendStringList(o.Key("tags"), m.tags);
+  AppendString(o.Key("tenant"), m.scope.tenant);
+  AppendString(o.Key("tier"), ToString(m.tier));
+  AppendString(o.Key("type"), ToString(m.type));
+  AppendTime(o.Key("updated_at"), m.updated_at);
+  AppendString(o.Key("user_id"), m.scope.user_id);
+  AppendTime(o.Key("valid_from"), m.valid_from);
+  AppendOptionalTime(o.Key("valid_to"), m.valid_to);
+  o.Close();
+}
+
+std::string ItemJsonText(const MemoryItem& item) {
+  std::string out;
+  out.reserve(512 + item.content.size());
+  AppendItemJson(&out, item);
+  return out;
+}
+
+json ItemToJson(const MemoryItem& item) { return json::parse(ItemJsonText(item)); }
 
 Result<MemoryItem> ItemFromJson(const json& j) {
   FieldReader r(j, "memory");
@@ -161,47 +196,11 @@ Result<HistoryEntry> HistoryFromJson(const json& j) {
   return h;
 }
 
-namespace {
-// Appends `s` as a JSON string literal. Written by hand because this runs for every stored
-// item on the write path, where building an nlohmann::json value per field cost ~2 µs per item;
-// the output is parsed back with nlohmann, and item_json_test checks the round trip.
-void AppendJsonString(std::string* out, std::string_view s) {
-  static constexpr char kHex[] = "0123456789abcdef";
-  out->push_back('"');
-  for (char c : s) {
-    switch (c) {
-      case '"': out->append("\\\""); break;
-      case '\\': out->append("\\\\"); break;
-      case '\n': out->append("\\n"); break;
-      case '\r': out->append("\\r"); break;
-      case '\t': out->append("\\t"); break;
-      default:
-        if (static_cast<unsigned char>(c) < 0x20) {
-          out->append("\\u00");
-          out->push_back(kHex[(c >> 4) & 0xF]);
-          out->push_back(kHex[c & 0xF]);
-        } else {
-          out->push_back(c);
-        }
-    }
-  }
-  out->push_back('"');
-}
-
-void AppendJsonStringList(std::string* out, const std::vector<std::string>& list) {
-  out->push_back('[');
-  for (size_t i = 0; i < list.size(); ++i) {
-    if (i) out->push_back(',');
-    AppendJsonString(out, list[i]);
-  }
-  out->push_back(']');
-}
-}  // namespace
 
 std::string StringListToJsonText(const std::vector<std::string>& list) {
   if (list.empty()) return "[]";
   std::string out;
-  AppendJsonStringList(&out, list);
+  json_text::AppendStringList(&out, list);
   return out;
 }
 

@@ -14,6 +14,10 @@
 
 namespace engram {
 
+// The item's JSON text, written directly (codec/json_text.h), keys in alphabetical order.
+void AppendItemJson(std::string* out, const MemoryItem& item);
+std::string ItemJsonText(const MemoryItem& item);
+// The same as a JSON value, parsed from ItemJsonText so the two never differ.
 nlohmann::json ItemToJson(const MemoryItem& item);
 // Strict: unknown fields, wrong types and bad enum names are InvalidArgument naming the field.
 // Missing optional fields take MemoryItem's defaults; id, user_id and content are required.
@@ -22,7 +26,6 @@ Result<MemoryItem> ItemFromJson(const nlohmann::json& j);
 nlohmann::json HistoryToJson(const HistoryEntry& entry);
 Result<HistoryEntry> HistoryFromJson(const nlohmann::json& j);
 
-nlohmann::json SourceToJson(const Source& source);
 Result<Source> SourceFromJson(const nlohmann::json& j);
 
 // Compact JSON array text for a list of strings ("[]" when empty) and back.

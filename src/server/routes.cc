@@ -172,7 +172,9 @@ Reply Search(const Services& s, const Call& call) {
     if (!req.ok()) return ErrorReply(req.status());
     auto hits = s.engine->Search(req->scope, req->query);
     if (!hits.ok()) return ErrorReply(hits.status());
-    return JsonReply(api::HitsToJson(*hits, req->query.explain));
+    Reply reply;
+    reply.body = api::HitsJsonText(*hits, req->query.explain);
+    return reply;
   });
 }
 

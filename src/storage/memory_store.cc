@@ -127,7 +127,7 @@ Status MemoryStore::InsertHistory(int64_t item_seq, const HistoryEntry& h, bool 
   st->Bind(1, item_seq).Bind(2, ToString(h.event));
   h.old_content ? st->Bind(3, *h.old_content) : st->BindNull(3);
   h.new_content ? st->Bind(4, *h.new_content) : st->BindNull(4);
-  h.previous ? st->Bind(5, ItemToJson(*h.previous).dump()) : st->BindNull(5);
+  h.previous ? st->Bind(5, ItemJsonText(*h.previous)) : st->BindNull(5);
   st->Bind(6, h.reason).Bind(7, h.at);
   return st->Run();
 }
