@@ -19,6 +19,7 @@
 #include <mutex>
 #include <optional>
 #include <shared_mutex>
+#include <span>
 #include <string>
 #include <string_view>
 #include <thread>
@@ -366,8 +367,8 @@ class Engine {
   // A flush writes at most kAccessFlushChunk items per transaction, committing between chunks,
   // so that writers (they share SQLite's one write lock) and searches wait for one chunk at most.
   void AccessFlushLoop();
-  // Writes up to `max_items` pending counts in one transaction; returns how many stay pending.
-  Result<size_t> FlushAccessChunk(size_t max_items);
+  // Writes the pending counts of `seqs` in one transaction.
+  Status FlushAccessChunk(std::span<const int64_t> seqs);
   std::mutex access_mu_;
   std::unordered_map<int64_t, std::pair<int64_t, TimestampMs>> pending_access_;    // guarded
   std::unordered_map<int64_t, std::pair<int64_t, TimestampMs>> in_flight_access_;  // guarded

@@ -3,6 +3,7 @@
 #include <chrono>
 #include <cmath>
 #include <shared_mutex>
+#include <span>
 
 #include "core/status_macros.h"
 #include "engine/validation.h"
@@ -185,43 +186,39 @@ void Engine::AccessFlushLoop() {
 
 Status Engine::FlushAccessStats() {
   std::lock_guard<std::mutex> one_at_a_time(access_flush_mu_);
-  size_t due = 0;  // what is pending now; counts arriving meanwhile wait for the next flush
+  std::vector<int64_t> due;  // what is pending now; counts arriving meanwhile wait for the next flush
   {
     std::lock_guard<std::mutex> lock(access_mu_);
     access_flush_requested_ = false;
     last_access_flush_ = Now();
-    due = pending_access_.size();
+    due.reserve(pending_access_.size());
+    for (const auto& [seq, p] : pending_access_) due.push_back(seq);
   }
-  for (size_t written = 0; written < due; written += kAccessFlushChunk) {
-    ENGRAM_ASSIGN_OR_RETURN(size_t remaining, FlushAccessChunk(kAccessFlushChunk));
-    if (remaining == 0) break;
+  // In rowid order: rows near each other share B-tree pages, and each page is visited once.
+  std::sort(due.begin(), due.end());
+  for (size_t from = 0; from < due.size(); from += kAccessFlushChunk) {
+    const size_t to = std::min(due.size(), from + kAccessFlushChunk);
+    ENGRAM_RETURN_IF_ERROR(FlushAccessChunk(std::span(due).subspan(from, to - from)));
   }
   return Status::Ok();
 }
 
-// Moves up to `max_items` counts from pending to in flight (the lowest seqs: rows near each other
-// share B-tree pages), writes them in one transaction and forgets them at its commit.
-Result<size_t> Engine::FlushAccessChunk(size_t max_items) {
+// Moves the counts of `seqs` (ascending) from pending to in flight, writes them in one
+// transaction and forgets them at its commit.
+Status Engine::FlushAccessChunk(std::span<const int64_t> seqs) {
   std::vector<AccessDelta> deltas;
-  size_t remaining = 0;
+  deltas.reserve(seqs.size());
   {
     std::lock_guard<std::mutex> lock(access_mu_);
-    for (const auto& [seq, p] : pending_access_) deltas.push_back({seq, p.first, p.second});
-    auto by_seq = [](const AccessDelta& a, const AccessDelta& b) { return a.seq < b.seq; };
-    if (deltas.size() > max_items) {
-      std::nth_element(deltas.begin(), deltas.begin() + static_cast<ptrdiff_t>(max_items), deltas.end(), by_seq);
-      deltas.resize(max_items);
-    }
-    // In rowid order: each B-tree page is visited once and in sequence.
-    std::sort(deltas.begin(), deltas.end(), by_seq);
-    for (const AccessDelta& d : deltas) {
-      auto it = pending_access_.find(d.seq);
+    for (int64_t seq : seqs) {
+      auto it = pending_access_.find(seq);
+      if (it == pending_access_.end()) continue;
+      deltas.push_back({seq, it->second.first, it->second.second});
       in_flight_access_.insert(*it);
       pending_access_.erase(it);
     }
-    remaining = pending_access_.size();
   }
-  if (deltas.empty()) return remaining;
+  if (deltas.empty()) return Status::Ok();
   Status written = store_->RecordAccess(deltas, [this](const std::function<Status()>& commit) {
     std::unique_lock<std::shared_mutex> guard(access_commit_mu_);
     Status s = commit();
@@ -235,9 +232,8 @@ Result<size_t> Engine::FlushAccessChunk(size_t max_items) {
     std::lock_guard<std::mutex> lock(access_mu_);
     for (const auto& [seq, p] : in_flight_access_) AddAccess(&pending_access_, seq, p.first, p.second);
     in_flight_access_.clear();
-    return written;
   }
-  return remaining;
+  return written;
 }
 
 Result<int64_t> Engine::Reembed(const ProgressFn& progress) {
