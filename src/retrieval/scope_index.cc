@@ -169,13 +169,12 @@ void ScopeIndex::RemoveFromSession(int64_t seq) {
   if (session->second.empty()) sessions_.erase(session);
 }
 
-std::pair<int64_t, int64_t> ScopeIndex::SessionNeighbours(int64_t seq) const {
-  const DocInfo* d = Find(seq);
-  if (!d || d->session_id.empty()) return {0, 0};
-  auto session = sessions_.find(d->session_id);
+std::pair<int64_t, int64_t> ScopeIndex::SessionNeighbours(int64_t seq, const DocInfo& doc) const {
+  if (doc.session_id.empty()) return {0, 0};
+  auto session = sessions_.find(doc.session_id);
   if (session == sessions_.end()) return {0, 0};
   const auto& order = session->second;
-  auto it = order.find({d->created_at, seq});
+  auto it = order.find({doc.created_at, seq});
   if (it == order.end()) return {0, 0};
   int64_t before = it == order.begin() ? 0 : std::prev(it)->second;
   int64_t after = std::next(it) == order.end() ? 0 : std::next(it)->second;

@@ -116,9 +116,9 @@ class ScopeIndex {
   uint64_t vector_generation() const { return vector_generation_; }
 
   const DocInfo* Find(int64_t seq) const;
-  // The items just before and after `seq` in time within its session (0 when none), so that
-  // ranking can credit a turn for the context around it.
-  std::pair<int64_t, int64_t> SessionNeighbours(int64_t seq) const;
+  // The items just before and after `seq` (whose entry is `doc`) in time within its session
+  // (0 when none), so that ranking can credit a turn for the context around it.
+  std::pair<int64_t, int64_t> SessionNeighbours(int64_t seq, const DocInfo& doc) const;
   const Bm25Index& keyword() const { return bm25_; }
   // Sessions as documents, for the session-level prior.
   const SessionIndex& sessions() const { return session_index_; }

@@ -119,8 +119,23 @@ auto FilteredAfter(const Search& search, size_t want, const KeyFilter& filter) {
   return hits;
 }
 
+// A candidate and its index entry (valid while the index's lock is held), looked up once.
+struct Candidate {
+  RankedCandidate ranked;
+  const DocInfo* doc = nullptr;
+};
+using Candidates = std::unordered_map<int64_t, Candidate>;
+
+// The entry for `seq`, added with its index entry when new.
+RankedCandidate& Entry(Candidates* candidates, int64_t seq, const DocInfo* doc) {
+  Candidate& c = (*candidates)[seq];
+  c.ranked.seq = seq;
+  if (!c.doc) c.doc = doc;
+  return c.ranked;
+}
+
 // Collects both channels' candidates with their raw signals and ranks.
-std::unordered_map<int64_t, RankedCandidate> Gather(const ScopeIndex& index, const Scope& scope,
+Candidates Gather(const ScopeIndex& index, const Scope& scope,
                                                     const SearchQuery& q,
                                                     const std::vector<WeightedTerm>& terms,
                                                     const std::vector<float>& qv) {
@@ -131,14 +146,13 @@ std::unordered_map<int64_t, RankedCandidate> Gather(const ScopeIndex& index, con
     const DocInfo* d = index.Find(seq);
     return d && PassesFilters(*d, scope, q.filters);
   };
-  std::unordered_map<int64_t, RankedCandidate> out;
+  Candidates out;
   auto keyword = FilteredAfter(
       [&](size_t n, const KeyFilter& f) { return index.keyword().SearchWeighted(terms, n, f); }, pool,
       filter);
   const double best = keyword.empty() ? 1.0 : keyword.front().score;
   for (size_t i = 0; i < keyword.size(); ++i) {
-    RankedCandidate& c = out[keyword[i].key];
-    c.seq = keyword[i].key;
+    RankedCandidate& c = Entry(&out, keyword[i].key, index.Find(keyword[i].key));
     c.explain.keyword = best > 0 ? keyword[i].score / best : 0;
     c.explain.keyword_rank = static_cast<int>(i) + 1;
   }
@@ -147,8 +161,7 @@ std::unordered_map<int64_t, RankedCandidate> Gather(const ScopeIndex& index, con
       vector_pool,
       filter);
   for (size_t i = 0; i < vector.size(); ++i) {
-    RankedCandidate& c = out[vector[i].key];
-    c.seq = vector[i].key;
+    RankedCandidate& c = Entry(&out, vector[i].key, index.Find(vector[i].key));
     c.explain.vector = std::max(0.0, static_cast<double>(vector[i].score));
     c.explain.vector_rank = static_cast<int>(i) + 1;
   }
@@ -168,12 +181,12 @@ double Relevance(const ScoreExplain& e, const SearchQuery& q) {
 // Credits each candidate's session neighbours with its own relevance (before context), adding
 // neighbours that were not candidates themselves.
 void AddSessionContext(const ScopeIndex& index, const Scope& scope, const SearchQuery& q,
-                       std::unordered_map<int64_t, RankedCandidate>* candidates) {
+                       Candidates* candidates) {
   if (q.context_weight <= 0) return;
   std::vector<std::pair<int64_t, double>> credits;
   for (const auto& [seq, c] : *candidates) {
-    double own = Relevance(c.explain, q);
-    auto [before, after] = index.SessionNeighbours(seq);
+    double own = Relevance(c.ranked.explain, q);
+    auto [before, after] = index.SessionNeighbours(seq, *c.doc);
     for (int64_t n : {before, after}) {
       if (n != 0) credits.emplace_back(n, own);
     }
@@ -181,8 +194,7 @@ void AddSessionContext(const ScopeIndex& index, const Scope& scope, const Search
   for (const auto& [seq, credit] : credits) {
     const DocInfo* d = index.Find(seq);
     if (!d || !PassesFilters(*d, scope, q.filters)) continue;
-    RankedCandidate& c = (*candidates)[seq];
-    c.seq = seq;
+    RankedCandidate& c = Entry(candidates, seq, d);
     c.explain.context = std::max(c.explain.context, credit);
   }
 }
@@ -192,15 +204,14 @@ void AddSessionContext(const ScopeIndex& index, const Scope& scope, const Search
 // False when no session matches the query: there is no prior then.
 bool AddSessionPrior(const ScopeIndex& index, const SearchQuery& q,
                      const std::vector<WeightedTerm>& terms,
-                     std::unordered_map<int64_t, RankedCandidate>* candidates) {
+                     Candidates* candidates) {
   if (q.session_weight <= 0 || index.sessions().sessions() == 0) return false;
   const auto scores = index.sessions().Search(terms, kSessionPriorDepth);
   if (scores.empty()) return false;
   for (auto& [seq, c] : *candidates) {
-    const DocInfo* d = index.Find(seq);
-    if (!d || d->session_id.empty()) continue;
-    auto it = scores.find(d->session_id);
-    if (it != scores.end()) c.explain.session = it->second;
+    if (c.doc->session_id.empty()) continue;
+    auto it = scores.find(c.doc->session_id);
+    if (it != scores.end()) c.ranked.explain.session = it->second;
   }
   return true;
 }
@@ -251,18 +262,17 @@ double TimeCloseness(TimestampMs at, const TimeSpan& span) {
 
 // Each candidate's closeness to the query's time; false when the query names no time or no
 // candidate is within a half-life of it: there is no prior then.
-bool AddTimePrior(const ScopeIndex& index, const SearchQuery& q, TimestampMs now,
-                  std::unordered_map<int64_t, RankedCandidate>* candidates) {
+bool AddTimePrior(const SearchQuery& q, TimestampMs now, Candidates* candidates) {
   if (q.time_weight <= 0) return false;
   const std::vector<TimeSpan> spans = QueryTimeSpans(q.text, now);
   if (spans.empty()) return false;
   bool near = false;
-  for (auto& [seq, c] : *candidates) {
-    const DocInfo* d = index.Find(seq);
-    if (!d) continue;
+  for (auto& [seq, candidate] : *candidates) {
+    const DocInfo* d = candidate.doc;
+    ScoreExplain& e = candidate.ranked.explain;
     const TimestampMs at = d->valid_from != 0 ? d->valid_from : d->created_at;
-    for (const TimeSpan& span : spans) c.explain.time = std::max(c.explain.time, TimeCloseness(at, span));
-    near |= c.explain.time >= 0.5;
+    for (const TimeSpan& span : spans) e.time = std::max(e.time, TimeCloseness(at, span));
+    near |= e.time >= 0.5;
   }
   return near;
 }
@@ -326,13 +336,13 @@ std::vector<RankedCandidate> RankCandidates(const ScopeIndex& index, const Scope
   auto gathered = Gather(index, scope, q, terms, qv);
   AddSessionContext(index, scope, q, &gathered);
   const bool session_prior = AddSessionPrior(index, q, terms, &gathered);
-  const bool time_prior = AddTimePrior(index, q, now, &gathered);
+  const bool time_prior = AddTimePrior(q, now, &gathered);
   const double half_life_ms = q.recency_half_life_days * 86'400'000.0;
   std::vector<RankedCandidate> ranked;
   ranked.reserve(gathered.size());
-  for (auto& [seq, c] : gathered) {
-    const DocInfo* d = index.Find(seq);
-    if (!d) continue;
+  for (auto& [seq, candidate] : gathered) {
+    RankedCandidate& c = candidate.ranked;
+    const DocInfo* d = candidate.doc;
     double age = std::max<double>(0, static_cast<double>(now - d->created_at));
     c.explain.recency = half_life_ms > 0 ? std::pow(0.5, age / half_life_ms) : 0;
     c.explain.importance = d->importance;
