@@ -249,11 +249,8 @@ Status MemoryStore::Export(const Scope& scope,
   ENGRAM_ASSIGN_OR_RETURN(ReaderLease lease, AcquireReader());
   Database* db = lease.db();
   // One read transaction: the export is a consistent snapshot even while writes go on.
-  ENGRAM_RETURN_IF_ERROR(db->Exec("BEGIN"));
-  struct EndRead {
-    Database* db;
-    ~EndRead() { (void)db->Exec("COMMIT"); }
-  } end_read{db};
+  ReadTransaction read(db);
+  ENGRAM_RETURN_IF_ERROR(read.Begin());
   ENGRAM_ASSIGN_OR_RETURN(ScopeFilter filter, ResolveForRead(db, scope));
   if (filter.scope_id < 0) return Status::Ok();
   ENGRAM_ASSIGN_OR_RETURN(auto st, db->PrepareUncached(kSelectItems + "WHERE " + filter.Sql() +
@@ -312,14 +309,8 @@ Status MemoryStore::Scan(const Scope& scope, const std::string& model, bool with
                          const std::function<Status(ScannedItem&&)>& sink) {
   ENGRAM_ASSIGN_OR_RETURN(ReaderLease lease, AcquireReader());
   Database* db = lease.db();
-  ENGRAM_RETURN_IF_ERROR(db->Exec("BEGIN"));
-  struct EndRead {
-    Database* db;
-    ~EndRead() {
-      db->ResetActiveStatements();
-      (void)db->Exec("COMMIT");
-    }
-  } end_read{db};
+  ReadTransaction read(db);
+  ENGRAM_RETURN_IF_ERROR(read.Begin());
   const Scope whole{scope.tenant, scope.user_id, "", ""};
   ENGRAM_ASSIGN_OR_RETURN(ScopeFilter filter, ResolveForRead(db, whole));
   if (filter.scope_id < 0) return Status::Ok();
@@ -365,6 +356,8 @@ Result<std::vector<ScannedItem>> MemoryStore::GetBySeqs(const Scope& scope,
                                                         const std::vector<int64_t>& seqs) {
   ENGRAM_ASSIGN_OR_RETURN(ReaderLease lease, AcquireReader());
   Database* db = lease.db();
+  ReadTransaction read(db);
+  ENGRAM_RETURN_IF_ERROR(read.Begin());
   const Scope whole{scope.tenant, scope.user_id, "", ""};
   ENGRAM_ASSIGN_OR_RETURN(ScopeFilter filter, ResolveForRead(db, whole));
   std::vector<ScannedItem> out;

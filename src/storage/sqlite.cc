@@ -222,4 +222,18 @@ Status Transaction::Commit() {
   return st;
 }
 
+ReadTransaction::~ReadTransaction() {
+  if (!open_) return;
+  db_->ResetActiveStatements();
+  auto commit = db_->Prepare("COMMIT");
+  if (commit.ok()) (void)(*commit)->Run();
+}
+
+Status ReadTransaction::Begin() {
+  ENGRAM_ASSIGN_OR_RETURN(Statement * begin, db_->Prepare("BEGIN"));
+  ENGRAM_RETURN_IF_ERROR(begin->Run());
+  open_ = true;
+  return Status::Ok();
+}
+
 }  // namespace engram

@@ -1,0 +1,63 @@
+#include "storage/sqlite.h"
+
+#include <gtest/gtest.h>
+
+#include "testing/test_support.h"
+
+namespace engram {
+namespace {
+
+std::unique_ptr<Database> Open(const std::string& path, bool read_only) {
+  auto db = Database::Open(path, DatabaseOptions{.read_only = read_only});
+  EXPECT_TRUE(db.ok()) << db.status().ToString();
+  return std::move(db).value();
+}
+
+int64_t Count(Database* db) {
+  auto st = db->Prepare("SELECT count(*) FROM t");
+  EXPECT_TRUE(st.ok());
+  auto row = (*st)->Step();
+  EXPECT_TRUE(row.ok() && *row);
+  const int64_t n = (*st)->Int(0);
+  (*st)->Reset();
+  return n;
+}
+
+TEST(ReadTransactionTest, StatementsShareOneSnapshotAndTheEndReleasesIt) {
+  testing::TempDir dir;
+  const std::string path = dir.path() + "/t.db";
+  auto writer = Open(path, false);
+  ASSERT_TRUE(writer->EnableWal().ok());
+  ASSERT_TRUE(writer->Exec("CREATE TABLE t(x); INSERT INTO t VALUES (1)").ok());
+  auto reader = Open(path, true);
+  {
+    ReadTransaction read(reader.get());
+    ASSERT_TRUE(read.Begin().ok());
+    EXPECT_EQ(Count(reader.get()), 1);
+    ASSERT_TRUE(writer->Exec("INSERT INTO t VALUES (2)").ok());
+    EXPECT_EQ(Count(reader.get()), 1);  // the snapshot taken by the first statement
+    // A statement left on a row must not keep the transaction open past the end.
+    auto rows = reader->Prepare("SELECT x FROM t");
+    ASSERT_TRUE(rows.ok());
+    auto row = (*rows)->Step();
+    ASSERT_TRUE(row.ok() && *row);
+    EXPECT_FALSE(sqlite3_get_autocommit(reader->raw()));
+  }
+  EXPECT_TRUE(sqlite3_get_autocommit(reader->raw()));
+  EXPECT_EQ(Count(reader.get()), 2);
+}
+
+TEST(ReadTransactionTest, WithoutBeginNothingIsCommitted) {
+  testing::TempDir dir;
+  auto db = Open(dir.path() + "/t.db", false);
+  ASSERT_TRUE(db->Exec("CREATE TABLE t(x)").ok());
+  ASSERT_TRUE(db->Exec("BEGIN IMMEDIATE; INSERT INTO t VALUES (1)").ok());
+  { ReadTransaction never_begun(db.get()); }
+  // The caller's open transaction is untouched, and can still be rolled back.
+  EXPECT_FALSE(sqlite3_get_autocommit(db->raw()));
+  ASSERT_TRUE(db->Exec("ROLLBACK").ok());
+  EXPECT_EQ(Count(db.get()), 0);
+}
+
+}  // namespace
+}  // namespace engram
