@@ -8,13 +8,26 @@ namespace engram::api {
 
 using json = nlohmann::json;
 
-json AddedToJson(const std::vector<MemoryItem>& items) {
-  json results = json::array();
-  for (const MemoryItem& item : items) {
-    results.push_back({{"id", item.id}, {"event", "ADD"}, {"memory", ItemToJson(item)}});
+std::string AddedJsonText(const std::vector<MemoryItem>& items) {
+  std::string out;
+  out.reserve(64 + items.size() * 1024);
+  json_text::Object o(&out);
+  std::string* results = o.Key("results");
+  results->push_back('[');
+  for (size_t i = 0; i < items.size(); ++i) {
+    if (i) results->push_back(',');
+    json_text::Object entry(results);
+    json_text::AppendString(entry.Key("event"), "ADD");
+    json_text::AppendString(entry.Key("id"), items[i].id);
+    AppendItemJson(entry.Key("memory"), items[i]);
+    entry.Close();
   }
-  return json{{"results", std::move(results)}};
+  results->push_back(']');
+  o.Close();
+  return out;
 }
+
+json AddedToJson(const std::vector<MemoryItem>& items) { return json::parse(AddedJsonText(items)); }
 
 json RememberedToJson(const std::vector<RememberResult>& results) {
   json out = json::array();
@@ -79,12 +92,25 @@ json WorkingMemoryToJson(const WorkingMemory& w) {
               {"summary", w.summary ? ItemToJson(*w.summary) : json(nullptr)}};
 }
 
-json PageToJson(const ListPage& page) {
-  json results = json::array();
-  for (const MemoryItem& item : page.items) results.push_back(ItemToJson(item));
-  return json{{"results", std::move(results)},
-              {"next_cursor", page.next_cursor.empty() ? json(nullptr) : json(page.next_cursor)}};
+std::string PageJsonText(const ListPage& page) {
+  std::string out;
+  out.reserve(64 + page.items.size() * 1024);
+  json_text::Object o(&out);
+  std::string* cursor = o.Key("next_cursor");
+  if (page.next_cursor.empty()) cursor->append("null");
+  else json_text::AppendString(cursor, page.next_cursor);
+  std::string* results = o.Key("results");
+  results->push_back('[');
+  for (size_t i = 0; i < page.items.size(); ++i) {
+    if (i) results->push_back(',');
+    AppendItemJson(results, page.items[i]);
+  }
+  results->push_back(']');
+  o.Close();
+  return out;
 }
+
+json PageToJson(const ListPage& page) { return json::parse(PageJsonText(page)); }
 
 json HistoryListToJson(const std::vector<HistoryEntry>& history) {
   json results = json::array();

@@ -17,7 +17,10 @@
 
 namespace engram::api {
 
-// {"results": [{"id", "event": "ADD", "memory": {...}}]}
+// {"results": [{"id", "event": "ADD", "memory": {...}}]}. The *JsonText encoders write the
+// text directly (codec/json_text.h) for the routes called at high rate; the JSON values are
+// parsed from that text, so each shape has one definition.
+std::string AddedJsonText(const std::vector<MemoryItem>& items);
 nlohmann::json AddedToJson(const std::vector<MemoryItem>& items);
 // {"results": [items], "next_cursor": "..." | null}
 // infer=true: {results: [{id, event, memory, replaced?}], extractor, extraction_errors: []}.
@@ -29,11 +32,11 @@ nlohmann::json JobToJson(const JobInfo& job);
 nlohmann::json TurnToJson(const StoredTurn& turn);
 nlohmann::json WorkingMemoryToJson(const WorkingMemory& working);
 
+std::string PageJsonText(const ListPage& page);
 nlohmann::json PageToJson(const ListPage& page);
 // {"results": [history entries, oldest first]}
 nlohmann::json HistoryListToJson(const std::vector<HistoryEntry>& history);
-// {"results": [{"id", "memory", "score", "explain"?}]}: the text is written directly, for the
-// search route's rate; the value is parsed from it.
+// {"results": [{"id", "memory", "score", "explain"?}]}
 std::string HitsJsonText(const std::vector<SearchHit>& hits, bool explain);
 nlohmann::json HitsToJson(const std::vector<SearchHit>& hits, bool explain);
 // {"context", "memories": [{"id", "memory", "score"}], "tokens"}

@@ -46,4 +46,11 @@ Reply JsonReply(const nlohmann::json& body, int status) {
   return r;
 }
 
+Reply JsonTextReply(std::string body, int status) {
+  Reply r;
+  r.status = status;
+  r.body = std::move(body);
+  return r;
+}
+
 }  // namespace engram::server

@@ -30,6 +30,8 @@ Reply ErrorReply(const Status& status);
 // An error the HTTP layer itself raises: 401, 404 (no route), 405, 413, 429, ...
 Reply ProtocolError(int http_status, std::string_view code, std::string message);
 Reply JsonReply(const nlohmann::json& body, int status = 200);
+// A body already written as JSON text (api::*JsonText).
+Reply JsonTextReply(std::string body, int status = 200);
 
 // JSON text of `body`; invalid UTF-8 (which validation keeps out) is replaced, never thrown.
 std::string DumpJson(const nlohmann::json& body);

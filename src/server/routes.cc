@@ -44,6 +44,12 @@ Reply Respond(const Result<T>& result, json (*encode)(const T&)) {
   return JsonReply(encode(*result));
 }
 
+template <typename T>
+Reply RespondText(const Result<T>& result, std::string (*encode)(const T&)) {
+  if (!result.ok()) return ErrorReply(result.status());
+  return JsonTextReply(encode(*result));
+}
+
 Reply AddMemories(const Services& s, const Call& call, bool batch) {
   return WithBody(call, s.limits, [&](const json& body) {
     auto req = batch ? api::DecodeBatch(body, call.tenant, s.limits)
@@ -65,7 +71,7 @@ Reply AddMemories(const Services& s, const Call& call, bool batch) {
     }
     auto added = s.writer->AddAsGiven(req->scope, req->memories);
     if (!added.ok()) return ErrorReply(added.status());
-    return JsonReply(api::AddedToJson(*added), 201);
+    return JsonTextReply(api::AddedJsonText(*added), 201);
   });
 }
 
@@ -117,13 +123,13 @@ Reply GetJob(const Services& s, const Call& call) {
 Reply ListMemories(const Services& s, const Call& call) {
   auto req = api::DecodeList(call.params, call.tenant, s.limits);
   if (!req.ok()) return ErrorReply(req.status());
-  return Respond<ListPage>(s.engine->List(req->scope, req->query), &api::PageToJson);
+  return RespondText<ListPage>(s.engine->List(req->scope, req->query), &api::PageJsonText);
 }
 
 Reply GetMemory(const Services& s, const Call& call) {
   auto scope = api::DecodeItemScope(call.params, call.tenant);
   if (!scope.ok()) return ErrorReply(scope.status());
-  return Respond<MemoryItem>(s.engine->Get(*scope, call.path_params.at("id")), &ItemToJson);
+  return RespondText<MemoryItem>(s.engine->Get(*scope, call.path_params.at("id")), &ItemJsonText);
 }
 
 Reply PatchMemory(const Services& s, const Call& call) {
@@ -132,8 +138,8 @@ Reply PatchMemory(const Services& s, const Call& call) {
   return WithBody(call, s.limits, [&](const json& body) {
     auto patch = api::DecodePatch(body);
     if (!patch.ok()) return ErrorReply(patch.status());
-    return Respond<MemoryItem>(s.engine->Update(*scope, call.path_params.at("id"), *patch),
-                               &ItemToJson);
+    return RespondText<MemoryItem>(s.engine->Update(*scope, call.path_params.at("id"), *patch),
+                                   &ItemJsonText);
   });
 }
 
@@ -172,9 +178,7 @@ Reply Search(const Services& s, const Call& call) {
     if (!req.ok()) return ErrorReply(req.status());
     auto hits = s.engine->Search(req->scope, req->query);
     if (!hits.ok()) return ErrorReply(hits.status());
-    Reply reply;
-    reply.body = api::HitsJsonText(*hits, req->query.explain);
-    return reply;
+    return JsonTextReply(api::HitsJsonText(*hits, req->query.explain));
   });
 }
 
