@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Server load benchmark (issue 4): USERS users × PER_USER memories on the embedded database,
 # then wrk with keep-alive against POST /v1/search and POST /v1/memories. Writes a table with
-# the machine to bench/results/server-<date>.md.
+# the machine to bench/results/server-<date>.md, or server-<date>-2.md, -3, ... when that file
+# exists (recorded results are never overwritten).
 #   scripts/server_bench.sh [build-dir]
 # Env: USERS (100), PER_USER (10000), CONNECTIONS (32), DURATION (30s), WRK_THREADS (1),
 #      BENCH_DB (/var/tmp/engram-server-bench/engram.db: kept between runs; delete to reload).
@@ -56,7 +57,10 @@ run search search.lua
 run add add.lua
 
 STAMP=$(date -u +%Y-%m-%d)
-python3 - "$WORK" "$HERE/bench/results/server-$STAMP.md" "$USERS" "$PER_USER" "$CONNECTIONS" \
+OUT="$HERE/bench/results/server-$STAMP.md"
+n=2
+while [ -e "$OUT" ]; do OUT="$HERE/bench/results/server-$STAMP-$n.md"; n=$((n + 1)); done
+python3 - "$WORK" "$OUT" "$USERS" "$PER_USER" "$CONNECTIONS" \
           "$DURATION" "$WRK_THREADS" <<'PY'
 import json, os, platform, sys
 work, out, users, per_user, conns, duration, threads = sys.argv[1:]
@@ -90,4 +94,5 @@ Command: `scripts/server_bench.sh build` (defaults as above; the database is kep
 """
 open(out, "w").write(text)
 print(text)
+print(f"written to {out}")
 PY
