@@ -95,6 +95,7 @@ Engine::Engine(EngineOptions options, std::unique_ptr<MemoryStore> store)
     sigset_t all;
     sigfillset(&all);
     pthread_sigmask(SIG_BLOCK, &all, nullptr);
+    pthread_setname_np(pthread_self(), "engram-access");
     AccessFlushLoop();
   });
 }

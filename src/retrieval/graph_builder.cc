@@ -1,5 +1,7 @@
 #include "retrieval/graph_builder.h"
 
+#include <pthread.h>
+
 #include <algorithm>
 
 namespace engram {
@@ -51,7 +53,12 @@ void GraphBuilder::QueueMergeLocked(Job job) {
 }
 
 void GraphBuilder::StartLocked() {
-  if (!worker_.joinable()) worker_ = std::thread([this] { Run(); });
+  if (!worker_.joinable()) {
+    worker_ = std::thread([this] {
+      pthread_setname_np(pthread_self(), "engram-graphs");  // as top -H and perf show it
+      Run();
+    });
+  }
   cv_.notify_all();
 }
 
