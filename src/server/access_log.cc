@@ -1,13 +1,11 @@
 #include "server/access_log.h"
 
-#include <nlohmann/json.hpp>
-
 #include <cerrno>
 #include <cstring>
 #include <memory>
 
+#include "codec/json_text.h"
 #include "engram/clock.h"
-#include "server/reply.h"
 
 namespace engram::server {
 
@@ -25,21 +23,25 @@ AccessLog::~AccessLog() {
   if (owned_ && out_) std::fclose(out_);
 }
 
+// Written as JSON text directly: one line per request is on every request's path.
 void AccessLog::Write(const AccessRecord& r) {
   if (!out_) return;
-  nlohmann::json line = {{"ts", FormatTimestamp(SystemClock::Default()->NowMs())},
-                         {"request_id", r.request_id},
-                         {"method", r.method},
-                         {"route", r.route},
-                         {"path", r.path},
-                         {"status", r.status},
-                         {"duration_ms", r.duration_ms},
-                         {"bytes_in", r.bytes_in},
-                         {"bytes_out", r.bytes_out},
-                         {"key_id", r.key_id},
-                         {"tenant", r.tenant},
-                         {"remote", r.remote}};
-  std::string text = DumpJson(line);
+  std::string text;
+  text.reserve(320);
+  json_text::Object o(&text);
+  json_text::AppendString(o.Key("ts"), FormatTimestamp(SystemClock::Default()->NowMs()));
+  json_text::AppendString(o.Key("request_id"), r.request_id);
+  json_text::AppendString(o.Key("method"), r.method);
+  json_text::AppendString(o.Key("route"), r.route);
+  json_text::AppendString(o.Key("path"), r.path);
+  json_text::AppendInt(o.Key("status"), r.status);
+  json_text::AppendDouble(o.Key("duration_ms"), r.duration_ms);
+  json_text::AppendInt(o.Key("bytes_in"), static_cast<int64_t>(r.bytes_in));
+  json_text::AppendInt(o.Key("bytes_out"), static_cast<int64_t>(r.bytes_out));
+  json_text::AppendString(o.Key("key_id"), r.key_id);
+  json_text::AppendString(o.Key("tenant"), r.tenant);
+  json_text::AppendString(o.Key("remote"), r.remote);
+  o.Close();
   text += '\n';
   std::lock_guard<std::mutex> lock(mu_);
   std::fwrite(text.data(), 1, text.size(), out_);
