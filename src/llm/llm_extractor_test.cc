@@ -47,14 +47,7 @@ class LlmExtractorTest : public ::testing::Test {
  protected:
   void SetUp() override {
     server_.Start();
-    OpenAIChatOptions o;
-    o.base_url = server_.base_url();
-    o.model = "qwen-plus";
-    o.api_key_env = "";
-    o.timeout_ms = 2000;
-    o.max_retries = 1;
-    o.initial_backoff_ms = 1;
-    auto client = MakeOpenAIChatClient(o);
+    auto client = MakeOpenAIChatClient(server_.ClientOptions("qwen-plus"));
     ASSERT_TRUE(client.ok()) << client.status().ToString();
     llm_ = std::move(client).value();
   }

@@ -154,13 +154,7 @@ TEST_F(SessionManagerTest, SummaryEveryNTurnsAndOnCloseLinkedToTurns) {
 TEST_F(SessionManagerTest, LlmSummaryIsUsedAndFallsBackToExtractiveOnFailure) {
   testing::FakeChatServer server;
   server.Start();
-  OpenAIChatOptions o;
-  o.base_url = server.base_url();
-  o.model = "fake-model";
-  o.api_key_env = "ENGRAM_TEST_NO_SUCH_KEY";
-  o.max_retries = 0;
-  o.initial_backoff_ms = 1;
-  auto client = MakeOpenAIChatClient(o);
+  auto client = MakeOpenAIChatClient(server.ClientOptions("fake-model", /*retries=*/0));
   ASSERT_TRUE(client.ok()) << client.status().ToString();
   options_.llm = std::shared_ptr<LlmClient>(std::move(client).value());
   options_.summarize_every = 2;

@@ -17,6 +17,8 @@
 #include <utility>
 #include <vector>
 
+#include "engram/llm.h"
+
 namespace engram::testing {
 
 struct ScriptedChatReply {
@@ -96,6 +98,19 @@ class FakeChatServer {
   }
 
   std::string base_url() const { return "http://127.0.0.1:" + std::to_string(port_) + "/v1"; }
+
+  // Options of a chat client talking to this server: no key, a 2 s timeout, `retries` retries
+  // 1 ms apart.
+  OpenAIChatOptions ClientOptions(std::string model, int retries = 1) const {
+    OpenAIChatOptions o;
+    o.base_url = base_url();
+    o.model = std::move(model);
+    o.api_key_env = "";
+    o.timeout_ms = 2000;
+    o.max_retries = retries;
+    o.initial_backoff_ms = 1;
+    return o;
+  }
 
   void Push(ScriptedChatReply reply) {
     std::lock_guard<std::mutex> lock(mutex_);
