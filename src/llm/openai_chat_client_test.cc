@@ -46,13 +46,8 @@ class OpenAIChatClientTest : public ::testing::Test {
   }
 
   OpenAIChatOptions Options() const {
-    OpenAIChatOptions o;
-    o.base_url = server_.base_url();
-    o.model = "deepseek-chat";
-    o.api_key_env = kKeyEnv;
-    o.timeout_ms = 2000;
-    o.max_retries = 2;
-    o.initial_backoff_ms = 1;
+    OpenAIChatOptions o = server_.ClientOptions("deepseek-chat", /*retries=*/2);
+    o.api_key_env = kKeyEnv;  // these tests check the key is sent
     return o;
   }
 
