@@ -12,17 +12,13 @@ std::string AddedJsonText(const std::vector<MemoryItem>& items) {
   std::string out;
   out.reserve(64 + items.size() * 1024);
   json_text::Object o(&out);
-  std::string* results = o.Key("results");
-  results->push_back('[');
-  for (size_t i = 0; i < items.size(); ++i) {
-    if (i) results->push_back(',');
-    json_text::Object entry(results);
+  json_text::AppendArray(o.Key("results"), items, [](std::string* to, const MemoryItem& item) {
+    json_text::Object entry(to);
     json_text::AppendString(entry.Key("event"), "ADD");
-    json_text::AppendString(entry.Key("id"), items[i].id);
-    AppendItemJson(entry.Key("memory"), items[i]);
+    json_text::AppendString(entry.Key("id"), item.id);
+    AppendItemJson(entry.Key("memory"), item);
     entry.Close();
-  }
-  results->push_back(']');
+  });
   o.Close();
   return out;
 }
@@ -99,13 +95,7 @@ std::string PageJsonText(const ListPage& page) {
   std::string* cursor = o.Key("next_cursor");
   if (page.next_cursor.empty()) cursor->append("null");
   else json_text::AppendString(cursor, page.next_cursor);
-  std::string* results = o.Key("results");
-  results->push_back('[');
-  for (size_t i = 0; i < page.items.size(); ++i) {
-    if (i) results->push_back(',');
-    AppendItemJson(results, page.items[i]);
-  }
-  results->push_back(']');
+  json_text::AppendArray(o.Key("results"), page.items, &AppendItemJson);
   o.Close();
   return out;
 }
@@ -146,12 +136,9 @@ void AppendHit(std::string* out, const SearchHit& hit, bool explain) {
 }
 
 void AppendHits(std::string* out, const std::vector<SearchHit>& hits, bool explain) {
-  out->push_back('[');
-  for (size_t i = 0; i < hits.size(); ++i) {
-    if (i) out->push_back(',');
-    AppendHit(out, hits[i], explain);
-  }
-  out->push_back(']');
+  json_text::AppendArray(out, hits, [explain](std::string* to, const SearchHit& hit) {
+    AppendHit(to, hit, explain);
+  });
 }
 
 }  // namespace

@@ -49,12 +49,7 @@ void AppendString(std::string* out, std::string_view s) {
 }
 
 void AppendStringList(std::string* out, const std::vector<std::string>& list) {
-  out->push_back('[');
-  for (size_t i = 0; i < list.size(); ++i) {
-    if (i) out->push_back(',');
-    AppendString(out, list[i]);
-  }
-  out->push_back(']');
+  AppendArray(out, list, [](std::string* o, const std::string& s) { AppendString(o, s); });
 }
 
 void AppendInt(std::string* out, int64_t v) {

@@ -21,6 +21,17 @@ void AppendInt(std::string* out, int64_t v);
 // float for typed readers; NaN and infinities are written as null, as nlohmann does.
 void AppendDouble(std::string* out, double v);
 
+// An array of `items`, each written by `append(out, item)`.
+template <typename T, typename Append>
+void AppendArray(std::string* out, const std::vector<T>& items, Append append) {
+  out->push_back('[');
+  for (size_t i = 0; i < items.size(); ++i) {
+    if (i) out->push_back(',');
+    append(out, items[i]);
+  }
+  out->push_back(']');
+}
+
 // An object written key by key: Key() adds the separator and the quoted key, the caller then
 // appends the value. Close() adds the closing brace; a writer is used for one object.
 class Object {

@@ -135,10 +135,8 @@ RankedCandidate& Entry(Candidates* candidates, int64_t seq, const DocInfo* doc) 
 }
 
 // Collects both channels' candidates with their raw signals and ranks.
-Candidates Gather(const ScopeIndex& index, const Scope& scope,
-                                                    const SearchQuery& q,
-                                                    const std::vector<WeightedTerm>& terms,
-                                                    const std::vector<float>& qv) {
+Candidates Gather(const ScopeIndex& index, const Scope& scope, const SearchQuery& q,
+                  const std::vector<WeightedTerm>& terms, const std::vector<float>& qv) {
   // The keyword channel feeds most of the relevance (keyword_weight), so it gets the deeper pool.
   const size_t pool = std::max<size_t>(50, static_cast<size_t>(q.k) * 5);
   const size_t vector_pool = std::max<size_t>(30, static_cast<size_t>(q.k) * 3);
@@ -203,8 +201,7 @@ void AddSessionContext(const ScopeIndex& index, const Scope& scope, const Search
 // memories, relative to the best session) and each candidate learns its session's score.
 // False when no session matches the query: there is no prior then.
 bool AddSessionPrior(const ScopeIndex& index, const SearchQuery& q,
-                     const std::vector<WeightedTerm>& terms,
-                     Candidates* candidates) {
+                     const std::vector<WeightedTerm>& terms, Candidates* candidates) {
   if (q.session_weight <= 0 || index.sessions().sessions() == 0) return false;
   const auto scores = index.sessions().Search(terms, kSessionPriorDepth);
   if (scores.empty()) return false;
