@@ -40,10 +40,7 @@ Reply ProtocolError(int http_status, std::string_view code, std::string message)
 }
 
 Reply JsonReply(const nlohmann::json& body, int status) {
-  Reply r;
-  r.status = status;
-  r.body = DumpJson(body);
-  return r;
+  return JsonTextReply(DumpJson(body), status);
 }
 
 Reply JsonTextReply(std::string body, int status) {
