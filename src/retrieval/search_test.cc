@@ -15,6 +15,7 @@
 #include <tuple>
 
 #include "engram/engine.h"
+#include "retrieval/searcher.h"
 #include "testing/test_support.h"
 
 namespace engram {
@@ -1195,6 +1196,78 @@ TEST(ReembedTest, SearchAfterAModelChangeEmbedsLazily) {
   EXPECT_EQ((*hits)[0].item.id, id);
   EXPECT_TRUE(engine->GetVector(alice, id, "hash-v1-128").ok());
   EXPECT_TRUE(engine->GetVector(alice, id, "hash-v1-64").ok());
+}
+
+}  // namespace
+}  // namespace engram
+
+namespace engram {
+namespace {
+
+// The plain MMR loop: every round rescores every remaining candidate against every pick.
+std::vector<size_t> PlainMmr(const std::vector<double>& scores, size_t k, const SearchQuery& q,
+                             const std::vector<std::vector<double>>& sim) {
+  auto redundancy = [&](double s) {
+    if (s <= q.mmr_similarity_floor || q.mmr_similarity_floor >= 1) return 0.0;
+    return (s - q.mmr_similarity_floor) / (1.0 - q.mmr_similarity_floor);
+  };
+  std::vector<double> max_sim(scores.size(), 0.0);
+  std::vector<bool> used(scores.size(), false);
+  std::vector<size_t> picks;
+  while (picks.size() < k && picks.size() < scores.size()) {
+    size_t best = scores.size();
+    double best_mmr = -1e9;
+    for (size_t i = 0; i < scores.size(); ++i) {
+      if (used[i]) continue;
+      const double mmr = q.mmr_lambda * scores[i] - (1.0 - q.mmr_lambda) * redundancy(max_sim[i]);
+      if (mmr > best_mmr) best_mmr = mmr, best = i;
+    }
+    used[best] = true;
+    picks.push_back(best);
+    for (size_t i = 0; i < scores.size(); ++i) max_sim[i] = std::max(max_sim[i], sim[i][best]);
+  }
+  return picks;
+}
+
+TEST(MmrPicksTest, PicksWhatThePlainLoopPicksWithFewerComparisons) {
+  std::mt19937 rng(7);
+  std::uniform_real_distribution<double> unit(0, 1);
+  size_t lazy_calls = 0, plain_calls = 0;
+  for (int round = 0; round < 500; ++round) {
+    const size_t pool = 1 + rng() % 40;
+    const size_t k = 1 + rng() % 15;
+    std::vector<double> scores(pool);
+    for (double& s : scores) s = rng() % 4 == 0 ? 0.5 : unit(rng);  // with ties
+    std::sort(scores.rbegin(), scores.rend());
+    // Symmetric similarities, some near-duplicate clusters.
+    std::vector<std::vector<double>> sim(pool, std::vector<double>(pool, 1.0));
+    for (size_t i = 0; i < pool; ++i) {
+      for (size_t j = i + 1; j < pool; ++j) {
+        sim[i][j] = sim[j][i] = (i % 5 == j % 5 && rng() % 2) ? 0.8 + 0.2 * unit(rng) : unit(rng) - 0.3;
+      }
+    }
+    SearchQuery q;
+    q.mmr_lambda = std::vector<double>{0.0, 0.3, 0.7, 0.9}[rng() % 4];
+    q.mmr_similarity_floor = std::vector<double>{0.0, 0.6, 1.0}[rng() % 3];
+    const auto lazy = MmrPicks(scores, k, q, [&](size_t i, size_t p) {
+      EXPECT_NE(i, p);
+      ++lazy_calls;
+      return sim[i][p];
+    });
+    EXPECT_EQ(lazy, PlainMmr(scores, k, q, sim)) << "round " << round;
+    for (size_t r = 0; r < std::min(k, pool); ++r) plain_calls += pool - r - 1;
+  }
+  EXPECT_LT(lazy_calls, plain_calls);
+}
+
+TEST(MmrPicksTest, TakesTheBestScoresWhenNothingIsRedundant) {
+  const std::vector<double> scores = {0.9, 0.8, 0.7, 0.6, 0.5, 0.4};
+  SearchQuery q;
+  size_t calls = 0;
+  auto picks = MmrPicks(scores, 3, q, [&](size_t, size_t) { return ++calls, 0.1; });
+  EXPECT_EQ(picks, (std::vector<size_t>{0, 1, 2}));
+  // Only each winner is compared with the picks before it: 0 + 1 + 2.
+  EXPECT_EQ(calls, 3u);
 }
 
 }  // namespace

@@ -103,20 +103,39 @@ std::vector<WeightedTerm> WeightedKeywordTerms(const SearchQuery& q) {
   return terms;
 }
 
+// A hit of one channel that passed the filters, with its index entry.
+template <typename Hit>
+struct Found {
+  Hit hit;
+  const DocInfo* doc;
+};
+
 // Runs `search` unfiltered for 1.5 times the wanted hits and filters the result, which is far cheaper
 // than testing every scored key when most items pass (the usual case: active items); falls back
-// to a filtered search when too few survive.
+// to a filtered search when too few survive. Each hit comes with its index entry, looked up once.
 template <typename Search>
-auto FilteredAfter(const Search& search, size_t want, const KeyFilter& filter) {
+auto FilteredAfter(const Search& search, size_t want, const ScopeIndex& index, const Scope& scope,
+                   const SearchFilters& filters) {
+  using Hit = typename decltype(search(size_t{0}, KeyFilter()))::value_type;
+  auto passing = [&](int64_t seq) -> const DocInfo* {
+    const DocInfo* d = index.Find(seq);
+    return d && PassesFilters(*d, scope, filters) ? d : nullptr;
+  };
   const size_t ask = want + want / 2;
   auto hits = search(ask, KeyFilter());
-  const size_t unfiltered = hits.size();
-  hits.erase(std::remove_if(hits.begin(), hits.end(),
-                            [&](const auto& h) { return !filter(h.key); }),
-             hits.end());
-  if (hits.size() < want && unfiltered == ask) hits = search(want, filter);
-  if (hits.size() > want) hits.resize(want);
-  return hits;
+  std::vector<Found<Hit>> found;
+  found.reserve(hits.size());
+  for (const Hit& h : hits) {
+    if (const DocInfo* d = passing(h.key)) found.push_back({h, d});
+  }
+  if (found.size() < want && hits.size() == ask) {
+    found.clear();
+    for (const Hit& h : search(want, [&](int64_t seq) { return passing(seq) != nullptr; })) {
+      found.push_back({h, index.Find(h.key)});
+    }
+  }
+  if (found.size() > want) found.resize(want);
+  return found;
 }
 
 // A candidate and its index entry (valid while the index's lock is held), looked up once.
@@ -140,27 +159,22 @@ Candidates Gather(const ScopeIndex& index, const Scope& scope, const SearchQuery
   // The keyword channel feeds most of the relevance (keyword_weight), so it gets the deeper pool.
   const size_t pool = std::max<size_t>(50, static_cast<size_t>(q.k) * 5);
   const size_t vector_pool = std::max<size_t>(30, static_cast<size_t>(q.k) * 3);
-  KeyFilter filter = [&](int64_t seq) {
-    const DocInfo* d = index.Find(seq);
-    return d && PassesFilters(*d, scope, q.filters);
-  };
   Candidates out;
   auto keyword = FilteredAfter(
       [&](size_t n, const KeyFilter& f) { return index.keyword().SearchWeighted(terms, n, f); }, pool,
-      filter);
-  const double best = keyword.empty() ? 1.0 : keyword.front().score;
+      index, scope, q.filters);
+  const double best = keyword.empty() ? 1.0 : keyword.front().hit.score;
   for (size_t i = 0; i < keyword.size(); ++i) {
-    RankedCandidate& c = Entry(&out, keyword[i].key, index.Find(keyword[i].key));
-    c.explain.keyword = best > 0 ? keyword[i].score / best : 0;
+    RankedCandidate& c = Entry(&out, keyword[i].hit.key, keyword[i].doc);
+    c.explain.keyword = best > 0 ? keyword[i].hit.score / best : 0;
     c.explain.keyword_rank = static_cast<int>(i) + 1;
   }
   auto vector = FilteredAfter(
       [&](size_t n, const KeyFilter& f) { return index.vectors().Search(qv.data(), n, f); },
-      vector_pool,
-      filter);
+      vector_pool, index, scope, q.filters);
   for (size_t i = 0; i < vector.size(); ++i) {
-    RankedCandidate& c = Entry(&out, vector[i].key, index.Find(vector[i].key));
-    c.explain.vector = std::max(0.0, static_cast<double>(vector[i].score));
+    RankedCandidate& c = Entry(&out, vector[i].hit.key, vector[i].doc);
+    c.explain.vector = std::max(0.0, static_cast<double>(vector[i].hit.score));
     c.explain.vector_rank = static_cast<int>(i) + 1;
   }
   return out;
@@ -295,36 +309,58 @@ double Redundancy(double cosine, const SearchQuery& q) {
   return (cosine - q.mmr_similarity_floor) / (1.0 - q.mmr_similarity_floor);
 }
 
-// Maximal marginal relevance: repeatedly take the candidate with the best
-// λ·score − (1−λ)·(max redundancy with those already taken). Each candidate's max similarity
-// is updated once per pick, so the cost is pool × k similarities.
+// The candidates' MMR order (MmrPicks) over their vectors, read only when compared.
 std::vector<RankedCandidate> Diversify(const ScopeIndex& index, std::vector<RankedCandidate> ranked,
                                        const SearchQuery& q) {
   const size_t pool = std::min(ranked.size(), static_cast<size_t>(q.k) * 3);
-  ranked.resize(pool);
+  std::vector<double> scores(pool);
+  for (size_t i = 0; i < pool; ++i) scores[i] = ranked[i].score;
   std::vector<std::vector<float>> vecs(pool);
-  for (size_t i = 0; i < pool; ++i) index.vectors().Get(ranked[i].seq, &vecs[i]);
-  std::vector<double> max_sim(pool, 0.0);
-  std::vector<bool> used(pool, false);
+  std::vector<bool> loaded(pool, false);
+  auto vector_of = [&](size_t i) -> const std::vector<float>& {
+    if (!loaded[i]) index.vectors().Get(ranked[i].seq, &vecs[i]), loaded[i] = true;
+    return vecs[i];
+  };
   std::vector<RankedCandidate> chosen;
-  while (chosen.size() < static_cast<size_t>(q.k) && chosen.size() < pool) {
-    size_t best = pool;
-    double best_mmr = -1e9;
-    for (size_t i = 0; i < pool; ++i) {
-      if (used[i]) continue;
-      double mmr = q.mmr_lambda * ranked[i].score - (1.0 - q.mmr_lambda) * Redundancy(max_sim[i], q);
-      if (mmr > best_mmr) best_mmr = mmr, best = i;
-    }
-    used[best] = true;
-    chosen.push_back(ranked[best]);
-    for (size_t i = 0; i < pool; ++i) {
-      if (!used[i]) max_sim[i] = std::max(max_sim[i], static_cast<double>(Cosine(vecs[i], vecs[best])));
-    }
+  for (size_t i : MmrPicks(scores, static_cast<size_t>(q.k), q, [&](size_t a, size_t b) {
+         return static_cast<double>(Cosine(vector_of(a), vector_of(b)));
+       })) {
+    chosen.push_back(ranked[i]);
   }
   return chosen;
 }
 
 }  // namespace
+
+std::vector<size_t> MmrPicks(std::span<const double> scores, size_t k, const SearchQuery& q,
+                             const std::function<double(size_t, size_t)>& similarity) {
+  const size_t pool = scores.size();
+  const double lambda = q.mmr_lambda;
+  std::vector<double> max_sim(pool, 0.0);
+  std::vector<size_t> compared(pool, 0);  // how many of `picks` max_sim[i] has seen
+  std::vector<bool> used(pool, false);
+  std::vector<size_t> picks;
+  // With max_sim short of some picks this is an upper bound: redundancy only grows.
+  auto mmr = [&](size_t i) { return lambda * scores[i] - (1.0 - lambda) * Redundancy(max_sim[i], q); };
+  while (picks.size() < k && picks.size() < pool) {
+    size_t best = pool;
+    double best_mmr = -1e9;
+    for (size_t i = 0; i < pool; ++i) {
+      if (used[i]) continue;
+      if (best != pool) {
+        if (lambda * scores[i] <= best_mmr) break;  // nor can any later (lower) score
+        if (mmr(i) <= best_mmr) continue;
+      }
+      for (; compared[i] < picks.size(); ++compared[i]) {
+        max_sim[i] = std::max(max_sim[i], similarity(i, picks[compared[i]]));
+      }
+      if (const double value = mmr(i); value > best_mmr) best_mmr = value, best = i;
+    }
+    used[best] = true;
+    picks.push_back(best);
+  }
+  return picks;
+}
 
 std::vector<RankedCandidate> RankCandidates(const ScopeIndex& index, const Scope& scope,
                                             const SearchQuery& q, const std::vector<float>& qv,

@@ -3,6 +3,8 @@
 // index; the engine fetches the winning items from the store.
 #pragma once
 
+#include <functional>
+#include <span>
 #include <string>
 #include <utility>
 #include <vector>
@@ -24,6 +26,15 @@ bool PassesFilters(const DocInfo& doc, const Scope& scope, const SearchFilters& 
 // The query text (weight 1) followed by its recent turns, newest first, each weighted
 // recent_turn_weight (none when that weight is 0).
 std::vector<std::pair<std::string, double>> WeightedQueryTexts(const SearchQuery& query);
+
+// Maximal marginal relevance: the indices of up to `k` candidates (given best score first), in
+// pick order. Each round takes the candidate with the best
+// λ·score − (1−λ)·(its max redundancy with those already picked), the first on ties, where
+// redundancy is 0 up to query.mmr_similarity_floor of similarity, rising linearly to 1 at 1.
+// Lazy: `similarity(i, p)` (i a candidate, p a pick) is asked only for candidates that could
+// still win a round — about k²/2 calls when near-duplicates are rare, instead of pool × k.
+std::vector<size_t> MmrPicks(std::span<const double> scores, size_t k, const SearchQuery& query,
+                             const std::function<double(size_t, size_t)>& similarity);
 
 // The caller holds index.mu (shared). `query_vector` has index.dimension() floats.
 std::vector<RankedCandidate> RankCandidates(const ScopeIndex& index, const Scope& scope,
