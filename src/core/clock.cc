@@ -83,6 +83,22 @@ std::string FormatTimestamp(TimestampMs t) {
   int64_t y;
   unsigned m, d;
   CivilFromDays(days, &y, &m, &d);
+  if (y >= 0 && y <= 9999) {
+    // The common case, written digit by digit: snprintf took 2 % of a search request's CPU
+    // (five timestamps per returned memory).
+    char out[] = "0000-00-00T00:00:00.000Z";
+    auto put = [&](size_t end, int64_t value, int digits) {
+      for (int i = 0; i < digits; ++i, value /= 10) out[end - i] = static_cast<char>('0' + value % 10);
+    };
+    put(3, y, 4);
+    put(6, m, 2);
+    put(9, d, 2);
+    put(12, ms_of_day / 3'600'000, 2);
+    put(15, ms_of_day / 60'000 % 60, 2);
+    put(18, ms_of_day / 1000 % 60, 2);
+    put(22, ms_of_day % 1000, 3);
+    return std::string(out, 24);
+  }
   char buf[64];
   std::snprintf(buf, sizeof buf, "%04lld-%02u-%02uT%02lld:%02lld:%02lld.%03lldZ",
                 static_cast<long long>(y), m, d, static_cast<long long>(ms_of_day / 3'600'000),

@@ -2,6 +2,9 @@
 
 #include <gtest/gtest.h>
 
+#include <ctime>
+#include <random>
+
 namespace engram {
 namespace {
 
@@ -10,6 +13,26 @@ TEST(TimestampTest, FormatsUtcWithMilliseconds) {
   EXPECT_EQ(FormatTimestamp(1'683'554'160'123), "2023-05-08T13:56:00.123Z");
   EXPECT_EQ(FormatTimestamp(-1), "1969-12-31T23:59:59.999Z");
   EXPECT_EQ(FormatTimestamp(951'782'400'000), "2000-02-29T00:00:00.000Z");  // leap day
+}
+
+// Against the C library's calendar (timegm's inverse, gmtime_r) over years 0000–9999 and the
+// edges of the digit-by-digit path.
+TEST(TimestampTest, FormatsLikeGmtime) {
+  std::mt19937_64 rng(11);
+  const TimestampMs first = *ParseTimestamp("0000-01-01T00:00:00Z");
+  const TimestampMs last = *ParseTimestamp("9999-12-31T23:59:59.999Z");
+  std::vector<TimestampMs> instants = {first, last, 0, -1, 253'402'300'799'999};
+  for (int i = 0; i < 20000; ++i) instants.push_back(first + static_cast<TimestampMs>(rng() % (last - first + 1)));
+  for (TimestampMs t : instants) {
+    const std::time_t seconds = static_cast<std::time_t>((t - (((t % 1000) + 1000) % 1000)) / 1000);
+    std::tm tm{};
+    ASSERT_NE(gmtime_r(&seconds, &tm), nullptr);
+    char want[40];
+    std::snprintf(want, sizeof want, "%04d-%02d-%02dT%02d:%02d:%02d.%03dZ", tm.tm_year + 1900,
+                  tm.tm_mon + 1, tm.tm_mday, tm.tm_hour, tm.tm_min, tm.tm_sec,
+                  static_cast<int>(((t % 1000) + 1000) % 1000));
+    EXPECT_EQ(FormatTimestamp(t), want) << t;
+  }
 }
 
 TEST(TimestampTest, ParsesTheFormsItDocuments) {
