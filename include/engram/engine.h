@@ -57,6 +57,9 @@ struct EngineOptions {
   // vectors) are evicted, least recently used first, while their total exceeds this; an evicted
   // graph is saved as a snapshot first. The index in use is never evicted. 0: no limit.
   size_t index_memory_budget = size_t{2} << 30;
+  // Search hits are served from a cache of recently returned items (least recently used
+  // evicted; ~1 KB each with short content) instead of SQLite when present; 0: no cache.
+  size_t item_cache_entries = 100'000;
 };
 
 // Progress of a long operation: items done so far of a total (total 0 when unknown).

@@ -169,6 +169,75 @@ TEST(ConcurrencyTest, AccessCountsAreExactWhileFlushingInTheBackground) {
   auto stored = engine->Get(scope, target->id);
   ASSERT_TRUE(stored.ok());
   EXPECT_EQ(stored->access_count, kThreads * kSearches);
+  // A search's hit (served from the item cache by now) counts every read once, itself included.
+  SearchQuery q;
+  q.text = "oolong";
+  q.k = 1;
+  auto again = engine->Search(scope, q);
+  ASSERT_TRUE(again.ok());
+  ASSERT_EQ(again->size(), 1u);
+  EXPECT_EQ((*again)[0].item.access_count, kThreads * kSearches + 1);
+}
+
+// Searches never return an item older than the last update acknowledged before they started,
+// though their hits are served from the item cache while a writer keeps changing the item.
+TEST(ConcurrencyTest, SearchHitsAreNeverOlderThanAnAcknowledgedUpdate) {
+  testing::TempDir dir;
+  auto engine = testing::OpenEngine(dir.File("fresh.db"));
+  ASSERT_NE(engine, nullptr);
+  Scope scope{"default", "alice", "", ""};
+  auto target = engine->Add(scope, testing::Text("jasmine tea version 0"));
+  ASSERT_TRUE(target.ok());
+  for (int i = 0; i < 50; ++i) ASSERT_TRUE(engine->Add(scope, testing::Text("other note " + std::to_string(i))).ok());
+
+  constexpr int kUpdates = 300, kReaders = 3;
+  std::atomic<int> acknowledged{0};
+  std::atomic<bool> done{false};
+  std::atomic<int> stale{0}, searches{0};
+  auto version_of = [](const std::string& content) {
+    return std::stoi(content.substr(content.rfind(' ') + 1));
+  };
+  std::vector<std::thread> threads;
+  threads.emplace_back([&] {
+    for (int v = 1; v <= kUpdates; ++v) {
+      MemoryPatch p;
+      p.content = "jasmine tea version " + std::to_string(v);
+      p.importance = 0.5 + (v % 2) * 0.1;
+      ASSERT_TRUE(engine->Update(scope, target->id, p).ok());
+      acknowledged.store(v);
+    }
+    done.store(true);
+  });
+  for (int r = 0; r < kReaders; ++r) {
+    threads.emplace_back([&, r] {
+      while (!done.load()) {
+        const int floor = acknowledged.load();
+        SearchQuery q;
+        q.text = "jasmine tea";
+        q.k = 3;
+        q.record_access = r != 0;  // one reader leaves the statistics alone
+        auto hits = engine->Search(scope, q);
+        ASSERT_TRUE(hits.ok()) << hits.status().ToString();
+        searches.fetch_add(1);
+        for (const SearchHit& h : *hits) {
+          if (h.item.id != target->id) continue;
+          const int v = version_of(h.item.content);
+          if (v < floor) stale.fetch_add(1);
+          EXPECT_DOUBLE_EQ(h.item.importance, 0.5 + (v % 2) * 0.1) << "a torn item: " << h.item.content;
+        }
+      }
+    });
+  }
+  for (std::thread& th : threads) th.join();
+  EXPECT_EQ(stale.load(), 0);
+  EXPECT_GT(searches.load(), 0);
+  SearchQuery q;
+  q.text = "jasmine tea";
+  q.k = 1;
+  auto last = engine->Search(scope, q);
+  ASSERT_TRUE(last.ok());
+  ASSERT_FALSE(last->empty());
+  EXPECT_EQ((*last)[0].item.content, "jasmine tea version " + std::to_string(kUpdates));
 }
 
 // More items read than one flush transaction takes (1,000): the flush writes them in several

@@ -775,6 +775,51 @@ TEST_F(SearchTest, MmrPromotesADifferentRelevantItem) {
   EXPECT_EQ(IdSet(Find(q)), IdSet(plain));
 }
 
+// Hits come from the item cache once returned; every kind of write must show in the next search.
+TEST_F(SearchTest, CachedHitsFollowEveryWrite) {
+  const std::string tea = AddOk("green tea ceremony in Kyoto");
+  AddOk("bought a new laptop");
+  auto first = Find("green tea");
+  ASSERT_FALSE(first.empty());
+  ASSERT_EQ(first[0].item.id, tea);
+  EXPECT_EQ(first[0].item.content, "green tea ceremony in Kyoto");
+
+  MemoryPatch patch;
+  patch.content = "green tea ceremony in Uji";
+  patch.tags = std::vector<std::string>{"travel"};
+  patch.importance = 0.9;
+  ASSERT_TRUE(engine_->Update(alice_, tea, patch).ok());
+  auto updated = Find("green tea");
+  ASSERT_FALSE(updated.empty());
+  EXPECT_EQ(updated[0].item.content, "green tea ceremony in Uji");
+  EXPECT_EQ(updated[0].item.tags, std::vector<std::string>{"travel"});
+  EXPECT_DOUBLE_EQ(updated[0].item.importance, 0.9);
+  EXPECT_EQ(updated[0].item.access_count, 2);
+
+  // Flushed counts reach the cached copy exactly once.
+  ASSERT_TRUE(engine_->FlushAccessStats().ok());
+  auto after_flush = Find("green tea");
+  ASSERT_FALSE(after_flush.empty());
+  EXPECT_EQ(after_flush[0].item.access_count, 3);
+  ASSERT_TRUE(engine_->FlushAccessStats().ok());
+  EXPECT_EQ(Find("green tea")[0].item.access_count, 4);
+
+  // Another user never gets the cached item, even by the same words.
+  EXPECT_TRUE(Find(Query("green tea"), bob_).empty());
+
+  MemoryPatch archive;
+  archive.status = ItemStatus::kArchived;
+  ASSERT_TRUE(engine_->Update(alice_, tea, archive).ok());
+  SearchQuery archived = Query("green tea");
+  archived.filters.statuses = {ItemStatus::kArchived};
+  auto found = Find(archived);
+  ASSERT_EQ(found.size(), 1u);
+  EXPECT_EQ(found[0].item.status, ItemStatus::kArchived);
+
+  ASSERT_TRUE(engine_->Purge(alice_, tea).ok());
+  EXPECT_TRUE(Find(archived).empty());
+}
+
 TEST_F(SearchTest, ReturnedItemsCountTheAccess) {
   NewMemory tea_memory = Text("green tea");
   tea_memory.tags = {"drink"};

@@ -209,6 +209,7 @@ Status MemoryStore::Apply(const Scope& scope, std::vector<StoreOp>& ops, Timesta
     }
   }
   std::lock_guard<std::mutex> lock(write_mu_);
+  ItemCache::WriteWindow window(&cache_);  // closes after the commit (declared before txn)
   Transaction txn(writer_.get());
   ENGRAM_RETURN_IF_ERROR(txn.Begin());
   ENGRAM_ASSIGN_OR_RETURN(int64_t scope_id, EnsureScopeId(scope));
@@ -231,6 +232,7 @@ Result<MemoryItem> MemoryStore::Mutate(const Scope& scope, std::string_view id,
                                        TimestampMs now, const ItemMutation& mutation,
                                        const StoredVector* vector, int64_t* seq_out) {
   std::lock_guard<std::mutex> lock(write_mu_);
+  ItemCache::WriteWindow window(&cache_);
   Transaction txn(writer_.get());
   ENGRAM_RETURN_IF_ERROR(txn.Begin());
   ENGRAM_ASSIGN_OR_RETURN(MemoryItem item,
@@ -267,6 +269,7 @@ Result<MemoryItem> MemoryStore::MutateLocked(const Scope& scope, std::string_vie
   ENGRAM_ASSIGN_OR_RETURN(Statement * st, writer_->Prepare(kSql));
   BindMutableColumns(st, item, 1);
   st->Bind(kItemMutableColumnCount + 1, seq);
+  cache_.Erase(seq);  // the caller's write window is open
   ENGRAM_RETURN_IF_ERROR(st->Run());
   HistoryEntry h{.event = event,
                  .old_content = previous.content,
@@ -295,10 +298,12 @@ void CheckpointAfterPurge(Database* db) { (void)db->Exec("PRAGMA wal_checkpoint(
 Status MemoryStore::Purge(const Scope& scope, std::string_view id, int64_t* seq_out) {
   std::lock_guard<std::mutex> lock(write_mu_);
   {
+    ItemCache::WriteWindow window(&cache_);
     Transaction txn(writer_.get());
     ENGRAM_RETURN_IF_ERROR(txn.Begin());
     ENGRAM_ASSIGN_OR_RETURN(int64_t seq, SeqForWrite(scope, id));
     if (seq_out) *seq_out = seq;
+    cache_.Erase(seq);
     ENGRAM_ASSIGN_OR_RETURN(Statement * st, writer_->Prepare("DELETE FROM items WHERE seq = ?"));
     ENGRAM_RETURN_IF_ERROR(st->Bind(1, seq).Run());  // history and vectors cascade
     ENGRAM_RETURN_IF_ERROR(txn.Commit());
@@ -311,10 +316,12 @@ Result<int64_t> MemoryStore::PurgeScope(const Scope& scope) {
   std::lock_guard<std::mutex> lock(write_mu_);
   int64_t removed = 0;
   {
+    ItemCache::WriteWindow window(&cache_);
     Transaction txn(writer_.get());
     ENGRAM_RETURN_IF_ERROR(txn.Begin());
     ENGRAM_ASSIGN_OR_RETURN(auto scope_id, FindScopeId(writer_.get(), scope));
     if (!scope_id) return int64_t{0};
+    cache_.Clear();  // rare: every scope's entries go, not only this one's
     const char* const kDeletes[] = {"DELETE FROM items WHERE scope_id = ?",
                                      "DELETE FROM sessions WHERE scope_id = ?",
                                      "DELETE FROM jobs WHERE scope_id = ?",
@@ -333,9 +340,11 @@ Result<int64_t> MemoryStore::PurgeScope(const Scope& scope) {
 Status MemoryStore::PutVector(const Scope& scope, std::string_view id, const StoredVector& vector,
                               TimestampMs now) {
   std::lock_guard<std::mutex> lock(write_mu_);
+  ItemCache::WriteWindow window(&cache_);
   Transaction txn(writer_.get());
   ENGRAM_RETURN_IF_ERROR(txn.Begin());
   ENGRAM_ASSIGN_OR_RETURN(int64_t seq, SeqForWrite(scope, id));
+  cache_.Erase(seq);
   ENGRAM_RETURN_IF_ERROR(InsertVector(seq, vector, now));
   ENGRAM_ASSIGN_OR_RETURN(Statement * up,
                           writer_->Prepare("UPDATE items SET embedding_model = ? WHERE seq = ?"));
@@ -419,6 +428,7 @@ Status MemoryStore::RecordAccess(const std::vector<AccessDelta>& deltas,
       if (relaxed) (void)db->Exec("PRAGMA synchronous=" + mode);
     }
   } restore{writer_.get(), relax, options_.synchronous};
+  ItemCache::WriteWindow window(&cache_);
   Transaction txn(writer_.get());
   ENGRAM_RETURN_IF_ERROR(txn.Begin());
   ENGRAM_ASSIGN_OR_RETURN(
@@ -429,8 +439,16 @@ Status MemoryStore::RecordAccess(const std::vector<AccessDelta>& deltas,
     st->Reset();
     ENGRAM_RETURN_IF_ERROR(st->Bind(1, d.count).Bind(2, d.last_accessed).Bind(3, d.seq).Run());
   }
-  if (around_commit) return around_commit([&] { return txn.Commit(); });
-  return txn.Commit();
+  // Cached entries take the counts with the commit, inside around_commit (see engine.h).
+  auto commit = [&] {
+    Status s = txn.Commit();
+    if (s.ok()) {
+      for (const AccessDelta& d : deltas) cache_.AddAccess(d.seq, d.count, d.last_accessed);
+    }
+    return s;
+  };
+  if (around_commit) return around_commit(commit);
+  return commit();
 }
 
 }  // namespace engram

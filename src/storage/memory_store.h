@@ -20,6 +20,7 @@
 #include "engram/engine.h"
 #include "engram/memory.h"
 #include "engram/status.h"
+#include "storage/item_cache.h"
 #include "storage/sqlite.h"
 
 namespace engram {
@@ -33,6 +34,8 @@ struct StoreOptions {
   // second, inside whichever commit crosses the threshold); the owner calls Checkpoint()
   // from a background thread instead.
   bool background_checkpoints = false;
+  // Items kept in memory for GetBySeqs (search hits), least recently used evicted; 0: none.
+  size_t item_cache_entries = 0;
 };
 
 struct ScopeFilter;  // memory_store_internal.h
@@ -172,7 +175,8 @@ class MemoryStore {
  private:
   class ReaderLease;
 
-  explicit MemoryStore(StoreOptions options) : options_(std::move(options)) {}
+  explicit MemoryStore(StoreOptions options)
+      : options_(std::move(options)), cache_(options_.item_cache_entries) {}
 
   Result<ReaderLease> AcquireReader();
   void ReleaseReader(std::unique_ptr<Database> db);
@@ -210,6 +214,8 @@ class MemoryStore {
 
   std::mutex write_mu_;
   std::unique_ptr<Database> writer_;  // guarded by write_mu_
+  // Every write that changes or deletes existing rows opens a window on it (under write_mu_).
+  ItemCache cache_;
   std::mutex checkpoint_mu_;
   std::unique_ptr<Database> checkpointer_;  // guarded by checkpoint_mu_; background_checkpoints
 

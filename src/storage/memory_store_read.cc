@@ -354,23 +354,36 @@ Status MemoryStore::Scan(const Scope& scope, const std::string& model, bool with
 
 Result<std::vector<ScannedItem>> MemoryStore::GetBySeqs(const Scope& scope,
                                                         const std::vector<int64_t>& seqs) {
+  const Scope whole{scope.tenant, scope.user_id, "", ""};
+  std::vector<ScannedItem> out;
+  std::vector<int64_t> missing;
+  for (int64_t seq : seqs) {
+    ScannedItem cached;
+    if (cache_.Get(seq, whole, &cached.item)) {
+      cached.seq = seq;
+      out.push_back(std::move(cached));
+    } else {
+      missing.push_back(seq);
+    }
+  }
+  if (missing.empty()) return out;
+  const uint64_t generation = cache_.Generation();  // before the read transaction starts
   ENGRAM_ASSIGN_OR_RETURN(ReaderLease lease, AcquireReader());
   Database* db = lease.db();
   ReadTransaction read(db);
   ENGRAM_RETURN_IF_ERROR(read.Begin());
-  const Scope whole{scope.tenant, scope.user_id, "", ""};
   ENGRAM_ASSIGN_OR_RETURN(ScopeFilter filter, ResolveForRead(db, whole));
-  std::vector<ScannedItem> out;
   if (filter.scope_id < 0) return out;
   ENGRAM_ASSIGN_OR_RETURN(Statement * st,
                           db->Prepare(kSelectItems + "WHERE seq = ? AND scope_id = ?"));
-  for (int64_t seq : seqs) {
+  for (int64_t seq : missing) {
     st->Reset();
     st->Bind(1, seq).Bind(2, filter.scope_id);
     ENGRAM_ASSIGN_OR_RETURN(bool row, st->Step());
     if (!row) continue;
     ScannedItem scanned;
     ENGRAM_ASSIGN_OR_RETURN(scanned.item, ReadItemRow(*st, whole, &scanned.seq));
+    cache_.Put(generation, scanned.seq, scanned.item);
     out.push_back(std::move(scanned));
   }
   return out;
