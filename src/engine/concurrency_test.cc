@@ -140,6 +140,9 @@ TEST(ConcurrencyTest, AccessCountsAreExactWhileFlushingInTheBackground) {
   auto target = engine->Add(scope, testing::Text("oolong oolong oolong"));
   ASSERT_TRUE(target.ok());
 
+  SearchQuery oolong;
+  oolong.text = "oolong";
+  oolong.k = 1;
   constexpr int kThreads = 4, kSearches = 150;
   std::atomic<int> regressions{0};
   std::vector<std::thread> threads;
@@ -147,10 +150,7 @@ TEST(ConcurrencyTest, AccessCountsAreExactWhileFlushingInTheBackground) {
     threads.emplace_back([&, t] {
       int64_t seen = 0;
       for (int i = 0; i < kSearches; ++i) {
-        SearchQuery q;
-        q.text = "oolong";
-        q.k = 1;
-        auto hits = engine->Search(scope, q);
+        auto hits = engine->Search(scope, oolong);
         ASSERT_TRUE(hits.ok());
         ASSERT_EQ(hits->size(), 1u);
         if ((*hits)[0].item.access_count <= seen) regressions.fetch_add(1);
@@ -170,10 +170,7 @@ TEST(ConcurrencyTest, AccessCountsAreExactWhileFlushingInTheBackground) {
   ASSERT_TRUE(stored.ok());
   EXPECT_EQ(stored->access_count, kThreads * kSearches);
   // A search's hit (served from the item cache by now) counts every read once, itself included.
-  SearchQuery q;
-  q.text = "oolong";
-  q.k = 1;
-  auto again = engine->Search(scope, q);
+  auto again = engine->Search(scope, oolong);
   ASSERT_TRUE(again.ok());
   ASSERT_EQ(again->size(), 1u);
   EXPECT_EQ((*again)[0].item.access_count, kThreads * kSearches + 1);
