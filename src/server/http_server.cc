@@ -462,6 +462,12 @@ Status HttpServer::Start() {
   }
   ENGRAM_RETURN_IF_ERROR(impl_->Configure());
   httplib::Server& svr = impl_->svr();
+  // SO_REUSEADDR only: cpp-httplib's default adds SO_REUSEPORT, with which a second server
+  // binds the same port and silently takes part of the connections.
+  svr.set_socket_options([](socket_t sock) {
+    int yes = 1;
+    setsockopt(sock, SOL_SOCKET, SO_REUSEADDR, &yes, sizeof(yes));
+  });
   if (o.port == 0) {
     port_ = svr.bind_to_any_port(o.host);
   } else {

@@ -640,6 +640,16 @@ class OpsTest(ApiTestCase):
         self.assertEqual(self.ok(self.c, "GET", "/healthz"), {"status": "ok"})
         self.assertEqual(self.ok(self.c, "GET", "/readyz"), {"status": "ready"})
 
+    def test_a_second_server_on_the_same_port_is_refused(self):
+        # cpp-httplib sets SO_REUSEPORT by default, which would let a second server share the
+        # port and silently take half of the connections.
+        other = os.path.join(self.dir, "other.db")
+        r = h.run_engram(other, "serve", "--host", "127.0.0.1", "--port", str(self.server.port),
+                         timeout=30)
+        self.assertNotEqual(r.returncode, 0, r)
+        self.assertIn(b"cannot listen on 127.0.0.1:%d" % self.server.port, r.stderr)
+        self.assertEqual(self.ok(self.c, "GET", "/healthz"), {"status": "ok"})
+
     def test_openapi_document_is_the_committed_one(self):
         r = self.call(self.c, "GET", "/openapi.json", expect=200)
         self.assertTrue(r.header("content-type").startswith("application/json"))
