@@ -23,6 +23,8 @@ def main():
     ap.add_argument("--key", default="")
     ap.add_argument("--per-user-hint", type=int, default=10000,
                     help="memories per user already stored (decides whether to wait for graphs)")
+    ap.add_argument("--hnsw-threshold", type=int, default=50000,
+                    help="the server's hnsw_threshold: scopes this large build HNSW graphs")
     args = ap.parse_args()
     u = urllib.parse.urlparse(args.url)
     conn = http.client.HTTPConnection(u.hostname, u.port, timeout=600)
@@ -52,13 +54,19 @@ def main():
     # Scopes past the HNSW threshold build their graphs in the background; measure after.
     t2 = time.time()
     while time.time() - t2 < 900:
-        conn.request("GET", "/metrics")
-        text = conn.getresponse().read().decode()
+        try:
+            conn.request("GET", "/metrics")
+            text = conn.getresponse().read().decode()
+        except (http.client.HTTPException, ConnectionError):  # idle keep-alive closed by the server
+            conn.close()
+            conn = http.client.HTTPConnection(u.hostname, u.port, timeout=600)
+            conn.request("GET", "/metrics")
+            text = conn.getresponse().read().decode()
         hnsw = next((int(float(l.split()[-1])) for l in text.splitlines()
                      if l.startswith("engram_index_hnsw_scopes ")), 0)
         print(f"\rHNSW graphs ready: {hnsw}/{args.users} ({time.time() - t2:.0f} s)", end="",
               file=sys.stderr)
-        if hnsw >= args.users or args.per_user_hint < 5000:
+        if hnsw >= args.users or args.per_user_hint < args.hnsw_threshold:
             break
         time.sleep(5)
     print(file=sys.stderr)

@@ -52,7 +52,9 @@ struct EngineOptions {
   const Clock* clock = nullptr;          // not owned; outlives the engine; default system clock
   // Embeds content on write and queries on search; default: the hash embedder (384 dims).
   std::shared_ptr<Embedder> embedder;
-  size_t hnsw_threshold = 5'000;         // scopes with more vectors search an HNSW index
+  // Scopes with more vectors search an HNSW graph; smaller ones a full scan of 1-bit codes with
+  // an exact re-rank (src/index/scan_index.h), or the floats themselves below 2,048 vectors.
+  size_t hnsw_threshold = 50'000;
   // Loaded scope indexes (BM25, vectors, item facts; estimated ~3 KB per item with 384-dim
   // vectors) are evicted, least recently used first, while their total exceeds this; an evicted
   // graph is saved as a snapshot first. The index in use is never evicted. 0: no limit.
@@ -280,17 +282,17 @@ class Engine {
   struct IndexInfo {
     int64_t items = 0;
     int64_t vectors = 0;
-    bool approximate = false;     // HNSW graph rather than exact scan
+    bool approximate = false;     // HNSW graph rather than the scan index
     bool from_snapshot = false;   // the graph was loaded from its snapshot file
     std::string snapshot_status;  // "none", "loaded", or why the snapshot was not used
-    bool graph_building = false;  // a graph is being built; the exact index serves meanwhile
+    bool graph_building = false;  // a graph is being built; the scan index serves meanwhile
     int64_t unmerged = 0;         // vectors written since the graph, searched exactly until merged
   };
   Result<IndexInfo> DescribeIndex(const Scope& scope);
   // Writes an HNSW snapshot for every loaded approximate index whose vectors changed since it
   // was loaded or saved (also done on destruction). Files live in `<database>.indexes/`.
   Status SaveIndexSnapshots();
-  // Scopes past hnsw_threshold get their HNSW graph from a background build (the exact index
+  // Scopes past hnsw_threshold get their HNSW graph from a background build (the scan index
   // serves meanwhile, writes are not blocked); this blocks until no build is queued or running.
   // Destroying the engine cancels a running build instead (the next load starts it again).
   void WaitForIndexBuilds();

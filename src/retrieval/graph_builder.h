@@ -3,9 +3,9 @@
 // engine's write lock for the seconds or minutes a graph takes.
 //
 // A build copies the scope's vectors under the index lock (milliseconds), builds the graph
-// with no lock held while the exact index keeps serving searches and writes, then replays the
+// with no lock held while the scan index keeps serving searches and writes, then replays the
 // vectors changed meanwhile: in rounds outside the lock while many changed, and the last few
-// under the exclusive lock just before the graph replaces the exact index. Every change made
+// under the exclusive lock just before the graph replaces the scan index. Every change made
 // after the copy is therefore in the graph, once, in its latest state.
 //
 // It also merges the tails of scopes that have a graph (ScopeIndex::MergeTail): kMergeBatch

@@ -6,6 +6,7 @@
 
 #include "core/status_macros.h"
 #include "index/hnsw_index.h"
+#include "index/scan_index.h"
 #include "text/analyzer.h"
 
 namespace engram {
@@ -133,7 +134,7 @@ ScopeIndex::ScopeIndex(const ScopeIndexOptions& options)
     : options_(options),
       bm25_(options.bm25),
       session_index_(options.bm25),
-      vectors_(MakeExactIndex(options.dimension)) {}
+      vectors_(MakeScanIndex(options.dimension)) {}
 
 void ScopeIndex::Upsert(int64_t seq, const MemoryItem& item, const std::vector<float>* vector) {
   // DocInfo keeps no content, so the text is re-indexed whenever the item is given.

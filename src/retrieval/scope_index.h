@@ -4,10 +4,12 @@
 //
 // Threads: `mu` guards everything; searches hold it shared, updates exclusive.
 //
-// Past hnsw_threshold vectors an exact scan costs more than a graph search, so the scope wants
-// an HNSW graph. The graph is built by a GraphBuilder outside `mu`, from a copy of the vectors,
-// while the exact index keeps serving; the keys whose vectors change meanwhile are logged and
-// replayed onto the graph before it replaces the exact index (see graph_builder.h).
+// Up to hnsw_threshold vectors the scope searches a scan index (index/scan_index.h: the floats
+// below 2,048 vectors, then a full scan of 1-bit codes with an exact re-rank); a write updates
+// it in microseconds. Past the threshold the scan costs more than a graph search, so the scope
+// wants an HNSW graph. The graph is built by a GraphBuilder outside `mu`, from a copy of the
+// vectors, while the scan index keeps serving; the keys whose vectors change meanwhile are
+// logged and replayed onto the graph before it replaces the scan index (see graph_builder.h).
 //
 // Once the scope has a graph, a write does not insert into it (an HNSW insert costs ~0.3 ms at
 // 10k vectors, under the exclusive lock): the new vector goes to an exact "tail" (and an
@@ -74,7 +76,7 @@ struct VectorChange {
 struct ScopeIndexOptions {
   int dimension = 384;
   Bm25Params bm25;
-  size_t hnsw_threshold = 5'000;  // switch from exact to HNSW search past this many vectors
+  size_t hnsw_threshold = 50'000;  // switch from the scan index to HNSW past this many vectors
 };
 
 class ScopeIndex {
@@ -97,8 +99,8 @@ class ScopeIndex {
   VectorSet BeginGraphBuild();
   // The vectors changed since BeginGraphBuild or the previous call.
   std::vector<VectorChange> TakeVectorChanges();
-  // Ends the build: `graph` (holding every change taken) replaces the exact index; null means
-  // the build failed or was abandoned, and the exact index stays (slower, never wrong).
+  // Ends the build: `graph` (holding every change taken) replaces the scan index; null means
+  // the build failed or was abandoned, and the scan index stays (slower).
   void EndGraphBuild(std::unique_ptr<HnswIndex> graph, bool retry_later);
   bool graph_building() const { return graph_state_ == GraphState::kBuilding; }
   // The HNSW graph when the index is approximate, for snapshots; null while exact.

@@ -1,0 +1,402 @@
+#include "index/scan_index.h"
+
+#include <algorithm>
+#include <cmath>
+#include <cstring>
+#include <random>
+#include <unordered_map>
+
+#include "index/dot_product.h"
+#include "index/quantized_vectors.h"
+
+#if defined(__x86_64__) && defined(__GNUC__)
+#include <immintrin.h>
+#define ENGRAM_X86_DISPATCH 1
+#endif
+
+namespace engram {
+namespace {
+
+constexpr size_t kRows = 32;        // rows per code block
+constexpr int kRounds = 3;          // rotation rounds (two already mix as well on our data)
+constexpr uint64_t kSeed = 0x5EED'CAFE'0001ULL;
+constexpr size_t kScanChunk = 64;   // blocks scanned before their estimates are read (8 KiB)
+
+// In-place Walsh–Hadamard transform of n (a power of two) floats, scaled to stay orthogonal.
+void Fwht(float* a, size_t n) {
+  for (size_t h = 1; h < n; h *= 2) {
+    for (size_t i = 0; i < n; i += 2 * h) {
+      for (size_t j = i; j < i + h; ++j) {
+        const float x = a[j], y = a[j + h];
+        a[j] = x + y;
+        a[j + h] = x - y;
+      }
+    }
+  }
+  const float scale = 1.0f / std::sqrt(static_cast<float>(n));
+  for (size_t i = 0; i < n; ++i) a[i] *= scale;
+}
+
+#ifdef ENGRAM_X86_DISPATCH
+// Two groups per 32-byte load: the low lane holds group 2p's bytes, the high lane group 2p+1's,
+// and the table register holds their two 16-entry tables, so one shuffle looks up 32 nibbles.
+// Byte sums go to 16-bit lanes (even and odd bytes apart); at most 256 pairs are added before
+// the lanes are emptied into 32-bit sums, so no lane overflows (256 × 255 < 65,536).
+__attribute__((target("avx2"))) void ScanCodesAvx2(const uint8_t* codes, size_t blocks,
+                                                   const uint8_t* lut, size_t groups,
+                                                   uint32_t* out) {
+  const size_t pairs = groups / 2;
+  const __m256i low4 = _mm256_set1_epi8(0x0F);
+  const __m256i low8 = _mm256_set1_epi16(0x00FF);
+  for (size_t b = 0; b < blocks; ++b) {
+    const uint8_t* block = codes + b * groups * 16;
+    uint32_t* o = out + b * kRows;
+    std::fill(o, o + kRows, 0u);
+    for (size_t from = 0; from < pairs; from += 256) {
+      const size_t to = std::min(pairs, from + 256);
+      __m256i lo_even = _mm256_setzero_si256(), lo_odd = _mm256_setzero_si256();
+      __m256i hi_even = _mm256_setzero_si256(), hi_odd = _mm256_setzero_si256();
+      for (size_t p = from; p < to; ++p) {
+        const __m256i x = _mm256_loadu_si256(reinterpret_cast<const __m256i*>(block + p * 32));
+        const __m256i t = _mm256_loadu_si256(reinterpret_cast<const __m256i*>(lut + p * 32));
+        const __m256i rl = _mm256_shuffle_epi8(t, _mm256_and_si256(x, low4));
+        const __m256i rh = _mm256_shuffle_epi8(t, _mm256_and_si256(_mm256_srli_epi16(x, 4), low4));
+        lo_even = _mm256_add_epi16(lo_even, _mm256_and_si256(rl, low8));
+        lo_odd = _mm256_add_epi16(lo_odd, _mm256_srli_epi16(rl, 8));
+        hi_even = _mm256_add_epi16(hi_even, _mm256_and_si256(rh, low8));
+        hi_odd = _mm256_add_epi16(hi_odd, _mm256_srli_epi16(rh, 8));
+      }
+      alignas(32) uint16_t le[16], lo[16], he[16], ho[16];
+      _mm256_store_si256(reinterpret_cast<__m256i*>(le), lo_even);
+      _mm256_store_si256(reinterpret_cast<__m256i*>(lo), lo_odd);
+      _mm256_store_si256(reinterpret_cast<__m256i*>(he), hi_even);
+      _mm256_store_si256(reinterpret_cast<__m256i*>(ho), hi_odd);
+      // 16-bit lane j of the low half covers rows 2j and 2j+1 for group 2p, lane j + 8 the same
+      // rows for group 2p+1.
+      for (size_t j = 0; j < 8; ++j) {
+        o[2 * j] += uint32_t{le[j]} + le[j + 8];
+        o[2 * j + 1] += uint32_t{lo[j]} + lo[j + 8];
+        o[16 + 2 * j] += uint32_t{he[j]} + he[j + 8];
+        o[16 + 2 * j + 1] += uint32_t{ho[j]} + ho[j + 8];
+      }
+    }
+  }
+}
+
+using ScanFn = void (*)(const uint8_t*, size_t, const uint8_t*, size_t, uint32_t*);
+const ScanFn kScan = __builtin_cpu_supports("avx2") ? &ScanCodesAvx2 : &ScanCodesPortable;
+#endif
+
+class ScanIndex final : public VectorIndex {
+ public:
+  ScanIndex(int dimension, const ScanIndexOptions& options)
+      : dim_(static_cast<size_t>(dimension)),
+        options_(options),
+        rotation_(dimension),
+        groups_(rotation_.padded_dimension() / 4),
+        block_bytes_(groups_ * 16),
+        int8_(dim_) {}
+
+  int dimension() const override { return static_cast<int>(dim_); }
+  size_t size() const override { return keys_.size(); }
+
+  Status Upsert(int64_t key, const float* vector) override {
+    auto it = row_of_.find(key);
+    size_t row;
+    if (it == row_of_.end()) {
+      row = keys_.size();
+      keys_.push_back(key);
+      data_.resize(data_.size() + dim_);
+      inv_l1_.push_back(0);
+      if (row % kRows == 0) codes_.resize(codes_.size() + block_bytes_, 0);
+      row_of_[key] = row;
+    } else {
+      row = it->second;
+    }
+    std::copy(vector, vector + dim_, data_.begin() + static_cast<ptrdiff_t>(row * dim_));
+    int8_.Set(row, vector);
+    std::vector<uint8_t> patterns(groups_);
+    inv_l1_[row] = Encode(vector, patterns.data());
+    SetPatterns(row, patterns.data());
+    return Status::Ok();
+  }
+
+  // The last row moves into the hole, keeping every array dense.
+  Status Remove(int64_t key) override {
+    auto it = row_of_.find(key);
+    if (it == row_of_.end()) return Status::Ok();
+    const size_t row = it->second, last = keys_.size() - 1;
+    std::vector<uint8_t> patterns(groups_);
+    if (row != last) {
+      std::copy(data_.begin() + static_cast<ptrdiff_t>(last * dim_),
+                data_.begin() + static_cast<ptrdiff_t>((last + 1) * dim_),
+                data_.begin() + static_cast<ptrdiff_t>(row * dim_));
+      GetPatterns(last, patterns.data());
+      SetPatterns(row, patterns.data());
+      int8_.Set(row, data_.data() + row * dim_);
+      inv_l1_[row] = inv_l1_[last];
+      keys_[row] = keys_[last];
+      row_of_[keys_[row]] = row;
+    }
+    std::fill(patterns.begin(), patterns.end(), 0);
+    SetPatterns(last, patterns.data());
+    keys_.pop_back();
+    inv_l1_.pop_back();
+    data_.resize(data_.size() - dim_);
+    int8_.Clear(last);
+    if (last % kRows == 0) codes_.resize(codes_.size() - block_bytes_);
+    row_of_.erase(it);
+    return Status::Ok();
+  }
+
+  bool Get(int64_t key, std::vector<float>* out) const override {
+    auto it = row_of_.find(key);
+    if (it == row_of_.end()) return false;
+    auto begin = data_.begin() + static_cast<ptrdiff_t>(it->second * dim_);
+    out->assign(begin, begin + static_cast<ptrdiff_t>(dim_));
+    return true;
+  }
+
+  size_t MemoryBytes() const override {
+    // floats, codes, keys, 1/L1 norms, and a hash-map node (key, row, next pointer, bucket) per row
+    return data_.capacity() * sizeof(float) + codes_.capacity() + int8_.MemoryBytes() +
+           keys_.capacity() * sizeof(int64_t) + inv_l1_.capacity() * sizeof(float) +
+           row_of_.size() * 40;
+  }
+
+  std::vector<VectorHit> Search(const float* query, size_t k,
+                                const KeyFilter& filter) const override {
+    if (k == 0 || keys_.empty()) return {};
+    const size_t rerank = std::max(options_.rerank_min, options_.rerank_factor * k);
+    if (keys_.size() < options_.exact_below || keys_.size() <= rerank) {
+      return Exact(query, k, filter);
+    }
+    // The query's table: for each group of 4 rotated coordinates, the value of each sign
+    // pattern (bit j set: +q[4g+j], else −q[4g+j]) minus the group's smallest, in steps of a
+    // common `step` so that every entry fits a byte.
+    std::vector<float> rotated(rotation_.padded_dimension());
+    rotation_.Apply(query, rotated.data());
+    std::vector<float> values(groups_ * 16);
+    double base = 0;  // sum of the groups' smallest values
+    float widest = 0;
+    for (size_t g = 0; g < groups_; ++g) {
+      float* v = values.data() + g * 16;
+      float low = 0;
+      for (size_t pattern = 0; pattern < 16; ++pattern) {
+        float sum = 0;
+        for (size_t j = 0; j < 4; ++j) {
+          const float c = rotated[4 * g + j];
+          sum += (pattern >> j & 1) ? c : -c;
+        }
+        v[pattern] = sum;
+        low = pattern == 0 ? sum : std::min(low, sum);
+      }
+      for (size_t pattern = 0; pattern < 16; ++pattern) v[pattern] -= low;
+      base += low;
+      widest = std::max(widest, *std::max_element(v, v + 16));
+    }
+    const float step = widest > 0 ? widest / 255.0f : 1.0f;
+    std::vector<uint8_t> lut(groups_ * 16);
+    for (size_t i = 0; i < lut.size(); ++i) {
+      lut[i] = static_cast<uint8_t>(std::clamp(std::nearbyint(values[i] / step), 0.0f, 255.0f));
+    }
+
+    // Estimates above a floor are collected; whenever twice `rerank` have gathered, the best
+    // `rerank` are kept and the floor rises to the worst of them.
+    std::vector<Estimate> kept;
+    kept.reserve(2 * rerank);
+    float floor = -INFINITY;
+    auto trim = [&] {
+      std::nth_element(kept.begin(), kept.begin() + static_cast<ptrdiff_t>(rerank - 1), kept.end(),
+                       [](const Estimate& a, const Estimate& b) { return a.value > b.value; });
+      kept.resize(rerank);
+      floor = kept.back().value;
+    };
+    const size_t rows = keys_.size();
+    const size_t blocks = (rows + kRows - 1) / kRows;
+    std::vector<uint32_t> sums(kScanChunk * kRows);
+    std::vector<float> estimates(kScanChunk * kRows);
+    const float base_f = static_cast<float>(base);
+    for (size_t from = 0; from < blocks; from += kScanChunk) {
+      const size_t n = std::min(kScanChunk, blocks - from);
+      ScanCodes(codes_.data() + from * block_bytes_, n, lut.data(), groups_, sums.data());
+      const size_t first = from * kRows, count = std::min(rows, first + n * kRows) - first;
+      const float* inv = inv_l1_.data() + first;
+      for (size_t i = 0; i < count; ++i) {  // vectorized
+        estimates[i] = (step * static_cast<float>(sums[i]) + base_f) * inv[i];
+      }
+      for (size_t i = 0; i < count; ++i) {
+        if (!(estimates[i] > floor)) continue;
+        const size_t row = first + i;
+        if (filter && !filter(keys_[row])) continue;
+        kept.push_back({estimates[i], static_cast<uint32_t>(row)});
+        if (kept.size() == 2 * rerank) trim();
+      }
+    }
+    if (kept.size() > rerank) trim();
+
+    // The kept rows by their int8 copies (a quarter of the floats' memory traffic), then the
+    // best of those exactly. The rows are far apart: each is fetched a few rows ahead so that
+    // their cache misses overlap.
+    constexpr size_t kAhead = 4;
+    std::vector<int8_t> query_codes(dim_);
+    const float query_scale = QuantizeInt8(query, dim_, query_codes.data());
+    auto fetch = [](const void* p, size_t bytes) {
+      for (size_t b = 0; b < bytes; b += 64) __builtin_prefetch(static_cast<const char*>(p) + b);
+    };
+    for (size_t i = 0; i < kept.size(); ++i) {
+      if (i + kAhead < kept.size()) fetch(int8_.codes(kept[i + kAhead].row), dim_);
+      kept[i].value = int8_.Dot(query_codes.data(), query_scale, kept[i].row);
+    }
+    const size_t exact = std::min(kept.size(), k + std::max<size_t>(8, k / 4));
+    if (exact < kept.size()) {
+      std::nth_element(kept.begin(), kept.begin() + static_cast<ptrdiff_t>(exact - 1), kept.end(),
+                       [](const Estimate& a, const Estimate& b) { return a.value > b.value; });
+      kept.resize(exact);
+    }
+    std::vector<VectorHit> hits;
+    hits.reserve(kept.size());
+    for (size_t i = 0; i < kept.size(); ++i) {
+      if (i + kAhead < kept.size()) fetch(data_.data() + kept[i + kAhead].row * dim_, dim_ * sizeof(float));
+      const size_t row = kept[i].row;
+      hits.push_back({keys_[row], InnerProduct(query, data_.data() + row * dim_, dim_)});
+    }
+    return Best(std::move(hits), k);
+  }
+
+ private:
+  static std::vector<VectorHit> Best(std::vector<VectorHit> hits, size_t k) {
+    auto order = [](const VectorHit& a, const VectorHit& b) {
+      return a.score != b.score ? a.score > b.score : a.key < b.key;
+    };
+    if (hits.size() > k) {
+      std::partial_sort(hits.begin(), hits.begin() + static_cast<ptrdiff_t>(k), hits.end(), order);
+      hits.resize(k);
+    } else {
+      std::sort(hits.begin(), hits.end(), order);
+    }
+    return hits;
+  }
+
+  std::vector<VectorHit> Exact(const float* query, size_t k, const KeyFilter& filter) const {
+    std::vector<VectorHit> hits;
+    hits.reserve(keys_.size());
+    for (size_t row = 0; row < keys_.size(); ++row) {
+      if (filter && !filter(keys_[row])) continue;
+      hits.push_back({keys_[row], InnerProduct(query, data_.data() + row * dim_, dim_)});
+    }
+    return Best(std::move(hits), k);
+  }
+
+  // The 4-bit sign patterns of the rotated `v`; returns 1 / |R·v|₁ (0 for a zero or
+  // non-finite vector, whose estimates are then 0).
+  float Encode(const float* v, uint8_t* patterns) const {
+    std::vector<float> rotated(rotation_.padded_dimension());
+    rotation_.Apply(v, rotated.data());
+    double l1 = 0;
+    for (size_t g = 0; g < groups_; ++g) {
+      uint8_t p = 0;
+      for (size_t j = 0; j < 4; ++j) {
+        const float c = rotated[4 * g + j];
+        if (c > 0) p |= static_cast<uint8_t>(1u << j);
+        l1 += std::fabs(c);
+      }
+      patterns[g] = p;
+    }
+    return l1 > 0 && std::isfinite(l1) ? static_cast<float>(1.0 / l1) : 0.0f;
+  }
+
+  void SetPatterns(size_t row, const uint8_t* patterns) {
+    uint8_t* block = codes_.data() + (row / kRows) * block_bytes_;
+    const size_t slot = row % kRows;
+    const bool high = slot >= 16;
+    for (size_t g = 0; g < groups_; ++g) {
+      uint8_t& byte = block[g * 16 + (slot & 15)];
+      byte = high ? static_cast<uint8_t>((byte & 0x0F) | (patterns[g] << 4))
+                  : static_cast<uint8_t>((byte & 0xF0) | patterns[g]);
+    }
+  }
+
+  void GetPatterns(size_t row, uint8_t* patterns) const {
+    const uint8_t* block = codes_.data() + (row / kRows) * block_bytes_;
+    const size_t slot = row % kRows;
+    for (size_t g = 0; g < groups_; ++g) {
+      const uint8_t byte = block[g * 16 + (slot & 15)];
+      patterns[g] = slot >= 16 ? byte >> 4 : byte & 0x0F;
+    }
+  }
+
+  struct Estimate {
+    float value;
+    uint32_t row;
+  };
+
+  size_t dim_;
+  ScanIndexOptions options_;
+  SignRotation rotation_;
+  size_t groups_;       // 4-coordinate groups of the padded dimension (a multiple of 16)
+  size_t block_bytes_;  // one block of 32 rows' codes
+  std::vector<int64_t> keys_;
+  std::vector<float> data_;     // row-major floats
+  std::vector<float> inv_l1_;   // by row
+  QuantizedVectors int8_;       // by row: the re-rank's first pass
+  std::vector<uint8_t> codes_;  // blocks of 32 rows (ScanCodes layout)
+  std::unordered_map<int64_t, size_t> row_of_;
+};
+
+}  // namespace
+
+SignRotation::SignRotation(int dimension)
+    : dimension_(static_cast<size_t>(dimension)), padded_((dimension_ + 63) / 64 * 64) {
+  block_ = padded_ & (~padded_ + 1);  // largest power of two dividing padded_
+  std::mt19937_64 random(kSeed);
+  for (int r = 0; r < kRounds; ++r) {
+    std::vector<float> signs(padded_);
+    for (float& s : signs) s = (random() & 1) ? 1.0f : -1.0f;
+    std::vector<uint32_t> perm(padded_);
+    for (size_t i = 0; i < padded_; ++i) perm[i] = static_cast<uint32_t>(i);
+    for (size_t i = padded_ - 1; i > 0; --i) std::swap(perm[i], perm[random() % (i + 1)]);
+    signs_.push_back(std::move(signs));
+    perms_.push_back(std::move(perm));
+  }
+}
+
+void SignRotation::Apply(const float* v, float* out) const {
+  std::vector<float> current(padded_, 0.0f);
+  std::copy(v, v + dimension_, current.begin());
+  for (size_t r = 0; r < signs_.size(); ++r) {
+    for (size_t i = 0; i < padded_; ++i) out[i] = current[perms_[r][i]] * signs_[r][i];
+    for (size_t b = 0; b < padded_; b += block_) Fwht(out + b, block_);
+    if (r + 1 < signs_.size()) std::copy(out, out + padded_, current.begin());
+  }
+}
+
+void ScanCodesPortable(const uint8_t* codes, size_t blocks, const uint8_t* lut, size_t groups,
+                       uint32_t* out) {
+  for (size_t b = 0; b < blocks; ++b) {
+    const uint8_t* block = codes + b * groups * 16;
+    for (size_t slot = 0; slot < kRows; ++slot) {
+      uint32_t sum = 0;
+      for (size_t g = 0; g < groups; ++g) {
+        const uint8_t byte = block[g * 16 + (slot & 15)];
+        sum += lut[g * 16 + (slot >= 16 ? byte >> 4 : byte & 0x0F)];
+      }
+      out[b * kRows + slot] = sum;
+    }
+  }
+}
+
+void ScanCodes(const uint8_t* codes, size_t blocks, const uint8_t* lut, size_t groups,
+               uint32_t* out) {
+#ifdef ENGRAM_X86_DISPATCH
+  kScan(codes, blocks, lut, groups, out);
+#else
+  ScanCodesPortable(codes, blocks, lut, groups, out);
+#endif
+}
+
+std::unique_ptr<VectorIndex> MakeScanIndex(int dimension, const ScanIndexOptions& options) {
+  return std::make_unique<ScanIndex>(dimension, options);
+}
+
+}  // namespace engram
