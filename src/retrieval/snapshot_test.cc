@@ -15,9 +15,9 @@ namespace fs = std::filesystem;
 
 class SnapshotTest : public ::testing::Test {
  protected:
-  std::unique_ptr<Engine> Open() {
+  std::unique_ptr<Engine> Open(size_t hnsw_threshold = 50) {
     EngineOptions options;
-    options.hnsw_threshold = 50;
+    options.hnsw_threshold = hnsw_threshold;
     return testing::OpenEngine(path_, nullptr, options);
   }
 
@@ -70,6 +70,32 @@ TEST_F(SnapshotTest, SavedOnCloseAndLoadedOnOpen) {
   EXPECT_TRUE(info->from_snapshot) << info->snapshot_status;
   EXPECT_EQ(info->snapshot_status, "loaded");
   EXPECT_EQ(info->vectors, 120);
+  EXPECT_TRUE(Finds(*engine, 77));
+}
+
+// A scope below the threshold searches the scan index; the snapshot its graph left (written when
+// the threshold was lower) is removed when the scope loads, and the scope still finds its items.
+TEST_F(SnapshotTest, ASnapshotOfAScopeBelowTheThresholdIsRemoved) {
+  {
+    auto engine = Open();
+    AddItems(*engine, 0, 120);
+    ASSERT_TRUE(Describe(*engine).ok());
+  }
+  ASSERT_TRUE(fs::exists(SnapshotFile()));
+  {
+    auto engine = Open(/*hnsw_threshold=*/1000);
+    auto info = Describe(*engine);
+    ASSERT_TRUE(info.ok());
+    EXPECT_FALSE(info->approximate);
+    EXPECT_FALSE(fs::exists(SnapshotFile()));
+    EXPECT_TRUE(Finds(*engine, 77));
+  }
+  EXPECT_FALSE(fs::exists(SnapshotFile()));  // nor written again on close
+  auto engine = Open();                        // past the threshold again: rebuilt
+  auto info = Describe(*engine);
+  ASSERT_TRUE(info.ok());
+  EXPECT_TRUE(info->approximate);
+  EXPECT_FALSE(info->from_snapshot);
   EXPECT_TRUE(Finds(*engine, 77));
 }
 
