@@ -65,6 +65,9 @@ class ExactIndexTest : public ::testing::Test {
       std::vector<float> got;
       ASSERT_TRUE(index_->Get(key, &got)) << key;
       EXPECT_EQ(got, v) << key;
+      const float* in_place = index_->Peek(key);
+      ASSERT_NE(in_place, nullptr) << key;
+      EXPECT_EQ(std::vector<float>(in_place, in_place + kDim), v) << key;
     }
   }
 
@@ -109,6 +112,7 @@ TEST_F(ExactIndexTest, RemoveKeepsEveryOtherKeyWithItsOwnVector) {
   ExpectGetMatchesTruth();
   std::vector<float> ignored;
   EXPECT_FALSE(index_->Get(13, &ignored));
+  EXPECT_EQ(index_->Peek(13), nullptr);
   Drop(19);  // the moved row, now in the middle
   ExpectGetMatchesTruth();
   Drop(18);  // the last row: nothing moves

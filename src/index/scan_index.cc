@@ -165,6 +165,11 @@ class ScanIndex final : public VectorIndex {
     return Status::Ok();
   }
 
+  const float* Peek(int64_t key) const override {
+    auto it = row_of_.find(key);
+    return it == row_of_.end() ? nullptr : data_.data() + it->second * static_cast<size_t>(dim_);
+  }
+
   bool Get(int64_t key, std::vector<float>* out) const override {
     auto it = row_of_.find(key);
     if (it == row_of_.end()) return false;

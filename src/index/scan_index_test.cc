@@ -215,12 +215,16 @@ TEST(ScanIndexTest, UpsertsAndRemovesKeepCodesWithTheirRows) {
   for (const auto& [key, v] : truth) {
     ASSERT_TRUE(index->Get(key, &got));
     EXPECT_EQ(got, v);
+    const float* in_place = index->Peek(key);
+    ASSERT_NE(in_place, nullptr);
+    EXPECT_EQ(std::vector<float>(in_place, in_place + dim), v);
     std::vector<VectorHit> hits = index->Search(v.data(), 1, {});
     ASSERT_EQ(hits.size(), 1u);
     EXPECT_EQ(hits[0].key, key);
     EXPECT_NEAR(hits[0].score, 1.0f, 1e-5);
   }
   EXPECT_FALSE(index->Get(-5, &got));
+  EXPECT_EQ(index->Peek(-5), nullptr);
   for (const auto& [key, v] : std::map<int64_t, std::vector<float>>(truth)) {
     ASSERT_TRUE(index->Remove(key).ok());
   }

@@ -34,6 +34,9 @@ class VectorIndex {
   virtual Status Remove(int64_t key) = 0;
   // Copies the stored vector of `key` into *out; false if absent (or not retrievable).
   virtual bool Get(int64_t key, std::vector<float>* out) const = 0;
+  // The stored vector of `key` in place (dimension() floats, valid until the next Upsert or
+  // Remove), or null when absent or not kept contiguously (the caller then uses Get).
+  virtual const float* Peek(int64_t /*key*/) const { return nullptr; }
   // The k best keys passing `filter`, best first.
   virtual std::vector<VectorHit> Search(const float* query, size_t k,
                                         const KeyFilter& filter) const = 0;

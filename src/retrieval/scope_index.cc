@@ -80,6 +80,8 @@ class ScopeIndex::LayeredVectors final : public VectorIndex {
   bool Get(int64_t key, std::vector<float>* out) const override {
     return tail_->Get(key, out) || graph_->Get(key, out);
   }
+  // The tail's rows only: a graph's vector is copied out by Get.
+  const float* Peek(int64_t key) const override { return tail_->Peek(key); }
   std::vector<VectorHit> Search(const float* query, size_t k, const KeyFilter& filter) const override {
     std::vector<VectorHit> hits = graph_->Search(query, k, filter);
     if (tail_->size() == 0) return hits;

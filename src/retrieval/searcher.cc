@@ -288,15 +288,16 @@ bool AddTimePrior(const SearchQuery& q, TimestampMs now, Candidates* candidates)
   return near;
 }
 
-float Cosine(const std::vector<float>& a, const std::vector<float>& b) {
-  if (a.size() != b.size()) return 0;
+// Of two vectors of `n` floats; 0 when either is missing.
+float Cosine(const float* a, const float* b, size_t n) {
+  if (!a || !b) return 0;
   float lanes[8] = {0, 0, 0, 0, 0, 0, 0, 0};  // independent lanes vectorize
   size_t i = 0;
-  for (; i + 8 <= a.size(); i += 8) {
+  for (; i + 8 <= n; i += 8) {
     for (size_t l = 0; l < 8; ++l) lanes[l] += a[i + l] * b[i + l];
   }
   float dot = 0;
-  for (; i < a.size(); ++i) dot += a[i] * b[i];
+  for (; i < n; ++i) dot += a[i] * b[i];
   for (float l : lanes) dot += l;
   return dot;
 }
@@ -315,15 +316,25 @@ std::vector<RankedCandidate> Diversify(const ScopeIndex& index, std::vector<Rank
   const size_t pool = std::min(ranked.size(), static_cast<size_t>(q.k) * 3);
   std::vector<double> scores(pool);
   for (size_t i = 0; i < pool; ++i) scores[i] = ranked[i].score;
-  std::vector<std::vector<float>> vecs(pool);
+  // In place where the index keeps them contiguously, else copied out.
+  const VectorIndex& vectors = index.vectors();
+  const size_t dim = static_cast<size_t>(vectors.dimension());
+  std::vector<const float*> vecs(pool, nullptr);
+  std::vector<std::vector<float>> copies(pool);
   std::vector<bool> loaded(pool, false);
-  auto vector_of = [&](size_t i) -> const std::vector<float>& {
-    if (!loaded[i]) index.vectors().Get(ranked[i].seq, &vecs[i]), loaded[i] = true;
+  auto vector_of = [&](size_t i) -> const float* {
+    if (!loaded[i]) {
+      loaded[i] = true;
+      vecs[i] = vectors.Peek(ranked[i].seq);
+      if (!vecs[i] && vectors.Get(ranked[i].seq, &copies[i]) && copies[i].size() == dim) {
+        vecs[i] = copies[i].data();
+      }
+    }
     return vecs[i];
   };
   std::vector<RankedCandidate> chosen;
   for (size_t i : MmrPicks(scores, static_cast<size_t>(q.k), q, [&](size_t a, size_t b) {
-         return static_cast<double>(Cosine(vector_of(a), vector_of(b)));
+         return static_cast<double>(Cosine(vector_of(a), vector_of(b), dim));
        })) {
     chosen.push_back(ranked[i]);
   }
