@@ -1,8 +1,9 @@
-// Exact search: vectors in one contiguous row-major array, scanned with a dot product the
-// compiler vectorizes. Removal swaps the last row into the hole, keeping the array dense.
+// Exact search: vectors in one contiguous row-major array (FloatRows), scanned with a dot
+// product the compiler vectorizes. Removal swaps the last row into the hole, keeping the array
+// dense.
 #include <algorithm>
-#include <unordered_map>
 
+#include "index/float_rows.h"
 #include "index/vector_index.h"
 
 namespace engram {
@@ -28,92 +29,93 @@ float Dot(const float* a, const float* b, int n) {
 
 class ExactIndex final : public VectorIndex {
  public:
-  explicit ExactIndex(int dimension) : dim_(dimension) {}
+  explicit ExactIndex(int dimension) : rows_(static_cast<size_t>(dimension)) {}
 
-  int dimension() const override { return dim_; }
-  size_t size() const override { return keys_.size(); }
-
+  int dimension() const override { return static_cast<int>(rows_.dimension()); }
+  size_t size() const override { return rows_.size(); }
   Status Upsert(int64_t key, const float* vector) override {
-    auto it = row_of_.find(key);
-    size_t row;
-    if (it == row_of_.end()) {
-      row = keys_.size();
-      keys_.push_back(key);
-      data_.resize(data_.size() + static_cast<size_t>(dim_));
-      row_of_[key] = row;
-    } else {
-      row = it->second;
-    }
-    std::copy(vector, vector + dim_, data_.begin() + static_cast<ptrdiff_t>(row * dim_));
+    rows_.Upsert(key, vector);
     return Status::Ok();
   }
-
   Status Remove(int64_t key) override {
-    auto it = row_of_.find(key);
-    if (it == row_of_.end()) return Status::Ok();
-    size_t row = it->second, last = keys_.size() - 1;
-    if (row != last) {
-      std::copy(data_.begin() + static_cast<ptrdiff_t>(last * dim_),
-                data_.begin() + static_cast<ptrdiff_t>((last + 1) * dim_),
-                data_.begin() + static_cast<ptrdiff_t>(row * dim_));
-      keys_[row] = keys_[last];
-      row_of_[keys_[row]] = row;
-    }
-    keys_.pop_back();
-    data_.resize(data_.size() - static_cast<size_t>(dim_));
-    row_of_.erase(it);
+    rows_.Remove(key);
     return Status::Ok();
   }
-
-  size_t MemoryBytes() const override {
-    // the matrix, the keys, and a hash-map node (key, row, next pointer, bucket) per row
-    return data_.capacity() * sizeof(float) + keys_.capacity() * sizeof(int64_t) +
-           row_of_.size() * 40;
-  }
-
-  const float* Peek(int64_t key) const override {
-    auto it = row_of_.find(key);
-    return it == row_of_.end() ? nullptr : data_.data() + it->second * static_cast<size_t>(dim_);
-  }
-
-  bool Get(int64_t key, std::vector<float>* out) const override {
-    auto it = row_of_.find(key);
-    if (it == row_of_.end()) return false;
-    auto begin = data_.begin() + static_cast<ptrdiff_t>(it->second * dim_);
-    out->assign(begin, begin + dim_);
-    return true;
-  }
-
+  size_t MemoryBytes() const override { return rows_.AllocatedBytes(); }
+  const float* Peek(int64_t key) const override { return rows_.Peek(key); }
+  bool Get(int64_t key, std::vector<float>* out) const override { return rows_.Get(key, out); }
   std::vector<VectorHit> Search(const float* query, size_t k,
                                 const KeyFilter& filter) const override {
-    std::vector<VectorHit> hits;
-    if (k == 0) return hits;
-    hits.reserve(std::min(keys_.size(), k * 4));
-    auto worse = [](const VectorHit& a, const VectorHit& b) { return a.score > b.score; };
-    for (size_t row = 0; row < keys_.size(); ++row) {
-      if (filter && !filter(keys_[row])) continue;
-      float score = Dot(query, data_.data() + row * static_cast<size_t>(dim_), dim_);
-      if (hits.size() < k) {
-        hits.push_back({keys_[row], score});
-        std::push_heap(hits.begin(), hits.end(), worse);
-      } else if (score > hits.front().score) {
-        std::pop_heap(hits.begin(), hits.end(), worse);
-        hits.back() = {keys_[row], score};
-        std::push_heap(hits.begin(), hits.end(), worse);
-      }
-    }
-    std::sort_heap(hits.begin(), hits.end(), worse);
-    return hits;
+    return rows_.Search(query, k, filter);
   }
 
  private:
-  int dim_;
-  std::vector<int64_t> keys_;
-  std::vector<float> data_;
-  std::unordered_map<int64_t, size_t> row_of_;
+  FloatRows rows_;
 };
 
 }  // namespace
+
+std::pair<size_t, bool> FloatRows::Upsert(int64_t key, const float* vector) {
+  auto [it, added] = row_of_.try_emplace(key, keys_.size());
+  if (added) {
+    keys_.push_back(key);
+    data_.resize(data_.size() + dim_);
+  }
+  std::copy(vector, vector + dim_, data_.begin() + static_cast<ptrdiff_t>(it->second * dim_));
+  return {it->second, added};
+}
+
+std::optional<FloatRows::Moved> FloatRows::Remove(int64_t key) {
+  auto it = row_of_.find(key);
+  if (it == row_of_.end()) return std::nullopt;
+  const Moved moved{it->second, keys_.size() - 1};
+  if (moved.row != moved.last) {
+    std::copy(data_.begin() + static_cast<ptrdiff_t>(moved.last * dim_),
+              data_.begin() + static_cast<ptrdiff_t>((moved.last + 1) * dim_),
+              data_.begin() + static_cast<ptrdiff_t>(moved.row * dim_));
+    keys_[moved.row] = keys_[moved.last];
+    row_of_[keys_[moved.row]] = moved.row;
+  }
+  keys_.pop_back();
+  data_.resize(data_.size() - dim_);
+  row_of_.erase(it);
+  return moved;
+}
+
+const float* FloatRows::Peek(int64_t key) const {
+  auto it = row_of_.find(key);
+  return it == row_of_.end() ? nullptr : row(it->second);
+}
+
+bool FloatRows::Get(int64_t key, std::vector<float>* out) const {
+  const float* v = Peek(key);
+  if (!v) return false;
+  out->assign(v, v + dim_);
+  return true;
+}
+
+std::vector<VectorHit> FloatRows::Search(const float* query, size_t k,
+                                         const KeyFilter& filter) const {
+  std::vector<VectorHit> hits;
+  if (k == 0) return hits;
+  hits.reserve(std::min(keys_.size(), k * 4));
+  auto worse = [](const VectorHit& a, const VectorHit& b) { return a.score > b.score; };
+  const int n = static_cast<int>(dim_);
+  for (size_t r = 0; r < keys_.size(); ++r) {
+    if (filter && !filter(keys_[r])) continue;
+    const float score = Dot(query, row(r), n);
+    if (hits.size() < k) {
+      hits.push_back({keys_[r], score});
+      std::push_heap(hits.begin(), hits.end(), worse);
+    } else if (score > hits.front().score) {
+      std::pop_heap(hits.begin(), hits.end(), worse);
+      hits.back() = {keys_[r], score};
+      std::push_heap(hits.begin(), hits.end(), worse);
+    }
+  }
+  std::sort_heap(hits.begin(), hits.end(), worse);
+  return hits;
+}
 
 std::unique_ptr<VectorIndex> MakeExactIndex(int dimension) {
   return std::make_unique<ExactIndex>(dimension);

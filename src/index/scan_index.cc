@@ -4,9 +4,9 @@
 #include <cmath>
 #include <cstring>
 #include <random>
-#include <unordered_map>
 
 #include "index/dot_product.h"
+#include "index/float_rows.h"
 #include "index/quantized_vectors.h"
 
 #if defined(__x86_64__) && defined(__GNUC__)
@@ -111,25 +111,18 @@ class ScanIndex final : public VectorIndex {
         rotation_(dimension),
         groups_(rotation_.padded_dimension() / 4),
         block_bytes_(groups_ * 16),
+        rows_(dim_),
         int8_(dim_) {}
 
   int dimension() const override { return static_cast<int>(dim_); }
-  size_t size() const override { return keys_.size(); }
+  size_t size() const override { return rows_.size(); }
 
   Status Upsert(int64_t key, const float* vector) override {
-    auto it = row_of_.find(key);
-    size_t row;
-    if (it == row_of_.end()) {
-      row = keys_.size();
-      keys_.push_back(key);
-      data_.resize(data_.size() + dim_);
+    const auto [row, added] = rows_.Upsert(key, vector);
+    if (added) {
       inv_l1_.push_back(0);
       if (row % kRows == 0) codes_.resize(codes_.size() + block_bytes_, 0);
-      row_of_[key] = row;
-    } else {
-      row = it->second;
     }
-    std::copy(vector, vector + dim_, data_.begin() + static_cast<ptrdiff_t>(row * dim_));
     int8_.Set(row, vector);
     std::vector<uint8_t> patterns(groups_);
     inv_l1_[row] = Encode(vector, patterns.data());
@@ -137,62 +130,42 @@ class ScanIndex final : public VectorIndex {
     return Status::Ok();
   }
 
-  // The last row moves into the hole, keeping every array dense.
+  // The last row moves into the hole (FloatRows), its codes with it, keeping every array dense.
   Status Remove(int64_t key) override {
-    auto it = row_of_.find(key);
-    if (it == row_of_.end()) return Status::Ok();
-    const size_t row = it->second, last = keys_.size() - 1;
+    const auto moved = rows_.Remove(key);
+    if (!moved) return Status::Ok();
+    const size_t row = moved->row, last = moved->last;
     std::vector<uint8_t> patterns(groups_);
     if (row != last) {
-      std::copy(data_.begin() + static_cast<ptrdiff_t>(last * dim_),
-                data_.begin() + static_cast<ptrdiff_t>((last + 1) * dim_),
-                data_.begin() + static_cast<ptrdiff_t>(row * dim_));
       GetPatterns(last, patterns.data());
       SetPatterns(row, patterns.data());
-      int8_.Set(row, data_.data() + row * dim_);
+      int8_.Set(row, rows_.row(row));
       inv_l1_[row] = inv_l1_[last];
-      keys_[row] = keys_[last];
-      row_of_[keys_[row]] = row;
     }
     std::fill(patterns.begin(), patterns.end(), 0);
     SetPatterns(last, patterns.data());
-    keys_.pop_back();
     inv_l1_.pop_back();
-    data_.resize(data_.size() - dim_);
     int8_.Clear(last);
     if (last % kRows == 0) codes_.resize(codes_.size() - block_bytes_);
-    row_of_.erase(it);
     return Status::Ok();
   }
 
-  const float* Peek(int64_t key) const override {
-    auto it = row_of_.find(key);
-    return it == row_of_.end() ? nullptr : data_.data() + it->second * static_cast<size_t>(dim_);
-  }
-
-  bool Get(int64_t key, std::vector<float>* out) const override {
-    auto it = row_of_.find(key);
-    if (it == row_of_.end()) return false;
-    auto begin = data_.begin() + static_cast<ptrdiff_t>(it->second * dim_);
-    out->assign(begin, begin + static_cast<ptrdiff_t>(dim_));
-    return true;
-  }
+  const float* Peek(int64_t key) const override { return rows_.Peek(key); }
+  bool Get(int64_t key, std::vector<float>* out) const override { return rows_.Get(key, out); }
 
   size_t MemoryBytes() const override {
-    // Floats, codes, keys, 1/L1 norms and a hash-map node (key, row, next pointer, bucket) per
-    // row in use, as HnswIndex counts: the arrays grow by doubling, and the grown part of a
+    // Floats, keys, codes and 1/L1 norms of the rows in use, as HnswIndex counts: the arrays grow by doubling, and the grown part of a
     // large allocation is not backed by memory until rows are written into it. Counting
     // capacity made 100 scopes of 20k vectors look 60 % larger and evict each other.
-    return data_.size() * sizeof(float) + codes_.size() + int8_.MemoryBytes() +
-           keys_.size() * sizeof(int64_t) + inv_l1_.size() * sizeof(float) + row_of_.size() * 40;
+    return rows_.UsedBytes() + codes_.size() + int8_.MemoryBytes() + inv_l1_.size() * sizeof(float);
   }
 
   std::vector<VectorHit> Search(const float* query, size_t k,
                                 const KeyFilter& filter) const override {
-    if (k == 0 || keys_.empty()) return {};
+    if (k == 0 || rows_.size() == 0) return {};
     const size_t rerank = std::max(options_.rerank_min, options_.rerank_factor * k);
-    if (keys_.size() < options_.exact_below || keys_.size() <= rerank) {
-      return Exact(query, k, filter);
+    if (rows_.size() < options_.exact_below || rows_.size() <= rerank) {
+      return rows_.Search(query, k, filter);
     }
     // The query's table: for each group of 4 rotated coordinates c, the value of each sign
     // pattern p (bit j set: +c[j], else −c[j]) minus the group's smallest (−Σ|c|), in steps of
@@ -239,7 +212,7 @@ class ScanIndex final : public VectorIndex {
       kept.resize(rerank);
       floor = kept.back().value;
     };
-    const size_t rows = keys_.size();
+    const size_t rows = rows_.size();
     const size_t blocks = (rows + kRows - 1) / kRows;
     std::vector<uint32_t>& sums = scratch.sums;
     sums.resize(kScanChunk * kRows);
@@ -257,7 +230,7 @@ class ScanIndex final : public VectorIndex {
       for (size_t i = 0; i < count; ++i) {
         if (!(estimates[i] > floor)) continue;
         const size_t row = first + i;
-        if (filter && !filter(keys_[row])) continue;
+        if (filter && !filter(rows_.key(row))) continue;
         kept.push_back({estimates[i], static_cast<uint32_t>(row)});
         if (kept.size() == 2 * rerank) trim();
       }
@@ -287,9 +260,9 @@ class ScanIndex final : public VectorIndex {
     std::vector<VectorHit> hits;
     hits.reserve(kept.size());
     for (size_t i = 0; i < kept.size(); ++i) {
-      if (i + kAhead < kept.size()) fetch(data_.data() + kept[i + kAhead].row * dim_, dim_ * sizeof(float));
+      if (i + kAhead < kept.size()) fetch(rows_.row(kept[i + kAhead].row), dim_ * sizeof(float));
       const size_t row = kept[i].row;
-      hits.push_back({keys_[row], InnerProduct(query, data_.data() + row * dim_, dim_)});
+      hits.push_back({rows_.key(row), InnerProduct(query, rows_.row(row), dim_)});
     }
     return Best(std::move(hits), k);
   }
@@ -306,16 +279,6 @@ class ScanIndex final : public VectorIndex {
       std::sort(hits.begin(), hits.end(), order);
     }
     return hits;
-  }
-
-  std::vector<VectorHit> Exact(const float* query, size_t k, const KeyFilter& filter) const {
-    std::vector<VectorHit> hits;
-    hits.reserve(keys_.size());
-    for (size_t row = 0; row < keys_.size(); ++row) {
-      if (filter && !filter(keys_[row])) continue;
-      hits.push_back({keys_[row], InnerProduct(query, data_.data() + row * dim_, dim_)});
-    }
-    return Best(std::move(hits), k);
   }
 
   // The 4-bit sign patterns of the rotated `v`; returns 1 / |R·v|₁ (0 for a zero or
@@ -361,12 +324,10 @@ class ScanIndex final : public VectorIndex {
   SignRotation rotation_;
   size_t groups_;       // 4-coordinate groups of the padded dimension (a multiple of 16)
   size_t block_bytes_;  // one block of 32 rows' codes
-  std::vector<int64_t> keys_;
-  std::vector<float> data_;     // row-major floats
+  FloatRows rows_;              // keys and floats
   std::vector<float> inv_l1_;   // by row
   QuantizedVectors int8_;       // by row: the re-rank's first pass
   std::vector<uint8_t> codes_;  // blocks of 32 rows (ScanCodes layout)
-  std::unordered_map<int64_t, size_t> row_of_;
 };
 
 }  // namespace
