@@ -1,6 +1,7 @@
 #include "server/access_log.h"
 
 #include <cerrno>
+#include <chrono>
 #include <cstring>
 #include <memory>
 
@@ -19,8 +20,50 @@ Result<std::unique_ptr<AccessLog>> AccessLog::Open(const std::string& target) {
   return std::unique_ptr<AccessLog>(new AccessLog(f, true));
 }
 
+namespace {
+constexpr size_t kWakeBytes = 256 * 1024;
+}  // namespace
+
+AccessLog::AccessLog(std::FILE* out, bool owned) : out_(out), owned_(owned) {
+  if (out_) flusher_ = std::thread([this] { FlushLoop(); });
+}
+
 AccessLog::~AccessLog() {
+  if (flusher_.joinable()) {
+    {
+      std::lock_guard<std::mutex> lock(mu_);
+      stopping_ = true;
+    }
+    wake_.notify_all();
+    flusher_.join();
+  }
+  Flush();
   if (owned_ && out_) std::fclose(out_);
+}
+
+void AccessLog::FlushLoop() {
+  std::unique_lock<std::mutex> lock(mu_);
+  while (!stopping_) {
+    wake_.wait_for(lock, std::chrono::milliseconds(kFlushMs),
+                   [this] { return stopping_ || pending_.size() >= kWakeBytes; });
+    lock.unlock();
+    Flush();
+    lock.lock();
+  }
+}
+
+void AccessLog::Flush() {
+  if (!out_) return;
+  // Taken before the lines are: two flushes write their lines in the order they were logged.
+  std::lock_guard<std::mutex> writing(write_mu_);
+  std::string lines;
+  {
+    std::lock_guard<std::mutex> lock(mu_);
+    lines.swap(pending_);
+  }
+  if (lines.empty()) return;
+  std::fwrite(lines.data(), 1, lines.size(), out_);
+  std::fflush(out_);
 }
 
 // Written as JSON text directly: one line per request is on every request's path.
@@ -43,9 +86,13 @@ void AccessLog::Write(const AccessRecord& r) {
   json_text::AppendString(o.Key("remote"), r.remote);
   o.Close();
   text += '\n';
-  std::lock_guard<std::mutex> lock(mu_);
-  std::fwrite(text.data(), 1, text.size(), out_);
-  std::fflush(out_);
+  bool wake = false;
+  {
+    std::lock_guard<std::mutex> lock(mu_);
+    pending_ += text;
+    wake = pending_.size() >= kWakeBytes;
+  }
+  if (wake) wake_.notify_one();
 }
 
 }  // namespace engram::server

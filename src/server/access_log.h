@@ -1,12 +1,19 @@
 // The JSON-lines access log: one line per request with route, status, timing, sizes and the
 // caller's key id — never a body, a query string, memory content or a key's secret.
 // Thread-safe; each line is written whole.
+//
+// Lines are buffered in memory and written by a background thread every `kFlushMs` (sooner
+// when 256 KiB wait), so no request waits on the log file: a write() per request cost ~5 % of
+// the server's CPU and, when the disk stalled, held every request behind the log's lock.
+// The destructor writes what is left; a crash (SIGKILL) may lose the last `kFlushMs` of lines.
 #pragma once
 
+#include <condition_variable>
 #include <cstdio>
 #include <memory>
 #include <mutex>
 #include <string>
+#include <thread>
 
 #include "engram/status.h"
 
@@ -32,12 +39,23 @@ class AccessLog {
   static Result<std::unique_ptr<AccessLog>> Open(const std::string& target);
   ~AccessLog();
   void Write(const AccessRecord& record);
+  // Writes the buffered lines now (they are otherwise written within kFlushMs).
+  void Flush();
+
+  static constexpr int kFlushMs = 100;
 
  private:
-  explicit AccessLog(std::FILE* out, bool owned) : out_(out), owned_(owned) {}
-  std::mutex mu_;
-  std::FILE* out_;  // guarded by mu_; null: logging off
-  bool owned_;
+  AccessLog(std::FILE* out, bool owned);
+  void FlushLoop();
+
+  std::FILE* const out_;  // null: logging off
+  const bool owned_;
+  std::mutex mu_;          // guards pending_ and stopping_
+  std::condition_variable wake_;
+  std::string pending_;    // whole lines not yet written
+  bool stopping_ = false;
+  std::mutex write_mu_;    // one writer of out_ at a time, in order
+  std::thread flusher_;
 };
 
 }  // namespace engram::server
