@@ -4,7 +4,10 @@
 # the machine to bench/results/server-<date>.md, or server-<date>-2.md, -3, ... when that file
 # exists (recorded results are never overwritten).
 #   scripts/server_bench.sh [build-dir]
-# Env: USERS (100), PER_USER (10000), CONNECTIONS (32), DURATION (30s), WRK_THREADS (1),
+# Before the measured runs, a WARMUP-long search run (not recorded) fills SQLite's page caches
+# and the item cache: the first run after a start was 10–25 % slower than the next ones.
+# Env: USERS (100), PER_USER (10000), CONNECTIONS (32), DURATION (30s), WARMUP (10s; 0 for
+#      none), WRK_THREADS (1),
 #      BENCH_DB (/var/tmp/engram-server-bench/engram.db: kept between runs; delete to reload).
 set -euo pipefail
 BUILD=${1:-build}
@@ -12,6 +15,7 @@ USERS=${USERS:-100}
 PER_USER=${PER_USER:-10000}
 CONNECTIONS=${CONNECTIONS:-32}
 DURATION=${DURATION:-30s}
+WARMUP=${WARMUP:-10s}
 WRK_THREADS=${WRK_THREADS:-1}
 BENCH_DB=${BENCH_DB:-/var/tmp/engram-server-bench/engram.db}
 HERE=$(cd "$(dirname "$0")/.." && pwd)
@@ -53,6 +57,11 @@ run() {  # name script
   wrk -t"$WRK_THREADS" -c"$CONNECTIONS" -d"$DURATION" -s "$HERE/bench/server/$2" "$URL" \
     | tee "$WORK/$1.out"
 }
+if [ "$WARMUP" != 0 ]; then
+  echo "== warm-up (not recorded): wrk -t$WRK_THREADS -c$CONNECTIONS -d$WARMUP"
+  wrk -t"$WRK_THREADS" -c"$CONNECTIONS" -d"$WARMUP" -s "$HERE/bench/server/search.lua" "$URL" \
+    > /dev/null
+fi
 run search search.lua
 run add add.lua
 
@@ -61,9 +70,9 @@ OUT="$HERE/bench/results/server-$STAMP.md"
 n=2
 while [ -e "$OUT" ]; do OUT="$HERE/bench/results/server-$STAMP-$n.md"; n=$((n + 1)); done
 python3 - "$WORK" "$OUT" "$USERS" "$PER_USER" "$CONNECTIONS" \
-          "$DURATION" "$WRK_THREADS" <<'PY'
+          "$DURATION" "$WRK_THREADS" "$WARMUP" <<'PY'
 import json, os, platform, sys
-work, out, users, per_user, conns, duration, threads = sys.argv[1:]
+work, out, users, per_user, conns, duration, threads, warmup = sys.argv[1:]
 cpu = next((l.split(":", 1)[1].strip() for l in open("/proc/cpuinfo") if l.startswith("model name")), "?")
 ram = os.sysconf("SC_PAGE_SIZE") * os.sysconf("SC_PHYS_PAGES") // 2**30
 rows = []
@@ -83,7 +92,8 @@ Machine: {os.cpu_count()} cores ({cpu}), {ram} GiB RAM, {platform.system()} {pla
 The load generator (wrk, {threads} thread) runs on the same machine and takes CPU from the server.
 Data: {int(users)} users × {int(per_user):,} memories (hash embedder, embedded SQLite, synchronous=FULL,
 access log written to a file);
-wrk with keep-alive, {conns} connections, {duration} per run, random user and query per request.
+wrk with keep-alive, {conns} connections, {duration} per run, random user and query per request;
+{"no warm-up run" if warmup == "0" else f"a {warmup} search run first, not recorded (warm caches)"}.
 
 | route | req/s | p50 ms | p90 ms | p99 ms | max ms | errors | target |
 |---|---|---|---|---|---|---|---|

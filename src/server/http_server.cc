@@ -1,11 +1,14 @@
 #include "server/http_server.h"
 
 #include <arpa/inet.h>
+#include <sys/socket.h>
 #include <httplib.h>
 
+#include <cerrno>
 #include <chrono>
 #include <cmath>
 #include <cstdlib>
+#include <cstring>
 #include <iostream>
 #include <regex>
 #include <unordered_map>
@@ -464,9 +467,11 @@ Status HttpServer::Start() {
   httplib::Server& svr = impl_->svr();
   // SO_REUSEADDR only: cpp-httplib's default adds SO_REUSEPORT, with which a second server
   // binds the same port and silently takes part of the connections.
-  svr.set_socket_options([](socket_t sock) {
+  int bound = -1;  // the socket last offered for binding: the listening one if binding succeeds
+  svr.set_socket_options([&bound](socket_t sock) {
     int yes = 1;
     setsockopt(sock, SOL_SOCKET, SO_REUSEADDR, &yes, sizeof(yes));
+    bound = sock;
   });
   if (o.port == 0) {
     port_ = svr.bind_to_any_port(o.host);
@@ -476,6 +481,14 @@ Status HttpServer::Start() {
   if (port_ <= 0) {
     return Status::Unavailable("cannot listen on " + o.host + ":" + std::to_string(o.port) +
                                " (address in use or not available)");
+  }
+  // cpp-httplib (as packaged) listens with a backlog of 5. When 32 clients connected at once
+  // and the accepting thread was not scheduled in time, the kernel dropped their SYNs and the
+  // clients waited 1 s to retry: the load benchmark's 0.8–1.7 s maxima. Linux lets listen()
+  // be called again on a listening socket to change the backlog (capped at somaxconn).
+  if (bound >= 0 && ::listen(bound, SOMAXCONN) != 0) {
+    std::cerr << "engram serve: could not raise the listen backlog: " << std::strerror(errno)
+              << std::endl;
   }
   listener_ = std::thread([this, &svr] {
     svr.listen_after_bind();

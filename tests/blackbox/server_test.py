@@ -14,6 +14,8 @@ Usage: server_test.py --engram PATH [--crash-writer PATH] [unittest options]
 import json
 import os
 import re
+import select
+import signal
 import socket
 import time
 import unittest
@@ -649,6 +651,46 @@ class OpsTest(ApiTestCase):
         self.assertNotEqual(r.returncode, 0, r)
         self.assertIn(b"cannot listen on 127.0.0.1:%d" % self.server.port, r.stderr)
         self.assertEqual(self.ok(self.c, "GET", "/healthz"), {"status": "ok"})
+
+    def test_connections_queue_while_the_server_cannot_accept(self):
+        # cpp-httplib listens with a backlog of 5: beyond it the kernel drops SYNs and clients
+        # retry a second later. With the server stopped (nothing accepts), 64 connects must
+        # still all complete in the kernel's queue and be served once it runs again.
+        n = 64
+        self.server.proc.send_signal(signal.SIGSTOP)
+        socks = []
+        try:
+            for _ in range(n):
+                s = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
+                s.setblocking(False)
+                s.connect_ex(("127.0.0.1", self.server.port))
+                socks.append(s)
+            deadline = time.time() + 0.8  # under the 1 s SYN retry
+            pending = set(range(n))
+            while pending and time.time() < deadline:
+                _, writable, _ = select.select([], [socks[i] for i in pending], [], 0.05)
+                for s in writable:
+                    pending.discard(socks.index(s))
+            connected = [s for s in socks
+                         if s.getsockopt(socket.SOL_SOCKET, socket.SO_ERROR) == 0
+                         and socks.index(s) not in pending]
+            self.assertEqual(len(connected), n)
+        finally:
+            self.server.proc.send_signal(signal.SIGCONT)
+        request = b"GET /healthz HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n"
+        for s in socks:
+            s.setblocking(True)
+            s.settimeout(30)
+            s.sendall(request)
+        for s in socks:
+            reply = b""
+            while True:
+                chunk = s.recv(4096)
+                if not chunk:
+                    break
+                reply += chunk
+            s.close()
+            self.assertTrue(reply.startswith(b"HTTP/1.1 200"), reply[:80])
 
     def test_openapi_document_is_the_committed_one(self):
         r = self.call(self.c, "GET", "/openapi.json", expect=200)
