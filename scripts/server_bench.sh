@@ -51,6 +51,13 @@ open(sys.argv[1] + "/queries", "w").write("\n".join(c.query() for _ in range(500
 open(sys.argv[1] + "/texts", "w").write("\n".join(c.memory() for _ in range(5000)) + "\n")
 PY
 export ENGRAM_QUERIES="$WORK/queries" ENGRAM_TEXTS="$WORK/texts"
+# The kept database grows by every add run: record how many memories it held for this one.
+python3 - "$URL" > "$WORK/stored" <<'PY'
+import sys, urllib.request
+for line in urllib.request.urlopen(sys.argv[1] + "/metrics").read().decode().splitlines():
+    if line.startswith('engram_memories{status="active"}'):
+        print(int(float(line.split()[1])))
+PY
 
 run() {  # name script
   echo "== $1: wrk -t$WRK_THREADS -c$CONNECTIONS -d$DURATION"
@@ -73,6 +80,7 @@ python3 - "$WORK" "$OUT" "$USERS" "$PER_USER" "$CONNECTIONS" \
           "$DURATION" "$WRK_THREADS" "$WARMUP" <<'PY'
 import json, os, platform, sys
 work, out, users, per_user, conns, duration, threads, warmup = sys.argv[1:]
+stored = int(open(f"{work}/stored").read() or 0)
 cpu = next((l.split(":", 1)[1].strip() for l in open("/proc/cpuinfo") if l.startswith("model name")), "?")
 ram = os.sysconf("SC_PAGE_SIZE") * os.sysconf("SC_PHYS_PAGES") // 2**30
 rows = []
@@ -90,8 +98,9 @@ text = f"""# Server benchmark, {__import__('datetime').date.today()}
 
 Machine: {os.cpu_count()} cores ({cpu}), {ram} GiB RAM, {platform.system()} {platform.release()}.
 The load generator (wrk, {threads} thread) runs on the same machine and takes CPU from the server.
-Data: {int(users)} users × {int(per_user):,} memories (hash embedder, embedded SQLite, synchronous=FULL,
-access log written to a file);
+Data: {int(users)} users × {int(per_user):,} memories loaded ({stored:,} stored at the start of this
+run: earlier add runs stay in the kept database), hash embedder, embedded SQLite,
+synchronous=FULL, access log written to a file;
 wrk with keep-alive, {conns} connections, {duration} per run, random user and query per request;
 {"no warm-up run" if warmup == "0" else f"a {warmup} search run first, not recorded (warm caches)"}.
 
