@@ -10,6 +10,7 @@
 #include <cstdlib>
 #include <cstring>
 #include <iostream>
+#include <memory>
 #include <regex>
 #include <unordered_map>
 
@@ -467,11 +468,13 @@ Status HttpServer::Start() {
   httplib::Server& svr = impl_->svr();
   // SO_REUSEADDR only: cpp-httplib's default adds SO_REUSEPORT, with which a second server
   // binds the same port and silently takes part of the connections.
-  int bound = -1;  // the socket last offered for binding: the listening one if binding succeeds
-  svr.set_socket_options([&bound](socket_t sock) {
+  // The socket last offered for binding: the listening one if binding succeeds. Shared, not a
+  // reference to a local: the server keeps the callback after Start returns.
+  auto bound = std::make_shared<int>(-1);
+  svr.set_socket_options([bound](socket_t sock) {
     int yes = 1;
     setsockopt(sock, SOL_SOCKET, SO_REUSEADDR, &yes, sizeof(yes));
-    bound = sock;
+    *bound = sock;
   });
   if (o.port == 0) {
     port_ = svr.bind_to_any_port(o.host);
@@ -486,7 +489,7 @@ Status HttpServer::Start() {
   // and the accepting thread was not scheduled in time, the kernel dropped their SYNs and the
   // clients waited 1 s to retry: the load benchmark's 0.8–1.7 s maxima. Linux lets listen()
   // be called again on a listening socket to change the backlog (capped at somaxconn).
-  if (bound >= 0 && ::listen(bound, SOMAXCONN) != 0) {
+  if (*bound >= 0 && ::listen(*bound, SOMAXCONN) != 0) {
     std::cerr << "engram serve: could not raise the listen backlog: " << std::strerror(errno)
               << std::endl;
   }
