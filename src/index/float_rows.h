@@ -43,7 +43,8 @@ class FloatRows {
   // Floats, keys and a hash-map node (key, row, next pointer, bucket) per row: as allocated
   // (capacity), or for the rows in use only.
   size_t AllocatedBytes() const {
-    return data_.capacity() * sizeof(float) + keys_.capacity() * sizeof(int64_t) + row_of_.size() * 40;
+    return data_.capacity() * sizeof(float) + keys_.capacity() * sizeof(int64_t) +
+           row_of_.size() * 40;
   }
   size_t UsedBytes() const {
     return data_.size() * sizeof(float) + keys_.size() * sizeof(int64_t) + row_of_.size() * 40;
