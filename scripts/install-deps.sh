@@ -7,7 +7,7 @@ PACKAGES=(
   g++ cmake ninja-build make pkg-config
   libsqlite3-dev nlohmann-json3-dev libcli11-dev libssl-dev
   libgtest-dev libgmock-dev libbenchmark-dev
-  libicu-dev libstemmer-dev libhnswlib-dev libcpp-httplib-dev
+  libicu-dev libstemmer-dev libhnswlib-dev libcpp-httplib-dev libmicrohttpd-dev
   python3
   clang libclang-rt-14-dev
 )

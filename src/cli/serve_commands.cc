@@ -33,7 +33,11 @@ void AddServeOptions(CLI::App* cmd, server::ServerOptions& o) {
       ->envname("ENGRAM_HOST")->capture_default_str();
   cmd->add_option("--port", o.port, "TCP port (0: any free port, printed at start)")
       ->envname("ENGRAM_PORT")->capture_default_str();
-  cmd->add_option("--threads", o.threads, "Worker threads (each open connection holds one)")
+  cmd->add_option("--event-threads", o.event_threads,
+                  "Event loops reading and answering connections (0: one per core)")
+      ->envname("ENGRAM_EVENT_THREADS")->capture_default_str()->check(CLI::Range(0, 256));
+  cmd->add_option("--threads", o.threads,
+                  "Worker threads for requests that may block (writes, remote embedders, export)")
       ->envname("ENGRAM_THREADS")->capture_default_str()->check(CLI::Range(1, 4096));
   cmd->add_option("--max-body-bytes", o.max_body_bytes, "Largest request body (else 413)")
       ->envname("ENGRAM_MAX_BODY_BYTES")->capture_default_str();
@@ -57,7 +61,8 @@ void AddServeOptions(CLI::App* cmd, server::ServerOptions& o) {
   cmd->add_option("--keep-alive-max", o.keep_alive_max_requests,
                   "Requests served on one connection before it is closed")
       ->envname("ENGRAM_KEEP_ALIVE_MAX")->capture_default_str()->check(CLI::Range(1, 1000000));
-  cmd->add_option("--read-timeout", o.read_timeout_s, "Seconds to wait for a request")
+  cmd->add_option("--read-timeout", o.read_timeout_s,
+                  "Seconds a client may stay silent in the middle of a request or its reply")
       ->envname("ENGRAM_READ_TIMEOUT")->capture_default_str()->check(CLI::Range(1, 3600));
 }
 
@@ -103,6 +108,7 @@ int RunServe(Context& ctx, server::ServerOptions options, WriteFlags flags) {
   sessions.ttl_ms = flags.session_ttl_s * 1000;
   const int job_workers = flags.job_workers;
   options.openapi_json = server::kOpenApiDocument;
+  options.reads_block = ctx.embedder != "hash";  // the openai embedder: a request per query
   Engine* engine = ctx.OpenEngine();
   if (!engine) return kExitInternal;
   MemoryWriter* writer = ctx.OpenWriter();

@@ -1,24 +1,37 @@
 #include "server/http_server.h"
 
 #include <arpa/inet.h>
+#include <fcntl.h>
+#include <microhttpd.h>
+#include <netdb.h>
+#include <netinet/in.h>
 #include <sys/socket.h>
-#include <httplib.h>
+#include <unistd.h>
 
+#include <atomic>
 #include <cerrno>
 #include <chrono>
 #include <cmath>
+#include <condition_variable>
+#include <cstdarg>
+#include <cstdio>
 #include <cstdlib>
 #include <cstring>
 #include <iostream>
+#include <map>
 #include <memory>
-#include <regex>
-#include <unordered_map>
+#include <mutex>
+#include <optional>
+#include <string_view>
+#include <thread>
+#include <vector>
 
 #include "core/status_macros.h"
 #include "server/access_log.h"
 #include "server/metrics.h"
 #include "server/rate_limiter.h"
 #include "server/routes.h"
+#include "server/worker_pool.h"
 
 namespace engram::server {
 namespace {
@@ -29,40 +42,130 @@ double SecondsSince(Clock::time_point start) {
   return std::chrono::duration<double>(Clock::now() - start).count();
 }
 
-// "/v1/memories/{id}" → "/v1/memories/([^/]+)", with the parameter names in order.
-std::string PatternToRegex(const std::string& path, std::vector<std::string>* names) {
-  std::string out;
-  for (size_t i = 0; i < path.size(); ++i) {
-    if (path[i] == '{') {
-      size_t close = path.find('}', i);
-      names->push_back(path.substr(i + 1, close - i - 1));
-      out += "([^/]+)";
-      i = close;
-    } else if (std::string(".+*?()[]^$|\\").find(path[i]) != std::string::npos) {
-      out += '\\';
-      out += path[i];
-    } else {
-      out += path[i];
+// A route's path split at '/': literal segments, and "{name}" segments that capture one
+// non-empty segment of the request path.
+class PathPattern {
+ public:
+  explicit PathPattern(std::string_view path) {
+    for (std::string_view seg : Split(path)) {
+      const bool capture = seg.size() > 2 && seg.front() == '{' && seg.back() == '}';
+      segments_.push_back({std::string(capture ? seg.substr(1, seg.size() - 2) : seg), capture});
     }
   }
-  return out;
-}
 
-// The credential a request carries: "Authorization: Bearer <key>" or "X-API-Key: <key>".
-std::string PresentedKey(const httplib::Request& req) {
-  const std::string auth = req.get_header_value("Authorization");
-  constexpr std::string_view kBearer = "Bearer ";
-  if (auth.size() > kBearer.size() && auth.compare(0, kBearer.size(), kBearer) == 0) {
-    return auth.substr(kBearer.size());
+  // Fills `params` (when given) with the captured segments.
+  bool Match(std::string_view path, std::map<std::string, std::string>* params) const {
+    if (path.empty() || path.front() != '/') return false;
+    size_t i = 0;
+    for (std::string_view seg : Split(path)) {
+      if (i == segments_.size()) return false;
+      const Segment& want = segments_[i++];
+      if (want.capture ? seg.empty() : seg != want.text) return false;
+      if (want.capture && params) (*params)[want.text] = std::string(seg);
+    }
+    return i == segments_.size();
   }
-  return req.get_header_value("X-API-Key");
-}
+
+ private:
+  struct Segment {
+    std::string text;  // the literal, or the parameter's name
+    bool capture;
+  };
+
+  // "/a/b/" → {"a", "b", ""}.
+  static std::vector<std::string_view> Split(std::string_view path) {
+    std::vector<std::string_view> out;
+    size_t start = 1;
+    for (;;) {
+      const size_t slash = path.find('/', start);
+      out.push_back(path.substr(start, slash == std::string_view::npos ? slash : slash - start));
+      if (slash == std::string_view::npos) return out;
+      start = slash + 1;
+    }
+  }
+
+  std::vector<Segment> segments_;
+};
 
 struct Caller {
   std::string tenant;
   std::string key_id;  // "" in open (keyless, loopback) mode
   bool admin = false;
 };
+
+// One connection: where it comes from and how many requests it has carried.
+struct ConnectionState {
+  std::string remote;
+  int requests = 0;
+};
+
+// One request, from its headers to the completion of its reply (MHD's per-request context).
+struct Exchange {
+  Clock::time_point start = Clock::now();
+  int route = -1;  // index into the route table; -1: none matched
+  Call call;       // path_params filled when matched; params, body and tenant at dispatch
+  std::string presented_key;
+  AccessRecord rec;
+  std::optional<Reply> refused;  // answered without running a handler (413, 415, ...)
+  std::optional<Reply> reply;    // a worker's result, queued once the connection resumes
+  bool queued = false;
+};
+
+std::string AddressText(const sockaddr* addr) {
+  char buf[INET6_ADDRSTRLEN] = "";
+  if (addr == nullptr) return "";
+  if (addr->sa_family == AF_INET) {
+    inet_ntop(AF_INET, &reinterpret_cast<const sockaddr_in*>(addr)->sin_addr, buf, sizeof(buf));
+  } else if (addr->sa_family == AF_INET6) {
+    inet_ntop(AF_INET6, &reinterpret_cast<const sockaddr_in6*>(addr)->sin6_addr, buf,
+              sizeof(buf));
+  }
+  return buf;
+}
+
+// A listening TCP socket on host:port (port 0: any free port), with the largest backlog the
+// kernel allows, so clients connecting in a burst queue instead of losing their SYNs.
+// SO_REUSEADDR only: with SO_REUSEPORT a second server would bind the same port and silently
+// take part of the connections.
+Result<int> OpenListener(const std::string& host, int port) {
+  addrinfo hints{};
+  hints.ai_family = AF_UNSPEC;
+  hints.ai_socktype = SOCK_STREAM;
+  hints.ai_flags = AI_PASSIVE | AI_NUMERICSERV;
+  addrinfo* found = nullptr;
+  const std::string service = std::to_string(port);
+  if (getaddrinfo(host.c_str(), service.c_str(), &hints, &found) != 0 || found == nullptr) {
+    return Status::Unavailable("cannot resolve the address " + host);
+  }
+  std::unique_ptr<addrinfo, decltype(&freeaddrinfo)> list(found, &freeaddrinfo);
+  for (addrinfo* ai = found; ai != nullptr; ai = ai->ai_next) {
+    const int fd = ::socket(ai->ai_family, ai->ai_socktype | SOCK_CLOEXEC | SOCK_NONBLOCK,
+                            ai->ai_protocol);
+    if (fd < 0) continue;
+    int yes = 1;
+    setsockopt(fd, SOL_SOCKET, SO_REUSEADDR, &yes, sizeof(yes));
+    if (::bind(fd, ai->ai_addr, ai->ai_addrlen) == 0 && ::listen(fd, SOMAXCONN) == 0) return fd;
+    ::close(fd);
+  }
+  return Status::Unavailable("cannot listen on " + host + ":" + std::to_string(port) +
+                             " (address in use or not available)");
+}
+
+int BoundPort(int fd) {
+  sockaddr_storage addr{};
+  socklen_t len = sizeof(addr);
+  if (getsockname(fd, reinterpret_cast<sockaddr*>(&addr), &len) != 0) return -1;
+  if (addr.ss_family == AF_INET) return ntohs(reinterpret_cast<sockaddr_in*>(&addr)->sin_port);
+  return ntohs(reinterpret_cast<sockaddr_in6*>(&addr)->sin6_port);
+}
+
+void LogLibraryMessage(void*, const char* format, va_list args) {
+  char buf[512];
+  std::vsnprintf(buf, sizeof(buf), format, args);
+  std::string text(buf);
+  while (!text.empty() && (text.back() == '\n' || text.back() == '\r')) text.pop_back();
+  std::cerr << "engram serve: http: " << text << "\n";
+}
 
 }  // namespace
 
@@ -85,152 +188,196 @@ class HttpServer::Impl {
     services_.jobs = write.jobs;
     services_.limits = options_.limits;
     services_.openapi_json = options_.openapi_json;
+    services_.reads_block = options_.reads_block;
     services_.metrics = [this] { return RenderMetrics(); };
     routes_ = MakeRoutes(services_);
+    for (const Route& route : routes_) {
+      patterns_.emplace_back(route.path);
+      labels_.push_back(route.method + " " + route.path);
+    }
   }
 
-  Status Configure() {
+  ~Impl() { Stop(); }
+
+  // Binds, and starts the event loops and the workers. Returns the bound port.
+  Result<int> Start() {
     auto log = AccessLog::Open(options_.access_log);
     if (!log.ok()) return log.status();
     log_ = std::move(log).value();
-    const int threads = std::max(1, options_.threads);
-    svr_.new_task_queue = [threads] { return new httplib::ThreadPool(threads); };
-    svr_.set_tcp_nodelay(true);
-    svr_.set_keep_alive_max_count(options_.keep_alive_max_requests);
-    svr_.set_keep_alive_timeout(options_.keep_alive_timeout_s);
-    svr_.set_read_timeout(options_.read_timeout_s, 0);
-    svr_.set_write_timeout(options_.write_timeout_s, 0);
-    svr_.set_payload_max_length(options_.max_body_bytes);
-    for (size_t i = 0; i < routes_.size(); ++i) Register(i);
-    svr_.set_pre_routing_handler([this](const httplib::Request& req, httplib::Response& res) {
-      return RefuseUnreadBody(req, res);
-    });
-    svr_.set_error_handler(httplib::Server::HandlerWithResponse(
-        [this](const httplib::Request& req, httplib::Response& res) { return OnError(req, res); }));
-    svr_.set_exception_handler(
-        [this](const httplib::Request& req, httplib::Response& res, std::exception_ptr) {
-          Write(ProtocolError(500, "internal", "the server failed to complete the request"),
-                res);
-          (void)req;
-        });
-    return Status::Ok();
+    auto fd = OpenListener(options_.host, options_.port);
+    if (!fd.ok()) return fd.status();
+    listen_fd_ = *fd;
+    const int port = BoundPort(listen_fd_);
+    unsigned loops = options_.event_threads > 0 ? options_.event_threads
+                                                : std::thread::hardware_concurrency();
+    loops = std::max(1u, loops);
+    pool_ = std::make_unique<WorkerPool>(options_.threads);
+    daemon_ = MHD_start_daemon(
+        MHD_USE_EPOLL_INTERNAL_THREAD | MHD_ALLOW_SUSPEND_RESUME | MHD_USE_ERROR_LOG, 0,
+        nullptr, nullptr, &Impl::OnRequest, this,
+        MHD_OPTION_EXTERNAL_LOGGER, &LogLibraryMessage, nullptr,  // first: covers the rest
+        MHD_OPTION_LISTEN_SOCKET, static_cast<MHD_socket>(listen_fd_),
+        MHD_OPTION_THREAD_POOL_SIZE, loops,
+        MHD_OPTION_CONNECTION_TIMEOUT, static_cast<unsigned>(options_.keep_alive_timeout_s),
+        MHD_OPTION_NOTIFY_COMPLETED, &Impl::OnCompleted, this,
+        MHD_OPTION_NOTIFY_CONNECTION, &Impl::OnConnection, this,
+        MHD_OPTION_END);
+    if (daemon_ == nullptr) {
+      ::close(listen_fd_);
+      listen_fd_ = -1;
+      pool_.reset();
+      return Status::Unavailable("cannot start the HTTP event loops");
+    }
+    std::lock_guard<std::mutex> lock(state_mu_);
+    running_ = true;
+    return port;
   }
 
-  httplib::Server& svr() { return svr_; }
+  // Stops accepting, waits for the requests in flight, then closes every connection.
+  void Stop() {
+    std::unique_lock<std::mutex> lock(state_mu_);
+    if (!running_ || stopping_) {
+      stopped_cv_.wait(lock, [this] { return !running_; });
+      return;
+    }
+    stopping_ = true;
+    MHD_quiesce_daemon(daemon_);  // the listening socket stays open until the loops are gone
+    drained_cv_.wait(lock, [this] { return in_flight_ == 0; });
+    lock.unlock();
+    MHD_stop_daemon(daemon_);
+    ::close(listen_fd_);
+    pool_->Shutdown();
+    lock.lock();
+    running_ = false;
+    stopped_cv_.notify_all();
+  }
+
+  void Wait() {
+    std::unique_lock<std::mutex> lock(state_mu_);
+    stopped_cv_.wait(lock, [this] { return !running_; });
+  }
+
   const ServerOptions& options() const { return options_; }
   KeyStore* keys() const { return keys_; }
 
  private:
-  struct Compiled {
-    std::regex regex;
-    std::vector<std::string> names;
-    std::string label;  // "POST /v1/search"
-  };
+  // MHD calls this once when a request's headers have arrived, once per piece of its body,
+  // and once more when the body is complete (and again after a resume).
+  static MHD_Result OnRequest(void* self, MHD_Connection* c, const char* url, const char* method,
+                              const char*, const char* data, size_t* size, void** context) {
+    Impl* impl = static_cast<Impl*>(self);
+    if (*context == nullptr) {
+      *context = impl->Begin(c, url, method);
+      return MHD_YES;
+    }
+    Exchange* ex = static_cast<Exchange*>(*context);
+    if (*size != 0) {
+      impl->Receive(c, ex, data, *size);
+      *size = 0;
+      return MHD_YES;
+    }
+    return impl->Respond(c, ex);
+  }
 
-  void Register(size_t i) {
-    const Route& route = routes_[i];
-    Compiled c;
-    const std::string pattern = PatternToRegex(route.path, &c.names);
-    c.regex = std::regex(pattern);
-    c.label = route.method + " " + route.path;
-    compiled_.push_back(std::move(c));
-    if (route.method == "GET") {
-      svr_.Get(pattern, [this, i](const httplib::Request& req, httplib::Response& res) {
-        Dispatch(i, req, res, "");
-      });
+  Exchange* Begin(MHD_Connection* c, const char* url, const char* method) {
+    {
+      std::lock_guard<std::mutex> lock(state_mu_);
+      ++in_flight_;
+    }
+    auto ex = std::make_unique<Exchange>();
+    ex->rec.request_id = std::to_string(++request_counter_);
+    ex->rec.method = method;
+    ex->rec.path = url;
+    ex->rec.route = "unmatched";
+    if (const ConnectionState* conn = StateOf(c)) ex->rec.remote = conn->remote;
+    for (size_t i = 0; i < routes_.size(); ++i) {
+      if (routes_[i].method == method && patterns_[i].Match(url, &ex->call.path_params)) {
+        ex->route = static_cast<int>(i);
+        ex->rec.route = labels_[i];
+        break;
+      }
+    }
+    MHD_set_connection_option(c, MHD_CONNECTION_OPTION_TIMEOUT,
+                              static_cast<unsigned>(options_.read_timeout_s));
+    const char* type = MHD_lookup_connection_value(c, MHD_HEADER_KIND, "Content-Type");
+    const char* length = MHD_lookup_connection_value(c, MHD_HEADER_KIND, "Content-Length");
+    if (type && std::string_view(type).starts_with("multipart/form-data")) {
+      ex->refused = ProtocolError(415, "unsupported_media_type",
+                                  "bodies are JSON, not multipart forms");
+    } else if (length && std::strtoull(length, nullptr, 10) > options_.max_body_bytes) {
+      ex->refused = TooLarge();
+    }
+    // Refused before the body: answered at once, and MHD closes the connection rather than
+    // read the body (which must not be taken for the next request).
+    if (ex->refused) Queue(c, ex.get(), std::move(*ex->refused));
+    return ex.release();
+  }
+
+  void Receive(MHD_Connection* c, Exchange* ex, const char* data, size_t n) {
+    if (ex->queued || ex->refused) return;  // the rest of a refused body is discarded
+    if (ex->call.body.size() + n > options_.max_body_bytes) {
+      ex->refused = TooLarge();
+      ex->call.body.clear();
       return;
     }
-    // Routes that take a body read it themselves: httplib would otherwise parse a
-    // form-encoded body (what `curl -d` sends) into the query parameters.
-    auto handler = [this, i](const httplib::Request& req, httplib::Response& res,
-                             const httplib::ContentReader& reader) {
-      std::string body;
-      if (auto refused = ReadBody(req, reader, &body)) {
-        Poison(req);
-        const auto start = Clock::now();
-        AccessRecord rec = StartRecord(req);
-        rec.route = compiled_[i].label;
-        return Finish(std::move(*refused), res, &rec, start);
-      }
-      Dispatch(i, req, res, body);
-    };
-    if (route.method == "POST") svr_.Post(pattern, handler);
-    else if (route.method == "PATCH") svr_.Patch(pattern, handler);
-    else if (route.method == "DELETE") svr_.Delete(pattern, handler);
+    ex->call.body.append(data, n);
+    (void)c;
   }
 
-  // Reads the body into `body`, or returns the reply refusing it (the connection is then
-  // closed: an unread body must not be taken for the next request).
-  std::optional<Reply> ReadBody(const httplib::Request& req, const httplib::ContentReader& reader,
-                                std::string* body) {
-    if (req.is_multipart_form_data()) {
-      return ProtocolError(415, "unsupported_media_type", "bodies are JSON, not multipart forms");
-    }
-    bool too_large = false;
-    const bool ok = reader([&](const char* data, size_t n) {
-      if (body->size() + n > options_.max_body_bytes) {
-        too_large = true;
-        return false;
-      }
-      body->append(data, n);
-      return true;
+  MHD_Result Respond(MHD_Connection* c, Exchange* ex) {
+    if (ex->queued) return MHD_YES;
+    if (ex->reply) return Queue(c, ex, std::move(*ex->reply));
+    if (ex->refused) return Queue(c, ex, std::move(*ex->refused));
+    if (ex->route < 0) return Queue(c, ex, Unrouted(ex->rec.method, ex->rec.path));
+    ex->rec.bytes_in = ex->call.body.size();
+    ReadRequest(c, ex);
+    if (routes_[ex->route].blocking == Blocking::kNo) return Queue(c, ex, Handle(ex));
+    // The handler may wait (a disk sync, a remote provider): run it on a worker and let this
+    // event loop serve other connections until it resumes this one.
+    MHD_suspend_connection(c);
+    pool_->Submit([this, c, ex] {
+      ex->reply = Handle(ex);
+      MHD_resume_connection(c);
     });
-    // httplib itself refuses (ok false, receiver never called) a Content-Length over the limit.
-    const std::string length = req.get_header_value("Content-Length");
-    const bool declared_too_large =
-        !length.empty() && std::strtoull(length.c_str(), nullptr, 10) > options_.max_body_bytes;
-    if (too_large || (!ok && declared_too_large)) {
-      return ProtocolError(413, "payload_too_large",
-                           "the body is larger than " + std::to_string(options_.max_body_bytes) +
-                               " bytes");
+    return MHD_YES;
+  }
+
+  // Copies what the handler needs out of MHD's buffers: the query and the presented key.
+  void ReadRequest(MHD_Connection* c, Exchange* ex) {
+    MHD_get_connection_values_n(
+        c, MHD_GET_ARGUMENT_KIND,
+        [](void* params, MHD_ValueKind, const char* key, size_t key_size, const char* value,
+           size_t value_size) {
+          static_cast<api::Params*>(params)->emplace(std::string(key, key_size),
+                                                     value ? std::string(value, value_size) : "");
+          return MHD_YES;
+        },
+        &ex->call.params);
+    const char* auth = MHD_lookup_connection_value(c, MHD_HEADER_KIND, "Authorization");
+    constexpr std::string_view kBearer = "Bearer ";
+    if (auth && std::string_view(auth).size() > kBearer.size() &&
+        std::string_view(auth).starts_with(kBearer)) {
+      ex->presented_key = auth + kBearer.size();
+    } else if (const char* key = MHD_lookup_connection_value(c, MHD_HEADER_KIND, "X-API-Key")) {
+      ex->presented_key = key;
     }
-    if (!ok) return ProtocolError(400, "bad_request", "the body could not be read");
-    return std::nullopt;
   }
 
-  void Dispatch(size_t i, const httplib::Request& req, httplib::Response& res,
-                const std::string& body) {
-    const auto start = Clock::now();
-    AccessRecord rec = StartRecord(req);
-    rec.route = compiled_[i].label;
-    rec.bytes_in = body.size();
-    Reply reply = Handle(i, req, body, &rec);
-    Finish(std::move(reply), res, &rec, start);
-  }
-
-  AccessRecord StartRecord(const httplib::Request& req) {
-    AccessRecord rec;
-    rec.request_id = std::to_string(++request_counter_);
-    rec.method = req.method;
-    rec.path = req.path;
-    rec.bytes_in = req.body.size();
-    rec.remote = req.remote_addr;
-    return rec;
-  }
-
-  Reply Handle(size_t i, const httplib::Request& req, const std::string& body,
-               AccessRecord* rec) {
-    const Route& route = routes_[i];
-    Call call;
+  Reply Handle(Exchange* ex) {
+    const Route& route = routes_[ex->route];
     if (route.access != Access::kPublic) {
       Caller caller;
-      if (auto denied = Authenticate(req, &caller)) return std::move(*denied);
-      rec->key_id = caller.key_id;
-      rec->tenant = caller.tenant;
+      if (auto denied = Authenticate(ex->presented_key, &caller)) return std::move(*denied);
+      ex->rec.key_id = caller.key_id;
+      ex->rec.tenant = caller.tenant;
       if (route.access == Access::kAdmin && !caller.admin) {
         return ProtocolError(403, "permission_denied", "this route needs an admin key");
       }
       if (auto limited = RateLimit(caller)) return std::move(*limited);
-      call.tenant = caller.tenant;
+      ex->call.tenant = caller.tenant;
     }
-    const Compiled& c = compiled_[i];
-    for (size_t k = 0; k < c.names.size() && k + 1 < req.matches.size(); ++k) {
-      call.path_params[c.names[k]] = req.matches[k + 1].str();
-    }
-    call.params = req.params;
-    call.body = body;
     try {
-      return route.handler(call);
+      return route.handler(ex->call);
     } catch (const std::exception& e) {
       Reply r = ProtocolError(500, "internal", "the server failed to complete the request");
       r.log_detail = std::string("exception: ") + e.what();
@@ -239,8 +386,7 @@ class HttpServer::Impl {
   }
 
   // Fills `caller`, or returns the reply refusing the request.
-  std::optional<Reply> Authenticate(const httplib::Request& req, Caller* caller) {
-    const std::string presented = PresentedKey(req);
+  std::optional<Reply> Authenticate(const std::string& presented, Caller* caller) {
     if (presented.empty()) {
       if (OpenMode()) {
         *caller = Caller{"default", "", true};
@@ -285,127 +431,85 @@ class HttpServer::Impl {
     return r;
   }
 
-  void Finish(Reply reply, httplib::Response& res, AccessRecord* rec, Clock::time_point start) {
-    if (!reply.log_detail.empty()) {
-      std::cerr << "engram serve: request " << rec->request_id << " " << rec->route << ": "
-                << reply.log_detail << std::endl;
-    }
-    rec->status = reply.status;
-    rec->bytes_out = reply.body.size();
-    res.set_header("X-Request-Id", rec->request_id);
-    Write(std::move(reply), res);
-    const double seconds = SecondsSince(start);
-    rec->duration_ms = seconds * 1000;
-    metrics_.Observe(rec->route, rec->status, seconds);
-    log_->Write(*rec);
+  Reply TooLarge() const {
+    return ProtocolError(413, "payload_too_large",
+                         "the body is larger than " + std::to_string(options_.max_body_bytes) +
+                             " bytes");
   }
 
-  // Replies to a request no route handler took (refused early, or unrouted).
-  void FinishUnmatched(Reply reply, const httplib::Request& req, httplib::Response& res) {
-    AccessRecord rec = StartRecord(req);
-    rec.route = "unmatched";
-    Finish(std::move(reply), res, &rec, Clock::now());
-  }
-
-  static void Write(Reply reply, httplib::Response& res) {
-    res.status = reply.status;
-    for (auto& [name, value] : reply.headers) res.set_header(name, value);
-    res.set_content(std::move(reply.body), reply.content_type.c_str());
-  }
-
-  // httplib reads a body only for POST, PUT, PATCH and DELETE. Any other request announcing
-  // one is refused and its connection closed, or the unread body would run as the next
-  // request on the connection (request smuggling behind a proxy).
-  httplib::Server::HandlerResponse RefuseUnreadBody(const httplib::Request& req,
-                                                    httplib::Response& res) {
-    if (IsPoisoned(req)) {
-      FinishUnmatched(ProtocolError(400, "bad_request",
-                                    "this connection sent a body the server did not read; "
-                                    "reconnect"),
-                      req, res);
-      return httplib::Server::HandlerResponse::Handled;
-    }
-    const bool reads_body = req.method == "POST" || req.method == "PUT" ||
-                            req.method == "PATCH" || req.method == "DELETE";
-    const std::string length = req.get_header_value("Content-Length");
-    const bool has_body = (!length.empty() && length != "0") || req.has_header("Transfer-Encoding");
-    if (reads_body || !has_body) return httplib::Server::HandlerResponse::Unhandled;
-    Poison(req);
-    FinishUnmatched(
-        ProtocolError(400, "bad_request", req.method + " requests may not carry a body"), req,
-        res);
-    return httplib::Server::HandlerResponse::Handled;
-  }
-
-  // A connection whose last request left an unread body behind. cpp-httplib 0.11 offers no way
-  // to close a connection from a handler (a "Connection: close" reply is sent but the
-  // connection stays open), so every later request on it is refused instead: the unread
-  // bytes can never run as a request. Connections are told apart by the client's address and
-  // port; an entry lapses once the connection would have idled out.
-  static std::string ConnectionKey(const httplib::Request& req) {
-    return req.remote_addr + ":" + std::to_string(req.remote_port);
-  }
-
-  void Poison(const httplib::Request& req) {
-    const_cast<httplib::Request&>(req).set_header("Connection", "close");  // says so, at least
-    const double now = SecondsSince(epoch_);
-    std::lock_guard<std::mutex> lock(poison_mu_);
-    if (poisoned_.size() > 10000) {
-      std::erase_if(poisoned_, [&](const auto& e) { return Lapsed(e.second, now); });
-    }
-    poisoned_[ConnectionKey(req)] = now;
-  }
-
-  bool IsPoisoned(const httplib::Request& req) {
-    const double now = SecondsSince(epoch_);
-    std::lock_guard<std::mutex> lock(poison_mu_);
-    if (poisoned_.empty()) return false;
-    auto it = poisoned_.find(ConnectionKey(req));
-    if (it == poisoned_.end()) return false;
-    if (Lapsed(it->second, now)) {
-      poisoned_.erase(it);
-      return false;
-    }
-    it->second = now;  // the connection is still in use
-    return true;
-  }
-
-  bool Lapsed(double seen_s, double now_s) const {
-    return now_s - seen_s > options_.keep_alive_timeout_s + 1;
-  }
-
-  // Requests no route handled (404/405), and errors raised by httplib itself (413, 400).
-  httplib::Server::HandlerResponse OnError(const httplib::Request& req,
-                                           httplib::Response& res) {
-    if (!res.body.empty()) return httplib::Server::HandlerResponse::Unhandled;
-    FinishUnmatched(ErrorFor(req, res.status), req, res);
-    return httplib::Server::HandlerResponse::Handled;
-  }
-
-  Reply ErrorFor(const httplib::Request& req, int status) {
-    if (status == 413) {
-      return ProtocolError(413, "payload_too_large",
-                           "the body is larger than " + std::to_string(options_.max_body_bytes) +
-                               " bytes");
-    }
-    // httplib answers 400 to methods it has no handler table for (PUT, HEAD, OPTIONS, ...).
-    const bool unknown_method = status == 400 && req.method != "GET" && req.method != "POST" &&
-                                req.method != "PATCH" && req.method != "DELETE";
-    if (status != 404 && !unknown_method) {
-      return ProtocolError(status, "bad_request", "the request is malformed");
-    }
+  // 404 for a path no route has, 405 (with Allow) for a method the path does not take.
+  Reply Unrouted(const std::string& method, const std::string& path) const {
     std::string allow;
     for (size_t i = 0; i < routes_.size(); ++i) {
-      if (std::regex_match(req.path, compiled_[i].regex)) {
+      if (patterns_[i].Match(path, nullptr)) {
         allow += (allow.empty() ? "" : ", ") + routes_[i].method;
       }
     }
-    if (allow.empty()) return ProtocolError(404, "not_found", "no route " + req.path);
+    if (allow.empty()) return ProtocolError(404, "not_found", "no route " + path);
     Reply r = ProtocolError(405, "method_not_allowed",
-                            req.method + " is not allowed on " + req.path + " (allowed: " +
-                                allow + ")");
+                            method + " is not allowed on " + path + " (allowed: " + allow + ")");
     r.headers.emplace_back("Allow", allow);
     return r;
+  }
+
+  // Logs the request and hands its reply to MHD, which sends it once this callback returns.
+  MHD_Result Queue(MHD_Connection* c, Exchange* ex, Reply reply) {
+    AccessRecord& rec = ex->rec;
+    if (!reply.log_detail.empty()) {
+      std::cerr << "engram serve: request " << rec.request_id << " " << rec.route << ": "
+                << reply.log_detail << std::endl;
+    }
+    rec.status = reply.status;
+    rec.bytes_out = reply.body.size();
+    MHD_Response* res = MHD_create_response_from_buffer(
+        reply.body.size(), reply.body.data(), MHD_RESPMEM_MUST_COPY);
+    MHD_add_response_header(res, "Content-Type", reply.content_type.c_str());
+    MHD_add_response_header(res, "X-Request-Id", rec.request_id.c_str());
+    for (const auto& [name, value] : reply.headers) {
+      MHD_add_response_header(res, name.c_str(), value.c_str());
+    }
+    ConnectionState* conn = StateOf(c);
+    const bool last = (conn && ++conn->requests >= options_.keep_alive_max_requests) ||
+                      stopping_.load(std::memory_order_relaxed);
+    if (last) MHD_add_response_header(res, "Connection", "close");
+    const MHD_Result queued = MHD_queue_response(c, static_cast<unsigned>(reply.status), res);
+    MHD_destroy_response(res);
+    ex->queued = true;
+    const double seconds = SecondsSince(ex->start);
+    rec.duration_ms = seconds * 1000;
+    metrics_.Observe(rec.route, rec.status, seconds);
+    log_->Write(rec);
+    return queued;
+  }
+
+  static void OnCompleted(void* self, MHD_Connection* c, void** context,
+                          MHD_RequestTerminationCode) {
+    Impl* impl = static_cast<Impl*>(self);
+    delete static_cast<Exchange*>(*context);
+    *context = nullptr;
+    MHD_set_connection_option(c, MHD_CONNECTION_OPTION_TIMEOUT,
+                              static_cast<unsigned>(impl->options_.keep_alive_timeout_s));
+    std::lock_guard<std::mutex> lock(impl->state_mu_);
+    if (--impl->in_flight_ == 0) impl->drained_cv_.notify_all();
+  }
+
+  static void OnConnection(void*, MHD_Connection* c, void** socket_context,
+                           MHD_ConnectionNotificationCode code) {
+    if (code == MHD_CONNECTION_NOTIFY_STARTED) {
+      auto state = std::make_unique<ConnectionState>();
+      const MHD_ConnectionInfo* info =
+          MHD_get_connection_info(c, MHD_CONNECTION_INFO_CLIENT_ADDRESS);
+      if (info) state->remote = AddressText(info->client_addr);
+      *socket_context = state.release();
+    } else if (code == MHD_CONNECTION_NOTIFY_CLOSED) {
+      delete static_cast<ConnectionState*>(*socket_context);
+      *socket_context = nullptr;
+    }
+  }
+
+  static ConnectionState* StateOf(MHD_Connection* c) {
+    const MHD_ConnectionInfo* info = MHD_get_connection_info(c, MHD_CONNECTION_INFO_SOCKET_CONTEXT);
+    return info ? static_cast<ConnectionState*>(info->socket_context) : nullptr;
   }
 
   std::string RenderMetrics() {
@@ -424,16 +528,23 @@ class HttpServer::Impl {
   ServerOptions options_;
   Services services_;
   std::vector<Route> routes_;
-  std::vector<Compiled> compiled_;
-  httplib::Server svr_;
+  std::vector<PathPattern> patterns_;  // routes_[i]'s path
+  std::vector<std::string> labels_;    // "POST /v1/search": metrics and the access log
   RateLimiter limiter_;
   Metrics metrics_;
   std::unique_ptr<AccessLog> log_;
+  std::unique_ptr<WorkerPool> pool_;
+  MHD_Daemon* daemon_ = nullptr;
+  int listen_fd_ = -1;
   std::atomic<uint64_t> request_counter_{0};
   const Clock::time_point epoch_ = Clock::now();
 
-  std::mutex poison_mu_;
-  std::unordered_map<std::string, double> poisoned_;  // guarded by poison_mu_
+  std::mutex state_mu_;
+  std::condition_variable drained_cv_;  // in_flight_ reached 0
+  std::condition_variable stopped_cv_;  // running_ became false
+  bool running_ = false;                // guarded by state_mu_
+  std::atomic<bool> stopping_{false};   // written under state_mu_
+  int64_t in_flight_ = 0;               // guarded by state_mu_: begun, not completed
 
   std::mutex open_mu_;
   bool open_ = false;             // guarded by open_mu_
@@ -447,10 +558,7 @@ class HttpServer::Impl {
 HttpServer::HttpServer(Engine* engine, KeyStore* keys, WritePath write, ServerOptions options)
     : impl_(std::make_unique<Impl>(engine, keys, write, std::move(options))) {}
 
-HttpServer::~HttpServer() {
-  Stop();
-  Wait();
-}
+HttpServer::~HttpServer() { Stop(); }
 
 Status HttpServer::Start() {
   const ServerOptions& o = impl_->options();
@@ -464,54 +572,14 @@ Status HttpServer::Start() {
           "Create one with 'engram keys create --tenant <name>' or listen on 127.0.0.1");
     }
   }
-  ENGRAM_RETURN_IF_ERROR(impl_->Configure());
-  httplib::Server& svr = impl_->svr();
-  // SO_REUSEADDR only: cpp-httplib's default adds SO_REUSEPORT, with which a second server
-  // binds the same port and silently takes part of the connections.
-  // The socket last offered for binding: the listening one if binding succeeds. Shared, not a
-  // reference to a local: the server keeps the callback after Start returns.
-  auto bound = std::make_shared<int>(-1);
-  svr.set_socket_options([bound](socket_t sock) {
-    int yes = 1;
-    setsockopt(sock, SOL_SOCKET, SO_REUSEADDR, &yes, sizeof(yes));
-    *bound = sock;
-  });
-  if (o.port == 0) {
-    port_ = svr.bind_to_any_port(o.host);
-  } else {
-    port_ = svr.bind_to_port(o.host, o.port) ? o.port : -1;
-  }
-  if (port_ <= 0) {
-    return Status::Unavailable("cannot listen on " + o.host + ":" + std::to_string(o.port) +
-                               " (address in use or not available)");
-  }
-  // cpp-httplib (as packaged) listens with a backlog of 5. When 32 clients connected at once
-  // and the accepting thread was not scheduled in time, the kernel dropped their SYNs and the
-  // clients waited 1 s to retry: the load benchmark's 0.8–1.7 s maxima. Linux lets listen()
-  // be called again on a listening socket to change the backlog (capped at somaxconn).
-  if (*bound >= 0 && ::listen(*bound, SOMAXCONN) != 0) {
-    std::cerr << "engram serve: could not raise the listen backlog: " << std::strerror(errno)
-              << std::endl;
-  }
-  listener_ = std::thread([this, &svr] {
-    svr.listen_after_bind();
-    listening_done_ = true;
-  });
+  auto port = impl_->Start();
+  if (!port.ok()) return port.status();
+  port_ = *port;
   return Status::Ok();
 }
 
-void HttpServer::Wait() {
-  if (listener_.joinable()) listener_.join();
-}
+void HttpServer::Wait() { impl_->Wait(); }
 
-void HttpServer::Stop() {
-  if (!listener_.joinable()) return;
-  // stop() is a no-op until the listen loop runs; wait for it briefly after a quick Start().
-  httplib::Server& svr = impl_->svr();
-  for (int i = 0; i < 5000 && !svr.is_running() && !listening_done_; ++i) {
-    std::this_thread::sleep_for(std::chrono::milliseconds(1));
-  }
-  svr.stop();
-}
+void HttpServer::Stop() { impl_->Stop(); }
 
 }  // namespace engram::server

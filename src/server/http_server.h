@@ -1,16 +1,19 @@
-// HttpServer: the v1 API over HTTP/1.1 (cpp-httplib), with keep-alive, a fixed worker pool,
-// API-key authentication, per-key rate limits, metrics and an access log.
+// HttpServer: the v1 API over HTTP/1.1 (GNU libmicrohttpd), with keep-alive, API-key
+// authentication, per-key rate limits, metrics and an access log.
 //
-// Lifecycle: Start() binds and begins serving on a background thread; Stop() stops accepting,
-// lets in-flight requests finish and returns once the workers are idle. Thread-safe to Stop()
-// from any thread (a signal-watching thread, say). The engine and key store are not owned.
+// Threads: a few event loops (epoll, one per core by default) read requests and write replies
+// for every connection; quick routes run right on the loop, routes that may block (writes,
+// remote providers, exports; Route::blocking) run on a worker pool while their connection is
+// suspended. So a busy server has about as many runnable threads as cores, instead of one per
+// connection time-slicing against the others.
+//
+// Lifecycle: Start() binds and begins serving; Stop() stops accepting, lets in-flight requests
+// finish and returns once they have. Thread-safe to Stop() from any thread (a signal-watching
+// thread, say). The engine and key store are not owned.
 #pragma once
 
-#include <atomic>
 #include <memory>
 #include <string>
-#include <thread>
-#include <vector>
 
 #include "api/requests.h"
 #include "engram/engine.h"
@@ -20,16 +23,13 @@
 #include "engram/keys.h"
 #include "engram/status.h"
 
-namespace httplib {
-class Server;
-}
-
 namespace engram::server {
 
 struct ServerOptions {
   std::string host = "127.0.0.1";
   int port = 8420;                   // 0: an ephemeral port (see HttpServer::port())
-  int threads = 64;                  // workers; each keep-alive connection holds one
+  int event_threads = 0;             // event loops; 0: one per core
+  int threads = 32;                  // workers for blocking routes (writes, remote providers)
   size_t max_body_bytes = 4 << 20;   // larger bodies are refused with 413
   api::Limits limits;
   double rate_limit = 0;             // requests per second per key; 0: off
@@ -37,9 +37,9 @@ struct ServerOptions {
   std::string access_log = "-";      // file path, "-" standard output, "" off
   int keep_alive_max_requests = 10000;
   int keep_alive_timeout_s = 5;
-  int read_timeout_s = 10;
-  int write_timeout_s = 10;
+  int read_timeout_s = 10;           // silence allowed mid-request (and while replying)
   std::string openapi_json;          // the document served at /openapi.json
+  bool reads_block = false;          // search and context call a remote provider
 };
 
 // True for addresses that only this machine can reach: 127.0.0.0/8, ::1, "localhost".
@@ -61,7 +61,7 @@ class HttpServer {
   // loopback and no API key exists; Unavailable when the address cannot be bound.
   Status Start();
   int port() const { return port_; }
-  // Blocks until Stop() has been called and the server has drained.
+  // Blocks until Stop() has been called and the server has drained (at once if never started).
   void Wait();
   void Stop();
 
@@ -69,8 +69,6 @@ class HttpServer {
   class Impl;
   std::unique_ptr<Impl> impl_;
   int port_ = 0;
-  std::thread listener_;
-  std::atomic<bool> listening_done_{false};
 };
 
 }  // namespace engram::server

@@ -287,30 +287,34 @@ std::vector<Route> MakeRoutes(const Services& services) {
   auto bind = [s](Reply (*fn)(const Services&, const Call&)) {
     return [s, fn](const Call& call) { return fn(*s, call); };
   };
+  const Blocking reads = s->reads_block ? Blocking::kYes : Blocking::kNo;
+  constexpr Blocking kWrites = Blocking::kYes;  // group commits wait for a disk sync
   return {
       {"POST", "/v1/memories", Access::kTenant,
-       [s](const Call& c) { return AddMemories(*s, c, false); }},
+       [s](const Call& c) { return AddMemories(*s, c, false); }, kWrites},
       {"POST", "/v1/memories/batch", Access::kTenant,
-       [s](const Call& c) { return AddMemories(*s, c, true); }},
+       [s](const Call& c) { return AddMemories(*s, c, true); }, kWrites},
       {"GET", "/v1/memories", Access::kTenant, bind(&ListMemories)},
-      {"POST", "/v1/sessions/{id}/messages", Access::kTenant, bind(&SessionMessages)},
+      {"POST", "/v1/sessions/{id}/messages", Access::kTenant, bind(&SessionMessages), kWrites},
       {"GET", "/v1/sessions/{id}", Access::kTenant, bind(&GetSession)},
-      {"POST", "/v1/sessions/{id}/close", Access::kTenant, bind(&CloseSession)},
+      {"POST", "/v1/sessions/{id}/close", Access::kTenant, bind(&CloseSession), kWrites},
       {"GET", "/v1/jobs/{id}", Access::kTenant, bind(&GetJob)},
-      {"DELETE", "/v1/memories", Access::kTenant, bind(&DeleteUserMemories)},
+      {"DELETE", "/v1/memories", Access::kTenant, bind(&DeleteUserMemories), kWrites},
       {"GET", "/v1/memories/{id}", Access::kTenant, bind(&GetMemory)},
-      {"PATCH", "/v1/memories/{id}", Access::kTenant, bind(&PatchMemory)},
-      {"DELETE", "/v1/memories/{id}", Access::kTenant, bind(&DeleteMemory)},
+      {"PATCH", "/v1/memories/{id}", Access::kTenant, bind(&PatchMemory), kWrites},
+      {"DELETE", "/v1/memories/{id}", Access::kTenant, bind(&DeleteMemory), kWrites},
       {"GET", "/v1/memories/{id}/history", Access::kTenant, bind(&MemoryHistory)},
-      {"POST", "/v1/search", Access::kTenant, bind(&Search)},
-      {"POST", "/v1/context", Access::kTenant, bind(&Context)},
-      {"GET", "/v1/export", Access::kTenant, bind(&Export)},
-      {"POST", "/v1/admin/keys", Access::kAdmin, bind(&CreateKey)},
+      {"POST", "/v1/search", Access::kTenant, bind(&Search), reads},
+      {"POST", "/v1/context", Access::kTenant, bind(&Context), reads},
+      // A user's whole store: long enough to stall an event loop's other connections.
+      {"GET", "/v1/export", Access::kTenant, bind(&Export), Blocking::kYes},
+      {"POST", "/v1/admin/keys", Access::kAdmin, bind(&CreateKey), kWrites},
       {"GET", "/v1/admin/keys", Access::kAdmin, bind(&ListKeys)},
-      {"DELETE", "/v1/admin/keys/{id}", Access::kAdmin, bind(&RevokeKey)},
+      {"DELETE", "/v1/admin/keys/{id}", Access::kAdmin, bind(&RevokeKey), kWrites},
       {"GET", "/healthz", Access::kPublic, &Healthz},
       {"GET", "/readyz", Access::kPublic, bind(&Readyz)},
-      {"GET", "/metrics", Access::kPublic, bind(&Metrics)},
+      // Every 5 s the counts scan the items table.
+      {"GET", "/metrics", Access::kPublic, bind(&Metrics), Blocking::kYes},
       {"GET", "/openapi.json", Access::kPublic, bind(&OpenApi)},
   };
 }

@@ -41,6 +41,13 @@ struct Services {
   api::Limits limits;
   std::string openapi_json;                 // served at /openapi.json
   std::function<std::string()> metrics;     // renders /metrics
+  bool reads_block = false;  // search and context call a remote provider (the openai embedder)
+};
+
+// Where the server runs a route's handler.
+enum class Blocking {
+  kNo,   // CPU and page-cache reads only: on the event loop that read the request
+  kYes,  // may wait on a disk sync, a remote provider or a long scan: on the worker pool
 };
 
 struct Route {
@@ -48,6 +55,7 @@ struct Route {
   std::string path;    // OpenAPI form: "/v1/memories/{id}"
   Access access;
   std::function<Reply(const Call&)> handler;
+  Blocking blocking = Blocking::kNo;
 };
 
 // The job kind of asynchronous adds; its handler (RememberJobHandler) runs

@@ -251,6 +251,54 @@ class WritePathTest(h.ServerTestCase):
         self.assertTrue(mem["source"]["prompt_version"])
 
 
+class BlockingRoutesTest(h.ServerTestCase):
+    """Routes that wait on a provider run on the worker pool: with one event loop, slow adds
+    neither stall the loop's other connections nor queue behind each other."""
+
+    infer_client = WritePathTest.infer_client
+    remember = WritePathTest.remember
+
+    def test_slow_adds_leave_the_event_loop_free(self):
+        delay = 1.5
+
+        def slow_extraction(request):
+            time.sleep(delay)
+            return json.dumps({"memories": []})
+
+        llm = FakeLlm(slow_extraction)
+        llm.mode = "up"
+        self.addCleanup(llm.close)
+        s = self.start_server("--extractor", "llm", "--llm-url", llm.url, "--llm-model", "fake-1",
+                              "--llm-timeout-ms", "10000", "--event-threads", "1",
+                              "--threads", "8", name="one-loop")
+        self.add(s.client(), "bob", "likes tea")
+        statuses = []
+
+        def slow_add(i):
+            c = self.infer_client(s)
+            statuses.append(self.remember(c, "alice%d" % i, "I moved to Oslo.")["results"])
+
+        threads = [threading.Thread(target=slow_add, args=(i,)) for i in range(6)]
+        start = time.monotonic()
+        for t in threads:
+            t.start()
+        time.sleep(0.3)  # the adds are waiting on the provider now
+        quick = s.client()
+        for _ in range(5):
+            t0 = time.monotonic()
+            self.ok(quick, "GET", "/healthz")
+            hits = self.ok(quick, "POST", "/v1/search", {"user_id": "bob", "query": "tea"})
+            self.assertLess(time.monotonic() - t0, 0.5, "a quick route waited on a slow add")
+            self.assertEqual(len(hits["results"]), 1)
+        for t in threads:
+            t.join(30)
+        elapsed = time.monotonic() - start
+        self.assertEqual(len(statuses), 6)
+        # Six adds on eight workers run side by side: about one delay, not six in a row.
+        self.assertLess(elapsed, 3 * delay, "the slow adds ran one after another")
+        self.assertGreaterEqual(len(llm.requests), 6)
+
+
 class ExtractionBenchLlmTest(h.ServerTestCase):
     def test_bench_extraction_measures_the_configured_model(self):
         """`engram --extractor llm bench extraction` sends each snippet to the model once and
