@@ -39,6 +39,7 @@ namespace engram {
 class MemoryStore;
 class IdGenerator;
 class ScopeIndex;
+struct ScannedItem;
 class GraphBuilder;
 
 struct EngineOptions {
@@ -62,6 +63,9 @@ struct EngineOptions {
   // Search hits are served from a cache of recently returned items (least recently used
   // evicted; ~1 KB each with short content) instead of SQLite when present; 0: no cache.
   size_t item_cache_entries = 100'000;
+  // Tests only: runs inside each commit of access counts, after SQLite's commit and before
+  // the counts are forgotten (searches of the items written must wait for it).
+  std::function<void()> on_access_commit;
 };
 
 // Progress of a long operation: items done so far of a total (total 0 when unknown).
@@ -366,22 +370,36 @@ class Engine {
 
   // Access statistics: counted in memory by searches, written by a background thread (every
   // second, or at once past a thousand items) so no search waits for the write. Counts being
-  // written are kept in in_flight_access_ until the commit; searches hold access_commit_mu_
-  // shared from reading their rows to adding the pending counts, and the flusher commits and
-  // forgets in_flight_access_ under it exclusively, so a returned count is never off by a flush.
+  // written are kept in in_flight_access_ until the commit. A search adds the counts not yet
+  // in its rows; to know which those are without waiting on the flusher's disk writes, it
+  // re-reads its rows when a commit touching them overlapped the read: the flusher marks
+  // access_committing_ around its commit, and afterwards bumps access_flushes_done_ and keeps
+  // the chunk's seqs in last_flushed_. So a returned count is never off by a flush, and a
+  // search waits only for a commit of one of its own items.
   // A flush writes at most kAccessFlushChunk items per transaction, committing between chunks,
-  // so that writers (they share SQLite's one write lock) and searches wait for one chunk at most.
+  // so that writers (they share SQLite's one write lock) wait for one chunk at most.
   void AccessFlushLoop();
-  // Writes the pending counts of `seqs` in one transaction.
+  // Writes the pending counts of `seqs` (ascending) in one transaction.
   Status FlushAccessChunk(std::span<const int64_t> seqs);
+  // A search's rows, read consistently with the access counts not yet written.
+  Result<std::vector<ScannedItem>> ReadHitRows(const Scope& scope,
+                                               const std::vector<int64_t>& seqs,
+                                               bool record_access);
+  // Under access_mu_: a commit in progress writes one of `seqs`.
+  bool AccessCommitTouches(const std::vector<int64_t>& seqs) const;
+  // Under access_mu_: a commit that wrote one of `seqs` finished since `done_before`.
+  bool AccessFlushedSince(uint64_t done_before, const std::vector<int64_t>& seqs) const;
   std::mutex access_mu_;
   std::unordered_map<int64_t, std::pair<int64_t, TimestampMs>> pending_access_;    // guarded
   std::unordered_map<int64_t, std::pair<int64_t, TimestampMs>> in_flight_access_;  // guarded
   TimestampMs last_access_flush_ = 0;                                              // guarded
   bool access_flush_requested_ = false;                                            // guarded
   bool access_flusher_stopping_ = false;                                           // guarded
+  bool access_committing_ = false;                                                 // guarded
+  uint64_t access_flushes_done_ = 0;                                               // guarded
+  std::vector<int64_t> last_flushed_;  // guarded by access_mu_; ascending
   std::condition_variable access_cv_;
-  std::shared_mutex access_commit_mu_;
+  std::condition_variable access_committed_cv_;  // access_committing_ became false
   std::mutex access_flush_mu_;  // one flush at a time
   std::thread access_flusher_;
 

@@ -97,10 +97,8 @@ Result<std::vector<SearchHit>> Engine::Search(const Scope& scope, const SearchQu
   }
   std::vector<int64_t> seqs;
   for (const RankedCandidate& c : ranked) seqs.push_back(c.seq);
-  // Held until the pending counts are added: no flush commits between the two (see engine.h).
-  std::shared_lock<std::shared_mutex> commit_guard(access_commit_mu_, std::defer_lock);
-  if (query.record_access) commit_guard.lock();
-  ENGRAM_ASSIGN_OR_RETURN(std::vector<ScannedItem> rows, store_->GetBySeqs(scope, seqs));
+  ENGRAM_ASSIGN_OR_RETURN(std::vector<ScannedItem> rows,
+                          ReadHitRows(scope, seqs, query.record_access));
   std::unordered_map<int64_t, MemoryItem*> by_seq;
   for (ScannedItem& r : rows) by_seq[r.seq] = &r.item;
   std::vector<SearchHit> hits;
@@ -113,8 +111,9 @@ Result<std::vector<SearchHit>> Engine::Search(const Scope& scope, const SearchQu
     returned.push_back(c.seq);
   }
   if (query.record_access) {
-    // The rows were read before this access; add what is not yet committed (pending, or being
-    // written) plus this read.
+    // Add what the rows do not hold yet (pending, or being written) plus this read. A flush
+    // that committed since the rows were read touched none of them (checked above), so
+    // in-flight counts here are not in the rows either.
     {
       std::lock_guard<std::mutex> lock(access_mu_);
       for (size_t i = 0; i < hits.size(); ++i) {
@@ -130,7 +129,6 @@ Result<std::vector<SearchHit>> Engine::Search(const Scope& scope, const SearchQu
         hits[i].item.last_accessed = std::max({hits[i].item.last_accessed.value_or(0), last, now});
       }
     }
-    commit_guard = {};
     NoteAccess(returned, now);
   }
   return hits;
@@ -219,13 +217,23 @@ Status Engine::FlushAccessChunk(std::span<const int64_t> seqs) {
     }
   }
   if (deltas.empty()) return Status::Ok();
-  Status written = store_->RecordAccess(deltas, [this](const std::function<Status()>& commit) {
-    std::unique_lock<std::shared_mutex> guard(access_commit_mu_);
-    Status s = commit();
-    if (s.ok()) {
+  Status written = store_->RecordAccess(deltas, [&](const std::function<Status()>& commit) {
+    {
       std::lock_guard<std::mutex> lock(access_mu_);
-      in_flight_access_.clear();
+      access_committing_ = true;
     }
+    Status s = commit();
+    if (options_.on_access_commit) options_.on_access_commit();
+    {
+      std::lock_guard<std::mutex> lock(access_mu_);
+      if (s.ok()) {
+        in_flight_access_.clear();
+        last_flushed_.assign(seqs.begin(), seqs.end());
+        ++access_flushes_done_;
+      }
+      access_committing_ = false;
+    }
+    access_committed_cv_.notify_all();
     return s;
   });
   if (!written.ok()) {  // nothing written: the counts wait for the next flush
@@ -234,6 +242,43 @@ Status Engine::FlushAccessChunk(std::span<const int64_t> seqs) {
     in_flight_access_.clear();
   }
   return written;
+}
+
+// Without counting, any read will do. Counting, the rows must be read so that it is known which
+// flushed counts they hold: not while a commit of one of them runs, and again if one ran or
+// finished meanwhile (see engine.h).
+Result<std::vector<ScannedItem>> Engine::ReadHitRows(const Scope& scope,
+                                                     const std::vector<int64_t>& seqs,
+                                                     bool record_access) {
+  if (!record_access) return store_->GetBySeqs(scope, seqs);
+  for (;;) {
+    uint64_t done_before = 0;
+    {
+      std::unique_lock<std::mutex> lock(access_mu_);
+      access_committed_cv_.wait(lock, [&] { return !AccessCommitTouches(seqs); });
+      done_before = access_flushes_done_;
+    }
+    ENGRAM_ASSIGN_OR_RETURN(std::vector<ScannedItem> rows, store_->GetBySeqs(scope, seqs));
+    std::lock_guard<std::mutex> lock(access_mu_);
+    if (!AccessCommitTouches(seqs) && !AccessFlushedSince(done_before, seqs)) return rows;
+  }
+}
+
+bool Engine::AccessCommitTouches(const std::vector<int64_t>& seqs) const {
+  if (!access_committing_) return false;
+  for (int64_t seq : seqs) {
+    if (in_flight_access_.count(seq)) return true;
+  }
+  return false;
+}
+
+bool Engine::AccessFlushedSince(uint64_t done_before, const std::vector<int64_t>& seqs) const {
+  if (access_flushes_done_ == done_before) return false;
+  if (access_flushes_done_ - done_before > 1) return true;  // the earlier chunks are not kept
+  for (int64_t seq : seqs) {
+    if (std::binary_search(last_flushed_.begin(), last_flushed_.end(), seq)) return true;
+  }
+  return false;
 }
 
 Result<int64_t> Engine::Reembed(const ProgressFn& progress) {
