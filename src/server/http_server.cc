@@ -5,6 +5,7 @@
 #include <microhttpd.h>
 #include <netdb.h>
 #include <netinet/in.h>
+#include <netinet/tcp.h>
 #include <sys/socket.h>
 #include <unistd.h>
 
@@ -139,8 +140,7 @@ Result<int> OpenListener(const std::string& host, int port) {
   }
   std::unique_ptr<addrinfo, decltype(&freeaddrinfo)> list(found, &freeaddrinfo);
   for (addrinfo* ai = found; ai != nullptr; ai = ai->ai_next) {
-    const int fd = ::socket(ai->ai_family, ai->ai_socktype | SOCK_CLOEXEC | SOCK_NONBLOCK,
-                            ai->ai_protocol);
+    const int fd = ::socket(ai->ai_family, ai->ai_socktype | SOCK_CLOEXEC, ai->ai_protocol);
     if (fd < 0) continue;
     int yes = 1;
     setsockopt(fd, SOL_SOCKET, SO_REUSEADDR, &yes, sizeof(yes));
@@ -208,26 +208,31 @@ class HttpServer::Impl {
     if (!fd.ok()) return fd.status();
     listen_fd_ = *fd;
     const int port = BoundPort(listen_fd_);
-    unsigned loops = options_.event_threads > 0 ? options_.event_threads
-                                                : std::thread::hardware_concurrency();
-    loops = std::max(1u, loops);
+    const unsigned loops = std::max(1u, options_.event_threads > 0
+                                            ? static_cast<unsigned>(options_.event_threads)
+                                            : std::thread::hardware_concurrency());
     pool_ = std::make_unique<WorkerPool>(options_.threads);
-    daemon_ = MHD_start_daemon(
-        MHD_USE_EPOLL_INTERNAL_THREAD | MHD_ALLOW_SUSPEND_RESUME | MHD_USE_ERROR_LOG, 0,
-        nullptr, nullptr, &Impl::OnRequest, this,
-        MHD_OPTION_EXTERNAL_LOGGER, &LogLibraryMessage, nullptr,  // first: covers the rest
-        MHD_OPTION_LISTEN_SOCKET, static_cast<MHD_socket>(listen_fd_),
-        MHD_OPTION_THREAD_POOL_SIZE, loops,
-        MHD_OPTION_CONNECTION_TIMEOUT, static_cast<unsigned>(options_.keep_alive_timeout_s),
-        MHD_OPTION_NOTIFY_COMPLETED, &Impl::OnCompleted, this,
-        MHD_OPTION_NOTIFY_CONNECTION, &Impl::OnConnection, this,
-        MHD_OPTION_END);
-    if (daemon_ == nullptr) {
-      ::close(listen_fd_);
-      listen_fd_ = -1;
-      pool_.reset();
-      return Status::Unavailable("cannot start the HTTP event loops");
+    for (unsigned i = 0; i < loops; ++i) {
+      auto loop = std::make_unique<Loop>();
+      loop->daemon = MHD_start_daemon(
+          MHD_USE_EPOLL_INTERNAL_THREAD | MHD_USE_NO_LISTEN_SOCKET | MHD_ALLOW_SUSPEND_RESUME |
+              MHD_USE_ERROR_LOG,
+          0, nullptr, nullptr, &Impl::OnRequest, this,
+          MHD_OPTION_EXTERNAL_LOGGER, &LogLibraryMessage, nullptr,  // first: covers the rest
+          MHD_OPTION_CONNECTION_TIMEOUT, static_cast<unsigned>(options_.keep_alive_timeout_s),
+          MHD_OPTION_NOTIFY_COMPLETED, &Impl::OnCompleted, this,
+          MHD_OPTION_NOTIFY_CONNECTION, &Impl::OnConnection, loop.get(),
+          MHD_OPTION_END);
+      if (loop->daemon == nullptr) {
+        StopLoops();
+        ::close(listen_fd_);
+        listen_fd_ = -1;
+        pool_.reset();
+        return Status::Unavailable("cannot start the HTTP event loops");
+      }
+      loops_.push_back(std::move(loop));
     }
+    acceptor_ = std::thread([this] { AcceptLoop(); });
     std::lock_guard<std::mutex> lock(state_mu_);
     running_ = true;
     return port;
@@ -241,11 +246,14 @@ class HttpServer::Impl {
       return;
     }
     stopping_ = true;
-    MHD_quiesce_daemon(daemon_);  // the listening socket stays open until the loops are gone
+    ::shutdown(listen_fd_, SHUT_RDWR);  // wakes the acceptor: accept() fails from now on
+    lock.unlock();
+    acceptor_.join();
+    ::close(listen_fd_);
+    lock.lock();
     drained_cv_.wait(lock, [this] { return in_flight_ == 0; });
     lock.unlock();
-    MHD_stop_daemon(daemon_);
-    ::close(listen_fd_);
+    StopLoops();
     pool_->Shutdown();
     lock.lock();
     running_ = false;
@@ -261,6 +269,49 @@ class HttpServer::Impl {
   KeyStore* keys() const { return keys_; }
 
  private:
+  // One event loop: a libmicrohttpd daemon with its own epoll thread and no listening socket.
+  struct Loop {
+    MHD_Daemon* daemon = nullptr;
+    std::atomic<int> open{0};  // connections handed to it and not yet closed
+  };
+
+  // Accepts connections and hands each to the loop serving the fewest. (The library's own
+  // thread pool lets whichever loop wakes first accept: a burst of connections could all land
+  // on one loop and leave the other core idle.)
+  void AcceptLoop() {
+    for (;;) {
+      sockaddr_storage addr{};
+      socklen_t len = sizeof(addr);
+      const int fd = ::accept4(listen_fd_, reinterpret_cast<sockaddr*>(&addr), &len,
+                               SOCK_CLOEXEC | SOCK_NONBLOCK);
+      if (fd < 0) {
+        if (stopping_.load()) return;
+        if (errno != EINTR && errno != ECONNABORTED) {
+          std::cerr << "engram serve: accept: " << std::strerror(errno) << std::endl;
+          std::this_thread::sleep_for(std::chrono::milliseconds(10));  // EMFILE and the like
+        }
+        continue;
+      }
+      int yes = 1;
+      setsockopt(fd, IPPROTO_TCP, TCP_NODELAY, &yes, sizeof(yes));
+      Loop* least = loops_.front().get();
+      for (const auto& loop : loops_) {
+        if (loop->open.load() < least->open.load()) least = loop.get();
+      }
+      least->open.fetch_add(1);
+      // On failure the library has closed the socket and never reports it opened.
+      if (MHD_add_connection(least->daemon, fd, reinterpret_cast<sockaddr*>(&addr), len) !=
+          MHD_YES) {
+        least->open.fetch_sub(1);
+      }
+    }
+  }
+
+  void StopLoops() {
+    for (auto& loop : loops_) MHD_stop_daemon(loop->daemon);
+    loops_.clear();
+  }
+
   // MHD calls this once when a request's headers have arrived, once per piece of its body,
   // and once more when the body is complete (and again after a resume).
   static MHD_Result OnRequest(void* self, MHD_Connection* c, const char* url, const char* method,
@@ -493,7 +544,7 @@ class HttpServer::Impl {
     if (--impl->in_flight_ == 0) impl->drained_cv_.notify_all();
   }
 
-  static void OnConnection(void*, MHD_Connection* c, void** socket_context,
+  static void OnConnection(void* loop, MHD_Connection* c, void** socket_context,
                            MHD_ConnectionNotificationCode code) {
     if (code == MHD_CONNECTION_NOTIFY_STARTED) {
       auto state = std::make_unique<ConnectionState>();
@@ -504,6 +555,7 @@ class HttpServer::Impl {
     } else if (code == MHD_CONNECTION_NOTIFY_CLOSED) {
       delete static_cast<ConnectionState*>(*socket_context);
       *socket_context = nullptr;
+      static_cast<Loop*>(loop)->open.fetch_sub(1);
     }
   }
 
@@ -534,7 +586,8 @@ class HttpServer::Impl {
   Metrics metrics_;
   std::unique_ptr<AccessLog> log_;
   std::unique_ptr<WorkerPool> pool_;
-  MHD_Daemon* daemon_ = nullptr;
+  std::vector<std::unique_ptr<Loop>> loops_;
+  std::thread acceptor_;
   int listen_fd_ = -1;
   std::atomic<uint64_t> request_counter_{0};
   const Clock::time_point epoch_ = Clock::now();

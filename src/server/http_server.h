@@ -1,10 +1,10 @@
 // HttpServer: the v1 API over HTTP/1.1 (GNU libmicrohttpd), with keep-alive, API-key
 // authentication, per-key rate limits, metrics and an access log.
 //
-// Threads: a few event loops (epoll, one per core by default) read requests and write replies
-// for every connection; quick routes run right on the loop, routes that may block (writes,
-// remote providers, exports; Route::blocking) run on a worker pool while their connection is
-// suspended. So a busy server has about as many runnable threads as cores, instead of one per
+// Threads: an acceptor hands each connection to the least busy of a few event loops (epoll,
+// one per core by default), which read requests and write replies. Quick routes run right on
+// the loop; routes that may block (writes, remote providers, exports; Route::blocking) run on
+// a worker pool while their connection is suspended. So a busy server has about as many runnable threads as cores, instead of one per
 // connection time-slicing against the others.
 //
 // Lifecycle: Start() binds and begins serving; Stop() stops accepting, lets in-flight requests
