@@ -63,6 +63,10 @@ struct EngineOptions {
   // Search hits are served from a cache of recently returned items (least recently used
   // evicted; ~1 KB each with short content) instead of SQLite when present; 0: no cache.
   size_t item_cache_entries = 100'000;
+  // Searches' access counts wait in memory until this many items have some (or the oldest is
+  // a second old), then are written in sorted chunks of a quarter of it: big batches share the
+  // pages of the access table, so a count costs a fraction of a page write. 0 is taken as 1.
+  size_t access_flush_items = 20'000;
   // Tests only: runs inside each commit of access counts, after SQLite's commit and before
   // the counts are forgotten (searches of the items written must wait for it).
   std::function<void()> on_access_commit;
@@ -376,8 +380,8 @@ class Engine {
   // access_committing_ around its commit, and afterwards bumps access_flushes_done_ and keeps
   // the chunk's seqs in last_flushed_. So a returned count is never off by a flush, and a
   // search waits only for a commit of one of its own items.
-  // A flush writes at most kAccessFlushChunk items per transaction, committing between chunks,
-  // so that writers (they share SQLite's one write lock) wait for one chunk at most.
+  // A flush writes at most access_flush_items / 4 items per transaction, committing between
+  // chunks, so that writers (they share SQLite's one write lock) wait for one chunk at most.
   void AccessFlushLoop();
   // Writes the pending counts of `seqs` (ascending) in one transaction.
   Status FlushAccessChunk(std::span<const int64_t> seqs);

@@ -132,7 +132,9 @@ TEST(ConcurrencyTest, ConcurrentSingleAddsAreSearchableOnReturn) {
 // what it had already seen before (a flush committing mid-search is not missed).
 TEST(ConcurrencyTest, AccessCountsAreExactWhileFlushingInTheBackground) {
   testing::TempDir dir;
-  auto engine = testing::OpenEngine(dir.File("a.db"));
+  EngineOptions options;
+  options.access_flush_items = 1000;  // flushes of 250-item chunks
+  auto engine = testing::OpenEngine(dir.File("a.db"), nullptr, options);
   ASSERT_NE(engine, nullptr);
   Scope scope{"default", "alice", "", ""};
   // Over a thousand distinct items returned, so the flusher is woken repeatedly mid-run.
@@ -297,11 +299,13 @@ TEST(ConcurrencyTest, SearchHitsAreNeverOlderThanAnAcknowledgedUpdate) {
   EXPECT_EQ((*last)[0].item.content, "jasmine tea version " + std::to_string(kUpdates));
 }
 
-// More items read than one flush transaction takes (1,000): the flush writes them in several
-// commits, and every item's stored count is exact.
+// More items read than one flush transaction takes (250 here): the flush writes them in
+// several commits, and every item's stored count is exact.
 TEST(ConcurrencyTest, AFlushOfManyItemsWritesEveryCount) {
   testing::TempDir dir;
-  auto engine = testing::OpenEngine(dir.File("f.db"));
+  EngineOptions options;
+  options.access_flush_items = 1000;
+  auto engine = testing::OpenEngine(dir.File("f.db"), nullptr, options);
   ASSERT_NE(engine, nullptr);
   Scope scope{"default", "alice", "", ""};
   constexpr int kItems = 2600;

@@ -17,9 +17,6 @@ namespace engram {
 namespace {
 
 constexpr TimestampMs kAccessFlushIntervalMs = 1000;
-constexpr size_t kAccessFlushItems = 1000;
-// Items per flush transaction: ~1,000 random row updates take 10–60 ms at a million items.
-constexpr size_t kAccessFlushChunk = 1000;
 constexpr int kAccessFlushPollMs = 100;
 constexpr int kCheckpointIntervalMs = 1000;
 
@@ -149,14 +146,14 @@ void Engine::NoteAccess(const std::vector<int64_t>& seqs, TimestampMs now) {
     std::lock_guard<std::mutex> lock(access_mu_);
     for (int64_t seq : seqs) AddAccess(&pending_access_, seq, 1, now);
     if (last_access_flush_ == 0) last_access_flush_ = now;
-    if (pending_access_.size() >= kAccessFlushItems && !access_flush_requested_) {
+    if (pending_access_.size() >= std::max<size_t>(1, options_.access_flush_items) && !access_flush_requested_) {
       access_flush_requested_ = wake = true;
     }
   }
   if (wake) access_cv_.notify_all();
 }
 
-// Wakes every kAccessFlushPollMs (real time) and flushes when a thousand items wait or the
+// Wakes every kAccessFlushPollMs (real time) and flushes when access_flush_items wait or the
 // oldest pending count is kAccessFlushIntervalMs old on the engine's clock.
 // Also checkpoints the WAL every kCheckpointIntervalMs, so no commit has to.
 void Engine::AccessFlushLoop() {
@@ -194,8 +191,10 @@ Status Engine::FlushAccessStats() {
   }
   // In rowid order: rows near each other share B-tree pages, and each page is visited once.
   std::sort(due.begin(), due.end());
-  for (size_t from = 0; from < due.size(); from += kAccessFlushChunk) {
-    const size_t to = std::min(due.size(), from + kAccessFlushChunk);
+  // Sorted, each chunk covers a range of rows and so of the access table's pages.
+  const size_t chunk = std::max<size_t>(1, options_.access_flush_items / 4);
+  for (size_t from = 0; from < due.size(); from += chunk) {
+    const size_t to = std::min(due.size(), from + chunk);
     ENGRAM_RETURN_IF_ERROR(FlushAccessChunk(std::span(due).subspan(from, to - from)));
   }
   return Status::Ok();

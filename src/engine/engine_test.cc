@@ -191,6 +191,45 @@ TEST_F(EngineTest, GetReportsNotFoundAndBadIds) {
   EXPECT_EQ(engine_->Get(alice_, "not an id").status().code(), StatusCode::kInvalidArgument);
 }
 
+// Search reads are counted in their own narrow table (schema version 5): reads of the item
+// show them added in, a write of the whole row folds them into it, and deleting the item, or
+// deleting it before its counts are written, leaves no count behind.
+TEST_F(EngineTest, AccessCountsLiveInTheirOwnTableAndFoldIntoWrites) {
+  MemoryItem tea = AddOk(Text("oolong tea"));
+  MemoryItem coffee = AddOk(Text("espresso coffee"));
+  SearchQuery q;
+  q.text = "oolong";
+  q.k = 1;
+  for (int i = 0; i < 2; ++i) ASSERT_EQ(engine_->Search(alice_, q)->at(0).item.id, tea.id);
+  clock_.Advance(1000);
+  ASSERT_TRUE(engine_->FlushAccessStats().ok());
+  EXPECT_EQ(engine_->Get(alice_, tea.id)->access_count, 2);
+  EXPECT_EQ(engine_->Get(alice_, tea.id)->last_accessed, kT0);
+  EXPECT_EQ(ListContents(ListQuery{}).size(), 2u);
+  EXPECT_EQ(CountRows("SELECT access_count FROM items WHERE id = '" + tea.id + "'"), 0);
+  EXPECT_EQ(CountRows("SELECT sum(reads) FROM item_access"), 2);
+
+  MemoryPatch patch;
+  patch.content = "oolong tea, no sugar";
+  auto updated = engine_->Update(alice_, tea.id, patch);
+  ASSERT_TRUE(updated.ok());
+  EXPECT_EQ(updated->access_count, 2);
+  EXPECT_EQ(CountRows("SELECT access_count FROM items WHERE id = '" + tea.id + "'"), 2);
+  EXPECT_EQ(CountRows("SELECT count(*) FROM item_access"), 0);
+  auto third = engine_->Search(alice_, q);
+  ASSERT_TRUE(third.ok());
+  EXPECT_EQ(third->at(0).item.access_count, 3);
+  ASSERT_TRUE(engine_->FlushAccessStats().ok());
+  EXPECT_EQ(engine_->Get(alice_, tea.id)->access_count, 3);
+
+  q.text = "espresso";
+  ASSERT_EQ(engine_->Search(alice_, q)->at(0).item.id, coffee.id);
+  ASSERT_TRUE(engine_->Purge(alice_, coffee.id).ok());  // its count is still in memory
+  ASSERT_TRUE(engine_->Purge(alice_, tea.id).ok());     // its count is in the table
+  ASSERT_TRUE(engine_->FlushAccessStats().ok());
+  EXPECT_EQ(CountRows("SELECT count(*) FROM item_access"), 0);
+}
+
 TEST_F(EngineTest, ListIsNewestFirstAndFiltersByTypeTierStatus) {
   NewMemory pref = Text("likes tea");
   pref.type = MemoryType::kPreference;

@@ -271,6 +271,10 @@ Result<MemoryItem> MemoryStore::MutateLocked(const Scope& scope, std::string_vie
   st->Bind(kItemMutableColumnCount + 1, seq);
   cache_.Erase(seq);  // the caller's write window is open
   ENGRAM_RETURN_IF_ERROR(st->Run());
+  // The item was read with its counted reads added in, and the row now holds them.
+  ENGRAM_ASSIGN_OR_RETURN(Statement * folded,
+                          writer_->Prepare("DELETE FROM item_access WHERE item_seq = ?"));
+  ENGRAM_RETURN_IF_ERROR(folded->Bind(1, seq).Run());
   HistoryEntry h{.event = event,
                  .old_content = previous.content,
                  .previous = previous,
@@ -431,13 +435,23 @@ Status MemoryStore::RecordAccess(const std::vector<AccessDelta>& deltas,
   ItemCache::WriteWindow window(&cache_);
   Transaction txn(writer_.get());
   ENGRAM_RETURN_IF_ERROR(txn.Begin());
+  // Most counted items already have a row; the others get one if they still exist (a count
+  // for an item deleted meanwhile is dropped).
   ENGRAM_ASSIGN_OR_RETURN(
-      Statement * st,
-      writer_->Prepare("UPDATE items SET access_count = access_count + ?, "
-                       "last_accessed = max(coalesce(last_accessed, 0), ?) WHERE seq = ?"));
+      Statement * add,
+      writer_->Prepare("UPDATE item_access SET reads = reads + ?, "
+                       "last_read = max(last_read, ?) WHERE item_seq = ?"));
+  ENGRAM_ASSIGN_OR_RETURN(
+      Statement * first,
+      writer_->Prepare("INSERT INTO item_access (item_seq, reads, last_read) "
+                       "SELECT ?1, ?2, ?3 WHERE EXISTS (SELECT 1 FROM items WHERE seq = ?1)"));
   for (const AccessDelta& d : deltas) {
-    st->Reset();
-    ENGRAM_RETURN_IF_ERROR(st->Bind(1, d.count).Bind(2, d.last_accessed).Bind(3, d.seq).Run());
+    add->Reset();
+    ENGRAM_RETURN_IF_ERROR(add->Bind(1, d.count).Bind(2, d.last_accessed).Bind(3, d.seq).Run());
+    if (writer_->Changes() > 0) continue;
+    first->Reset();
+    ENGRAM_RETURN_IF_ERROR(
+        first->Bind(1, d.seq).Bind(2, d.count).Bind(3, d.last_accessed).Run());
   }
   // Cached entries take the counts with the commit, inside around_commit (see engine.h).
   auto commit = [&] {

@@ -12,7 +12,8 @@
 namespace engram {
 namespace {
 
-const std::string kSelectItems = "SELECT " + std::string(kItemSelectColumns) + " FROM items ";
+const std::string kSelectItems =
+    "SELECT " + std::string(kItemSelectColumns) + std::string(kItemSelectFrom);
 
 struct Cursor {
   int64_t created_at = 0;

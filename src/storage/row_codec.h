@@ -9,12 +9,19 @@
 
 namespace engram {
 
-// The item columns read back by every SELECT, in ReadItemRow's order.
+// The item columns read back by every SELECT, in ReadItemRow's order. The reads counted since
+// the row was written (item_access, schema version 5) are added in: select them FROM
+// kItemSelectFrom.
 inline constexpr std::string_view kItemSelectColumns =
     "seq, id, agent_id, session_id, tier, type, content, entities, tags, metadata, importance, "
     "confidence, source_messages, source_session, extractor, prompt_version, created_at, "
-    "updated_at, valid_from, valid_to, last_accessed, access_count, status, supersedes, "
+    "updated_at, valid_from, valid_to, "
+    "CASE WHEN last_read IS NULL THEN last_accessed "
+    "ELSE max(coalesce(last_accessed, 0), last_read) END, "
+    "access_count + coalesce(reads, 0), status, supersedes, "
     "superseded_by, embedding_model, slot";
+inline constexpr std::string_view kItemSelectFrom =
+    " FROM items LEFT JOIN item_access ON item_seq = seq ";
 
 // The mutable columns, in BindMutableColumns' order (all but seq, id, scope_id).
 inline constexpr std::string_view kItemMutableColumns =
