@@ -146,7 +146,8 @@ void Engine::NoteAccess(const std::vector<int64_t>& seqs, TimestampMs now) {
     std::lock_guard<std::mutex> lock(access_mu_);
     for (int64_t seq : seqs) AddAccess(&pending_access_, seq, 1, now);
     if (last_access_flush_ == 0) last_access_flush_ = now;
-    if (pending_access_.size() >= std::max<size_t>(1, options_.access_flush_items) && !access_flush_requested_) {
+    const size_t due = std::max<size_t>(1, options_.access_flush_items);
+    if (pending_access_.size() >= due && !access_flush_requested_) {
       access_flush_requested_ = wake = true;
     }
   }

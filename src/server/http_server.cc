@@ -139,7 +139,14 @@ Result<int> OpenListener(const std::string& host, int port) {
     return Status::Unavailable("cannot resolve the address " + host);
   }
   std::unique_ptr<addrinfo, decltype(&freeaddrinfo)> list(found, &freeaddrinfo);
+  std::vector<addrinfo*> candidates;  // IPv4 first: "localhost" may resolve to ::1 first
   for (addrinfo* ai = found; ai != nullptr; ai = ai->ai_next) {
+    if (ai->ai_family == AF_INET) candidates.push_back(ai);
+  }
+  for (addrinfo* ai = found; ai != nullptr; ai = ai->ai_next) {
+    if (ai->ai_family != AF_INET) candidates.push_back(ai);
+  }
+  for (addrinfo* ai : candidates) {
     const int fd = ::socket(ai->ai_family, ai->ai_socktype | SOCK_CLOEXEC, ai->ai_protocol);
     if (fd < 0) continue;
     int yes = 1;
@@ -323,7 +330,7 @@ class HttpServer::Impl {
     }
     Exchange* ex = static_cast<Exchange*>(*context);
     if (*size != 0) {
-      impl->Receive(c, ex, data, *size);
+      impl->Receive(ex, data, *size);
       *size = 0;
       return MHD_YES;
     }
@@ -364,7 +371,7 @@ class HttpServer::Impl {
     return ex.release();
   }
 
-  void Receive(MHD_Connection* c, Exchange* ex, const char* data, size_t n) {
+  void Receive(Exchange* ex, const char* data, size_t n) {
     if (ex->queued || ex->refused) return;  // the rest of a refused body is discarded
     if (ex->call.body.size() + n > options_.max_body_bytes) {
       ex->refused = TooLarge();
@@ -372,7 +379,6 @@ class HttpServer::Impl {
       return;
     }
     ex->call.body.append(data, n);
-    (void)c;
   }
 
   MHD_Result Respond(MHD_Connection* c, Exchange* ex) {

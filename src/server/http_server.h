@@ -4,8 +4,8 @@
 // Threads: an acceptor hands each connection to the least busy of a few event loops (epoll,
 // one per core by default), which read requests and write replies. Quick routes run right on
 // the loop; routes that may block (writes, remote providers, exports; Route::blocking) run on
-// a worker pool while their connection is suspended. So a busy server has about as many runnable threads as cores, instead of one per
-// connection time-slicing against the others.
+// a worker pool while their connection is suspended. So a busy server has about as many
+// runnable threads as cores, instead of one per connection time-slicing against the others.
 //
 // Lifecycle: Start() binds and begins serving; Stop() stops accepting, lets in-flight requests
 // finish and returns once they have. Thread-safe to Stop() from any thread (a signal-watching
