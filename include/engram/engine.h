@@ -385,7 +385,7 @@ class Engine {
   void AccessFlushLoop();
   // Writes the pending counts of `seqs` (ascending) in one transaction.
   Status FlushAccessChunk(std::span<const int64_t> seqs);
-  // A search's rows, read consistently with the access counts not yet written.
+  // A search's rows; when counting, with the access counts not yet written added in.
   Result<std::vector<ScannedItem>> ReadHitRows(const Scope& scope,
                                                const std::vector<int64_t>& seqs,
                                                bool record_access);

@@ -108,23 +108,10 @@ Result<std::vector<SearchHit>> Engine::Search(const Scope& scope, const SearchQu
     returned.push_back(c.seq);
   }
   if (query.record_access) {
-    // Add what the rows do not hold yet (pending, or being written) plus this read. A flush
-    // that committed since the rows were read touched none of them (checked above), so
-    // in-flight counts here are not in the rows either.
-    {
-      std::lock_guard<std::mutex> lock(access_mu_);
-      for (size_t i = 0; i < hits.size(); ++i) {
-        int64_t unwritten = 0;
-        TimestampMs last = 0;
-        for (const auto* counts : {&pending_access_, &in_flight_access_}) {
-          auto it = counts->find(returned[i]);
-          if (it == counts->end()) continue;
-          unwritten += it->second.first;
-          last = std::max(last, it->second.second);
-        }
-        hits[i].item.access_count += unwritten + 1;
-        hits[i].item.last_accessed = std::max({hits[i].item.last_accessed.value_or(0), last, now});
-      }
+    // The rows hold every earlier read (ReadHitRows added the unwritten ones); add this one.
+    for (SearchHit& hit : hits) {
+      hit.item.access_count += 1;
+      hit.item.last_accessed = std::max(hit.item.last_accessed.value_or(0), now);
     }
     NoteAccess(returned, now);
   }
@@ -246,7 +233,9 @@ Status Engine::FlushAccessChunk(std::span<const int64_t> seqs) {
 
 // Without counting, any read will do. Counting, the rows must be read so that it is known which
 // flushed counts they hold: not while a commit of one of them runs, and again if one ran or
-// finished meanwhile (see engine.h).
+// finished meanwhile (see engine.h). The counts not in the rows (pending, or being written)
+// are added under the same lock as that last check: a commit finishing after it would take
+// its in-flight counts away before they were added, and they would be in neither.
 Result<std::vector<ScannedItem>> Engine::ReadHitRows(const Scope& scope,
                                                      const std::vector<int64_t>& seqs,
                                                      bool record_access) {
@@ -260,7 +249,16 @@ Result<std::vector<ScannedItem>> Engine::ReadHitRows(const Scope& scope,
     }
     ENGRAM_ASSIGN_OR_RETURN(std::vector<ScannedItem> rows, store_->GetBySeqs(scope, seqs));
     std::lock_guard<std::mutex> lock(access_mu_);
-    if (!AccessCommitTouches(seqs) && !AccessFlushedSince(done_before, seqs)) return rows;
+    if (AccessCommitTouches(seqs) || AccessFlushedSince(done_before, seqs)) continue;
+    for (ScannedItem& row : rows) {
+      for (const auto* counts : {&pending_access_, &in_flight_access_}) {
+        auto it = counts->find(row.seq);
+        if (it == counts->end()) continue;
+        row.item.access_count += it->second.first;
+        row.item.last_accessed = std::max(row.item.last_accessed.value_or(0), it->second.second);
+      }
+    }
+    return rows;
   }
 }
 
