@@ -378,8 +378,9 @@ class Engine {
   // in its rows; to know which those are without waiting on the flusher's disk writes, it
   // re-reads its rows when a commit touching them overlapped the read: the flusher marks
   // access_committing_ around its commit, and afterwards bumps access_flushes_done_ and keeps
-  // the chunk's seqs in last_flushed_. So a returned count is never off by a flush, and a
-  // search waits only for a commit of one of its own items.
+  // the chunk's seqs in last_flushed_. The unwritten counts are added under the lock of the
+  // final check. So a returned count is never off by a flush, and a search waits only for a
+  // commit of one of its own items.
   // A flush writes at most access_flush_items / 4 items per transaction, committing between
   // chunks, so that writers (they share SQLite's one write lock) wait for one chunk at most.
   void AccessFlushLoop();
