@@ -54,17 +54,19 @@ class PathPattern {
     }
   }
 
-  // Fills `params` (when given) with the captured segments.
+  // On a match, fills `params` (when given) with the captured segments; else leaves it alone.
   bool Match(std::string_view path, std::map<std::string, std::string>* params) const {
     if (path.empty() || path.front() != '/') return false;
-    size_t i = 0;
-    for (std::string_view seg : Split(path)) {
-      if (i == segments_.size()) return false;
-      const Segment& want = segments_[i++];
-      if (want.capture ? seg.empty() : seg != want.text) return false;
-      if (want.capture && params) (*params)[want.text] = std::string(seg);
+    const std::vector<std::string_view> segs = Split(path);
+    if (segs.size() != segments_.size()) return false;
+    for (size_t i = 0; i < segs.size(); ++i) {
+      const Segment& want = segments_[i];
+      if (want.capture ? segs[i].empty() : segs[i] != want.text) return false;
     }
-    return i == segments_.size();
+    for (size_t i = 0; params && i < segs.size(); ++i) {
+      if (segments_[i].capture) (*params)[segments_[i].text] = std::string(segs[i]);
+    }
+    return true;
   }
 
  private:
