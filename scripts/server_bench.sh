@@ -4,11 +4,15 @@
 # the machine to bench/results/server-<date>.md, or server-<date>-2.md, -3, ... when that file
 # exists (recorded results are never overwritten).
 #   scripts/server_bench.sh [build-dir]
+# Every run measures the same data: the first run loads USERS × PER_USER memories into a base
+# database (~4 min) and keeps it; each run then works on a fresh copy of it, so the memories an
+# earlier add run stored are not searched by the next one.
 # Before the measured runs, a WARMUP-long search run (not recorded) fills SQLite's page caches
 # and the item cache: the first run after a start was 10–25 % slower than the next ones.
 # Env: USERS (100), PER_USER (10000), CONNECTIONS (32), DURATION (30s), WARMUP (10s; 0 for
-#      none), WRK_THREADS (1),
-#      BENCH_DB (/var/tmp/engram-server-bench/engram.db: kept between runs; delete to reload).
+#      none), WRK_THREADS (1), SERVE_FLAGS (extra `engram serve` flags, none),
+#      BENCH_DIR (/var/tmp/engram-server-bench: base-<USERS>x<PER_USER>.db is kept, run.db is
+#      the copy a run uses; delete the base to reload).
 set -euo pipefail
 BUILD=${1:-build}
 USERS=${USERS:-100}
@@ -17,30 +21,49 @@ CONNECTIONS=${CONNECTIONS:-32}
 DURATION=${DURATION:-30s}
 WARMUP=${WARMUP:-10s}
 WRK_THREADS=${WRK_THREADS:-1}
-BENCH_DB=${BENCH_DB:-/var/tmp/engram-server-bench/engram.db}
+SERVE_FLAGS=${SERVE_FLAGS:-}
+BENCH_DIR=${BENCH_DIR:-/var/tmp/engram-server-bench}
+BASE_DB="$BENCH_DIR/base-${USERS}x${PER_USER}.db"
+RUN_DB="$BENCH_DIR/run.db"
 HERE=$(cd "$(dirname "$0")/.." && pwd)
 export ENGRAM_BENCH_DIR="$HERE/bench/server" ENGRAM_USERS="$USERS"
 
 command -v wrk >/dev/null || { apt-get install -y -q wrk >/dev/null || apt-get update -q && apt-get install -y -q wrk; }
-mkdir -p "$(dirname "$BENCH_DB")"
+mkdir -p "$BENCH_DIR"
 WORK=$(mktemp -d)
-trap 'kill -TERM $SERVER 2>/dev/null || true; wait $SERVER 2>/dev/null || true; rm -rf "$WORK"' EXIT
+SERVER=
+trap 'if [ -n "$SERVER" ]; then kill -TERM $SERVER 2>/dev/null || true; wait $SERVER 2>/dev/null || true; fi; rm -rf "$WORK"' EXIT
 
-fresh=0
-[ -f "$BENCH_DB" ] || fresh=1
-"$BUILD/engram" --db "$BENCH_DB" serve --port 0 --access-log "$WORK/access.log" > "$WORK/url" 2> "$WORK/server.log" &
-SERVER=$!
-for _ in $(seq 100); do [ -s "$WORK/url" ] && break; sleep 0.1; done
-URL=$(head -1 "$WORK/url")
-echo "server at $URL (database $BENCH_DB)"
+start_server() {  # database
+  rm -f "$WORK/url"
+  # shellcheck disable=SC2086  # SERVE_FLAGS is a list of flags
+  "$BUILD/engram" --db "$1" serve --port 0 $SERVE_FLAGS --access-log "$WORK/access.log" \
+    > "$WORK/url" 2> "$WORK/server.log" &
+  SERVER=$!
+  for _ in $(seq 100); do [ -s "$WORK/url" ] && break; sleep 0.1; done
+  [ -s "$WORK/url" ] || { cat "$WORK/server.log" >&2; exit 1; }
+  URL=$(head -1 "$WORK/url")
+  echo "server at $URL (database $1)"
+}
+stop_server() {  # SIGTERM: the server closes the database cleanly (no WAL left behind)
+  kill -TERM "$SERVER"; wait "$SERVER" || true; SERVER=
+}
 
-if [ "$fresh" = 1 ]; then
+if [ ! -f "$BASE_DB" ]; then
+  rm -f "$BASE_DB.loading" "$BASE_DB.loading-wal" "$BASE_DB.loading-shm"
+  start_server "$BASE_DB.loading"
   python3 "$HERE/bench/server/load.py" --url "$URL" --users "$USERS" --per-user "$PER_USER" \
     --per-user-hint "$PER_USER"
-else
-  python3 "$HERE/bench/server/load.py" --url "$URL" --users "$USERS" --per-user 0 \
-    --per-user-hint "$PER_USER"
+  stop_server
+  [ ! -e "$BASE_DB.loading-wal" ] || { echo "the load left a WAL behind" >&2; exit 1; }
+  mv "$BASE_DB.loading" "$BASE_DB"
 fi
+echo "copying $BASE_DB to $RUN_DB"
+rm -f "$RUN_DB" "$RUN_DB-wal" "$RUN_DB-shm"
+cp "$BASE_DB" "$RUN_DB"
+start_server "$RUN_DB"
+python3 "$HERE/bench/server/load.py" --url "$URL" --users "$USERS" --per-user 0 \
+  --per-user-hint "$PER_USER"
 
 python3 - "$WORK" <<'PY'
 import sys
@@ -51,7 +74,7 @@ open(sys.argv[1] + "/queries", "w").write("\n".join(c.query() for _ in range(500
 open(sys.argv[1] + "/texts", "w").write("\n".join(c.memory() for _ in range(5000)) + "\n")
 PY
 export ENGRAM_QUERIES="$WORK/queries" ENGRAM_TEXTS="$WORK/texts"
-# The kept database grows by every add run: record how many memories it held for this one.
+# How many memories the copy holds (USERS × PER_USER unless the base was loaded otherwise).
 python3 - "$URL" > "$WORK/stored" <<'PY'
 import sys, urllib.request
 for line in urllib.request.urlopen(sys.argv[1] + "/metrics").read().decode().splitlines():
@@ -77,9 +100,9 @@ OUT="$HERE/bench/results/server-$STAMP.md"
 n=2
 while [ -e "$OUT" ]; do OUT="$HERE/bench/results/server-$STAMP-$n.md"; n=$((n + 1)); done
 python3 - "$WORK" "$OUT" "$USERS" "$PER_USER" "$CONNECTIONS" \
-          "$DURATION" "$WRK_THREADS" "$WARMUP" <<'PY'
+          "$DURATION" "$WRK_THREADS" "$WARMUP" "$SERVE_FLAGS" <<'PY'
 import json, os, platform, sys
-work, out, users, per_user, conns, duration, threads, warmup = sys.argv[1:]
+work, out, users, per_user, conns, duration, threads, warmup, flags = sys.argv[1:]
 stored = int(open(f"{work}/stored").read() or 0)
 cpu = next((l.split(":", 1)[1].strip() for l in open("/proc/cpuinfo") if l.startswith("model name")), "?")
 ram = os.sysconf("SC_PAGE_SIZE") * os.sysconf("SC_PHYS_PAGES") // 2**30
@@ -98,9 +121,9 @@ text = f"""# Server benchmark, {__import__('datetime').date.today()}
 
 Machine: {os.cpu_count()} cores ({cpu}), {ram} GiB RAM, {platform.system()} {platform.release()}.
 The load generator (wrk, {threads} thread) runs on the same machine and takes CPU from the server.
-Data: {int(users)} users × {int(per_user):,} memories loaded ({stored:,} stored at the start of this
-run: earlier add runs stay in the kept database), hash embedder, embedded SQLite,
-synchronous=FULL, access log written to a file;
+Data: {int(users)} users × {int(per_user):,} memories ({stored:,} stored at the start of the run: a
+fresh copy of the loaded database), hash embedder, embedded SQLite,
+synchronous=FULL, access log written to a file, {f"server flags `{flags}`" if flags else "default server flags"};
 wrk with keep-alive, {conns} connections, {duration} per run, random user and query per request;
 {"no warm-up run" if warmup == "0" else f"a {warmup} search run first, not recorded (warm caches)"}.
 
@@ -108,8 +131,8 @@ wrk with keep-alive, {conns} connections, {duration} per run, random user and qu
 |---|---|---|---|---|---|---|---|
 """ + "\n".join(rows) + """
 
-Command: `scripts/server_bench.sh build` (defaults as above; the database is kept in
-/var/tmp/engram-server-bench between runs, so later runs skip the load).
+Command: `scripts/server_bench.sh build` (defaults as above; the loaded database is kept in
+/var/tmp/engram-server-bench, and each run starts from a copy of it).
 """
 open(out, "w").write(text)
 print(text)
