@@ -141,7 +141,10 @@ ScopeIndex::ScopeIndex(const ScopeIndexOptions& options)
 void ScopeIndex::Upsert(int64_t seq, const MemoryItem& item, const std::vector<float>* vector) {
   // DocInfo keeps no content, so the text is re-indexed whenever the item is given.
   RemoveFromSession(seq);
-  docs_[seq] = MakeDocInfo(item);
+  DocInfo& doc = docs_[seq];
+  if (doc.status != ItemStatus::kActive) --inactive_;  // a new entry starts active
+  doc = MakeDocInfo(item);
+  if (doc.status != ItemStatus::kActive) ++inactive_;
   if (!item.scope.session_id.empty()) {
     sessions_[item.scope.session_id].insert({item.created_at, seq});
   }
@@ -186,7 +189,11 @@ std::pair<int64_t, int64_t> ScopeIndex::SessionNeighbours(int64_t seq, const Doc
 
 void ScopeIndex::Remove(int64_t seq) {
   RemoveFromSession(seq);
-  docs_.erase(seq);
+  auto doc = docs_.find(seq);
+  if (doc != docs_.end()) {
+    if (doc->second.status != ItemStatus::kActive) --inactive_;
+    docs_.erase(doc);
+  }
   session_index_.Remove(seq);
   bm25_.Remove(seq);
   (void)vectors_->Remove(seq);

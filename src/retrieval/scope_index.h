@@ -126,6 +126,9 @@ class ScopeIndex {
   const SessionIndex& sessions() const { return session_index_; }
   const VectorIndex& vectors() const { return *vectors_; }
   size_t size() const { return docs_.size(); }
+  // Entries whose status is not active (superseded, archived, ...): while there are none, a
+  // search with the default filters keeps every hit.
+  size_t inactive() const { return inactive_; }
   // Heap memory held, estimated in O(1): what the engine's index memory budget counts.
   size_t MemoryBytes() const;
   int dimension() const { return options_.dimension; }
@@ -157,6 +160,7 @@ class ScopeIndex {
   GraphState graph_state_ = GraphState::kNone;
   std::set<int64_t> changed_during_build_;
   std::unordered_map<int64_t, DocInfo> docs_;
+  size_t inactive_ = 0;  // entries of docs_ whose status is not kActive
   // session_id → its items ordered by (created_at, seq); items without a session are absent.
   std::unordered_map<std::string, std::set<std::pair<TimestampMs, int64_t>>> sessions_;
 };

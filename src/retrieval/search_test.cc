@@ -15,6 +15,7 @@
 #include <tuple>
 
 #include "engram/engine.h"
+#include "retrieval/scope_index.h"
 #include "retrieval/searcher.h"
 #include "testing/test_support.h"
 
@@ -1272,6 +1273,55 @@ std::vector<size_t> PlainMmr(const std::vector<double>& scores, size_t k, const 
     for (size_t i = 0; i < scores.size(); ++i) max_sim[i] = std::max(max_sim[i], sim[i][best]);
   }
   return picks;
+}
+
+// The count of inactive entries bounds how many more hits than wanted a search asks for
+// (searcher.cc OverAsk), so it must follow every status change, replacement and removal.
+TEST(ScopeIndexTest, CountsInactiveEntriesThroughEveryChange) {
+  ScopeIndex index(ScopeIndexOptions{.dimension = 8});
+  auto item = [](ItemStatus status) {
+    MemoryItem m;
+    m.scope = {"default", "alice", "", ""};
+    m.content = "some words";
+    m.status = status;
+    return m;
+  };
+  index.Upsert(1, item(ItemStatus::kActive), nullptr);
+  EXPECT_EQ(index.inactive(), 0u);
+  index.Upsert(1, item(ItemStatus::kArchived), nullptr);
+  EXPECT_EQ(index.inactive(), 1u);
+  index.Upsert(1, item(ItemStatus::kDeleted), nullptr);  // inactive to inactive
+  EXPECT_EQ(index.inactive(), 1u);
+  index.Upsert(2, item(ItemStatus::kSuperseded), nullptr);
+  index.Upsert(3, item(ItemStatus::kActive), nullptr);
+  EXPECT_EQ(index.inactive(), 2u);
+  index.Upsert(1, item(ItemStatus::kActive), nullptr);  // back to active
+  EXPECT_EQ(index.inactive(), 1u);
+  index.Remove(2);
+  EXPECT_EQ(index.inactive(), 0u);
+  index.Remove(2);  // unknown: no change
+  index.Remove(3);
+  EXPECT_EQ(index.inactive(), 0u);
+  EXPECT_EQ(index.size(), 1u);
+}
+
+// With a few inactive entries among the best matches, a search still fills k with active items
+// (the over-ask covers them, or the filtered fallback does).
+TEST_F(SearchTest, InactiveBestMatchesLeaveKActiveResults) {
+  std::vector<std::string> archived;
+  for (int i = 0; i < 6; ++i) {
+    archived.push_back(AddOk("zebra zebra zebra stripes " + std::to_string(i)));
+  }
+  std::set<std::string> active;
+  for (int i = 0; i < 40; ++i) active.insert(AddOk("zebra note number " + std::to_string(i)));
+  MemoryPatch archive;
+  archive.status = ItemStatus::kArchived;
+  for (const std::string& id : archived) ASSERT_TRUE(engine_->Update(alice_, id, archive).ok());
+  for (int k : {1, 5, 10, 30}) {
+    auto hits = Find(Query("zebra stripes", k));
+    ASSERT_EQ(hits.size(), static_cast<size_t>(k));
+    for (const SearchHit& h : hits) EXPECT_TRUE(active.count(h.item.id)) << h.item.content;
+  }
 }
 
 TEST(MmrPicksTest, PicksWhatThePlainLoopPicksWithFewerComparisons) {
