@@ -39,6 +39,9 @@ class ManualClock final : public Clock {
 
 // "2026-11-30T05:23:29.123Z" (UTC, millisecond precision, always this exact shape).
 std::string FormatTimestamp(TimestampMs t);
+// The same text appended to `out` (no allocation beyond out's growth: JSON writers call it
+// for every timestamp of every returned memory).
+void AppendTimestamp(std::string* out, TimestampMs t);
 
 // Accepts "YYYY-MM-DD", "YYYY-MM-DDTHH:MM[:SS[.fff]]" with an optional "Z" or "+HH:MM"/"-HH:MM"
 // offset (no offset means UTC), and a space instead of 'T'. InvalidArgument otherwise, and for

@@ -37,7 +37,12 @@ Result<Source> SourceFromJson(const json& j) {
 
 namespace {
 
-void AppendTime(std::string* out, TimestampMs t) { json_text::AppendString(out, FormatTimestamp(t)); }
+// A timestamp's text needs no escaping.
+void AppendTime(std::string* out, TimestampMs t) {
+  out->push_back('"');
+  AppendTimestamp(out, t);
+  out->push_back('"');
+}
 
 void AppendOptionalTime(std::string* out, const std::optional<TimestampMs>& t) {
   if (t) AppendTime(out, *t);

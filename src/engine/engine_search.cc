@@ -96,14 +96,16 @@ Result<std::vector<SearchHit>> Engine::Search(const Scope& scope, const SearchQu
   for (const RankedCandidate& c : ranked) seqs.push_back(c.seq);
   ENGRAM_ASSIGN_OR_RETURN(std::vector<ScannedItem> rows,
                           ReadHitRows(scope, seqs, query.record_access));
-  std::unordered_map<int64_t, MemoryItem*> by_seq;
-  for (ScannedItem& r : rows) by_seq[r.seq] = &r.item;
   std::vector<SearchHit> hits;
   std::vector<int64_t> returned;
+  hits.reserve(ranked.size());
+  returned.reserve(ranked.size());
   for (const RankedCandidate& c : ranked) {
-    auto it = by_seq.find(c.seq);
-    if (it == by_seq.end()) continue;  // purged between ranking and reading
-    SearchHit hit{std::move(*it->second), c.score, query.explain ? c.explain : ScoreExplain{}};
+    // k ≤ 100 rows: a linear look-up costs less than building a map.
+    auto row = std::find_if(rows.begin(), rows.end(),
+                            [&](const ScannedItem& r) { return r.seq == c.seq; });
+    if (row == rows.end()) continue;  // purged between ranking and reading
+    SearchHit hit{std::move(row->item), c.score, query.explain ? c.explain : ScoreExplain{}};
     hits.push_back(std::move(hit));
     returned.push_back(c.seq);
   }

@@ -159,14 +159,54 @@ struct Candidate {
   RankedCandidate ranked;
   const DocInfo* doc = nullptr;
 };
-using Candidates = std::unordered_map<int64_t, Candidate>;
+// A search's candidates (a few hundred at most), in the order first seen: a flat array with an
+// open-addressing index, where a node-based map cost an allocation per candidate.
+class Candidates {
+ public:
+  // The entry for `seq`, added with its index entry when new. Valid until the next addition.
+  RankedCandidate& Entry(int64_t seq, const DocInfo* doc) {
+    if (2 * (items_.size() + 1) > slots_.size()) Grow();
+    const size_t mask = slots_.size() - 1;
+    for (size_t i = Hash(seq) & mask;; i = (i + 1) & mask) {
+      if (slots_[i] == 0) {
+        items_.push_back({});
+        slots_[i] = static_cast<uint32_t>(items_.size());
+        Candidate& c = items_.back();
+        c.ranked.seq = seq;
+        c.doc = doc;
+        return c.ranked;
+      }
+      Candidate& c = items_[slots_[i] - 1];
+      if (c.ranked.seq == seq) {
+        if (!c.doc) c.doc = doc;
+        return c.ranked;
+      }
+    }
+  }
+  size_t size() const { return items_.size(); }
+  std::vector<Candidate>::iterator begin() { return items_.begin(); }
+  std::vector<Candidate>::iterator end() { return items_.end(); }
 
-// The entry for `seq`, added with its index entry when new.
+ private:
+  static size_t Hash(int64_t seq) {
+    return static_cast<size_t>((static_cast<uint64_t>(seq) * 0x9E3779B97F4A7C15ull) >> 32);
+  }
+  void Grow() {
+    slots_.assign(std::max<size_t>(256, 2 * slots_.size()), 0);
+    items_.reserve(slots_.size() / 2);
+    const size_t mask = slots_.size() - 1;
+    for (size_t n = 0; n < items_.size(); ++n) {
+      size_t i = Hash(items_[n].ranked.seq) & mask;
+      while (slots_[i] != 0) i = (i + 1) & mask;
+      slots_[i] = static_cast<uint32_t>(n + 1);
+    }
+  }
+  std::vector<Candidate> items_;
+  std::vector<uint32_t> slots_;  // 1 + index into items_; 0: empty; a power of two long
+};
+
 RankedCandidate& Entry(Candidates* candidates, int64_t seq, const DocInfo* doc) {
-  Candidate& c = (*candidates)[seq];
-  c.ranked.seq = seq;
-  if (!c.doc) c.doc = doc;
-  return c.ranked;
+  return candidates->Entry(seq, doc);
 }
 
 // Collects both channels' candidates with their raw signals and ranks.
@@ -212,9 +252,9 @@ void AddSessionContext(const ScopeIndex& index, const Scope& scope, const Search
                        Candidates* candidates) {
   if (q.context_weight <= 0) return;
   std::vector<std::pair<int64_t, double>> credits;
-  for (const auto& [seq, c] : *candidates) {
+  for (const Candidate& c : *candidates) {
     double own = Relevance(c.ranked.explain, q);
-    auto [before, after] = index.SessionNeighbours(seq, *c.doc);
+    auto [before, after] = index.SessionNeighbours(c.ranked.seq, *c.doc);
     for (int64_t n : {before, after}) {
       if (n != 0) credits.emplace_back(n, own);
     }
@@ -235,7 +275,7 @@ bool AddSessionPrior(const ScopeIndex& index, const SearchQuery& q,
   if (q.session_weight <= 0 || index.sessions().sessions() == 0) return false;
   const auto scores = index.sessions().Search(terms, kSessionPriorDepth);
   if (scores.empty()) return false;
-  for (auto& [seq, c] : *candidates) {
+  for (Candidate& c : *candidates) {
     if (c.doc->session_id.empty()) continue;
     auto it = scores.find(c.doc->session_id);
     if (it != scores.end()) c.ranked.explain.session = it->second;
@@ -294,7 +334,7 @@ bool AddTimePrior(const SearchQuery& q, TimestampMs now, Candidates* candidates)
   const std::vector<TimeSpan> spans = QueryTimeSpans(q.text, now);
   if (spans.empty()) return false;
   bool near = false;
-  for (auto& [seq, candidate] : *candidates) {
+  for (Candidate& candidate : *candidates) {
     const DocInfo* d = candidate.doc;
     ScoreExplain& e = candidate.ranked.explain;
     const TimestampMs at = d->valid_from != 0 ? d->valid_from : d->created_at;
@@ -400,7 +440,7 @@ std::vector<RankedCandidate> RankCandidates(const ScopeIndex& index, const Scope
   const double half_life_ms = q.recency_half_life_days * 86'400'000.0;
   std::vector<RankedCandidate> ranked;
   ranked.reserve(gathered.size());
-  for (auto& [seq, candidate] : gathered) {
+  for (Candidate& candidate : gathered) {
     RankedCandidate& c = candidate.ranked;
     const DocInfo* d = candidate.doc;
     double age = std::max<double>(0, static_cast<double>(now - d->created_at));

@@ -72,7 +72,10 @@ void AccessLog::Write(const AccessRecord& r) {
   std::string text;
   text.reserve(320);
   json_text::Object o(&text);
-  json_text::AppendString(o.Key("ts"), FormatTimestamp(SystemClock::Default()->NowMs()));
+  std::string* ts = o.Key("ts");  // a timestamp's text needs no escaping
+  ts->push_back('"');
+  AppendTimestamp(ts, SystemClock::Default()->NowMs());
+  ts->push_back('"');
   json_text::AppendString(o.Key("request_id"), r.request_id);
   json_text::AppendString(o.Key("method"), r.method);
   json_text::AppendString(o.Key("route"), r.route);
