@@ -64,9 +64,11 @@ struct EngineOptions {
   // evicted; ~1 KB each with short content) instead of SQLite when present; 0: no cache.
   size_t item_cache_entries = 100'000;
   // Searches' access counts wait in memory until this many items have some (or the oldest is
-  // a second old), then are written in sorted chunks of a quarter of it: big batches share the
-  // pages of the access table, so a count costs a fraction of a page write. 0 is taken as 1.
-  size_t access_flush_items = 20'000;
+  // five seconds old), then are written in sorted chunks of a quarter of it, at most 5,000
+  // items each (a writer waits for one chunk at most): big batches share the pages of the
+  // access table, so a count costs a fraction of a page write, and an item read often in the
+  // interval is written once. 0 is taken as 1.
+  size_t access_flush_items = 100'000;
   // Tests only: runs inside each commit of access counts, after SQLite's commit and before
   // the counts are forgotten (searches of the items written must wait for it).
   std::function<void()> on_access_commit;
@@ -372,8 +374,9 @@ class Engine {
   size_t loaded_index_bytes_ = 0;                        // guarded by indexes_mu_
   std::unique_ptr<GraphBuilder> graph_builder_;  // thread-safe itself
 
-  // Access statistics: counted in memory by searches, written by a background thread (every
-  // second, or at once past a thousand items) so no search waits for the write. Counts being
+  // Access statistics: counted in memory by searches, written by a background thread at a
+  // lower CPU priority (every five seconds, or at once past access_flush_items items) so no
+  // search waits for the write. Counts being
   // written are kept in in_flight_access_ until the commit. A search adds the counts not yet
   // in its rows; to know which those are without waiting on the flusher's disk writes, it
   // re-reads its rows when a commit touching them overlapped the read: the flusher marks
@@ -381,8 +384,9 @@ class Engine {
   // the chunk's seqs in last_flushed_. The unwritten counts are added under the lock of the
   // final check. So a returned count is never off by a flush, and a search waits only for a
   // commit of one of its own items.
-  // A flush writes at most access_flush_items / 4 items per transaction, committing between
-  // chunks, so that writers (they share SQLite's one write lock) wait for one chunk at most.
+  // A flush writes at most min(access_flush_items / 4, 5,000) items per transaction,
+  // committing between chunks, so that writers (they share SQLite's one write lock) wait for
+  // one chunk at most.
   void AccessFlushLoop();
   // Writes the pending counts of `seqs` (ascending) in one transaction.
   Status FlushAccessChunk(std::span<const int64_t> seqs);

@@ -421,7 +421,7 @@ Status MemoryStore::RecordAccess(const std::vector<AccessDelta>& deltas,
   std::lock_guard<std::mutex> lock(write_mu_);
   // Statistics, not acknowledged writes: committed without waiting for the disk (in WAL mode
   // the next synchronous commit or checkpoint makes them durable; a power cut may lose the
-  // last second of counts), so whoever waits on this commit waits for no fsync.
+  // last seconds of counts), so whoever waits on this commit waits for no fsync.
   const bool relax = options_.synchronous != "NORMAL";
   if (relax) ENGRAM_RETURN_IF_ERROR(writer_->Exec("PRAGMA synchronous=NORMAL"));
   struct RestoreSynchronous {
