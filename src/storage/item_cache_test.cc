@@ -93,6 +93,38 @@ TEST(ItemCacheTest, EvictsTheLeastRecentlyUsed) {
   EXPECT_EQ(got.content, "newer");
 }
 
+// A large cache is split into shards by seq, each evicting its own least recently used: the
+// capacity holds overall, recent entries stay, and write windows and counts reach every shard.
+TEST(ItemCacheTest, AShardedCacheKeepsItsCapacityAndItsRules) {
+  const size_t capacity = 32 * 1024;
+  ItemCache cache(capacity);
+  for (int64_t seq = 1; seq <= 50'000; ++seq) cache.Put(cache.Generation(), seq, Item("x"));
+  EXPECT_EQ(cache.size(), capacity);  // consecutive seqs fill the shards evenly
+  MemoryItem got;
+  EXPECT_FALSE(cache.Get(1, kScope, &got));      // among the oldest: evicted
+  EXPECT_TRUE(cache.Get(50'000, kScope, &got));  // the newest stay
+  EXPECT_TRUE(cache.Get(49'000, kScope, &got));
+  const uint64_t before = cache.Generation();
+  {
+    ItemCache::WriteWindow window(&cache);
+    for (int64_t seq = 49'990; seq <= 50'000; ++seq) cache.AddAccess(seq, 2, 77);
+    cache.Erase(49'000);
+    cache.Put(cache.Generation(), 60'001, Item("during"));  // refused in any shard
+  }
+  cache.Put(before, 60'002, Item("read before the write"));  // refused
+  EXPECT_FALSE(cache.Get(60'001, kScope, &got));
+  EXPECT_FALSE(cache.Get(60'002, kScope, &got));
+  EXPECT_FALSE(cache.Get(49'000, kScope, &got));
+  for (int64_t seq = 49'990; seq <= 50'000; ++seq) {
+    ASSERT_TRUE(cache.Get(seq, kScope, &got));
+    EXPECT_EQ(got.access_count, 2);
+    EXPECT_EQ(got.last_accessed, 77);
+  }
+  EXPECT_FALSE(cache.Get(50'000, Scope{"other", "u", "", ""}, &got));
+  cache.Clear();
+  EXPECT_EQ(cache.size(), 0u);
+}
+
 TEST(ItemCacheTest, CapacityZeroCachesNothing) {
   ItemCache cache(0);
   EXPECT_FALSE(cache.enabled());
