@@ -64,10 +64,11 @@ struct EngineOptions {
   // evicted; ~1 KB each with short content) instead of SQLite when present; 0: no cache.
   size_t item_cache_entries = 100'000;
   // Searches' access counts wait in memory until this many items have some (or the oldest is
-  // five seconds old), then are written in sorted chunks of a quarter of it, at most 5,000
-  // items each (a writer waits for one chunk at most): big batches share the pages of the
-  // access table, so a count costs a fraction of a page write, and an item read often in the
-  // interval is written once. 0 is taken as 1.
+  // five seconds old), then are written in sorted chunks of a quarter of it, at most 500
+  // items each (a writer, or a search of one of the chunk's items, waits for one chunk's
+  // commit at most): big batches share the pages of the access table, so a count costs a
+  // fraction of a page write, and an item read often in the interval is written once. 0 is
+  // taken as 1.
   size_t access_flush_items = 100'000;
   // Tests only: runs inside each commit of access counts, after SQLite's commit and before
   // the counts are forgotten (searches of the items written must wait for it).
@@ -384,7 +385,7 @@ class Engine {
   // the chunk's seqs in last_flushed_. The unwritten counts are added under the lock of the
   // final check. So a returned count is never off by a flush, and a search waits only for a
   // commit of one of its own items.
-  // A flush writes at most min(access_flush_items / 4, 5,000) items per transaction,
+  // A flush writes at most min(access_flush_items / 4, 500) items per transaction,
   // committing between chunks, so that writers (they share SQLite's one write lock) wait for
   // one chunk at most.
   void AccessFlushLoop();
