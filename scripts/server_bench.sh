@@ -9,8 +9,14 @@
 # earlier add run stored are not searched by the next one.
 # Before the measured runs, a WARMUP-long search run (not recorded) fills SQLite's page caches
 # and the item cache: the first run after a start was 10–25 % slower than the next ones.
+# Then latency at fixed request rates: engram_http_load (bench/http_load.cc) sends requests on
+# a schedule over OPEN_CONNECTIONS keep-alive connections and measures each from the time it
+# was due, so a stall counts for every request it delays (wrk measures at saturation, where the
+# mean latency is connections / throughput).
 # Env: USERS (100), PER_USER (10000), CONNECTIONS (32), DURATION (30s), WARMUP (10s; 0 for
 #      none), WRK_THREADS (1), SERVE_FLAGS (extra `engram serve` flags, none),
+#      SEARCH_RATES ("1000 2500 5000"), ADD_RATES ("1000 2000"), OPEN_CONNECTIONS (64),
+#      OPEN_SECONDS (15),
 #      BENCH_DIR (/var/tmp/engram-server-bench: base-<USERS>x<PER_USER>.db is kept, run.db is
 #      the copy a run uses; delete the base to reload).
 set -euo pipefail
@@ -22,6 +28,10 @@ DURATION=${DURATION:-30s}
 WARMUP=${WARMUP:-10s}
 WRK_THREADS=${WRK_THREADS:-1}
 SERVE_FLAGS=${SERVE_FLAGS:-}
+SEARCH_RATES=${SEARCH_RATES:-1000 2500 5000}
+ADD_RATES=${ADD_RATES:-1000 2000}
+OPEN_CONNECTIONS=${OPEN_CONNECTIONS:-64}
+OPEN_SECONDS=${OPEN_SECONDS:-15}
 BENCH_DIR=${BENCH_DIR:-/var/tmp/engram-server-bench}
 BASE_DB="$BENCH_DIR/base-${USERS}x${PER_USER}.db"
 RUN_DB="$BENCH_DIR/run.db"
@@ -92,17 +102,26 @@ if [ "$WARMUP" != 0 ]; then
   wrk -t"$WRK_THREADS" -c"$CONNECTIONS" -d"$WARMUP" -s "$HERE/bench/server/search.lua" "$URL" \
     > /dev/null
 fi
+open_run() {  # kind rate lines-file
+  echo "== $1 at $2 req/s: engram_http_load, $OPEN_CONNECTIONS connections, $OPEN_SECONDS s"
+  "$BUILD/engram_http_load" --url "$URL" --kind "$1" --rate "$2" --duration "$OPEN_SECONDS" \
+    --connections "$OPEN_CONNECTIONS" --users "$USERS" --lines "$3" | tee "$WORK/open-$1-$2.out"
+}
 run search search.lua
+for r in $SEARCH_RATES; do open_run search "$r" "$WORK/queries"; done
 run add add.lua
+for r in $ADD_RATES; do open_run add "$r" "$WORK/texts"; done
 
 STAMP=$(date -u +%Y-%m-%d)
 OUT="$HERE/bench/results/server-$STAMP.md"
 n=2
 while [ -e "$OUT" ]; do OUT="$HERE/bench/results/server-$STAMP-$n.md"; n=$((n + 1)); done
 python3 - "$WORK" "$OUT" "$USERS" "$PER_USER" "$CONNECTIONS" \
-          "$DURATION" "$WRK_THREADS" "$WARMUP" "$SERVE_FLAGS" <<'PY'
+          "$DURATION" "$WRK_THREADS" "$WARMUP" "$SERVE_FLAGS" "$SEARCH_RATES" "$ADD_RATES" \
+          "$OPEN_CONNECTIONS" "$OPEN_SECONDS" <<'PY'
 import json, os, platform, sys
-work, out, users, per_user, conns, duration, threads, warmup, flags = sys.argv[1:]
+(work, out, users, per_user, conns, duration, threads, warmup, flags, search_rates, add_rates,
+ open_conns, open_seconds) = sys.argv[1:]
 stored = int(open(f"{work}/stored").read() or 0)
 cpu = next((l.split(":", 1)[1].strip() for l in open("/proc/cpuinfo") if l.startswith("model name")), "?")
 ram = os.sysconf("SC_PAGE_SIZE") * os.sysconf("SC_PHYS_PAGES") // 2**30
@@ -117,6 +136,16 @@ for name in ("search", "add"):
     ok = "met" if rps >= goal and r["p99_us"] <= 20000 and errors == 0 else "NOT met"
     rows.append(f"| {name} | {rps:,.0f} | {r['p50_us']/1000:.2f} | {r['p90_us']/1000:.2f} | "
                 f"{r['p99_us']/1000:.2f} | {r['max_us']/1000:.1f} | {errors} | {goal_text}, p99 ≤ 20 ms: {ok} |")
+open_rows = []
+for name, rates in (("search", search_rates), ("add", add_rates)):
+    for rate in rates.split():
+        line = next(l for l in open(f"{work}/open-{name}-{rate}.out") if l.startswith("RESULT "))
+        r = json.loads(line[len("RESULT "):])
+        done = r["requests"] / (r["duration_us"] / 1e6)
+        errors = r["non2xx"] + r["timeout"]
+        open_rows.append(f"| {name} | {int(rate):,} | {done:,.0f} | {r['p50_us']/1000:.2f} | "
+                         f"{r['p90_us']/1000:.2f} | {r['p99_us']/1000:.2f} | "
+                         f"{r['p999_us']/1000:.2f} | {r['max_us']/1000:.1f} | {errors} |")
 text = f"""# Server benchmark, {__import__('datetime').date.today()}
 
 Machine: {os.cpu_count()} cores ({cpu}), {ram} GiB RAM, {platform.system()} {platform.release()}.
@@ -129,7 +158,15 @@ wrk with keep-alive, {conns} connections, {duration} per run, random user and qu
 
 | route | req/s | p50 ms | p90 ms | p99 ms | max ms | errors | target |
 |---|---|---|---|---|---|---|---|
-""" + "\n".join(rows) + """
+""" + "\n".join(rows) + f"""
+
+Latency at fixed request rates (bench/http_load.cc: requests sent on a schedule over
+{open_conns} keep-alive connections for {open_seconds} s each, latency measured from the time a
+request was due, so waiting for a busy connection counts):
+
+| route | offered req/s | done req/s | p50 ms | p90 ms | p99 ms | p99.9 ms | max ms | errors |
+|---|---|---|---|---|---|---|---|---|
+""" + "\n".join(open_rows) + """
 
 Command: `scripts/server_bench.sh build` (defaults as above; the loaded database is kept in
 /var/tmp/engram-server-bench, and each run starts from a copy of it).
