@@ -15,6 +15,13 @@ TEST(TimestampTest, FormatsUtcWithMilliseconds) {
   EXPECT_EQ(FormatTimestamp(951'782'400'000), "2000-02-29T00:00:00.000Z");  // leap day
 }
 
+TEST(TimestampTest, AppendsAfterWhatIsThere) {
+  std::string out = "at ";
+  AppendTimestamp(&out, 1'683'554'160'123);
+  AppendTimestamp(&out, 0);
+  EXPECT_EQ(out, "at 2023-05-08T13:56:00.123Z1970-01-01T00:00:00.000Z");
+}
+
 // Against the C library's calendar (timegm's inverse, gmtime_r) over years 0000–9999 and the
 // edges of the digit-by-digit path.
 TEST(TimestampTest, FormatsLikeGmtime) {

@@ -100,7 +100,7 @@ Engine::Engine(EngineOptions options, std::unique_ptr<MemoryStore> store)
     pthread_setname_np(pthread_self(), "engram-access");
     // Background work: at nice 10 it does not take a core from request threads for long (its
     // flushes and checkpoints ran in bursts of up to 30 ms that stalled an event loop and every
-    // connection on it); it still gets its share of a busy CPU, so counts never pile up.
+    // connection on it); it still gets its share of a busy CPU, so the counts keep being written.
     (void)setpriority(PRIO_PROCESS, static_cast<id_t>(::gettid()), 10);
     AccessFlushLoop();
   });
