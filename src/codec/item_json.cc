@@ -37,15 +37,8 @@ Result<Source> SourceFromJson(const json& j) {
 
 namespace {
 
-// A timestamp's text needs no escaping.
-void AppendTime(std::string* out, TimestampMs t) {
-  out->push_back('"');
-  AppendTimestamp(out, t);
-  out->push_back('"');
-}
-
 void AppendOptionalTime(std::string* out, const std::optional<TimestampMs>& t) {
-  if (t) AppendTime(out, *t);
+  if (t) json_text::AppendTimestamp(out, *t);
   else out->append("null");
 }
 
@@ -84,7 +77,7 @@ void AppendItemJson(std::string* out, const MemoryItem& m) {
   AppendString(o.Key("agent_id"), m.scope.agent_id);
   json_text::AppendDouble(o.Key("confidence"), m.confidence);
   AppendString(o.Key("content"), m.content);
-  AppendTime(o.Key("created_at"), m.created_at);
+  json_text::AppendTimestamp(o.Key("created_at"), m.created_at);
   AppendString(o.Key("embedding_model"), m.embedding_model);
   json_text::AppendStringList(o.Key("entities"), m.entities);
   AppendString(o.Key("id"), m.id);
@@ -101,9 +94,9 @@ void AppendItemJson(std::string* out, const MemoryItem& m) {
   AppendString(o.Key("tenant"), m.scope.tenant);
   AppendString(o.Key("tier"), ToString(m.tier));
   AppendString(o.Key("type"), ToString(m.type));
-  AppendTime(o.Key("updated_at"), m.updated_at);
+  json_text::AppendTimestamp(o.Key("updated_at"), m.updated_at);
   AppendString(o.Key("user_id"), m.scope.user_id);
-  AppendTime(o.Key("valid_from"), m.valid_from);
+  json_text::AppendTimestamp(o.Key("valid_from"), m.valid_from);
   AppendOptionalTime(o.Key("valid_to"), m.valid_to);
   o.Close();
 }

@@ -3,6 +3,7 @@
 #include <charconv>
 #include <cmath>
 
+#include "engram/clock.h"
 #include "text/utf8.h"
 
 namespace engram::json_text {
@@ -45,6 +46,12 @@ void AppendString(std::string* out, std::string_view s) {
     s.remove_prefix(bad + 1);
   }
   AppendEscaped(out, s);
+  out->push_back('"');
+}
+
+void AppendTimestamp(std::string* out, int64_t t) {
+  out->push_back('"');
+  engram::AppendTimestamp(out, t);
   out->push_back('"');
 }
 

@@ -15,6 +15,8 @@ namespace engram::json_text {
 // A string literal with JSON escapes; ill-formed UTF-8 is written as U+FFFD, one per bad byte,
 // so the output is always valid JSON (as nlohmann's error_handler_t::replace does).
 void AppendString(std::string* out, std::string_view s);
+// FormatTimestamp(t) as a JSON string, written in place (its text needs no escaping).
+void AppendTimestamp(std::string* out, int64_t t);
 void AppendStringList(std::string* out, const std::vector<std::string>& list);
 void AppendInt(std::string* out, int64_t v);
 // The shortest text that reads back as `v`, with ".0" on integral values so the number stays a

@@ -6,6 +6,7 @@
 #include <cmath>
 #include <limits>
 
+#include "engram/clock.h"
 #include "text/utf8.h"
 
 namespace engram::json_text {
@@ -33,6 +34,14 @@ TEST(JsonTextTest, StringsAreWrittenAsNlohmannWritesThem) {
   }
   std::string nul("a\0b", 3);
   EXPECT_EQ(StringText(nul), "\"a\\u0000b\"");
+}
+
+TEST(JsonTextTest, TimestampsAreQuotedFormattedTimestamps) {
+  std::string out = "[";
+  AppendTimestamp(&out, 1'683'554'160'123);
+  out += "]";
+  EXPECT_EQ(out, "[\"2023-05-08T13:56:00.123Z\"]");
+  EXPECT_EQ(nlohmann::json::parse(out)[0], FormatTimestamp(1'683'554'160'123));
 }
 
 TEST(JsonTextTest, IllFormedUtf8BecomesReplacementCharacters) {

@@ -205,10 +205,6 @@ class Candidates {
   std::vector<uint32_t> slots_;  // 1 + index into items_; 0: empty; a power of two long
 };
 
-RankedCandidate& Entry(Candidates* candidates, int64_t seq, const DocInfo* doc) {
-  return candidates->Entry(seq, doc);
-}
-
 // Collects both channels' candidates with their raw signals and ranks.
 Candidates Gather(const ScopeIndex& index, const Scope& scope, const SearchQuery& q,
                   const std::vector<WeightedTerm>& terms, const std::vector<float>& qv) {
@@ -221,7 +217,7 @@ Candidates Gather(const ScopeIndex& index, const Scope& scope, const SearchQuery
       index, scope, q.filters);
   const double best = keyword.empty() ? 1.0 : keyword.front().hit.score;
   for (size_t i = 0; i < keyword.size(); ++i) {
-    RankedCandidate& c = Entry(&out, keyword[i].hit.key, keyword[i].doc);
+    RankedCandidate& c = out.Entry(keyword[i].hit.key, keyword[i].doc);
     c.explain.keyword = best > 0 ? keyword[i].hit.score / best : 0;
     c.explain.keyword_rank = static_cast<int>(i) + 1;
   }
@@ -229,7 +225,7 @@ Candidates Gather(const ScopeIndex& index, const Scope& scope, const SearchQuery
       [&](size_t n, const KeyFilter& f) { return index.vectors().Search(qv.data(), n, f); },
       vector_pool, index, scope, q.filters);
   for (size_t i = 0; i < vector.size(); ++i) {
-    RankedCandidate& c = Entry(&out, vector[i].hit.key, vector[i].doc);
+    RankedCandidate& c = out.Entry(vector[i].hit.key, vector[i].doc);
     c.explain.vector = std::max(0.0, static_cast<double>(vector[i].hit.score));
     c.explain.vector_rank = static_cast<int>(i) + 1;
   }
@@ -262,7 +258,7 @@ void AddSessionContext(const ScopeIndex& index, const Scope& scope, const Search
   for (const auto& [seq, credit] : credits) {
     const DocInfo* d = index.Find(seq);
     if (!d || !PassesFilters(*d, scope, q.filters)) continue;
-    RankedCandidate& c = Entry(candidates, seq, d);
+    RankedCandidate& c = candidates->Entry(seq, d);
     c.explain.context = std::max(c.explain.context, credit);
   }
 }

@@ -72,10 +72,7 @@ void AccessLog::Write(const AccessRecord& r) {
   std::string text;
   text.reserve(320);
   json_text::Object o(&text);
-  std::string* ts = o.Key("ts");  // a timestamp's text needs no escaping
-  ts->push_back('"');
-  AppendTimestamp(ts, SystemClock::Default()->NowMs());
-  ts->push_back('"');
+  json_text::AppendTimestamp(o.Key("ts"), SystemClock::Default()->NowMs());
   json_text::AppendString(o.Key("request_id"), r.request_id);
   json_text::AppendString(o.Key("method"), r.method);
   json_text::AppendString(o.Key("route"), r.route);
