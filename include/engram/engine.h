@@ -60,9 +60,10 @@ struct EngineOptions {
   // vectors) are evicted, least recently used first, while their total exceeds this; an evicted
   // graph is saved as a snapshot first. The index in use is never evicted. 0: no limit.
   size_t index_memory_budget = size_t{2} << 30;
-  // Search hits are served from a cache of recently returned items (least recently used
-  // evicted; ~1 KB each with short content) instead of SQLite when present; 0: no cache.
-  size_t item_cache_entries = 100'000;
+  // Search hits are served from a cache of items (packed, ~330 bytes each with short content;
+  // recently returned ones first, least recently used evicted) instead of SQLite when present.
+  // Loading a scope's index also fills the cache's free room with its items. 0: no cache.
+  size_t item_cache_bytes = size_t{256} << 20;
   // Searches' access counts wait in memory until this many items have some (or the oldest is
   // five seconds old), then are written in sorted chunks of a quarter of it, at most 500
   // items each (a writer, or a search of one of the chunk's items, waits for one chunk's
@@ -317,6 +318,10 @@ class Engine {
     int64_t approximate_indexes = 0;  // of those, the ones searching an HNSW graph
     int64_t indexed_items = 0;        // documents across the loaded indexes
     int64_t indexed_vectors = 0;      // vectors across the loaded indexes
+    // The item cache (EngineOptions::item_cache_bytes): entries, their bytes, and lookups
+    // since start that found their item or did not.
+    int64_t item_cache_entries = 0, item_cache_bytes = 0;
+    int64_t item_cache_hits = 0, item_cache_misses = 0;
   };
   Result<Stats> GetStats();
 

@@ -78,7 +78,7 @@ Engine* Context::OpenEngine() {
   options.path = db_path;
   options.max_content_bytes = max_content_bytes;
   options.index_memory_budget = index_memory_mb << 20;
-  options.item_cache_entries = item_cache_entries;
+  options.item_cache_bytes = item_cache_mb << 20;
   auto made = MakeEmbedder();
   if (!made.ok()) {
     Fail(made.status());
@@ -179,12 +179,13 @@ int RunCli(int argc, char** argv) {
       ->envname("ENGRAM_INDEX_MEMORY_MB")
       ->capture_default_str()
       ->check(CLI::Range(size_t{64}, size_t{1} << 24));
-  app.add_option("--item-cache", ctx.item_cache_entries,
-                 "Memories kept in RAM for search hits, least recently used evicted; about "
-                 "1 KB each with short content; 0: off (env ENGRAM_ITEM_CACHE)")
-      ->envname("ENGRAM_ITEM_CACHE")
+  app.add_option("--item-cache-mb", ctx.item_cache_mb,
+                 "MiB of RAM for memories served to searches without reading the database "
+                 "(packed, ~330 bytes each with short content; filled as scopes load, least "
+                 "recently used evicted); 0: off (env ENGRAM_ITEM_CACHE_MB)")
+      ->envname("ENGRAM_ITEM_CACHE_MB")
       ->capture_default_str()
-      ->check(CLI::Range(size_t{0}, size_t{1} << 28));
+      ->check(CLI::Range(size_t{0}, size_t{1} << 20));
   app.add_option("--max-content-bytes", ctx.max_content_bytes,
                  "Reject content longer than this (env ENGRAM_MAX_CONTENT_BYTES)")
       ->check(CLI::PositiveNumber);

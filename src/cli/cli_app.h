@@ -37,7 +37,7 @@ struct Context {
   // Memory the loaded search indexes may use before the least recently used are evicted:
   // a quarter of physical memory, at least 2 GiB.
   size_t index_memory_mb = DefaultIndexMemoryMb();
-  size_t item_cache_entries = EngineOptions{}.item_cache_entries;
+  size_t item_cache_mb = EngineOptions{}.item_cache_bytes >> 20;
   static size_t DefaultIndexMemoryMb();
   std::string embedder = "hash";     // hash | openai
   int embed_dim = 384;               // hash dimension, or the expected remote dimension (0: any)

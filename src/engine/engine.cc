@@ -134,7 +134,7 @@ Result<std::unique_ptr<Engine>> Engine::Open(const EngineOptions& options) {
                              .busy_timeout_ms = opts.busy_timeout_ms,
                              .synchronous = opts.synchronous,
                              .background_checkpoints = true,  // by the access flusher
-                             .item_cache_entries = opts.item_cache_entries};
+                             .item_cache_bytes = opts.item_cache_bytes};
   ENGRAM_ASSIGN_OR_RETURN(auto store, MemoryStore::Open(store_options, opts.clock->NowMs()));
   return std::unique_ptr<Engine>(new Engine(std::move(opts), std::move(store)));
 }

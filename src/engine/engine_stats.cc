@@ -16,6 +16,11 @@ Result<Engine::Stats> Engine::GetStats() {
   stats.items_archived = counts.items_by_status[static_cast<size_t>(ItemStatus::kArchived)];
   stats.items_deleted = counts.items_by_status[static_cast<size_t>(ItemStatus::kDeleted)];
   stats.scopes = counts.scopes;
+  const ItemCache& cache = store_->item_cache();
+  stats.item_cache_entries = static_cast<int64_t>(cache.size());
+  stats.item_cache_bytes = static_cast<int64_t>(cache.bytes());
+  stats.item_cache_hits = static_cast<int64_t>(cache.hits());
+  stats.item_cache_misses = static_cast<int64_t>(cache.misses());
   std::vector<std::shared_ptr<ScopeIndex>> loaded;
   {
     std::lock_guard<std::mutex> lock(indexes_mu_);

@@ -78,6 +78,15 @@ std::string Metrics::Render(const Engine::Stats* stats) const {
         stats->indexed_items);
   Gauge(out, "engram_index_vectors", "Vectors across the loaded indexes.",
         stats->indexed_vectors);
+  Gauge(out, "engram_item_cache_entries", "Memories held in the item cache.",
+        stats->item_cache_entries);
+  Gauge(out, "engram_item_cache_bytes", "Bytes the item cache's entries take.",
+        stats->item_cache_bytes);
+  out << "# HELP engram_item_cache_lookups_total Search hits looked up in the item cache, by "
+         "whether it held them.\n"
+         "# TYPE engram_item_cache_lookups_total counter\n"
+      << "engram_item_cache_lookups_total{result=\"hit\"} " << stats->item_cache_hits << "\n"
+      << "engram_item_cache_lookups_total{result=\"miss\"} " << stats->item_cache_misses << "\n";
   return out.str();
 }
 

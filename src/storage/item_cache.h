@@ -1,6 +1,11 @@
 // ItemCache: recently returned memory items by seq, so a search's hits can skip SQLite. Under
-// the server's search load, reading the ten hit rows was ~20 % of a request's CPU, and hits are
-// skewed (in the 100 users × 10k benchmark, the 100k most returned items took 78 % of returns).
+// the server's search load, reading the hit rows that missed the cache was ~30 % of a
+// request's CPU (a B-tree descent and often a pread per row).
+//
+// Entries are packed: one string per item holding its fields (fixed-width numbers first, then
+// length-prefixed strings), ~200 bytes for a memory with 75 bytes of content against ~850 as a
+// MemoryItem. The capacity is in bytes: an entry costs its packed size plus kEntryOverhead
+// (hash and LRU nodes), so a cache of 256 MiB holds about a million short memories.
 //
 // Consistency. An entry always equals the item's latest committed row. Writers (serialized by
 // MemoryStore's write mutex) wrap each write in a WriteWindow: it makes the generation odd,
@@ -11,11 +16,11 @@
 // before a write can never be cached after that write has erased it.
 //
 // Tenant isolation: a hit is returned only for the (tenant, user) the entry's row belongs to.
-// Thread-safe. Capacity in entries; 0 disables it. A cache of 16,384 entries or more is split
-// by seq into 16 shards, each its own least-recently-used list of a 16th of the capacity
-// under its own mutex: with one mutex, the server's event loops waited on each other there
-// (a quarter of their context switches under the search benchmark). The generation is one
-// atomic counter shared by the shards.
+// Thread-safe. 0 bytes disables it. A cache of 4 MiB or more is split by seq into 16 shards,
+// each its own least-recently-used list of a 16th of the capacity under its own mutex: with
+// one mutex, the server's event loops waited on each other there (a quarter of their context
+// switches under the search benchmark). The generation is one atomic counter shared by the
+// shards.
 #pragma once
 
 #include <atomic>
@@ -24,6 +29,7 @@
 #include <memory>
 #include <mutex>
 #include <span>
+#include <string>
 #include <unordered_map>
 
 #include "engram/memory.h"
@@ -32,12 +38,21 @@ namespace engram {
 
 class ItemCache {
  public:
-  explicit ItemCache(size_t capacity);
+  // Bytes an entry costs beyond its packed item.
+  static constexpr size_t kEntryOverhead = 128;
+  // What caching `item` costs against the capacity.
+  static size_t Footprint(const MemoryItem& item);
+
+  explicit ItemCache(size_t capacity_bytes);
   ItemCache(const ItemCache&) = delete;
   ItemCache& operator=(const ItemCache&) = delete;
 
   bool enabled() const { return capacity_ > 0; }
-  size_t size() const;
+  size_t size() const;   // entries
+  size_t bytes() const;  // their footprints
+  // Gets that found their item, and that did not (a disabled cache counts neither).
+  uint64_t hits() const { return hits_.load(std::memory_order_relaxed); }
+  uint64_t misses() const { return misses_.load(std::memory_order_relaxed); }
 
   // A copy of the item at `seq` if cached and it belongs to scope (tenant, user_id).
   bool Get(int64_t seq, const Scope& scope, MemoryItem* out);
@@ -46,6 +61,9 @@ class ItemCache {
   uint64_t Generation() const { return generation_.load(); }
   // Caches `item` (read at `seq` since `generation`) unless a write has begun since.
   void Put(uint64_t generation, int64_t seq, const MemoryItem& item);
+  // As Put, but only into free room: nothing is evicted for it (filling the cache from a whole
+  // scope's rows must not push out what searches use).
+  void Offer(uint64_t generation, int64_t seq, const MemoryItem& item);
 
   // One write (the caller holds the store's write mutex): opening it invalidates every
   // generation handed out so far; closing it (after the commit) starts a new one. Windows do
@@ -68,14 +86,17 @@ class ItemCache {
 
  private:
   struct Entry {
-    MemoryItem item;
+    std::string packed;                // the item (item_cache.cc: Pack)
     std::list<int64_t>::iterator lru;  // position in the shard's lru (front: most recent)
   };
   struct Shard {
     std::mutex mu;
     std::unordered_map<int64_t, Entry> entries;  // guarded by mu
     std::list<int64_t> lru;                      // guarded by mu
+    size_t bytes = 0;                            // guarded by mu: entries' footprints
   };
+  void Insert(uint64_t generation, int64_t seq, const MemoryItem& item, bool evict);
+  static void EraseEntry(Shard& shard, std::unordered_map<int64_t, Entry>::iterator it);
   Shard& ShardOf(int64_t seq) {
     return shards_[static_cast<size_t>(static_cast<uint64_t>(seq) % shard_count_)];
   }
@@ -88,6 +109,7 @@ class ItemCache {
   // erases under the same mutex after making it odd, so a row read before the write is either
   // erased after being put or refused.
   std::atomic<uint64_t> generation_{0};
+  std::atomic<uint64_t> hits_{0}, misses_{0};
 };
 
 }  // namespace engram

@@ -14,9 +14,39 @@ MemoryItem Item(const std::string& id, const std::string& tenant = "t", const st
 }
 
 const Scope kScope{"t", "u", "", ""};
+// Room for n entries like Item("a"): the tests' items differ only in one-character ids.
+size_t Room(size_t n) { return n * ItemCache::Footprint(Item("a")); }
+
+// Every field set, and the optional ones present, so that packing loses nothing.
+MemoryItem Full() {
+  MemoryItem m;
+  m.id = "0b9d6a5e-4f7c-4d2a-9a43-1c2b3d4e5f60";
+  m.scope = Scope{"tenant-x", "user-y", "agent-z", "session-w"};
+  m.tier = Tier::kEpisodic;
+  m.type = MemoryType::kPreference;
+  m.content = std::string(300, 'c') + " 喜欢喝咖啡";  // a length past one LEB128 byte
+  m.entities = {"coffee", "咖啡"};
+  m.tags = {"drink", "", "morning"};
+  m.metadata = R"({"k":1})";
+  m.importance = 0.25;
+  m.confidence = 0.75;
+  m.source = Source{{"m1", "m2"}, "s-1", "llm:test", "p3"};
+  m.created_at = 1'700'000'000'000;
+  m.updated_at = 1'700'000'000'500;
+  m.valid_from = -5;
+  m.valid_to = 1'800'000'000'000;
+  m.last_accessed = 1'700'000'100'000;
+  m.access_count = 42;
+  m.status = ItemStatus::kSuperseded;
+  m.supersedes = "older";
+  m.superseded_by = "newer";
+  m.embedding_model = "hash-v1-384";
+  m.slot = "user/drink";
+  return m;
+}
 
 TEST(ItemCacheTest, ReturnsWhatWasPutForItsOwnScopeOnly) {
-  ItemCache cache(10);
+  ItemCache cache(Room(10));
   cache.Put(cache.Generation(), 7, Item("a"));
   MemoryItem got;
   ASSERT_TRUE(cache.Get(7, kScope, &got));
@@ -29,7 +59,7 @@ TEST(ItemCacheTest, ReturnsWhatWasPutForItsOwnScopeOnly) {
 }
 
 TEST(ItemCacheTest, RefusesRowsReadBeforeOrDuringAWrite) {
-  ItemCache cache(10);
+  ItemCache cache(Room(10));
   const uint64_t before = cache.Generation();
   {
     ItemCache::WriteWindow window(&cache);
@@ -47,7 +77,7 @@ TEST(ItemCacheTest, RefusesRowsReadBeforeOrDuringAWrite) {
 }
 
 TEST(ItemCacheTest, WritesEraseAndAccessCountsAdd) {
-  ItemCache cache(10);
+  ItemCache cache(Room(10));
   MemoryItem a = Item("a");
   a.access_count = 3;
   a.last_accessed = 100;
@@ -74,7 +104,7 @@ TEST(ItemCacheTest, WritesEraseAndAccessCountsAdd) {
 }
 
 TEST(ItemCacheTest, EvictsTheLeastRecentlyUsed) {
-  ItemCache cache(3);
+  ItemCache cache(Room(3));
   for (int64_t seq = 1; seq <= 3; ++seq) cache.Put(cache.Generation(), seq, Item(std::to_string(seq)));
   MemoryItem got;
   ASSERT_TRUE(cache.Get(1, kScope, &got));  // 1 is now the most recent; 2 the least
@@ -93,13 +123,114 @@ TEST(ItemCacheTest, EvictsTheLeastRecentlyUsed) {
   EXPECT_EQ(got.content, "newer");
 }
 
+TEST(ItemCacheTest, GivesBackEveryFieldAsPut) {
+  ItemCache cache(Room(10) + ItemCache::Footprint(Full()));
+  const MemoryItem full = Full();
+  cache.Put(cache.Generation(), 1, full);
+  MemoryItem got = Item("stale");  // every field is overwritten, optional ones included
+  got.valid_to = 1;
+  ASSERT_TRUE(cache.Get(1, full.scope, &got));
+  EXPECT_EQ(got, full);
+  MemoryItem bare = Item("b");  // optional fields absent, lists empty
+  cache.Put(cache.Generation(), 2, bare);
+  ASSERT_TRUE(cache.Get(2, kScope, &got));
+  EXPECT_EQ(got, bare);
+  // Counts added to an item never read before give it a last_accessed.
+  {
+    ItemCache::WriteWindow window(&cache);
+    cache.AddAccess(2, 1, 123);
+  }
+  ASSERT_TRUE(cache.Get(2, kScope, &got));
+  EXPECT_EQ(got.access_count, 1);
+  EXPECT_EQ(got.last_accessed, 123);
+}
+
+// The capacity is in bytes: entries are charged their footprint, bigger items take more room,
+// and an item bigger than the whole cache is not kept.
+TEST(ItemCacheTest, ChargesEachEntryItsFootprint) {
+  ItemCache cache(Room(4));
+  const size_t small = ItemCache::Footprint(Item("a"));
+  EXPECT_GT(small, ItemCache::kEntryOverhead);
+  EXPECT_LT(small, 300u);  // packed: a short item is far below its ~850 bytes as a MemoryItem
+  for (int64_t seq = 1; seq <= 4; ++seq) cache.Put(cache.Generation(), seq, Item("a"));
+  EXPECT_EQ(cache.size(), 4u);
+  EXPECT_EQ(cache.bytes(), 4 * small);
+  MemoryItem two_rooms = Item("b");
+  // One more small entry's room: its content's length now takes a second LEB128 byte.
+  two_rooms.content.append(small - 1, 'x');
+  ASSERT_EQ(ItemCache::Footprint(two_rooms), 2 * small);
+  cache.Put(cache.Generation(), 5, two_rooms);
+  EXPECT_EQ(cache.size(), 3u);  // seqs 1 and 2 made way
+  MemoryItem got;
+  EXPECT_FALSE(cache.Get(1, kScope, &got));
+  EXPECT_FALSE(cache.Get(2, kScope, &got));
+  EXPECT_TRUE(cache.Get(5, kScope, &got));
+  EXPECT_LE(cache.bytes(), Room(4));
+  MemoryItem huge = Item("h");
+  huge.content.assign(Room(5), 'h');
+  cache.Put(cache.Generation(), 6, huge);
+  EXPECT_FALSE(cache.Get(6, kScope, &got));
+  EXPECT_EQ(cache.size(), 3u);  // nothing was evicted for it
+  {
+    ItemCache::WriteWindow window(&cache);
+    cache.Erase(5);
+    cache.Erase(3);
+    cache.Erase(4);
+  }
+  EXPECT_EQ(cache.bytes(), 0u);
+}
+
+// Offer (a scope's fill) takes free room only, and what it adds is evicted before what a
+// search put.
+TEST(ItemCacheTest, OffersTakeFreeRoomOnlyAndGoFirst) {
+  ItemCache cache(Room(3));
+  cache.Put(cache.Generation(), 1, Item("1"));
+  cache.Offer(cache.Generation(), 2, Item("2"));
+  cache.Offer(cache.Generation(), 3, Item("3"));
+  cache.Offer(cache.Generation(), 4, Item("4"));  // no room: refused, nothing evicted
+  MemoryItem got;
+  EXPECT_EQ(cache.size(), 3u);
+  EXPECT_FALSE(cache.Get(4, kScope, &got));
+  EXPECT_TRUE(cache.Get(1, kScope, &got));
+  // An offer does not replace an entry that is there.
+  MemoryItem other = Item("1");
+  other.content = "offered later";
+  cache.Offer(cache.Generation(), 1, other);
+  ASSERT_TRUE(cache.Get(1, kScope, &got));
+  EXPECT_EQ(got.content, "content of 1");
+  cache.Put(cache.Generation(), 5, Item("5"));  // evicts an offered entry, not the used 1
+  EXPECT_TRUE(cache.Get(1, kScope, &got));
+  EXPECT_EQ(cache.Get(2, kScope, &got) + cache.Get(3, kScope, &got), 1);
+  // Offers obey write windows as Put does.
+  const uint64_t before = cache.Generation();
+  { ItemCache::WriteWindow window(&cache); }
+  ItemCache roomy(Room(10));
+  roomy.Offer(before, 1, Item("1"));
+  EXPECT_EQ(roomy.size(), 1u);  // its own generation had not moved
+  cache.Offer(before, 6, Item("6"));
+  EXPECT_FALSE(cache.Get(6, kScope, &got));
+}
+
+TEST(ItemCacheTest, CountsHitsAndMisses) {
+  ItemCache cache(Room(2));
+  cache.Put(cache.Generation(), 1, Item("1"));
+  MemoryItem got;
+  EXPECT_TRUE(cache.Get(1, kScope, &got));
+  EXPECT_TRUE(cache.Get(1, kScope, &got));
+  EXPECT_FALSE(cache.Get(2, kScope, &got));
+  EXPECT_FALSE(cache.Get(1, Scope{"other", "u", "", ""}, &got));  // another scope's: a miss
+  EXPECT_EQ(cache.hits(), 2u);
+  EXPECT_EQ(cache.misses(), 2u);
+}
+
 // A large cache is split into shards by seq, each evicting its own least recently used: the
 // capacity holds overall, recent entries stay, and write windows and counts reach every shard.
 TEST(ItemCacheTest, AShardedCacheKeepsItsCapacityAndItsRules) {
-  const size_t capacity = 32 * 1024;
-  ItemCache cache(capacity);
+  const size_t capacity = 32 * 1024;  // entries: over 4 MiB, so sharded
+  ItemCache cache(Room(capacity));
   for (int64_t seq = 1; seq <= 50'000; ++seq) cache.Put(cache.Generation(), seq, Item("x"));
   EXPECT_EQ(cache.size(), capacity);  // consecutive seqs fill the shards evenly
+  EXPECT_EQ(cache.bytes(), Room(capacity));
   MemoryItem got;
   EXPECT_FALSE(cache.Get(1, kScope, &got));      // among the oldest: evicted
   EXPECT_TRUE(cache.Get(50'000, kScope, &got));  // the newest stay

@@ -35,7 +35,7 @@ struct StoreOptions {
   // from a background thread instead.
   bool background_checkpoints = false;
   // Items kept in memory for GetBySeqs (search hits), least recently used evicted; 0: none.
-  size_t item_cache_entries = 0;
+  size_t item_cache_bytes = 0;
 };
 
 struct ScopeFilter;  // memory_store_internal.h
@@ -145,9 +145,11 @@ class MemoryStore {
   // Every item of the scope's (tenant, user) — all agents, sessions and statuses — with its
   // vector for `model` when one is stored, in one read transaction.
   // `with_vectors` false reads only whether each vector exists (has_vector), not its values.
+  // Each item is offered to the item cache (taken into free room only).
   Status Scan(const Scope& scope, const std::string& model, bool with_vectors,
               const std::function<Status(ScannedItem&&)>& sink);
   Result<VectorFingerprint> Fingerprint(const Scope& scope, const std::string& model);
+  const ItemCache& item_cache() const { return cache_; }
   // The internal id of the scope's (tenant, user) row, or nullopt if never written.
   Result<std::optional<int64_t>> ScopeId(const Scope& scope);
   // The items with these keys that belong to the scope (others are skipped), in key order.
@@ -176,7 +178,7 @@ class MemoryStore {
   class ReaderLease;
 
   explicit MemoryStore(StoreOptions options)
-      : options_(std::move(options)), cache_(options_.item_cache_entries) {}
+      : options_(std::move(options)), cache_(options_.item_cache_bytes) {}
 
   Result<ReaderLease> AcquireReader();
   void ReleaseReader(std::unique_ptr<Database> db);

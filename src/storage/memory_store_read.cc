@@ -310,6 +310,7 @@ Status MemoryStore::Scan(const Scope& scope, const std::string& model, bool with
                          const std::function<Status(ScannedItem&&)>& sink) {
   ENGRAM_ASSIGN_OR_RETURN(ReaderLease lease, AcquireReader());
   Database* db = lease.db();
+  const uint64_t generation = cache_.Generation();  // before the read transaction starts
   ReadTransaction read(db);
   ENGRAM_RETURN_IF_ERROR(read.Begin());
   const Scope whole{scope.tenant, scope.user_id, "", ""};
@@ -344,6 +345,7 @@ Status MemoryStore::Scan(const Scope& scope, const std::string& model, bool with
     if (!row) break;
     ScannedItem scanned;
     ENGRAM_ASSIGN_OR_RETURN(scanned.item, ReadItemRow(*st, whole, &scanned.seq));
+    cache_.Offer(generation, scanned.seq, scanned.item);  // into free room only
     if (auto it = vectors.find(scanned.seq); it != vectors.end()) {
       scanned.has_vector = true;
       if (with_vectors) scanned.vector = std::move(it->second);

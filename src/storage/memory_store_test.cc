@@ -56,6 +56,42 @@ TEST_F(MemoryStoreTest, DuplicateIdIsAConflictAndRollsBackTheBatch) {
   EXPECT_EQ(store_->Get(alice_, "a1")->content, "first");
 }
 
+// Loading a scope (Scan) fills the item cache's free room, so the first search's hits are
+// served from memory; what did not fit is read from the database and cached then. Another
+// user's scan does not make alice's items readable by that user.
+TEST_F(MemoryStoreTest, ScanFillsTheItemCacheAsFarAsItHasRoom) {
+  for (int i = 0; i < 5; ++i) {
+    ASSERT_TRUE(InsertAll({{Item("a" + std::to_string(i), alice_, "memory " + std::to_string(i)), ""}}).ok());
+  }
+  auto run = [&](size_t room_for, int64_t want_hits) {
+    SCOPED_TRACE(room_for);
+    auto store = MemoryStore::Open(
+        StoreOptions{.path = dir_.File("s.db"),
+                     .item_cache_bytes = room_for * ItemCache::Footprint(Item("a0", alice_, "memory 0"))},
+        1000);
+    ASSERT_TRUE(store.ok()) << store.status().ToString();
+    std::vector<int64_t> seqs;
+    ASSERT_TRUE((*store)->Scan(alice_, "", false, [&](ScannedItem&& s) {
+      seqs.push_back(s.seq);
+      return Status::Ok();
+    }).ok());
+    ASSERT_EQ(seqs.size(), 5u);
+    EXPECT_EQ((*store)->item_cache().size(), std::min<size_t>(room_for, 5));
+    auto bob = (*store)->GetBySeqs(Scope{"default", "bob", "", ""}, seqs);
+    ASSERT_TRUE(bob.ok());
+    EXPECT_TRUE(bob->empty());
+    const uint64_t misses_before = (*store)->item_cache().misses();
+    auto rows = (*store)->GetBySeqs(alice_, seqs);
+    ASSERT_TRUE(rows.ok());
+    ASSERT_EQ(rows->size(), 5u);
+    for (const ScannedItem& row : *rows) EXPECT_EQ(row.item.scope.user_id, "alice");
+    EXPECT_EQ((*store)->item_cache().hits(), static_cast<uint64_t>(want_hits));
+    EXPECT_EQ((*store)->item_cache().misses() - misses_before, static_cast<uint64_t>(5 - want_hits));
+  };
+  run(10, 5);
+  run(2, 2);
+}
+
 TEST(MemoryStoreCheckpointTest, BackgroundCheckpointsLeaveCommitsAlone) {
   TempDir dir;
   const std::string path = dir.File("c.db");

@@ -701,7 +701,9 @@ class OpsTest(ApiTestCase):
     def test_metrics(self):
         for i in range(3):
             self.add(self.c, "mo", "metric memory %d" % i)
-        self.ok(self.c, "POST", "/v1/search", {"user_id": "mo", "query": "metric"})
+        found = self.ok(self.c, "POST", "/v1/search",
+                        {"user_id": "mo", "query": "metric"})["results"]
+        self.assertEqual(len(found), 3)
         self.fails(self.c, "GET", "/v1/memories/" + str(uuid.uuid4()), params={"user_id": "mo"},
                    status=404)
         self.fails(self.c, "GET", "/nowhere", status=404)
@@ -726,6 +728,12 @@ class OpsTest(ApiTestCase):
         self.assertEqual(samples['engram_memories{status="active"}'], 3)
         self.assertEqual(samples['engram_memories{status="deleted"}'], 0)
         self.assertEqual(samples["engram_scopes"], 1)
+        # The search's three hits were looked up in the item cache once each, and are in it now
+        # (read from the database, or put there when the user's index loaded).
+        lookups = 'engram_item_cache_lookups_total{result="%s"}'
+        self.assertEqual(samples[lookups % "hit"] + samples[lookups % "miss"], 3)
+        self.assertEqual(samples["engram_item_cache_entries"], 3)
+        self.assertGreater(samples["engram_item_cache_bytes"], 3 * 128)
         self.assertEqual(samples["engram_http_rate_limited_total"], 0)
 
     def test_unknown_routes_are_404(self):
