@@ -9,7 +9,10 @@
 // wrk2; httperf paces connections, not requests, and reports no percentiles.
 //
 //   engram_http_load --url http://127.0.0.1:8080 --rate 5000 --duration 30 --connections 64
-//                    --kind search|add --lines FILE [--users 100] [--key KEY]
+//                    --kind search|add --lines FILE [--users 100] [--key KEY] [--warmup S]
+// --warmup S sends at the same rate for S seconds first and records none of those requests (as
+// wrk2 leaves out its calibration period): after an idle spell the server's first requests
+// of a burst are slower than its steady state, which is what the figures are about.
 // Lines of FILE are queries (search) or memory texts (add), JSON-safe; each request takes a
 // random line and user. Prints a summary and one line "RESULT {json}" in the shape of the wrk
 // scripts' (bench/server/common.lua), plus "rate" (offered) and p99.9.
@@ -42,6 +45,7 @@ struct Options {
   int port = 8080;
   double rate = 1000;
   double duration_s = 10;
+  double warmup_s = 0;
   int connections = 64;
   std::string kind = "search";
   std::string lines_file;
@@ -74,6 +78,8 @@ Options Parse(int argc, char** argv) {
       o.rate = std::atof(value.c_str());
     } else if (flag == "--duration") {
       o.duration_s = std::atof(value.c_str());
+    } else if (flag == "--warmup") {
+      o.warmup_s = std::atof(value.c_str());
     } else if (flag == "--connections") {
       o.connections = std::atoi(value.c_str());
     } else if (flag == "--kind") {
@@ -90,6 +96,9 @@ Options Parse(int argc, char** argv) {
   }
   if (o.rate <= 0 || o.duration_s <= 0 || o.connections <= 0 || o.users <= 0) {
     Die("--rate, --duration, --connections and --users must be positive");
+  }
+  if (o.warmup_s < 0) {
+    Die("--warmup must not be negative");
   }
   if (o.kind != "search" && o.kind != "add") Die("--kind must be search or add");
   if (o.lines_file.empty()) Die("--lines is required");
@@ -120,8 +129,10 @@ class Load {
     conns_.resize(static_cast<size_t>(o_.connections));
     for (size_t i = 0; i < conns_.size(); ++i) Connect(i);
     const auto start = Clock::now();
-    const auto end = start + std::chrono::duration_cast<Clock::duration>(
-                                 std::chrono::duration<double>(o_.duration_s));
+    measured_from_ = start + std::chrono::duration_cast<Clock::duration>(
+                                 std::chrono::duration<double>(o_.warmup_s));
+    const auto end = measured_from_ + std::chrono::duration_cast<Clock::duration>(
+                                          std::chrono::duration<double>(o_.duration_s));
     const auto interval = std::chrono::duration<double>(1.0 / o_.rate);
     uint64_t scheduled = 0;
     std::vector<epoll_event> events(256);
@@ -134,6 +145,7 @@ class Load {
         Connection& c = conns_[scheduled % conns_.size()];
         c.waiting.push_back(due);
         ++scheduled;
+        if (due < measured_from_) ++warmup_requests_;
         if (!c.busy) Send(c);
       }
       const auto next = start + std::chrono::duration_cast<Clock::duration>(interval * scheduled);
@@ -153,9 +165,9 @@ class Load {
                                  nullptr);
       for (int i = 0; i < n; ++i) Readable(conns_[events[i].data.u64]);
     }
-    const double seconds = std::chrono::duration<double>(Clock::now() - start).count();
+    const double seconds = std::chrono::duration<double>(Clock::now() - measured_from_).count();
     timeouts_ += InFlight();
-    Report(scheduled, seconds);
+    Report(scheduled - warmup_requests_, seconds);
     return 0;
   }
 
@@ -242,9 +254,11 @@ class Load {
       if (cl != std::string::npos) length = std::strtoul(head.c_str() + cl + 15, nullptr, 10);
       if (c.in.size() < head_end + 4 + length) return;
       const int status = std::atoi(c.in.c_str() + 9);  // "HTTP/1.1 200"
-      if (status < 200 || status >= 300) ++non2xx_;
-      latencies_us_.push_back(static_cast<float>(
-          std::chrono::duration_cast<std::chrono::microseconds>(Clock::now() - c.due).count()));
+      if (c.due >= measured_from_) {  // warm-up requests are not recorded
+        if (status < 200 || status >= 300) ++non2xx_;
+        latencies_us_.push_back(static_cast<float>(
+            std::chrono::duration_cast<std::chrono::microseconds>(Clock::now() - c.due).count()));
+      }
       c.in.erase(0, head_end + 4 + length);
       c.busy = false;
       if (head.find("connection: close") != std::string::npos) Reconnect(c);  // keep-alive max
@@ -287,6 +301,8 @@ class Load {
   std::vector<Connection> conns_;
   int epoll_ = -1;
   std::vector<float> latencies_us_;
+  Clock::time_point measured_from_;  // requests due before this are the warm-up's
+  uint64_t warmup_requests_ = 0;
   uint64_t non2xx_ = 0;
   uint64_t timeouts_ = 0;
 };

@@ -280,14 +280,15 @@ class Engine {
   Result<ImportStats> Import(const std::vector<MemoryRecord>& records, OnConflict on_conflict);
 
   // Hybrid keyword + vector search within the scope (active items by default), best first.
-  // Returned items' access statistics count this read (persisted within a second).
+  // Returned items' access statistics count this read (persisted within about five seconds).
   Result<std::vector<SearchHit>> Search(const Scope& scope, const SearchQuery& query);
   // Searches, then packs the results into a block that never exceeds the token budget.
   Result<ContextResult> BuildContext(const Scope& scope, const ContextRequest& request);
   // Stores a vector from the current embedder for every item that lacks one (all scopes).
   // Vectors of other models stay stored but are never compared with this model's.
   Result<int64_t> Reembed(const ProgressFn& progress);
-  // Writes pending access statistics now (also done within a second, and on destruction).
+  // Writes pending access statistics now, at full speed (the background flusher does it
+  // within about five seconds, paced; also done on destruction).
   Status FlushAccessStats();
 
   // How a scope's search index is held (loading it if needed): for operators and tests.
@@ -394,6 +395,9 @@ class Engine {
   // committing between chunks, so that writers (they share SQLite's one write lock) wait for
   // one chunk at most.
   void AccessFlushLoop();
+  // `paced`: after each chunk, waits kAccessFlushPause times as long as the chunk took (unless
+  // the engine is stopping), so a flush never holds a core for long.
+  Status FlushAccessCounts(bool paced);
   // Writes the pending counts of `seqs` (ascending) in one transaction.
   Status FlushAccessChunk(std::span<const int64_t> seqs);
   // A search's rows; when counting, with the access counts not yet written added in.

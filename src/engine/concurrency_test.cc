@@ -181,6 +181,57 @@ TEST(ConcurrencyTest, AccessCountsAreExactWhileFlushingInTheBackground) {
   EXPECT_EQ((*again)[0].item.access_count, kThreads * kSearches + 1);
 }
 
+// The background flusher pauses between chunks (three times as long as a chunk took), so it
+// never holds a core for long; an engine being destroyed stops pausing and still writes
+// every count.
+TEST(ConcurrencyTest, TheBackgroundFlushPausesBetweenChunksButNotAtShutdown) {
+  testing::TempDir dir;
+  constexpr auto kChunkTime = std::chrono::milliseconds(30);
+  std::mutex mu;
+  std::condition_variable cv;
+  std::vector<std::chrono::steady_clock::time_point> commits;
+  EngineOptions options;
+  options.access_flush_items = 4;  // one-item chunks; twelve counts wake the flusher at once
+  options.on_access_commit = [&] {
+    std::this_thread::sleep_for(kChunkTime);
+    std::lock_guard<std::mutex> lock(mu);
+    commits.push_back(std::chrono::steady_clock::now());
+    cv.notify_all();
+  };
+  const std::string path = dir.File("a.db");
+  auto engine = testing::OpenEngine(path, nullptr, options);
+  ASSERT_NE(engine, nullptr);
+  Scope scope{"default", "alice", "", ""};
+  for (int i = 0; i < 12; ++i) {
+    ASSERT_TRUE(engine->Add(scope, testing::Text("oolong note " + std::to_string(i))).ok());
+  }
+  SearchQuery oolong;
+  oolong.text = "oolong";
+  oolong.k = 12;
+  auto hits = engine->Search(scope, oolong);  // twelve counts, pending together
+  ASSERT_TRUE(hits.ok());
+  ASSERT_EQ(hits->size(), 12u);
+  {
+    std::unique_lock<std::mutex> lock(mu);
+    ASSERT_TRUE(cv.wait_for(lock, std::chrono::seconds(30), [&] { return commits.size() >= 3; }));
+    // Each chunk took at least kChunkTime, so the next began at least 3 × kChunkTime later.
+    for (size_t i = 1; i < commits.size(); ++i) {
+      EXPECT_GE(commits[i] - commits[i - 1], 3 * kChunkTime + kChunkTime);
+    }
+  }
+  const auto stopping = std::chrono::steady_clock::now();
+  engine.reset();  // nine or fewer chunks left: ~0.3 s unpaced, over 1.2 s paced
+  EXPECT_LT(std::chrono::steady_clock::now() - stopping, std::chrono::milliseconds(1000));
+  auto reopened = testing::OpenEngine(path);
+  ASSERT_NE(reopened, nullptr);
+  ListQuery all;
+  all.limit = 100;
+  auto page = reopened->List(scope, all);
+  ASSERT_TRUE(page.ok());
+  ASSERT_EQ(page->items.size(), 12u);
+  for (const MemoryItem& item : page->items) EXPECT_EQ(item.access_count, 1) << item.content;
+}
+
 // A search of an item whose count is being committed waits for the commit: its row may or may
 // not hold the count yet, while the count is still among those being written (counted twice).
 TEST(ConcurrencyTest, ASearchWaitsForTheCommitOfItsItemsCounts) {

@@ -1,7 +1,6 @@
 #include "engram/engine.h"
 
 #include <pthread.h>
-#include <sys/resource.h>
 #include <unistd.h>
 #include <signal.h>
 
@@ -98,10 +97,9 @@ Engine::Engine(EngineOptions options, std::unique_ptr<MemoryStore> store)
     sigfillset(&all);
     pthread_sigmask(SIG_BLOCK, &all, nullptr);
     pthread_setname_np(pthread_self(), "engram-access");
-    // Background work: at nice 10 it does not take a core from request threads for long (its
-    // flushes and checkpoints ran in bursts of up to 30 ms that stalled an event loop and every
-    // connection on it); it still gets its share of a busy CPU, so the counts keep being written.
-    (void)setpriority(PRIO_PROCESS, static_cast<id_t>(::gettid()), 10);
+    // At the default priority: its flushes are paced (FlushAccessCounts) instead. At nice 10
+    // it was preempted while holding locks that searches wait for (the access counts' mutex, a
+    // chunk's commit), and whole event loops stalled behind it.
     AccessFlushLoop();
   });
 }
