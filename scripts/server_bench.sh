@@ -18,7 +18,8 @@
 #      SEARCH_RATES ("1000 2500 5000"), ADD_RATES ("1000 2000"), OPEN_CONNECTIONS (64),
 #      OPEN_SECONDS (15), SETTLE (10: seconds without load before each fixed-rate run, so that
 #      it measures its own rate and not the tail of the run before: after a saturated run the
-#      server still writes up to 100,000 access counts),
+#      server still writes up to 100,000 access counts), OPEN_WARMUP (3: seconds each fixed-rate
+#      run sends at its rate before it records: the first requests after an idle spell are slower),
 #      BENCH_DIR (/var/tmp/engram-server-bench: base-<USERS>x<PER_USER>.db is kept, run.db is
 #      the copy a run uses; delete the base to reload).
 set -euo pipefail
@@ -35,6 +36,7 @@ ADD_RATES=${ADD_RATES:-1000 2000}
 OPEN_CONNECTIONS=${OPEN_CONNECTIONS:-64}
 OPEN_SECONDS=${OPEN_SECONDS:-15}
 SETTLE=${SETTLE:-10}
+OPEN_WARMUP=${OPEN_WARMUP:-3}
 BENCH_DIR=${BENCH_DIR:-/var/tmp/engram-server-bench}
 BASE_DB="$BENCH_DIR/base-${USERS}x${PER_USER}.db"
 RUN_DB="$BENCH_DIR/run.db"
@@ -106,10 +108,11 @@ if [ "$WARMUP" != 0 ]; then
     > /dev/null
 fi
 open_run() {  # kind rate lines-file
-  echo "== $1 at $2 req/s: engram_http_load, $OPEN_CONNECTIONS connections, $OPEN_SECONDS s (after $SETTLE s idle)"
+  echo "== $1 at $2 req/s: engram_http_load, $OPEN_CONNECTIONS connections, $OPEN_SECONDS s after a $OPEN_WARMUP s warm-up (after $SETTLE s idle)"
   sleep "$SETTLE"
   "$BUILD/engram_http_load" --url "$URL" --kind "$1" --rate "$2" --duration "$OPEN_SECONDS" \
-    --connections "$OPEN_CONNECTIONS" --users "$USERS" --lines "$3" | tee "$WORK/open-$1-$2.out"
+    --warmup "$OPEN_WARMUP" --connections "$OPEN_CONNECTIONS" --users "$USERS" --lines "$3" \
+    | tee "$WORK/open-$1-$2.out"
 }
 run search search.lua
 for r in $SEARCH_RATES; do open_run search "$r" "$WORK/queries"; done
@@ -122,10 +125,10 @@ n=2
 while [ -e "$OUT" ]; do OUT="$HERE/bench/results/server-$STAMP-$n.md"; n=$((n + 1)); done
 python3 - "$WORK" "$OUT" "$USERS" "$PER_USER" "$CONNECTIONS" \
           "$DURATION" "$WRK_THREADS" "$WARMUP" "$SERVE_FLAGS" "$SEARCH_RATES" "$ADD_RATES" \
-          "$OPEN_CONNECTIONS" "$OPEN_SECONDS" "$SETTLE" <<'PY'
+          "$OPEN_CONNECTIONS" "$OPEN_SECONDS" "$SETTLE" "$OPEN_WARMUP" <<'PY'
 import json, os, platform, sys
 (work, out, users, per_user, conns, duration, threads, warmup, flags, search_rates, add_rates,
- open_conns, open_seconds, settle) = sys.argv[1:]
+ open_conns, open_seconds, settle, open_warmup) = sys.argv[1:]
 stored = int(open(f"{work}/stored").read() or 0)
 cpu = next((l.split(":", 1)[1].strip() for l in open("/proc/cpuinfo") if l.startswith("model name")), "?")
 ram = os.sysconf("SC_PAGE_SIZE") * os.sysconf("SC_PHYS_PAGES") // 2**30
@@ -165,8 +168,9 @@ wrk with keep-alive, {conns} connections, {duration} per run, random user and qu
 """ + "\n".join(rows) + f"""
 
 Latency at fixed request rates (bench/http_load.cc: requests sent on a schedule over
-{open_conns} keep-alive connections for {open_seconds} s each, after {settle} s without load;
-latency measured from the time a request was due, so waiting for a busy connection counts):
+{open_conns} keep-alive connections for {open_seconds} s each, after {settle} s without load and
+a {open_warmup} s warm-up at the same rate, not recorded; latency measured from the time a
+request was due, so waiting for a busy connection counts):
 
 | route | offered req/s | done req/s | p50 ms | p90 ms | p99 ms | p99.9 ms | max ms | errors |
 |---|---|---|---|---|---|---|---|---|
