@@ -60,7 +60,7 @@ struct EngineOptions {
   // vectors) are evicted, least recently used first, while their total exceeds this; an evicted
   // graph is saved as a snapshot first. The index in use is never evicted. 0: no limit.
   size_t index_memory_budget = size_t{2} << 30;
-  // Search hits are served from a cache of items (packed, ~330 bytes each with short content;
+  // Search hits are served from a cache of items (packed, ~360 bytes each with short content;
   // recently returned ones first, least recently used evicted) instead of SQLite when present.
   // Loading a scope's index also fills the cache's free room with its items. 0: no cache.
   size_t item_cache_bytes = size_t{256} << 20;
@@ -287,8 +287,9 @@ class Engine {
   // Stores a vector from the current embedder for every item that lacks one (all scopes).
   // Vectors of other models stay stored but are never compared with this model's.
   Result<int64_t> Reembed(const ProgressFn& progress);
-  // Writes pending access statistics now, at full speed (the background flusher does it
-  // within about five seconds, paced; also done on destruction).
+  // Writes pending access statistics now, without pauses, after any background flush in
+  // progress (the background flusher writes them within about five seconds, paced; also done
+  // on destruction).
   Status FlushAccessStats();
 
   // How a scope's search index is held (loading it if needed): for operators and tests.

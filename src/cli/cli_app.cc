@@ -181,7 +181,7 @@ int RunCli(int argc, char** argv) {
       ->check(CLI::Range(size_t{64}, size_t{1} << 24));
   app.add_option("--item-cache-mb", ctx.item_cache_mb,
                  "MiB of RAM for memories served to searches without reading the database "
-                 "(packed, ~330 bytes each with short content; filled as scopes load, least "
+                 "(packed, ~360 bytes each with short content; filled as scopes load, least "
                  "recently used evicted); 0: off (env ENGRAM_ITEM_CACHE_MB)")
       ->envname("ENGRAM_ITEM_CACHE_MB")
       ->capture_default_str()

@@ -207,7 +207,7 @@ void ItemCache::Insert(uint64_t generation, int64_t seq, const MemoryItem& item,
     EraseEntry(shard, shard.entries.find(shard.lru.back()));
   }
   // Offered entries go to the cold end: a scope's fill ranks below what searches returned.
-  const auto pos = evict ? shard.lru.insert(shard.lru.begin(), seq) : shard.lru.insert(shard.lru.end(), seq);
+  const auto pos = shard.lru.insert(evict ? shard.lru.begin() : shard.lru.end(), seq);
   shard.entries.emplace(seq, Entry{std::move(packed), pos});
   shard.bytes += cost;
 }

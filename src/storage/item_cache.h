@@ -3,9 +3,9 @@
 // request's CPU (a B-tree descent and often a pread per row).
 //
 // Entries are packed: one string per item holding its fields (fixed-width numbers first, then
-// length-prefixed strings), ~200 bytes for a memory with 75 bytes of content against ~850 as a
+// length-prefixed strings), ~230 bytes for a memory with 75 bytes of content against ~850 as a
 // MemoryItem. The capacity is in bytes: an entry costs its packed size plus kEntryOverhead
-// (hash and LRU nodes), so a cache of 256 MiB holds about a million short memories.
+// (hash and LRU nodes), ~360 bytes in all, so a cache of 256 MiB holds ~750,000 short memories.
 //
 // Consistency. An entry always equals the item's latest committed row. Writers (serialized by
 // MemoryStore's write mutex) wrap each write in a WriteWindow: it makes the generation odd,

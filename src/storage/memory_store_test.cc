@@ -61,14 +61,14 @@ TEST_F(MemoryStoreTest, DuplicateIdIsAConflictAndRollsBackTheBatch) {
 // user's scan does not make alice's items readable by that user.
 TEST_F(MemoryStoreTest, ScanFillsTheItemCacheAsFarAsItHasRoom) {
   for (int i = 0; i < 5; ++i) {
-    ASSERT_TRUE(InsertAll({{Item("a" + std::to_string(i), alice_, "memory " + std::to_string(i)), ""}}).ok());
+    const std::string n = std::to_string(i);
+    ASSERT_TRUE(InsertAll({{Item("a" + n, alice_, "memory " + n), ""}}).ok());
   }
+  const size_t footprint = ItemCache::Footprint(Item("a0", alice_, "memory 0"));
   auto run = [&](size_t room_for, int64_t want_hits) {
     SCOPED_TRACE(room_for);
     auto store = MemoryStore::Open(
-        StoreOptions{.path = dir_.File("s.db"),
-                     .item_cache_bytes = room_for * ItemCache::Footprint(Item("a0", alice_, "memory 0"))},
-        1000);
+        StoreOptions{.path = dir_.File("s.db"), .item_cache_bytes = room_for * footprint}, 1000);
     ASSERT_TRUE(store.ok()) << store.status().ToString();
     std::vector<int64_t> seqs;
     ASSERT_TRUE((*store)->Scan(alice_, "", false, [&](ScannedItem&& s) {
@@ -86,7 +86,8 @@ TEST_F(MemoryStoreTest, ScanFillsTheItemCacheAsFarAsItHasRoom) {
     ASSERT_EQ(rows->size(), 5u);
     for (const ScannedItem& row : *rows) EXPECT_EQ(row.item.scope.user_id, "alice");
     EXPECT_EQ((*store)->item_cache().hits(), static_cast<uint64_t>(want_hits));
-    EXPECT_EQ((*store)->item_cache().misses() - misses_before, static_cast<uint64_t>(5 - want_hits));
+    EXPECT_EQ((*store)->item_cache().misses() - misses_before,
+              static_cast<uint64_t>(5 - want_hits));
   };
   run(10, 5);
   run(2, 2);
