@@ -2,6 +2,8 @@
 
 #include <gtest/gtest.h>
 
+#include "testing/test_support.h"
+
 namespace engram {
 namespace {
 
@@ -17,31 +19,10 @@ const Scope kScope{"t", "u", "", ""};
 // Room for n entries like Item("a"): the tests' items differ only in one-character ids.
 size_t Room(size_t n) { return n * ItemCache::Footprint(Item("a")); }
 
-// Every field set, and the optional ones present, so that packing loses nothing.
+// Every field set (testing::EveryFieldItem), with content past one LEB128 length byte.
 MemoryItem Full() {
-  MemoryItem m;
-  m.id = "0b9d6a5e-4f7c-4d2a-9a43-1c2b3d4e5f60";
-  m.scope = Scope{"tenant-x", "user-y", "agent-z", "session-w"};
-  m.tier = Tier::kEpisodic;
-  m.type = MemoryType::kPreference;
-  m.content = std::string(300, 'c') + " 喜欢喝咖啡";  // a length past one LEB128 byte
-  m.entities = {"coffee", "咖啡"};
-  m.tags = {"drink", "", "morning"};
-  m.metadata = R"({"k":1})";
-  m.importance = 0.25;
-  m.confidence = 0.75;
-  m.source = Source{{"m1", "m2"}, "s-1", "llm:test", "p3"};
-  m.created_at = 1'700'000'000'000;
-  m.updated_at = 1'700'000'000'500;
-  m.valid_from = -5;
-  m.valid_to = 1'800'000'000'000;
-  m.last_accessed = 1'700'000'100'000;
-  m.access_count = 42;
-  m.status = ItemStatus::kSuperseded;
-  m.supersedes = "older";
-  m.superseded_by = "newer";
-  m.embedding_model = "hash-v1-384";
-  m.slot = "user/drink";
+  MemoryItem m = testing::EveryFieldItem();
+  m.content.append(300, 'c');
   return m;
 }
 
