@@ -79,6 +79,7 @@ Engine* Context::OpenEngine() {
   options.max_content_bytes = max_content_bytes;
   options.index_memory_budget = index_memory_mb << 20;
   options.item_cache_bytes = item_cache_mb << 20;
+  options.huge_pages = huge_pages;
   auto made = MakeEmbedder();
   if (!made.ok()) {
     Fail(made.status());
@@ -151,6 +152,7 @@ std::optional<Scope> Context::RequireScope() {
 
 int RunCli(int argc, char** argv) {
   Context ctx;
+  ctx.argv = argv;
   ctx.db_path = EnvOr("ENGRAM_DB", "./engram-data/engram.db");
   ctx.tenant = EnvOr("ENGRAM_TENANT", "default");
   ctx.user = EnvOr("ENGRAM_USER", "");
@@ -186,6 +188,11 @@ int RunCli(int argc, char** argv) {
       ->envname("ENGRAM_ITEM_CACHE_MB")
       ->capture_default_str()
       ->check(CLI::Range(size_t{0}, size_t{1} << 20));
+  app.add_flag("--huge-pages,!--no-huge-pages", ctx.huge_pages,
+               "Keep search indexes' vector rows in the system's reserved huge pages while "
+               "there are free ones (sysctl vm.nr_hugepages), else in ordinary memory "
+               "(env ENGRAM_HUGE_PAGES; default on)")
+      ->envname("ENGRAM_HUGE_PAGES");
   app.add_option("--max-content-bytes", ctx.max_content_bytes,
                  "Reject content longer than this (env ENGRAM_MAX_CONTENT_BYTES)")
       ->check(CLI::PositiveNumber);

@@ -27,6 +27,7 @@ int ExitCodeFor(const Status& status);
 
 // Options shared by every command, and the engine they open.
 struct Context {
+  char** argv = nullptr;  // the command line, as main got it
   std::string db_path;
   std::string tenant = "default";
   std::string user;
@@ -38,6 +39,7 @@ struct Context {
   // a quarter of physical memory, at least 2 GiB.
   size_t index_memory_mb = DefaultIndexMemoryMb();
   size_t item_cache_mb = EngineOptions{}.item_cache_bytes >> 20;
+  bool huge_pages = EngineOptions{}.huge_pages;
   static size_t DefaultIndexMemoryMb();
   std::string embedder = "hash";     // hash | openai
   int embed_dim = 384;               // hash dimension, or the expected remote dimension (0: any)

@@ -1,12 +1,15 @@
 // engram serve | keys create | keys list | keys revoke
 #include <pthread.h>
 #include <signal.h>
+#include <unistd.h>
 
 #include <nlohmann/json.hpp>
 
+#include <cstdlib>
 #include <iomanip>
 #include <iostream>
 #include <memory>
+#include <string>
 #include <thread>
 
 #include "cli/cli_app.h"
@@ -15,6 +18,7 @@
 #include "engram/jobs.h"
 #include "engram/keys.h"
 #include "engram/sessions.h"
+#include "index/huge_pages.h"
 #include "server/http_server.h"
 #include "server/routes.h"
 
@@ -103,7 +107,32 @@ void AddWriteOptions(CLI::App* cmd, WriteFlags& w) {
       ->check(CLI::Range(1, 64));
 }
 
+// glibc's allocator (2.35 and later) puts its arenas in huge pages only when told so as the
+// process starts, by GLIBC_TUNABLES, and falls back to ordinary pages when the pool runs out.
+// With huge pages on and free ones in the pool, the server runs itself again once with that
+// tunable added, so that the item cache, the keyword postings and SQLite's page caches join
+// the index rows there (measured: search p99 under load half of the index rows alone,
+// bench/results/server-full-2026-11-30.md, session 17). A GLIBC_TUNABLES that already names
+// glibc.malloc.hugetlb is left as it is, so an operator can set it to 0.
+void RestartWithHugePageMalloc(char** argv) {
+  constexpr const char* kTunable = "glibc.malloc.hugetlb=2";
+  const char* set = std::getenv("GLIBC_TUNABLES");
+  std::string tunables = set ? set : "";
+  if (tunables.find("glibc.malloc.hugetlb") != std::string::npos) return;
+  if (argv == nullptr || FreeHugePagesInPool() <= 0) return;
+  tunables = tunables.empty() ? kTunable : tunables + ":" + kTunable;
+  if (setenv("GLIBC_TUNABLES", tunables.c_str(), 1) != 0) return;
+  execv("/proc/self/exe", argv);
+  // Still here: the exec failed. Serve with ordinary pages rather than not at all.
+  if (set) {
+    setenv("GLIBC_TUNABLES", set, 1);
+  } else {
+    unsetenv("GLIBC_TUNABLES");
+  }
+}
+
 int RunServe(Context& ctx, server::ServerOptions options, WriteFlags flags) {
+  if (ctx.huge_pages) RestartWithHugePageMalloc(ctx.argv);
   SessionOptions& sessions = flags.sessions;
   sessions.ttl_ms = flags.session_ttl_s * 1000;
   const int job_workers = flags.job_workers;

@@ -82,7 +82,9 @@ Result<std::shared_ptr<ScopeIndex>> Engine::IndexFor(const Scope& scope) {
   std::lock_guard<std::mutex> lock(write_mu_);  // no write may slip between scan and publish
   if (auto loaded = LoadedIndex(scope)) return loaded;
   auto index = std::make_shared<ScopeIndex>(ScopeIndexOptions{
-      .dimension = embedder_->dimension(), .hnsw_threshold = options_.hnsw_threshold});
+      .dimension = embedder_->dimension(),
+      .hnsw_threshold = options_.hnsw_threshold,
+      .huge_pages = options_.huge_pages});
   const bool from_snapshot = TryLoadSnapshot(scope, index.get());
   std::vector<ScannedItem> unembedded;
   const size_t dim = static_cast<size_t>(embedder_->dimension());

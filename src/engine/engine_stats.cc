@@ -3,6 +3,7 @@
 
 #include "core/status_macros.h"
 #include "engram/engine.h"
+#include "index/huge_pages.h"
 #include "retrieval/scope_index.h"
 #include "storage/memory_store.h"
 
@@ -21,6 +22,7 @@ Result<Engine::Stats> Engine::GetStats() {
   stats.item_cache_bytes = static_cast<int64_t>(cache.bytes());
   stats.item_cache_hits = static_cast<int64_t>(cache.hits());
   stats.item_cache_misses = static_cast<int64_t>(cache.misses());
+  stats.huge_page_bytes = static_cast<int64_t>(HugePageBytesInUse());
   std::vector<std::shared_ptr<ScopeIndex>> loaded;
   {
     std::lock_guard<std::mutex> lock(indexes_mu_);

@@ -4,6 +4,7 @@
 
 #include <filesystem>
 
+#include "index/huge_pages.h"
 #include "testing/test_support.h"
 
 namespace engram {
@@ -11,10 +12,11 @@ namespace {
 
 class IndexBudgetTest : public ::testing::Test {
  protected:
-  std::unique_ptr<Engine> Open(size_t budget) {
+  std::unique_ptr<Engine> Open(size_t budget, bool huge_pages = false) {
     EngineOptions options;
     options.hnsw_threshold = 60;
     options.index_memory_budget = budget;
+    options.huge_pages = huge_pages;
     return testing::OpenEngine(dir_.File("b.db"), &clock_, options);
   }
 
@@ -94,6 +96,40 @@ TEST_F(IndexBudgetTest, AnEvictedGraphIsSavedAndReloadedFromItsSnapshot) {
   EXPECT_TRUE(info->approximate);
   EXPECT_EQ(info->vectors, 100);
   EXPECT_EQ(Results(*engine, alice_), alice);
+}
+
+// Vector rows of large enough scopes go to huge pages when asked (`make test` reserves a few:
+// scripts/huge-pages.sh), are counted in the stats, and are given back with their index.
+TEST_F(IndexBudgetTest, LargeScopesKeepTheirVectorRowsInHugePagesWhenAsked) {
+  ASSERT_GE(FreeHugePagesInPool(), 8) << "needs free huge pages: sysctl vm.nr_hugepages=64";
+  std::vector<std::pair<std::string, double>> first;  // (content, score): ids differ by run
+  for (const bool huge : {false, true}) {
+    SCOPED_TRACE(huge ? "huge pages" : "ordinary memory");
+    testing::TempDir dir;
+    EngineOptions options;
+    options.huge_pages = huge;
+    auto engine = testing::OpenEngine(dir.File("h.db"), &clock_, options);
+    Fill(*engine, alice_, 2'000);  // 3 MB of floats: past a huge page
+    SearchQuery q;
+    q.text = "memory 1234 about topic4";
+    q.record_access = false;
+    auto found = engine->Search(alice_, q);
+    ASSERT_TRUE(found.ok());
+    std::vector<std::pair<std::string, double>> hits;
+    for (const SearchHit& h : *found) hits.emplace_back(h.item.content, h.score);
+    ASSERT_FALSE(hits.empty());
+    EXPECT_EQ(hits.front().first, "alice memory 1234 about topic4");
+    if (first.empty()) first = hits;
+    EXPECT_EQ(hits.front(), first.front()) << "the same best hit from either memory";
+    const int64_t in_huge = engine->GetStats().value().huge_page_bytes;
+    if (huge) {
+      EXPECT_GE(in_huge, static_cast<int64_t>(2 * kHugePageBytes));
+    } else {
+      EXPECT_EQ(in_huge, 0);
+    }
+    engine.reset();
+    EXPECT_EQ(HugePageBytesInUse(), 0u);
+  }
 }
 
 }  // namespace

@@ -11,13 +11,16 @@
 #include <unordered_map>
 #include <vector>
 
+#include "index/huge_pages.h"
 #include "index/vector_index.h"
 
 namespace engram {
 
 class FloatRows {
  public:
-  explicit FloatRows(size_t dimension) : dim_(dimension) {}
+  // `huge_pages`: the floats go to the huge-page pool when large enough (huge_pages.h).
+  explicit FloatRows(size_t dimension, bool huge_pages = false)
+      : dim_(dimension), data_(HugePageAllocator<float>(huge_pages)) {}
 
   size_t dimension() const { return dim_; }
   size_t size() const { return keys_.size(); }
@@ -53,7 +56,7 @@ class FloatRows {
  private:
   size_t dim_;
   std::vector<int64_t> keys_;
-  std::vector<float> data_;
+  std::vector<float, HugePageAllocator<float>> data_;
   std::unordered_map<int64_t, size_t> row_of_;
 };
 

@@ -15,6 +15,8 @@
 #include <cstdint>
 #include <vector>
 
+#include "index/huge_pages.h"
+
 namespace engram {
 
 // Writes round(v[i] / scale) to codes[0, n) and returns scale = max |v[i]| / 127 (0 for a zero
@@ -26,7 +28,9 @@ int32_t DotInt8(const int8_t* a, const int8_t* b, size_t n);
 
 class QuantizedVectors {
  public:
-  explicit QuantizedVectors(size_t dimension) : dimension_(dimension) {}
+  // `huge_pages`: the codes go to the huge-page pool when large enough (huge_pages.h).
+  explicit QuantizedVectors(size_t dimension, bool huge_pages = false)
+      : dimension_(dimension), codes_(HugePageAllocator<int8_t>(huge_pages)) {}
 
   size_t dimension() const { return dimension_; }
   size_t rows() const { return scales_.size(); }
@@ -46,7 +50,7 @@ class QuantizedVectors {
 
  private:
   size_t dimension_;
-  std::vector<int8_t> codes_;  // row-major, dimension_ per row
+  std::vector<int8_t, HugePageAllocator<int8_t>> codes_;  // row-major, dimension_ per row
   std::vector<float> scales_;
 };
 

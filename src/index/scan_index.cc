@@ -111,8 +111,8 @@ class ScanIndex final : public VectorIndex {
         rotation_(dimension),
         groups_(rotation_.padded_dimension() / 4),
         block_bytes_(groups_ * 16),
-        rows_(dim_),
-        int8_(dim_) {}
+        rows_(dim_, options.huge_pages),
+        int8_(dim_, options.huge_pages) {}
 
   int dimension() const override { return static_cast<int>(dim_); }
   size_t size() const override { return rows_.size(); }

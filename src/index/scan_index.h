@@ -36,6 +36,7 @@ struct ScanIndexOptions {
   size_t exact_below = 2'048;  // fewer vectors: scan the floats (exact results)
   size_t rerank_min = 100;     // best estimates re-scored: at least this many ...
   size_t rerank_factor = 4;    // ... and this many times k
+  bool huge_pages = false;     // floats and int8 rows in the huge-page pool when it has room
 };
 
 std::unique_ptr<VectorIndex> MakeScanIndex(int dimension, const ScanIndexOptions& options = {});

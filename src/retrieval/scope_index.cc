@@ -136,7 +136,7 @@ ScopeIndex::ScopeIndex(const ScopeIndexOptions& options)
     : options_(options),
       bm25_(options.bm25),
       session_index_(options.bm25),
-      vectors_(MakeScanIndex(options.dimension)) {}
+      vectors_(MakeScanIndex(options.dimension, {.huge_pages = options.huge_pages})) {}
 
 void ScopeIndex::Upsert(int64_t seq, const MemoryItem& item, const std::vector<float>* vector) {
   // DocInfo keeps no content, so the text is re-indexed whenever the item is given.

@@ -77,6 +77,7 @@ struct ScopeIndexOptions {
   int dimension = 384;
   Bm25Params bm25;
   size_t hnsw_threshold = 50'000;  // switch from the scan index to HNSW past this many vectors
+  bool huge_pages = false;         // the scan index's rows in huge pages (index/huge_pages.h)
 };
 
 class ScopeIndex {

@@ -82,6 +82,9 @@ std::string Metrics::Render(const Engine::Stats* stats) const {
         stats->item_cache_entries);
   Gauge(out, "engram_item_cache_bytes", "Bytes the item cache's entries take.",
         stats->item_cache_bytes);
+  Gauge(out, "engram_index_huge_page_bytes",
+        "Bytes of index vector rows in the system's reserved huge pages.",
+        stats->huge_page_bytes);
   out << "# HELP engram_item_cache_lookups_total Search hits looked up in the item cache, by "
          "whether it held them.\n"
          "# TYPE engram_item_cache_lookups_total counter\n"

@@ -24,7 +24,12 @@ ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__)
 
 
 def clean_env():
-    return {k: v for k, v in os.environ.items() if not k.startswith("ENGRAM_")}
+    """The environment without ENGRAM_ settings. GLIBC_TUNABLES names glibc.malloc.hugetlb, so
+    servers do not restart themselves to put their allocator in huge pages: the pool
+    (`make test` reserves 128 pages) is left to the tests of that (HugePagesTest)."""
+    env = {k: v for k, v in os.environ.items() if not k.startswith("ENGRAM_")}
+    env["GLIBC_TUNABLES"] = "glibc.malloc.hugetlb=0"
+    return env
 
 
 def run_engram(db, *args, tenant=None, timeout=60):
@@ -128,8 +133,9 @@ class Client:
 class Server:
     """`engram --db DB serve --port 0` with the access log in a file; stderr to a file."""
 
-    def __init__(self, workdir, db, args=(), name="server", access_log=True):
+    def __init__(self, workdir, db, args=(), name="server", access_log=True, env=None):
         self.workdir = workdir
+        self.env = env if env is not None else clean_env()
         self.db = db
         self.args = list(args)
         self.access_log = os.path.join(workdir, name + "-access.log") if access_log else ""
@@ -144,7 +150,7 @@ class Server:
                "--access-log", self.access_log] + self.args
         self._stderr = open(self.stderr_path, "ab")
         self.proc = subprocess.Popen(cmd, stdout=subprocess.PIPE, stderr=self._stderr,
-                                     env=clean_env())
+                                     env=self.env)
         first = []
         reader = threading.Thread(target=lambda: first.append(self.proc.stdout.readline()),
                                   daemon=True)
@@ -240,9 +246,9 @@ class ServerTestCase(unittest.TestCase):
         finally:
             self._tmp.cleanup()
 
-    def start_server(self, *args, db=None, name=None, access_log=True):
+    def start_server(self, *args, db=None, name=None, access_log=True, env=None):
         s = Server(self.dir, db or self.db, args, name=name or "server%d" % len(self.servers),
-                   access_log=access_log).start()
+                   access_log=access_log, env=env).start()
         self.servers.append(s)
         return s
 

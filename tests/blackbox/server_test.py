@@ -734,6 +734,7 @@ class OpsTest(ApiTestCase):
         self.assertEqual(samples[lookups % "hit"] + samples[lookups % "miss"], 3)
         self.assertEqual(samples["engram_item_cache_entries"], 3)
         self.assertGreater(samples["engram_item_cache_bytes"], 3 * 128)
+        self.assertEqual(samples["engram_index_huge_page_bytes"], 0)  # rows of 3: far too few
         self.assertEqual(samples["engram_http_rate_limited_total"], 0)
 
     def test_unknown_routes_are_404(self):
@@ -763,6 +764,59 @@ class OpsTest(ApiTestCase):
                     self.assert_error_body(r, 405, "method_not_allowed")
                     self.assertEqual(set(r.header("allow").split(", ")), allowed, r)
 
+
+
+class HugePagesTest(ServerTestCase):
+    """With free pages in the system's huge-page pool, `engram serve` runs itself again once with
+    glibc's allocator told to use them (GLIBC_TUNABLES); `make test` reserves the pool."""
+
+    @staticmethod
+    def proc_field(path, name):
+        with open(path) as f:
+            for line in f:
+                if line.startswith(name + ":"):
+                    return int(line.split()[1])
+        raise AssertionError("no %s in %s" % (name, path))
+
+    def environ(self, server):
+        with open("/proc/%d/environ" % server.proc.pid, "rb") as f:
+            pairs = [e.decode().split("=", 1) for e in f.read().split(b"\0") if b"=" in e]
+        return dict(pairs)
+
+    def serve(self, name, tunables, *args):
+        env = h.clean_env()
+        env.pop("GLIBC_TUNABLES")
+        if tunables is not None:
+            env["GLIBC_TUNABLES"] = tunables
+        s = self.start_server(*args, db=os.path.join(self.dir, name + ".db"), name=name, env=env)
+        c = s.client()
+        for i in range(20):
+            self.call(c, "POST", "/v1/memories", {"user_id": "hp", "text": "huge %d" % i},
+                      expect=201)
+        self.assertEqual(len(self.ok(c, "POST", "/v1/search",
+                                     {"user_id": "hp", "query": "huge", "k": 5})["results"]), 5)
+        return s
+
+    def test_the_allocator_moves_to_huge_pages_unless_told_otherwise(self):
+        self.assertGreater(self.proc_field("/proc/meminfo", "HugePages_Free"), 16,
+                           "needs free huge pages: sysctl vm.nr_hugepages=128 (make test does)")
+        status = "/proc/%d/status"
+        s = self.serve("plain", None)
+        self.assertEqual(self.environ(s).get("GLIBC_TUNABLES"), "glibc.malloc.hugetlb=2")
+        self.assertGreater(self.proc_field(status % s.proc.pid, "HugetlbPages"), 0)
+        # Other tunables are kept. (glibc cuts the variable short in place as it reads it, so
+        # /proc shows only the part before the added one; HugetlbPages shows it took effect:
+        # 20 memories' index rows are far below a huge page.)
+        s = self.serve("others", "glibc.malloc.arena_max=2")
+        self.assertTrue(self.environ(s).get("GLIBC_TUNABLES").startswith(
+            "glibc.malloc.arena_max=2"))
+        self.assertGreater(self.proc_field(status % s.proc.pid, "HugetlbPages"), 0)
+        s = self.serve("told", "glibc.malloc.hugetlb=0")  # the operator's choice stands
+        self.assertEqual(self.environ(s).get("GLIBC_TUNABLES"), "glibc.malloc.hugetlb=0")
+        self.assertEqual(self.proc_field(status % s.proc.pid, "HugetlbPages"), 0)
+        s = self.serve("off", None, "--no-huge-pages")
+        self.assertNotIn("GLIBC_TUNABLES", self.environ(s))
+        self.assertEqual(self.proc_field(status % s.proc.pid, "HugetlbPages"), 0)
 
 
 class FramingTest(ApiTestCase):
