@@ -21,7 +21,10 @@
 #      server still writes up to 100,000 access counts), OPEN_WARMUP (3: seconds each fixed-rate
 #      run sends at its rate before it records: the first requests after an idle spell are slower),
 #      BENCH_DIR (/var/tmp/engram-server-bench: base-<USERS>x<PER_USER>.db is kept, run.db is
-#      the copy a run uses; delete the base to reload).
+#      the copy a run uses; delete the base to reload),
+#      HUGE_PAGES (2048: huge pages of 2 MiB reserved for the run with scripts/huge-pages.sh and
+#      given back after it; 100 × 10k takes ~1,700. 0: the pool is left as it is. To measure
+#      without them: SERVE_FLAGS=--no-huge-pages).
 set -euo pipefail
 BUILD=${1:-build}
 USERS=${USERS:-100}
@@ -38,6 +41,7 @@ OPEN_SECONDS=${OPEN_SECONDS:-15}
 SETTLE=${SETTLE:-10}
 OPEN_WARMUP=${OPEN_WARMUP:-3}
 BENCH_DIR=${BENCH_DIR:-/var/tmp/engram-server-bench}
+HUGE_PAGES=${HUGE_PAGES:-2048}
 BASE_DB="$BENCH_DIR/base-${USERS}x${PER_USER}.db"
 RUN_DB="$BENCH_DIR/run.db"
 HERE=$(cd "$(dirname "$0")/.." && pwd)
@@ -47,7 +51,14 @@ command -v wrk >/dev/null || { apt-get install -y -q wrk >/dev/null || apt-get u
 mkdir -p "$BENCH_DIR"
 WORK=$(mktemp -d)
 SERVER=
-trap 'if [ -n "$SERVER" ]; then kill -TERM $SERVER 2>/dev/null || true; wait $SERVER 2>/dev/null || true; fi; rm -rf "$WORK"' EXIT
+POOL_BEFORE=$(cat /proc/sys/vm/nr_hugepages)
+restore_pool() {  # gives back the huge pages this run reserved
+  if [ "$(cat /proc/sys/vm/nr_hugepages)" != "$POOL_BEFORE" ]; then
+    echo "$POOL_BEFORE" > /proc/sys/vm/nr_hugepages || true
+  fi
+}
+trap 'if [ -n "$SERVER" ]; then kill -TERM $SERVER 2>/dev/null || true; wait $SERVER 2>/dev/null || true; fi; restore_pool; rm -rf "$WORK"' EXIT
+[ "$HUGE_PAGES" = 0 ] || "$HERE/scripts/huge-pages.sh" "$HUGE_PAGES"
 
 start_server() {  # database
   rm -f "$WORK/url"
@@ -118,6 +129,9 @@ run search search.lua
 for r in $SEARCH_RATES; do open_run search "$r" "$WORK/queries"; done
 run add add.lua
 for r in $ADD_RATES; do open_run add "$r" "$WORK/texts"; done
+# The server's memory at the end: ordinary (RssAnon) and in huge pages (HugetlbPages), kB.
+grep -E '^(RssAnon|HugetlbPages):' "/proc/$SERVER/status" > "$WORK/memory" || true
+echo "huge pages reserved: $(cat /proc/sys/vm/nr_hugepages)" >> "$WORK/memory"
 
 STAMP=$(date -u +%Y-%m-%d)
 OUT="$HERE/bench/results/server-$STAMP.md"
@@ -130,6 +144,9 @@ import json, os, platform, sys
 (work, out, users, per_user, conns, duration, threads, warmup, flags, search_rates, add_rates,
  open_conns, open_seconds, settle, open_warmup) = sys.argv[1:]
 stored = int(open(f"{work}/stored").read() or 0)
+memory = {l.split(":")[0]: l.split(":", 1)[1].split()[0] for l in open(f"{work}/memory")}
+def mib(field):
+    return f"{int(memory.get(field, 0)) // 1024:,} MiB"
 cpu = next((l.split(":", 1)[1].strip() for l in open("/proc/cpuinfo") if l.startswith("model name")), "?")
 ram = os.sysconf("SC_PAGE_SIZE") * os.sysconf("SC_PHYS_PAGES") // 2**30
 rows = []
@@ -162,6 +179,8 @@ fresh copy of the loaded database), hash embedder, embedded SQLite,
 synchronous=FULL, access log written to a file, {f"server flags `{flags}`" if flags else "default server flags"};
 wrk with keep-alive, {conns} connections, {duration} per run, random user and query per request;
 {"no warm-up run" if warmup == "0" else f"a {warmup} search run first, not recorded (warm caches)"}.
+Huge pages: {memory.get("huge pages reserved", "?")} reserved (vm.nr_hugepages); at the end the
+server held {mib("HugetlbPages")} in them and {mib("RssAnon")} of ordinary memory.
 
 | route | req/s | p50 ms | p90 ms | p99 ms | max ms | errors | target |
 |---|---|---|---|---|---|---|---|
