@@ -190,7 +190,8 @@ int RunCli(int argc, char** argv) {
       ->check(CLI::Range(size_t{0}, size_t{1} << 20));
   app.add_flag("--huge-pages,!--no-huge-pages", ctx.huge_pages,
                "Keep search indexes' vector rows in the system's reserved huge pages while "
-               "there are free ones (sysctl vm.nr_hugepages), else in ordinary memory "
+               "there are free ones (sysctl vm.nr_hugepages), else in ordinary memory; serve "
+               "also restarts itself once with GLIBC_TUNABLES=glibc.malloc.hugetlb=2 "
                "(env ENGRAM_HUGE_PAGES; default on)")
       ->envname("ENGRAM_HUGE_PAGES");
   app.add_option("--max-content-bytes", ctx.max_content_bytes,
