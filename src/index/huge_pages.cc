@@ -6,7 +6,6 @@
 #include <sys/mman.h>
 
 #include <cstdlib>
-
 #include <fstream>
 #include <mutex>
 #include <string>
@@ -26,7 +25,9 @@ Registry& registry() {
   return *r;
 }
 
-size_t RoundUp(size_t bytes) { return (bytes + kHugePageBytes - 1) / kHugePageBytes * kHugePageBytes; }
+size_t RoundUp(size_t bytes) {
+  return (bytes + kHugePageBytes - 1) / kHugePageBytes * kHugePageBytes;
+}
 
 }  // namespace
 
