@@ -121,9 +121,17 @@ void RestartWithHugePageMalloc(char** argv) {
   std::string tunables = set ? set : "";
   if (tunables.find("glibc.malloc.hugetlb") != std::string::npos) return;
   if (argv == nullptr || FreeHugePagesInPool() <= 0) return;
+  // The binary's own path, not /proc/self/exe, so that the process keeps its name ("engram",
+  // not "exe") for ps, pkill and the like. A binary replaced on disk since it started is not
+  // run again: that would be another program.
+  char path[4096];
+  const ssize_t n = readlink("/proc/self/exe", path, sizeof(path) - 1);
+  if (n <= 0) return;
+  path[n] = '\0';
+  if (access(path, X_OK) != 0) return;  // deleted (the link then ends in " (deleted)")
   tunables = tunables.empty() ? kTunable : tunables + ":" + kTunable;
   if (setenv("GLIBC_TUNABLES", tunables.c_str(), 1) != 0) return;
-  execv("/proc/self/exe", argv);
+  execv(path, argv);
   // Still here: the exec failed. Serve with ordinary pages rather than not at all.
   if (set) {
     setenv("GLIBC_TUNABLES", set, 1);

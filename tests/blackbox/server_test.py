@@ -803,6 +803,8 @@ class HugePagesTest(ServerTestCase):
         status = "/proc/%d/status"
         s = self.serve("plain", None)
         self.assertEqual(self.environ(s).get("GLIBC_TUNABLES"), "glibc.malloc.hugetlb=2")
+        with open("/proc/%d/comm" % s.proc.pid) as f:  # ran as itself, not /proc/self/exe
+            self.assertEqual(f.read().strip(), os.path.basename(h.ENGRAM)[:15])
         self.assertGreater(self.proc_field(status % s.proc.pid, "HugetlbPages"), 0)
         # Other tunables are kept. (glibc cuts the variable short in place as it reads it, so
         # /proc shows only the part before the added one; HugetlbPages shows it took effect:
