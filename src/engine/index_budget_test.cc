@@ -12,11 +12,10 @@ namespace {
 
 class IndexBudgetTest : public ::testing::Test {
  protected:
-  std::unique_ptr<Engine> Open(size_t budget, bool huge_pages = false) {
+  std::unique_ptr<Engine> Open(size_t budget) {
     EngineOptions options;
     options.hnsw_threshold = 60;
     options.index_memory_budget = budget;
-    options.huge_pages = huge_pages;
     return testing::OpenEngine(dir_.File("b.db"), &clock_, options);
   }
 
@@ -101,7 +100,7 @@ TEST_F(IndexBudgetTest, AnEvictedGraphIsSavedAndReloadedFromItsSnapshot) {
 // Vector rows of large enough scopes go to huge pages when asked (`make test` reserves a few:
 // scripts/huge-pages.sh), are counted in the stats, and are given back with their index.
 TEST_F(IndexBudgetTest, LargeScopesKeepTheirVectorRowsInHugePagesWhenAsked) {
-  ASSERT_GE(FreeHugePagesInPool(), 8) << "needs free huge pages: sysctl vm.nr_hugepages=64";
+  ASSERT_GE(FreeHugePagesInPool(), 8) << "needs free huge pages: sysctl vm.nr_hugepages=128";
   std::vector<std::pair<std::string, double>> first;  // (content, score): ids differ by run
   for (const bool huge : {false, true}) {
     SCOPED_TRACE(huge ? "huge pages" : "ordinary memory");

@@ -13,23 +13,21 @@
 namespace engram {
 namespace {
 
-// A line of /proc/self/status ("HugetlbPages:  4096 kB"), as a number.
-int64_t ProcField(const char* file, const std::string& name) {
-  std::ifstream in(file);
+// This process's HugetlbPages in /proc/self/status ("HugetlbPages:  4096 kB"), in kB.
+int64_t MyHugetlbKb() {
+  std::ifstream in("/proc/self/status");
+  const std::string name = "HugetlbPages:";
   for (std::string line; std::getline(in, line);) {
-    if (line.rfind(name + ":", 0) == 0) return std::stoll(line.substr(name.size() + 1));
+    if (line.rfind(name, 0) == 0) return std::stoll(line.substr(name.size()));
   }
   return -1;
 }
 
-int64_t FreePoolPages() { return FreeHugePagesInPool(); }
-int64_t MyHugetlbKb() { return ProcField("/proc/self/status", "HugetlbPages"); }
-
 // These tests need a few reserved huge pages; `make test` reserves them
 // (scripts/huge-pages.sh). Without any, they fail here, saying so.
 void NeedPool(int64_t pages) {
-  ASSERT_GE(FreePoolPages(), pages)
-      << "needs " << pages << " free huge pages: `sysctl vm.nr_hugepages=64` (make test does)";
+  ASSERT_GE(FreeHugePagesInPool(), pages)
+      << "needs " << pages << " free huge pages: `sysctl vm.nr_hugepages=128` (make test does)";
 }
 
 TEST(HugePagesTest, AllocatesWholePagesFromThePoolAndGivesThemBack) {
@@ -48,7 +46,7 @@ TEST(HugePagesTest, AllocatesWholePagesFromThePoolAndGivesThemBack) {
 
 TEST(HugePagesTest, AShortPoolGivesNothingAndOtherMemoryIsNotFreedAsHugePages) {
   NeedPool(1);
-  const size_t too_many = static_cast<size_t>(FreePoolPages() + 1) * kHugePageBytes;
+  const size_t too_many = static_cast<size_t>(FreeHugePagesInPool() + 1) * kHugePageBytes;
   EXPECT_EQ(AllocateHugePages(too_many), nullptr);
   EXPECT_EQ(HugePageBytesInUse(), 0u);
   std::vector<char> ordinary(kHugePageBytes);
@@ -74,7 +72,7 @@ TEST(HugePagesTest, TheAllocatorUsesThePoolOnlyForLargeArraysWhenAskedTo) {
   }
   // Larger than the free pool: ordinary memory, freed as such.
   std::vector<int8_t, HugePageAllocator<int8_t>> codes(HugePageAllocator<int8_t>(true));
-  codes.reserve(static_cast<size_t>(FreePoolPages() + 1) * kHugePageBytes);
+  codes.reserve(static_cast<size_t>(FreeHugePagesInPool() + 1) * kHugePageBytes);
   EXPECT_EQ(HugePageBytesInUse(), 0u);
   codes.assign(1000, int8_t{7});
   EXPECT_EQ(codes.back(), 7);
