@@ -22,8 +22,9 @@
 #      run sends at its rate before it records: the first requests after an idle spell are slower),
 #      BENCH_DIR (/var/tmp/engram-server-bench: base-<USERS>x<PER_USER>.db is kept, run.db is
 #      the copy a run uses; delete the base to reload),
-#      HUGE_PAGES (2048: huge pages of 2 MiB reserved for the run with scripts/huge-pages.sh and
-#      given back after it; 100 × 10k takes ~1,700. 0: the pool is left as it is. To measure
+#      HUGE_PAGES (3072: huge pages of 2 MiB reserved for the run with scripts/huge-pages.sh and
+#      given back after it; 100 × 10k takes ~1,700 at the start and ~2,200 once the adds have
+#      grown every user's arrays, all at once. 0: the pool is left as it is. To measure
 #      without them: SERVE_FLAGS=--no-huge-pages).
 set -euo pipefail
 BUILD=${1:-build}
@@ -41,7 +42,7 @@ OPEN_SECONDS=${OPEN_SECONDS:-15}
 SETTLE=${SETTLE:-10}
 OPEN_WARMUP=${OPEN_WARMUP:-3}
 BENCH_DIR=${BENCH_DIR:-/var/tmp/engram-server-bench}
-HUGE_PAGES=${HUGE_PAGES:-2048}
+HUGE_PAGES=${HUGE_PAGES:-3072}
 BASE_DB="$BENCH_DIR/base-${USERS}x${PER_USER}.db"
 RUN_DB="$BENCH_DIR/run.db"
 HERE=$(cd "$(dirname "$0")/.." && pwd)

@@ -33,10 +33,22 @@ Result<std::unique_ptr<MemoryStore>> MemoryStore::Open(const StoreOptions& optio
   return store;
 }
 
-Status MemoryStore::Checkpoint() {
+Status MemoryStore::Checkpoint(int restart_frames) {
   std::lock_guard<std::mutex> lock(checkpoint_mu_);
   if (!checkpointer_) return Status::Ok();
-  return checkpointer_->Exec("PRAGMA wal_checkpoint(PASSIVE)");
+  ENGRAM_ASSIGN_OR_RETURN(Database::WalProgress bulk, checkpointer_->CheckpointPassive());
+  if (bulk.busy) return Status::Ok();  // next time
+  if (bulk.checkpointed_frames > 0 && bulk.checkpointed_frames != synced_frames_) {
+    // SQLite syncs the copied pages only once it has copied the whole WAL; synced here, a
+    // little at a time, they never become one long write that commits' syncs queue behind.
+    ENGRAM_RETURN_IF_ERROR(checkpointer_->SyncDatabaseFile());
+    synced_frames_ = bulk.checkpointed_frames;
+  }
+  if (bulk.log_frames < restart_frames) return Status::Ok();
+  // The frames committed since the bulk pass began, with no commit running or starting.
+  std::lock_guard<GatedMutex> no_commits(write_mu_);
+  synced_frames_ = -1;  // the next commit may start the WAL over, and its frame numbers
+  return checkpointer_->CheckpointPassive().status();
 }
 
 MemoryStore::~MemoryStore() = default;
@@ -144,7 +156,7 @@ Status MemoryStore::InsertVector(int64_t item_seq, const StoredVector& v, Timest
 
 Status MemoryStore::Insert(const Scope& scope, std::vector<PendingItem>& items,
                            TimestampMs now) {
-  std::lock_guard<std::mutex> lock(write_mu_);
+  std::lock_guard<GatedMutex> lock(write_mu_);
   Transaction txn(writer_.get());
   ENGRAM_RETURN_IF_ERROR(txn.Begin());
   ENGRAM_RETURN_IF_ERROR(InsertItemsLocked(scope, items, now));
@@ -169,7 +181,7 @@ void MemoryStore::InsertGroup(std::vector<InsertRequest>& requests) {
     r.status = Insert(*r.scope, *r.items, r.now);
     return;
   }
-  std::lock_guard<std::mutex> lock(write_mu_);
+  std::lock_guard<GatedMutex> lock(write_mu_);
   Transaction txn(writer_.get());
   Status begun = txn.Begin();
   if (!begun.ok()) {
@@ -208,7 +220,7 @@ Status MemoryStore::Apply(const Scope& scope, std::vector<StoreOp>& ops, Timesta
       return Status::InvalidArgument("item " + op.insert->item.id + " belongs to another scope");
     }
   }
-  std::lock_guard<std::mutex> lock(write_mu_);
+  std::lock_guard<GatedMutex> lock(write_mu_);
   ItemCache::WriteWindow window(&cache_);  // closes after the commit (declared before txn)
   Transaction txn(writer_.get());
   ENGRAM_RETURN_IF_ERROR(txn.Begin());
@@ -231,7 +243,7 @@ Result<MemoryItem> MemoryStore::Mutate(const Scope& scope, std::string_view id,
                                        HistoryEvent event, const std::string& reason,
                                        TimestampMs now, const ItemMutation& mutation,
                                        const StoredVector* vector, int64_t* seq_out) {
-  std::lock_guard<std::mutex> lock(write_mu_);
+  std::lock_guard<GatedMutex> lock(write_mu_);
   ItemCache::WriteWindow window(&cache_);
   Transaction txn(writer_.get());
   ENGRAM_RETURN_IF_ERROR(txn.Begin());
@@ -300,7 +312,7 @@ void CheckpointAfterPurge(Database* db) { (void)db->Exec("PRAGMA wal_checkpoint(
 }  // namespace
 
 Status MemoryStore::Purge(const Scope& scope, std::string_view id, int64_t* seq_out) {
-  std::lock_guard<std::mutex> lock(write_mu_);
+  std::lock_guard<GatedMutex> lock(write_mu_);
   {
     ItemCache::WriteWindow window(&cache_);
     Transaction txn(writer_.get());
@@ -317,7 +329,7 @@ Status MemoryStore::Purge(const Scope& scope, std::string_view id, int64_t* seq_
 }
 
 Result<int64_t> MemoryStore::PurgeScope(const Scope& scope) {
-  std::lock_guard<std::mutex> lock(write_mu_);
+  std::lock_guard<GatedMutex> lock(write_mu_);
   int64_t removed = 0;
   {
     ItemCache::WriteWindow window(&cache_);
@@ -343,7 +355,7 @@ Result<int64_t> MemoryStore::PurgeScope(const Scope& scope) {
 
 Status MemoryStore::PutVector(const Scope& scope, std::string_view id, const StoredVector& vector,
                               TimestampMs now) {
-  std::lock_guard<std::mutex> lock(write_mu_);
+  std::lock_guard<GatedMutex> lock(write_mu_);
   ItemCache::WriteWindow window(&cache_);
   Transaction txn(writer_.get());
   ENGRAM_RETURN_IF_ERROR(txn.Begin());
@@ -404,7 +416,7 @@ Status MemoryStore::ImportOne(const MemoryRecord& record, OnConflict on_conflict
 
 Result<ImportStats> MemoryStore::Import(const std::vector<MemoryRecord>& records,
                                         OnConflict on_conflict) {
-  std::lock_guard<std::mutex> lock(write_mu_);
+  std::lock_guard<GatedMutex> lock(write_mu_);
   Transaction txn(writer_.get());
   ENGRAM_RETURN_IF_ERROR(txn.Begin());
   ImportStats stats;
@@ -418,7 +430,7 @@ Result<ImportStats> MemoryStore::Import(const std::vector<MemoryRecord>& records
 Status MemoryStore::RecordAccess(const std::vector<AccessDelta>& deltas,
                                  const CommitWrapper& around_commit) {
   if (deltas.empty()) return Status::Ok();
-  std::lock_guard<std::mutex> lock(write_mu_);
+  std::lock_guard<GatedMutex> lock(write_mu_);
   // Statistics, not acknowledged writes: committed without waiting for the disk (in WAL mode
   // the next synchronous commit or checkpoint makes them durable; a power cut may lose the
   // last seconds of counts), so whoever waits on this commit waits for no fsync.

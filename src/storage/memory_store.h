@@ -17,6 +17,7 @@
 #include <string>
 #include <vector>
 
+#include "core/gated_mutex.h"
 #include "engram/engine.h"
 #include "engram/memory.h"
 #include "engram/status.h"
@@ -158,9 +159,15 @@ class MemoryStore {
   // `around_commit`, when set, is called with the COMMIT to run: the caller may hold a lock
   // across it (the engine makes the commit and forgetting its in-flight counts one step).
   using CommitWrapper = std::function<Status(const std::function<Status()>& commit)>;
-  // Copies committed WAL frames into the database file without blocking readers or writers
-  // (a PASSIVE checkpoint on its own connection). For background_checkpoints.
-  Status Checkpoint();
+  // Copies committed WAL frames into the database file (a PASSIVE checkpoint on its own
+  // connection, never waiting for readers). For background_checkpoints. When the WAL holds
+  // more than `restart_frames` frames, finishes with a second pass under the write lock, so
+  // the next commit starts the WAL over: under a steady stream of commits no checkpoint ever
+  // catches up on its own, and a WAL that only grows makes every commit's sync also commit
+  // the file system's journal (the file's new blocks and size). Holds writers for that
+  // second pass only: the frames committed during the first, and a sync.
+  static constexpr int kWalRestartFrames = 8192;  // 32 MiB of 4 KiB pages
+  Status Checkpoint(int restart_frames = kWalRestartFrames);
 
   Status RecordAccess(const std::vector<AccessDelta>& deltas,
                       const CommitWrapper& around_commit = nullptr);
@@ -214,12 +221,13 @@ class MemoryStore {
 
   const StoreOptions options_;
 
-  std::mutex write_mu_;
+  GatedMutex write_mu_;  // commits, and the checkpoint's moment without them, in turn
   std::unique_ptr<Database> writer_;  // guarded by write_mu_
   // Every write that changes or deletes existing rows opens a window on it (under write_mu_).
   ItemCache cache_;
   std::mutex checkpoint_mu_;
   std::unique_ptr<Database> checkpointer_;  // guarded by checkpoint_mu_; background_checkpoints
+  int synced_frames_ = 0;  // guarded by checkpoint_mu_: WAL frames copied and synced so far
 
   std::mutex pool_mu_;
   std::condition_variable pool_cv_;

@@ -7,7 +7,7 @@ namespace engram {
 
 Status MemoryStore::AppendTurns(const Scope& scope, const std::vector<StoredTurn>& turns,
                                 TimestampMs now) {
-  std::lock_guard<std::mutex> lock(write_mu_);
+  std::lock_guard<GatedMutex> lock(write_mu_);
   Transaction txn(writer_.get());
   ENGRAM_RETURN_IF_ERROR(txn.Begin());
   ENGRAM_ASSIGN_OR_RETURN(int64_t scope_id, EnsureScopeId(scope));
@@ -94,7 +94,7 @@ Result<SessionInfo> MemoryStore::GetSession(const Scope& scope, int recent) {
 
 Status MemoryStore::SetSessionSummary(const Scope& scope, const std::string& summary_id,
                                       std::optional<TimestampMs> closed_at) {
-  std::lock_guard<std::mutex> lock(write_mu_);
+  std::lock_guard<GatedMutex> lock(write_mu_);
   ENGRAM_ASSIGN_OR_RETURN(auto scope_id, FindScopeId(writer_.get(), scope));
   if (!scope_id) return Status::NotFound("session '" + scope.session_id + "' not found");
   ENGRAM_ASSIGN_OR_RETURN(

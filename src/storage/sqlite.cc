@@ -158,6 +158,9 @@ Result<std::unique_ptr<Database>> Database::Open(const std::string& path,
   ENGRAM_RETURN_IF_ERROR(db->Exec("PRAGMA cache_size=-32768"));  // 32 MiB
   ENGRAM_RETURN_IF_ERROR(
       db->Exec("PRAGMA wal_autocheckpoint=" + std::to_string(std::max(0, options.wal_autocheckpoint))));
+  // When a commit starts the WAL over, a longer file is cut to this size: the space a burst
+  // of writes took is given back, and a file of this size is rewritten in place.
+  ENGRAM_RETURN_IF_ERROR(db->Exec("PRAGMA journal_size_limit=" + std::to_string(kWalSizeLimitBytes)));
   return db;
 }
 
@@ -174,6 +177,25 @@ Status Database::EnableWal() {
   if (!row || st->Text(0) != "wal") {
     return Status::IOError(path_ + ": cannot switch to WAL journal mode");
   }
+  return Status::Ok();
+}
+
+Result<Database::WalProgress> Database::CheckpointPassive() {
+  WalProgress p;
+  int rc = sqlite3_wal_checkpoint_v2(db_, nullptr, SQLITE_CHECKPOINT_PASSIVE, &p.log_frames,
+                                     &p.checkpointed_frames);
+  if ((rc & 0xff) == SQLITE_BUSY) return WalProgress{.busy = true};
+  if (rc != SQLITE_OK) return SqliteStatus(rc, db_, "checkpointing the WAL");
+  return p;
+}
+
+Status Database::SyncDatabaseFile() {
+  sqlite3_file* file = nullptr;
+  int rc = sqlite3_file_control(db_, "main", SQLITE_FCNTL_FILE_POINTER, &file);
+  if (rc != SQLITE_OK) return SqliteStatus(rc, db_, "finding the database file");
+  if (file == nullptr || file->pMethods == nullptr) return Status::Ok();  // not open yet
+  rc = file->pMethods->xSync(file, SQLITE_SYNC_NORMAL);
+  if (rc != SQLITE_OK) return SqliteStatus(rc, db_, "syncing the database file");
   return Status::Ok();
 }
 

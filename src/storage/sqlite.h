@@ -67,6 +67,9 @@ class Statement {
   int bind_error_index_ = 0;
 };
 
+// The WAL's size after it starts over (PRAGMA journal_size_limit).
+inline constexpr int64_t kWalSizeLimitBytes = 64 << 20;
+
 struct DatabaseOptions {
   bool read_only = false;
   int busy_timeout_ms = 5000;
@@ -92,6 +95,20 @@ class Database {
   Status Exec(std::string_view sql);
   // Switches the file to write-ahead logging (persistent: recorded in the file header).
   Status EnableWal();
+  // A PASSIVE checkpoint (never waits for readers or writers): copies what it can of the WAL
+  // into the database file. Returns the frames in the WAL and how many of them are now in the
+  // database file; equal means a writer that starts now begins the WAL afresh. `busy` when
+  // another connection held a lock it needs (a checkpoint, or a commit writing the WAL's
+  // header): nothing was copied, try again later.
+  struct WalProgress {
+    int log_frames = 0;
+    int checkpointed_frames = 0;
+    bool busy = false;
+  };
+  Result<WalProgress> CheckpointPassive();
+  // Syncs the database file (not the WAL) through SQLite's file layer. A checkpoint syncs it
+  // only when it has copied the whole WAL; pages copied by earlier passes are synced then.
+  Status SyncDatabaseFile();
   // A cached prepared statement for `sql`, reset and with bindings cleared. The pointer stays
   // valid for the connection's life; do not use the same statement twice at once.
   Result<Statement*> Prepare(const std::string& sql);

@@ -59,5 +59,39 @@ TEST(ReadTransactionTest, WithoutBeginNothingIsCommitted) {
   EXPECT_EQ(Count(db.get()), 0);
 }
 
+// A passive checkpoint copies what no reader still needs, and says how far it got: the next
+// writer starts the WAL over only once everything is copied.
+TEST(CheckpointPassiveTest, ReportsTheFramesCopiedAndStopsAtAReadersSnapshot) {
+  testing::TempDir dir;
+  const std::string path = dir.path() + "/t.db";
+  auto writer = Open(path, false);
+  ASSERT_TRUE(writer->EnableWal().ok());
+  ASSERT_TRUE(writer->Exec("PRAGMA wal_autocheckpoint=0; CREATE TABLE t(x)").ok());
+  auto checkpointer = Open(path, false);
+  auto reader = Open(path, true);
+  ASSERT_TRUE(writer->Exec("INSERT INTO t VALUES (randomblob(3000))").ok());
+  {
+    ReadTransaction read(reader.get());
+    ASSERT_TRUE(read.Begin().ok());
+    EXPECT_EQ(Count(reader.get()), 1);  // a snapshot of the WAL as it is now
+    ASSERT_TRUE(writer->Exec("INSERT INTO t VALUES (randomblob(3000))").ok());
+    auto held = checkpointer->CheckpointPassive();
+    ASSERT_TRUE(held.ok()) << held.status().ToString();
+    EXPECT_GT(held->checkpointed_frames, 0);  // up to the snapshot
+    EXPECT_LT(held->checkpointed_frames, held->log_frames);  // not the second insert
+  }
+  auto all = checkpointer->CheckpointPassive();
+  ASSERT_TRUE(all.ok());
+  EXPECT_GT(all->log_frames, 0);
+  EXPECT_EQ(all->checkpointed_frames, all->log_frames);
+  EXPECT_TRUE(checkpointer->SyncDatabaseFile().ok());
+  // Fully copied: the next commit writes the WAL from its start.
+  ASSERT_TRUE(writer->Exec("INSERT INTO t VALUES (1)").ok());
+  auto restarted = checkpointer->CheckpointPassive();
+  ASSERT_TRUE(restarted.ok());
+  EXPECT_LT(restarted->log_frames, all->log_frames);
+  EXPECT_EQ(Count(writer.get()), 3);
+}
+
 }  // namespace
 }  // namespace engram
