@@ -112,7 +112,8 @@ class ScanIndex final : public VectorIndex {
         groups_(rotation_.padded_dimension() / 4),
         block_bytes_(groups_ * 16),
         rows_(dim_, options.huge_pages),
-        int8_(dim_, options.huge_pages) {}
+        int8_(dim_, options.huge_pages),
+        codes_(options.huge_pages) {}
 
   int dimension() const override { return static_cast<int>(dim_); }
   size_t size() const override { return rows_.size(); }
@@ -121,7 +122,7 @@ class ScanIndex final : public VectorIndex {
     const auto [row, added] = rows_.Upsert(key, vector);
     if (added) {
       inv_l1_.push_back(0);
-      if (row % kRows == 0) codes_.resize(codes_.size() + block_bytes_, 0);
+      if (row % kRows == 0) codes_.resize(codes_.size() + block_bytes_);
     }
     int8_.Set(row, vector);
     std::vector<uint8_t> patterns(groups_);
@@ -329,7 +330,7 @@ class ScanIndex final : public VectorIndex {
   FloatRows rows_;              // keys and floats
   std::vector<float> inv_l1_;   // by row
   QuantizedVectors int8_;       // by row: the re-rank's first pass
-  std::vector<uint8_t> codes_;  // blocks of 32 rows (ScanCodes layout)
+  GrowableArray<uint8_t> codes_;  // blocks of 32 rows (ScanCodes layout)
 };
 
 }  // namespace
