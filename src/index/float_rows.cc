@@ -33,7 +33,7 @@ std::pair<size_t, bool> FloatRows::Upsert(int64_t key, const float* vector) {
     keys_.push_back(key);
     data_.resize(data_.size() + dim_);
   }
-  std::copy(vector, vector + dim_, data_.data() + it->second * dim_);
+  std::copy(vector, vector + dim_, data_.begin() + static_cast<ptrdiff_t>(it->second * dim_));
   return {it->second, added};
 }
 
@@ -42,8 +42,9 @@ std::optional<FloatRows::Moved> FloatRows::Remove(int64_t key) {
   if (it == row_of_.end()) return std::nullopt;
   const Moved moved{it->second, keys_.size() - 1};
   if (moved.row != moved.last) {
-    std::copy(data_.data() + moved.last * dim_, data_.data() + (moved.last + 1) * dim_,
-              data_.data() + moved.row * dim_);
+    std::copy(data_.begin() + static_cast<ptrdiff_t>(moved.last * dim_),
+              data_.begin() + static_cast<ptrdiff_t>((moved.last + 1) * dim_),
+              data_.begin() + static_cast<ptrdiff_t>(moved.row * dim_));
     keys_[moved.row] = keys_[moved.last];
     row_of_[keys_[moved.row]] = moved.row;
   }

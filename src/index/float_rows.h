@@ -20,7 +20,7 @@ class FloatRows {
  public:
   // `huge_pages`: the floats go to the huge-page pool when large enough (huge_pages.h).
   explicit FloatRows(size_t dimension, bool huge_pages = false)
-      : dim_(dimension), data_(huge_pages) {}
+      : dim_(dimension), data_(HugePageAllocator<float>(huge_pages)) {}
 
   size_t dimension() const { return dim_; }
   size_t size() const { return keys_.size(); }
@@ -56,7 +56,7 @@ class FloatRows {
  private:
   size_t dim_;
   std::vector<int64_t> keys_;
-  GrowableArray<float> data_;
+  std::vector<float, HugePageAllocator<float>> data_;
   std::unordered_map<int64_t, size_t> row_of_;
 };
 

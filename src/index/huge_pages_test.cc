@@ -1,7 +1,6 @@
 #include "index/huge_pages.h"
 
 #include <gtest/gtest.h>
-#include <sys/resource.h>
 
 #include <cstring>
 #include <fstream>
@@ -54,70 +53,29 @@ TEST(HugePagesTest, AShortPoolGivesNothingAndOtherMemoryIsNotFreedAsHugePages) {
   EXPECT_FALSE(FreeHugePages(ordinary.data()));
 }
 
-TEST(HugePagesTest, AnArrayUsesThePoolOnlyWhenLargeAndAskedTo) {
+TEST(HugePagesTest, TheAllocatorUsesThePoolOnlyForLargeArraysWhenAskedTo) {
   NeedPool(4);
   {
-    GrowableArray<float> small(/*use_huge_pages=*/true);
-    small.resize(1000);
+    std::vector<float, HugePageAllocator<float>> small(1000, 1.0f, HugePageAllocator<float>(true));
     EXPECT_EQ(HugePageBytesInUse(), 0u) << "4 KB stays in ordinary memory";
-    GrowableArray<float> off;
-    off.resize(kHugePageBytes);
-    EXPECT_FALSE(off.in_huge_pages()) << "an array not asked to never uses the pool";
-    EXPECT_EQ(HugePageBytesInUse(), 0u);
-    GrowableArray<float> big(/*use_huge_pages=*/true);
+    std::vector<float, HugePageAllocator<float>> off(kHugePageBytes, 1.0f);
+    EXPECT_EQ(HugePageBytesInUse(), 0u) << "a default allocator never uses the pool";
+    std::vector<float, HugePageAllocator<float>> big(HugePageAllocator<float>(true));
     for (size_t i = 0; i < kHugePageBytes / sizeof(float) + 10; ++i) {
-      big.resize(i + 1);  // grows from ordinary memory into huge pages
-      big[i] = static_cast<float>(i);
+      big.push_back(static_cast<float>(i));  // grows from ordinary memory into huge pages
     }
-    EXPECT_TRUE(big.in_huge_pages());
     EXPECT_GE(HugePageBytesInUse(), 2 * kHugePageBytes);
     for (size_t i = 0; i < big.size(); ++i) ASSERT_EQ(big[i], static_cast<float>(i));
+    big.clear();
+    big.shrink_to_fit();
+    EXPECT_EQ(HugePageBytesInUse(), 0u);
   }
-  EXPECT_EQ(HugePageBytesInUse(), 0u);
   // Larger than the free pool: ordinary memory, freed as such.
-  GrowableArray<int8_t> codes(/*use_huge_pages=*/true);
-  codes.resize(static_cast<size_t>(FreeHugePagesInPool() + 1) * kHugePageBytes);
-  EXPECT_FALSE(codes.in_huge_pages());
+  std::vector<int8_t, HugePageAllocator<int8_t>> codes(HugePageAllocator<int8_t>(true));
+  codes.reserve(static_cast<size_t>(FreeHugePagesInPool() + 1) * kHugePageBytes);
   EXPECT_EQ(HugePageBytesInUse(), 0u);
-  codes[codes.size() - 1] = 7;
-  EXPECT_EQ(codes[codes.size() - 1], 7);
-}
-
-TEST(GrowableArrayTest, KeepsItsElementsAndNewOnesAreZero) {
-  GrowableArray<int64_t> a;
-  for (int64_t i = 0; i < 300'000; ++i) {  // heap, then a mapping of its own (2.4 MB)
-    a.resize(static_cast<size_t>(i) + 1);
-    a[static_cast<size_t>(i)] = i * 3;
-  }
-  for (size_t i = 0; i < a.size(); ++i) ASSERT_EQ(a[i], static_cast<int64_t>(i) * 3);
-  a.resize(10);  // shorter, then longer again: the elements past 10 come back as zero
-  a.resize(1000);
-  EXPECT_EQ(a[9], 27);
-  for (size_t i = 10; i < 1000; ++i) ASSERT_EQ(a[i], 0);
-  EXPECT_GE(a.capacity(), 300'000u);
-}
-
-long MinorFaults() {
-  rusage u{};
-  getrusage(RUSAGE_SELF, &u);
-  return u.ru_minflt;
-}
-
-// std::vector would copy 64 MB into new memory, a fault for each of its 16,384 new pages
-// (measured in the VM: 137 ms for a 25 MB growth). mremap moves the page tables instead.
-TEST(GrowableArrayTest, ALargeArrayGrowsWithoutTouchingItsPagesAgain) {
-  constexpr size_t kBytes = size_t{64} << 20;
-  GrowableArray<char> a;
-  a.resize(kBytes);
-  std::memset(a.data(), 0x33, kBytes);  // every page resident
-  const long before = MinorFaults();
-  a.resize(kBytes + 1);
-  const long faults = MinorFaults() - before;
-  EXPECT_GE(a.capacity(), 2 * kBytes);
-  EXPECT_LT(faults, 1000) << "the rows were copied into new pages";
-  EXPECT_EQ(a[0], 0x33);
-  EXPECT_EQ(a[kBytes - 1], 0x33);
-  EXPECT_EQ(a[kBytes], 0);
+  codes.assign(1000, int8_t{7});
+  EXPECT_EQ(codes.back(), 7);
 }
 
 TEST(HugePagesTest, AScanIndexInHugePagesFindsWhatOneInOrdinaryMemoryFinds) {

@@ -74,14 +74,13 @@ float QuantizeInt8(const float* v, size_t n, int8_t* codes) {
 }
 
 void QuantizedVectors::Resize(size_t rows) {
-  codes_.resize(rows * dimension_);
+  codes_.resize(rows * dimension_, 0);
   scales_.resize(rows, 0.0f);
 }
 
 void QuantizedVectors::Set(size_t row, const float* v) {
-  // Only up to this row: rows zero-filled ahead (a quarter more at a time, as before) were
-  // all faulted in at once, which the array's growth by mremap otherwise avoids.
-  if (row >= rows()) Resize(row + 1);
+  // Rows are zero-filled (resident) when grown: a quarter more at a time, not double.
+  if (row >= rows()) Resize(std::max(row + 1, rows() + rows() / 4 + 64));
   scales_[row] = QuantizeInt8(v, dimension_, codes_.data() + row * dimension_);
 }
 

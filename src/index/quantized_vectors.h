@@ -30,7 +30,7 @@ class QuantizedVectors {
  public:
   // `huge_pages`: the codes go to the huge-page pool when large enough (huge_pages.h).
   explicit QuantizedVectors(size_t dimension, bool huge_pages = false)
-      : dimension_(dimension), codes_(huge_pages) {}
+      : dimension_(dimension), codes_(HugePageAllocator<int8_t>(huge_pages)) {}
 
   size_t dimension() const { return dimension_; }
   size_t rows() const { return scales_.size(); }
@@ -50,7 +50,7 @@ class QuantizedVectors {
 
  private:
   size_t dimension_;
-  GrowableArray<int8_t> codes_;  // row-major, dimension_ per row
+  std::vector<int8_t, HugePageAllocator<int8_t>> codes_;  // row-major, dimension_ per row
   std::vector<float> scales_;
 };
 

@@ -112,8 +112,7 @@ class ScanIndex final : public VectorIndex {
         groups_(rotation_.padded_dimension() / 4),
         block_bytes_(groups_ * 16),
         rows_(dim_, options.huge_pages),
-        int8_(dim_, options.huge_pages),
-        codes_(options.huge_pages) {}
+        int8_(dim_, options.huge_pages) {}
 
   int dimension() const override { return static_cast<int>(dim_); }
   size_t size() const override { return rows_.size(); }
@@ -122,7 +121,7 @@ class ScanIndex final : public VectorIndex {
     const auto [row, added] = rows_.Upsert(key, vector);
     if (added) {
       inv_l1_.push_back(0);
-      if (row % kRows == 0) codes_.resize(codes_.size() + block_bytes_);
+      if (row % kRows == 0) codes_.resize(codes_.size() + block_bytes_, 0);
     }
     int8_.Set(row, vector);
     std::vector<uint8_t> patterns(groups_);
@@ -330,7 +329,7 @@ class ScanIndex final : public VectorIndex {
   FloatRows rows_;              // keys and floats
   std::vector<float> inv_l1_;   // by row
   QuantizedVectors int8_;       // by row: the re-rank's first pass
-  GrowableArray<uint8_t> codes_;  // blocks of 32 rows (ScanCodes layout)
+  std::vector<uint8_t> codes_;  // blocks of 32 rows (ScanCodes layout)
 };
 
 }  // namespace
