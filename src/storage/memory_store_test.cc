@@ -95,76 +95,86 @@ TEST_F(MemoryStoreTest, ScanFillsTheItemCacheAsFarAsItHasRoom) {
   run(2, 2);
 }
 
-TEST(MemoryStoreCheckpointTest, BackgroundCheckpointsLeaveCommitsAlone) {
-  TempDir dir;
-  const std::string path = dir.File("c.db");
-  auto store = MemoryStore::Open(
-      StoreOptions{.path = path, .synchronous = "NORMAL", .background_checkpoints = true}, 1000);
-  ASSERT_TRUE(store.ok()) << store.status().ToString();
-  Scope alice{"default", "alice", "", ""};
+// A store whose WAL only its owner checkpoints (background_checkpoints), as the engine's is.
+class MemoryStoreCheckpointTest : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    auto store = MemoryStore::Open(
+        StoreOptions{.path = path_, .synchronous = "NORMAL", .background_checkpoints = true},
+        1000);
+    ASSERT_TRUE(store.ok()) << store.status().ToString();
+    store_ = std::move(store).value();
+  }
+
+  // Batch `b`: `n` items of 2,000 bytes, ids i<b*n> … i<b*n+n-1>, content the letter of b.
+  std::vector<PendingItem> Batch(int b, int n) {
+    std::vector<PendingItem> items;
+    for (int i = 0; i < n; ++i) {
+      items.push_back({Item("i" + std::to_string(b * n + i), alice_, Content(b)), ""});
+    }
+    return items;
+  }
+  static std::string Content(int b) { return std::string(2000, static_cast<char>('a' + b % 26)); }
+
+  TempDir dir_;
+  const std::string path_ = dir_.File("c.db");
+  std::unique_ptr<MemoryStore> store_;
+  Scope alice_{"default", "alice", "", ""};
+};
+
+TEST_F(MemoryStoreCheckpointTest, BackgroundCheckpointsLeaveCommitsAlone) {
   // About 6 MB of rows: past SQLite's 1,000-page automatic checkpoint, which must not run.
   for (int b = 0; b < 30; ++b) {
-    std::vector<PendingItem> items;
-    for (int i = 0; i < 100; ++i) {
-      items.push_back({Item("i" + std::to_string(b * 100 + i), alice, std::string(2000, 'a' + b % 26)), ""});
-    }
-    ASSERT_TRUE((*store)->Insert(alice, items, 1000).ok());
+    auto items = Batch(b, 100);
+    ASSERT_TRUE(store_->Insert(alice_, items, 1000).ok());
   }
-  const auto wal = std::filesystem::file_size(path + "-wal");
+  const auto wal = std::filesystem::file_size(path_ + "-wal");
   EXPECT_GT(wal, 5u << 20) << "the WAL was checkpointed (and reused) by a commit";
-  ASSERT_TRUE((*store)->Checkpoint().ok());
+  ASSERT_TRUE(store_->Checkpoint().ok());
   // Checkpointed frames are in the database file: a copy of it alone (no WAL), taken while
   // the store is still open, has every row.
-  std::filesystem::copy_file(path, dir.File("copy.db"));
-  store->reset();
-  auto copy = MemoryStore::Open(StoreOptions{.path = dir.File("copy.db")}, 1000);
+  std::filesystem::copy_file(path_, dir_.File("copy.db"));
+  store_.reset();
+  auto copy = MemoryStore::Open(StoreOptions{.path = dir_.File("copy.db")}, 1000);
   ASSERT_TRUE(copy.ok()) << copy.status().ToString();
-  auto last = (*copy)->Get(alice, "i2999");
+  auto last = (*copy)->Get(alice_, "i2999");
   ASSERT_TRUE(last.ok()) << last.status().ToString();
-  EXPECT_EQ(last->content, std::string(2000, 'a' + 29 % 26));
+  EXPECT_EQ(last->content, Content(29));
 }
 
 // Under a steady stream of commits a passive checkpoint never copies the whole WAL (new
 // frames arrive while it copies), so SQLite never starts the WAL over and the file only grows;
 // each commit's sync then also commits the file system's journal. Checkpoint() finishes a
 // long WAL with no commit running, so the next one starts it over.
-TEST(MemoryStoreCheckpointTest, TheWalStartsOverUnderAStreamOfCommits) {
-  TempDir dir;
-  const std::string path = dir.File("c.db");
-  auto store = MemoryStore::Open(
-      StoreOptions{.path = path, .synchronous = "NORMAL", .background_checkpoints = true}, 1000);
-  ASSERT_TRUE(store.ok()) << store.status().ToString();
-  Scope alice{"default", "alice", "", ""};
+TEST_F(MemoryStoreCheckpointTest, TheWalStartsOverUnderAStreamOfCommits) {
   constexpr int kBatches = 1500;  // ~30 MB of rows, in small transactions
   std::atomic<bool> done{false};
   Status write_status;
   std::thread writer([&] {
     for (int b = 0; b < kBatches && write_status.ok(); ++b) {
-      std::vector<PendingItem> items;
-      for (int i = 0; i < 10; ++i) {
-        items.push_back({Item("i" + std::to_string(b * 10 + i), alice, std::string(2000, 'a' + b % 26)), ""});
-      }
-      write_status = (*store)->Insert(alice, items, 1000);
+      auto items = Batch(b, 10);
+      write_status = store_->Insert(alice_, items, 1000);
     }
     done = true;
   });
   uintmax_t largest_wal = 0;
   int checkpoints = 0;
-  while (!done) {
-    Status st = (*store)->Checkpoint(/*restart_frames=*/256);
-    ASSERT_TRUE(st.ok()) << st.ToString();
+  Status checkpoint_status;
+  while (!done && checkpoint_status.ok()) {  // no ASSERT while the writer runs: it is joined
+    checkpoint_status = store_->Checkpoint(/*restart_frames=*/256);
     ++checkpoints;
     std::error_code ec;
-    largest_wal = std::max(largest_wal, std::filesystem::file_size(path + "-wal", ec));
+    largest_wal = std::max(largest_wal, std::filesystem::file_size(path_ + "-wal", ec));
   }
   writer.join();
+  ASSERT_TRUE(checkpoint_status.ok()) << checkpoint_status.ToString();
   ASSERT_TRUE(write_status.ok()) << write_status.ToString();
   ASSERT_GT(checkpoints, 10);
-  const uintmax_t database = std::filesystem::file_size(path);
+  const uintmax_t database = std::filesystem::file_size(path_);
   EXPECT_GT(database, 30u << 20);
   EXPECT_LT(largest_wal, database / 3) << "the WAL kept growing: " << largest_wal << " bytes";
-  EXPECT_EQ((*store)->Get(alice, "i" + std::to_string(kBatches * 10 - 1))->content,
-            std::string(2000, 'a' + (kBatches - 1) % 26));
+  EXPECT_EQ(store_->Get(alice_, "i" + std::to_string(kBatches * 10 - 1))->content,
+            Content(kBatches - 1));
 }
 
 TEST_F(MemoryStoreTest, InsertGroupRollsBackOnlyTheFailingRequest) {
