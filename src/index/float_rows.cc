@@ -1,4 +1,4 @@
-// FloatRows: keyed rows in one dense array, scanned with a dot product the compiler vectorizes.
+// FloatRows: keyed dense rows, scanned with a dot product the compiler vectorizes.
 // Removal swaps the last row into the hole, keeping the array dense.
 #include "index/float_rows.h"
 
@@ -31,9 +31,9 @@ std::pair<size_t, bool> FloatRows::Upsert(int64_t key, const float* vector) {
   auto [it, added] = row_of_.try_emplace(key, keys_.size());
   if (added) {
     keys_.push_back(key);
-    data_.resize(data_.size() + dim_);
+    data_.Resize(keys_.size());
   }
-  std::copy(vector, vector + dim_, data_.begin() + static_cast<ptrdiff_t>(it->second * dim_));
+  std::copy(vector, vector + dim_, data_.row(it->second));
   return {it->second, added};
 }
 
@@ -42,14 +42,12 @@ std::optional<FloatRows::Moved> FloatRows::Remove(int64_t key) {
   if (it == row_of_.end()) return std::nullopt;
   const Moved moved{it->second, keys_.size() - 1};
   if (moved.row != moved.last) {
-    std::copy(data_.begin() + static_cast<ptrdiff_t>(moved.last * dim_),
-              data_.begin() + static_cast<ptrdiff_t>((moved.last + 1) * dim_),
-              data_.begin() + static_cast<ptrdiff_t>(moved.row * dim_));
+    std::copy(row(moved.last), row(moved.last) + dim_, data_.row(moved.row));
     keys_[moved.row] = keys_[moved.last];
     row_of_[keys_[moved.row]] = moved.row;
   }
   keys_.pop_back();
-  data_.resize(data_.size() - dim_);
+  data_.Resize(keys_.size());
   row_of_.erase(it);
   return moved;
 }
@@ -73,16 +71,21 @@ std::vector<VectorHit> FloatRows::Search(const float* query, size_t k,
   hits.reserve(std::min(keys_.size(), k * 4));
   auto worse = [](const VectorHit& a, const VectorHit& b) { return a.score > b.score; };
   const int n = static_cast<int>(dim_);
-  for (size_t r = 0; r < keys_.size(); ++r) {
-    if (filter && !filter(keys_[r])) continue;
-    const float score = Dot(query, row(r), n);
-    if (hits.size() < k) {
-      hits.push_back({keys_[r], score});
-      std::push_heap(hits.begin(), hits.end(), worse);
-    } else if (score > hits.front().score) {
-      std::pop_heap(hits.begin(), hits.end(), worse);
-      hits.back() = {keys_[r], score};
-      std::push_heap(hits.begin(), hits.end(), worse);
+  const size_t per_chunk = data_.rows_per_chunk();
+  for (size_t first = 0; first < keys_.size(); first += per_chunk) {
+    const float* rows = row(first);  // a chunk's rows are contiguous
+    const size_t end = std::min(keys_.size(), first + per_chunk);
+    for (size_t r = first; r < end; ++r) {
+      if (filter && !filter(keys_[r])) continue;
+      const float score = Dot(query, rows + (r - first) * dim_, n);
+      if (hits.size() < k) {
+        hits.push_back({keys_[r], score});
+        std::push_heap(hits.begin(), hits.end(), worse);
+      } else if (score > hits.front().score) {
+        std::pop_heap(hits.begin(), hits.end(), worse);
+        hits.back() = {keys_[r], score};
+        std::push_heap(hits.begin(), hits.end(), worse);
+      }
     }
   }
   std::sort_heap(hits.begin(), hits.end(), worse);

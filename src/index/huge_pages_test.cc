@@ -53,31 +53,6 @@ TEST(HugePagesTest, AShortPoolGivesNothingAndOtherMemoryIsNotFreedAsHugePages) {
   EXPECT_FALSE(FreeHugePages(ordinary.data()));
 }
 
-TEST(HugePagesTest, TheAllocatorUsesThePoolOnlyForLargeArraysWhenAskedTo) {
-  NeedPool(4);
-  {
-    std::vector<float, HugePageAllocator<float>> small(1000, 1.0f, HugePageAllocator<float>(true));
-    EXPECT_EQ(HugePageBytesInUse(), 0u) << "4 KB stays in ordinary memory";
-    std::vector<float, HugePageAllocator<float>> off(kHugePageBytes, 1.0f);
-    EXPECT_EQ(HugePageBytesInUse(), 0u) << "a default allocator never uses the pool";
-    std::vector<float, HugePageAllocator<float>> big(HugePageAllocator<float>(true));
-    for (size_t i = 0; i < kHugePageBytes / sizeof(float) + 10; ++i) {
-      big.push_back(static_cast<float>(i));  // grows from ordinary memory into huge pages
-    }
-    EXPECT_GE(HugePageBytesInUse(), 2 * kHugePageBytes);
-    for (size_t i = 0; i < big.size(); ++i) ASSERT_EQ(big[i], static_cast<float>(i));
-    big.clear();
-    big.shrink_to_fit();
-    EXPECT_EQ(HugePageBytesInUse(), 0u);
-  }
-  // Larger than the free pool: ordinary memory, freed as such.
-  std::vector<int8_t, HugePageAllocator<int8_t>> codes(HugePageAllocator<int8_t>(true));
-  codes.reserve(static_cast<size_t>(FreeHugePagesInPool() + 1) * kHugePageBytes);
-  EXPECT_EQ(HugePageBytesInUse(), 0u);
-  codes.assign(1000, int8_t{7});
-  EXPECT_EQ(codes.back(), 7);
-}
-
 TEST(HugePagesTest, AScanIndexInHugePagesFindsWhatOneInOrdinaryMemoryFinds) {
   NeedPool(16);
   constexpr int kDim = 384;

@@ -74,19 +74,18 @@ float QuantizeInt8(const float* v, size_t n, int8_t* codes) {
 }
 
 void QuantizedVectors::Resize(size_t rows) {
-  codes_.resize(rows * dimension_, 0);
+  codes_.Resize(rows);
   scales_.resize(rows, 0.0f);
 }
 
 void QuantizedVectors::Set(size_t row, const float* v) {
-  // Rows are zero-filled (resident) when grown: a quarter more at a time, not double.
-  if (row >= rows()) Resize(std::max(row + 1, rows() + rows() / 4 + 64));
-  scales_[row] = QuantizeInt8(v, dimension_, codes_.data() + row * dimension_);
+  if (row >= rows()) Resize(row + 1);  // new chunks are not touched until written
+  scales_[row] = QuantizeInt8(v, dimension_, codes_.row(row));
 }
 
 void QuantizedVectors::Clear(size_t row) {
   if (row >= rows()) return;
-  std::memset(codes_.data() + row * dimension_, 0, dimension_);
+  std::memset(codes_.row(row), 0, dimension_);
   scales_[row] = 0;
 }
 

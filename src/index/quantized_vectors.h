@@ -15,7 +15,7 @@
 #include <cstdint>
 #include <vector>
 
-#include "index/huge_pages.h"
+#include "index/chunked_rows.h"
 
 namespace engram {
 
@@ -30,7 +30,7 @@ class QuantizedVectors {
  public:
   // `huge_pages`: the codes go to the huge-page pool when large enough (huge_pages.h).
   explicit QuantizedVectors(size_t dimension, bool huge_pages = false)
-      : dimension_(dimension), codes_(HugePageAllocator<int8_t>(huge_pages)) {}
+      : dimension_(dimension), codes_(dimension, huge_pages) {}
 
   size_t dimension() const { return dimension_; }
   size_t rows() const { return scales_.size(); }
@@ -39,18 +39,18 @@ class QuantizedVectors {
   // Quantizes `v` (dimension() floats) into row `row`, growing the table if needed.
   void Set(size_t row, const float* v);
   void Clear(size_t row);  // zero codes and scale
-  const int8_t* codes(size_t row) const { return codes_.data() + row * dimension_; }
+  const int8_t* codes(size_t row) const { return codes_.row(row); }
   float scale(size_t row) const { return scales_[row]; }
   // Approximate inner product of a quantized query (codes, scale) with row `row`.
   float Dot(const int8_t* query_codes, float query_scale, size_t row) const {
     return static_cast<float>(DotInt8(query_codes, codes(row), dimension_)) * query_scale *
            scales_[row];
   }
-  size_t MemoryBytes() const { return codes_.size() + scales_.size() * sizeof(float); }
+  size_t MemoryBytes() const { return codes_.UsedBytes() + scales_.size() * sizeof(float); }
 
  private:
   size_t dimension_;
-  std::vector<int8_t, HugePageAllocator<int8_t>> codes_;  // row-major, dimension_ per row
+  ChunkedRows<int8_t> codes_;  // dimension_ per row
   std::vector<float> scales_;
 };
 

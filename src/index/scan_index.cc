@@ -112,7 +112,8 @@ class ScanIndex final : public VectorIndex {
         groups_(rotation_.padded_dimension() / 4),
         block_bytes_(groups_ * 16),
         rows_(dim_, options.huge_pages),
-        int8_(dim_, options.huge_pages) {}
+        int8_(dim_, options.huge_pages),
+        codes_(block_bytes_, options.huge_pages) {}
 
   int dimension() const override { return static_cast<int>(dim_); }
   size_t size() const override { return rows_.size(); }
@@ -121,7 +122,7 @@ class ScanIndex final : public VectorIndex {
     const auto [row, added] = rows_.Upsert(key, vector);
     if (added) {
       inv_l1_.push_back(0);
-      if (row % kRows == 0) codes_.resize(codes_.size() + block_bytes_, 0);
+      if (row % kRows == 0) codes_.Resize(codes_.size() + 1);
     }
     int8_.Set(row, vector);
     std::vector<uint8_t> patterns(groups_);
@@ -146,7 +147,7 @@ class ScanIndex final : public VectorIndex {
     SetPatterns(last, patterns.data());
     inv_l1_.pop_back();
     int8_.Clear(last);
-    if (last % kRows == 0) codes_.resize(codes_.size() - block_bytes_);
+    if (last % kRows == 0) codes_.Resize(codes_.size() - 1);
     return Status::Ok();
   }
 
@@ -158,7 +159,7 @@ class ScanIndex final : public VectorIndex {
     // grow by doubling, and the grown part of a large allocation is not backed by memory until
     // rows are written into it. Counting capacity made 100 scopes of 20k vectors look 60 %
     // larger and evict each other.
-    return rows_.UsedBytes() + codes_.size() + int8_.MemoryBytes() +
+    return rows_.UsedBytes() + codes_.size() * block_bytes_ + int8_.MemoryBytes() +
            inv_l1_.size() * sizeof(float);
   }
 
@@ -221,9 +222,11 @@ class ScanIndex final : public VectorIndex {
     std::vector<float>& estimates = scratch.estimates;
     estimates.resize(kScanChunk * kRows);
     const float base_f = static_cast<float>(base);
-    for (size_t from = 0; from < blocks; from += kScanChunk) {
-      const size_t n = std::min(kScanChunk, blocks - from);
-      ScanCodes(codes_.data() + from * block_bytes_, n, lut.data(), groups_, sums.data());
+    const size_t per_chunk = codes_.rows_per_chunk();
+    for (size_t from = 0, n = 0; from < blocks; from += n) {
+      // kScanChunk blocks at a time, never past the end of a chunk of codes.
+      n = std::min({kScanChunk, blocks - from, per_chunk - (from & (per_chunk - 1))});
+      ScanCodes(codes_.row(from), n, lut.data(), groups_, sums.data());
       const size_t first = from * kRows, count = std::min(rows, first + n * kRows) - first;
       const float* inv = inv_l1_.data() + first;
       for (size_t i = 0; i < count; ++i) {  // vectorized
@@ -302,7 +305,7 @@ class ScanIndex final : public VectorIndex {
   }
 
   void SetPatterns(size_t row, const uint8_t* patterns) {
-    uint8_t* block = codes_.data() + (row / kRows) * block_bytes_;
+    uint8_t* block = codes_.row(row / kRows);
     const size_t slot = row % kRows;
     const bool high = slot >= 16;
     for (size_t g = 0; g < groups_; ++g) {
@@ -313,7 +316,7 @@ class ScanIndex final : public VectorIndex {
   }
 
   void GetPatterns(size_t row, uint8_t* patterns) const {
-    const uint8_t* block = codes_.data() + (row / kRows) * block_bytes_;
+    const uint8_t* block = codes_.row(row / kRows);
     const size_t slot = row % kRows;
     for (size_t g = 0; g < groups_; ++g) {
       const uint8_t byte = block[g * 16 + (slot & 15)];
@@ -329,7 +332,7 @@ class ScanIndex final : public VectorIndex {
   FloatRows rows_;              // keys and floats
   std::vector<float> inv_l1_;   // by row
   QuantizedVectors int8_;       // by row: the re-rank's first pass
-  std::vector<uint8_t> codes_;  // blocks of 32 rows (ScanCodes layout)
+  ChunkedBytes codes_;          // by block of 32 rows (ScanCodes layout)
 };
 
 }  // namespace

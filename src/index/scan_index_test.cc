@@ -267,5 +267,39 @@ TEST(ScanIndexTest, MemoryGrowsWithTheRows) {
   EXPECT_GE(index->MemoryBytes() - empty, 1000u * (1536 + 48));
 }
 
+// At 4,096 dimensions a chunk holds 128 rows of floats, 512 int8 rows and 128 blocks of codes
+// (4,096 rows): 4,200 vectors put rows of every array past its chunk boundaries, and removals
+// move rows back across them.
+TEST(ScanIndexTest, FindsRowsInEveryChunkAndAfterTheyMoveAcrossChunks) {
+  constexpr int kDim = 4096;
+  constexpr int64_t kCount = 4200;
+  std::mt19937 rng(11);
+  auto index = MakeScanIndex(kDim);
+  std::map<int64_t, std::vector<float>> vectors;
+  for (int64_t key = 1; key <= kCount; ++key) {
+    vectors[key] = Dense(rng, kDim);
+    ASSERT_TRUE(index->Upsert(key, vectors[key].data()).ok());
+  }
+  auto finds_itself = [&](int64_t key) {
+    const auto hits = index->Search(vectors.at(key).data(), 3, {});
+    return !hits.empty() && hits[0].key == key &&
+           std::fabs(hits[0].score - Dot(vectors.at(key), vectors.at(key))) < 1e-4f;
+  };
+  for (int64_t key : {1, 127, 128, 129, 513, 2048, 4096, 4097, 4150, 4199, 4200}) {
+    EXPECT_TRUE(finds_itself(key)) << key;
+  }
+  // Each removal moves the last row (in the codes' second chunk) to the hole (in the first).
+  for (int64_t key : {1, 200, 3000, 4100}) {
+    ASSERT_TRUE(index->Remove(key).ok());
+    vectors.erase(key);
+  }
+  EXPECT_EQ(index->size(), static_cast<size_t>(kCount - 4));
+  for (int64_t key : {2, 4150, 4196, 4197, 4198, 4199, 4200}) EXPECT_TRUE(finds_itself(key)) << key;
+  const auto hits = index->Search(vectors.at(4200).data(), 10, {});
+  const auto exact = BruteForce(vectors, vectors.at(4200), 10);
+  ASSERT_EQ(hits.size(), exact.size());
+  EXPECT_EQ(hits[0].key, exact[0].key);
+}
+
 }  // namespace
 }  // namespace engram
