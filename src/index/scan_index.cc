@@ -156,10 +156,9 @@ class ScanIndex final : public VectorIndex {
   bool Get(int64_t key, std::vector<float>* out) const override { return rows_.Get(key, out); }
 
   size_t MemoryBytes() const override {
-    // Floats, keys, codes and 1/L1 norms of the rows in use, as HnswIndex counts: the arrays
-    // grow by doubling, and the grown part of a large allocation is not backed by memory until
-    // rows are written into it. Counting capacity made 100 scopes of 20k vectors look 60 %
-    // larger and evict each other.
+    // Floats, keys, codes and 1/L1 norms of the rows in use, as HnswIndex counts: the rows of
+    // a chunk past the last in use are not backed by memory until written (in ordinary memory).
+    // Counting capacity made 100 scopes of 20k vectors look 60 % larger and evict each other.
     return rows_.UsedBytes() + codes_.size() * block_bytes_ + int8_.MemoryBytes() +
            inv_l1_.size() * sizeof(float);
   }
