@@ -48,10 +48,8 @@ ChunkedBytes::ChunkedBytes(ChunkedBytes&& other) noexcept
       mask_(other.mask_),
       size_(std::exchange(other.size_, 0)),
       first_capacity_(std::exchange(other.first_capacity_, 0)),
-      chunks_(std::move(other.chunks_)),
-      owned_(std::move(other.owned_)) {
+      chunks_(std::move(other.chunks_)) {
   other.chunks_.clear();
-  other.owned_.clear();
 }
 
 ChunkedBytes& ChunkedBytes::operator=(ChunkedBytes&& other) noexcept {
@@ -64,16 +62,13 @@ ChunkedBytes& ChunkedBytes::operator=(ChunkedBytes&& other) noexcept {
     size_ = std::exchange(other.size_, 0);
     first_capacity_ = std::exchange(other.first_capacity_, 0);
     chunks_ = std::move(other.chunks_);
-    owned_ = std::move(other.owned_);
     other.chunks_.clear();
-    other.owned_.clear();
   }
   return *this;
 }
 
 void ChunkedBytes::Release() {
-  for (const Chunk& chunk : owned_) Free(chunk);
-  owned_.clear();
+  for (const Chunk& chunk : chunks_) Free(chunk);
   chunks_.clear();
   size_ = 0;
   first_capacity_ = 0;
@@ -109,24 +104,18 @@ void ChunkedBytes::Resize(size_t rows) {
       while (capacity < std::min(rows, full)) capacity *= 2;
       capacity = std::min(capacity, full);
       const Chunk grown = Allocate(capacity * row_bytes_);
-      if (!owned_.empty()) {
-        std::memcpy(grown.data, owned_[0].data, size_ * row_bytes_);
-        Free(owned_[0]);
-        owned_[0] = grown;
-        chunks_[0] = grown.data;
+      if (!chunks_.empty()) {
+        std::memcpy(grown.data, chunks_[0].data, size_ * row_bytes_);
+        Free(chunks_[0]);
+        chunks_[0] = grown;
       } else {
-        owned_.push_back(grown);
-        chunks_.push_back(grown.data);
+        chunks_.push_back(grown);
       }
       first_capacity_ = capacity;
     }
     // Full chunks after it, as many as `rows` needs.
     const size_t needed = (rows + full - 1) / full;
-    while (chunks_.size() < needed) {
-      const Chunk chunk = Allocate(full * row_bytes_);
-      owned_.push_back(chunk);
-      chunks_.push_back(chunk.data);
-    }
+    while (chunks_.size() < needed) chunks_.push_back(Allocate(full * row_bytes_));
   } else if (rows < size_) {
     // Zero the dropped rows, chunk by chunk, so that rows past size() stay zero.
     for (size_t r = rows; r < size_;) {
@@ -137,8 +126,7 @@ void ChunkedBytes::Resize(size_t rows) {
     // Keep the chunk holding the last row and one more; the first chunk always stays.
     const size_t keep = std::max<size_t>(1, (rows + full - 1) / full + 1);
     while (chunks_.size() > keep) {
-      Free(owned_.back());
-      owned_.pop_back();
+      Free(chunks_.back());
       chunks_.pop_back();
     }
   }
@@ -146,14 +134,14 @@ void ChunkedBytes::Resize(size_t rows) {
 }
 
 size_t ChunkedBytes::AllocatedBytes() const {
-  size_t bytes = chunks_.capacity() * sizeof(uint8_t*) + owned_.capacity() * sizeof(Chunk);
-  for (const Chunk& chunk : owned_) bytes += chunk.bytes;
+  size_t bytes = chunks_.capacity() * sizeof(Chunk);
+  for (const Chunk& chunk : chunks_) bytes += chunk.bytes;
   return bytes;
 }
 
 size_t ChunkedBytes::HugePageChunks() const {
   return static_cast<size_t>(
-      std::count_if(owned_.begin(), owned_.end(), [](const Chunk& c) { return c.huge; }));
+      std::count_if(chunks_.begin(), chunks_.end(), [](const Chunk& c) { return c.huge; }));
 }
 
 }  // namespace engram

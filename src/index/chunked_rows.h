@@ -40,10 +40,11 @@ class ChunkedBytes {
   size_t size() const { return size_; }
   // Rows of a full chunk (a power of two); chunk c holds rows [c, c + 1) × rows_per_chunk().
   size_t rows_per_chunk() const { return size_t{1} << shift_; }
-  size_t chunks() const { return chunks_.size(); }
 
-  uint8_t* row(size_t r) { return chunks_[r >> shift_] + (r & mask_) * row_bytes_; }
-  const uint8_t* row(size_t r) const { return chunks_[r >> shift_] + (r & mask_) * row_bytes_; }
+  uint8_t* row(size_t r) { return chunks_[r >> shift_].data + (r & mask_) * row_bytes_; }
+  const uint8_t* row(size_t r) const {
+    return chunks_[r >> shift_].data + (r & mask_) * row_bytes_;
+  }
 
   // Grows (new rows are zero) or shrinks to `rows` rows. Shrinking zeroes the dropped rows and
   // frees the chunks past the last one in use but one (so that rows added and removed at a
@@ -69,9 +70,8 @@ class ChunkedBytes {
   unsigned shift_;
   size_t mask_;
   size_t size_ = 0;
-  size_t first_capacity_ = 0;     // rows the first chunk holds (grows to rows_per_chunk)
-  std::vector<uint8_t*> chunks_;  // chunk data, for row()
-  std::vector<Chunk> owned_;      // same chunks, with how to free them
+  size_t first_capacity_ = 0;  // rows the first chunk holds (grows to rows_per_chunk)
+  std::vector<Chunk> chunks_;
 };
 
 // Rows of `width` values of T (trivially copyable; zero bytes are T's zero).

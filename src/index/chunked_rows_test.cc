@@ -95,9 +95,8 @@ TEST(ChunkedRowsTest, ShrinkingFreesChunksButOneSpare) {
   rows.Resize(per + 1);  // in chunk 1: chunks 0, 1 and a spare 2 remain
   EXPECT_GE(rows.AllocatedBytes(), 3 * chunk_bytes);
   EXPECT_LT(rows.AllocatedBytes(), 4 * chunk_bytes);
-  const float* spare_row = nullptr;
   rows.Resize(2 * per + 1);  // into the spare: no allocation, the rows are where they were
-  spare_row = rows.row(2 * per);
+  const float* spare_row = rows.row(2 * per);
   rows.Resize(2 * per);
   rows.Resize(2 * per + 1);
   EXPECT_EQ(rows.row(2 * per), spare_row);
