@@ -5,6 +5,8 @@
 //   BM_ScanIndex100x10k — the scan index alone as the server benchmark uses it: 100 scopes of
 //                         10k vectors (2 GB, far beyond the CPU caches), k=30 (the vector
 //                         channel's pool for k=10) in a random scope per search
+//   BM_ScanCodes/<kernel> — the fast-scan kernel alone over one scope's codes (10k rows of 384
+//                         dimensions, 480 KB: in the L2/L3 caches), per kernel the CPU can run
 #include <benchmark/benchmark.h>
 #include <stdlib.h>
 #include <time.h>
@@ -134,6 +136,29 @@ void BM_ScanIndex100x10k(benchmark::State& state) {
   }
 }
 BENCHMARK(BM_ScanIndex100x10k)->Unit(benchmark::kMicrosecond);
+
+void BM_ScanCodes(benchmark::State& state, ScanKernel kernel) {
+  constexpr size_t kGroups = 96, kBlocks = 10'000 / 32 + 1;
+  std::mt19937 rng(5);
+  std::vector<uint8_t> codes(kBlocks * kGroups * 16), lut(kGroups * 16);
+  for (uint8_t& c : codes) c = static_cast<uint8_t>(rng());
+  for (uint8_t& x : lut) x = static_cast<uint8_t>(rng());
+  std::vector<uint32_t> sums(kBlocks * 32);
+  for (auto _ : state) {
+    kernel(codes.data(), kBlocks, lut.data(), kGroups, sums.data());
+    benchmark::DoNotOptimize(sums.data());
+    benchmark::ClobberMemory();
+  }
+  state.SetItemsProcessed(static_cast<int64_t>(state.iterations() * kBlocks * 32));
+}
+
+[[maybe_unused]] const bool kScanCodesRegistered = [] {
+  for (const auto& [name, kernel] : ScanKernels()) {
+    benchmark::RegisterBenchmark(("BM_ScanCodes/" + name).c_str(), BM_ScanCodes, kernel)
+        ->Unit(benchmark::kMicrosecond);
+  }
+  return true;
+}();
 
 }  // namespace
 }  // namespace engram

@@ -11,7 +11,7 @@
 // The inner product of a query q with a stored v is estimated as in RaBitQ (Gao & Long, SIGMOD
 // 2024): <s, R·q> / <s, R·v> = <s, R·q> / |R·v|₁, where s is v's sign vector. The numerator is
 // read from an 8-bit table of R·q per 4 coordinates (16 sign patterns each), 32 codes at a time
-// with byte shuffles (AVX2; a portable loop gives the same integers), the layout known as "fast
+// with byte shuffles (AVX-512 or AVX2; a portable loop gives the same integers), the layout known as "fast
 // scan" (Faiss, RaBitQ). The best max(rerank_min, rerank_factor × k) estimates are then scored
 // exactly with the floats, so returned scores are exact and only membership is approximate.
 //
@@ -26,6 +26,8 @@
 #include <cstddef>
 #include <cstdint>
 #include <memory>
+#include <string>
+#include <utility>
 #include <vector>
 
 #include "index/vector_index.h"
@@ -65,10 +67,17 @@ class SignRotation {
 // `groups` × 16 bytes, group g's byte i holding row i's 4-bit pattern of group g in its low
 // nibble and row i + 16's in its high nibble. `lut` holds 16 bytes per group (the value of each
 // pattern). Writes out[b * 32 + i] = sum over groups of lut[g * 16 + pattern(row b*32+i, g)].
-// `groups` must be even. The AVX2 version is used where the CPU has it; both give the same sums.
+// `groups` must be even. The AVX-512 (BW) version is used where the CPU has it, else the AVX2
+// one; all give the same sums.
 void ScanCodes(const uint8_t* codes, size_t blocks, const uint8_t* lut, size_t groups,
                uint32_t* out);
 void ScanCodesPortable(const uint8_t* codes, size_t blocks, const uint8_t* lut, size_t groups,
                        uint32_t* out);
+// Writes the indexes r < n with values[r] >= threshold (never for NaN), ascending, to `out`,
+// which has room for n + 16; returns how many. 16 comparisons a step with AVX-512.
+size_t RowsAtLeast(const float* values, size_t n, float threshold, uint32_t* out);
+// Every kernel this CPU can run, by name ("portable", "avx2", "avx512"), for tests and benchmarks.
+using ScanKernel = void (*)(const uint8_t*, size_t, const uint8_t*, size_t, uint32_t*);
+std::vector<std::pair<std::string, ScanKernel>> ScanKernels();
 
 }  // namespace engram

@@ -99,12 +99,16 @@ TEST(SignRotationTest, SpreadsASparseVectorOverEveryBlock) {
   EXPECT_GT(nonzero, out.size() * 9 / 10);
 }
 
-// Packs per-row patterns in the documented layout and checks both kernels against the sums
-// computed from the patterns directly; 1,024 groups (a 4,096-dimension code) crosses the
-// kernel's 256-pair flush of its 16-bit lanes.
-TEST(ScanCodesTest, BothKernelsSumTheTableEntriesOfEachRow) {
+// Packs per-row patterns in the documented layout and checks every kernel the CPU can run
+// against the sums computed from the patterns directly; 1,024 groups (a 4,096-dimension code)
+// crosses the kernels' flush of their 16-bit lanes (256 pairs, or 256 quads), and 18 and 98
+// groups end in a pair (the AVX-512 kernel's masked last load).
+TEST(ScanCodesTest, EveryKernelSumsTheTableEntriesOfEachRow) {
+  const auto kernels = ScanKernels();
+  ASSERT_FALSE(kernels.empty());
+  EXPECT_EQ(kernels.front().first, "portable");
   std::mt19937 rng(7);
-  for (size_t groups : {16u, 96u, 1024u}) {
+  for (size_t groups : {2u, 16u, 18u, 96u, 98u, 1024u, 2050u}) {
     for (size_t blocks : {1u, 3u}) {
       std::vector<std::vector<uint8_t>> patterns(blocks * 32, std::vector<uint8_t>(groups));
       for (auto& row : patterns) {
@@ -121,23 +125,48 @@ TEST(ScanCodesTest, BothKernelsSumTheTableEntriesOfEachRow) {
       std::vector<uint8_t> lut(groups * 16);
       for (uint8_t& x : lut) x = static_cast<uint8_t>(rng() % 256);
       lut[0] = 255;  // the largest entries too
-      std::vector<uint32_t> fast(blocks * 32), portable(blocks * 32);
-      ScanCodes(codes.data(), blocks, lut.data(), groups, fast.data());
-      ScanCodesPortable(codes.data(), blocks, lut.data(), groups, portable.data());
+      std::vector<uint32_t> want(blocks * 32, 0);
       for (size_t row = 0; row < patterns.size(); ++row) {
-        uint32_t want = 0;
-        for (size_t g = 0; g < groups; ++g) want += lut[g * 16 + patterns[row][g]];
-        EXPECT_EQ(fast[row], want) << "groups " << groups << " row " << row;
-        EXPECT_EQ(portable[row], want) << "groups " << groups << " row " << row;
+        for (size_t g = 0; g < groups; ++g) want[row] += lut[g * 16 + patterns[row][g]];
+      }
+      std::vector<uint32_t> dispatched(blocks * 32);
+      ScanCodes(codes.data(), blocks, lut.data(), groups, dispatched.data());
+      EXPECT_EQ(dispatched, want) << "groups " << groups << " blocks " << blocks;
+      for (const auto& [name, kernel] : kernels) {
+        std::vector<uint32_t> got(blocks * 32, 12345);  // every sum written, none added to
+        kernel(codes.data(), blocks, lut.data(), groups, got.data());
+        EXPECT_EQ(got, want) << name << ", groups " << groups << " blocks " << blocks;
       }
     }
   }
   // All patterns 15 with all entries 255: the largest possible sums.
-  const size_t groups = 1024;
-  std::vector<uint8_t> codes(groups * 16, 0xFF), lut(groups * 16, 255);
-  std::vector<uint32_t> out(32);
-  ScanCodes(codes.data(), 1, lut.data(), groups, out.data());
-  for (uint32_t sum : out) EXPECT_EQ(sum, 255u * groups);
+  for (size_t groups : {1024u, 2050u}) {
+    std::vector<uint8_t> codes(groups * 16, 0xFF), lut(groups * 16, 255);
+    for (const auto& [name, kernel] : kernels) {
+      std::vector<uint32_t> out(32);
+      kernel(codes.data(), 1, lut.data(), groups, out.data());
+      for (uint32_t sum : out) EXPECT_EQ(sum, 255u * groups) << name << ", groups " << groups;
+    }
+  }
+}
+
+// Every length around the 16-value steps, thresholds at, between and beyond the values, NaNs.
+TEST(RowsAtLeastTest, ListsTheRowsReachingTheThresholdInOrder) {
+  std::mt19937 rng(11);
+  for (size_t n : {0u, 1u, 15u, 16u, 17u, 31u, 32u, 33u, 100u, 10'000u}) {
+    std::vector<float> values(n);
+    for (float& v : values) v = static_cast<float>(rng() % 1000) / 10.0f;
+    if (n > 3) values[3] = std::nanf("");
+    for (float threshold : {-1.0f, 0.0f, 50.0f, 99.9f, 100.0f}) {
+      std::vector<uint32_t> want;
+      for (size_t r = 0; r < n; ++r) {
+        if (values[r] >= threshold) want.push_back(static_cast<uint32_t>(r));
+      }
+      std::vector<uint32_t> out(n + 16);
+      out.resize(RowsAtLeast(values.data(), n, threshold, out.data()));
+      EXPECT_EQ(out, want) << "n " << n << " threshold " << threshold;
+    }
+  }
 }
 
 TEST(ScanIndexTest, BelowTheExactThresholdResultsAreExact) {
