@@ -10,11 +10,13 @@
 //
 //   engram_http_load --url http://127.0.0.1:8080 --rate 5000 --duration 30 --connections 64
 //                    --kind search|add --lines FILE [--users 100] [--key KEY] [--warmup S]
+//                    [--trace FILE]
 // --warmup S sends at the same rate for S seconds first and records none of those requests (as
 // wrk2 leaves out its calibration period): after an idle spell the server's first requests
 // of a burst are slower than its steady state, which is what the figures are about.
 // Lines of FILE are queries (search) or memory texts (add), JSON-safe; each request takes a
-// random line and user. Prints a summary and one line "RESULT {json}" in the shape of the wrk
+// random line and user. --trace FILE writes one line per recorded request: the time it was due
+// (ms from the end of the warm-up) and its latency (ms), to see when stalls happen. Prints a summary and one line "RESULT {json}" in the shape of the wrk
 // scripts' (bench/server/common.lua), plus "rate" (offered) and p99.9.
 #include <arpa/inet.h>
 #include <fcntl.h>
@@ -51,6 +53,7 @@ struct Options {
   std::string lines_file;
   int users = 100;
   std::string key;
+  std::string trace_file;
 };
 
 [[noreturn]] void Die(const std::string& message) {
@@ -90,6 +93,8 @@ Options Parse(int argc, char** argv) {
       o.users = std::atoi(value.c_str());
     } else if (flag == "--key") {
       o.key = value;
+    } else if (flag == "--trace") {
+      o.trace_file = value;
     } else {
       Die("unknown flag " + flag);
     }
@@ -258,6 +263,11 @@ class Load {
         if (status < 200 || status >= 300) ++non2xx_;
         latencies_us_.push_back(static_cast<float>(
             std::chrono::duration_cast<std::chrono::microseconds>(Clock::now() - c.due).count()));
+        if (!o_.trace_file.empty()) {
+          due_us_.push_back(static_cast<float>(
+              std::chrono::duration_cast<std::chrono::microseconds>(c.due - measured_from_)
+                  .count()));
+        }
       }
       c.in.erase(0, head_end + 4 + length);
       c.busy = false;
@@ -268,6 +278,14 @@ class Load {
   }
 
   void Report(uint64_t scheduled, double seconds) {
+    if (!o_.trace_file.empty()) {
+      FILE* f = std::fopen(o_.trace_file.c_str(), "w");
+      if (f == nullptr) Die("cannot write " + o_.trace_file);
+      for (size_t i = 0; i < due_us_.size(); ++i) {
+        std::fprintf(f, "%.3f %.3f\n", due_us_[i] / 1000.0, latencies_us_[i] / 1000.0);
+      }
+      std::fclose(f);
+    }
     std::vector<float>& l = latencies_us_;
     std::sort(l.begin(), l.end());
     auto pct = [&](double p) -> double {
@@ -301,6 +319,7 @@ class Load {
   std::vector<Connection> conns_;
   int epoll_ = -1;
   std::vector<float> latencies_us_;
+  std::vector<float> due_us_;  // --trace: when each recorded request was due, in order of answer
   Clock::time_point measured_from_;  // requests due before this are the warm-up's
   uint64_t warmup_requests_ = 0;
   uint64_t non2xx_ = 0;
