@@ -76,7 +76,7 @@ struct EngineOptions {
   // taken as 1.
   size_t access_flush_items = 100'000;
   // Tests only: runs inside each commit of access counts, after SQLite's commit and before
-  // the counts are forgotten (searches of the items written must wait for it).
+  // the counts are given to the item cache and forgotten (searches do not wait for it).
   std::function<void()> on_access_commit;
 };
 
@@ -388,16 +388,16 @@ class Engine {
   size_t loaded_index_bytes_ = 0;                        // guarded by indexes_mu_
   std::unique_ptr<GraphBuilder> graph_builder_;  // thread-safe itself
 
-  // Access statistics: counted in memory by searches, written by a background thread at a
-  // lower CPU priority (every five seconds, or at once past access_flush_items items) so no
-  // search waits for the write. Counts being
-  // written are kept in in_flight_access_ until the commit. A search adds the counts not yet
-  // in its rows; to know which those are without waiting on the flusher's disk writes, it
-  // re-reads its rows when a commit touching them overlapped the read: the flusher marks
-  // access_committing_ around its commit, and afterwards bumps access_flushes_done_ and keeps
-  // the chunk's seqs in last_flushed_. The unwritten counts are added under the lock of the
-  // final check. So a returned count is never off by a flush, and a search waits only for a
-  // commit of one of its own items.
+  // Access statistics: counted in memory by searches, written by a background thread (every
+  // five seconds, or at once past access_flush_items items) so no search waits for the write.
+  // Counts being written are kept in in_flight_access_ until their chunk is published. A
+  // search adds the counts not yet in its rows, and never waits for a commit to know which
+  // those are (ReadHitRows): each chunk's transaction also sets the database's access epoch
+  // (its number, access_epoch_ + 1), which a search reading rows from SQLite reads in the same
+  // snapshot; after the commit the flusher, in one step under access_mu_, gives the counts to
+  // the item cache's rows, forgets them, bumps access_flushes_done_ and access_epoch_ and keeps
+  // the chunk's seqs in last_flushed_, and a search that read cached rows while a chunk of
+  // theirs was published reads again. So a returned count is never off by a flush.
   // A flush writes at most min(access_flush_items / 4, 500) items per transaction,
   // committing between chunks, so that writers (they share SQLite's one write lock) wait for
   // one chunk at most.
@@ -411,8 +411,6 @@ class Engine {
   Result<std::vector<ScannedItem>> ReadHitRows(const Scope& scope,
                                                const std::vector<int64_t>& seqs,
                                                bool record_access);
-  // Under access_mu_: a commit in progress writes one of `seqs`.
-  bool AccessCommitTouches(const std::vector<int64_t>& seqs) const;
   // Under access_mu_: a commit that wrote one of `seqs` finished since `done_before`.
   bool AccessFlushedSince(uint64_t done_before, const std::vector<int64_t>& seqs) const;
   std::mutex access_mu_;
@@ -421,11 +419,10 @@ class Engine {
   TimestampMs last_access_flush_ = 0;                                              // guarded
   bool access_flush_requested_ = false;                                            // guarded
   bool access_flusher_stopping_ = false;                                           // guarded
-  bool access_committing_ = false;                                                 // guarded
   uint64_t access_flushes_done_ = 0;                                               // guarded
+  int64_t access_epoch_ = 0;  // guarded; the database's access epoch (MemoryStore::AccessEpoch)
   std::vector<int64_t> last_flushed_;  // guarded by access_mu_; ascending
   std::condition_variable access_cv_;
-  std::condition_variable access_committed_cv_;  // access_committing_ became false
   std::mutex access_flush_mu_;  // one flush at a time
   std::thread access_flusher_;
 

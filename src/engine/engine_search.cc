@@ -228,25 +228,28 @@ Status Engine::FlushAccessChunk(std::span<const int64_t> seqs) {
     }
   }
   if (deltas.empty()) return Status::Ok();
-  Status written = store_->RecordAccess(deltas, [&](const std::function<Status()>& commit) {
-    {
-      std::lock_guard<std::mutex> lock(access_mu_);
-      access_committing_ = true;
-    }
-    Status s = commit();
-    if (options_.on_access_commit) options_.on_access_commit();
-    {
-      std::lock_guard<std::mutex> lock(access_mu_);
-      if (s.ok()) {
+  // Only the flusher commits chunks (one flush at a time), so the epoch it read stays current.
+  int64_t epoch = 0;
+  {
+    std::lock_guard<std::mutex> lock(access_mu_);
+    epoch = access_epoch_ + 1;
+  }
+  Status written = store_->RecordAccess(
+      deltas, epoch,
+      [&](const std::function<Status()>& commit, const std::function<void()>& publish) {
+        Status s = commit();
+        if (options_.on_access_commit) options_.on_access_commit();
+        if (!s.ok()) return s;
+        // The cached rows take the counts as the in-flight copies go: a search that read a
+        // cached row before this sees access_flushes_done_ move and reads again.
+        std::lock_guard<std::mutex> lock(access_mu_);
+        publish();
         in_flight_access_.clear();
         last_flushed_.assign(seqs.begin(), seqs.end());
         ++access_flushes_done_;
-      }
-      access_committing_ = false;
-    }
-    access_committed_cv_.notify_all();
-    return s;
-  });
+        access_epoch_ = epoch;
+        return s;
+      });
   if (!written.ok()) {  // nothing written: the counts wait for the next flush
     std::lock_guard<std::mutex> lock(access_mu_);
     for (const auto& [seq, p] : in_flight_access_) AddAccess(&pending_access_, seq, p.first, p.second);
@@ -255,11 +258,14 @@ Status Engine::FlushAccessChunk(std::span<const int64_t> seqs) {
   return written;
 }
 
-// Without counting, any read will do. Counting, the rows must be read so that it is known which
-// flushed counts they hold: not while a commit of one of them runs, and again if one ran or
-// finished meanwhile (see engine.h). The counts not in the rows (pending, or being written)
-// are added under the same lock as that last check: a commit finishing after it would take
-// its in-flight counts away before they were added, and they would be in neither.
+// Without counting, any read will do. Counting, the counts not in the rows (pending, or being
+// written) are added under access_mu_, and no search waits for a commit (see engine.h):
+// - a cached row holds the counts of every chunk published before it was read; a chunk is
+//   published, its in-flight counts forgotten and access_flushes_done_ bumped in one step
+//   under access_mu_, so if one of the rows' chunks was published since the read began, the
+//   rows are read again;
+// - a row read from SQLite holds the in-flight chunk's counts if and only if its snapshot's
+//   access epoch has reached the chunk's (the chunk's commit sets it).
 Result<std::vector<ScannedItem>> Engine::ReadHitRows(const Scope& scope,
                                                      const std::vector<int64_t>& seqs,
                                                      bool record_access) {
@@ -267,15 +273,22 @@ Result<std::vector<ScannedItem>> Engine::ReadHitRows(const Scope& scope,
   for (;;) {
     uint64_t done_before = 0;
     {
-      std::unique_lock<std::mutex> lock(access_mu_);
-      access_committed_cv_.wait(lock, [&] { return !AccessCommitTouches(seqs); });
+      std::lock_guard<std::mutex> lock(access_mu_);
       done_before = access_flushes_done_;
     }
-    ENGRAM_ASSIGN_OR_RETURN(std::vector<ScannedItem> rows, store_->GetBySeqs(scope, seqs));
+    MemoryStore::ReadSource source;
+    ENGRAM_ASSIGN_OR_RETURN(std::vector<ScannedItem> rows,
+                            store_->GetBySeqs(scope, seqs, &source));
+    std::sort(source.from_db.begin(), source.from_db.end());
     std::lock_guard<std::mutex> lock(access_mu_);
-    if (AccessCommitTouches(seqs) || AccessFlushedSince(done_before, seqs)) continue;
+    if (AccessFlushedSince(done_before, seqs)) continue;
+    // The chunk in flight, if any, commits as epoch access_epoch_ + 1.
+    const bool snapshot_has_in_flight = source.access_epoch > access_epoch_;
     for (ScannedItem& row : rows) {
+      const bool read_from_db =
+          std::binary_search(source.from_db.begin(), source.from_db.end(), row.seq);
       for (const auto* counts : {&pending_access_, &in_flight_access_}) {
+        if (counts == &in_flight_access_ && read_from_db && snapshot_has_in_flight) continue;
         auto it = counts->find(row.seq);
         if (it == counts->end()) continue;
         row.item.access_count += it->second.first;
@@ -284,14 +297,6 @@ Result<std::vector<ScannedItem>> Engine::ReadHitRows(const Scope& scope,
     }
     return rows;
   }
-}
-
-bool Engine::AccessCommitTouches(const std::vector<int64_t>& seqs) const {
-  if (!access_committing_) return false;
-  for (int64_t seq : seqs) {
-    if (in_flight_access_.count(seq)) return true;
-  }
-  return false;
 }
 
 bool Engine::AccessFlushedSince(uint64_t done_before, const std::vector<int64_t>& seqs) const {

@@ -427,7 +427,18 @@ Result<ImportStats> MemoryStore::Import(const std::vector<MemoryRecord>& records
   return stats;
 }
 
-Status MemoryStore::RecordAccess(const std::vector<AccessDelta>& deltas,
+Result<int64_t> MemoryStore::AccessEpoch() {
+  ENGRAM_ASSIGN_OR_RETURN(ReaderLease lease, AcquireReader());
+  ENGRAM_ASSIGN_OR_RETURN(Statement * st,
+                          lease.db()->Prepare("SELECT flushes FROM access_epoch WHERE id = 1"));
+  ENGRAM_ASSIGN_OR_RETURN(bool row, st->Step());
+  if (!row) return Status::Corruption("access_epoch has no row");
+  const int64_t epoch = st->Int(0);
+  st->Reset();
+  return epoch;
+}
+
+Status MemoryStore::RecordAccess(const std::vector<AccessDelta>& deltas, int64_t epoch,
                                  const CommitWrapper& around_commit) {
   if (deltas.empty()) return Status::Ok();
   std::lock_guard<GatedMutex> lock(write_mu_);
@@ -465,16 +476,18 @@ Status MemoryStore::RecordAccess(const std::vector<AccessDelta>& deltas,
     ENGRAM_RETURN_IF_ERROR(
         first->Bind(1, d.seq).Bind(2, d.count).Bind(3, d.last_accessed).Run());
   }
-  // Cached entries take the counts with the commit, inside around_commit (see engine.h).
-  auto commit = [&] {
-    Status s = txn.Commit();
-    if (s.ok()) {
-      for (const AccessDelta& d : deltas) cache_.AddAccess(d.seq, d.count, d.last_accessed);
-    }
-    return s;
+  ENGRAM_ASSIGN_OR_RETURN(Statement * mark,
+                          writer_->Prepare("UPDATE access_epoch SET flushes = ? WHERE id = 1"));
+  ENGRAM_RETURN_IF_ERROR(mark->Bind(1, epoch).Run());
+  // Cached entries take the counts after the commit, inside the write window (see engine.h).
+  auto commit = [&] { return txn.Commit(); };
+  auto publish = [&] {
+    for (const AccessDelta& d : deltas) cache_.AddAccess(d.seq, d.count, d.last_accessed);
   };
-  if (around_commit) return around_commit(commit);
-  return commit();
+  if (around_commit) return around_commit(commit, publish);
+  ENGRAM_RETURN_IF_ERROR(commit());
+  publish();
+  return Status::Ok();
 }
 
 }  // namespace engram

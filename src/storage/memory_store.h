@@ -154,11 +154,24 @@ class MemoryStore {
   // The internal id of the scope's (tenant, user) row, or nullopt if never written.
   Result<std::optional<int64_t>> ScopeId(const Scope& scope);
   // The items with these keys that belong to the scope (others are skipped), in key order.
-  Result<std::vector<ScannedItem>> GetBySeqs(const Scope& scope, const std::vector<int64_t>& seqs);
-  // Adds access counts and raises last_accessed, in one transaction.
-  // `around_commit`, when set, is called with the COMMIT to run: the caller may hold a lock
-  // across it (the engine makes the commit and forgetting its in-flight counts one step).
-  using CommitWrapper = std::function<Status(const std::function<Status()>& commit)>;
+  // `from_db`, when given, gets the seqs of the rows read from SQLite (the rest came from the
+  // item cache) and the access epoch (RecordAccess) of the snapshot they were read in.
+  struct ReadSource {
+    std::vector<int64_t> from_db;
+    int64_t access_epoch = -1;  // -1: nothing read from SQLite
+  };
+  Result<std::vector<ScannedItem>> GetBySeqs(const Scope& scope, const std::vector<int64_t>& seqs,
+                                             ReadSource* from_db = nullptr);
+  // Adds access counts and raises last_accessed, in one transaction that also sets the access
+  // epoch to `epoch` (the caller's count of committed chunks: AccessEpoch() + 1 for the next).
+  // `around_commit`, when set, is called with the COMMIT to run and with `publish`, which
+  // gives the committed counts to the item cache's entries; it must call publish() after a
+  // successful commit (the engine does so under the lock under which it forgets its in-flight
+  // counts, so that no cached row holds a count that is also still in flight).
+  using CommitWrapper = std::function<Status(const std::function<Status()>& commit,
+                                             const std::function<void()>& publish)>;
+  // The access epoch committed last (0 for a new database).
+  Result<int64_t> AccessEpoch();
   // Copies committed WAL frames into the database file (a PASSIVE checkpoint on its own
   // connection, never waiting for readers). For background_checkpoints. When the WAL holds
   // more than `restart_frames` frames, finishes with a second pass under the write lock, so
@@ -169,7 +182,7 @@ class MemoryStore {
   static constexpr int kWalRestartFrames = 8192;  // 32 MiB of 4 KiB pages
   Status Checkpoint(int restart_frames = kWalRestartFrames);
 
-  Status RecordAccess(const std::vector<AccessDelta>& deltas,
+  Status RecordAccess(const std::vector<AccessDelta>& deltas, int64_t epoch,
                       const CommitWrapper& around_commit = nullptr);
   Result<ImportStats> Import(const std::vector<MemoryRecord>& records, OnConflict on_conflict);
   Result<std::vector<ScopeSummary>> ListScopes(std::string_view tenant);

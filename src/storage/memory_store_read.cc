@@ -356,7 +356,8 @@ Status MemoryStore::Scan(const Scope& scope, const std::string& model, bool with
 }
 
 Result<std::vector<ScannedItem>> MemoryStore::GetBySeqs(const Scope& scope,
-                                                        const std::vector<int64_t>& seqs) {
+                                                        const std::vector<int64_t>& seqs,
+                                                        ReadSource* from_db) {
   const Scope whole{scope.tenant, scope.user_id, "", ""};
   std::vector<ScannedItem> out;
   std::vector<int64_t> missing;
@@ -377,6 +378,14 @@ Result<std::vector<ScannedItem>> MemoryStore::GetBySeqs(const Scope& scope,
   ENGRAM_RETURN_IF_ERROR(read.Begin());
   ENGRAM_ASSIGN_OR_RETURN(ScopeFilter filter, ResolveForRead(db, whole));
   if (filter.scope_id < 0) return out;
+  if (from_db != nullptr) {  // in the same snapshot as the rows
+    ENGRAM_ASSIGN_OR_RETURN(Statement * epoch,
+                            db->Prepare("SELECT flushes FROM access_epoch WHERE id = 1"));
+    ENGRAM_ASSIGN_OR_RETURN(bool row, epoch->Step());
+    if (!row) return Status::Corruption("access_epoch has no row");
+    from_db->access_epoch = epoch->Int(0);
+    epoch->Reset();
+  }
   ENGRAM_ASSIGN_OR_RETURN(Statement * st,
                           db->Prepare(kSelectItems + "WHERE seq = ? AND scope_id = ?"));
   for (int64_t seq : missing) {
@@ -387,6 +396,7 @@ Result<std::vector<ScannedItem>> MemoryStore::GetBySeqs(const Scope& scope,
     ScannedItem scanned;
     ENGRAM_ASSIGN_OR_RETURN(scanned.item, ReadItemRow(*st, whole, &scanned.seq));
     cache_.Put(generation, scanned.seq, scanned.item);
+    if (from_db != nullptr) from_db->from_db.push_back(scanned.seq);
     out.push_back(std::move(scanned));
   }
   return out;

@@ -139,6 +139,18 @@ CREATE TABLE item_access (
 );
 )sql";
 
+// Version 6: how many chunks of access counts have been committed, written in the same
+// transaction as each. A search that reads an item's row from SQLite while a chunk of its
+// counts commits reads this too, and so knows whether its snapshot holds that chunk without
+// waiting for the commit (the engine's ReadHitRows).
+constexpr std::string_view kV6AccessEpoch = R"sql(
+CREATE TABLE access_epoch (
+  id      INTEGER PRIMARY KEY CHECK (id = 1),
+  flushes INTEGER NOT NULL
+);
+INSERT INTO access_epoch (id, flushes) VALUES (1, 0);
+)sql";
+
 Result<bool> TableExists(Database* db, std::string_view name) {
   ENGRAM_ASSIGN_OR_RETURN(Statement * st,
                           db->Prepare("SELECT 1 FROM sqlite_schema WHERE type='table' AND name=?"));
@@ -173,6 +185,7 @@ const std::vector<Migration>& AllMigrations() {
       {3, "api keys", kV3ApiKeys},
       {4, "slots and jobs", kV4WritePath},
       {5, "item access counts", kV5ItemAccess},
+      {6, "access epoch", kV6AccessEpoch},
   };
   return kAll;
 }
