@@ -392,10 +392,10 @@ class Engine {
   // five seconds, or at once past access_flush_items items) so no search waits for the write.
   // Counts being written are kept in in_flight_access_ until their chunk is published. A
   // search adds the counts not yet in its rows, and never waits for a commit to know which
-  // those are (ReadHitRows): each chunk's transaction also sets the database's access epoch
-  // (its number, access_epoch_ + 1), which a search reading rows from SQLite reads in the same
-  // snapshot; after the commit the flusher, in one step under access_mu_, gives the counts to
-  // the item cache's rows, forgets them, bumps access_flushes_done_ and access_epoch_ and keeps
+  // those are (ReadHitRows): each chunk's transaction also advances the database's access
+  // epoch (kept in in_flight_epoch_ during the commit), which a search reading rows from SQLite
+  // reads in the same snapshot; after the commit the flusher, in one step under access_mu_,
+  // gives the counts to the item cache's rows, forgets them, bumps access_flushes_done_ and keeps
   // the chunk's seqs in last_flushed_, and a search that read cached rows while a chunk of
   // theirs was published reads again. So a returned count is never off by a flush.
   // A flush writes at most min(access_flush_items / 4, 500) items per transaction,
@@ -420,7 +420,7 @@ class Engine {
   bool access_flush_requested_ = false;                                            // guarded
   bool access_flusher_stopping_ = false;                                           // guarded
   uint64_t access_flushes_done_ = 0;                                               // guarded
-  int64_t access_epoch_ = 0;  // guarded; the database's access epoch (MemoryStore::AccessEpoch)
+  int64_t in_flight_epoch_ = 0;  // guarded; the access epoch of the chunk committing, or 0
   std::vector<int64_t> last_flushed_;  // guarded by access_mu_; ascending
   std::condition_variable access_cv_;
   std::mutex access_flush_mu_;  // one flush at a time

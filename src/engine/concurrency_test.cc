@@ -296,7 +296,7 @@ TEST_P(AccessCommitTest, ASearchDoesNotWaitForTheCommitOfItsItemsCounts) {
   EXPECT_EQ((*after)[0].item.access_count, 5);
   ASSERT_TRUE(engine->FlushAccessStats().ok());
   engine.reset();
-  // Every count written once; the epoch carried on over a restart.
+  // Every count written once, and counted right after a restart.
   auto reopened = testing::OpenEngine(path, nullptr, options);
   ASSERT_NE(reopened, nullptr);
   auto stored = reopened->Search(scope, oolong);

@@ -134,13 +134,7 @@ Result<std::unique_ptr<Engine>> Engine::Open(const EngineOptions& options) {
                              .background_checkpoints = true,  // by the access flusher
                              .item_cache_bytes = opts.item_cache_bytes};
   ENGRAM_ASSIGN_OR_RETURN(auto store, MemoryStore::Open(store_options, opts.clock->NowMs()));
-  ENGRAM_ASSIGN_OR_RETURN(const int64_t access_epoch, store->AccessEpoch());
-  std::unique_ptr<Engine> engine(new Engine(std::move(opts), std::move(store)));
-  {
-    std::lock_guard<std::mutex> lock(engine->access_mu_);
-    engine->access_epoch_ = access_epoch;
-  }
-  return engine;
+  return std::unique_ptr<Engine>(new Engine(std::move(opts), std::move(store)));
 }
 
 Result<MemoryItem> Engine::Materialize(const Scope& scope, const NewMemory& m, TimestampMs now) {

@@ -228,26 +228,24 @@ Status Engine::FlushAccessChunk(std::span<const int64_t> seqs) {
     }
   }
   if (deltas.empty()) return Status::Ok();
-  // Only the flusher commits chunks (one flush at a time), so the epoch it read stays current.
-  int64_t epoch = 0;
-  {
-    std::lock_guard<std::mutex> lock(access_mu_);
-    epoch = access_epoch_ + 1;
-  }
   Status written = store_->RecordAccess(
-      deltas, epoch,
-      [&](const std::function<Status()>& commit, const std::function<void()>& publish) {
+      deltas, [&](int64_t epoch, const std::function<Status()>& commit,
+                  const std::function<void()>& publish) {
+        {
+          std::lock_guard<std::mutex> lock(access_mu_);
+          in_flight_epoch_ = epoch;
+        }
         Status s = commit();
         if (options_.on_access_commit) options_.on_access_commit();
-        if (!s.ok()) return s;
         // The cached rows take the counts as the in-flight copies go: a search that read a
         // cached row before this sees access_flushes_done_ move and reads again.
         std::lock_guard<std::mutex> lock(access_mu_);
+        in_flight_epoch_ = 0;
+        if (!s.ok()) return s;
         publish();
         in_flight_access_.clear();
         last_flushed_.assign(seqs.begin(), seqs.end());
         ++access_flushes_done_;
-        access_epoch_ = epoch;
         return s;
       });
   if (!written.ok()) {  // nothing written: the counts wait for the next flush
@@ -265,7 +263,7 @@ Status Engine::FlushAccessChunk(std::span<const int64_t> seqs) {
 //   under access_mu_, so if one of the rows' chunks was published since the read began, the
 //   rows are read again;
 // - a row read from SQLite holds the in-flight chunk's counts if and only if its snapshot's
-//   access epoch has reached the chunk's (the chunk's commit sets it).
+//   access epoch has reached the chunk's (the chunk's transaction advanced it).
 Result<std::vector<ScannedItem>> Engine::ReadHitRows(const Scope& scope,
                                                      const std::vector<int64_t>& seqs,
                                                      bool record_access) {
@@ -282,8 +280,9 @@ Result<std::vector<ScannedItem>> Engine::ReadHitRows(const Scope& scope,
     std::sort(source.from_db.begin(), source.from_db.end());
     std::lock_guard<std::mutex> lock(access_mu_);
     if (AccessFlushedSince(done_before, seqs)) continue;
-    // The chunk in flight, if any, commits as epoch access_epoch_ + 1.
-    const bool snapshot_has_in_flight = source.access_epoch > access_epoch_;
+    // Epochs are given in commit order: a snapshot at or past the in-flight chunk's holds it.
+    const bool snapshot_has_in_flight =
+        in_flight_epoch_ > 0 && source.access_epoch >= in_flight_epoch_;
     for (ScannedItem& row : rows) {
       const bool read_from_db =
           std::binary_search(source.from_db.begin(), source.from_db.end(), row.seq);

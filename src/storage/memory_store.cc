@@ -427,18 +427,7 @@ Result<ImportStats> MemoryStore::Import(const std::vector<MemoryRecord>& records
   return stats;
 }
 
-Result<int64_t> MemoryStore::AccessEpoch() {
-  ENGRAM_ASSIGN_OR_RETURN(ReaderLease lease, AcquireReader());
-  ENGRAM_ASSIGN_OR_RETURN(Statement * st,
-                          lease.db()->Prepare("SELECT flushes FROM access_epoch WHERE id = 1"));
-  ENGRAM_ASSIGN_OR_RETURN(bool row, st->Step());
-  if (!row) return Status::Corruption("access_epoch has no row");
-  const int64_t epoch = st->Int(0);
-  st->Reset();
-  return epoch;
-}
-
-Status MemoryStore::RecordAccess(const std::vector<AccessDelta>& deltas, int64_t epoch,
+Status MemoryStore::RecordAccess(const std::vector<AccessDelta>& deltas,
                                  const CommitWrapper& around_commit) {
   if (deltas.empty()) return Status::Ok();
   std::lock_guard<GatedMutex> lock(write_mu_);
@@ -476,15 +465,20 @@ Status MemoryStore::RecordAccess(const std::vector<AccessDelta>& deltas, int64_t
     ENGRAM_RETURN_IF_ERROR(
         first->Bind(1, d.seq).Bind(2, d.count).Bind(3, d.last_accessed).Run());
   }
-  ENGRAM_ASSIGN_OR_RETURN(Statement * mark,
-                          writer_->Prepare("UPDATE access_epoch SET flushes = ? WHERE id = 1"));
-  ENGRAM_RETURN_IF_ERROR(mark->Bind(1, epoch).Run());
+  ENGRAM_ASSIGN_OR_RETURN(
+      Statement * mark,
+      writer_->Prepare("UPDATE access_epoch SET flushes = flushes + 1 WHERE id = 1 "
+                       "RETURNING flushes"));
+  ENGRAM_ASSIGN_OR_RETURN(bool marked, mark->Step());
+  if (!marked) return Status::Corruption("access_epoch has no row");
+  const int64_t epoch = mark->Int(0);
+  mark->Reset();
   // Cached entries take the counts after the commit, inside the write window (see engine.h).
   auto commit = [&] { return txn.Commit(); };
   auto publish = [&] {
     for (const AccessDelta& d : deltas) cache_.AddAccess(d.seq, d.count, d.last_accessed);
   };
-  if (around_commit) return around_commit(commit, publish);
+  if (around_commit) return around_commit(epoch, commit, publish);
   ENGRAM_RETURN_IF_ERROR(commit());
   publish();
   return Status::Ok();

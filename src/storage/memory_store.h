@@ -162,16 +162,16 @@ class MemoryStore {
   };
   Result<std::vector<ScannedItem>> GetBySeqs(const Scope& scope, const std::vector<int64_t>& seqs,
                                              ReadSource* from_db = nullptr);
-  // Adds access counts and raises last_accessed, in one transaction that also sets the access
-  // epoch to `epoch` (the caller's count of committed chunks: AccessEpoch() + 1 for the next).
-  // `around_commit`, when set, is called with the COMMIT to run and with `publish`, which
-  // gives the committed counts to the item cache's entries; it must call publish() after a
-  // successful commit (the engine does so under the lock under which it forgets its in-flight
-  // counts, so that no cached row holds a count that is also still in flight).
-  using CommitWrapper = std::function<Status(const std::function<Status()>& commit,
-                                             const std::function<void()>& publish)>;
-  // The access epoch committed last (0 for a new database).
-  Result<int64_t> AccessEpoch();
+  // Adds access counts and raises last_accessed, in one transaction that also advances the
+  // access epoch by one (so each committed chunk has its own number, in commit order even
+  // across processes). `around_commit`, when set, is called with that chunk's epoch, the COMMIT
+  // to run and `publish`, which gives the committed counts to the item cache's entries; it
+  // must call publish() after a successful commit (the engine does so under the lock under
+  // which it forgets its in-flight counts, so that no cached row holds a count that is also
+  // still in flight).
+  using CommitWrapper =
+      std::function<Status(int64_t epoch, const std::function<Status()>& commit,
+                           const std::function<void()>& publish)>;
   // Copies committed WAL frames into the database file (a PASSIVE checkpoint on its own
   // connection, never waiting for readers). For background_checkpoints. When the WAL holds
   // more than `restart_frames` frames, finishes with a second pass under the write lock, so
@@ -182,7 +182,7 @@ class MemoryStore {
   static constexpr int kWalRestartFrames = 8192;  // 32 MiB of 4 KiB pages
   Status Checkpoint(int restart_frames = kWalRestartFrames);
 
-  Status RecordAccess(const std::vector<AccessDelta>& deltas, int64_t epoch,
+  Status RecordAccess(const std::vector<AccessDelta>& deltas,
                       const CommitWrapper& around_commit = nullptr);
   Result<ImportStats> Import(const std::vector<MemoryRecord>& records, OnConflict on_conflict);
   Result<std::vector<ScopeSummary>> ListScopes(std::string_view tenant);
