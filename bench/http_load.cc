@@ -16,8 +16,9 @@
 // of a burst are slower than its steady state, which is what the figures are about.
 // Lines of FILE are queries (search) or memory texts (add), JSON-safe; each request takes a
 // random line and user. --trace FILE writes one line per recorded request: the time it was due
-// (ms from the end of the warm-up) and its latency (ms), to see when stalls happen. Prints a summary and one line "RESULT {json}" in the shape of the wrk
-// scripts' (bench/server/common.lua), plus "rate" (offered) and p99.9.
+// (ms from the end of the warm-up) and its latency (ms), to see when stalls happen. Prints a
+// summary and one line "RESULT {json}" in the shape of the wrk scripts'
+// (bench/server/common.lua), plus "rate" (offered) and p99.9.
 #include <arpa/inet.h>
 #include <fcntl.h>
 #include <netinet/in.h>
