@@ -277,15 +277,15 @@ Result<std::vector<ScannedItem>> Engine::ReadHitRows(const Scope& scope,
     MemoryStore::ReadSource source;
     ENGRAM_ASSIGN_OR_RETURN(std::vector<ScannedItem> rows,
                             store_->GetBySeqs(scope, seqs, &source));
-    std::sort(source.from_db.begin(), source.from_db.end());
     std::lock_guard<std::mutex> lock(access_mu_);
     if (AccessFlushedSince(done_before, seqs)) continue;
     // Epochs are given in commit order: a snapshot at or past the in-flight chunk's holds it.
     const bool snapshot_has_in_flight =
         in_flight_epoch_ > 0 && source.access_epoch >= in_flight_epoch_;
     for (ScannedItem& row : rows) {
+      // from_db is short and usually empty: most rows come from the item cache.
       const bool read_from_db =
-          std::binary_search(source.from_db.begin(), source.from_db.end(), row.seq);
+          std::find(source.from_db.begin(), source.from_db.end(), row.seq) != source.from_db.end();
       for (const auto* counts : {&pending_access_, &in_flight_access_}) {
         if (counts == &in_flight_access_ && read_from_db && snapshot_has_in_flight) continue;
         auto it = counts->find(row.seq);

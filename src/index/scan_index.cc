@@ -167,15 +167,20 @@ const ScanFn kScan = __builtin_cpu_supports("avx512bw") ? &ScanCodesAvx512
                                                         : &ScanCodesPortable;
 #endif
 
-// Writes the indexes r < n with values[r] >= threshold (NaN never) to out, ascending; returns
-// how many. `out` has room for n + 16.
-size_t RowsAtLeastPortable(const float* values, size_t n, float threshold, uint32_t* out) {
+// Writes the indexes from <= r < n with values[r] >= threshold (NaN never) to out, ascending;
+// returns how many. `out` has room for n - from + 16.
+size_t RowsAtLeastFrom(const float* values, size_t from, size_t n, float threshold,
+                       uint32_t* out) {
   size_t count = 0;
-  for (size_t r = 0; r < n; ++r) {
+  for (size_t r = from; r < n; ++r) {
     out[count] = static_cast<uint32_t>(r);
     count += values[r] >= threshold ? 1 : 0;
   }
   return count;
+}
+
+size_t RowsAtLeastPortable(const float* values, size_t n, float threshold, uint32_t* out) {
+  return RowsAtLeastFrom(values, 0, n, threshold, out);
 }
 
 #ifdef ENGRAM_X86_DISPATCH
@@ -194,11 +199,7 @@ ENGRAM_AVX512 size_t RowsAtLeastAvx512(const float* values, size_t n, float thre
     count += static_cast<size_t>(__builtin_popcount(pass));
     index = _mm512_add_epi32(index, sixteen);
   }
-  for (; r < n; ++r) {
-    out[count] = static_cast<uint32_t>(r);
-    count += values[r] >= threshold ? 1 : 0;
-  }
-  return count;
+  return count + RowsAtLeastFrom(values, r, n, threshold, out + count);
 }
 
 using RowsAtLeastFn = size_t (*)(const float*, size_t, float, uint32_t*);
