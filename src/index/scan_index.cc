@@ -405,13 +405,26 @@ class ScanIndex final : public VectorIndex {
     kept->clear();
     const size_t stride = std::max<size_t>(1, rows / kSample);
     if (stride > 1) {
-      std::vector<float>& sample = scratch.sample;
-      sample.clear();
-      for (size_t r = 0; r < rows; r += stride) sample.push_back(estimates[r]);
-      const size_t rank = std::min(sample.size() - 1, (3 * want * sample.size()) / (2 * rows) + 4);
-      std::nth_element(sample.begin(), sample.begin() + static_cast<ptrdiff_t>(rank), sample.end(),
-                       std::greater<float>());
-      const float threshold = sample[rank];
+      // The rank-th largest sampled estimate (from 0), as the least of a min-heap of the
+      // rank + 1 largest: most samples lose one comparison with its top, where nth_element's
+      // partitioning of all ~1,000 mispredicted a branch in two and was 3 % of a search's CPU.
+      const size_t count = (rows + stride - 1) / stride;
+      const size_t rank = std::min(count - 1, (3 * want * count) / (2 * rows) + 4);
+      std::vector<float>& top = scratch.sample;
+      top.clear();
+      const auto least_first = std::greater<float>();
+      for (size_t r = 0; r < rows; r += stride) {
+        const float v = estimates[r];
+        if (top.size() <= rank) {
+          top.push_back(v);
+          std::push_heap(top.begin(), top.end(), least_first);
+        } else if (v > top.front()) {
+          std::pop_heap(top.begin(), top.end(), least_first);
+          top.back() = v;
+          std::push_heap(top.begin(), top.end(), least_first);
+        }
+      }
+      const float threshold = top.front();
       std::vector<uint32_t>& passing = scratch.passing;
       passing.resize(rows + 16);
       const size_t n = RowsAtLeast(estimates, rows, threshold, passing.data());
