@@ -151,6 +151,28 @@ CREATE TABLE access_epoch (
 INSERT INTO access_epoch (id, flushes) VALUES (1, 0);
 )sql";
 
+// Version 7: embeddings in an ordinary rowid table. As a WITHOUT ROWID table (an index b-tree)
+// a row keeps at most ~1,000 bytes on its leaf with 4 KB pages, so every 384-dimension vector
+// (1,536 bytes) spilled into an overflow page of its own, mostly empty; and appends to an index
+// b-tree rebalance the last leaves instead of starting a new one. One add wrote ~10 pages to
+// the WAL, 3.5 of them for its vector, and the server benchmark's 1M memories took 5.1 GB. A
+// table row keeps up to ~4,000 bytes in place. The old table's rows are copied in key order;
+// the unique index is built after them.
+constexpr std::string_view kV7EmbeddingRows = R"sql(
+CREATE TABLE embeddings_v7 (
+  item_seq   INTEGER NOT NULL REFERENCES items(seq) ON DELETE CASCADE,
+  model      TEXT NOT NULL,
+  dim        INTEGER NOT NULL,
+  vector     BLOB NOT NULL,
+  created_at INTEGER NOT NULL
+);
+INSERT INTO embeddings_v7 (item_seq, model, dim, vector, created_at)
+  SELECT item_seq, model, dim, vector, created_at FROM embeddings ORDER BY item_seq, model;
+DROP TABLE embeddings;
+ALTER TABLE embeddings_v7 RENAME TO embeddings;
+CREATE UNIQUE INDEX embeddings_item_model ON embeddings (item_seq, model);
+)sql";
+
 Result<bool> TableExists(Database* db, std::string_view name) {
   ENGRAM_ASSIGN_OR_RETURN(Statement * st,
                           db->Prepare("SELECT 1 FROM sqlite_schema WHERE type='table' AND name=?"));
@@ -186,6 +208,7 @@ const std::vector<Migration>& AllMigrations() {
       {4, "slots and jobs", kV4WritePath},
       {5, "item access counts", kV5ItemAccess},
       {6, "access epoch", kV6AccessEpoch},
+      {7, "embeddings in a rowid table", kV7EmbeddingRows},
   };
   return kAll;
 }
@@ -216,6 +239,9 @@ Result<int> ReadSchemaVersion(Database* db) {
 Status Migrate(Database* db, TimestampMs now, int target) {
   if (target < 0) target = LatestSchemaVersion();
   ENGRAM_ASSIGN_OR_RETURN(int current, ReadSchemaVersion(db));
+  // The version query stays on its row; SQLite drops no table (version 7) while a statement of
+  // the connection is mid-result.
+  db->ResetActiveStatements();
   if (current > LatestSchemaVersion()) {
     return Status::Corruption("database schema version " + std::to_string(current) +
                               " is newer than this Engram supports (" +

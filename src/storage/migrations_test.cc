@@ -4,6 +4,8 @@
 
 #include <fstream>
 #include <sstream>
+#include <string>
+#include <vector>
 
 #include "storage/sqlite.h"
 #include "testing/test_support.h"
@@ -88,6 +90,11 @@ TEST(MigrationsTest, UpgradesFromEveryEarlierVersionKeepingData) {
         ASSERT_TRUE(db->Exec("INSERT INTO item_history(item_seq, event, new_content, at) "
                              "VALUES (1, 'ADD', 'kept across upgrades', 5)")
                         .ok());
+        // Two models' vectors of the item (1.0, 2.0 and 3.0, 4.0, 5.0 as float32).
+        ASSERT_TRUE(db->Exec("INSERT INTO embeddings(item_seq, model, dim, vector, created_at) "
+                             "VALUES (1, 'model-b', 3, x'000040400000804000a0a040', 6), "
+                             "(1, 'model-a', 2, x'0000803f00000040', 5)")
+                        .ok());
       }
     }
     auto engine = testing::OpenEngine(path);
@@ -103,7 +110,47 @@ TEST(MigrationsTest, UpgradesFromEveryEarlierVersionKeepingData) {
     engine.reset();
     auto db = OpenRaw(path);
     EXPECT_EQ(*ReadSchemaVersion(db.get()), LatestSchemaVersion());
+    if (from >= 1) {
+      auto st = db->PrepareUncached(
+          "SELECT model, dim, hex(vector), created_at FROM embeddings WHERE item_seq = 1 "
+          "ORDER BY model");
+      ASSERT_TRUE(st.ok());
+      std::vector<std::string> rows;
+      while (*(*st)->Step()) {
+        rows.push_back((*st)->String(0) + " " + std::to_string((*st)->Int(1)) + " " +
+                       (*st)->String(2) + " " + std::to_string((*st)->Int(3)));
+      }
+      EXPECT_EQ(rows, (std::vector<std::string>{"model-a 2 0000803F00000040 5",
+                                                "model-b 3 000040400000804000A0A040 6"}));
+    }
+    // Both vectors of one item and model cannot exist: the unique key survives the upgrade.
+    EXPECT_FALSE(db->Exec("INSERT INTO embeddings(item_seq, model, dim, vector, created_at) "
+                          "SELECT item_seq, model, dim, vector, created_at FROM embeddings "
+                          "LIMIT 1")
+                     .ok());
   }
+}
+
+// Vectors of the default embedder (384 float32, 1,536 bytes) stay on their table rows: no
+// overflow pages, and two vectors share a page (as a WITHOUT ROWID table, before version 7,
+// each took an overflow page of its own).
+TEST(MigrationsTest, VectorsOfTheDefaultDimensionNeedNoOverflowPages) {
+  TempDir dir;
+  const std::string path = dir.File("v.db");
+  {
+    auto engine = testing::OpenEngine(path);
+    ASSERT_NE(engine, nullptr);
+    Scope scope{"default", "u1", "", ""};
+    for (int i = 0; i < 200; ++i) {
+      ASSERT_TRUE(engine->Add(scope, testing::Text("memory number " + std::to_string(i))).ok());
+    }
+  }
+  auto db = OpenRaw(path);
+  EXPECT_EQ(QueryInt(db.get(), "SELECT count(*) FROM embeddings WHERE dim = 384"), 200);
+  EXPECT_EQ(QueryInt(db.get(), "SELECT count(*) FROM dbstat WHERE name = 'embeddings' AND "
+                               "pagetype = 'overflow'"),
+            0);
+  EXPECT_LE(QueryInt(db.get(), "SELECT count(*) FROM dbstat WHERE name = 'embeddings'"), 110);
 }
 
 TEST(MigrationsTest, RefusesADatabaseFromANewerEngram) {
