@@ -5,7 +5,7 @@
 # exists (recorded results are never overwritten).
 #   scripts/server_bench.sh [build-dir]
 # Every run measures the same data: the first run loads USERS × PER_USER memories into a base
-# database (~4 min) and keeps it; each run then works on a fresh copy of it, so the memories an
+# database (~1-4 min) and keeps it; each run then works on a fresh copy of it, so the memories an
 # earlier add run stored are not searched by the next one.
 # Before the measured runs, a WARMUP-long search run (not recorded) fills SQLite's page caches
 # and the item cache: the first run after a start was 10–25 % slower than the next ones.
@@ -13,6 +13,10 @@
 # a schedule over OPEN_CONNECTIONS keep-alive connections and measures each from the time it
 # was due, so a stall counts for every request it delays (wrk measures at saturation, where the
 # mean latency is connections / throughput).
+# Verdict on issue 4's targets (≥ 5,000 search and ≥ 2,000 add req/s, p99 ≤ 20 ms): the rate
+# from wrk at saturation, the p99 at the target rate from the fixed-rate run (both rates are in
+# the default SEARCH_RATES and ADD_RATES). wrk's p99 is recorded, not judged: it is the queue
+# of CONNECTIONS requests always outstanding, at whatever rate the server reaches.
 # Env: USERS (100), PER_USER (10000), CONNECTIONS (32), DURATION (30s), WARMUP (10s; 0 for
 #      none), WRK_THREADS (1), SERVE_FLAGS (extra `engram serve` flags, none),
 #      SEARCH_RATES ("1000 2500 5000"), ADD_RATES ("1000 2000"), OPEN_CONNECTIONS (64),
@@ -151,6 +155,7 @@ def mib(field):
 cpu = next((l.split(":", 1)[1].strip() for l in open("/proc/cpuinfo") if l.startswith("model name")), "?")
 ram = os.sysconf("SC_PAGE_SIZE") * os.sysconf("SC_PHYS_PAGES") // 2**30
 rows = []
+capacity, at_rate = {}, {}
 targets = {"search": (5000, "≥ 5,000 req/s"), "add": (2000, "≥ 2,000 req/s")}
 for name in ("search", "add"):
     line = next(l for l in open(f"{work}/{name}.out") if l.startswith("RESULT "))
@@ -158,9 +163,13 @@ for name in ("search", "add"):
     rps = r["requests"] / (r["duration_us"] / 1e6)
     errors = r["non2xx"] + r["connect"] + r["read"] + r["write"] + r["timeout"]
     goal, goal_text = targets[name]
-    ok = "met" if rps >= goal and r["p99_us"] <= 20000 and errors == 0 else "NOT met"
+    capacity[name] = rps >= goal and errors == 0
     rows.append(f"| {name} | {rps:,.0f} | {r['p50_us']/1000:.2f} | {r['p90_us']/1000:.2f} | "
-                f"{r['p99_us']/1000:.2f} | {r['max_us']/1000:.1f} | {errors} | {goal_text}, p99 ≤ 20 ms: {ok} |")
+                f"{r['p99_us']/1000:.2f} | {r['max_us']/1000:.1f} | {errors} | "
+                f"{goal_text}: {'met' if capacity[name] else 'NOT met'} |")
+# The issue's latency target is judged where the issue puts it: at the target rate, open loop
+# (every request timed from when it was due). At saturation wrk keeps its connections' requests
+# always outstanding, so its p99 measures that queue, at whatever rate the server reaches.
 open_rows = []
 for name, rates in (("search", search_rates), ("add", add_rates)):
     for rate in rates.split():
@@ -168,9 +177,17 @@ for name, rates in (("search", search_rates), ("add", add_rates)):
         r = json.loads(line[len("RESULT "):])
         done = r["requests"] / (r["duration_us"] / 1e6)
         errors = r["non2xx"] + r["timeout"]
+        verdict = ""
+        if int(rate) == targets[name][0]:
+            at_rate[name] = done >= 0.99 * int(rate) and r["p99_us"] <= 20000 and errors == 0
+            verdict = f"p99 ≤ 20 ms at {int(rate):,} req/s: {'met' if at_rate[name] else 'NOT met'}"
         open_rows.append(f"| {name} | {int(rate):,} | {done:,.0f} | {r['p50_us']/1000:.2f} | "
                          f"{r['p90_us']/1000:.2f} | {r['p99_us']/1000:.2f} | "
-                         f"{r['p999_us']/1000:.2f} | {r['max_us']/1000:.1f} | {errors} |")
+                         f"{r['p999_us']/1000:.2f} | {r['max_us']/1000:.1f} | {errors} | {verdict} |")
+def overall(name):
+    if name not in at_rate:
+        return "latency at the target rate not measured (add it to the fixed rates)"
+    return "met" if capacity[name] and at_rate[name] else "NOT met"
 text = f"""# Server benchmark, {__import__('datetime').date.today()}
 
 Machine: {os.cpu_count()} cores ({cpu}), {ram} GiB RAM, {platform.system()} {platform.release()}.
@@ -183,7 +200,7 @@ wrk with keep-alive, {conns} connections, {duration} per run, random user and qu
 Huge pages: {memory.get("huge pages reserved", "?")} reserved (vm.nr_hugepages); at the end the
 server held {mib("HugetlbPages")} in them and {mib("RssAnon")} of ordinary memory.
 
-| route | req/s | p50 ms | p90 ms | p99 ms | max ms | errors | target |
+| route | req/s | p50 ms | p90 ms | p99 ms | max ms | errors | target rate |
 |---|---|---|---|---|---|---|---|
 """ + "\n".join(rows) + f"""
 
@@ -192,9 +209,13 @@ Latency at fixed request rates (bench/http_load.cc: requests sent on a schedule 
 a {open_warmup} s warm-up at the same rate, not recorded; latency measured from the time a
 request was due, so waiting for a busy connection counts):
 
-| route | offered req/s | done req/s | p50 ms | p90 ms | p99 ms | p99.9 ms | max ms | errors |
-|---|---|---|---|---|---|---|---|---|
-""" + "\n".join(open_rows) + """
+| route | offered req/s | done req/s | p50 ms | p90 ms | p99 ms | p99.9 ms | max ms | errors | target |
+|---|---|---|---|---|---|---|---|---|---|
+""" + "\n".join(open_rows) + f"""
+
+Issue 4's targets (≥ 5,000 search and ≥ 2,000 single-add req/s with keep-alive, p99 ≤ 20 ms):
+the rate from wrk at saturation, the p99 at that rate from the fixed-rate run.
+Search: {overall("search")}. Add: {overall("add")}.
 
 Command: `scripts/server_bench.sh build` (defaults as above; the loaded database is kept in
 /var/tmp/engram-server-bench, and each run starts from a copy of it).
