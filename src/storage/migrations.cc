@@ -1,5 +1,7 @@
 #include "storage/migrations.h"
 
+#include <algorithm>
+
 #include "core/status_macros.h"
 
 namespace engram {
@@ -256,11 +258,20 @@ Status Migrate(Database* db, TimestampMs now, int target) {
     ENGRAM_RETURN_IF_ERROR(db->Exec("PRAGMA application_id=" + std::to_string(kApplicationId)));
     ENGRAM_RETURN_IF_ERROR(txn.Commit());
   }
+  if (current >= std::min(target, LatestSchemaVersion())) return Status::Ok();
+  // Temporary data on disk while migrating: a statement that rewrites a whole table keeps a
+  // statement journal, which with the connection's temp_store=MEMORY held ~4.7 GB of memory
+  // for version 7 over 1,000,000 vectors (37 MB with files).
+  ENGRAM_RETURN_IF_ERROR(db->Exec("PRAGMA temp_store=FILE"));
+  Status migrated = Status::Ok();
   for (const Migration& m : AllMigrations()) {
     if (m.version <= current || m.version > target) continue;
-    ENGRAM_RETURN_IF_ERROR(ApplyOne(db, m, now));
+    migrated = ApplyOne(db, m, now);
+    if (!migrated.ok()) break;
   }
-  return Status::Ok();
+  Status restored = db->Exec("PRAGMA temp_store=MEMORY");
+  ENGRAM_RETURN_IF_ERROR(migrated);
+  return restored;
 }
 
 Result<std::unique_ptr<Database>> OpenEngramDatabase(const std::string& path,

@@ -131,6 +131,19 @@ TEST(MigrationsTest, UpgradesFromEveryEarlierVersionKeepingData) {
   }
 }
 
+// Migrations keep their temporary data in files (a whole-table rewrite's statement journal
+// held gigabytes in memory), and the connection gets its in-memory setting back afterwards.
+TEST(MigrationsTest, TheConnectionKeepsTemporaryDataInMemoryAfterMigrating) {
+  TempDir dir;
+  auto db = OpenRaw(dir.File("t.db"));
+  EXPECT_EQ(QueryInt(db.get(), "PRAGMA temp_store"), 2);  // MEMORY, as Database::Open sets it
+  ASSERT_TRUE(Migrate(db.get(), 1000, 6).ok());
+  EXPECT_EQ(QueryInt(db.get(), "PRAGMA temp_store"), 2);
+  ASSERT_TRUE(Migrate(db.get(), 1000).ok());
+  EXPECT_EQ(*ReadSchemaVersion(db.get()), LatestSchemaVersion());
+  EXPECT_EQ(QueryInt(db.get(), "PRAGMA temp_store"), 2);
+}
+
 // Vectors of the default embedder (384 float32, 1,536 bytes) stay on their table rows: no
 // overflow pages, and two vectors share a page (as a WITHOUT ROWID table, before version 7,
 // each took an overflow page of its own).
