@@ -130,10 +130,16 @@ struct PlannedWrite {
   NewMemory memory;
   std::string target_id;  // kUpdate, kSupersede, kNoop: the active item acted on
   std::string reason;     // recorded in every history row the write makes
+  // The kept turns (item ids) the candidate came from: each gets the written item's id in its
+  // derived_ids, in the same transaction (no history row: a link is not a change of content);
+  // kUpdate and kNoop add them to the target's source.turn_ids. A turn that no longer exists
+  // (purged meanwhile) is skipped.
+  std::vector<std::string> turn_ids;
 };
 
 struct WriteOutcome {
   WriteDecision decision = WriteDecision::kAdd;
+  bool turn = false;  // the write path kept a conversation turn (IsKeptTurn), not a memory
   // kAdd, kSupersede: the new item; kUpdate: the target after the merge; kNoop: the target
   // after reinforcement.
   MemoryItem memory;
@@ -337,10 +343,11 @@ class Engine {
   Result<std::vector<ScopeSummary>> ListScopes(std::string_view tenant);
 
   const EngineOptions& options() const { return options_; }
+  // The engine's clock: what "now" is for every write and search (EngineOptions::clock).
+  TimestampMs Now() const { return options_.clock->NowMs(); }
 
  private:
   Engine(EngineOptions options, std::unique_ptr<MemoryStore> store);
-  TimestampMs Now() const { return options_.clock->NowMs(); }
   Result<MemoryItem> Materialize(const Scope& scope, const NewMemory& m, TimestampMs now);
 
   // The loaded search index of the scope's (tenant, user), loading it on first use.

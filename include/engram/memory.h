@@ -33,8 +33,12 @@ struct Scope {
 // Where a memory lives (product.md, "Memory tiers").
 enum class Tier { kWorking, kEpisodic, kSemantic, kKnowledge };
 
+// opinion: what the user thinks of something; decision: a choice made ("we chose B-trees");
+// commitment: something promised or undertaken ("I'll send it by Friday"). Appended after
+// kMessage so the numbering of the earlier types never changes.
 enum class MemoryType {
-  kFact, kPreference, kGoal, kEvent, kSummary, kSkill, kKnowledge, kProfile, kMessage
+  kFact, kPreference, kGoal, kEvent, kSummary, kSkill, kKnowledge, kProfile, kMessage,
+  kOpinion, kDecision, kCommitment
 };
 
 enum class ItemStatus { kActive, kSuperseded, kArchived, kDeleted };
@@ -60,8 +64,13 @@ Tier DefaultTierFor(MemoryType type);
 struct Source {
   std::vector<std::string> message_ids;
   std::string session_id;
-  std::string extractor;       // e.g. "manual", "rules-v1", "llm:gpt-4o-mini"
+  std::string extractor;       // e.g. "manual", "rules-v1", "llm:gpt-4o-mini", "turn"
   std::string prompt_version;  // empty unless an LLM prompt produced the item
+  // Who said it ("user", or a speaker's name): set on kept conversation turns.
+  std::string role;
+  // The kept conversation turns (their item ids) an extracted item came from; a repeat of a
+  // known fact adds the repeating turn. Empty for items not extracted from kept turns.
+  std::vector<std::string> turn_ids;
 
   bool operator==(const Source&) const = default;
 };
@@ -92,9 +101,20 @@ struct MemoryItem {
   // the write path compares a new candidate with the active items of the same slot. Empty
   // for items that fill no slot (events, free text, items added as given).
   std::string slot;
+  // A kept conversation turn (IsKeptTurn): the items extracted from it, or reinforced or
+  // replaced by what it said, in the order written. Empty on every other item.
+  std::vector<std::string> derived_ids;
 
   bool operator==(const MemoryItem&) const = default;
 };
+
+// The extractor name of conversation turns the write path keeps as episodic items.
+inline constexpr std::string_view kTurnExtractor = "turn";
+// True for a conversation turn kept by the write path (an episodic `message` item whose source
+// extractor is kTurnExtractor), as opposed to a memory extracted from it or stored as given.
+inline bool IsKeptTurn(const MemoryItem& item) {
+  return item.type == MemoryType::kMessage && item.source.extractor == kTurnExtractor;
+}
 
 // One recorded change of an item. `previous` is the full item as it was before the change
 // (absent for ADD); new_content is the content after the change (absent for DELETE).

@@ -1,7 +1,9 @@
 // MemoryWriter: the write path from conversation turns to stored memories (product.md,
-// "Write path"): privacy policy → extraction → for each candidate, its neighbours (same slot,
-// nearest by vector) → a decision (ADD / UPDATE / SUPERSEDE / NOOP) → one transaction per
-// candidate (Engine::ApplyWrite), with the decision and its reason in the item's history.
+// "Write path"): privacy policy → extraction → each user turn kept as an episodic item (unless
+// it is chit-chat) → for each candidate, its neighbours (same slot, nearest by vector) → a
+// decision (ADD / UPDATE / SUPERSEDE / NOOP) → one transaction per candidate
+// (Engine::ApplyWrite), with the decision and its reason in the item's history and the links
+// between the candidate and the turns it came from.
 //
 // Threads: safe to share; calls for one scope are serialized so two concurrent messages of
 // one user cannot both ADD the same fact. Owns nothing but its options; the Engine outlives it.
@@ -25,6 +27,10 @@ struct WriterOptions {
   std::shared_ptr<ConflictResolver> resolver;  // default: MakeRuleResolver()
   PiiPolicy privacy;                           // default: keep
   int neighbours = 5;                          // nearest items compared with each candidate
+  // Keep every user turn that is not chit-chat as an episodic `message` item of its own
+  // (IsKeptTurn), linked both ways with what is extracted from it, so nothing said is lost.
+  // false: facts only (a turn is then stored only when extraction fails).
+  bool keep_turns = true;
 };
 
 // Defaults for the memories a Remember call stores.
@@ -37,9 +43,18 @@ struct RememberOptions {
   bool keep_raw_on_failure = true;
 };
 
+// A turn the write path did not keep, and why ("chit-chat", "not said by the user").
+struct SkippedTurn {
+  size_t turn = 0;  // index into the turns given to Remember
+  std::string reason;
+};
+
 struct RememberResult {
-  std::vector<WriteOutcome> writes;  // one per stored or reinforced memory, in order
-  std::string extractor;             // who extracted ("rules-v1", "llm:<model>", "raw")
+  // The kept turns first (WriteOutcome::turn, decision kAdd, as stored after their links were
+  // written), then one per stored or reinforced memory, in order.
+  std::vector<WriteOutcome> writes;
+  std::vector<SkippedTurn> skipped;  // turns not kept, with the reason
+  std::string extractor;             // who extracted ("rules-v2", "llm:<model>", "raw")
   // Set when extraction failed (the provider was down, its reply unusable): the turns were
   // then stored as episodic `message` items so nothing the user said is lost, and this says
   // why. The call itself still succeeds.
@@ -80,9 +95,14 @@ class MemoryWriter {
   Result<WriteOutcome> WriteCandidate(const Scope& scope, const Candidate& candidate,
                                       const ExtractionResult& extraction,
                                       const std::vector<Turn>& turns,
+                                      const std::vector<std::string>& kept_ids,
                                       const RememberOptions& options);
-  Result<RememberResult> StoreRaw(const Scope& scope, const std::vector<Turn>& turns,
-                                  const RememberOptions& options, std::string error);
+  // Stores the turns marked in `keep` as episodic items; kept_ids[i] is turn i's item id (empty
+  // when not kept). `failure` (extraction's error, or empty) goes into their ADD reason.
+  Status KeepTurns(const Scope& scope, const std::vector<Turn>& turns,
+                   const std::vector<bool>& keep, const RememberOptions& options,
+                   const std::string& failure, RememberResult* result,
+                   std::vector<std::string>* kept_ids);
   std::shared_ptr<std::mutex> ScopeLock(const Scope& scope);
 
   Engine* engine_;

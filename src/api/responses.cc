@@ -28,19 +28,28 @@ json AddedToJson(const std::vector<MemoryItem>& items) { return json::parse(Adde
 json RememberedToJson(const std::vector<RememberResult>& results) {
   json out = json::array();
   json errors = json::array();
+  json skipped = json::array();
   std::string extractor;
-  for (const RememberResult& r : results) {
+  for (size_t i = 0; i < results.size(); ++i) {
+    const RememberResult& r = results[i];
     if (extractor.empty() || r.extractor != "raw") extractor = r.extractor;
     if (!r.extraction_error.empty()) errors.push_back(r.extraction_error);
     for (const WriteOutcome& w : r.writes) {
       json entry{{"id", w.memory.id},
                  {"event", ToString(w.decision)},
+                 {"kind", w.turn ? "turn" : "memory"},
                  {"memory", ItemToJson(w.memory)}};
       if (w.decision == WriteDecision::kSupersede) entry["replaced"] = ItemToJson(w.replaced);
       out.push_back(std::move(entry));
     }
+    for (const SkippedTurn& t : r.skipped) {
+      json entry{{"message", t.turn}, {"reason", t.reason}};
+      if (results.size() > 1) entry["memory_index"] = i;
+      skipped.push_back(std::move(entry));
+    }
   }
   return json{{"results", std::move(out)},
+              {"skipped", std::move(skipped)},
               {"extractor", extractor},
               {"extraction_errors", std::move(errors)}};
 }

@@ -121,6 +121,7 @@ MemoryWriter* Context::OpenWriter() {
     return nullptr;
   }
   options.privacy = std::move(policy).value();
+  options.keep_turns = keep_turns;
   options.privacy.hash_key = EnvOr(pii_key_env.c_str(), "");
   bool hashes = options.privacy.action == PiiAction::kHash;
   for (const auto& [kind, action] : options.privacy.overrides) hashes |= action == PiiAction::kHash;
@@ -220,6 +221,11 @@ int RunCli(int argc, char** argv) {
                  "'redact,email=keep,secret=reject' (env ENGRAM_PII)");
   app.add_option("--pii-key-env", ctx.pii_key_env,
                  "Environment variable holding the secret of --pii hash placeholders");
+  app.add_option("--keep-turns", ctx.keep_turns,
+                 "With extraction (infer): keep each user turn that is not chit-chat as an "
+                 "episodic memory of its own, linked to what is extracted from it; false keeps "
+                 "extracted facts only (env ENGRAM_KEEP_TURNS; default true)")
+      ->envname("ENGRAM_KEEP_TURNS");
   app.set_version_flag("--version", "engram 0.1.0");
   // Global options at the top of the file, a command's under its section ([serve]).
   // CLI11 applies the file before environment variables, so the order of precedence is

@@ -56,6 +56,7 @@ struct Context {
   int llm_timeout_ms = 60000;
   std::string pii = "keep";
   std::string pii_key_env = "ENGRAM_PII_HASH_KEY";
+  bool keep_turns = WriterOptions{}.keep_turns;  // keep user turns as episodic items
 
   std::unique_ptr<Engine> engine;
   std::unique_ptr<MemoryWriter> writer;

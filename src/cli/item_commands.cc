@@ -23,7 +23,8 @@ struct ItemFlags {
 };
 
 void AddItemFlags(CLI::App* cmd, ItemFlags& f) {
-  cmd->add_option("--type,-t", f.type, "fact, preference, goal, event, summary, skill, knowledge, profile, message");
+  cmd->add_option("--type,-t", f.type, "fact, preference, goal, event, opinion, decision, "
+                  "commitment, summary, skill, knowledge, profile, message");
   cmd->add_option("--tier", f.tier, "working, episodic, semantic, knowledge (default: from the type)");
   cmd->add_option("--tag", f.tags, "A tag (repeat or comma-separate)")->delimiter(',');
   cmd->add_option("--entity", f.entities, "An entity the memory is about (repeatable)")->delimiter(',');
@@ -53,18 +54,20 @@ Result<std::string> MetadataText(const ItemFlags& f) {
   return obj.dump();
 }
 
-int RunAdd(Context& ctx, const std::string& text_arg, const ItemFlags& f,
-           const std::string& created_at) {
+std::string ReadTextArg(const std::string& text_arg) {
+  if (text_arg != "-") return text_arg;
+  std::string text(std::istreambuf_iterator<char>(std::cin), {});
+  while (!text.empty() && (text.back() == '\n' || text.back() == '\r')) text.pop_back();
+  return text;
+}
+
+// engram add --no-infer: one memory exactly as given (after the privacy policy).
+int RunAddAsGiven(Context& ctx, const std::string& text_arg, const ItemFlags& f,
+                  const std::string& created_at) {
   auto scope = ctx.RequireScope();
   if (!scope) return kExitUsage;
   NewMemory m;
-  m.content = text_arg;
-  if (text_arg == "-") {
-    m.content.assign(std::istreambuf_iterator<char>(std::cin), {});
-    while (!m.content.empty() && (m.content.back() == '\n' || m.content.back() == '\r')) {
-      m.content.pop_back();
-    }
-  }
+  m.content = ReadTextArg(text_arg);
   if (!f.type.empty()) {
     auto t = ParseMemoryType(f.type);
     if (!t.ok()) return ctx.Fail(t.status());
@@ -90,14 +93,14 @@ int RunAdd(Context& ctx, const std::string& text_arg, const ItemFlags& f,
     if (!t.ok()) return ctx.Fail(t.status());
     *field = *t;
   }
-  Engine* engine = ctx.OpenEngine();
-  if (!engine) return kExitInternal;
-  auto item = engine->Add(*scope, m);
-  if (!item.ok()) return ctx.Fail(item.status());
+  MemoryWriter* writer = ctx.OpenWriter();
+  if (!writer) return kExitUsage;
+  auto items = writer->AddAsGiven(*scope, {m});
+  if (!items.ok()) return ctx.Fail(items.status());
   if (ctx.json) {
-    PrintItem(std::cout, *item, true);
+    PrintItem(std::cout, items->front(), true);
   } else {
-    std::cout << "added " << item->id << "\n";
+    std::cout << "added " << items->front().id << "\n";
   }
   return kExitOk;
 }
@@ -197,33 +200,62 @@ int RunList(Context& ctx, const ListFlags& f) {
   return kExitOk;
 }
 
-// engram remember: the write path (privacy, extraction, decisions) over one user message.
-int RunRemember(Context& ctx, const std::string& text_arg) {
+// The flags `add` accepts only when storing as given (--no-infer): with extraction they are
+// decided by the write path, as the HTTP API refuses them with infer.
+Status RefuseAsGivenFlags(const ItemFlags& f) {
+  const std::pair<bool, const char*> given[] = {
+      {!f.type.empty(), "--type"},          {!f.tier.empty(), "--tier"},
+      {!f.entities.empty(), "--entity"},    {f.confidence.has_value(), "--confidence"},
+      {!f.valid_from.empty(), "--valid-from"}, {!f.valid_to.empty(), "--valid-to"},
+      {!f.reason.empty(), "--reason"}};
+  for (const auto& [set, name] : given) {
+    if (set) {
+      return Status::InvalidArgument(std::string(name) +
+                                     " is decided by extraction; add --no-infer to store the "
+                                     "text exactly as given");
+    }
+  }
+  return Status::Ok();
+}
+
+
+// engram add (infer, the default) and engram remember: the write path (privacy, the turn
+// kept, extraction, decisions) over one user message.
+int RunRemember(Context& ctx, const std::string& text_arg, const ItemFlags& f,
+                const std::string& created_at) {
   auto scope = ctx.RequireScope();
   if (!scope) return kExitUsage;
-  std::string text = text_arg;
-  if (text_arg == "-") {
-    text.assign(std::istreambuf_iterator<char>(std::cin), {});
-    while (!text.empty() && (text.back() == '\n' || text.back() == '\r')) text.pop_back();
-  }
+  if (Status refused = RefuseAsGivenFlags(f); !refused.ok()) return ctx.Fail(refused);
+  RememberOptions options;
+  auto md = MetadataText(f);
+  if (!md.ok()) return ctx.Fail(md.status());
+  options.metadata = *md;
+  options.tags = f.tags;
+  options.importance = f.importance;
+  auto at = OptTime(created_at);
+  if (!at.ok()) return ctx.Fail(at.status());
   MemoryWriter* writer = ctx.OpenWriter();
   if (!writer) return kExitUsage;
-  auto result = writer->Remember(*scope, {Turn{"user", text, 0, ""}});
+  auto result =
+      writer->Remember(*scope, {Turn{"user", ReadTextArg(text_arg), at->value_or(0), ""}}, {},
+                       options);
   if (!result.ok()) return ctx.Fail(result.status());
   if (ctx.json) {
     std::cout << api::RememberedToJson({*result}).dump() << "\n";
     return kExitOk;
   }
   if (!result->extraction_error.empty()) {
-    std::cerr << "engram: extraction failed, the message was stored as given: "
+    std::cerr << "engram: extraction failed, the message was kept as said: "
               << result->extraction_error << "\n";
   }
-  if (result->writes.empty()) std::cout << "nothing to remember (" << result->extractor << ")\n";
   for (const WriteOutcome& w : result->writes) {
-    std::cout << ToString(w.decision) << " " << w.memory.id << "  " << w.memory.content;
+    std::cout << (w.turn ? "TURN" : ToString(w.decision)) << " " << w.memory.id << "  "
+              << (w.turn ? "" : "[" + std::string(ToString(w.memory.type)) + "] ")
+              << w.memory.content;
     if (w.decision == WriteDecision::kSupersede) std::cout << "  (replaces " << w.replaced.id << ")";
     std::cout << "\n";
   }
+  for (const SkippedTurn& s : result->skipped) std::cout << "not kept: " << s.reason << "\n";
   return kExitOk;
 }
 
@@ -239,8 +271,9 @@ int WithEngine(Context& ctx, Fn fn) {
 
 // Flag values of every item command; shared with the callbacks that read them after parsing.
 struct ItemCommandState {
-  std::string add_text, add_created, remember_text;
-  ItemFlags add_flags;
+  std::string add_text, add_created, remember_text, remember_created;
+  bool add_no_infer = false;
+  ItemFlags add_flags, remember_flags;
   std::string get_id;
   ListFlags lf;
   std::string up_id, up_status;
@@ -259,20 +292,37 @@ struct ItemCommandState {
 void AddItemCommands(CLI::App& app, Context& ctx) {
   auto state = std::make_shared<ItemCommandState>();
   ItemCommandState& st = *state;
-  auto* add = app.add_subcommand("add", "Store a memory as given (no extraction)");
-  add->add_option("text", st.add_text, "The memory's content ('-' reads standard input)")->required();
-  add->add_option("--created-at", st.add_created, "Creation time (ISO-8601; default now)");
+  auto* add = app.add_subcommand(
+      "add", "Remember what the user said: the turn is kept and memories are extracted from it "
+             "and reconciled with the stored ones (ADD, UPDATE, SUPERSEDE, NOOP; --extractor, "
+             "--pii, --keep-turns); --no-infer stores the text exactly as given");
+  add->add_option("text", st.add_text, "What the user said, or with --no-infer the memory's "
+                                       "content ('-' reads standard input)")->required();
+  add->add_option("--created-at", st.add_created, "When it was said (ISO-8601; default now): "
+                                                  "relative dates resolve from it");
+  add->add_flag("--no-infer", st.add_no_infer,
+                "Store the text exactly as given (no turn kept, no extraction); --type, --tier, "
+                "--entity, --confidence, --valid-from/--valid-to and --reason apply then");
   AddItemFlags(add, st.add_flags);
   add->callback([&ctx, state] { ctx.action = [&ctx, state] {
-      ItemCommandState& st = *state; return RunAdd(ctx, st.add_text, st.add_flags, st.add_created); }; });
+      ItemCommandState& st = *state;
+      return st.add_no_infer ? RunAddAsGiven(ctx, st.add_text, st.add_flags, st.add_created)
+                             : RunRemember(ctx, st.add_text, st.add_flags, st.add_created); }; });
 
   auto* remember = app.add_subcommand(
-      "remember", "Extract memories from a message and reconcile them with the stored ones "
-                  "(ADD, UPDATE, SUPERSEDE, NOOP; --extractor, --pii)");
+      "remember", "The same as `add` with extraction (kept for scripts that use it)");
   remember->add_option("text", st.remember_text, "What the user said ('-' reads standard input)")
       ->required();
+  remember->add_option("--created-at", st.remember_created, "When it was said (ISO-8601)");
+  remember->add_option("--tag", st.remember_flags.tags, "A tag (repeat or comma-separate)")
+      ->delimiter(',');
+  remember->add_option("--meta", st.remember_flags.meta, "Metadata key=value (repeatable)");
+  remember->add_option("--importance", st.remember_flags.importance, "0..1");
   remember->callback([&ctx, state] {
-    ctx.action = [&ctx, state] { return RunRemember(ctx, state->remember_text); };
+    ctx.action = [&ctx, state] {
+      return RunRemember(ctx, state->remember_text, state->remember_flags,
+                         state->remember_created);
+    };
   });
 
   auto* get = app.add_subcommand("get", "Show one memory");

@@ -19,18 +19,20 @@ const std::set<std::string> kItemFields = {
     "id", "tenant", "user_id", "agent_id", "session_id", "tier", "type", "content",
     "entities", "tags", "metadata", "importance", "confidence", "source", "created_at",
     "updated_at", "valid_from", "valid_to", "last_accessed", "access_count", "status",
-    "supersedes", "superseded_by", "embedding_model", "slot"};
+    "supersedes", "superseded_by", "embedding_model", "slot", "derived_ids"};
 
 }  // namespace
 
 Result<Source> SourceFromJson(const json& j) {
   FieldReader r(j, "source");
-  r.CheckKnown({"message_ids", "session_id", "extractor", "prompt_version"});
+  r.CheckKnown({"message_ids", "session_id", "extractor", "prompt_version", "role", "turn_ids"});
   Source s;
   r.StringList("message_ids", &s.message_ids);
   r.String("session_id", &s.session_id);
   r.String("extractor", &s.extractor);
   r.String("prompt_version", &s.prompt_version);
+  r.String("role", &s.role);
+  r.StringList("turn_ids", &s.turn_ids);
   if (!r.status().ok()) return r.status();
   return s;
 }
@@ -63,7 +65,9 @@ void AppendSourceJson(std::string* out, const Source& s) {
   json_text::AppendString(o.Key("extractor"), s.extractor);
   json_text::AppendStringList(o.Key("message_ids"), s.message_ids);
   json_text::AppendString(o.Key("prompt_version"), s.prompt_version);
+  json_text::AppendString(o.Key("role"), s.role);
   json_text::AppendString(o.Key("session_id"), s.session_id);
+  json_text::AppendStringList(o.Key("turn_ids"), s.turn_ids);
   o.Close();
 }
 
@@ -78,6 +82,7 @@ void AppendItemJson(std::string* out, const MemoryItem& m) {
   json_text::AppendDouble(o.Key("confidence"), m.confidence);
   AppendString(o.Key("content"), m.content);
   json_text::AppendTimestamp(o.Key("created_at"), m.created_at);
+  json_text::AppendStringList(o.Key("derived_ids"), m.derived_ids);
   AppendString(o.Key("embedding_model"), m.embedding_model);
   json_text::AppendStringList(o.Key("entities"), m.entities);
   AppendString(o.Key("id"), m.id);
@@ -149,6 +154,7 @@ Result<MemoryItem> ItemFromJson(const json& j) {
   r.String("superseded_by", &m.superseded_by);
   r.String("embedding_model", &m.embedding_model);
   r.String("slot", &m.slot);
+  r.StringList("derived_ids", &m.derived_ids);
   if (!r.status().ok()) return r.status();
   return m;
 }

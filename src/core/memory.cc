@@ -14,12 +14,13 @@ constexpr NameTable<Tier, 4> kTierNames{{
     {Tier::kWorking, "working"}, {Tier::kEpisodic, "episodic"},
     {Tier::kSemantic, "semantic"}, {Tier::kKnowledge, "knowledge"}}};
 
-constexpr NameTable<MemoryType, 9> kTypeNames{{
+constexpr NameTable<MemoryType, 12> kTypeNames{{
     {MemoryType::kFact, "fact"}, {MemoryType::kPreference, "preference"},
     {MemoryType::kGoal, "goal"}, {MemoryType::kEvent, "event"},
     {MemoryType::kSummary, "summary"}, {MemoryType::kSkill, "skill"},
     {MemoryType::kKnowledge, "knowledge"}, {MemoryType::kProfile, "profile"},
-    {MemoryType::kMessage, "message"}}};
+    {MemoryType::kMessage, "message"}, {MemoryType::kOpinion, "opinion"},
+    {MemoryType::kDecision, "decision"}, {MemoryType::kCommitment, "commitment"}}};
 
 constexpr NameTable<ItemStatus, 4> kStatusNames{{
     {ItemStatus::kActive, "active"}, {ItemStatus::kSuperseded, "superseded"},

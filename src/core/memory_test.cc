@@ -25,11 +25,22 @@ TEST(MemoryEnumsTest, NamesRoundTrip) {
 }
 
 TEST(MemoryEnumsTest, UnknownNameListsAcceptedOnes) {
-  auto r = ParseMemoryType("opinion");
+  auto r = ParseMemoryType("rumour");
   ASSERT_FALSE(r.ok());
   EXPECT_EQ(r.status().code(), StatusCode::kInvalidArgument);
-  EXPECT_NE(r.status().message().find("opinion"), std::string::npos);
+  EXPECT_NE(r.status().message().find("rumour"), std::string::npos);
   EXPECT_NE(r.status().message().find("preference"), std::string::npos);
+  EXPECT_NE(r.status().message().find("commitment"), std::string::npos);
+}
+
+TEST(MemoryEnumsTest, OpinionDecisionAndCommitmentRoundTrip) {
+  for (MemoryType t : {MemoryType::kOpinion, MemoryType::kDecision, MemoryType::kCommitment}) {
+    auto parsed = ParseMemoryType(ToString(t));
+    ASSERT_TRUE(parsed.ok()) << ToString(t);
+    EXPECT_EQ(*parsed, t);
+    EXPECT_EQ(DefaultTierFor(t), Tier::kSemantic);
+  }
+  EXPECT_EQ(ToString(MemoryType::kDecision), "decision");
 }
 
 TEST(MemoryEnumsTest, DefaultTiers) {

@@ -90,6 +90,7 @@ Result<WriteOutcome> Engine::ApplyWrite(const Scope& scope, const PlannedWrite& 
           AppendNew(&m.entities, m2.entities);
           AppendNew(&m.tags, m2.tags);
           AppendNew(&m.source.message_ids, m2.source.message_ids);
+          AppendNew(&m.source.turn_ids, m2.source.turn_ids);
           m.importance = std::max(m.importance, m2.importance.value_or(m.importance));
           m.confidence = std::max(m.confidence, m2.confidence.value_or(m.confidence));
           if (m.slot.empty()) m.slot = m2.slot;
@@ -100,11 +101,13 @@ Result<WriteOutcome> Engine::ApplyWrite(const Scope& scope, const PlannedWrite& 
       case WriteDecision::kNoop: {
         op.event = HistoryEvent::kUpdate;
         op.reason = "NOOP: " + write.reason;
-        op.mutation = [now](MemoryItem& m) -> Result<bool> {
+        const std::vector<std::string>& turns = write.turn_ids;
+        op.mutation = [now, &turns](MemoryItem& m) -> Result<bool> {
           ENGRAM_RETURN_IF_ERROR(RequireActive(m));
           m.importance = std::min(1.0, m.importance + 0.1 * (1.0 - m.importance));
           m.access_count += 1;
           m.last_accessed = std::max(m.last_accessed.value_or(0), now);
+          AppendNew(&m.source.turn_ids, turns);
           return true;
         };
         break;
@@ -114,6 +117,24 @@ Result<WriteOutcome> Engine::ApplyWrite(const Scope& scope, const PlannedWrite& 
     }
     ops.push_back(std::move(op));
   }
+  // Each source turn learns what it produced, in the same transaction.
+  const std::string written_id = inserts ? ops.front().insert->item.id : write.target_id;
+  for (const std::string& turn_id : write.turn_ids) {
+    if (turn_id == written_id) continue;
+    StoreOp link;
+    link.id = turn_id;
+    link.record_history = false;
+    link.skip_missing = true;
+    link.mutation = [written_id](MemoryItem& m) -> Result<bool> {
+      if (std::find(m.derived_ids.begin(), m.derived_ids.end(), written_id) !=
+          m.derived_ids.end()) {
+        return false;
+      }
+      m.derived_ids.push_back(written_id);
+      return true;
+    };
+    ops.push_back(std::move(link));
+  }
 
   std::lock_guard<std::mutex> lock(write_mu_);
   ENGRAM_RETURN_IF_ERROR(store_->Apply(scope, ops, now));
@@ -122,6 +143,7 @@ Result<WriteOutcome> Engine::ApplyWrite(const Scope& scope, const PlannedWrite& 
     {
       std::unique_lock<std::shared_mutex> index_lock(index->mu);
       for (const StoreOp& op : ops) {
+        if (op.seq == 0) continue;  // a link to a turn purged meanwhile
         const std::vector<float>* values = nullptr;
         if (op.insert && op.insert->vector) values = &op.insert->vector->values;
         if (!op.insert && op.vector) values = &op.vector->values;

@@ -70,12 +70,8 @@ Result<ItemCall> SplitId(const json& args) {
 }
 
 Result<json> AddMemory(const ToolEnv& env, const json& args) {
-  // An agent calling add_memory usually states the memory itself: stored as given unless it
-  // asks for extraction (the HTTP API's default is the other way round).
-  json with_default = args;
-  if (with_default.is_object() && !with_default.contains("infer")) with_default["infer"] = false;
-  ENGRAM_ASSIGN_OR_RETURN(api::AddRequest req,
-                          api::DecodeAdd(with_default, env.tenant, env.limits));
+  // infer defaults to true, as over HTTP and in the CLI: the text goes through the write path.
+  ENGRAM_ASSIGN_OR_RETURN(api::AddRequest req, api::DecodeAdd(args, env.tenant, env.limits));
   if (req.async) return Status::InvalidArgument("async is not available over MCP");
   if (req.infer) {
     if (!env.writer) return Status::InvalidArgument("infer is not available in this server");

@@ -122,25 +122,31 @@ json Tool(const std::string& name, const std::string& title, const std::string& 
 json AddMemoryTool() {
   json props = json::object();
   AddScope(props, /*with_session=*/true);
-  props["text"] = Str("The memory to store, as one self-contained statement "
-                      "(\"Alice lives in Beijing\"). Give text or messages, not both.");
+  props["text"] = Str("What the user said (\"I moved to Berlin last week\"), or with infer "
+                      "false a self-contained statement to store as given. Give text or "
+                      "messages, not both.");
   json message = ObjectSchema({{"role", Str("Who spoke: user, assistant, ...")},
                                {"content", Str("What was said.")}},
                               {"role", "content"});
   props["messages"] =
-      ListOf(std::move(message), "Conversation turns; each becomes one memory of type message "
-                                 "with metadata.role set. Give text or messages, not both.");
+      ListOf(std::move(message), "Conversation turns: with infer, the user's turns are kept and "
+                                 "extracted from, the others read as context; with infer false "
+                                 "each becomes one memory of type message with metadata.role "
+                                 "set. Give text or messages, not both.");
   AddMemoryFields(props);
   props["created_at"] = Str(std::string("When it happened (default now). ") + kTimeHint);
-  props["infer"] = Bool("Default false: store exactly as given. true: extract facts, "
-                        "preferences and goals from the text or messages and reconcile them "
-                        "with what is stored (ADD, UPDATE, SUPERSEDE an outdated fact, or NOOP); "
-                        "type, tier, entities, confidence and valid times are then decided by "
-                        "extraction and must be left out.");
+  props["infer"] = Bool("Default true (as in the HTTP API and the CLI): keep what the user "
+                        "said as a conversation turn, extract facts, preferences, goals, "
+                        "plans and events from it and reconcile them with what is stored (ADD, "
+                        "UPDATE, SUPERSEDE an outdated fact, or NOOP); type, tier, entities, "
+                        "confidence and valid times are then decided by extraction and must be "
+                        "left out. false: store exactly as given, with those fields.");
   return Tool("add_memory", "Add memory",
-              "Store something worth remembering about the user across conversations: a fact, "
-              "preference, goal, event or skill. Stored exactly as given unless infer is true. "
-              "Returns the new memory ids and what happened to each (event).",
+              "Store something worth remembering about the user across conversations: what "
+              "they said, or a fact, preference, goal, event or skill. By default the text goes "
+              "through extraction (infer); set infer false to store it exactly as given. "
+              "Returns each stored memory's id, what happened to it (event) and its kind "
+              "(turn or memory), and the messages not kept with the reason (skipped).",
               ObjectSchema(std::move(props)), Hints(false, false, false));
 }
 

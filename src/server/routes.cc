@@ -63,7 +63,10 @@ Reply AddMemories(const Services& s, const Call& call, bool batch) {
     if (req->infer) {
       auto remembered = s.writer->RememberEach(req->scope, req->infer_items);
       if (!remembered.ok()) return ErrorReply(remembered.status());
-      Reply r = JsonReply(api::RememberedToJson(*remembered), 201);
+      // 200 when nothing was stored (chit-chat): the body's `skipped` says why.
+      bool stored = false;
+      for (const RememberResult& x : *remembered) stored = stored || !x.writes.empty();
+      Reply r = JsonReply(api::RememberedToJson(*remembered), stored ? 201 : 200);
       for (const RememberResult& x : *remembered) {
         if (!x.extraction_error.empty()) r.log_detail = "extraction failed: " + x.extraction_error;
       }

@@ -91,10 +91,14 @@ std::string Pack(const MemoryItem& m) {
   for (const std::string* s :
        {&m.scope.tenant, &m.scope.user_id, &m.scope.agent_id, &m.scope.session_id, &m.id,
         &m.content, &m.metadata, &m.source.session_id, &m.source.extractor,
-        &m.source.prompt_version, &m.supersedes, &m.superseded_by, &m.embedding_model, &m.slot}) {
+        &m.source.prompt_version, &m.supersedes, &m.superseded_by, &m.embedding_model, &m.slot,
+        &m.source.role}) {
     AppendString(&out, *s);
   }
-  for (const auto* list : {&m.entities, &m.tags, &m.source.message_ids}) AppendList(&out, *list);
+  for (const auto* list :
+       {&m.entities, &m.tags, &m.source.message_ids, &m.source.turn_ids, &m.derived_ids}) {
+    AppendList(&out, *list);
+  }
   out.shrink_to_fit();
   return out;
 }
@@ -124,10 +128,13 @@ void Unpack(std::string_view in, MemoryItem* m) {
        {&m->scope.tenant, &m->scope.user_id, &m->scope.agent_id, &m->scope.session_id, &m->id,
         &m->content, &m->metadata, &m->source.session_id, &m->source.extractor,
         &m->source.prompt_version, &m->supersedes, &m->superseded_by, &m->embedding_model,
-        &m->slot}) {
+        &m->slot, &m->source.role}) {
     s->assign(ReadString(in, &at));
   }
-  for (auto* list : {&m->entities, &m->tags, &m->source.message_ids}) ReadList(in, &at, list);
+  for (auto* list :
+       {&m->entities, &m->tags, &m->source.message_ids, &m->source.turn_ids, &m->derived_ids}) {
+    ReadList(in, &at, list);
+  }
 }
 
 }  // namespace

@@ -232,9 +232,13 @@ Status MemoryStore::Apply(const Scope& scope, std::vector<StoreOp>& ops, Timesta
       op.result = op.insert->item;
       continue;
     }
-    ENGRAM_ASSIGN_OR_RETURN(op.result,
-                            MutateLocked(scope, op.id, op.event, op.reason, now, op.mutation,
-                                         op.vector ? &*op.vector : nullptr, &op.seq));
+    auto changed = MutateLocked(scope, op.id, op.event, op.record_history, op.reason, now,
+                                op.mutation, op.vector ? &*op.vector : nullptr, &op.seq);
+    if (!changed.ok() && op.skip_missing && changed.status().code() == StatusCode::kNotFound) {
+      op.seq = 0;
+      continue;
+    }
+    ENGRAM_ASSIGN_OR_RETURN(op.result, std::move(changed));
   }
   return txn.Commit();
 }
@@ -248,13 +252,15 @@ Result<MemoryItem> MemoryStore::Mutate(const Scope& scope, std::string_view id,
   Transaction txn(writer_.get());
   ENGRAM_RETURN_IF_ERROR(txn.Begin());
   ENGRAM_ASSIGN_OR_RETURN(MemoryItem item,
-                          MutateLocked(scope, id, event, reason, now, mutation, vector, seq_out));
+                          MutateLocked(scope, id, event, /*record_history=*/true, reason, now,
+                                       mutation, vector, seq_out));
   ENGRAM_RETURN_IF_ERROR(txn.Commit());
   return item;
 }
 
 Result<MemoryItem> MemoryStore::MutateLocked(const Scope& scope, std::string_view id,
-                                             HistoryEvent event, const std::string& reason,
+                                             HistoryEvent event, bool record_history,
+                                             const std::string& reason,
                                              TimestampMs now, const ItemMutation& mutation,
                                              const StoredVector* vector, int64_t* seq_out) {
   ENGRAM_ASSIGN_OR_RETURN(ScopeFilter filter, ResolveForRead(writer_.get(), scope));
@@ -287,6 +293,8 @@ Result<MemoryItem> MemoryStore::MutateLocked(const Scope& scope, std::string_vie
   ENGRAM_ASSIGN_OR_RETURN(Statement * folded,
                           writer_->Prepare("DELETE FROM item_access WHERE item_seq = ?"));
   ENGRAM_RETURN_IF_ERROR(folded->Bind(1, seq).Run());
+  if (vector) ENGRAM_RETURN_IF_ERROR(InsertVector(seq, *vector, now));
+  if (!record_history) return item;
   HistoryEntry h{.event = event,
                  .old_content = previous.content,
                  .previous = previous,
@@ -294,7 +302,6 @@ Result<MemoryItem> MemoryStore::MutateLocked(const Scope& scope, std::string_vie
                  .at = now};
   if (event != HistoryEvent::kDelete) h.new_content = item.content;
   ENGRAM_RETURN_IF_ERROR(InsertHistory(seq, h, /*keep_seq=*/false));
-  if (vector) ENGRAM_RETURN_IF_ERROR(InsertVector(seq, *vector, now));
   return item;
 }
 

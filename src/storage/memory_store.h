@@ -80,6 +80,11 @@ struct StoreOp {
   std::string reason;
   std::function<Result<bool>(MemoryItem& item)> mutation;
   std::optional<StoredVector> vector;  // stored with a changed item
+  // false: the change writes no history row (bookkeeping such as the links between a kept turn
+  // and what was extracted from it, not a change of what the item says).
+  bool record_history = true;
+  // true: an item that does not exist (purged meanwhile) is skipped, not an error (seq stays 0).
+  bool skip_missing = false;
   // Results, set by Apply.
   MemoryItem result;  // the item as stored (unchanged items: as read)
   int64_t seq = 0;
@@ -226,6 +231,7 @@ class MemoryStore {
   // scope row, then each item.
   Status InsertItemsLocked(const Scope& scope, std::vector<PendingItem>& items, TimestampMs now);
   Result<MemoryItem> MutateLocked(const Scope& scope, std::string_view id, HistoryEvent event,
+                                  bool record_history,
                                   const std::string& reason, TimestampMs now,
                                   const ItemMutation& mutation, const StoredVector* vector,
                                   int64_t* seq_out);

@@ -175,6 +175,16 @@ ALTER TABLE embeddings_v7 RENAME TO embeddings;
 CREATE UNIQUE INDEX embeddings_item_model ON embeddings (item_seq, model);
 )sql";
 
+// Version 8: conversation turns kept as episodic items, linked both ways with what was extracted
+// from them. `source_role` is who said a kept turn; `source_turns` the kept turns (item ids) an
+// extracted item came from; `derived_ids` the items a kept turn produced. JSON text lists, as
+// `source_messages`. Adding columns with constant defaults rewrites no row.
+constexpr std::string_view kV8KeptTurns = R"sql(
+ALTER TABLE items ADD COLUMN source_role TEXT NOT NULL DEFAULT '';
+ALTER TABLE items ADD COLUMN source_turns TEXT NOT NULL DEFAULT '[]';
+ALTER TABLE items ADD COLUMN derived_ids TEXT NOT NULL DEFAULT '[]';
+)sql";
+
 Result<bool> TableExists(Database* db, std::string_view name) {
   ENGRAM_ASSIGN_OR_RETURN(Statement * st,
                           db->Prepare("SELECT 1 FROM sqlite_schema WHERE type='table' AND name=?"));
@@ -211,6 +221,7 @@ const std::vector<Migration>& AllMigrations() {
       {5, "item access counts", kV5ItemAccess},
       {6, "access epoch", kV6AccessEpoch},
       {7, "embeddings in a rowid table", kV7EmbeddingRows},
+      {8, "kept turns and their links", kV8KeptTurns},
   };
   return kAll;
 }

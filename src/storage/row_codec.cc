@@ -42,6 +42,9 @@ void BindMutableColumns(Statement* st, const MemoryItem& m, int first) {
   st->Bind(f + 22, m.superseded_by);
   st->Bind(f + 23, m.embedding_model);
   st->Bind(f + 24, m.slot);
+  st->Bind(f + 25, m.source.role);
+  st->Bind(f + 26, StringListToJsonText(m.source.turn_ids));
+  st->Bind(f + 27, StringListToJsonText(m.derived_ids));
 }
 
 Result<MemoryItem> ReadItemRow(const Statement& st, const Scope& scope, int64_t* seq) {
@@ -75,6 +78,9 @@ Result<MemoryItem> ReadItemRow(const Statement& st, const Scope& scope, int64_t*
   m.superseded_by = st.String(24);
   m.embedding_model = st.String(25);
   m.slot = st.String(26);
+  m.source.role = st.String(27);
+  ENGRAM_ASSIGN_OR_RETURN(m.source.turn_ids, StringListFromJsonText(st.Text(28)));
+  ENGRAM_ASSIGN_OR_RETURN(m.derived_ids, StringListFromJsonText(st.Text(29)));
   return m;
 }
 
