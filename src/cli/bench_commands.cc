@@ -300,6 +300,7 @@ void AddBenchCommands(CLI::App& app, Context& ctx) {
   extraction->callback([&ctx, extraction_flags] {
     ctx.action = [&ctx, extraction_flags] { return RunExtraction(ctx, *extraction_flags); };
   });
+  AddWritePathBenchCommand(bench, ctx);
 }
 
 }  // namespace engram::cli

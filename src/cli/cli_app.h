@@ -78,6 +78,8 @@ struct Context {
 };
 
 void AddItemCommands(CLI::App& app, Context& ctx);
+// `engram bench writepath`, under the `bench` command.
+void AddWritePathBenchCommand(CLI::App* bench, Context& ctx);
 void AddTransferCommands(CLI::App& app, Context& ctx);
 void AddSearchCommands(CLI::App& app, Context& ctx);
 void AddBenchCommands(CLI::App& app, Context& ctx);

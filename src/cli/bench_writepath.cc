@@ -1,0 +1,193 @@
+// engram bench writepath — the write-path corpus (bench/data/writepath) played through the real
+// write path, with pass rates by category and language, and the memory_extraction fixtures'
+// any-memory rate and type precision when that dataset is present.
+#include <stdlib.h>
+#include <unistd.h>
+
+#include <nlohmann/json.hpp>
+
+#include <cmath>
+#include <filesystem>
+#include <iomanip>
+#include <iostream>
+
+#include "cli/cli_app.h"
+#include "core/status_macros.h"
+#include "engram/llm.h"
+#include "evaluation/extraction_bench.h"
+#include "evaluation/writepath_bench.h"
+
+namespace engram::cli {
+namespace {
+
+using json = nlohmann::json;
+
+struct WritePathFlags {
+  std::string data = "bench/data/writepath";
+  std::string fixtures = "../shared/datasets/extraction/memory_extraction";
+  std::string lang = "all";
+  std::string only;
+  bool failures = false;
+  double min_pass = 0;  // exit 1 when a language's pass rate is below this
+};
+
+std::string Percent(const PassCount& c) {
+  if (c.total == 0) return "-";
+  std::ostringstream out;
+  out << c.passed << "/" << c.total << " (" << std::fixed << std::setprecision(1)
+      << 100.0 * c.Rate() << "%)";
+  return out.str();
+}
+
+void PrintReport(const WritePathReport& r, bool failures) {
+  std::cout << std::left << std::setw(22) << "category" << std::setw(18) << "en" << std::setw(18)
+            << "zh" << "\n";
+  for (const auto& [category, langs] : r.by_category) {
+    auto get = [&](const char* lang) {
+      auto it = langs.find(lang);
+      return it == langs.end() ? PassCount{} : it->second;
+    };
+    std::cout << std::left << std::setw(22) << category << std::setw(18) << Percent(get("en"))
+              << std::setw(18) << Percent(get("zh")) << "\n";
+  }
+  auto lang = [&](const char* l) {
+    auto it = r.by_language.find(l);
+    return it == r.by_language.end() ? PassCount{} : it->second;
+  };
+  std::cout << std::left << std::setw(22) << "all" << std::setw(18) << Percent(lang("en"))
+            << std::setw(18) << Percent(lang("zh")) << "\n";
+  std::cout << r.cases.size() << " cases (" << r.added_after_failure
+            << " marked as added after a failure), " << r.messages << " messages in "
+            << std::fixed << std::setprecision(2) << r.seconds << " s\n";
+  if (!failures) return;
+  for (const WritePathCaseResult& c : r.cases) {
+    if (c.passed) continue;
+    std::cout << "\nFAIL " << c.id << "\n";
+    for (const std::string& f : c.failures) std::cout << "  - " << f << "\n";
+    for (const std::string& s : c.stored) std::cout << "    " << s << "\n";
+  }
+}
+
+json ReportJson(const WritePathReport& r) {
+  json categories = json::object();
+  for (const auto& [category, langs] : r.by_category) {
+    for (const auto& [lang, c] : langs) {
+      categories[category][lang] = {{"passed", c.passed}, {"total", c.total}, {"rate", c.Rate()}};
+    }
+  }
+  json languages = json::object();
+  for (const auto& [lang, c] : r.by_language) {
+    languages[lang] = {{"passed", c.passed}, {"total", c.total}, {"rate", c.Rate()}};
+  }
+  json failed = json::array();
+  for (const WritePathCaseResult& c : r.cases) {
+    if (!c.passed) failed.push_back({{"id", c.id}, {"failures", c.failures}, {"stored", c.stored}});
+  }
+  return {{"cases", r.cases.size()}, {"messages", r.messages}, {"seconds", r.seconds},
+          {"added_after_failure", r.added_after_failure}, {"categories", categories},
+          {"languages", languages}, {"failed", failed}};
+}
+
+// The fixtures' any-memory rate and type precision per language, or null when absent.
+Result<json> FixtureFigures(const std::string& folder, const std::shared_ptr<Extractor>& extractor,
+                            bool print) {
+  if (folder.empty() || !std::filesystem::exists(folder + "/labels.jsonl")) return json(nullptr);
+  json out = json::object();
+  for (const char* lang : {"en", "zh"}) {
+    ExtractionBenchOptions options;
+    options.data_path = folder;
+    options.language = lang;
+    options.extractor = extractor;
+    options.measure_throughput = false;
+    ENGRAM_ASSIGN_OR_RETURN(ExtractionReport report, RunExtractionBench(options));
+    const ExtractionScore& s = report.score;
+    const double any = s.labelled_snippets ? double(s.detected_snippets) / s.labelled_snippets : 0;
+    const ExtractionRow& overall = report.rows.back();
+    out[lang] = {{"labelled_snippets", s.labelled_snippets},
+                 {"with_a_typed_memory", s.detected_snippets},
+                 {"any_memory_rate", any},
+                 {"type_precision", std::isnan(overall.precision) ? json(nullptr) : json(overall.precision)},
+                 {"type_recall", std::isnan(overall.recall) ? json(nullptr) : json(overall.recall)}};
+    if (print) {
+      std::cout << "memory_extraction " << lang << ": a typed memory for " << s.detected_snippets
+                << "/" << s.labelled_snippets << " labelled snippets (" << std::setprecision(3)
+                << any << "), type precision " << overall.precision << ", recall "
+                << overall.recall << "\n";
+    }
+  }
+  return out;
+}
+
+int RunWritePath(Context& ctx, const WritePathFlags& f) {
+  if (f.lang != "zh" && f.lang != "en" && f.lang != "all") {
+    return ctx.Fail(Status::InvalidArgument("--lang must be zh, en or all"));
+  }
+  auto embedder = ctx.MakeEmbedder();
+  if (!embedder.ok()) return ctx.Fail(embedder.status());
+  auto llm = ctx.MakeLlm();
+  if (!llm.ok()) return ctx.Fail(llm.status());
+  std::string tmpl = (std::filesystem::temp_directory_path() / "engram-writepath-XXXXXX").string();
+  if (!mkdtemp(tmpl.data())) return ctx.Fail(Status::IOError("cannot create a temporary directory"));
+  WritePathBenchOptions options;
+  options.data_dir = f.data;
+  options.language = f.lang;
+  options.work_dir = tmpl;
+  options.embedder = *embedder;
+  options.only = f.only;
+  if (*llm) {
+    options.extractor = MakeLlmExtractor(*llm);
+    options.resolver = MakeLlmResolver(*llm);
+  }
+  const bool tty = isatty(STDERR_FILENO);
+  options.progress = [tty](int64_t done, int64_t total) {
+    if (tty && (done % 10 == 0 || done == total)) {
+      std::cerr << "\rwritepath " << done << "/" << total << std::flush;
+    }
+  };
+  auto report = RunWritePathBench(options);
+  if (tty) std::cerr << "\r\033[K";
+  std::error_code ec;
+  std::filesystem::remove_all(tmpl, ec);
+  if (!report.ok()) return ctx.Fail(report.status());
+  if (!ctx.json) PrintReport(*report, f.failures);
+  auto fixtures = FixtureFigures(f.fixtures, options.extractor, !ctx.json);
+  if (!fixtures.ok()) return ctx.Fail(fixtures.status());
+  if (!ctx.json && fixtures->is_null()) {
+    std::cout << "memory_extraction fixtures: not found at " << f.fixtures << " (--fixtures)\n";
+  }
+  if (ctx.json) {
+    json out = ReportJson(*report);
+    out["extractor"] = *llm ? "llm:" + (*llm)->model() : "rules";
+    out["fixtures"] = *fixtures;
+    std::cout << out.dump(2) << "\n";
+  }
+  for (const auto& [lang, c] : report->by_language) {
+    if (c.Rate() < f.min_pass) return kExitInternal;
+  }
+  return kExitOk;
+}
+
+}  // namespace
+
+void AddWritePathBenchCommand(CLI::App* bench, Context& ctx) {
+  auto flags = std::make_shared<WritePathFlags>();
+  auto* cmd = bench->add_subcommand(
+      "writepath", "The write-path corpus (bench/data/writepath) through the real write path: "
+                   "pass rates by category and language");
+  cmd->add_option("--data", flags->data, "The corpus folder (en.jsonl, zh.jsonl)")
+      ->capture_default_str();
+  cmd->add_option("--fixtures", flags->fixtures,
+                  "The memory_extraction folder, for its any-memory rate (skipped if absent)")
+      ->capture_default_str();
+  cmd->add_option("--lang", flags->lang, "zh, en or all")->capture_default_str();
+  cmd->add_option("--only", flags->only, "Only the cases whose id contains this");
+  cmd->add_flag("--failures", flags->failures, "List each failed case with what the store holds");
+  cmd->add_option("--min-pass", flags->min_pass,
+                  "Exit 1 when a language's pass rate is below this (0..1)")
+      ->capture_default_str();
+  cmd->callback([&ctx, flags] {
+    ctx.action = [&ctx, flags] { return RunWritePath(ctx, *flags); };
+  });
+}
+
+}  // namespace engram::cli
