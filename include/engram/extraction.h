@@ -50,6 +50,19 @@ struct Candidate {
   bool correction = false;
   std::optional<TimestampMs> valid_from;  // when the fact began to hold, if the text says
   std::vector<size_t> turn_indexes;       // which ExtractionInput::turns it came from
+  // The value the statement gives its slot, as said ("Seattle", "$5,500", "豆包"); empty when
+  // it has none. A repeat with the same slot and value is the same fact.
+  std::string value;
+  // Values the statement says stopped holding ("I quit coffee" → "coffee", "switched from
+  // sertraline to Wellbutrin" → "sertraline", "旺财去世了" → "旺财"): the write path supersedes
+  // the active memory that states one.
+  std::vector<std::string> ends;
+  // The slot names a keyed family only ("user/budget" for "预算可以再提高一点，最多八万"): the
+  // write path compares the candidate with the family's latest item ("user/budget:装修").
+  bool elliptical = false;
+  // A correction that gives only the new value ("wait no, Ellie"; content is that value): the
+  // write path applies it to the user's latest memory, written moments before.
+  bool bare = false;
 };
 
 struct ExtractionResult {
@@ -67,13 +80,18 @@ class Extractor {
   virtual Result<ExtractionResult> Extract(const ExtractionInput& input) = 0;
 };
 
-// The built-in extractor for Chinese and English self-statements (name, location, job,
-// employer, likes and dislikes, allergies and health, pets, family, goals, schedules,
-// corrections), with slot keys. Needs no model and no network; deterministic.
-// Reads turns whose role is not assistant/system/tool. Content names the user in the third
-// person ("User lives in Shanghai", "用户住在上海"); a like and a dislike of one object share the
-// slot "user/likes:<object>". Relative dates ("昨天", "next Friday") resolve from Turn::at in
-// UTC calendar days (src/text/time_expressions.h) into valid_from.
+// The built-in extractor ("rules-v2") for Chinese and English: every statement a user makes
+// about themselves or the people they know (a first-person clause with content, reported
+// speech, third-person facts about family and friends), each clause of a message on its own,
+// typed (fact, preference, goal, event, skill, opinion, decision, commitment) with an
+// importance from cues, and slots with values for the attributes people change (home, work,
+// school, partner, family, pets, diet, habits, health and medication, budgets and amounts,
+// schedules, devices, languages, contact details, plans). Needs no model and no network;
+// deterministic. Reads turns whose role is not assistant/system/tool. Content keeps the user's
+// words in the third person ("User lives in Boston with their wife", "用户住在上海"); relative
+// dates ("昨天", "next Friday") resolve from Turn::at in UTC calendar days
+// (src/text/time_expressions.h) into valid_from and the content. What it reads and leaves:
+// src/extract/README.md.
 struct RuleExtractorOptions {
   double min_confidence = 0.5;  // candidates below are dropped
 };

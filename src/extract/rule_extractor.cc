@@ -1,10 +1,17 @@
-// The built-in rule extractor ("rules-v1"): splits each user turn into sentences and clauses,
-// resolves time expressions, and reads self-statements with the per-language pattern tables
-// (rule_patterns_en.cc, rule_patterns_zh.cc). See README.md for what it covers.
+// The built-in rule extractor ("rules-v2"): splits each user turn into sentences and clauses
+// (clauses.h), sets aside discourse markers, reported-speech leads and time expressions, then
+// reads each clause with the topic frames (frames.h), the self-statement patterns
+// (rule_patterns_en.cc, rule_patterns_zh.cc), or else keeps it as a generic statement in the
+// user's words. See README.md for what it covers.
 #include <algorithm>
 #include <string>
 
 #include "engram/extraction.h"
+#include "extract/clauses.h"
+#include "extract/corrections.h"
+#include "extract/english_words.h"
+#include "extract/frames.h"
+#include "extract/lexicon.h"
 #include "extract/rule_patterns.h"
 #include "text/time_expressions.h"
 #include "text/language.h"
@@ -37,6 +44,24 @@ const KindTraits& TraitsOf(Kind kind) {
       /* kEvent */ {T::kEvent, "", false, false, 0.5},
       /* kFavorite */ {T::kPreference, "user/favorite", true, true, 0.6},
       /* kAttribute */ {T::kFact, "user", true, true, 0.6},
+      /* kAge */ {T::kFact, "user/age", false, true, 0.7},
+      /* kBirthday */ {T::kFact, "user/birthday", false, true, 0.8},
+      /* kSchool */ {T::kFact, "user/school", false, true, 0.7},
+      /* kMajor */ {T::kFact, "user/major", false, true, 0.6},
+      /* kPartner */ {T::kFact, "user/partner", false, true, 0.8},
+      /* kChildren */ {T::kFact, "user/children", false, true, 0.75},
+      /* kBudget */ {T::kFact, "user/budget", true, true, 0.7},
+      /* kAmount */ {T::kFact, "user/amount", true, true, 0.7},
+      /* kSchedule */ {T::kFact, "user/schedule", true, true, 0.6},
+      /* kDevice */ {T::kFact, "user/device", true, true, 0.5},
+      /* kLanguage */ {T::kSkill, "user/language", true, true, 0.6},
+      /* kMedication */ {T::kFact, "user/medication", true, true, 0.85},
+      /* kContact */ {T::kFact, "user", true, true, 0.75},
+      /* kPlan */ {T::kGoal, "user/plan", true, true, 0.65},
+      /* kHabit */ {T::kPreference, "user/habit", true, true, 0.55},
+      /* kEnded */ {T::kEvent, "", false, false, 0.6},
+      /* kPersonFact */ {T::kFact, "", false, false, 0.6},
+      /* kGeneric */ {T::kFact, "", false, false, 0.5},
   };
   return kTraits[static_cast<int>(kind)];
 }
@@ -74,279 +99,15 @@ std::string SlotKey(std::string_view object) {
 namespace {
 
 using extract::ClauseInput;
+using extract::ClauseView;
 using extract::Kind;
+using extract::MessageState;
 using extract::Statement;
 
 constexpr TimestampMs kDayMs = 86'400'000;
 
 bool IsUserRole(std::string_view role) {
   return role != "assistant" && role != "system" && role != "tool" && role != "function";
-}
-
-struct Sentence {
-  std::string text;
-  bool question = false;
-};
-
-bool IsAbbreviation(std::string_view text, size_t dot) {
-  size_t b = dot;
-  while (b > 0 && std::isalpha(static_cast<unsigned char>(text[b - 1]))) --b;
-  std::string w(text.substr(b, dot - b));
-  for (char& ch : w) ch = static_cast<char>(std::tolower(static_cast<unsigned char>(ch)));
-  return w == "mr" || w == "mrs" || w == "ms" || w == "dr" || w == "st" || w == "jr" || w == "sr" ||
-         w == "vs" || w == "etc" || w == "e" || w == "i" || w == "g" || w == "prof";
-}
-
-// Sentences ending at 。！？!?；;… or a newline, or "." before a space (not "Dr.", not "3.5").
-std::vector<Sentence> SplitSentences(std::string_view text) {
-  std::vector<Sentence> out;
-  std::string cur;
-  auto flush = [&](bool question) {
-    size_t b = cur.find_first_not_of(" \t\r");
-    if (b != std::string::npos) out.push_back({cur.substr(b), question});
-    cur.clear();
-  };
-  for (size_t i = 0; i < text.size();) {
-    std::string_view rest = text.substr(i);
-    bool matched = false;
-    for (std::string_view t : {"。", "！", "？", "；", "…", "\n", "!", "?", ";"}) {
-      if (rest.starts_with(t)) {
-        flush(t == "？" || t == "?");
-        i += t.size();
-        matched = true;
-        break;
-      }
-    }
-    if (matched) continue;
-    if (text[i] == '.' &&
-        (i + 1 == text.size() || text[i + 1] == ' ' ||
-         static_cast<unsigned char>(text[i + 1]) >= 0x80) &&
-        !IsAbbreviation(text, i)) {
-      flush(false);
-      ++i;
-      continue;
-    }
-    cur += text[i];
-    ++i;
-  }
-  flush(false);
-  return out;
-}
-
-bool StartsWithWord(std::string_view s, std::string_view word) {
-  if (s.size() < word.size()) return false;
-  for (size_t i = 0; i < word.size(); ++i) {
-    if (std::tolower(static_cast<unsigned char>(s[i])) != word[i]) return false;
-  }
-  return s.size() == word.size() || !std::isalpha(static_cast<unsigned char>(s[word.size()]));
-}
-
-std::string LowerAscii(std::string_view s) {
-  std::string out(s);
-  for (char& ch : out) ch = static_cast<char>(std::tolower(static_cast<unsigned char>(ch)));
-  return out;
-}
-
-bool IsCorrection(std::string_view sentence, bool zh) {
-  if (zh) {
-    for (std::string_view m : {"其实", "不对", "说错了", "我是说", "更正", "纠正", "应该是",
-                               "我的意思是", "说错", "不是", "搞错了"}) {
-      if (sentence.find(m) != std::string_view::npos) return true;
-    }
-    return false;
-  }
-  std::string low = LowerAscii(sentence);
-  for (std::string_view m :
-       {"actually", "correction", "i meant", "sorry, i", "oops", "to correct"}) {
-    if (StartsWithWord(low, m)) return true;
-  }
-  return low.find("i meant") != std::string::npos || low.find("i mean,") != std::string::npos ||
-         low.find(", actually") != std::string::npos;
-}
-
-// "我不是住在北京，而是住在上海" → "我是住在上海" (the correction is flagged by the caller).
-// A verb after 而是 needs no copula: "我不是在北京工作，而是在上海工作" → "我在上海工作".
-std::string RewriteNotButZh(const std::string& s) {
-  size_t no = s.find("不是");
-  if (no == std::string::npos) return s;
-  size_t but = s.find("而是", no);
-  if (but == std::string::npos) return s;
-  std::string rest = s.substr(but + 6);
-  bool verb = false;
-  for (std::string_view v :
-       {"在", "住", "搬", "喜欢", "爱", "养", "想", "有", "对", "去", "来自", "叫"}) {
-    verb = verb || rest.starts_with(v);
-  }
-  return s.substr(0, no) + (verb ? "" : "是") + rest;
-}
-
-// ---- clauses ----
-
-struct Piece {
-  std::string text;
-  bool inherited = false;
-};
-
-bool HasZhSubject(std::string_view s) {
-  for (size_t k = s.find("我"); k != std::string_view::npos; k = s.find("我", k + 3)) {
-    if (s.substr(k + 3, 3) != "们") return true;
-  }
-  return false;
-}
-
-bool StartsWithOtherSubjectZh(std::string_view s) {
-  for (std::string_view o :
-       {"他", "她", "它", "你", "我们", "大家", "别人", "这", "那", "天气", "叫", "名叫", "名字"}) {
-    if (s.starts_with(o)) return true;
-  }
-  return false;
-}
-
-std::vector<Piece> SplitClausesZh(const std::string& sentence) {
-  std::vector<Piece> raw;
-  std::string cur;
-  std::string_view s = sentence;
-  for (size_t i = 0; i < s.size();) {
-    bool split = false;
-    // Every separator starts with ',' or one of the lead bytes of "，但可不而并然、".
-    const bool maybe = s[i] == ',' || static_cast<unsigned char>(s[i]) >= 0xE0;
-    for (std::string_view sep :
-         {"，", ",", "但是", "可是", "不过", "而且", "并且", "然后", "、也"}) {
-      if (!maybe) break;
-      if (s.substr(i).starts_with(sep)) {
-        std::string_view next = s.substr(i + sep.size());
-        bool name_follows = next.starts_with("叫") || next.starts_with("名叫") ||
-                            next.starts_with("名字叫") || next.starts_with("它叫");
-        if (name_follows && (sep == "，" || sep == ",")) break;
-        raw.push_back({cur});
-        cur.clear();
-        i += sep.size();
-        split = true;
-        break;
-      }
-    }
-    if (split) continue;
-    cur += s[i];
-    ++i;
-  }
-  raw.push_back({cur});
-  std::vector<Piece> out;
-  bool prev_has_subject = false;
-  for (Piece& p : raw) {
-    if (p.text.empty()) continue;
-    if (HasZhSubject(p.text)) {
-      prev_has_subject = true;
-    } else if (prev_has_subject && !StartsWithOtherSubjectZh(p.text)) {
-      p.text = "我" + p.text;
-      p.inherited = true;
-    } else {
-      prev_has_subject = false;
-    }
-    out.push_back(std::move(p));
-  }
-  return out;
-}
-
-bool IsPredicateHeadEn(std::string_view low) {
-  static const std::vector<std::string_view> kHeads = {
-      "live",    "work",   "love",     "have",      "moved", "want",    "plan",    "hate",
-      "enjoy",   "prefer", "speak",    "am",        "got",   "started", "joined",  "just",
-      "also",    "really", "recently", "currently", "now",   "own",     "adopted", "hope",
-      "grew",    "can",    "play",     "don't",     "do",    "never",   "still",   "recently",
-      "dislike", "adore",  "need",     "intend",    "was",   "usually"};
-  return std::find(kHeads.begin(), kHeads.end(), low) != kHeads.end();
-}
-
-std::string FirstWordLower(std::string_view s) {
-  size_t b = s.find_first_not_of(" ");
-  if (b == std::string_view::npos) return "";
-  size_t e = b;
-  while (e < s.size() && (std::isalpha(static_cast<unsigned char>(s[e])) || s[e] == '\'')) ++e;
-  return LowerAscii(s.substr(b, e - b));
-}
-
-bool StartsWithSubjectEn(std::string_view s) {
-  std::string w = FirstWordLower(s);
-  return w == "i" || w == "i'm" || w == "i've" || w == "i'd" || w == "i'll" || w == "im" ||
-         w == "my";
-}
-
-// A comma piece that continues a list ("coffee and juice"): a few words, no verb of its own.
-bool IsListContinuation(std::string_view piece) {
-  std::string low = " " + LowerAscii(piece) + " ";
-  int words = 0;
-  for (size_t i = 1; i < low.size(); ++i) words += low[i] == ' ' && low[i - 1] != ' ';
-  for (std::string_view verb : {" is ", " are ", " was ", " were ", "'s ", " it ", " has "}) {
-    if (low.find(verb) != std::string::npos) return false;
-  }
-  return words <= 5;
-}
-
-// Splits at commas and at "and"/"but"/"so"/"because" before a new subject or verb.
-std::vector<Piece> SplitClausesEn(const std::string& sentence) {
-  std::vector<std::string> raw;
-  std::string cur;
-  const std::string low = LowerAscii(sentence);
-  for (size_t i = 0; i < sentence.size();) {
-    if (sentence[i] == ',' || sentence[i] == ':' || sentence[i] == '(' || sentence[i] == ')') {
-      raw.push_back(cur);
-      cur.clear();
-      ++i;
-      continue;
-    }
-    // dashes between clauses: " - ", "—", "–"
-    std::string_view rest = std::string_view(sentence).substr(i);
-    if (rest.starts_with(" - ") || rest.starts_with("—") || rest.starts_with("–")) {
-      raw.push_back(cur);
-      cur.clear();
-      i += 3;  // " - ", and "—", "–" are 3 bytes in UTF-8
-      continue;
-    }
-    bool split = false;
-    for (std::string_view conj : {" and ", " but ", " so ", " because ", " while ", " though "}) {
-      if (std::string_view(low).substr(i).starts_with(conj)) {
-        std::string_view next = std::string_view(sentence).substr(i + conj.size());
-        if (StartsWithSubjectEn(next) || IsPredicateHeadEn(FirstWordLower(next))) {
-          raw.push_back(cur);
-          cur.clear();
-          i += conj.size() - 1;
-          split = true;
-        }
-        break;
-      }
-    }
-    if (split) continue;
-    cur += sentence[i];
-    ++i;
-  }
-  raw.push_back(cur);
-  std::vector<Piece> out;
-  bool prev_has_subject = false;
-  for (std::string& text : raw) {
-    if (text.find_first_not_of(" ") == std::string::npos) continue;
-    std::string_view trimmed = std::string_view(text).substr(text.find_first_not_of(" "));
-    std::string first = FirstWordLower(trimmed);
-    if (first == "and" || first == "but" || first == "also") {
-      trimmed.remove_prefix(first.size());
-      trimmed.remove_prefix(std::min(trimmed.find_first_not_of(" "), trimmed.size()));
-      first = FirstWordLower(trimmed);
-    }
-    bool subject = StartsWithSubjectEn(trimmed) ||
-                   LowerAscii(trimmed).find(" i ") != std::string::npos ||
-                   LowerAscii(trimmed).find(" i'm ") != std::string::npos;
-    if (subject) {
-      out.push_back({std::string(trimmed), false});
-      prev_has_subject = true;
-    } else if (prev_has_subject && IsPredicateHeadEn(first)) {
-      out.push_back({"I " + std::string(trimmed), true});
-    } else if (!out.empty() && prev_has_subject && IsListContinuation(trimmed)) {
-      out.back().text += ", " + std::string(trimmed);  // "I like tea, coffee and juice"
-    } else {
-      out.push_back({std::string(trimmed), false});
-      prev_has_subject = false;
-    }
-  }
-  return out;
 }
 
 // The clause with its first time expression removed, and that expression.
@@ -359,7 +120,7 @@ ClauseInput WithoutTime(const std::string& clause, bool zh, TimestampMs now, std
     // "Wednesday and Thursday", "周三和周四": the connector goes with the dates.
     for (size_t k = 1; k < times.size(); ++k) {
       std::string gap =
-          LowerAscii(clause.substr(times[k - 1].end, times[k].begin - times[k - 1].end));
+          extract::LowerAscii(clause.substr(times[k - 1].end, times[k].begin - times[k - 1].end));
       std::string bare;
       for (char ch : gap) {
         if (ch != ' ' && ch != ',') bare += ch;
@@ -384,6 +145,243 @@ ClauseInput WithoutTime(const std::string& clause, bool zh, TimestampMs now, std
   return in;
 }
 
+// ---- content ----
+
+std::string DateText(const TimeExpression& t) { return FormatTimeExpression(t); }
+
+// The clause with each time expression replaced by its date: "I started learning Rust
+// yesterday" → "I started learning Rust on 2026-03-10"; "我昨天开始学吉他" → "我2026-03-17开始学吉他".
+std::string WithDates(const std::string& clause, bool zh, TimestampMs now) {
+  auto times = zh ? FindChineseTimeExpressions(clause, now) : FindEnglishTimeExpressions(clause, now);
+  std::string out = clause;
+  for (auto it = times.rbegin(); it != times.rend(); ++it) {
+    std::string date = DateText(*it);
+    if (!zh) {
+      std::string said = extract::LowerAscii(clause.substr(it->begin, it->end - it->begin));
+      const bool preposition = said.starts_with("on ") || said.starts_with("in ") ||
+                               said.starts_with("since ") || said.starts_with("during ");
+      const bool absolute = said.find_first_of("0123456789") != std::string::npos &&
+                            said.find("ago") == std::string::npos &&
+                            said.find(" in ") == std::string::npos;
+      std::string prep = preposition ? said.substr(0, said.find(' ') + 1) : "";
+      if (prep.empty() && !absolute) {
+        prep = it->granularity == TimeGranularity::kDay ? "on "
+               : it->granularity == TimeGranularity::kWeek ? "the week of "
+                                                           : "in ";
+      }
+      if (preposition && said.starts_with("in ") && it->granularity == TimeGranularity::kDay) {
+        prep = "on ";  // "in 10 days" → "on 2026-07-28"
+      }
+      date = prep + date;
+    } else if (it->granularity == TimeGranularity::kWeek) {
+      date += "那周";
+    }
+    out.replace(it->begin, it->end - it->begin, date);
+  }
+  return out;
+}
+
+bool IsWordChar(char c) {
+  return std::isalnum(static_cast<unsigned char>(c)) || c == '\'' || static_cast<unsigned char>(c) >= 0x80;
+}
+
+// An English clause in the third person: "I'm allergic to peanuts" → "User is allergic to
+// peanuts"; "my wife says I snore" → "User's wife says user snores"; "we moved" → "User moved".
+std::string RewriteEn(const std::string& clause) {
+  using extract::en::Tok;
+  std::vector<Tok> t = extract::en::Tokenize(clause);
+  std::string out;
+  bool first_subject = true;
+  bool conjugate_next = false;
+  auto append = [&](const std::string& w) {
+    if (w.empty()) return;
+    if (!out.empty() && w != "," && w != "'s") out += ' ';
+    out += w;
+  };
+  for (size_t i = 0; i < t.size(); ++i) {
+    const std::string& w = t[i].low;
+    if (w == "i" || w == "we") {
+      append(first_subject && out.empty() ? "User" : "the user");
+      first_subject = false;
+      conjugate_next = true;
+      continue;
+    }
+    if (w == "my" || w == "our") {
+      append(out.empty() ? "User's" : "their");
+      first_subject = false;
+      continue;
+    }
+    if (w == "me" || w == "us") {
+      append("the user");
+      continue;
+    }
+    if (w == "myself" || w == "ourselves") {
+      append("themselves");
+      continue;
+    }
+    if (w == "mine" || w == "ours") {
+      append("theirs");
+      continue;
+    }
+    if (conjugate_next) {
+      conjugate_next = false;
+      if (extract::en::Adverbs().contains(w) || w == "not" || w == "never") {
+        append(t[i].text);
+        conjugate_next = w != "not" && w != "never";
+        if (w == "not" || w == "never") continue;
+        continue;
+      }
+      if (w == "are" || w == "am") {
+        append("is");
+        continue;
+      }
+      if (w == "were") {
+        append("was");
+        continue;
+      }
+      if (w == "do" && i + 1 < t.size() && t[i + 1].low == "not") {
+        append("does");
+        continue;
+      }
+      if (w == "can" || w == "will" || w == "would" || w == "should" || w == "could" ||
+          w == "might" || w == "must" || w == "have" || w == "do" || w == "go") {
+        append(w == "have" ? "has" : w == "do" ? "does" : w == "go" ? "goes" : t[i].text);
+        continue;
+      }
+      append(extract::en::ThirdPerson(t[i]));
+      continue;
+    }
+    append(t[i].text);
+  }
+  if (!out.empty() && std::islower(static_cast<unsigned char>(out[0]))) {
+    out[0] = static_cast<char>(std::toupper(static_cast<unsigned char>(out[0])));
+  }
+  while (!out.empty() && (out.back() == ',' || out.back() == ' ')) out.pop_back();
+  return out;
+}
+
+// A Chinese clause in the third person: 我/我们 → 用户 ("我的", "我女儿" → "用户的…").
+std::string RewriteZh(const std::string& clause) {
+  std::string out;
+  bool first = true;
+  for (size_t i = 0; i < clause.size();) {
+    std::string_view rest = std::string_view(clause).substr(i);
+    if (rest.starts_with("我们") || rest.starts_with("咱们")) {
+      out += "用户";
+      i += 6;
+      first = false;
+      continue;
+    }
+    if (rest.starts_with("我") || rest.starts_with("咱")) {
+      std::string_view after = rest.substr(3);
+      const bool possessive = !after.starts_with("的") && !extract::RelationKey(after.substr(0, 6)).empty();
+      const bool possessive1 = !after.starts_with("的") && !extract::RelationKey(after.substr(0, 3)).empty();
+      out += first ? "用户" : "用户";
+      if (possessive || possessive1) out += "的";
+      i += 3;
+      first = false;
+      continue;
+    }
+    auto b = static_cast<unsigned char>(clause[i]);
+    size_t n = b < 0x80 ? 1 : b < 0xE0 ? 2 : b < 0xF0 ? 3 : 4;
+    out.append(clause, i, n);
+    i += n;
+  }
+  if (!out.starts_with("用户")) {
+    const std::string subject = extract::ChineseSubjectKey(clause);
+    if (subject == "user") out = "用户" + out;
+  }
+  return out;
+}
+
+// True when a clause refers back to the statement before it and says nothing on its own:
+// "they're brothers lol", "it's the best", "她发现方程式更加可靠".
+bool IsElaboration(const std::string& clause, bool zh) {
+  if (zh) {
+    for (std::string_view p : {"它", "这", "那", "他们", "她们", "其", "这样"}) {
+      if (clause.starts_with(p)) return true;
+    }
+    return false;
+  }
+  const std::string low = extract::LowerAscii(clause);
+  for (std::string_view p : {"it ", "it's", "its ", "this ", "that ", "that's", "they ",
+                             "they're", "these ", "those ", "which ", "she ", "he ", "she's",
+                             "he's", "there ", "there's", "so ", "then "}) {
+    if (low.starts_with(p)) return true;
+  }
+  return false;
+}
+
+bool IsQuestionZh(std::string_view s) {
+  for (std::string_view q : {"什么", "哪里", "哪儿", "哪个", "谁", "多少", "怎么", "为什么", "为啥",
+                             "是不是", "有没有", "能不能", "要不要", "会不会", "吗", "？", "?"}) {
+    if (s.find(q) != std::string_view::npos) return true;
+  }
+  return false;
+}
+
+bool IsRequestZh(std::string_view s) {
+  for (std::string_view q : {"请", "帮我", "帮忙", "告诉我", "提醒我", "推荐", "你能", "你可以",
+                             "给我"}) {
+    if (s.starts_with(q) || s.find(q) != std::string_view::npos) return true;
+  }
+  return false;
+}
+
+bool IsQuestionEn(const std::string& clause) {
+  static const std::vector<std::string_view> kStarts = {
+      "what", "where", "who", "when", "why", "how", "which", "do", "does", "did", "is", "are",
+      "can", "could", "would", "should", "will", "shall", "whats", "wheres", "please", "tell",
+      "remind", "help", "show", "give", "let", "find", "search", "explain", "write",
+      "translate", "recommend", "suggest", "any", "keep", "make", "send", "book", "add"};
+  const std::string low = extract::LowerAscii(clause);
+  for (std::string_view w : kStarts) {
+    if (extract::StartsWithWord(low, w)) return true;
+  }
+  return false;
+}
+
+bool IsHypotheticalEn(const std::string& clause) {
+  const std::string low = " " + extract::LowerAscii(clause) + " ";
+  for (std::string_view w : {" if ", " unless ", " wish ", " would be ", " suppose "}) {
+    if (low.find(w) != std::string::npos) return true;
+  }
+  return false;
+}
+
+// A capitalized word that is not the first (a name, a place, a product) or a number: a
+// third-person statement worth keeping names something.
+bool NamesSomething(const std::string& clause, bool zh) {
+  if (zh) {
+    for (char c : clause) {
+      if (std::isalnum(static_cast<unsigned char>(c))) return true;
+    }
+    return false;
+  }
+  size_t words = 0;
+  for (size_t i = 0; i < clause.size(); ++i) {
+    if (i > 0 && IsWordChar(clause[i]) && !IsWordChar(clause[i - 1])) ++words;
+    if (std::isdigit(static_cast<unsigned char>(clause[i]))) return true;
+    if (words >= 1 && std::isupper(static_cast<unsigned char>(clause[i])) &&
+        (i == 0 || !IsWordChar(clause[i - 1])) && clause.substr(i, 2) != "I " &&
+        clause.substr(i, 2) != "I'") {
+      return true;
+    }
+  }
+  return false;
+}
+
+size_t WordCount(const std::string& s, bool zh) {
+  if (zh) {
+    size_t n = 0;
+    for (size_t i = 0; i < s.size(); ++i) n += (static_cast<unsigned char>(s[i]) & 0xC0) != 0x80;
+    return n / 2;  // about two characters a word
+  }
+  size_t n = 0;
+  for (size_t i = 0; i < s.size(); ++i) n += IsWordChar(s[i]) && (i == 0 || !IsWordChar(s[i - 1]));
+  return n;
+}
+
 class RuleExtractor final : public Extractor {
  public:
   explicit RuleExtractor(const RuleExtractorOptions& options) : options_(options) {}
@@ -392,120 +390,260 @@ class RuleExtractor final : public Extractor {
   Result<ExtractionResult> Extract(const ExtractionInput& input) override {
     ExtractionResult result;
     result.extractor = name_;
-    Memory memory;
     for (size_t i = 0; i < input.turns.size(); ++i) {
       const Turn& turn = input.turns[i];
       if (!IsUserRole(turn.role)) continue;
-      ExtractTurn(turn, i, input, &memory, &result.candidates);
+      ExtractTurn(turn, i, &result.candidates);
     }
     return result;
   }
 
  private:
-  // What an earlier statement said, for "I meant X" / "我是说X".
-  struct Memory {
-    std::optional<Statement> last_exclusive;
-    bool context_read = false;
+  // What the clauses of one turn share.
+  struct TurnState {
+    MessageState message;
+    size_t turn_first = 0;   // index in `out` of this turn's first candidate
+    bool zh = false;
+    TimestampMs said = 0;
+    size_t index = 0;
   };
 
-  void ExtractTurn(const Turn& turn, size_t index, const ExtractionInput& input, Memory* memory,
-                   std::vector<Candidate>* out) {
+  void ExtractTurn(const Turn& turn, size_t index, std::vector<Candidate>* out) {
     std::string text = turn.content;
-    for (size_t k = text.find("’"); k != std::string::npos; k = text.find("’", k))
-      text.replace(k, 3, "'");
+    for (size_t k = text.find("’"); k != std::string::npos; k = text.find("’", k)) text.replace(k, 3, "'");
+    for (size_t k = text.find("‘"); k != std::string::npos; k = text.find("‘", k)) text.replace(k, 3, "'");
     const Language lang = DetectLanguage(text);
     if (lang != Language::kChinese && lang != Language::kLatin) return;
-    const bool zh = lang == Language::kChinese;
-    for (Sentence& sentence : SplitSentences(text)) {
-      if (sentence.question) continue;
-      const bool correction = IsCorrection(sentence.text, zh);
-      std::string s = zh ? RewriteNotButZh(sentence.text) : sentence.text;
-      std::vector<Piece> pieces = zh ? SplitClausesZh(s) : SplitClausesEn(s);
-      std::optional<ClauseInput> pending_time;
-      for (const Piece& piece : pieces) {
-        std::string storage;
-        ClauseInput in = WithoutTime(piece.text, zh, turn.at, &storage);
-        in.inherited_subject = piece.inherited;
-        if (!in.has_time && pending_time) {
-          in.has_time = true;
-          in.future_time = pending_time->future_time;
-          in.date = pending_time->date;
-          in.date_is_day = pending_time->date_is_day;
-          in.time_at = pending_time->time_at;
-        }
-        std::vector<Statement> statements =
-            zh ? extract::MatchChineseClause(in) : extract::MatchEnglishClause(in);
-        if (statements.empty() && correction) {
-          if (auto bare = BareCorrection(piece.text, zh, input, memory); bare)
-            statements.push_back(*bare);
-        }
-        if (statements.empty()) {
-          // A clause that is only a time ("In 2019, I moved…", "去年，我…") dates the next one.
-          pending_time = in.has_time ? std::optional<ClauseInput>(in) : std::nullopt;
-          if (pending_time) pending_time->text = {};
-          continue;
-        }
-        pending_time.reset();
-        for (Statement& st : statements) {
-          if (extract::TraitsOf(st.kind).exclusive) memory->last_exclusive = st;
-          Add(st, in, correction, index, out);
-        }
+    TurnState ts;
+    ts.zh = lang == Language::kChinese;
+    ts.said = turn.at;
+    ts.index = index;
+    ts.turn_first = out->size();
+    for (const extract::Sentence& sentence : extract::SplitSentences(text)) {
+      const bool correction = extract::IsCorrection(sentence.text, ts.zh);
+      std::string s = ts.zh ? extract::RewriteNotButZh(sentence.text) : sentence.text;
+      std::vector<extract::Piece> pieces = ts.zh ? extract::SplitClausesZh(s) : extract::SplitClausesEn(s);
+      bool corrected = false;  // a correction marker was met in this sentence
+      for (const extract::Piece& piece : pieces) {
+        const bool marker = extract::IsCorrection(piece.text, ts.zh) || (correction && corrected);
+        corrected = corrected || marker;
+        ReadClause(piece, sentence.question, correction && corrected, &ts, out);
       }
     }
   }
 
-  std::optional<Statement> BareCorrection(const std::string& clause, bool zh,
-                                          const ExtractionInput& input, Memory* memory) {
-    std::optional<std::string> value =
-        zh ? extract::ChineseBareCorrection(clause) : extract::EnglishBareCorrection(clause);
-    if (!value) return std::nullopt;
-    if (!memory->last_exclusive && !memory->context_read) {
-      memory->context_read = true;
-      ExtractionInput context;
-      for (const Turn& t : input.context) {
-        if (IsUserRole(t.role)) context.turns.push_back(t);
+  void ReadClause(const extract::Piece& piece, bool question, bool correction, TurnState* ts,
+                  std::vector<Candidate>* out) {
+    const bool zh = ts->zh;
+    std::string clause = zh ? extract::StripMarkersZh(piece.text) : extract::StripMarkersEn(piece.text);
+    if (clause.empty()) return;
+    // "wait no, Ellie": the value alone corrects what was just said.
+    if (correction) {
+      if (auto value = extract::BareCorrectionValue(clause, zh)) {
+        ApplyBareCorrection(*value, ts, out);
+        return;
       }
-      std::vector<Candidate> ignored;
-      Memory inner{std::nullopt, true};
-      for (size_t i = 0; i < context.turns.size(); ++i) {
-        ExtractTurn(context.turns[i], i, context, &inner, &ignored);
-      }
-      memory->last_exclusive = inner.last_exclusive;
     }
-    if (!memory->last_exclusive) return std::nullopt;
-    Statement st = *memory->last_exclusive;
-    std::string content =
-        zh ? extract::ChineseContent(st.kind, *value) : extract::EnglishContent(st.kind, *value);
-    if (content.empty()) return std::nullopt;
-    st.value = *value;
-    st.content = std::move(content);
-    st.entities = {*value};
-    st.correction = true;
-    st.confidence = 0.75;
+    // "her name's Olive", "叫逗逗": a name for what the statement before was about.
+    if (NameForPrevious(clause, zh, ts, out)) return;
+    ClauseView view;
+    view.zh = zh;
+    view.correction = correction;
+    view.topic = ts->message.topic;
+    if (auto reported = zh ? extract::ReportedSpeechZh(clause) : extract::ReportedSpeechEn(clause)) {
+      view.reporter = reported->reporter;
+      clause = zh ? extract::StripMarkersZh(reported->rest) : extract::StripMarkersEn(reported->rest);
+      if (clause.empty()) return;
+    }
+    if (question && view.reporter.empty()) return;
+    if (zh ? (IsQuestionZh(clause) || IsRequestZh(clause)) && view.reporter.empty()
+           : IsQuestionEn(clause) && view.reporter.empty()) {
+      return;
+    }
+    clause = zh ? extract::TakeEndsZh(clause, &view.ends) : extract::TakeEndsEn(clause, &view.ends);
+    if (IsElaboration(clause, zh) && !(zh && extract::ChineseSubjectKey(clause) != "")) {
+      return;  // says nothing on its own; the kept turn holds it
+    }
+    const bool implicit = zh ? extract::ChineseImplicitSubject(clause) : extract::EnglishImplicitSubject(clause);
+    if (implicit) clause = zh ? "我" + clause : "I " + clause;
+    std::string storage;
+    ClauseInput in = WithoutTime(clause, zh, ts->said, &storage);
+    in.inherited_subject = piece.inherited || implicit;
+    view.time = in;
+    view.text = std::string(in.text);
+    if (view.text.find_first_not_of(" ，,") == std::string::npos) return;
+    std::vector<Statement> statements =
+        zh ? extract::MatchChineseFrames(view, &ts->message) : extract::MatchEnglishFrames(view, &ts->message);
+    bool from_patterns = false;
+    if (statements.empty() && view.reporter.empty() && (zh || !IsHypotheticalEn(clause))) {
+      std::string v1_storage = zh ? view.text : ForPatternsEn(view.text);
+      ClauseInput v1 = in;
+      v1.text = v1_storage;
+      statements = zh ? extract::MatchChineseClause(v1) : extract::MatchEnglishClause(v1);
+      from_patterns = !statements.empty();
+    }
+    if (statements.empty()) {
+      if (auto generic = Generic(clause, view, zh)) statements.push_back(std::move(*generic));
+    }
+    const std::string content = Content(clause, view, ts->said, zh);
+    for (Statement& st : statements) {
+      if (from_patterns && statements.size() == 1 && !st.keep_content &&
+          WordCount(content, zh) <= 30) {
+        st.content.clear();  // the user's own words, rewritten, say more than the pattern's
+      }
+      Add(st, view, content, *ts, out);
+    }
+  }
+
+  // The clause for the self-statement patterns, which read "I" and "my": "we" and "our" too.
+  static std::string ForPatternsEn(const std::string& text) {
+    std::string low = extract::LowerAscii(text);
+    if (extract::StartsWithWord(low, "we")) return "I" + text.substr(2);
+    if (extract::StartsWithWord(low, "our")) return "my" + text.substr(3);
+    return text;
+  }
+
+  // A statement no frame or pattern reads: kept in the user's words when it is about the user
+  // or someone they know, reported by someone, or names something (a person, a number).
+  std::optional<Statement> Generic(const std::string& clause, const ClauseView& view, bool zh) const {
+    const std::string subject = zh ? extract::ChineseSubjectKey(clause) : extract::EnglishSubjectKey(clause);
+    const size_t words = WordCount(view.text, zh);
+    if (words < (zh ? 2u : 3u)) return std::nullopt;
+    if (!zh && IsHypotheticalEn(clause) && view.reporter.empty()) return std::nullopt;
+    const bool about = !subject.empty() || !view.reporter.empty();
+    if (!about && !NamesSomething(view.text, zh)) return std::nullopt;
+    Statement st;
+    st.kind = subject.empty() || subject == "user" ? Kind::kGeneric : Kind::kPersonFact;
+    st.subject = subject.empty() ? "user" : subject;
+    st.confidence = about ? 0.7 : 0.6;
+    if (!view.reporter.empty()) st.confidence = 0.7;
     return st;
   }
 
-  void Add(const Statement& st, const ClauseInput& in, bool correction, size_t index,
-           std::vector<Candidate>* out) const {
-    if (st.confidence < options_.min_confidence || st.content.empty()) return;
-    const extract::KindTraits& traits = extract::TraitsOf(st.kind);
-    Candidate c;
-    c.type = traits.type;
-    c.content = st.content;
-    c.importance = traits.importance;
-    c.confidence = st.confidence;
-    c.entities = st.entities;
-    if (!traits.slot.empty()) {
-      if (!traits.keyed) {
-        c.slot = std::string(traits.slot);
-      } else if (!st.key.empty()) {
-        c.slot = std::string(traits.slot) + (st.kind == Kind::kAttribute ? "/" : ":") + st.key;
+  std::string Content(const std::string& clause, const ClauseView& view, TimestampMs said,
+                      bool zh) const {
+    std::string with_dates = WithDates(clause, zh, said);
+    std::string content = zh ? RewriteZh(with_dates) : RewriteEn(with_dates);
+    if (!view.reporter.empty()) {
+      content += zh ? "（" + view.reporter + "说）" : " (according to their " + view.reporter + ")";
+      if (!zh && (view.reporter.find(' ') == std::string::npos &&
+                  std::isupper(static_cast<unsigned char>(view.reporter[0])))) {
+        content = content.substr(0, content.rfind(" (according")) + " (according to " + view.reporter + ")";
       }
     }
-    c.exclusive = traits.exclusive && !c.slot.empty();
-    c.correction = st.correction || correction;
-    if (in.has_time) c.valid_from = in.time_at;
-    c.turn_indexes = {index};
+    return content;
+  }
+
+  void ApplyBareCorrection(const std::string& value, TurnState* ts, std::vector<Candidate>* out) {
+    if (out->size() > ts->turn_first) {
+      Candidate& last = out->back();
+      if (auto fixed = extract::ReplaceValue(last.content, last.value, value)) {
+        const std::string old_key = extract::SlotKey(last.value);
+        if (!last.value.empty() && last.slot.ends_with(":" + old_key)) {
+          last.slot.resize(last.slot.size() - old_key.size());
+          last.slot += extract::SlotKey(value);
+        }
+        for (std::string& e : last.entities) {
+          if (e == last.value) e = value;
+        }
+        last.content = *fixed;
+        last.value = value;
+        last.correction = true;
+        return;
+      }
+    }
+    Candidate c;
+    c.type = MemoryType::kFact;
+    c.content = value;
+    c.value = value;
+    c.bare = true;
+    c.correction = true;
+    c.confidence = 0.75;
+    c.turn_indexes = {ts->index};
+    out->push_back(std::move(c));
+  }
+
+  bool NameForPrevious(const std::string& clause, bool zh, TurnState* ts,
+                       std::vector<Candidate>* out) const {
+    if (out->size() <= ts->turn_first) return false;
+    std::string name;
+    if (zh) {
+      for (std::string_view lead : {"它叫", "她叫", "他叫", "名字叫", "叫"}) {
+        if (!clause.starts_with(lead)) continue;
+        name = clause.substr(lead.size());
+        break;
+      }
+      if (name.empty() || name.size() > 15) return false;
+    } else {
+      const std::string low = extract::LowerAscii(clause);
+      for (std::string_view lead : {"her name is ", "his name is ", "its name is ", "her name's ",
+                                    "his name's ", "their name is ", "named ", "called "}) {
+        if (!low.starts_with(lead)) continue;
+        name = clause.substr(lead.size());
+        break;
+      }
+      if (name.empty() || name.find(' ') != std::string::npos ||
+          !std::isupper(static_cast<unsigned char>(name[0]))) {
+        return false;
+      }
+    }
+    Candidate& last = out->back();
+    last.content += zh ? "，叫" + name : " named " + name;
+    last.entities.push_back(name);
+    if (last.slot.starts_with("user/pet:")) last.slot = "user/pet:" + extract::SlotKey(name);
+    if (last.value.empty() || last.slot == "user/partner") last.value = name;
+    return true;
+  }
+
+  void Add(const Statement& st, const ClauseView& view, const std::string& clause_content,
+           const TurnState& ts, std::vector<Candidate>* out) const {
+    if (st.confidence < options_.min_confidence) return;
+    const extract::KindTraits& traits = extract::TraitsOf(st.kind);
+    Candidate c;
+    c.content = st.content.empty() ? clause_content : st.content;
+    if (c.content.empty()) return;
+    if (!st.content.empty() && !view.reporter.empty()) {
+      c.content += ts.zh ? "（" + view.reporter + "说）" : " (according to their " + view.reporter + ")";
+    }
+    const std::string low = extract::LowerAscii(view.text) + " " + extract::LowerAscii(c.content);
+    c.type = st.type.value_or(traits.type);
+    const bool open_kind = st.kind == Kind::kGeneric || st.kind == Kind::kPersonFact ||
+                           st.kind == Kind::kEvent || st.kind == Kind::kAppointment;
+    if (open_kind || st.kind == Kind::kGoal) {
+      if (auto cue = extract::TypeFromCues(low, ts.zh)) {
+        c.type = *cue;
+      } else if (open_kind && view.time.has_time) {
+        c.type = MemoryType::kEvent;
+      }
+    }
+    if (open_kind && extract::IsPassingMood(low, ts.zh) && !extract::HasHealthCue(low)) {
+      c.importance = 0.2;
+    } else {
+      c.importance = extract::ImportanceFromCues(low, st.importance.value_or(traits.importance));
+    }
+    c.confidence = st.confidence;
+    c.entities = st.entities;
+    c.value = st.value;
+    c.elliptical = st.elliptical;
+    if (!st.slot.empty()) {
+      c.slot = st.slot;
+    } else if (!traits.slot.empty()) {
+      std::string slot(traits.slot);
+      if (traits.keyed) {
+        if (!st.key.empty()) slot += (st.kind == Kind::kAttribute || st.kind == Kind::kContact ? "/" : ":") + st.key;
+        else if (!st.elliptical) slot.clear();
+      }
+      if (!slot.empty() && st.subject != "user" && slot.starts_with("user")) {
+        slot = st.subject + slot.substr(4);
+      }
+      c.slot = slot;
+    }
+    c.exclusive = st.exclusive.value_or(traits.exclusive) && !c.slot.empty();
+    c.correction = st.correction || view.correction;
+    c.ends = st.ends;
+    for (const std::string& e : view.ends) c.ends.push_back(e);
+    if (view.time.has_time) c.valid_from = view.time.time_at;
+    c.turn_indexes = {ts.index};
     for (const Candidate& seen : *out) {
       if (seen.slot == c.slot && seen.content == c.content) return;
     }
@@ -513,7 +651,7 @@ class RuleExtractor final : public Extractor {
   }
 
   RuleExtractorOptions options_;
-  std::string name_ = "rules-v1";
+  std::string name_ = "rules-v2";
 };
 
 }  // namespace

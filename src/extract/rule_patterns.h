@@ -41,6 +41,25 @@ enum class Kind {
   kEvent,
   kFavorite,
   kAttribute,
+  // Read by the topic frames (frames.h).
+  kAge,
+  kBirthday,
+  kSchool,
+  kMajor,
+  kPartner,
+  kChildren,
+  kBudget,
+  kAmount,
+  kSchedule,
+  kDevice,
+  kLanguage,
+  kMedication,
+  kContact,
+  kPlan,
+  kHabit,
+  kEnded,       // something stopped holding: a death, a breakup, quitting, leaving
+  kPersonFact,  // a fact about someone the user knows, with no attribute of its own
+  kGeneric,     // a statement no frame or pattern reads, kept in the user's words
 };
 
 struct KindTraits {
@@ -56,10 +75,20 @@ struct Statement {
   Kind kind = Kind::kEvent;
   std::string value;    // the object as said: "Shanghai", "咖啡", a pet's name
   std::string key;      // the slot key for keyed kinds ("coffee", "wife", "monday")
-  std::string content;  // "User lives in Shanghai"
+  std::string content;  // "User lives in Shanghai"; empty: the clause, rewritten
   double confidence = 0.85;
   bool correction = false;  // "no longer", "不再", "actually", "其实"
   std::vector<std::string> entities;
+  // Who it is about: "user", or the key of someone the user knows ("mom", "kevin", "旺财");
+  // the slot starts with it ("mom/location").
+  std::string subject = "user";
+  std::string slot;                   // when set, the slot as is (the kind's otherwise)
+  std::optional<bool> exclusive;      // when set, overrides the kind's
+  std::optional<MemoryType> type;     // when set, overrides the kind's
+  std::optional<double> importance;   // when set, the base importance instead of the kind's
+  std::vector<std::string> ends;      // values that stop holding ("Deloitte", "coffee")
+  bool elliptical = false;            // the slot names a keyed family only (Candidate::elliptical)
+  bool keep_content = false;          // content is final: never replaced by the rewrite
 };
 
 // What the extractor knows about a clause before matching it.

@@ -1,0 +1,558 @@
+#include "extract/clauses.h"
+
+#include <algorithm>
+#include <array>
+#include <cctype>
+
+namespace engram::extract {
+
+static bool IsAbbreviation(std::string_view text, size_t dot) {
+  size_t b = dot;
+  while (b > 0 && std::isalpha(static_cast<unsigned char>(text[b - 1]))) --b;
+  std::string w(text.substr(b, dot - b));
+  for (char& ch : w) ch = static_cast<char>(std::tolower(static_cast<unsigned char>(ch)));
+  return w == "mr" || w == "mrs" || w == "ms" || w == "dr" || w == "st" || w == "jr" || w == "sr" ||
+         w == "vs" || w == "etc" || w == "e" || w == "i" || w == "g" || w == "prof";
+}
+
+// Sentences ending at 。！？!?；;… or a newline, or "." before a space (not "Dr.", not "3.5").
+std::vector<Sentence> SplitSentences(std::string_view text) {
+  std::vector<Sentence> out;
+  std::string cur;
+  auto flush = [&](bool question) {
+    size_t b = cur.find_first_not_of(" \t\r");
+    if (b != std::string::npos) out.push_back({cur.substr(b), question});
+    cur.clear();
+  };
+  for (size_t i = 0; i < text.size();) {
+    std::string_view rest = text.substr(i);
+    bool matched = false;
+    for (std::string_view t : {"。", "！", "？", "；", "…", "\n", "!", "?", ";"}) {
+      if (rest.starts_with(t)) {
+        flush(t == "？" || t == "?");
+        i += t.size();
+        matched = true;
+        break;
+      }
+    }
+    if (matched) continue;
+    if (text[i] == '.' &&
+        (i + 1 == text.size() || text[i + 1] == ' ' ||
+         static_cast<unsigned char>(text[i + 1]) >= 0x80) &&
+        !IsAbbreviation(text, i)) {
+      flush(false);
+      ++i;
+      continue;
+    }
+    cur += text[i];
+    ++i;
+  }
+  flush(false);
+  return out;
+}
+
+bool StartsWithWord(std::string_view s, std::string_view word) {
+  if (s.size() < word.size()) return false;
+  for (size_t i = 0; i < word.size(); ++i) {
+    if (std::tolower(static_cast<unsigned char>(s[i])) != word[i]) return false;
+  }
+  return s.size() == word.size() || !std::isalpha(static_cast<unsigned char>(s[word.size()]));
+}
+
+std::string LowerAscii(std::string_view s) {
+  std::string out(s);
+  for (char& ch : out) ch = static_cast<char>(std::tolower(static_cast<unsigned char>(ch)));
+  return out;
+}
+
+bool IsCorrection(std::string_view sentence, bool zh) {
+  if (zh) {
+    for (std::string_view m : {"不对", "说错了", "我是说", "更正", "纠正", "应该是", "我的意思是",
+                               "说错", "搞错了", "打错了", "记错了", "哦不", "啊不", "不是，",
+                               "不是,", "口误", "写错了", "弄错了", "搞混"}) {
+      if (sentence.find(m) != std::string_view::npos) return true;
+    }
+    return sentence.starts_with("其实") || sentence.starts_with("不是");
+  }
+  std::string low = LowerAscii(sentence);
+  for (std::string_view m :
+       {"actually", "correction", "i meant", "sorry, i", "oops", "to correct", "wait no",
+        "no wait", "sorry,"}) {
+    if (StartsWithWord(low, m)) return true;
+  }
+  for (std::string_view m :
+       {"i meant", "i mean,", "i mean ", ", actually", "actually no", "no wait", "wait no",
+        "sorry, ", "sorry i ", "— sorry", "- sorry", "my bad", "mixed up", "mixed them up",
+        "typo", "got that wrong", "no sorry", "brain fart", "scratch that", "correction:",
+        "autocorrect"}) {
+    if (low.find(m) != std::string::npos) return true;
+  }
+  return false;
+}
+
+// "我不是住在北京，而是住在上海" → "我是住在上海" (the correction is flagged by the caller).
+// A verb after 而是 needs no copula: "我不是在北京工作，而是在上海工作" → "我在上海工作".
+std::string RewriteNotButZh(const std::string& s) {
+  size_t no = s.find("不是");
+  if (no == std::string::npos) return s;
+  size_t but = s.find("而是", no);
+  if (but == std::string::npos) return s;
+  std::string rest = s.substr(but + 6);
+  bool verb = false;
+  for (std::string_view v :
+       {"在", "住", "搬", "喜欢", "爱", "养", "想", "有", "对", "去", "来自", "叫"}) {
+    verb = verb || rest.starts_with(v);
+  }
+  return s.substr(0, no) + (verb ? "" : "是") + rest;
+}
+
+// ---- clauses ----
+
+static bool HasZhSubject(std::string_view s) {
+  for (size_t k = s.find("我"); k != std::string_view::npos; k = s.find("我", k + 3)) {
+    if (s.substr(k + 3, 3) != "们") return true;
+  }
+  return false;
+}
+
+static bool StartsWithOtherSubjectZh(std::string_view s) {
+  for (std::string_view o :
+       {"他", "她", "它", "你", "我们", "大家", "别人", "这", "那", "天气", "叫", "名叫", "名字"}) {
+    if (s.starts_with(o)) return true;
+  }
+  return false;
+}
+
+std::vector<Piece> SplitClausesZh(const std::string& sentence) {
+  std::vector<Piece> raw;
+  std::string cur;
+  std::string_view s = sentence;
+  for (size_t i = 0; i < s.size();) {
+    bool split = false;
+    // Every separator starts with ',' or one of the lead bytes of "，但可不而并然、".
+    const bool maybe = s[i] == ',' || static_cast<unsigned char>(s[i]) >= 0xE0;
+    for (std::string_view sep :
+         {"，", ",", "但是", "可是", "不过", "而且", "并且", "然后", "、也"}) {
+      if (!maybe) break;
+      if (s.substr(i).starts_with(sep)) {
+        std::string_view next = s.substr(i + sep.size());
+        bool name_follows = next.starts_with("叫") || next.starts_with("名叫") ||
+                            next.starts_with("名字叫") || next.starts_with("它叫");
+        if (name_follows && (sep == "，" || sep == ",")) break;
+        raw.push_back({cur});
+        cur.clear();
+        i += sep.size();
+        split = true;
+        break;
+      }
+    }
+    if (split) continue;
+    cur += s[i];
+    ++i;
+  }
+  raw.push_back({cur});
+  std::vector<Piece> out;
+  bool prev_has_subject = false;
+  for (Piece& p : raw) {
+    if (p.text.empty()) continue;
+    if (HasZhSubject(p.text)) {
+      prev_has_subject = true;
+    } else if (prev_has_subject && !StartsWithOtherSubjectZh(p.text)) {
+      p.text = "我" + p.text;
+      p.inherited = true;
+    } else {
+      prev_has_subject = false;
+    }
+    out.push_back(std::move(p));
+  }
+  return out;
+}
+
+static bool IsPredicateHeadEn(std::string_view low) {
+  static const std::vector<std::string_view> kHeads = {
+      "live",    "work",   "love",     "have",      "moved", "want",    "plan",    "hate",
+      "enjoy",   "prefer", "speak",    "am",        "got",   "started", "joined",  "just",
+      "also",    "really", "recently", "currently", "now",   "own",     "adopted", "hope",
+      "grew",    "can",    "play",     "don't",     "do",    "never",   "still",   "recently",
+      "dislike", "adore",  "need",     "intend",    "was",   "usually"};
+  return std::find(kHeads.begin(), kHeads.end(), low) != kHeads.end();
+}
+
+static std::string FirstWordLower(std::string_view s) {
+  size_t b = s.find_first_not_of(" ");
+  if (b == std::string_view::npos) return "";
+  size_t e = b;
+  while (e < s.size() && (std::isalpha(static_cast<unsigned char>(s[e])) || s[e] == '\'')) ++e;
+  return LowerAscii(s.substr(b, e - b));
+}
+
+static bool StartsWithSubjectEn(std::string_view s) {
+  std::string w = FirstWordLower(s);
+  return w == "i" || w == "i'm" || w == "i've" || w == "i'd" || w == "i'll" || w == "im" ||
+         w == "my";
+}
+
+// A comma piece that continues a list ("coffee and juice"): a few words, no verb of its own.
+static bool IsListContinuation(std::string_view piece) {
+  std::string low = " " + LowerAscii(piece) + " ";
+  int words = 0;
+  for (size_t i = 1; i < low.size(); ++i) words += low[i] == ' ' && low[i - 1] != ' ';
+  for (std::string_view verb : {" is ", " are ", " was ", " were ", "'s ", " it ", " has "}) {
+    if (low.find(verb) != std::string::npos) return false;
+  }
+  return words <= 5;
+}
+
+// Splits at commas and at "and"/"but"/"so"/"because" before a new subject or verb.
+std::vector<Piece> SplitClausesEn(const std::string& sentence) {
+  std::vector<std::string> raw;
+  std::string cur;
+  const std::string low = LowerAscii(sentence);
+  for (size_t i = 0; i < sentence.size();) {
+    if (sentence[i] == ',' || sentence[i] == ':' || sentence[i] == '(' || sentence[i] == ')') {
+      raw.push_back(cur);
+      cur.clear();
+      ++i;
+      continue;
+    }
+    // dashes between clauses: " - ", "—", "–"
+    std::string_view rest = std::string_view(sentence).substr(i);
+    if (rest.starts_with(" - ") || rest.starts_with("—") || rest.starts_with("–")) {
+      raw.push_back(cur);
+      cur.clear();
+      i += 3;  // " - ", and "—", "–" are 3 bytes in UTF-8
+      continue;
+    }
+    bool split = false;
+    for (std::string_view conj : {" and ", " but ", " so ", " because ", " while ", " though "}) {
+      if (std::string_view(low).substr(i).starts_with(conj)) {
+        std::string_view next = std::string_view(sentence).substr(i + conj.size());
+        if (StartsWithSubjectEn(next) || IsPredicateHeadEn(FirstWordLower(next))) {
+          raw.push_back(cur);
+          cur.clear();
+          i += conj.size() - 1;
+          split = true;
+        }
+        break;
+      }
+    }
+    if (split) continue;
+    cur += sentence[i];
+    ++i;
+  }
+  raw.push_back(cur);
+  std::vector<Piece> out;
+  bool prev_has_subject = false;
+  for (std::string& text : raw) {
+    if (text.find_first_not_of(" ") == std::string::npos) continue;
+    std::string_view trimmed = std::string_view(text).substr(text.find_first_not_of(" "));
+    std::string first = FirstWordLower(trimmed);
+    if (first == "and" || first == "but" || first == "also") {
+      trimmed.remove_prefix(first.size());
+      trimmed.remove_prefix(std::min(trimmed.find_first_not_of(" "), trimmed.size()));
+      first = FirstWordLower(trimmed);
+    }
+    bool subject = StartsWithSubjectEn(trimmed) ||
+                   LowerAscii(trimmed).find(" i ") != std::string::npos ||
+                   LowerAscii(trimmed).find(" i'm ") != std::string::npos;
+    if (subject) {
+      out.push_back({std::string(trimmed), false});
+      prev_has_subject = true;
+    } else if (prev_has_subject && IsPredicateHeadEn(first)) {
+      out.push_back({"I " + std::string(trimmed), true});
+    } else if (!out.empty() && prev_has_subject && IsListContinuation(trimmed)) {
+      out.back().text += ", " + std::string(trimmed);  // "I like tea, coffee and juice"
+    } else {
+      out.push_back({std::string(trimmed), false});
+      prev_has_subject = false;
+    }
+  }
+  return out;
+}
+
+
+
+namespace {
+
+bool StartsWithAt(std::string_view low, size_t i, std::string_view word) {
+  if (low.substr(i, word.size()) != word) return false;
+  size_t e = i + word.size();
+  return e == low.size() || !std::isalnum(static_cast<unsigned char>(low[e]));
+}
+
+std::string Trim(std::string_view s) {
+  size_t b = s.find_first_not_of(" \t,:;.-—–");
+  if (b == std::string_view::npos) return "";
+  size_t e = s.find_last_not_of(" \t,:;-—–");
+  return std::string(s.substr(b, e - b + 1));
+}
+
+// Emoji and other symbols end a clause's text but say nothing a pattern reads.
+std::string DropSymbols(std::string_view s) {
+  std::string out;
+  for (size_t i = 0; i < s.size();) {
+    auto b = static_cast<unsigned char>(s[i]);
+    size_t n = b < 0x80 ? 1 : b < 0xE0 ? 2 : b < 0xF0 ? 3 : 4;
+    if (n == 4 || (n == 3 && b == 0xE2 && i + 1 < s.size() &&
+                   (static_cast<unsigned char>(s[i + 1]) == 0x9C ||
+                    static_cast<unsigned char>(s[i + 1]) == 0x9D ||
+                    static_cast<unsigned char>(s[i + 1]) == 0x98 ||
+                    static_cast<unsigned char>(s[i + 1]) == 0x99))) {
+      i += n;  // emoji, dingbats and miscellaneous symbols
+      continue;
+    }
+    out.append(s.substr(i, n));
+    i += n;
+  }
+  return out;
+}
+
+}  // namespace
+
+std::string StripMarkersEn(std::string_view clause) {
+  static const std::vector<std::string_view> kLead = {
+      "oh btw", "ok btw", "btw", "by the way", "oh and", "oh yeah", "oh", "and", "but", "ok so",
+      "okay so", "so yeah", "so", "ok", "okay", "ugh", "well", "um", "uh", "hmm", "yeah", "yep",
+      "also", "plus", "update", "fyi", "just fyi", "heads up", "honestly", "haha", "lol",
+      "anyway", "anyways", "big news", "good news", "bad news", "quick one", "quick update",
+      "guess what", "omg", "wow", "alright", "reminder that", "just a reminder", "real talk",
+      "tbh", "ah", "welp", "anyhow", "oops", "oops typo", "typo", "sorry", "wait no", "no wait",
+      "wait", "actually no", "no sorry", "my bad", "hey", "hi", "hello", "then", "now",
+      "for the record", "for context", "just so you know", "fun fact", "random but",
+      "side note", "as you know", "you know what", "news", "finally", "sooo", "soo",
+      "ok wait", "actually"};
+  std::string s = DropSymbols(clause);
+  for (bool moved = true; moved;) {
+    moved = false;
+    std::string t = Trim(s);
+    const std::string low = LowerAscii(t);
+    for (std::string_view m : kLead) {
+      if (!StartsWithAt(low, 0, m)) continue;
+      // "no", "yes", "now", "then" only as a word of their own: "now I live…", "no, …".
+      std::string rest = Trim(std::string_view(t).substr(m.size()));
+      if (rest.empty()) break;
+      if ((m == "then" || m == "now" || m == "so" || m == "well") &&
+          !(t.size() > m.size() && (t[m.size()] == ',' || t[m.size()] == ' '))) {
+        break;
+      }
+      s = rest;
+      moved = true;
+      break;
+    }
+    if (moved) continue;
+    s = t;
+  }
+  static const std::vector<std::string_view> kTrail = {
+      "lol", "haha", "hahaha", "tbh", "honestly", "btw", "just fyi", "fyi", "tho", "though",
+      "lmao", "ugh", "lmfao", "xd", "haha jk", "jk", "i guess", "ya know", "you know",
+      "in case that's relevant", "if that matters", "just so you know", "ok", "now", "lolol"};
+  for (bool moved = true; moved;) {
+    moved = false;
+    const std::string low = LowerAscii(s);
+    for (std::string_view m : kTrail) {
+      if (low.size() > m.size() + 1 && low.ends_with(m) &&
+          !std::isalnum(static_cast<unsigned char>(low[low.size() - m.size() - 1])) &&
+          m != "now") {
+        s = Trim(std::string_view(s).substr(0, s.size() - m.size()));
+        moved = true;
+        break;
+      }
+    }
+  }
+  return s;
+}
+
+std::string StripMarkersZh(std::string_view clause) {
+  static const std::vector<std::string_view> kLead = {
+      "对了", "话说", "跟你说", "告诉你", "哎呀", "哎", "唉", "嗯嗯", "嗯", "哈哈哈", "哈哈",
+      "另外", "还有", "然后", "而且", "不过", "所以", "但是", "哦", "啊", "噢", "好吧",
+      "顺便说一下", "顺便说下", "顺便", "更新一下", "诶", "呃", "额", "说实话", "老实说",
+      "反正", "总之", "记住啊", "记住", "帮我记一下", "记一下", "天哪", "算了", "不好意思",
+      "抱歉", "对不起", "刚才", "哦不对", "啊不对", "不对", "哦不", "啊不", "说错了", "打错了",
+      "我说错了", "其实", "就是", "那个", "对", "是这样", "跟你讲", "我跟你说", "好消息",
+      "坏消息", "终于", "现在的话", "……", "…", "，", ",", "、", "～", "~", " "};
+  std::string s = DropSymbols(clause);
+  for (bool moved = true; moved && !s.empty();) {
+    moved = false;
+    for (std::string_view m : kLead) {
+      if (s.size() > m.size() && std::string_view(s).starts_with(m)) {
+        s.erase(0, m.size());
+        moved = true;
+        break;
+      }
+    }
+  }
+  for (bool moved = true; moved && !s.empty();) {
+    moved = false;
+    for (std::string_view m : {"哈哈", "哈", "～", "~", "……", "…", " ", "啦", "呀", "嘛", "哦",
+                               "呢", "啊", "吧", "打错了", "说错了", "记错了"}) {
+      if (s.size() > m.size() && std::string_view(s).ends_with(m)) {
+        s.resize(s.size() - m.size());
+        moved = true;
+        break;
+      }
+    }
+  }
+  return s;
+}
+
+std::optional<Reported> ReportedSpeechEn(std::string_view clause) {
+  const std::string low = LowerAscii(clause);
+  static const std::vector<std::string_view> kVerbs = {
+      " said that ", " says that ", " told me that ", " tells me that ", " thinks that ",
+      " said ", " says ", " told me ", " tells me ", " thinks ", " mentioned ", " confirmed ",
+      " reckons ", " warned me ", " explained ", " keeps telling me ", " keeps saying ",
+      " always says ", " just told me ", " just said "};
+  for (std::string_view v : kVerbs) {
+    size_t k = low.find(v);
+    if (k == std::string::npos || k == 0 || k > 40) continue;
+    std::string who = Trim(std::string_view(clause).substr(0, k));
+    std::string rest = Trim(std::string_view(clause).substr(k + v.size()));
+    const std::string who_low = LowerAscii(who);
+    if (rest.empty() || who_low == "i" || who_low == "we" || who_low.starts_with("i ") ||
+        who_low.starts_with("we ") || who_low == "you" || who_low == "it" || who_low == "that") {
+      return std::nullopt;
+    }
+    int words = 1 + static_cast<int>(std::count(who.begin(), who.end(), ' '));
+    if (words > 4) return std::nullopt;
+    for (std::string_view det : {"my ", "the ", "our ", "his ", "her ", "their "}) {
+      if (who_low.starts_with(det)) {
+        who = who.substr(det.size());
+        break;
+      }
+    }
+    return Reported{who, rest, false};
+  }
+  return std::nullopt;
+}
+
+std::optional<Reported> ReportedSpeechZh(std::string_view clause) {
+  struct Lead {
+    std::string_view text;
+    bool directive;
+  };
+  static const std::vector<Lead> kLeads = {
+      {"跟我说", false}, {"告诉我", false}, {"对我说", false}, {"老说", false}, {"总说", false},
+      {"总是说", false}, {"一直说", false}, {"说", false}, {"觉得", false}, {"认为", false},
+      {"让我", true}, {"叫我", true}, {"建议我", true}, {"要我", true}};
+  size_t best = std::string_view::npos;
+  const Lead* lead = nullptr;
+  for (const Lead& l : kLeads) {
+    size_t k = clause.find(l.text);
+    if (k == std::string_view::npos || k == 0 || k > 27) continue;
+    if (k < best) best = k, lead = &l;
+  }
+  if (!lead) return std::nullopt;
+  std::string who(clause.substr(0, best));
+  if (who == "我" || who == "我们" || who.find("你") != std::string::npos ||
+      who.find("他") != std::string::npos || who.find("她") != std::string::npos ||
+      who.find("听") != std::string::npos || who.find("我觉") != std::string::npos ||
+      who.find("我说") != std::string::npos) {
+    return std::nullopt;
+  }
+  // The reporter is a person or a role: "医生", "我妈", "牙医", "老板", "我们领导".
+  static const std::vector<std::string_view> kRoles = {
+      "医生", "大夫", "牙医", "教练", "老师", "领导", "老板", "房东", "妈", "爸", "老婆", "老公",
+      "同事", "朋友", "闺蜜", "女儿", "儿子", "经理", "主任", "护士", "营养师", "律师", "HR",
+      "先生", "太太", "媳妇", "奶奶", "爷爷", "外婆", "姥姥", "哥", "姐", "弟", "妹", "导师",
+      "师傅", "医师", "专家", "客户", "对象", "男朋友", "女朋友", "婆婆", "上司", "boss"};
+  bool role = false;
+  for (std::string_view r : kRoles) role = role || who.find(r) != std::string::npos;
+  if (!role) return std::nullopt;
+  std::string rest(clause.substr(best + lead->text.size()));
+  while (!rest.empty() && (rest.starts_with("，") || rest.starts_with(","))) {
+    rest.erase(0, rest.starts_with("，") ? 3 : 1);
+  }
+  if (rest.empty()) return std::nullopt;
+  if (lead->directive) rest = "我" + rest;
+  std::string reporter = who;
+  if (reporter.starts_with("我们")) reporter.erase(0, 6);
+  else if (reporter.starts_with("我")) reporter.erase(0, 3);
+  return Reported{reporter, rest, lead->directive};
+}
+
+std::string TakeEndsEn(std::string_view clause, std::vector<std::string>* ends) {
+  std::string s(clause);
+  std::string low = LowerAscii(s);
+  // "switched (me) from X to Y", "moved from X to Y", "went from X to Y"
+  for (size_t k = low.find(" from "); k != std::string::npos; k = low.find(" from ", k + 1)) {
+    size_t to = low.find(" to ", k + 6);
+    if (to == std::string::npos || to - k > 40) continue;
+    bool change_verb = false;
+    for (std::string_view v : {"switch", "moved", "move", "went", "changed", "transferred",
+                               "upgraded", "upped", "bumped", "raised", "cut", "dropped",
+                               "lowered", "pushed", "reduced"}) {
+      size_t at = low.rfind(v, k);
+      change_verb = change_verb || (at != std::string::npos && k - at < 20);
+    }
+    if (!change_verb) continue;
+    std::string old = Trim(std::string_view(s).substr(k + 6, to - k - 6));
+    for (std::string_view det : {"the ", "a ", "an ", "my ", "our "}) {
+      if (LowerAscii(old).starts_with(det)) old.erase(0, det.size());
+    }
+    if (!old.empty()) ends->push_back(old);
+    s.erase(k, to - k);
+    low.erase(k, to - k);
+    break;
+  }
+  // "Y instead of X", "instead of X, Y"
+  if (size_t k = low.find("instead of "); k != std::string::npos) {
+    size_t b = k + 11;
+    size_t e = low.find_first_of(",;", b);
+    if (e == std::string::npos) e = low.size();
+    std::string old = Trim(std::string_view(s).substr(b, e - b));
+    for (std::string_view det : {"the ", "a ", "an ", "my ", "our "}) {
+      if (LowerAscii(old).starts_with(det)) old.erase(0, det.size());
+    }
+    if (!old.empty()) ends->push_back(old);
+    s = Trim(std::string_view(s).substr(0, k)) + (e < s.size() ? " " + s.substr(e + 1) : "");
+    s = Trim(s);
+  }
+  // "no more X"
+  if (size_t k = LowerAscii(s).find("no more "); k != std::string::npos) {
+    std::string old = Trim(std::string_view(s).substr(k + 8));
+    if (!old.empty() && old.size() < 40) ends->push_back(old);
+  }
+  return s;
+}
+
+std::string TakeEndsZh(std::string_view clause, std::vector<std::string>* ends) {
+  std::string s(clause);
+  // 从X换成Y / 从X搬到Y / 从X转到Y
+  if (size_t from = s.find("从"); from != std::string::npos) {
+    for (std::string_view to : {"换成", "换到", "改成", "改到", "转到", "搬回", "搬到", "搬去",
+                                "调到", "升到", "降到", "涨到", "变成"}) {
+      size_t k = s.find(to, from + 3);
+      if (k == std::string::npos || k - from > 30) continue;
+      std::string old = s.substr(from + 3, k - from - 3);
+      if (!old.empty()) ends->push_back(old);
+      s.erase(from, k - from);
+      return s;
+    }
+  }
+  // 把X换成Y
+  if (size_t ba = s.find("把"); ba != std::string::npos) {
+    for (std::string_view to : {"换成", "改成", "换掉"}) {
+      size_t k = s.find(to, ba + 3);
+      if (k == std::string::npos || k - ba > 30) continue;
+      std::string old = s.substr(ba + 3, k - ba - 3);
+      if (!old.empty()) ends->push_back(old);
+      break;
+    }
+  }
+  // X，不是Y / 是X不是Y
+  if (size_t no = s.find("不是"); no != std::string::npos && no > 0) {
+    std::string old = s.substr(no + 6);
+    while (!old.empty() && (old.ends_with("了") || old.ends_with("啊") || old.ends_with("哈"))) {
+      old.resize(old.size() - 3);
+    }
+    if (!old.empty() && old.size() <= 18) {
+      ends->push_back(old);
+      s.resize(no);
+      while (s.ends_with("，") || s.ends_with(",")) s.resize(s.size() - (s.ends_with(",") ? 1 : 3));
+    }
+  }
+  return s;
+}
+
+}  // namespace engram::extract

@@ -1,0 +1,64 @@
+// Sentences and clauses of a user turn, and what the extractor learns about a clause before
+// matching it: discourse markers ("oh btw", "对了"), reported speech ("my doctor said …",
+// "医生说我…"), corrections, and values the clause says stopped holding ("switched from X to
+// Y", "X instead of Y", "把X停了"). Internal to src/extract/; stateless and thread-safe.
+#pragma once
+
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace engram::extract {
+
+struct Sentence {
+  std::string text;
+  bool question = false;
+};
+
+// Sentences ending at 。！？!?；;… or a newline, or "." before a space (not "Dr.", not "3.5").
+std::vector<Sentence> SplitSentences(std::string_view text);
+
+struct Piece {
+  std::string text;
+  bool inherited = false;  // the subject ("I", "我") was carried over from the previous piece
+};
+
+// Clauses: Chinese at ，and conjunctions (但是, 而且 …), the subject 我 carried on; English at
+// commas, dashes, parentheses and at "and"/"but"/"so"/"because" before a new subject or verb,
+// with list continuations ("tea, coffee and juice") kept together.
+std::vector<Piece> SplitClausesZh(const std::string& sentence);
+std::vector<Piece> SplitClausesEn(const std::string& sentence);
+
+// The sentence corrects something said before ("actually …", "sorry, I meant", "不对", "说错了").
+bool IsCorrection(std::string_view sentence, bool zh);
+// "我不是住在北京，而是住在上海" → "我是住在上海" (the caller flags the correction).
+std::string RewriteNotButZh(const std::string& s);
+
+// The clause without leading (and trailing) discourse markers and fillers: "oh btw", "so",
+// "ugh", "update:", "lol"; "对了", "话说", "跟你说", "嗯……".
+std::string StripMarkersEn(std::string_view clause);
+std::string StripMarkersZh(std::string_view clause);
+
+// Speech the user reports: "my doctor said I'm prediabetic" → {"doctor", "I'm prediabetic"};
+// "医生说我有轻度脂肪肝" → {"医生", "我有轻度脂肪肝"}; "医生让我把降压药停了" →
+// {"医生", "我把降压药停了", directive}. nullopt when the clause is not reported speech.
+struct Reported {
+  std::string reporter;  // as said: "doctor", "my boss", "医生"
+  std::string rest;      // what was reported, as a clause of its own
+  bool directive = false;  // "让我…": what the user was told to do
+};
+std::optional<Reported> ReportedSpeechEn(std::string_view clause);
+std::optional<Reported> ReportedSpeechZh(std::string_view clause);
+
+// Values the clause says stopped holding, taken out of it: "my psychiatrist switched me from
+// sertraline to Wellbutrin" → "my psychiatrist switched me to Wellbutrin", ends {"sertraline"};
+// "I'm on an insulin pump now instead of pens" → ends {"pens"}; "从北京搬回长沙" →
+// "搬回长沙", ends {"北京"}.
+std::string TakeEndsEn(std::string_view clause, std::vector<std::string>* ends);
+std::string TakeEndsZh(std::string_view clause, std::vector<std::string>* ends);
+
+std::string LowerAscii(std::string_view s);
+bool StartsWithWord(std::string_view s, std::string_view word);
+
+}  // namespace engram::extract

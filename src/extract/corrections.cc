@@ -1,0 +1,214 @@
+#include "extract/corrections.h"
+
+#include <algorithm>
+#include <cctype>
+#include <vector>
+
+namespace engram::extract {
+namespace {
+
+std::string Lower(std::string_view s) {
+  std::string out(s);
+  for (char& c : out) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+  return out;
+}
+
+std::string Trim(std::string_view s) {
+  size_t b = s.find_first_not_of(" ,.!;:—–-");
+  if (b == std::string_view::npos) return "";
+  size_t e = s.find_last_not_of(" ,.!;:—–-");
+  return std::string(s.substr(b, e - b + 1));
+}
+
+std::vector<std::string> SplitWords(std::string_view s) {
+  std::vector<std::string> out;
+  size_t i = 0;
+  while (i < s.size()) {
+    while (i < s.size() && s[i] == ' ') ++i;
+    size_t j = i;
+    while (j < s.size() && s[j] != ' ') ++j;
+    if (j > i) out.emplace_back(s.substr(i, j - i));
+    i = j;
+  }
+  return out;
+}
+
+bool HasDigit(std::string_view s) {
+  return std::any_of(s.begin(), s.end(), [](char c) { return std::isdigit(static_cast<unsigned char>(c)); });
+}
+
+std::optional<std::string> EnglishValue(std::string_view clause) {
+  std::string s = Trim(clause);
+  static const std::vector<std::string_view> kLeads = {
+      "sorry", "no", "wait", "actually", "oops", "typo", "i meant", "i mean", "it's", "it is",
+      "make that", "rather", "correction", "my bad", "ugh", "oh", "i mean,", "or rather"};
+  for (bool moved = true; moved;) {
+    moved = false;
+    const std::string low = Lower(s);
+    for (std::string_view m : kLeads) {
+      if (low.starts_with(m) && (low.size() == m.size() || !std::isalpha(static_cast<unsigned char>(low[m.size()])))) {
+        s = Trim(std::string_view(s).substr(m.size()));
+        moved = true;
+        break;
+      }
+    }
+  }
+  const std::string low = Lower(s);
+  // "her name is Miso", "his name's Leo"
+  for (std::string_view lead : {"her name is ", "his name is ", "its name is ", "their name is ",
+                                "her name's ", "his name's ", "the name is "}) {
+    if (low.starts_with(lead)) {
+      std::string v = Trim(std::string_view(s).substr(lead.size()));
+      if (!v.empty() && SplitWords(v).size() <= 3) return v;
+    }
+  }
+  std::vector<std::string> words = SplitWords(s);
+  if (words.empty() || words.size() > 4) return std::nullopt;
+  static const std::vector<std::string_view> kVerbs = {
+      "i", "i'm", "is", "am", "are", "was", "were", "have", "has", "live", "work", "my", "we",
+      "you", "it", "that", "this", "he", "she", "they", "do", "did", "got", "keep", "get", "go",
+      "the", "lol", "haha", "long", "day", "autocorrect", "brain", "fart", "again", "strikes",
+      "thanks", "ok", "okay", "yes", "yeah"};
+  for (const std::string& w : words) {
+    if (std::find(kVerbs.begin(), kVerbs.end(), Lower(w)) != kVerbs.end()) return std::nullopt;
+  }
+  // a value is a name, a number or a short noun phrase; a bare common word is not ("first")
+  const bool capital = std::isupper(static_cast<unsigned char>(words[0][0]));
+  if (!capital && !HasDigit(s) && words.size() > 2) return std::nullopt;
+  return s;
+}
+
+std::optional<std::string> ChineseValue(std::string_view clause) {
+  std::string s(clause);
+  static const std::vector<std::string_view> kLeads = {
+      "哦不对", "啊不对", "不对", "哦不是", "啊不是", "不是", "说错了", "哦不", "啊不", "应该是",
+      "我是说", "我的意思是", "我说的是", "是", "哦", "啊", "嗯", "，", ",", " ", "刚才", "打错了",
+      "不好意思", "抱歉"};
+  for (bool moved = true; moved && !s.empty();) {
+    moved = false;
+    for (std::string_view m : kLeads) {
+      if (s.size() > m.size() && std::string_view(s).starts_with(m)) {
+        s.erase(0, m.size());
+        moved = true;
+        break;
+      }
+    }
+  }
+  for (bool moved = true; moved && !s.empty();) {
+    moved = false;
+    for (std::string_view m : {"了", "啊", "哈", "吧", "呀", "才对", "。", "！", " "}) {
+      if (s.size() > m.size() && std::string_view(s).ends_with(m)) {
+        s.resize(s.size() - m.size());
+        moved = true;
+        break;
+      }
+    }
+  }
+  if (s.empty() || s.size() > 24) return std::nullopt;
+  for (std::string_view bad : {"我", "你", "他", "她", "说", "打错", "记", "搞", "糊涂", "错"}) {
+    if (s.find(bad) != std::string::npos) return std::nullopt;
+  }
+  return s;
+}
+
+// The byte span of the first number-like token of `s` (digits, or Chinese numerals with a unit).
+std::optional<std::pair<size_t, size_t>> NumberSpan(std::string_view s, bool want_zh) {
+  static const std::string_view kNumerals = "零一二两三四五六七八九十百千万";
+  for (size_t i = 0; i < s.size();) {
+    auto b = static_cast<unsigned char>(s[i]);
+    const size_t n = b < 0x80 ? 1 : b < 0xE0 ? 2 : b < 0xF0 ? 3 : 4;
+    const bool digit = std::isdigit(b) || (s[i] == '$' && i + 1 < s.size() && std::isdigit(static_cast<unsigned char>(s[i + 1])));
+    const bool numeral = n == 3 && kNumerals.find(s.substr(i, 3)) != std::string_view::npos;
+    if ((digit && !want_zh) || (want_zh && (numeral || digit))) {
+      size_t e = i;
+      while (e < s.size()) {
+        auto c = static_cast<unsigned char>(s[e]);
+        const size_t m = c < 0x80 ? 1 : c < 0xE0 ? 2 : c < 0xF0 ? 3 : 4;
+        if (c < 0x80 && (std::isalnum(c) || c == '$' || c == ',' || c == '.')) {
+          if ((c == ',' || c == '.') && !(e + 1 < s.size() && std::isdigit(static_cast<unsigned char>(s[e + 1])))) break;
+          ++e;
+          continue;
+        }
+        if (m == 3 && (kNumerals.find(s.substr(e, 3)) != std::string_view::npos ||
+                       s.substr(e, 3) == "岁" || s.substr(e, 3) == "块" || s.substr(e, 3) == "元")) {
+          e += 3;
+          continue;
+        }
+        break;
+      }
+      return std::pair{i, e};
+    }
+    i += n;
+  }
+  return std::nullopt;
+}
+
+}  // namespace
+
+std::optional<std::string> BareCorrectionValue(std::string_view clause, bool zh) {
+  return zh ? ChineseValue(clause) : EnglishValue(clause);
+}
+
+std::optional<std::string> ReplaceValue(std::string_view content, std::string_view old_value,
+                                        std::string_view new_value) {
+  std::string out(content);
+  if (!old_value.empty()) {
+    if (size_t k = out.find(old_value); k != std::string::npos) {
+      out.replace(k, old_value.size(), new_value);
+      return out;
+    }
+    const std::string low = Lower(out);
+    if (size_t k = low.find(Lower(old_value)); k != std::string::npos) {
+      out.replace(k, old_value.size(), new_value);
+      return out;
+    }
+  }
+  const bool zh_value = !new_value.empty() && static_cast<unsigned char>(new_value[0]) >= 0x80;
+  const bool numeric = HasDigit(new_value) || (zh_value && NumberSpan(new_value, true));
+  if (numeric) {
+    auto span = NumberSpan(content, zh_value || !HasDigit(new_value));
+    if (!span) span = NumberSpan(content, false);
+    if (!span) return std::nullopt;
+    out.replace(span->first, span->second - span->first, new_value);
+    return out;
+  }
+  if (zh_value) return std::nullopt;
+  // A capitalized span: one sharing the new value's first word, else the last one.
+  std::vector<std::string> words = SplitWords(content);
+  const std::vector<std::string> fresh = SplitWords(new_value);
+  if (fresh.empty()) return std::nullopt;
+  auto capital = [&](size_t i) {
+    const std::string w = Trim(words[i]);
+    return !w.empty() && std::isupper(static_cast<unsigned char>(w[0])) && Lower(w) != "user" &&
+           Lower(w) != "user's" && i > 0;
+  };
+  size_t best = words.size();
+  for (size_t i = 0; i < words.size(); ++i) {
+    if (capital(i) && Lower(Trim(words[i])) == Lower(fresh[0])) best = i;
+  }
+  if (best == words.size()) {
+    for (size_t i = 0; i < words.size(); ++i) {
+      if (capital(i)) best = i;
+    }
+    while (best > 0 && best < words.size() && capital(best - 1)) --best;
+  }
+  if (best == words.size()) return std::nullopt;
+  size_t end = best;
+  while (end < words.size() && end < best + std::max<size_t>(fresh.size(), 1) && capital(end)) ++end;
+  std::string rebuilt;
+  for (size_t i = 0; i < words.size(); ++i) {
+    if (i > best && i < end) continue;
+    if (!rebuilt.empty()) rebuilt += ' ';
+    if (i == best) {
+      std::string tail;  // keep punctuation that ended the replaced span ("Oregon," → ",")
+      const std::string& last = words[end - 1];
+      if (!last.empty() && (last.back() == ',' || last.back() == '.')) tail = last.back();
+      rebuilt += std::string(new_value) + tail;
+    } else {
+      rebuilt += words[i];
+    }
+  }
+  return rebuilt;
+}
+
+}  // namespace engram::extract
