@@ -135,6 +135,20 @@ struct PlannedWrite {
   // kUpdate and kNoop add them to the target's source.turn_ids. A turn that no longer exists
   // (purged meanwhile) is skipped.
   std::vector<std::string> turn_ids;
+  // kAdd, kSupersede: more active items the new one replaces, closed as kSupersede closes its
+  // target. One that is no longer active is left as it is.
+  std::vector<std::string> also_supersede;
+};
+
+// What a candidate is compared with (Engine::FindNeighbours).
+struct NeighbourQuery {
+  std::string content;  // the candidate's content: its nearest items by vector
+  std::string slot;     // its slot: every active item of the slot, and of its family
+  int k = 5;            // nearest items by vector
+  std::vector<std::string> ends;  // values it says ended: the active items stating one
+  // Items created at or after this time are candidates for `latest` (the most recent extracted
+  // memory, for corrections); 0: none.
+  TimestampMs latest_since = 0;
 };
 
 struct WriteOutcome {
@@ -179,6 +193,9 @@ struct ListQuery {
   std::vector<std::string> tags;              // the item carries every one of these
   std::vector<MetadataCondition> metadata;    // all must hold
   std::string slot;                           // items of this slot only; empty: any
+  // Items of this slot family only: the slot equals it or starts with it followed by ':'
+  // ("user/pet" → "user/pet", "user/pet:豆包"); empty: any.
+  std::string slot_family;
   int limit = 50;                             // 1..1000
   std::string cursor;                         // "" for the first page
 };
@@ -246,6 +263,11 @@ class Engine {
   // its cosine similarity to `content`. scope.session_id is ignored (facts outlive sessions).
   Result<std::vector<Neighbour>> FindNeighbours(const Scope& scope, const std::string& content,
                                                 const std::string& slot, int k);
+  // The same, and also: the active items of the slot's family (Neighbour::same_family), those
+  // stating a value in query.ends (Neighbour::ended, matched on analyzer terms), and the user's
+  // latest extracted memory since query.latest_since (Neighbour::latest). Kept conversation
+  // turns are never neighbours.
+  Result<std::vector<Neighbour>> FindNeighbours(const Scope& scope, const NeighbourQuery& query);
 
   // Sessions (scope.session_id names one; required). AppendTurns records turns in order,
   // creating the session on first use; a turn without an id gets one ("msg_" + UUIDv7) and a

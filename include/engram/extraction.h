@@ -122,6 +122,14 @@ struct Neighbour {
   MemoryItem item;
   double similarity = 0;   // cosine of the two vectors, -1..1
   bool same_slot = false;  // item's slot equals the candidate's (both non-empty)
+  // The item's slot is in the candidate's slot family (the slot up to ':': "user/pet:豆豆" and
+  // "user/pet:逗逗"); the family's most recent items are always among the neighbours.
+  bool same_family = false;
+  // The item states a value the candidate says stopped holding (Candidate::ends).
+  bool ended = false;
+  // The user's most recent extracted memory, written within the correction window before this
+  // message: what a correction with no slot of its own corrects.
+  bool latest = false;
 };
 
 struct DecisionResult {
@@ -129,6 +137,9 @@ struct DecisionResult {
   int target = -1;             // index into the neighbours; -1 for kAdd
   std::string merged_content;  // kUpdate: the content the target takes (empty: candidate's)
   std::string reason;          // recorded in the history row, e.g. "same slot user/location"
+  // kAdd, kSupersede: other neighbours the new item also replaces (what the candidate says
+  // ended: "I quit coffee" closes every active memory of drinking coffee). Valid indexes only.
+  std::vector<int> also_supersede;
 };
 
 class ConflictResolver {
@@ -141,8 +152,20 @@ class ConflictResolver {
                                         const std::vector<Neighbour>& neighbours) = 0;
 };
 
-// The built-in resolver: same exclusive slot with different content → SUPERSEDE; near-identical
-// text (or same slot, same value) → NOOP; the same fact with more detail → UPDATE; else ADD.
-std::unique_ptr<ConflictResolver> MakeRuleResolver();
+// The built-in resolver: same exclusive slot with different content → SUPERSEDE; the same slot
+// and value, or near-identical text → NOOP (UPDATE when the candidate says more); a correction
+// → SUPERSEDE what it corrects (same slot, else the slot family's latest, else the user's latest
+// memory); a value said to have ended → SUPERSEDE the memory stating it; else ADD.
+struct RuleResolverOptions {
+  // A neighbour whose words overlap the candidate's this much (Jaccard of analyzer terms) with
+  // the same polarity and numbers is the same statement: NOOP, or UPDATE when the candidate is
+  // longer. 1 turns it off.
+  double duplicate_overlap = 0.7;
+  // Vector similarity at or above which a neighbour is the same statement (same polarity and
+  // numbers): NOOP. The built-in hash embedder is lexical, so this is a paraphrase test only with
+  // a neural embedder.
+  double duplicate_similarity = 0.95;
+};
+std::unique_ptr<ConflictResolver> MakeRuleResolver(const RuleResolverOptions& options = {});
 
 }  // namespace engram

@@ -31,6 +31,9 @@ struct WriterOptions {
   // (IsKeptTurn), linked both ways with what is extracted from it, so nothing said is lost.
   // false: facts only (a turn is then stored only when extraction fails).
   bool keep_turns = true;
+  // A correction that names no slot of its own ("wait no, Ellie", "sorry, I meant Dallas")
+  // applies to the user's latest memory when it was written this recently.
+  int64_t correction_window_ms = 10 * 60 * 1000;
 };
 
 // Defaults for the memories a Remember call stores.
@@ -103,6 +106,10 @@ class MemoryWriter {
                    const std::vector<bool>& keep, const RememberOptions& options,
                    const std::string& failure, RememberResult* result,
                    std::vector<std::string>* kept_ids);
+  // A bare correction (Candidate::bare) made whole from the memory it corrects: the user's
+  // latest extracted memory within the correction window, its value replaced. nullopt when
+  // there is none, or its text has no value of the correction's shape.
+  std::optional<Candidate> ResolveBare(const Scope& scope, const Candidate& c);
   std::shared_ptr<std::mutex> ScopeLock(const Scope& scope);
 
   Engine* engine_;

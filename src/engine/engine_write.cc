@@ -9,6 +9,8 @@
 #include "engram/engine.h"
 #include "retrieval/scope_index.h"
 #include "storage/memory_store.h"
+#include "text/analyzer.h"
+#include "text/normalizer.h"
 
 namespace engram {
 namespace {
@@ -25,6 +27,28 @@ Status RequireActive(const MemoryItem& m) {
   if (m.status == ItemStatus::kActive) return Status::Ok();
   return Status::Conflict("memory '" + m.id + "' is " + std::string(ToString(m.status)) +
                           ", not active");
+}
+
+// True when `content` states `value`: it holds the value's text, or every analyzer term of it
+// ("coffees" holds "coffee", "nursing" the stem of "nurse").
+bool States(const std::string& content, const std::string& value) {
+  const std::string c = NormalizeForMatching(content);
+  const std::string v = NormalizeForMatching(value);
+  if (v.empty()) return false;
+  if (c.find(v) != std::string::npos) return true;
+  const Analysis want = AnalyzeText(value);
+  if (want.words.empty()) return false;
+  const Analysis have = AnalyzeText(content);
+  for (const std::string& w : want.words) {
+    if (std::find(have.words.begin(), have.words.end(), w) == have.words.end()) return false;
+  }
+  return true;
+}
+
+// The slot family: the slot up to its key ("user/pet:豆豆" → "user/pet").
+std::string FamilyOf(const std::string& slot) {
+  const size_t colon = slot.find(':');
+  return colon == std::string::npos ? slot : slot.substr(0, colon);
 }
 
 void AppendNew(std::vector<std::string>* to, const std::vector<std::string>& from) {
@@ -117,6 +141,27 @@ Result<WriteOutcome> Engine::ApplyWrite(const Scope& scope, const PlannedWrite& 
     }
     ops.push_back(std::move(op));
   }
+  // What the new item also replaces ("I quit coffee" closes the memory of drinking it).
+  if (inserts) {
+    const std::string next_id = ops.front().insert->item.id;
+    const TimestampMs next_from = ops.front().insert->item.valid_from;
+    for (const std::string& id : write.also_supersede) {
+      if (id == write.target_id) continue;
+      StoreOp close;
+      close.id = id;
+      close.event = HistoryEvent::kSupersede;
+      close.reason = write.reason;
+      close.skip_missing = true;
+      close.mutation = [next_id, next_from](MemoryItem& m) -> Result<bool> {
+        if (m.status != ItemStatus::kActive) return false;
+        m.status = ItemStatus::kSuperseded;
+        m.superseded_by = next_id;
+        m.valid_to = std::max(next_from, m.valid_from);
+        return true;
+      };
+      ops.push_back(std::move(close));
+    }
+  }
   // Each source turn learns what it produced, in the same transaction.
   const std::string written_id = inserts ? ops.front().insert->item.id : write.target_id;
   for (const std::string& turn_id : write.turn_ids) {
@@ -169,6 +214,79 @@ Result<WriteOutcome> Engine::ApplyWrite(const Scope& scope, const PlannedWrite& 
 }
 
 Result<std::vector<Neighbour>> Engine::FindNeighbours(const Scope& scope,
+                                                      const NeighbourQuery& query) {
+  ENGRAM_ASSIGN_OR_RETURN(std::vector<Neighbour> out,
+                          FindNeighbours(scope, query.content, query.slot, query.k));
+  Scope user_scope = scope;
+  user_scope.session_id.clear();
+  std::set<std::string> seen;
+  for (const Neighbour& n : out) seen.insert(n.item.id);
+  std::vector<float> vector;
+  auto similarity = [&](const MemoryItem& item) -> double {
+    if (vector.empty()) {
+      auto v = EmbedOne(query.content);
+      if (!v.ok()) return 0;
+      vector = std::move(v).value();
+    }
+    auto stored = store_->GetVector(user_scope, item.id, embedder_->model());
+    return stored.ok() ? Cosine(vector, *stored) : 0;
+  };
+  // Adds `item` or, when present, marks it with `flag`.
+  auto add = [&](MemoryItem item, bool Neighbour::*flag) {
+    if (IsKeptTurn(item) || item.status != ItemStatus::kActive) return;
+    if (!seen.insert(item.id).second) {
+      for (Neighbour& n : out) {
+        if (n.item.id == item.id) n.*flag = true;
+      }
+      return;
+    }
+    Neighbour n;
+    n.similarity = similarity(item);
+    n.same_slot = !query.slot.empty() && item.slot == query.slot;
+    n.same_family = !query.slot.empty() && FamilyOf(item.slot) == FamilyOf(query.slot);
+    n.*flag = true;
+    n.item = std::move(item);
+    out.push_back(std::move(n));
+  };
+  for (Neighbour& n : out) {
+    n.same_family = !query.slot.empty() && !n.item.slot.empty() &&
+                    FamilyOf(n.item.slot) == FamilyOf(query.slot);
+  }
+  if (!query.slot.empty()) {
+    ListQuery q;
+    q.slot_family = FamilyOf(query.slot);
+    q.limit = kMaxSlotItems;
+    ENGRAM_ASSIGN_OR_RETURN(ListPage page, store_->List(user_scope, q));
+    for (MemoryItem& item : page.items) add(std::move(item), &Neighbour::same_family);
+  }
+  for (const std::string& value : query.ends) {
+    if (value.empty()) continue;
+    SearchQuery q;
+    q.text = value;
+    q.k = 20;
+    q.diversify = false;
+    q.record_access = false;
+    q.time_weight = 0;
+    ENGRAM_ASSIGN_OR_RETURN(auto hits, Search(user_scope, q));
+    for (SearchHit& hit : hits) {
+      if (States(hit.item.content, value)) add(std::move(hit.item), &Neighbour::ended);
+    }
+  }
+  if (query.latest_since > 0) {
+    ListQuery q;
+    q.created_after = query.latest_since;
+    q.limit = 20;
+    ENGRAM_ASSIGN_OR_RETURN(ListPage page, store_->List(user_scope, q));
+    for (MemoryItem& item : page.items) {
+      if (IsKeptTurn(item)) continue;
+      add(std::move(item), &Neighbour::latest);
+      break;
+    }
+  }
+  return out;
+}
+
+Result<std::vector<Neighbour>> Engine::FindNeighbours(const Scope& scope,
                                                       const std::string& content,
                                                       const std::string& slot, int k) {
   ENGRAM_RETURN_IF_ERROR(ValidateScope(scope));
@@ -196,7 +314,7 @@ Result<std::vector<Neighbour>> Engine::FindNeighbours(const Scope& scope,
   if (k > 0) {
     SearchQuery q;
     q.text = content;
-    q.k = std::min(k, 100);
+    q.k = std::min(3 * k, 100);  // kept turns are not compared; k others at most
     q.keyword_weight = 0;  // nearest by vector: the decision compares meanings
     q.relevance_weight = 1;
     q.importance_weight = 0;
@@ -208,8 +326,10 @@ Result<std::vector<Neighbour>> Engine::FindNeighbours(const Scope& scope,
     q.record_access = false;
     q.explain = true;
     ENGRAM_ASSIGN_OR_RETURN(auto hits, Search(user_scope, q));
+    int taken = 0;
     for (SearchHit& hit : hits) {
-      if (!seen.insert(hit.item.id).second) continue;
+      if (IsKeptTurn(hit.item) || !seen.insert(hit.item.id).second) continue;
+      if (taken++ >= k) break;
       Neighbour n;
       n.similarity = hit.explain.vector;
       n.same_slot = !slot.empty() && hit.item.slot == slot;

@@ -105,6 +105,7 @@ Status ValidateListQuery(const ListQuery& q) {
   }
   ENGRAM_RETURN_IF_ERROR(ValidateStringList("tags filter", q.tags));
   ENGRAM_RETURN_IF_ERROR(ValidateText("slot filter", q.slot, kMaxListEntryBytes));
+  ENGRAM_RETURN_IF_ERROR(ValidateText("slot family filter", q.slot_family, kMaxListEntryBytes));
   for (const MetadataCondition& c : q.metadata) {
     if (!IsMetadataKey(c.key)) {
       return Invalid("metadata filter key", "'" + c.key + "' must be 1-128 characters of A-Z a-z 0-9 _ -");

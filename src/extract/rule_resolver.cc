@@ -1,26 +1,35 @@
-// The built-in conflict resolver ("rules-v1"). Rules, first match wins:
+// The built-in conflict resolver ("rules-v2"). Rules, first match wins:
 //  1. A neighbour in the same slot:
-//     same normalized text → NOOP; the candidate is a correction → SUPERSEDE; opposite
-//     polarity ("likes X" / "does not like X", same slot user/likes:x) → SUPERSEDE; the
-//     candidate contains the neighbour's text → UPDATE; the neighbour contains the candidate's
-//     → NOOP; an exclusive slot with another value → SUPERSEDE; a keyed multi-valued slot
-//     (user/likes:x, user/pet:max: the key names the value) → NOOP. Topic slots that many
-//     statements share (user/family:wife, user/routine:monday) go on to rule 2.
-//  2. Any neighbour: same normalized text, or similarity ≥ 0.95 with the same polarity and the
-//     same numbers → NOOP; similarity ≥ 0.9 with opposite polarity → SUPERSEDE; the candidate
-//     contains the neighbour's text, or similarity ≥ 0.85 and the candidate is longer (same
+//     same normalized text → NOOP; the same value (the candidate's value is the neighbour's
+//     entity or in its text) with the same polarity → NOOP, or UPDATE when the candidate says
+//     half as much again; the candidate is a correction → SUPERSEDE; opposite polarity ("likes
+//     X" / "does not like X", same slot user/likes:x) → SUPERSEDE; the candidate contains the
+//     neighbour's text → UPDATE; the neighbour contains the candidate's → NOOP; an exclusive
+//     slot with another value → SUPERSEDE; a keyed multi-valued slot (user/likes:x: the key
+//     names the value) → NOOP. Topic slots that many statements share (user/family:wife) go on.
+//  2. A correction with no neighbour in its slot corrects the latest item of its slot family
+//     ("我家狗叫逗逗" after "我家狗叫豆豆"), else the user's latest memory of the last minutes
+//     (Neighbour::latest) → SUPERSEDE.
+//  3. Any neighbour: same normalized text, words overlapping at least duplicate_overlap, or
+//     similarity ≥ duplicate_similarity, with the same polarity and the same numbers → NOOP
+//     (UPDATE when the candidate is longer and contains the neighbour's text); similarity ≥ 0.9
+//     with opposite polarity → SUPERSEDE; similarity ≥ 0.85 and the candidate is longer (same
 //     numbers) → UPDATE with the candidate's content.
-//  3. Otherwise ADD.
+//  4. Otherwise ADD. An ADD or SUPERSEDE also replaces every neighbour stating a value the
+//     candidate says ended (Neighbour::ended), and a positive statement replaces a negative one
+//     of its slot family ("我们领养了一只小狗" closes "我现在没养宠物").
+#include <algorithm>
 #include <cstdio>
+#include <set>
 #include <string>
 
 #include "engram/extraction.h"
+#include "text/analyzer.h"
 #include "text/normalizer.h"
 
 namespace engram {
 namespace {
 
-constexpr double kNearIdentical = 0.95;
 constexpr double kOppositeSimilar = 0.9;
 constexpr double kMoreDetail = 0.85;
 
@@ -74,6 +83,44 @@ bool TopicSlot(std::string_view slot) {
   return slot.starts_with("user/family:") || slot.starts_with("user/routine:");
 }
 
+// The candidate's value is the neighbour's: one of its entities, or in its text.
+bool SameValue(const Candidate& c, const MemoryItem& item) {
+  if (c.value.empty()) return false;
+  const std::string v = Norm(c.value);
+  if (v.empty()) return false;
+  for (const std::string& e : item.entities) {
+    if (Norm(e) == v) return true;
+  }
+  return Norm(item.content).find(v) != std::string::npos;
+}
+
+size_t Words(std::string_view s) {
+  size_t n = 0;
+  for (size_t i = 0; i < s.size(); ++i) {
+    auto c = static_cast<unsigned char>(s[i]);
+    if (c >= 0xE0) ++n;  // one CJK character
+    else if (std::isalnum(c) && (i == 0 || !std::isalnum(static_cast<unsigned char>(s[i - 1])))) ++n;
+  }
+  return n;
+}
+
+// Jaccard overlap of the two texts' analyzer terms (words and CJK bigrams).
+double Overlap(std::string_view a, std::string_view b) {
+  auto terms = [](std::string_view t) {
+    Analysis x = AnalyzeText(t);
+    std::set<std::string> out(x.words.begin(), x.words.end());
+    out.insert(x.cjk_bigrams.begin(), x.cjk_bigrams.end());
+    out.erase("user");
+    out.erase("用户");
+    return out;
+  };
+  const std::set<std::string> x = terms(a), y = terms(b);
+  if (x.empty() || y.empty()) return 0;
+  size_t both = 0;
+  for (const std::string& t : x) both += y.count(t);
+  return static_cast<double>(both) / static_cast<double>(x.size() + y.size() - both);
+}
+
 std::string Percent(double similarity) {
   char buf[16];
   std::snprintf(buf, sizeof buf, "%.2f", similarity);
@@ -86,10 +133,32 @@ DecisionResult Result_(WriteDecision d, int target, std::string reason, std::str
 
 class RuleResolver final : public ConflictResolver {
  public:
+  explicit RuleResolver(const RuleResolverOptions& options) : options_(options) {}
   const std::string& name() const override { return name_; }
 
   Result<DecisionResult> Decide(const Candidate& candidate,
                                 const std::vector<Neighbour>& neighbours) override {
+    DecisionResult d = Decision(candidate, neighbours);
+    if (d.decision != WriteDecision::kAdd && d.decision != WriteDecision::kSupersede) return d;
+    // What the candidate says ended, and negative statements of its family it contradicts.
+    const bool cand_negative = Negative(candidate.content);
+    for (size_t i = 0; i < neighbours.size(); ++i) {
+      const Neighbour& n = neighbours[i];
+      const bool flip = n.same_family && !n.same_slot && !cand_negative &&
+                        Negative(n.item.content) && n.item.slot.find(':') == std::string::npos;
+      if (!n.ended && !flip) continue;
+      if (d.decision == WriteDecision::kAdd) {
+        d = Result_(WriteDecision::kSupersede, static_cast<int>(i),
+                    n.ended ? "ends \"" + n.item.content + "\"" : "no longer holds: \"" + n.item.content + "\"");
+      } else if (static_cast<int>(i) != d.target) {
+        d.also_supersede.push_back(static_cast<int>(i));
+      }
+    }
+    return d;
+  }
+
+ private:
+  DecisionResult Decision(const Candidate& candidate, const std::vector<Neighbour>& neighbours) const {
     const std::string cand = Norm(candidate.content);
     const bool cand_negative = Negative(candidate.content);
     std::vector<std::string> norms;
@@ -106,10 +175,19 @@ class RuleResolver final : public ConflictResolver {
     for (size_t i = 0; i < neighbours.size(); ++i) {
       if (!neighbours[i].same_slot) continue;
       const int t = static_cast<int>(i);
+      const MemoryItem& item = neighbours[i].item;
+      const bool same_polarity = Negative(item.content) == cand_negative;
+      if (!candidate.correction && same_polarity && SameValue(candidate, item)) {
+        if (Words(candidate.content) * 2 >= Words(item.content) * 3) {
+          return Result_(WriteDecision::kUpdate, t, "same slot " + slot + " and value, said in more detail",
+                         candidate.content);
+        }
+        return Result_(WriteDecision::kNoop, t, "same slot " + slot + ", same value");
+      }
       if (candidate.correction) {
         return Result_(WriteDecision::kSupersede, t, "correction of slot " + slot);
       }
-      if (Negative(neighbours[i].item.content) != cand_negative) {
+      if (!same_polarity) {
         return Result_(WriteDecision::kSupersede, t, "same slot " + slot + ", opposite polarity");
       }
       if (!norms[i].empty() && cand.find(norms[i]) != std::string::npos) {
@@ -122,14 +200,30 @@ class RuleResolver final : public ConflictResolver {
       }
       if (candidate.exclusive) {
         return Result_(WriteDecision::kSupersede, t,
-                       "exclusive slot " + slot + ": new value replaces \"" +
-                           neighbours[i].item.content + "\"");
+                       "exclusive slot " + slot + ": new value replaces \"" + item.content + "\"");
       }
       if (!TopicSlot(slot)) {
         return Result_(WriteDecision::kNoop, t, "same slot " + slot + ", same polarity");
       }
     }
-    // 2. near-identical text or the same fact in more detail.
+    // 2. a correction corrects its family's latest item, else the user's latest memory.
+    if (candidate.correction) {
+      int family = -1, latest = -1;
+      for (size_t i = 0; i < neighbours.size(); ++i) {
+        const Neighbour& n = neighbours[i];
+        if (n.same_family && (family < 0 || n.item.created_at > neighbours[family].item.created_at)) {
+          family = static_cast<int>(i);
+        }
+        if (n.latest) latest = static_cast<int>(i);
+      }
+      if (family >= 0) {
+        return Result_(WriteDecision::kSupersede, family, "correction of slot " + neighbours[family].item.slot);
+      }
+      if (latest >= 0) {
+        return Result_(WriteDecision::kSupersede, latest, "correction of the latest memory");
+      }
+    }
+    // 3. near-identical text or the same fact in more detail.
     int best = -1;
     for (size_t i = 0; i < neighbours.size(); ++i) {
       if (best < 0 || neighbours[i].similarity > neighbours[best].similarity)
@@ -139,11 +233,21 @@ class RuleResolver final : public ConflictResolver {
       }
     }
     for (size_t i = 0; i < neighbours.size(); ++i) {
+      const Neighbour& n = neighbours[i];
+      const bool same_polarity = Negative(n.item.content) == cand_negative;
+      const bool same_numbers = Digits(n.item.content) == Digits(candidate.content);
+      if (!same_polarity || !same_numbers) continue;
       if (norms[i].size() >= 6 && cand.size() > norms[i].size() &&
-          cand.find(norms[i]) != std::string::npos &&
-          Negative(neighbours[i].item.content) == cand_negative) {
+          cand.find(norms[i]) != std::string::npos) {
         return Result_(WriteDecision::kUpdate, static_cast<int>(i),
                        "contains the stored text and adds detail", candidate.content);
+      }
+      // Two statements about different slots are different facts, however alike in words.
+      if (!slot.empty() && !n.item.slot.empty() && slot != n.item.slot) continue;
+      const double overlap = Overlap(candidate.content, n.item.content);
+      if (overlap >= options_.duplicate_overlap) {
+        return Result_(WriteDecision::kNoop, static_cast<int>(i),
+                       "same statement (word overlap " + Percent(overlap) + ")");
       }
     }
     if (best >= 0) {
@@ -151,14 +255,16 @@ class RuleResolver final : public ConflictResolver {
       const bool same_polarity = Negative(n.item.content) == cand_negative;
       const bool same_numbers = Digits(n.item.content) == Digits(candidate.content);
       const std::string sim = "similarity " + Percent(n.similarity);
-      if (n.similarity >= kNearIdentical && same_polarity && same_numbers) {
+      const bool other_slot = !slot.empty() && !n.item.slot.empty() && slot != n.item.slot;
+      if (n.similarity >= options_.duplicate_similarity && same_polarity && same_numbers &&
+          !other_slot) {
         return Result_(WriteDecision::kNoop, best, "near-identical (" + sim + ")");
       }
-      if (n.similarity >= kOppositeSimilar && !same_polarity) {
+      if (n.similarity >= kOppositeSimilar && !same_polarity && !other_slot) {
         return Result_(WriteDecision::kSupersede, best,
                        "same statement with opposite polarity (" + sim + ")");
       }
-      if (n.similarity >= kMoreDetail && same_polarity && same_numbers &&
+      if (n.similarity >= kMoreDetail && same_polarity && same_numbers && !other_slot &&
           candidate.content.size() > n.item.content.size()) {
         return Result_(WriteDecision::kUpdate, best, "same fact in more detail (" + sim + ")",
                        candidate.content);
@@ -168,12 +274,14 @@ class RuleResolver final : public ConflictResolver {
                    slot.empty() ? "new: no similar memory" : "new: no memory in slot " + slot);
   }
 
- private:
-  std::string name_ = "rules-v1";
+  RuleResolverOptions options_;
+  std::string name_ = "rules-v2";
 };
 
 }  // namespace
 
-std::unique_ptr<ConflictResolver> MakeRuleResolver() { return std::make_unique<RuleResolver>(); }
+std::unique_ptr<ConflictResolver> MakeRuleResolver(const RuleResolverOptions& options) {
+  return std::make_unique<RuleResolver>(options);
+}
 
 }  // namespace engram

@@ -113,6 +113,12 @@ Result<ListSql> BuildListSql(const ListQuery& query) {
   }
   for (const MetadataCondition& c : query.metadata) AddMetadataCondition(&q, c);
   if (!query.slot.empty()) q.Add(" AND slot = ?", query.slot);
+  if (!query.slot_family.empty()) {
+    // A range on the (scope_id, slot) index: ':' sorts just below ';'.
+    q.Add(" AND (slot = ?", query.slot_family);
+    q.Add(" OR (slot >= ?", query.slot_family + ":");
+    q.Add(" AND slot < ?))", query.slot_family + ";");
+  }
   if (!query.cursor.empty()) {
     ENGRAM_ASSIGN_OR_RETURN(Cursor c, DecodeCursor(query.cursor));
     q.Add(" AND (created_at < ?", c.created_at);

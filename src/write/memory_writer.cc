@@ -3,6 +3,7 @@
 #include "core/status_macros.h"
 #include "engram/write_path.h"
 #include "extract/chitchat.h"
+#include "extract/corrections.h"
 
 namespace engram {
 namespace {
@@ -10,6 +11,11 @@ namespace {
 // A kept turn is raw material: it ranks below what was distilled from it (search also scales
 // a kept turn's relevance, SearchQuery::turn_weight).
 constexpr double kTurnImportance = 0.3;
+
+std::string LowerCase(std::string s) {
+  for (char& ch : s) ch = static_cast<char>(std::tolower(static_cast<unsigned char>(ch)));
+  return s;
+}
 
 bool IsUserTurn(std::string_view role) {
   return role != "assistant" && role != "system" && role != "tool" && role != "function";
@@ -150,7 +156,19 @@ Result<RememberResult> MemoryWriter::Remember(const Scope& scope, const std::vec
     }
   }
   const size_t first_memory = result.writes.size();
-  for (const Candidate& c : extraction.candidates) {
+  for (const Candidate& extracted : extraction.candidates) {
+    Candidate c = extracted;
+    if (c.bare) {
+      // "wait no, Ellie": the value corrects the memory written moments before.
+      auto fixed = ResolveBare(scope, c);
+      if (!fixed) {
+        result.skipped.push_back(
+            {c.turn_indexes.empty() ? 0 : c.turn_indexes.front(),
+             "a correction (\"" + c.value + "\") with no recent memory to correct"});
+        continue;
+      }
+      c = std::move(*fixed);
+    }
     ENGRAM_ASSIGN_OR_RETURN(WriteOutcome w,
                             WriteCandidate(scope, c, extraction, input.turns, kept_ids, options));
     result.writes.push_back(std::move(w));
@@ -203,11 +221,63 @@ Status MemoryWriter::KeepTurns(const Scope& scope, const std::vector<Turn>& turn
   return Status::Ok();
 }
 
-Result<WriteOutcome> MemoryWriter::WriteCandidate(const Scope& scope, const Candidate& c,
+std::optional<Candidate> MemoryWriter::ResolveBare(const Scope& scope, const Candidate& c) {
+  ListQuery q;
+  q.created_after = engine_->Now() - options_.correction_window_ms;
+  q.limit = 50;
+  Scope user_scope = scope;
+  user_scope.session_id.clear();
+  auto page = engine_->List(user_scope, q);
+  if (!page.ok()) return std::nullopt;
+  for (const MemoryItem& item : page->items) {
+    if (IsKeptTurn(item)) continue;
+    // the item's value: an entity its text holds
+    std::string old_value;
+    for (const std::string& e : item.entities) {
+      if (item.content.find(e) != std::string::npos) {
+        old_value = e;
+        break;
+      }
+    }
+    auto fixed = extract::ReplaceValue(item.content, old_value, c.value);
+    if (!fixed) return std::nullopt;
+    Candidate out = c;
+    out.bare = false;
+    out.content = *fixed;
+    out.type = item.type;
+    out.importance = item.importance;
+    out.slot = item.slot;
+    out.exclusive = !item.slot.empty();
+    out.entities = item.entities;
+    for (std::string& e : out.entities) {
+      if (e == old_value) e = c.value;
+    }
+    if (!old_value.empty() && out.slot.ends_with(":" + LowerCase(old_value))) {
+      out.slot.resize(out.slot.size() - old_value.size());
+      out.slot += LowerCase(c.value);
+    }
+    out.valid_from = item.valid_from;
+    return out;
+  }
+  return std::nullopt;
+}
+
+Result<WriteOutcome> MemoryWriter::WriteCandidate(const Scope& scope, const Candidate& given,
                                                   const ExtractionResult& extraction,
                                                   const std::vector<Turn>& turns,
                                                   const std::vector<std::string>& kept_ids,
                                                   const RememberOptions& options) {
+  Candidate c = given;
+  if (c.elliptical && !c.slot.empty()) {
+    // "预算可以再提高一点，最多八万": the family's latest slot ("user/budget:装修").
+    ListQuery q;
+    q.slot_family = c.slot;
+    q.limit = 1;
+    Scope user_scope = scope;
+    user_scope.session_id.clear();
+    auto page = engine_->List(user_scope, q);
+    if (page.ok() && !page->items.empty()) c.slot = page->items.front().slot;
+  }
   PlannedWrite w;
   NewMemory& m = w.memory;
   m.content = c.content;
@@ -231,8 +301,15 @@ Result<WriteOutcome> MemoryWriter::WriteCandidate(const Scope& scope, const Cand
   if (c.valid_from) m.valid_from = c.valid_from;
   else if (said > 0) m.valid_from = said;
 
-  ENGRAM_ASSIGN_OR_RETURN(auto neighbours,
-                          engine_->FindNeighbours(scope, c.content, c.slot, options_.neighbours));
+  NeighbourQuery nq;
+  nq.content = c.content;
+  nq.slot = c.slot;
+  nq.k = options_.neighbours;
+  nq.ends = c.ends;
+  if (c.correction) nq.latest_since = engine_->Now() - options_.correction_window_ms;
+  ENGRAM_ASSIGN_OR_RETURN(auto neighbours, engine_->FindNeighbours(scope, nq));
+  // Items written by this very message are not what a correction in it corrects, unless they
+  // share its slot family: the turn's own ADDs come first in `neighbours` by time only.
   auto decided = options_.resolver->Decide(c, neighbours);
   if (!decided.ok() && options_.resolver != rules_) {
     // The LLM resolver is down: the rules still make a sound decision.
@@ -250,11 +327,25 @@ Result<WriteOutcome> MemoryWriter::WriteCandidate(const Scope& scope, const Cand
       w.target_id = neighbours[target].item.id;
     }
   }
+  for (int i : decided->also_supersede) {
+    if (i >= 0 && i < static_cast<int>(neighbours.size()) && i != target) {
+      w.also_supersede.push_back(neighbours[i].item.id);
+    }
+  }
   if (w.decision == WriteDecision::kUpdate && !decided->merged_content.empty()) {
     m.content = decided->merged_content;
   }
-  if (w.decision == WriteDecision::kSupersede && m.valid_from && neighbours[target].item.valid_from > *m.valid_from) {
-    m.valid_from = neighbours[target].item.valid_from;  // never close an item before it began
+  if (w.decision == WriteDecision::kSupersede) {
+    const MemoryItem& old = neighbours[target].item;
+    if (c.correction) {
+      // The corrected value held all along; what it corrects never held (its validity closes
+      // where it began).
+      m.valid_from = old.valid_from;
+    } else if (!m.valid_from || *m.valid_from <= old.valid_from) {
+      // A new value said to start no later than the old one began: it holds from when it was
+      // said, so the old one keeps a validity of its own.
+      m.valid_from = std::max(said, old.valid_from + 1);
+    }
   }
   return engine_->ApplyWrite(scope, w);
 }
