@@ -74,6 +74,10 @@ struct SearchQuery {
   // (A weight decaying with distance measured worse on MADial-Bench than a flat one.)
   std::vector<std::string> recent_turns;  // at most 64
   double recent_turn_weight = 0.5;
+  // A conversation turn the write path kept (IsKeptTurn) has its relevance scaled by this: when
+  // a turn and a current fact extracted from it both match, the fact ranks first; a turn still
+  // answers what no fact holds. 1: no preference.
+  double turn_weight = 0.7;
   bool diversify = true;            // maximal marginal relevance over near-duplicates
   double mmr_lambda = 0.7;          // 1: no diversity penalty
   // Cosine similarity up to which two memories count as not redundant for MMR; above it the

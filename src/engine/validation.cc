@@ -204,6 +204,7 @@ Status ValidateSearchQuery(const SearchQuery& q, size_t max_text_bytes) {
   ENGRAM_RETURN_IF_ERROR(ValidateWeight("mmr_lambda", q.mmr_lambda));
   ENGRAM_RETURN_IF_ERROR(ValidateWeight("context_weight", q.context_weight));
   ENGRAM_RETURN_IF_ERROR(ValidateWeight("session_weight", q.session_weight));
+  ENGRAM_RETURN_IF_ERROR(ValidateWeight("turn_weight", q.turn_weight));
   ENGRAM_RETURN_IF_ERROR(ValidateWeight("time_weight", q.time_weight));
   ENGRAM_RETURN_IF_ERROR(ValidateWeight("cjk_character_weight", q.cjk_character_weight));
   ENGRAM_RETURN_IF_ERROR(ValidateWeight("recent_turn_weight", q.recent_turn_weight));

@@ -227,7 +227,10 @@ std::vector<Piece> SplitClausesEn(const std::string& sentence) {
     for (std::string_view conj : {" and ", " but ", " so ", " because ", " while ", " though "}) {
       if (std::string_view(low).substr(i).starts_with(conj)) {
         std::string_view next = std::string_view(sentence).substr(i + conj.size());
-        if (StartsWithSubjectEn(next) || IsPredicateHeadEn(FirstWordLower(next))) {
+        // "jake and I broke up", "my wife and I": one subject, not two clauses
+        const bool compound = conj == " and " && FirstWordLower(next) == "i" &&
+                              cur.find(' ') == std::string::npos && !cur.empty();
+        if (!compound && (StartsWithSubjectEn(next) || IsPredicateHeadEn(FirstWordLower(next)))) {
           raw.push_back(cur);
           cur.clear();
           i += conj.size() - 1;

@@ -48,8 +48,10 @@ bool IsImplicitVerb(std::string_view w) {
       "decided", "promised", "committed", "committing", "confirmed", "signed", "booked",
       "sold", "ran", "passed", "failed", "won", "lost", "made", "found", "turned", "retired",
       "graduated", "enrolled", "married", "engaged", "divorced", "hired", "fired", "laid",
-      "started", "picked", "renewed", "cancelled", "canceled", "lefty", "not", "no", "never",
-      "currently", "also", "recently", "usually", "always", "mostly", "really"};
+      "started", "picked", "renewed", "cancelled", "canceled", "not", "never",
+      "currently", "also", "recently", "usually", "always", "mostly", "really", "fostering",
+      "saving", "taking", "running", "teaching", "using", "drinking", "eating", "reading",
+      "playing", "watching", "going"};
   return k.contains(w);
 }
 
@@ -692,6 +694,13 @@ std::vector<Statement> Contact(const Toks& t, const Subject& s, const ClauseView
   return {st};
 }
 
+bool IsDiet(std::string_view w) {
+  static const WordSet k = {"vegetarian", "vegan", "pescatarian", "keto", "paleo", "carnivore",
+                            "gluten-free", "dairy-free", "plant-based", "kosher", "halal",
+                            "whole30", "low-carb"};
+  return k.contains(w);
+}
+
 // ---- things that stop holding ----
 
 std::vector<Statement> Ended(const Toks& t, const Subject& s, const std::string& clause) {
@@ -741,6 +750,9 @@ std::vector<Statement> Ended(const Toks& t, const Subject& s, const std::string&
       // quitting a language, a diet or a habit is that slot's new value
       if (std::string_view lang = LanguageKey(t[b].low); !lang.empty()) {
         st.slot = "user/language:" + std::string(lang);
+        st.exclusive = true;
+      } else if (IsDiet(t[b].low)) {
+        st.slot = "user/diet";
         st.exclusive = true;
       }
       return {st};
@@ -811,6 +823,13 @@ std::vector<Statement> Work(const Toks& t, const Subject& s, const ClauseView& c
     if (s.who == Who::kPerson && !s.pet) ForPerson(s, &st, "job");
     return {st};
   }
+  // "I teach high school chemistry"
+  if (s.who == Who::kUser && s.end < t.size() &&
+      (t[s.end].low == "teach" || t[s.end].low == "tutor") && s.end + 1 < t.size()) {
+    Statement st = Make(Kind::kJob, Words(t, s.end + 1, t.size()), "", 0.8);
+    st.entities.clear();
+    return {st};
+  }
   if (AboutUser(s) && Has(t, {"left", "quit"}) && !Has(t, {"coffee"})) state->topic = "employer";
   return {};
 }
@@ -878,6 +897,95 @@ std::vector<Statement> PersonFacts(const Toks& t, const Subject& s) {
       }
     }
     if (i > s.end + 1) break;
+  }
+  return {};
+}
+
+// ---- where the user lives, what they eat, their pets ----
+
+bool IsMonthOrDay(std::string_view w) {
+  static const WordSet k = {"january", "february", "march", "april", "may", "june", "july",
+                            "august", "september", "october", "november", "december", "monday",
+                            "tuesday", "wednesday", "thursday", "friday", "saturday", "sunday"};
+  return k.contains(w);
+}
+
+bool IsPlace(const Toks& t, size_t b, size_t e) {
+  if (b >= e || IsMonthOrDay(t[b].low) || !LanguageKey(t[b].low).empty() ||
+      IsSchoolSpan(t, b, e) || t[b].low == "i") {
+    return false;
+  }
+  return true;
+}
+
+std::vector<Statement> Location(const Toks& t, const Subject& s) {
+  if (!AboutUser(s) || s.who == Who::kUserThing) return {};
+  auto place_after = [&](size_t b) -> std::vector<Statement> {
+    if (Is(t, b, "the")) ++b;
+    size_t e = CapitalSpan(t, b);
+    if (e < t.size() && t[e].low == "," && e + 1 < t.size() && IsCapitalized(t[e + 1])) {
+      e = CapitalSpan(t, e + 1);  // "Portland, Oregon"
+    }
+    if (!IsPlace(t, b, e)) return {};
+    return {Make(Kind::kLocation, Words(t, b, e), "", 0.85)};
+  };
+  for (size_t i = s.end; i < t.size(); ++i) {
+    std::string_view w = t[i].low;
+    // "I'm in Austin", "still in chicago", "I'm Chicago-based"
+    if ((w == "am" || w == "still") && Is(t, i + 1, "in")) {
+      if (auto out = place_after(i + 2); !out.empty()) return out;
+    }
+    if (w.size() > 6 && w.ends_with("-based") && IsCapitalized(t[i])) {
+      std::string place = t[i].text.substr(0, t[i].text.size() - 6);
+      return {Make(Kind::kLocation, place, "", 0.85)};
+    }
+    // "living with my parents in Jersey", "got my own apartment in Brooklyn"
+    static const WordSet kHome = {"living", "live", "lives", "staying", "apartment", "place",
+                                  "house", "flat", "condo", "home", "settled", "based"};
+    if (kHome.contains(w)) {
+      for (size_t k = i + 1; k < t.size() && k < i + 6; ++k) {
+        if (t[k].low == "in" || t[k].low == "to") {
+          if (auto out = place_after(k + 1); !out.empty()) return out;
+          break;
+        }
+        if (t[k].low == "," || Boundaries().contains(t[k].low) && t[k].low != "with") break;
+      }
+    }
+  }
+  return {};
+}
+
+
+std::vector<Statement> Diet(const Toks& t, const Subject& s) {
+  if (!AboutUser(s) || s.who == Who::kUserThing) return {};
+  for (size_t i = s.end; i < t.size(); ++i) {
+    if (!IsDiet(t[i].low)) continue;
+    if (Negated(t) && !Has(t, {"meat", "fish"})) return {};
+    Statement st = Make(Kind::kDiet, t[i].low, "", 0.85);
+    return {st};
+  }
+  return {};
+}
+
+std::vector<Statement> Pet(const Toks& t, const Subject& s) {
+  if (s.who == Who::kOther && !(Is(t, 0, "a") || Is(t, 0, "an"))) return {};
+  if (s.who == Who::kPerson && !s.pet) return {};
+  // "<pet> named|called Name", "adopted|fostering Name"
+  for (size_t i = 0; i + 1 < t.size(); ++i) {
+    std::string name;
+    if ((t[i].low == "named" || t[i].low == "called") && IsCapitalized(t[i + 1])) {
+      bool pet_before = false;
+      for (size_t k = 0; k < i; ++k) pet_before = pet_before || Pets().contains(t[k].low) ||
+                                                  t[k].low == "retriever" || t[k].low == "shepherd";
+      if (!pet_before) continue;
+      name = t[i + 1].text;
+    } else if ((t[i].low == "adopted" || t[i].low == "fostering" || t[i].low == "rescued") &&
+               IsCapitalized(t[i + 1]) && t[i + 1].low != "i") {
+      name = t[i + 1].text;
+    }
+    if (name.empty()) continue;
+    Statement st = Make(Kind::kPet, name, SlotKey(name), 0.85);
+    return {st};
   }
   return {};
 }
@@ -970,6 +1078,15 @@ std::vector<Statement> MatchEnglishFrames(const ClauseView& c, MessageState* sta
       },
       [](const ClauseView&, const Toks& t, const Subject& s, MessageState*) {
         return School(t, s);
+      },
+      [](const ClauseView&, const Toks& t, const Subject& s, MessageState*) {
+        return Pet(t, s);
+      },
+      [](const ClauseView&, const Toks& t, const Subject& s, MessageState*) {
+        return Diet(t, s);
+      },
+      [](const ClauseView&, const Toks& t, const Subject& s, MessageState*) {
+        return Location(t, s);
       },
       [](const ClauseView&, const Toks& t, const Subject& s, MessageState*) {
         return Language(t, s);

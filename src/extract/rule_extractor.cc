@@ -35,7 +35,7 @@ const KindTraits& TraitsOf(Kind kind) {
       /* kHealth */ {T::kFact, "user/health", true, false, 0.85},
       /* kDiet */ {T::kPreference, "user/diet", false, true, 0.7},
       /* kMarital */ {T::kFact, "user/marital_status", false, true, 0.7},
-      /* kPet */ {T::kFact, "user/pet", true, false, 0.6},
+      /* kPet */ {T::kFact, "user/pet", true, true, 0.6},
       /* kFamily */ {T::kFact, "user/family", true, false, 0.7},
       /* kGoal */ {T::kGoal, "user/goal", true, false, 0.7},
       /* kSkill */ {T::kSkill, "user/skill", true, false, 0.6},
@@ -223,6 +223,11 @@ std::string RewriteEn(const std::string& clause) {
       append("theirs");
       continue;
     }
+    if (conjugate_next && (w == "no" || w == "been" || w == "being" || w == "to" || w == "a" ||
+                           w == "the" || w == "so" || w == "gonna" || w == "going")) {
+      conjugate_next = false;
+      if (w == "been") append("has");
+    }
     if (conjugate_next) {
       conjugate_next = false;
       if (extract::en::Adverbs().contains(w) || w == "not" || w == "never") {
@@ -371,6 +376,39 @@ bool NamesSomething(const std::string& clause, bool zh) {
   return false;
 }
 
+// A clause says something when it has a word beyond pronouns, auxiliaries and fillers: "I
+// finally did it", "have been for a while" say nothing a memory could hold.
+bool HasContent(const std::string& clause, bool zh) {
+  if (zh) {
+    std::string rest = clause;
+    for (std::string_view w : {"我们", "我", "用户", "了", "的", "是", "就", "也", "都", "还", "很",
+                               "这", "那", "个", "吧", "啊", "呢", "嗯", "哦", "好", "这样", "一下"}) {
+      for (size_t k = rest.find(w); k != std::string::npos; k = rest.find(w)) rest.erase(k, w.size());
+    }
+    return rest.size() >= 6;  // two characters
+  }
+  static const std::vector<std::string_view> kEmpty = {
+      "i", "me", "my", "we", "us", "our", "it", "that", "this", "is", "am", "are", "was", "were",
+      "be", "been", "being", "have", "has", "had", "do", "did", "does", "done", "so", "just",
+      "finally", "really", "for", "a", "an", "the", "while", "now", "then", "too", "also",
+      "still", "again", "of", "to", "in", "on", "at", "lol", "haha", "yeah", "ok", "not",
+      "can", "will", "would", "get", "got", "go", "going", "went", "thing", "things", "stuff",
+      "all", "some", "any", "there", "here", "and", "or", "but", "with", "about", "like",
+      "way", "much", "very", "well", "one", "time", "kinda", "sorta", "gonna", "wanna"};
+  size_t content = 0;
+  std::string w;
+  auto flush = [&] {
+    if (!w.empty() && std::find(kEmpty.begin(), kEmpty.end(), w) == kEmpty.end()) ++content;
+    w.clear();
+  };
+  for (char c : clause) {
+    if (std::isalnum(static_cast<unsigned char>(c)) || c == '\'') w += static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+    else flush();
+  }
+  flush();
+  return content >= 1;
+}
+
 size_t WordCount(const std::string& s, bool zh) {
   if (zh) {
     size_t n = 0;
@@ -461,11 +499,9 @@ class RuleExtractor final : public Extractor {
       return;
     }
     clause = zh ? extract::TakeEndsZh(clause, &view.ends) : extract::TakeEndsEn(clause, &view.ends);
-    if (IsElaboration(clause, zh) && !(zh && extract::ChineseSubjectKey(clause) != "")) {
-      return;  // says nothing on its own; the kept turn holds it
-    }
+    const bool elaboration = IsElaboration(clause, zh) && !(zh && extract::ChineseSubjectKey(clause) != "");
     const bool implicit = zh ? extract::ChineseImplicitSubject(clause) : extract::EnglishImplicitSubject(clause);
-    if (implicit) clause = zh ? "我" + clause : "I " + clause;
+    if (implicit) clause = zh ? "我" + clause : ImplicitEn(clause);
     std::string storage;
     ClauseInput in = WithoutTime(clause, zh, ts->said, &storage);
     in.inherited_subject = piece.inherited || implicit;
@@ -482,8 +518,15 @@ class RuleExtractor final : public Extractor {
       statements = zh ? extract::MatchChineseClause(v1) : extract::MatchEnglishClause(v1);
       from_patterns = !statements.empty();
     }
-    if (statements.empty()) {
+    if (statements.empty() && !elaboration) {
       if (auto generic = Generic(clause, view, zh)) statements.push_back(std::move(*generic));
+    }
+    if (statements.empty()) {
+      // "so no more city job": what ended belongs to the statement before it
+      if (!view.ends.empty() && out->size() > ts->turn_first) {
+        for (const std::string& e : view.ends) out->back().ends.push_back(e);
+      }
+      return;
     }
     const std::string content = Content(clause, view, ts->said, zh);
     for (Statement& st : statements) {
@@ -493,6 +536,16 @@ class RuleExtractor final : public Extractor {
       }
       Add(st, view, content, *ts, out);
     }
+  }
+
+  // "been here about 5 years" → "I have been here …"; "getting used to it" → "I am getting …".
+  static std::string ImplicitEn(const std::string& clause) {
+    const std::string low = extract::LowerAscii(clause);
+    if (extract::StartsWithWord(low, "been")) return "I have " + clause;
+    const size_t sp = low.find(' ');
+    const std::string first = low.substr(0, sp);
+    if (first.size() > 4 && first.ends_with("ing") && first != "thing") return "I am " + clause;
+    return "I " + clause;
   }
 
   // The clause for the self-statement patterns, which read "I" and "my": "we" and "our" too.
@@ -508,7 +561,7 @@ class RuleExtractor final : public Extractor {
   std::optional<Statement> Generic(const std::string& clause, const ClauseView& view, bool zh) const {
     const std::string subject = zh ? extract::ChineseSubjectKey(clause) : extract::EnglishSubjectKey(clause);
     const size_t words = WordCount(view.text, zh);
-    if (words < (zh ? 2u : 3u)) return std::nullopt;
+    if (words < (zh ? 2u : 3u) || !HasContent(view.text, zh)) return std::nullopt;
     if (!zh && IsHypotheticalEn(clause) && view.reporter.empty()) return std::nullopt;
     const bool about = !subject.empty() || !view.reporter.empty();
     if (!about && !NamesSomething(view.text, zh)) return std::nullopt;

@@ -1,5 +1,7 @@
 #include "retrieval/scope_index.h"
 
+#include "retrieval/slot_terms.h"
+
 #include <algorithm>
 
 #include <nlohmann/json.hpp>
@@ -45,6 +47,7 @@ DocInfo MakeDocInfo(const MemoryItem& m) {
   d.tags = m.tags;
   d.entities = m.entities;
   d.metadata = FlattenMetadata(m.metadata);
+  d.kept_turn = IsKeptTurn(m);
   return d;
 }
 
@@ -149,6 +152,10 @@ void ScopeIndex::Upsert(int64_t seq, const MemoryItem& item, const std::vector<f
     sessions_[item.scope.session_id].insert({item.created_at, seq});
   }
   std::vector<std::string> terms = KeywordTerms(item.content);
+  if (!item.slot.empty()) {
+    // Questions name the attribute a fact fills ("what's my job?"); the fact names its value.
+    for (std::string& t : KeywordTerms(SlotSearchText(item.slot))) terms.push_back(std::move(t));
+  }
   if (item.scope.session_id.empty()) {
     session_index_.Remove(seq);
   } else {

@@ -52,6 +52,7 @@ struct DocInfo {
   std::vector<std::string> tags;
   std::vector<std::string> entities;
   std::vector<std::pair<std::string, MetadataValue>> metadata;  // top-level scalar values
+  bool kept_turn = false;  // a conversation turn the write path kept (IsKeptTurn)
 };
 
 // The terms the keyword channel indexes for `text`: analyzer words plus CJK bigrams (marked so

@@ -445,6 +445,7 @@ std::vector<RankedCandidate> RankCandidates(const ScopeIndex& index, const Scope
     c.explain.relevance = std::min(1.0, Relevance(c.explain, q) + q.context_weight * c.explain.context);
     if (session_prior && !d->session_id.empty()) c.explain.relevance *= SessionFactor(c.explain, q);
     if (time_prior) c.explain.relevance *= 1.0 - q.time_weight + q.time_weight * c.explain.time;
+    if (d->kept_turn) c.explain.relevance *= q.turn_weight;
     if (c.explain.relevance <= 0) continue;  // no evidence at all: importance alone is not a match
     c.score = q.relevance_weight * c.explain.relevance + q.importance_weight * d->importance +
               q.recency_weight * c.explain.recency;
