@@ -18,6 +18,7 @@ namespace engram::extract {
 // A clause as the frames see it.
 struct ClauseView {
   std::string text;      // markers, a reported-speech lead and the time expression removed
+  std::string raw;       // the same with its time expressions ("周二", "on Fridays")
   bool zh = false;
   ClauseInput time;      // the time expression found in it (ClauseInput::has_time …)
   std::string reporter;  // "doctor" when the clause reports what someone said
@@ -42,6 +43,8 @@ std::string ChineseSubjectKey(std::string_view clause);
 // True when the clause has no subject and starts with a verb: it is about the user.
 bool EnglishImplicitSubject(std::string_view clause);
 bool ChineseImplicitSubject(std::string_view clause);
+// The subject of a Chinese clause as written ("我儿子", "女儿", "我"), or "".
+std::string ChineseSubjectText(std::string_view clause);
 
 // A money amount or a number with its unit in the text ("$4,000", "85k", "20k", "1950",
 // "五万", "8万", "一万八", "三千五", "四千二"), as written; empty when none.

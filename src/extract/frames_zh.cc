@@ -173,6 +173,15 @@ Subject FindSubject(SV s) {
     sub.end = rel.size();
     return sub;
   }
+  // "韩语我放弃了", "花生我是不能吃的": an object said first, then 我
+  if (size_t me = s.find("我"); me != SV::npos && me > 0 && me <= 15 &&
+      s.substr(me, 6) != "我们" && !Has(s.substr(0, me), "你") && !Has(s.substr(0, me), "他") &&
+      !Has(s.substr(0, me), "她") && !Has(s.substr(0, me), "说") && !Has(s.substr(0, me), "，")) {
+    sub.who = Who::kUser;
+    sub.end = me + 3;
+    sub.key = Str(s.substr(0, me));  // the fronted object
+    return sub;
+  }
   if (StartsWithVerb(s)) {
     sub.who = Who::kNobody;
     return sub;
@@ -377,11 +386,20 @@ std::vector<Statement> Children(SV s, const Subject& sub) {
 
 // ---- budgets and amounts ----
 
-std::vector<Statement> Budget(SV s, const Subject& sub) {
+std::vector<Statement> Budget(SV s, const Subject& sub, const ClauseView& c, MessageState* state) {
+  if (s.find("预算") == SV::npos && c.topic == "budget" && !FindAmountZh(s).empty() &&
+      sub.who != Who::kPerson) {
+    Statement st = Make(Kind::kBudget, FindAmountZh(s), "");
+    st.elliptical = true;
+    return {st};
+  }
   size_t k = s.find("预算");
-  if (k == SV::npos || !AboutUser(sub)) return {};
+  if (k == SV::npos || sub.who == Who::kPerson) return {};
   const std::string amount = FindAmountZh(s);
-  if (amount.empty()) return {};
+  if (amount.empty()) {
+    state->topic = "budget";  // "预算可以再提高一点，最多八万": the amount comes next
+    return {};
+  }
   // The topic: what comes before 预算 ("装修预算", "婚礼预算"), minus the subject and time.
   SV topic = s.substr(0, k);
   for (SV lead : {"我们的", "我们", "我的", "我", "这次", "这回", "今年", "的"}) {
@@ -398,7 +416,6 @@ std::vector<Statement> Budget(SV s, const Subject& sub) {
 
 std::vector<Statement> Amount(SV s, const Subject& sub, const ClauseView& c,
                               MessageState* state) {
-  if (!AboutUser(sub) && !(sub.who == Who::kPerson)) return {};
   static const std::vector<SV> kWords = {"房租", "月租", "租金", "工资", "月薪", "年薪", "薪水",
                                          "收入", "生活费", "体重", "房贷", "存款", "学费", "涨薪",
                                          "涨租"};
@@ -539,10 +556,6 @@ std::vector<Statement> Partner(SV s, const Subject& sub) {
       return {st};
     }
     if (Has(s, "单身")) return {Make(Kind::kPartner, "单身", "", 0.85)};
-  }
-  if (Has(s, "现在是我老公") || Has(s, "现在是我老婆") || Has(s, "成了我老公") ||
-      Has(s, "成了我老婆")) {
-    return {Make(Kind::kPartner, "", "", 0.8)};
   }
   return {};
 }
@@ -959,7 +972,7 @@ std::vector<Statement> MatchChineseFrames(const ClauseView& c, MessageState* sta
   const Subject sub = FindSubject(s);
   if (auto out = Ended(s, sub, state); !out.empty()) return out;
   if (auto out = Children(s, sub); !out.empty()) return out;
-  if (auto out = Budget(s, sub); !out.empty()) return out;
+  if (auto out = Budget(s, sub, c, state); !out.empty()) return out;
   if (auto out = Amount(s, sub, c, state); !out.empty()) return out;
   if (auto out = Medication(s, sub); !out.empty()) return out;
   if (auto out = Contact(s, sub); !out.empty()) return out;
@@ -969,7 +982,7 @@ std::vector<Statement> MatchChineseFrames(const ClauseView& c, MessageState* sta
   if (auto out = School(s, sub, *state); !out.empty()) return out;
   if (auto out = Language(s, sub); !out.empty()) return out;
   if (auto out = Device(s, sub); !out.empty()) return out;
-  if (auto out = Schedule(s, sub, state); !out.empty()) return out;
+  if (auto out = Schedule(c.raw.empty() ? s : SV(c.raw), sub, state); !out.empty()) return out;
   if (auto out = Work(s, sub, state); !out.empty()) return out;
   if (auto out = PersonFacts(s, sub); !out.empty()) return out;
   return {};
@@ -979,6 +992,15 @@ std::string ChineseSubjectKey(std::string_view clause) {
   const Subject s = FindSubject(clause);
   if (AboutUser(s)) return "user";
   if (s.who == Who::kPerson) return s.key;
+  return "";
+}
+
+std::string ChineseSubjectText(std::string_view clause) {
+  const Subject s = FindSubject(clause);
+  if (s.who == Who::kPerson || s.who == Who::kUser || s.who == Who::kUserThing) {
+    if (s.who == Who::kUser && !s.key.empty()) return "我";  // a fronted object: the user speaks
+    return Str(clause.substr(0, s.end));
+  }
   return "";
 }
 

@@ -39,7 +39,7 @@ const KindTraits& TraitsOf(Kind kind) {
       /* kFamily */ {T::kFact, "user/family", true, false, 0.7},
       /* kGoal */ {T::kGoal, "user/goal", true, false, 0.7},
       /* kSkill */ {T::kSkill, "user/skill", true, false, 0.6},
-      /* kRoutine */ {T::kFact, "user/routine", true, false, 0.5},
+      /* kRoutine */ {T::kFact, "", false, false, 0.5},
       /* kAppointment */ {T::kEvent, "", false, false, 0.7},
       /* kEvent */ {T::kEvent, "", false, false, 0.5},
       /* kFavorite */ {T::kPreference, "user/favorite", true, true, 0.6},
@@ -303,7 +303,7 @@ std::string RewriteZh(const std::string& clause) {
 // "they're brothers lol", "it's the best", "她发现方程式更加可靠".
 bool IsElaboration(const std::string& clause, bool zh) {
   if (zh) {
-    for (std::string_view p : {"它", "这", "那", "他们", "她们", "其", "这样"}) {
+    for (std::string_view p : {"它", "这", "那", "他", "她", "其", "这样"}) {
       if (clause.starts_with(p)) return true;
     }
     return false;
@@ -326,11 +326,10 @@ bool IsQuestionZh(std::string_view s) {
 }
 
 bool IsRequestZh(std::string_view s) {
-  for (std::string_view q : {"请", "帮我", "帮忙", "告诉我", "提醒我", "推荐", "你能", "你可以",
-                             "给我"}) {
+  for (std::string_view q : {"请", "帮我", "帮忙", "告诉我", "提醒我", "推荐一下", "你能", "你可以"}) {
     if (s.starts_with(q) || s.find(q) != std::string_view::npos) return true;
   }
-  return false;
+  return s.starts_with("给我") || s.starts_with("推荐");
 }
 
 bool IsQuestionEn(const std::string& clause) {
@@ -382,7 +381,8 @@ bool HasContent(const std::string& clause, bool zh) {
   if (zh) {
     std::string rest = clause;
     for (std::string_view w : {"我们", "我", "用户", "了", "的", "是", "就", "也", "都", "还", "很",
-                               "这", "那", "个", "吧", "啊", "呢", "嗯", "哦", "好", "这样", "一下"}) {
+                               "这", "那", "个", "吧", "啊", "呢", "嗯", "哦", "好", "这样", "一下",
+                               "从", "开始", "起", "以后", "以来", "之后", "到"}) {
       for (size_t k = rest.find(w); k != std::string::npos; k = rest.find(w)) rest.erase(k, w.size());
     }
     return rest.size() >= 6;  // two characters
@@ -394,7 +394,8 @@ bool HasContent(const std::string& clause, bool zh) {
       "still", "again", "of", "to", "in", "on", "at", "lol", "haha", "yeah", "ok", "not",
       "can", "will", "would", "get", "got", "go", "going", "went", "thing", "things", "stuff",
       "all", "some", "any", "there", "here", "and", "or", "but", "with", "about", "like",
-      "way", "much", "very", "well", "one", "time", "kinda", "sorta", "gonna", "wanna"};
+      "way", "much", "very", "well", "one", "time", "kinda", "sorta", "gonna", "wanna",
+      "since", "starting", "from", "until"};
   size_t content = 0;
   std::string w;
   auto flush = [&] {
@@ -444,6 +445,8 @@ class RuleExtractor final : public Extractor {
     bool zh = false;
     TimestampMs said = 0;
     size_t index = 0;
+    std::optional<ClauseInput> pending_time;  // a clause that was only a time dates the next
+    std::string subject;  // Chinese: the subject of the sentence's last clause ("我", "我儿子")
   };
 
   void ExtractTurn(const Turn& turn, size_t index, std::vector<Candidate>* out) {
@@ -462,6 +465,8 @@ class RuleExtractor final : public Extractor {
       std::string s = ts.zh ? extract::RewriteNotButZh(sentence.text) : sentence.text;
       std::vector<extract::Piece> pieces = ts.zh ? extract::SplitClausesZh(s) : extract::SplitClausesEn(s);
       bool corrected = false;  // a correction marker was met in this sentence
+      ts.subject.clear();
+      ts.pending_time.reset();
       for (const extract::Piece& piece : pieces) {
         const bool marker = extract::IsCorrection(piece.text, ts.zh) || (correction && corrected);
         corrected = corrected || marker;
@@ -500,14 +505,40 @@ class RuleExtractor final : public Extractor {
     }
     clause = zh ? extract::TakeEndsZh(clause, &view.ends) : extract::TakeEndsEn(clause, &view.ends);
     const bool elaboration = IsElaboration(clause, zh) && !(zh && extract::ChineseSubjectKey(clause) != "");
-    const bool implicit = zh ? extract::ChineseImplicitSubject(clause) : extract::EnglishImplicitSubject(clause);
-    if (implicit) clause = zh ? "我" + clause : ImplicitEn(clause);
+    bool implicit = zh ? extract::ChineseImplicitSubject(clause) : extract::EnglishImplicitSubject(clause);
+    if (zh) {
+      // A clause with no subject continues the one before: "儿子转学了，现在在育才小学".
+      const std::string own = extract::ChineseSubjectText(clause);
+      if (own.empty() && !ts->subject.empty() && !IsElaboration(clause, zh)) {
+        clause = ts->subject + clause;
+        implicit = true;
+      } else if (implicit) {
+        clause = "我" + clause;
+      }
+      const std::string now_subject = extract::ChineseSubjectText(clause);
+      if (!now_subject.empty()) ts->subject = now_subject;
+    } else if (implicit) {
+      clause = ImplicitEn(clause);
+    }
     std::string storage;
     ClauseInput in = WithoutTime(clause, zh, ts->said, &storage);
     in.inherited_subject = piece.inherited || implicit;
+    if (!in.has_time && ts->pending_time) {
+      in.has_time = true;
+      in.future_time = ts->pending_time->future_time;
+      in.date = ts->pending_time->date;
+      in.date_is_day = ts->pending_time->date_is_day;
+      in.time_at = ts->pending_time->time_at;
+    }
+    ts->pending_time.reset();
     view.time = in;
     view.text = std::string(in.text);
-    if (view.text.find_first_not_of(" ，,") == std::string::npos) return;
+    view.raw = clause;
+    if (!HasContent(view.text, zh)) {
+      // "In 2019,", "从这个月开始": a clause that is only a time dates the next one.
+      if (in.has_time) ts->pending_time = in;
+      return;
+    }
     std::vector<Statement> statements =
         zh ? extract::MatchChineseFrames(view, &ts->message) : extract::MatchEnglishFrames(view, &ts->message);
     bool from_patterns = false;

@@ -83,15 +83,38 @@ bool TopicSlot(std::string_view slot) {
   return slot.starts_with("user/family:") || slot.starts_with("user/routine:");
 }
 
-// The candidate's value is the neighbour's: one of its entities, or in its text.
+double Overlap(std::string_view a, std::string_view b);
+
+// The text without `value` (normalized): what a statement says besides its value.
+std::string Without(std::string_view text, const std::string& value) {
+  std::string t(text);
+  if (size_t k = NormalizeForMatching(t).find(value); k != std::string::npos && !value.empty()) {
+    std::string low = NormalizeForMatching(t);
+    low.erase(k, value.size());
+    return low;
+  }
+  return NormalizeForMatching(t);
+}
+
+// The candidate restates the neighbour: the same value (one of the neighbour's entities, or in
+// its text), the same numbers, and what else it says overlaps ("User has a dog named Rufus" /
+// "Rufus is user's dog"), or it says nothing else. "fostering Beans" and "adopted Beans" share
+// the value but not the rest; "德语A2" and "德语考过B1" not the numbers.
 bool SameValue(const Candidate& c, const MemoryItem& item) {
   if (c.value.empty()) return false;
-  const std::string v = Norm(c.value);
+  const std::string v = NormalizeForMatching(c.value);
   if (v.empty()) return false;
-  for (const std::string& e : item.entities) {
-    if (Norm(e) == v) return true;
-  }
-  return Norm(item.content).find(v) != std::string::npos;
+  bool holds = Norm(item.content).find(Norm(c.value)) != std::string::npos;
+  for (const std::string& e : item.entities) holds = holds || NormalizeForMatching(e) == v;
+  if (!holds || Digits(item.content) != Digits(c.content)) return false;
+  const std::string rest_c = Without(c.content, v);
+  const std::string rest_i = Without(item.content, v);
+  if (Overlap(rest_c, rest_i) >= 0.2) return true;
+  // nothing else said: "I live in Chicago" / "still in chicago"
+  Analysis a = AnalyzeText(rest_c);
+  size_t terms = 0;
+  for (const std::string& w : a.words) terms += w != "user" && w != "用户";
+  return terms <= 1;
 }
 
 size_t Words(std::string_view s) {
