@@ -397,6 +397,7 @@ std::vector<Statement> Schedule(const ClauseView& c, const Toks& t, const Subjec
   if (activity == "lesson" || activity == "lessons") return {};
   Statement st = Make(Kind::kSchedule, Words(t, when, t.size()), activity, 0.75);
   st.entities.clear();
+  st.recurring = true;
   st.type = MemoryType::kFact;
   if (s.who == Who::kPerson) ForPerson(s, &st, "schedule:" + activity);
   return {st};
@@ -691,6 +692,8 @@ std::vector<Statement> Contact(const Toks& t, const Subject& s, const ClauseView
   Statement st = Make(Kind::kContact, value, SlotKey(label), 0.9);
   st.slot = "user/" + SlotKey(label);
   if (label.find("birthday") != std::string::npos) st.kind = Kind::kBirthday;
+  st.recurring = label.find("birthday") != std::string::npos ||
+                 label.find("anniversary") != std::string::npos;
   return {st};
 }
 

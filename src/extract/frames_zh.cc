@@ -176,7 +176,9 @@ Subject FindSubject(SV s) {
   // "韩语我放弃了", "花生我是不能吃的": an object said first, then 我
   if (size_t me = s.find("我"); me != SV::npos && me > 0 && me <= 15 &&
       s.substr(me, 6) != "我们" && !Has(s.substr(0, me), "你") && !Has(s.substr(0, me), "他") &&
-      !Has(s.substr(0, me), "她") && !Has(s.substr(0, me), "说") && !Has(s.substr(0, me), "，")) {
+      !Has(s.substr(0, me), "她") && !Has(s.substr(0, me), "说") && !Has(s.substr(0, me), "，") &&
+      !Has(s.substr(0, me), "是") && !Has(s.substr(0, me), "和") && !Has(s.substr(0, me), "跟") &&
+      !Has(s.substr(0, me), "给") && !Has(s.substr(0, me), "把")) {
     sub.who = Who::kUser;
     sub.end = me + 3;
     sub.key = Str(s.substr(0, me));  // the fronted object
@@ -364,6 +366,27 @@ std::vector<Statement> Ended(SV s, const Subject& sub, MessageState* state) {
   return {};
 }
 
+// ---- diet ----
+
+std::vector<Statement> Diet(SV s, const Subject& sub) {
+  if (!AboutUser(sub)) return {};
+  static const std::vector<std::pair<SV, SV>> kDiets = {
+      {"素食主义", "素食"}, {"素食", "素食"}, {"吃素", "素食"}, {"全素", "纯素"}, {"纯素", "纯素"},
+      {"生酮", "生酮"}, {"轻断食", "轻断食"}, {"开始吃肉", "吃肉"}, {"恢复吃肉", "吃肉"},
+      {"清真", "清真"}};
+  for (const auto& [w, value] : kDiets) {
+    if (!Has(s, w)) continue;
+    if ((Has(s, "不吃素") || Has(s, "不再吃素")) && value == "素食") {
+      Statement st = Make(Kind::kDiet, "吃肉", "", 0.85);
+      return {st};
+    }
+    Statement st = Make(Kind::kDiet, Str(value), "", 0.85);
+    if (value == "吃肉") st.ends = {"吃素", "素食"};
+    return {st};
+  }
+  return {};
+}
+
 // ---- children ----
 
 std::vector<Statement> Children(SV s, const Subject& sub) {
@@ -491,6 +514,7 @@ std::vector<Statement> Contact(SV s, const Subject& sub) {
     if (value.empty()) continue;
     Statement st = Make(key == "birthday" ? Kind::kBirthday : Kind::kContact, value, Str(key), 0.9);
     st.slot = "user/" + Str(key);
+    st.recurring = key == "birthday";
     return {st};
   }
   // "我是A型血", "我三月十二号过生日"
@@ -507,6 +531,7 @@ std::vector<Statement> Contact(SV s, const Subject& sub) {
     std::string when = TrimValue(s.substr(sub.end, k - sub.end));
     if (!when.empty()) {
       Statement st = Make(Kind::kBirthday, when, "", 0.9);
+      st.recurring = true;
       return {st};
     }
   }
@@ -760,6 +785,7 @@ std::vector<Statement> Schedule(SV s, const Subject& sub, MessageState* state) {
   if (activity == "上班" && Has(s, "每周") == false && !Has(s, "点")) return {};
   Statement st = Make(Kind::kSchedule, Str(s.substr(when)), activity, 0.75);
   st.entities.clear();
+  st.recurring = true;
   st.type = MemoryType::kFact;
   if (sub.who == Who::kPerson) ForPerson(sub, &st, "schedule:" + activity);
   return {st};
@@ -843,6 +869,23 @@ std::vector<Statement> Work(SV s, const Subject& sub, MessageState* state) {
 }
 
 // ---- what people the user knows do ----
+
+// "朵朵就是我女儿", "小林是我闺蜜": a name for someone the user knows.
+std::vector<Statement> NameOfRelation(SV s) {
+  for (SV is : {"就是我的", "就是我", "是我的", "是我"}) {
+    size_t k = s.find(is);
+    if (k == SV::npos || k == 0 || Chars(s.substr(0, k)) > 4) continue;
+    SV rel = RelationAt(s, k + is.size());
+    if (rel.empty()) continue;
+    std::string name = Str(s.substr(0, k));
+    Statement st = Make(Kind::kName, name, "", 0.85);
+    st.subject = Str(rel);
+    st.slot = Str(rel) + "/name";
+    st.exclusive = true;
+    return {st};
+  }
+  return {};
+}
 
 std::vector<Statement> PersonFacts(SV s, const Subject& sub) {
   if (sub.who != Who::kPerson) return {};
@@ -972,10 +1015,14 @@ std::vector<Statement> MatchChineseFrames(const ClauseView& c, MessageState* sta
   const Subject sub = FindSubject(s);
   if (auto out = Ended(s, sub, state); !out.empty()) return out;
   if (auto out = Children(s, sub); !out.empty()) return out;
+  if (auto out = Diet(s, sub); !out.empty()) return out;
   if (auto out = Budget(s, sub, c, state); !out.empty()) return out;
   if (auto out = Amount(s, sub, c, state); !out.empty()) return out;
   if (auto out = Medication(s, sub); !out.empty()) return out;
-  if (auto out = Contact(s, sub); !out.empty()) return out;
+  if (auto out = Contact(c.raw.empty() ? s : SV(c.raw), FindSubject(c.raw.empty() ? s : SV(c.raw)));
+      !out.empty()) {
+    return out;
+  }
   if (auto out = Partner(s, sub); !out.empty()) return out;
   if (auto out = Age(s, sub); !out.empty()) return out;
   if (auto out = Plan(s, sub, c); !out.empty()) return out;
@@ -985,6 +1032,7 @@ std::vector<Statement> MatchChineseFrames(const ClauseView& c, MessageState* sta
   if (auto out = Schedule(c.raw.empty() ? s : SV(c.raw), sub, state); !out.empty()) return out;
   if (auto out = Work(s, sub, state); !out.empty()) return out;
   if (auto out = PersonFacts(s, sub); !out.empty()) return out;
+  if (auto out = NameOfRelation(s); !out.empty()) return out;
   return {};
 }
 

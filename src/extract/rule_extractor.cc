@@ -223,8 +223,11 @@ std::string RewriteEn(const std::string& clause) {
       append("theirs");
       continue;
     }
-    if (conjugate_next && (w == "no" || w == "been" || w == "being" || w == "to" || w == "a" ||
-                           w == "the" || w == "so" || w == "gonna" || w == "going")) {
+    static const std::vector<std::string_view> kNotVerbs = {
+        "no", "been", "being", "to", "a", "an", "the", "so", "gonna", "going", "in", "on", "at",
+        "for", "with", "from", "by", "of", "about", "into", "here", "there", "and", "or", "as",
+        "this", "that", "all", "both", "too", "home", "done", "back", "out", "up"};
+    if (conjugate_next && std::find(kNotVerbs.begin(), kNotVerbs.end(), w) != kNotVerbs.end()) {
       conjugate_next = false;
       if (w == "been") append("has");
     }
@@ -559,13 +562,14 @@ class RuleExtractor final : public Extractor {
       }
       return;
     }
-    const std::string content = Content(clause, view, ts->said, zh);
+    const std::string content = Content(clause, view, ts->said, zh, /*dates=*/true);
+    const std::string undated = Content(clause, view, ts->said, zh, /*dates=*/false);
     for (Statement& st : statements) {
       if (from_patterns && statements.size() == 1 && !st.keep_content &&
           WordCount(content, zh) <= 30) {
         st.content.clear();  // the user's own words, rewritten, say more than the pattern's
       }
-      Add(st, view, content, *ts, out);
+      Add(st, view, st.recurring ? undated : content, *ts, out);
     }
   }
 
@@ -605,8 +609,8 @@ class RuleExtractor final : public Extractor {
   }
 
   std::string Content(const std::string& clause, const ClauseView& view, TimestampMs said,
-                      bool zh) const {
-    std::string with_dates = WithDates(clause, zh, said);
+                      bool zh, bool dates) const {
+    std::string with_dates = dates ? WithDates(clause, zh, said) : clause;
     std::string content = zh ? RewriteZh(with_dates) : RewriteEn(with_dates);
     if (!view.reporter.empty()) {
       content += zh ? "（" + view.reporter + "说）" : " (according to their " + view.reporter + ")";
@@ -726,7 +730,7 @@ class RuleExtractor final : public Extractor {
     c.correction = st.correction || view.correction;
     c.ends = st.ends;
     for (const std::string& e : view.ends) c.ends.push_back(e);
-    if (view.time.has_time) c.valid_from = view.time.time_at;
+    if (view.time.has_time && !st.recurring) c.valid_from = view.time.time_at;
     c.turn_indexes = {ts.index};
     for (const Candidate& seen : *out) {
       if (seen.slot == c.slot && seen.content == c.content) return;

@@ -89,6 +89,9 @@ struct Statement {
   std::vector<std::string> ends;      // values that stop holding ("Deloitte", "coffee")
   bool elliptical = false;            // the slot names a keyed family only (Candidate::elliptical)
   bool keep_content = false;          // content is final: never replaced by the rewrite
+  // A date in it recurs (a birthday, a weekly lesson): the content keeps the words said
+  // ("三月十二号", "on Tuesdays") and the statement gets no valid_from from them.
+  bool recurring = false;
 };
 
 // What the extractor knows about a clause before matching it.

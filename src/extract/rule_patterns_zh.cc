@@ -566,10 +566,14 @@ std::vector<Statement> MatchPossessive(const Clause& c, size_t i) {
     size_t e = ValueEnd(p, i + noun.size());
     if (Chars(p.substr(i + noun.size(), e - i - noun.size())) < 2) return {};
     std::string name;
-    size_t k = p.find("叫", i + noun.size());
-    if (k != SV::npos && k < e) {
-      size_t ne = ValueEnd(p, k + 3);
-      if (ne > k + 3 && Chars(p.substr(k + 3, ne - k - 3)) <= 6) name = Str(p.substr(k + 3, ne - k - 3));
+    for (SV lead : {"名字叫", "名字是", "叫做", "叫"}) {
+      size_t k = p.find(lead, i + noun.size());
+      if (k == SV::npos || k >= e) continue;
+      size_t ne = ValueEnd(p, k + lead.size());
+      if (ne > k + lead.size() && Chars(p.substr(k + lead.size(), ne - k - lead.size())) <= 6) {
+        name = Str(p.substr(k + lead.size(), ne - k - lead.size()));
+      }
+      break;
     }
     bool is_pet = !pet.empty();
     Statement st = Make(c, is_pet ? Kind::kPet : Kind::kFamily, name.empty() ? Str(noun) : name,

@@ -69,11 +69,13 @@ std::string Digits(std::string_view s) {
 bool Negative(std::string_view content) {
   std::string low = NormalizeForMatching(content);
   for (std::string_view m : {" not ", "n't ", " never ", " no longer ", " dislikes ", " hates ",
-                             " cannot ", " detests ", " loathes "}) {
+                             " cannot ", " detests ", " loathes ", " afraid ", " scared ",
+                             " can't stand ", " terrified "}) {
     if ((" " + low + " ").find(m) != std::string::npos) return true;
   }
   for (std::string_view m : {"不喜欢", "不爱", "讨厌", "不再", "不吃", "不喝", "受不了", "厌恶",
-                             "没有", "不想", "不打算", "不能", "不感兴趣", "不养", "没养", "怕"}) {
+                             "没有", "不想", "不打算", "不能", "不感兴趣", "不养", "没养", "怕",
+                             "不碰", "没养"}) {
     if (low.find(m) != std::string::npos) return true;
   }
   return false;
@@ -125,6 +127,39 @@ size_t Words(std::string_view s) {
     else if (std::isalnum(c) && (i == 0 || !std::isalnum(static_cast<unsigned char>(s[i - 1])))) ++n;
   }
   return n;
+}
+
+// Words a restatement changes freely ("hates"/"can't stand", "是"/"就是"): not what a statement
+// is about.
+bool Generic(std::string_view term) {
+  static const std::set<std::string_view> k = {
+      "user", "is", "be", "has", "have", "do", "doe", "like", "love", "hate", "enjoy", "realli",
+      "alway", "usual", "best", "ever", "favorit", "fave", "so", "much", "veri", "still", "just",
+      "also", "now", "current", "get", "got", "go", "think", "feel", "afraid", "scare", "can",
+      "not", "never", "no", "their", "they", "them", "total", "absolut", "definit", "stand",
+      "way", "far", "even", "actual", "tast", "freak", "here", "lol", "haha", "用户", "喜欢",
+      "讨厌", "特别", "真的", "很", "非常", "平时", "一直", "不", "没", "是", "有", "就", "都",
+      "也", "还", "吃", "喝", "用", "碰", "能", "会", "习惯", "最", "现在", "目前", "好", "自己",
+      "已经", "的", "了", "太", "超", "挺", "这个", "那个", "真", "烦", "受不了", "不能"};
+  return k.contains(term);
+}
+
+// The candidate says nothing its neighbour does not: every term it is about (beyond the words a
+// restatement changes) is in the neighbour's text. "Rufus is their dog" / "User's dog's name is
+// Rufus"; "用户特别不喜欢下雨" / "用户讨厌下雨天".
+bool Restates(const Candidate& c, const MemoryItem& item) {
+  Analysis a = AnalyzeText(c.content);
+  const std::string have = NormalizeForMatching(item.content);
+  const Analysis b = AnalyzeText(item.content);
+  size_t anchors = 0;
+  for (const std::string& w : a.words) {
+    if (Generic(w)) continue;
+    ++anchors;
+    const bool held = have.find(w) != std::string::npos ||
+                      std::find(b.words.begin(), b.words.end(), w) != b.words.end();
+    if (!held) return false;
+  }
+  return anchors >= 1 && anchors <= 4;
 }
 
 // Jaccard overlap of the two texts' analyzer terms (words and CJK bigrams).
@@ -267,6 +302,9 @@ class RuleResolver final : public ConflictResolver {
       }
       // Two statements about different slots are different facts, however alike in words.
       if (!slot.empty() && !n.item.slot.empty() && slot != n.item.slot) continue;
+      if (!candidate.correction && candidate.ends.empty() && Restates(candidate, n.item)) {
+        return Result_(WriteDecision::kNoop, static_cast<int>(i), "says nothing new: restates \"" + n.item.content + "\"");
+      }
       const double overlap = Overlap(candidate.content, n.item.content);
       if (overlap >= options_.duplicate_overlap) {
         return Result_(WriteDecision::kNoop, static_cast<int>(i),
