@@ -155,9 +155,12 @@ std::vector<Piece> SplitClausesZh(const std::string& sentence) {
   bool prev_has_subject = false;
   for (Piece& p : raw) {
     if (p.text.empty()) continue;
+    // Correction markers and corrected values ("不对", "是无锡", "八岁了") take no subject.
+    const bool marker = IsCorrection(p.text, true) || p.text.starts_with("是") ||
+                        p.text.starts_with("哦") || p.text.starts_with("啊");
     if (HasZhSubject(p.text)) {
       prev_has_subject = true;
-    } else if (prev_has_subject && !StartsWithOtherSubjectZh(p.text)) {
+    } else if (prev_has_subject && !StartsWithOtherSubjectZh(p.text) && !marker) {
       p.text = "我" + p.text;
       p.inherited = true;
     } else {
@@ -195,6 +198,12 @@ static bool StartsWithSubjectEn(std::string_view s) {
 // A comma piece that continues a list ("coffee and juice"): a few words, no verb of its own.
 static bool IsListContinuation(std::string_view piece) {
   std::string low = " " + LowerAscii(piece) + " ";
+  // "sorry", "no wait", "I meant Dallas", "long day": a new clause, never a list item
+  for (std::string_view m : {" sorry", " no ", " wait", " actually", " i mean", " oops", " typo",
+                             " my bad", " long day", " brain fart", " lol", " haha", " ugh",
+                             " honestly", " i meant", " not ", " rather"}) {
+    if (low.find(m) != std::string::npos) return false;
+  }
   int words = 0;
   for (size_t i = 1; i < low.size(); ++i) words += low[i] == ' ' && low[i - 1] != ' ';
   for (std::string_view verb : {" is ", " are ", " was ", " were ", "'s ", " it ", " has "}) {

@@ -617,6 +617,7 @@ bool IsMedication(std::string_view w) {
 }
 
 std::vector<Statement> Medication(const Toks& t, const Subject& s) {
+  if (Has(t, {"allergic", "allergy", "allergies"})) return {};  // the allergy is the fact
   for (size_t i = 0; i < t.size(); ++i) {
     if (!IsMedication(t[i].low) || t[i].low == "birth" || t[i].low == "iron") continue;
     Statement st = Make(Kind::kMedication, t[i].text, t[i].low, 0.85);
@@ -776,6 +777,26 @@ std::vector<Statement> Ended(const Toks& t, const Subject& s, const std::string&
       st.ends = {what};
       return {st};
     }
+  }
+  return {};
+}
+
+// ---- "it's sulfa drugs I'm allergic to", "it's gluten I can't have" ----
+
+std::vector<Statement> Cleft(const Toks& t) {
+  if (!(Is(t, 0, "it") && Is(t, 1, "is"))) return {};
+  const size_t i_at = Find(t, "i", 2);
+  if (i_at == t.size() || i_at == 2) return {};
+  std::string what = Words(t, 2, i_at);
+  if (Has(t, {"allergic", "allergy"})) {
+    Statement st = Make(Kind::kAllergy, what, SlotKey(what), 0.85);
+    st.content = "User is allergic to " + what;
+    return {st};
+  }
+  if (Has(t, {"not", "never"}) && Has(t, {"have", "eat", "drink", "stand", "tolerate"})) {
+    Statement st = Make(Kind::kDislike, what, SlotKey(what), 0.85);
+    st.content = "User can't have " + what;
+    return {st};
   }
   return {};
 }
@@ -1052,6 +1073,7 @@ std::vector<Statement> MatchEnglishFrames(const ClauseView& c, MessageState* sta
   using Frame = std::vector<Statement> (*)(const ClauseView&, const Toks&, const Subject&,
                                            MessageState*);
   static const Frame kFrames[] = {
+      [](const ClauseView&, const Toks& t, const Subject&, MessageState*) { return Cleft(t); },
       [](const ClauseView& c, const Toks& t, const Subject& s, MessageState*) {
         return Ended(t, s, c.text);
       },
@@ -1068,7 +1090,10 @@ std::vector<Statement> MatchEnglishFrames(const ClauseView& c, MessageState* sta
         return Medication(t, s);
       },
       [](const ClauseView& c, const Toks& t, const Subject& s, MessageState*) {
-        return Contact(t, s, c);
+        if (c.raw.empty()) return Contact(t, s, c);
+        Toks raw = Tokenize(c.raw);
+        while (!raw.empty() && raw.back().low == ",") raw.pop_back();
+        return Contact(raw, FindSubject(raw), c);
       },
       [](const ClauseView&, const Toks& t, const Subject& s, MessageState*) {
         return Partner(t, s);

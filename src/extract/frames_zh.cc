@@ -95,6 +95,8 @@ SV RelationAt(SV s, size_t i) {
   return best;
 }
 
+bool IsDigitOrNumeral(SV ch);
+
 // A name after a relation ("我闺蜜小林", "我同事老王"): up to three characters before a verb.
 std::string NameAfter(SV s, size_t i) {
   static const std::vector<SV> kStops = {
@@ -112,6 +114,9 @@ std::string NameAfter(SV s, size_t i) {
   }
   if (n == 0 || n == 1) return "";
   const SV name = s.substr(i, j - i);
+  for (size_t k = 0; k < name.size(); k += CpLen(name, k)) {
+    if (IsDigitOrNumeral(name.substr(k, CpLen(name, k)))) return "";  // "七岁" is an age
+  }
   if (name.starts_with("小") || name.starts_with("老") || name.starts_with("阿") || n == 2) {
     return Str(name);
   }
@@ -187,6 +192,15 @@ Subject FindSubject(SV s) {
   if (StartsWithVerb(s)) {
     sub.who = Who::kNobody;
     return sub;
+  }
+  // "下个月出差是去烟台", "明年打算考研": a time said first, then what the user does
+  for (SV t : {"下个月", "上个月", "这个月", "下周", "上周", "这周", "明年", "去年", "今年", "明天",
+               "昨天", "今天", "后天", "前天", "周末", "五一", "十一", "国庆", "春节", "暑假",
+               "寒假", "年底", "月底"}) {
+    if (s.starts_with(t)) {
+      sub.who = Who::kNobody;
+      return sub;
+    }
   }
   return sub;
 }
@@ -783,7 +797,14 @@ std::vector<Statement> Schedule(SV s, const Subject& sub, MessageState* state) {
     activity = state->topic;
   }
   if (activity == "上班" && Has(s, "每周") == false && !Has(s, "点")) return {};
-  Statement st = Make(Kind::kSchedule, Str(s.substr(when)), activity, 0.75);
+  size_t when_end = when;
+  while (when_end < s.size()) {
+    static const SV kTimeChars = "每个周星期礼拜一二三四五六日天末早上晚中午下半点号月0123456789";
+    const size_t n = CpLen(s, when_end);
+    if (kTimeChars.find(s.substr(when_end, n)) == SV::npos) break;
+    when_end += n;
+  }
+  Statement st = Make(Kind::kSchedule, Str(s.substr(when, when_end - when)), activity, 0.75);
   st.entities.clear();
   st.recurring = true;
   st.type = MemoryType::kFact;

@@ -175,6 +175,10 @@ std::string WithDates(const std::string& clause, bool zh, TimestampMs now) {
       date = prep + date;
     } else if (it->granularity == TimeGranularity::kWeek) {
       date += "那周";
+    } else if (it->granularity == TimeGranularity::kYear) {
+      date += "年";
+    } else if (it->granularity == TimeGranularity::kMonth) {
+      date = date.substr(0, 4) + "年" + std::to_string(std::stoi(date.substr(5, 2))) + "月";
     }
     out.replace(it->begin, it->end - it->begin, date);
   }
@@ -316,6 +320,24 @@ bool IsElaboration(const std::string& clause, bool zh) {
                              "they're", "these ", "those ", "which ", "she ", "he ", "she's",
                              "he's", "there ", "there's", "so ", "then "}) {
     if (low.starts_with(p)) return true;
+  }
+  return false;
+}
+
+// A clause that only says a mistake was made: "my bad", "got that mixed up", "我老搞混",
+// "名字打错了", "逗号的逗".
+bool IsCorrectionPhrase(const std::string& clause, bool zh) {
+  if (zh) {
+    for (std::string_view w : {"错", "搞混", "糊涂", "记混", "口误", "逗号的", "的那个"}) {
+      if (clause.find(w) != std::string::npos && clause.size() <= 30) return true;
+    }
+    return false;
+  }
+  const std::string low = extract::LowerAscii(clause);
+  for (std::string_view w : {"mixed up", "mixed them up", "my bad", "typo", "got that wrong",
+                             "brain fart", "autocorrect", "long day", "double checked",
+                             "keep forgetting", "wrong one", "misspoke", "misspelled"}) {
+    if (low.find(w) != std::string::npos) return true;
   }
   return false;
 }
@@ -483,9 +505,20 @@ class RuleExtractor final : public Extractor {
     const bool zh = ts->zh;
     std::string clause = zh ? extract::StripMarkersZh(piece.text) : extract::StripMarkersEn(piece.text);
     if (clause.empty()) return;
-    // "wait no, Ellie": the value alone corrects what was just said.
     if (correction) {
-      if (auto value = extract::BareCorrectionValue(clause, zh)) {
+      // What the user said, without a subject the splitter carried over.
+      std::string said = clause;
+      if (piece.inherited && zh && said.starts_with("我")) said.erase(0, 3);
+      if (piece.inherited && !zh && said.starts_with("I ")) said.erase(0, 2);
+      said = zh ? extract::StripMarkersZh(said) : extract::StripMarkersEn(said);
+      if (said.empty() || IsCorrectionPhrase(said, zh)) return;  // "my bad", "我老搞混"
+      // "不是青岛": the wrong value, said again; it ended
+      if (zh && said.starts_with("不是") && said.size() <= 24 && out->size() > ts->turn_first) {
+        out->back().ends.push_back(said.substr(6));
+        return;
+      }
+      // "wait no, Ellie": the value alone corrects what was just said.
+      if (auto value = extract::BareCorrectionValue(said, zh)) {
         ApplyBareCorrection(*value, ts, out);
         return;
       }
@@ -552,7 +585,8 @@ class RuleExtractor final : public Extractor {
       statements = zh ? extract::MatchChineseClause(v1) : extract::MatchEnglishClause(v1);
       from_patterns = !statements.empty();
     }
-    if (statements.empty() && !elaboration) {
+    if (statements.empty() && !elaboration && !correction) {
+      // (in a correction, what is neither a slot's value nor a corrected value is commentary)
       if (auto generic = Generic(clause, view, zh)) statements.push_back(std::move(*generic));
     }
     if (statements.empty()) {
@@ -603,9 +637,30 @@ class RuleExtractor final : public Extractor {
     Statement st;
     st.kind = subject.empty() || subject == "user" ? Kind::kGeneric : Kind::kPersonFact;
     st.subject = subject.empty() ? "user" : subject;
+    st.value = GenericValue(view.text, zh);
     st.confidence = about ? 0.7 : 0.6;
     if (!view.reporter.empty()) st.confidence = 0.7;
     return st;
+  }
+
+  // What a generic statement says something is: after its last "是" or "is"/"am"/"are", when
+  // short ("我养的是布偶猫" → "布偶猫"); empty otherwise.
+  static std::string GenericValue(const std::string& text, bool zh) {
+    if (zh) {
+      size_t k = text.rfind("是");
+      if (k == std::string::npos) return "";
+      std::string v = text.substr(k + 3);
+      while (v.ends_with("了") || v.ends_with("的") || v.ends_with("啊")) v.resize(v.size() - 3);
+      return v.size() >= 3 && v.size() <= 18 ? v : "";
+    }
+    const std::string low = " " + extract::LowerAscii(text) + " ";
+    for (std::string_view is : {" is ", " am ", " are ", " 'm ", "'s "}) {
+      size_t k = low.rfind(is);
+      if (k == std::string::npos) continue;
+      std::string v = extract::StripMarkersEn(text.substr(std::min(text.size(), k + is.size() - 1)));
+      if (!v.empty() && std::count(v.begin(), v.end(), ' ') <= 2) return v;
+    }
+    return "";
   }
 
   std::string Content(const std::string& clause, const ClauseView& view, TimestampMs said,
