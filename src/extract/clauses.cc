@@ -80,6 +80,19 @@ bool IsCorrection(std::string_view sentence, bool zh) {
         "no wait", "sorry,"}) {
     if (StartsWithWord(low, m)) return true;
   }
+  {
+    // a clause that is only a marker: "sorry", "no", "wait", "oops"
+    std::string bare;
+    for (char c : low) {
+      if (std::isalpha(static_cast<unsigned char>(c)) || c == ' ') bare += c;
+    }
+    while (!bare.empty() && bare.front() == ' ') bare.erase(0, 1);
+    while (!bare.empty() && bare.back() == ' ') bare.pop_back();
+    for (std::string_view m : {"sorry", "no", "wait", "oops", "no sorry", "sorry no", "nope",
+                               "whoops", "err", "i mean", "or rather", "rather"}) {
+      if (bare == m) return true;
+    }
+  }
   for (std::string_view m :
        {"i meant", "i mean,", "i mean ", ", actually", "actually no", "no wait", "wait no",
         "sorry, ", "sorry i ", "— sorry", "- sorry", "my bad", "mixed up", "mixed them up",
@@ -200,6 +213,7 @@ static bool IsListContinuation(std::string_view piece) {
   std::string low = " " + LowerAscii(piece) + " ";
   // "sorry", "no wait", "I meant Dallas", "long day": a new clause, never a list item
   for (std::string_view m : {" sorry", " no ", " wait", " actually", " i mean", " oops", " typo",
+                             " like ", " so ", " which ", " especially ",
                              " my bad", " long day", " brain fart", " lol", " haha", " ugh",
                              " honestly", " i meant", " not ", " rather"}) {
     if (low.find(m) != std::string::npos) return false;
@@ -218,7 +232,11 @@ std::vector<Piece> SplitClausesEn(const std::string& sentence) {
   std::string cur;
   const std::string low = LowerAscii(sentence);
   for (size_t i = 0; i < sentence.size();) {
-    if (sentence[i] == ',' || sentence[i] == ':' || sentence[i] == '(' || sentence[i] == ')') {
+    const bool digit_comma = sentence[i] == ',' && i > 0 && i + 1 < sentence.size() &&
+                             std::isdigit(static_cast<unsigned char>(sentence[i - 1])) &&
+                             std::isdigit(static_cast<unsigned char>(sentence[i + 1]));
+    if ((sentence[i] == ',' && !digit_comma) || sentence[i] == ':' || sentence[i] == '(' ||
+        sentence[i] == ')') {
       raw.push_back(cur);
       cur.clear();
       ++i;
@@ -432,6 +450,9 @@ std::optional<Reported> ReportedSpeechEn(std::string_view clause) {
         who = who.substr(det.size());
         break;
       }
+    }
+    for (std::string_view adv : {" just", " also", " finally", " even", " always", " literally"}) {
+      if (LowerAscii(who).ends_with(adv)) who.resize(who.size() - adv.size());
     }
     return Reported{who, rest, false};
   }

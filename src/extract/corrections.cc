@@ -152,7 +152,11 @@ std::optional<std::string> BareCorrectionValue(std::string_view clause, bool zh)
 std::optional<std::string> ReplaceValue(std::string_view content, std::string_view old_value,
                                         std::string_view new_value) {
   std::string out(content);
-  if (!old_value.empty()) {
+  // An old value of another shape than the new one is not what is corrected: "son" is not
+  // what "5th" replaces in "my son's in 4th grade".
+  const bool new_digits = HasDigit(new_value);
+  const bool old_digits = HasDigit(old_value);
+  if (!old_value.empty() && new_digits == old_digits) {
     if (size_t k = out.find(old_value); k != std::string::npos) {
       out.replace(k, old_value.size(), new_value);
       return out;

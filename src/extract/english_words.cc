@@ -19,14 +19,18 @@ bool IsWordChar(char c) {
 void PushExpanded(std::vector<Tok>* out, std::string_view word) {
   std::string low = Lower(word);
   struct Contraction { std::string_view word, first, second; };
-  static constexpr std::array<Contraction, 24> kContractions = {{
+  static constexpr std::array<Contraction, 36> kContractions = {{
+      {"we're", "we", "are"}, {"we've", "we", "have"}, {"we'll", "we", "will"},
+      {"we'd", "we", "would"}, {"they're", "they", "are"}, {"they've", "they", "have"},
+      {"you're", "you", "are"}, {"i'ma", "i", "am"}, {"there's", "there", "is"},
+      {"what's", "what", "is"}, {"isnt", "is", "not"}, {"cant", "can", "not"},
       {"i'm", "i", "am"}, {"i've", "i", "have"}, {"i'd", "i", "would"}, {"i'll", "i", "will"},
       {"im", "i", "am"}, {"don't", "do", "not"}, {"dont", "do", "not"},
       {"doesn't", "does", "not"}, {"didn't", "did", "not"}, {"can't", "can", "not"},
       {"cannot", "can", "not"}, {"won't", "will", "not"}, {"isn't", "is", "not"},
       {"aren't", "are", "not"}, {"wasn't", "was", "not"}, {"haven't", "have", "not"},
       {"hasn't", "has", "not"}, {"wouldn't", "would", "not"}, {"couldn't", "could", "not"},
-      {"shouldn't", "should", "not"}, {"ain't", "am", "not"}, {"i'ma", "i", "am"},
+      {"shouldn't", "should", "not"}, {"ain't", "am", "not"}, {"didnt", "did", "not"},
       {"wanna", "want", "to"}, {"gonna", "going", "to"}}};
   for (const Contraction& c : kContractions) {
     if (low == c.word) {
@@ -63,7 +67,10 @@ std::vector<Tok> Tokenize(std::string_view s) {
   std::vector<Tok> out;
   size_t i = 0;
   while (i < s.size()) {
-    if (s[i] == ',' || s[i] == ';' || s[i] == ':') {
+    const bool digit_comma = s[i] == ',' && i > 0 && i + 1 < s.size() &&
+                             std::isdigit(static_cast<unsigned char>(s[i - 1])) &&
+                             std::isdigit(static_cast<unsigned char>(s[i + 1]));
+    if ((s[i] == ',' && !digit_comma) || s[i] == ';' || s[i] == ':') {
       out.push_back({",", ","});
       ++i;
       continue;
@@ -74,8 +81,12 @@ std::vector<Tok> Tokenize(std::string_view s) {
       continue;
     }
     size_t b = i;
-    while (i < s.size() && (IsWordChar(s[i]) || (s[i] == '.' && i + 1 < s.size() &&
-                                                 std::isalnum(static_cast<unsigned char>(s[i + 1]))))) {
+    while (i < s.size() &&
+           (IsWordChar(s[i]) ||
+            ((s[i] == '.' || s[i] == ',' || s[i] == '%') && i + 1 <= s.size() &&
+             (s[i] == '%' || (i + 1 < s.size() && std::isalnum(static_cast<unsigned char>(s[i + 1])) &&
+                              (s[i] == '.' || (i > 0 && std::isdigit(static_cast<unsigned char>(s[i - 1])) &&
+                                               std::isdigit(static_cast<unsigned char>(s[i + 1]))))))))) {
       ++i;
     }
     std::string_view w = s.substr(b, i - b);
@@ -202,7 +213,8 @@ bool IsPastForm(std::string_view w) {
 std::string ThirdPerson(const Tok& t) {
   std::string_view w = t.low;
   static const WordSet kUnchanged = {"will", "would", "can", "could", "should", "might", "must",
-                                     "may", "used", "shall"};
+                                     "may", "used", "shall", "quit", "put", "cut", "set", "hit",
+                                     "let", "read", "hurt", "cost", "upset", "bet"};
   if (w == "am" || w == "be") return "is";
   if (w == "have") return "has";
   if (w == "do") return "does";
