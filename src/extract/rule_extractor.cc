@@ -156,15 +156,36 @@ std::string WithDates(const std::string& clause, bool zh, TimestampMs now) {
   std::string out = clause;
   for (auto it = times.rbegin(); it != times.rend(); ++it) {
     std::string date = DateText(*it);
+    const std::string said_text = clause.substr(it->begin, it->end - it->begin);
     if (!zh) {
-      std::string said = extract::LowerAscii(clause.substr(it->begin, it->end - it->begin));
+      std::string said = extract::LowerAscii(said_text);
       const bool preposition = said.starts_with("on ") || said.starts_with("in ") ||
                                said.starts_with("since ") || said.starts_with("during ");
-      const bool absolute = said.find_first_of("0123456789") != std::string::npos &&
-                            said.find("ago") == std::string::npos &&
-                            said.find(" in ") == std::string::npos;
+      static const std::vector<std::string_view> kRelative = {
+          "yesterday", "today", "tomorrow", "tonight", "last", "next", "this", "ago", "day",
+          "week", "month", "year", "morning", "afternoon", "evening"};
+      bool relative = false;
+      for (std::string_view r : kRelative) relative = relative || said.find(r) != std::string::npos;
+      relative = relative || (preposition && said.find_first_of("0123456789") != std::string::npos &&
+                              said.find("days") != std::string::npos);
+      if (!relative && said.find_first_of("0123456789") == std::string::npos &&
+          said.find(' ') == std::string::npos) {
+        relative = false;  // a weekday or month name alone
+      }
+      if (!relative) {
+        // "September 19", "in October": kept as said, the date after it
+        out.insert(it->end, " (" + date + ")");
+        continue;
+      }
+      std::string before = extract::LowerAscii(clause.substr(0, it->begin));
+      while (!before.empty() && before.back() == ' ') before.pop_back();
+      const bool after_preposition = before.ends_with(" to") || before.ends_with(" by") ||
+                                     before.ends_with(" until") || before.ends_with(" for") ||
+                                     before.ends_with(" from") || before.ends_with(" since") ||
+                                     before.ends_with(" starting") || before.ends_with(" before") ||
+                                     before.ends_with(" after");
       std::string prep = preposition ? said.substr(0, said.find(' ') + 1) : "";
-      if (prep.empty() && !absolute) {
+      if (prep.empty() && !after_preposition) {
         prep = it->granularity == TimeGranularity::kDay ? "on "
                : it->granularity == TimeGranularity::kWeek ? "the week of "
                                                            : "in ";
@@ -173,12 +194,26 @@ std::string WithDates(const std::string& clause, bool zh, TimestampMs now) {
         prep = "on ";  // "in 10 days" → "on 2026-07-28"
       }
       date = prep + date;
-    } else if (it->granularity == TimeGranularity::kWeek) {
-      date += "那周";
-    } else if (it->granularity == TimeGranularity::kYear) {
-      date += "年";
-    } else if (it->granularity == TimeGranularity::kMonth) {
-      date = date.substr(0, 4) + "年" + std::to_string(std::stoi(date.substr(5, 2))) + "月";
+    } else {
+      // Chinese: month and day names ("3月5号", "十月") kept, the date after them
+      const bool absolute = said_text.find("月") != std::string::npos &&
+                            said_text.find("上个月") == std::string::npos &&
+                            said_text.find("下个月") == std::string::npos &&
+                            said_text.find("这个月") == std::string::npos &&
+                            said_text.find("本月") == std::string::npos &&
+                            said_text.find("上月") == std::string::npos &&
+                            said_text.find("下月") == std::string::npos;
+      if (absolute) {
+        out.insert(it->end, "（" + date + "）");
+        continue;
+      }
+      if (it->granularity == TimeGranularity::kWeek) {
+        date += "那周";
+      } else if (it->granularity == TimeGranularity::kYear) {
+        date += "年";
+      } else if (it->granularity == TimeGranularity::kMonth) {
+        date = date.substr(0, 4) + "年" + std::to_string(std::stoi(date.substr(5, 2))) + "月";
+      }
     }
     out.replace(it->begin, it->end - it->begin, date);
   }
@@ -310,7 +345,7 @@ std::string RewriteZh(const std::string& clause) {
 // "they're brothers lol", "it's the best", "她发现方程式更加可靠".
 bool IsElaboration(const std::string& clause, bool zh) {
   if (zh) {
-    for (std::string_view p : {"它", "这", "那", "他", "她", "其", "这样"}) {
+    for (std::string_view p : {"它", "这", "那", "他", "她", "其", "这样", "算是", "而且是"}) {
       if (clause.starts_with(p)) return true;
     }
     return false;
@@ -322,6 +357,30 @@ bool IsElaboration(const std::string& clause, bool zh) {
     if (low.starts_with(p)) return true;
   }
   return false;
+}
+
+// A clause that only announces the type of the next one: "I've made up my mind", "decision
+// made", "I promise", "决定了".
+std::optional<MemoryType> DecisionMarker(const std::string& clause, bool zh) {
+  const std::string low = extract::LowerAscii(clause);
+  if (zh) {
+    for (std::string_view m : {"决定了", "我决定了", "想好了", "我想好了", "定了", "说定了"}) {
+      if (clause == m) return MemoryType::kDecision;
+    }
+    for (std::string_view m : {"我保证", "我发誓", "我答应你"}) {
+      if (clause == m) return MemoryType::kCommitment;
+    }
+    return std::nullopt;
+  }
+  for (std::string_view m : {"i've made up my mind", "i have made up my mind", "made up my mind",
+                             "decision made", "it's decided", "it is decided", "i've decided",
+                             "i have decided", "we've decided", "we have decided", "decided"}) {
+    if (low == m) return MemoryType::kDecision;
+  }
+  for (std::string_view m : {"i promise", "promise", "i swear", "i promised"}) {
+    if (low == m) return MemoryType::kCommitment;
+  }
+  return std::nullopt;
 }
 
 // A clause that only says a mistake was made: "my bad", "got that mixed up", "我老搞混",
@@ -472,7 +531,27 @@ class RuleExtractor final : public Extractor {
     size_t index = 0;
     std::optional<ClauseInput> pending_time;  // a clause that was only a time dates the next
     std::string subject;  // Chinese: the subject of the sentence's last clause ("我", "我儿子")
+    std::string label;    // "wedding" for "ok wedding stuff: budget is $25k, …"
+    std::optional<MemoryType> type_hint;  // "I've made up my mind, …": the next clause's type
   };
+
+  // The topic a sentence announces before a colon ("ok wedding stuff: …" → "wedding"), or "".
+  static std::string TopicLabel(const std::string& sentence, bool zh) {
+    const size_t colon = zh ? sentence.find("：") : sentence.find(':');
+    if (colon == std::string::npos || colon == 0 || colon > 40) return "";
+    std::string label = zh ? extract::StripMarkersZh(sentence.substr(0, colon))
+                           : extract::StripMarkersEn(sentence.substr(0, colon));
+    if (!zh) {
+      for (std::string_view tail : {" stuff", " update", " news", " info", " details", " things",
+                                    " plans", " plan", " notes"}) {
+        if (extract::LowerAscii(label).ends_with(tail)) label.resize(label.size() - tail.size());
+      }
+      if (std::count(label.begin(), label.end(), ' ') > 2 || label.empty()) return "";
+      const std::string low = extract::LowerAscii(label);
+      if (low == "fyi" || low == "update" || low == "note" || low == "reminder") return "";
+    }
+    return label;
+  }
 
   void ExtractTurn(const Turn& turn, size_t index, std::vector<Candidate>* out) {
     std::string text = turn.content;
@@ -487,6 +566,7 @@ class RuleExtractor final : public Extractor {
     ts.turn_first = out->size();
     for (const extract::Sentence& sentence : extract::SplitSentences(text)) {
       const bool correction = extract::IsCorrection(sentence.text, ts.zh);
+      ts.label = TopicLabel(sentence.text, ts.zh);
       std::string s = ts.zh ? extract::RewriteNotButZh(sentence.text) : sentence.text;
       std::vector<extract::Piece> pieces = ts.zh ? extract::SplitClausesZh(s) : extract::SplitClausesEn(s);
       bool corrected = false;  // a correction marker was met in this sentence
@@ -522,6 +602,11 @@ class RuleExtractor final : public Extractor {
         ApplyBareCorrection(*value, ts, out);
         return;
       }
+    }
+    // "I've made up my mind, …", "决定了，…": the clause after it is a decision.
+    if (auto hint = DecisionMarker(clause, zh)) {
+      ts->type_hint = hint;
+      return;
     }
     // "her name's Olive", "叫逗逗": a name for what the statement before was about.
     if (NameForPrevious(clause, zh, ts, out)) return;
@@ -590,21 +675,36 @@ class RuleExtractor final : public Extractor {
       if (auto generic = Generic(clause, view, zh)) statements.push_back(std::move(*generic));
     }
     if (statements.empty()) {
-      // "so no more city job": what ended belongs to the statement before it
-      if (!view.ends.empty() && out->size() > ts->turn_first) {
+      if (out->size() > ts->turn_first) {
+        // "so no more city job": what ended belongs to the statement before it
         for (const std::string& e : view.ends) out->back().ends.push_back(e);
+        // "they're brothers", "他教物理": detail of the statement before it
+        if (elaboration && !correction && HasContent(view.text, zh)) {
+          std::string more = Content(clause, view, ts->said, zh, true);
+          if (!zh && !more.empty()) more[0] = static_cast<char>(std::tolower(static_cast<unsigned char>(more[0])));
+          out->back().content += (zh ? "，" : "; ") + more;
+        }
       }
       return;
     }
-    const std::string content = Content(clause, view, ts->said, zh, /*dates=*/true);
-    const std::string undated = Content(clause, view, ts->said, zh, /*dates=*/false);
+    std::string content = Content(clause, view, ts->said, zh, /*dates=*/true);
+    std::string undated = Content(clause, view, ts->said, zh, /*dates=*/false);
+    if (!ts->label.empty() && extract::LowerAscii(content).find(extract::LowerAscii(ts->label)) == std::string::npos) {
+      // "the venue's in Napa" under "wedding stuff:" is about the wedding
+      std::string label = ts->label;
+      if (!zh) label[0] = static_cast<char>(std::toupper(static_cast<unsigned char>(label[0])));
+      content = label + (zh ? "：" : ": ") + content;
+      undated = label + (zh ? "：" : ": ") + undated;
+    }
     for (Statement& st : statements) {
       if (from_patterns && statements.size() == 1 && !st.keep_content &&
           WordCount(content, zh) <= 30) {
         st.content.clear();  // the user's own words, rewritten, say more than the pattern's
       }
+      if (ts->type_hint && !st.type) st.type = ts->type_hint;
       Add(st, view, st.recurring ? undated : content, *ts, out);
     }
+    ts->type_hint.reset();
   }
 
   // "been here about 5 years" → "I have been here …"; "getting used to it" → "I am getting …".
