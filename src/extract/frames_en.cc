@@ -277,7 +277,7 @@ std::string TopicAround(const Toks& t, size_t at) {
 
 std::vector<Statement> Budget(const ClauseView& c, const Toks& t, const Subject& s) {
   const size_t at = Find(t, "budget");
-  if (at == t.size() || !AboutUser(s)) return {};
+  if (at == t.size() || (s.who == Who::kPerson && !s.pet)) return {};
   std::string amount = FindAmountEn(c.text);
   if (amount.empty()) return {};
   std::string topic = TopicAround(t, at);
@@ -344,13 +344,19 @@ bool IsClockTime(std::string_view w) {
 
 std::vector<Statement> Schedule(const ClauseView& c, const Toks& t, const Subject& s,
                                 MessageState* state) {
-  if (s.who == Who::kOther) return {};
+  // "gym day is tuesdays now", "piano moved to thursdays": a thing's schedule is the user's
+  if (s.who == Who::kOther && (t.empty() || IsWeekday(t[0].low) || Function().contains(t[0].low))) {
+    return {};
+  }
   size_t when = t.size();
   for (size_t i = 0; i < t.size(); ++i) {
     const bool plural_day = IsWeekday(t[i].low) && t[i].low.ends_with("s");
     const bool every = (t[i].low == "every" || t[i].low == "each") && i + 1 < t.size() &&
-                       (IsWeekday(t[i + 1].low) || IsPartOfDay(t[i + 1].low));
-    const bool shift = IsPartOfDay(t[i].low) && t[i].low.ends_with("s");
+                       (IsWeekday(t[i + 1].low) || IsPartOfDay(t[i + 1].low) ||
+                        (t[i + 1].low == "day" && Has(t, {"wake", "up", "gym", "run", "walk"})));
+    const bool shift = IsPartOfDay(t[i].low) && t[i].low.ends_with("s") &&
+                       Has(t, {"shift", "shifts", "work", "moved", "switched", "lessons", "class",
+                               "classes", "practice", "gym", "swim", "piano"});
     const bool clock = IsClockTime(t[i].low) || (t[i].low == "at" && i + 1 < t.size() &&
                                                  IsNumberWord(t[i + 1].low) && when < t.size());
     if (plural_day || every || shift || (clock && when == t.size() && i + 1 < t.size() &&
@@ -361,7 +367,8 @@ std::vector<Statement> Schedule(const ClauseView& c, const Toks& t, const Subjec
   }
   if (when == t.size()) return {};
   // The activity: a known word, else the first noun-like word that is not the time.
-  static const WordSet kSkip = {"i", "we", "my", "our", "the", "a", "go", "to", "on", "at",
+  static const WordSet kSkip = {"even", "weekends", "morning", "by", "always", "get", "every",
+                                "i", "we", "my", "our", "the", "a", "go", "to", "on", "at",
                                 "in", "is", "are", "was", "do", "have", "got", "get", "take",
                                 "moved", "move", "now", "day", "days", "every", "each", "and",
                                 "am", "after", "before", "work", "kids", "shift", "shifts",
@@ -374,6 +381,10 @@ std::vector<Statement> Schedule(const ClauseView& c, const Toks& t, const Subjec
     if (i == when || IsWeekday(w) || IsPartOfDay(w) || IsClockTime(w) || IsNumberWord(w) ||
         w == ",") {
       continue;
+    }
+    if ((w == "wake" || w == "up") && (Has(t, {"wake"}) || Has(t, {"up"}))) {
+      activity = "wake";
+      break;
     }
     if (w == "gym" || w == "yoga" || w == "piano" || w == "swim" || w == "swimming" ||
         w == "soccer" || w == "tennis" || w == "therapy" || w == "church" || w == "class" ||
@@ -690,8 +701,14 @@ std::vector<Statement> Contact(const Toks& t, const Subject& s, const ClauseView
   }
   if (s.who == Who::kPerson) return {};
   (void)c;
-  Statement st = Make(Kind::kContact, value, SlotKey(label), 0.9);
-  st.slot = "user/" + SlotKey(label);
+  std::string key = SlotKey(label);
+  for (std::string_view phone : {"cell", "cell phone", "mobile", "phone number", "number",
+                                 "cell number", "mobile number"}) {
+    if (key == phone) key = "phone";
+  }
+  if (key == "e-mail" || key == "email address") key = "email";
+  Statement st = Make(Kind::kContact, value, key, 0.9);
+  st.slot = "user/" + key;
   if (label.find("birthday") != std::string::npos) st.kind = Kind::kBirthday;
   st.recurring = label.find("birthday") != std::string::npos ||
                  label.find("anniversary") != std::string::npos;
@@ -758,6 +775,10 @@ std::vector<Statement> Ended(const Toks& t, const Subject& s, const std::string&
       } else if (IsDiet(t[b].low)) {
         st.slot = "user/diet";
         st.exclusive = true;
+      } else if (!IsCapitalized(t[b]) && t[b].low != "job" && t[b].low != "work") {
+        // "quit coffee", "stopped drinking": the habit's new state
+        st.slot = "user/habit:" + SlotKey(Singular(t[e - 1].low));
+        st.exclusive = true;
       }
       return {st};
     }
@@ -777,6 +798,24 @@ std::vector<Statement> Ended(const Toks& t, const Subject& s, const std::string&
       st.ends = {what};
       return {st};
     }
+  }
+  return {};
+}
+
+// ---- where the user works from: remote, hybrid, the office ----
+
+std::vector<Statement> WorkArrangement(const ClauseView& c, const Toks& t, const Subject& s) {
+  if (!AboutUser(s)) return {};
+  const std::string low = Lower(c.text);
+  for (std::string_view w : {"remote", "remotely", "work from home", "wfh", "hybrid",
+                             "in the office", "in office", "on site", "onsite"}) {
+    if (low.find(w) == std::string::npos) continue;
+    if (w == "in the office" && !Has(t, {"work", "days", "week"})) continue;
+    Statement st = Make(Kind::kAttribute, std::string(w), "work_arrangement", 0.8);
+    st.slot = "user/work_arrangement";
+    st.exclusive = true;
+    st.entities.clear();
+    return {st};
   }
   return {};
 }
@@ -1003,6 +1042,9 @@ std::vector<Statement> Pet(const Toks& t, const Subject& s) {
                                                   t[k].low == "retriever" || t[k].low == "shepherd";
       if (!pet_before) continue;
       name = t[i + 1].text;
+    } else if (Pets().contains(t[i].low) && t[i + 1].low == "," && i + 2 < t.size() &&
+               IsCapitalized(t[i + 2]) && t[i + 2].low != "i") {
+      name = t[i + 2].text;  // "I have a dog, Rufus"
     } else if ((t[i].low == "adopted" || t[i].low == "fostering" || t[i].low == "rescued") &&
                IsCapitalized(t[i + 1]) && t[i + 1].low != "i") {
       name = t[i + 1].text;
@@ -1097,6 +1139,9 @@ std::vector<Statement> MatchEnglishFrames(const ClauseView& c, MessageState* sta
       },
       [](const ClauseView&, const Toks& t, const Subject& s, MessageState*) {
         return Partner(t, s);
+      },
+      [](const ClauseView& c, const Toks& t, const Subject& s, MessageState*) {
+        return WorkArrangement(c, t, s);
       },
       [](const ClauseView&, const Toks& t, const Subject& s, MessageState*) {
         return Age(t, s);

@@ -70,10 +70,10 @@ bool Negative(std::string_view content) {
   std::string low = NormalizeForMatching(content);
   for (std::string_view m : {" not ", "n't ", " never ", " no longer ", " dislikes ", " hates ",
                              " cannot ", " detests ", " loathes ", " afraid ", " scared ",
-                             " can't stand ", " terrified "}) {
+                             " can't stand ", " terrified ", " allergic ", " allergy "}) {
     if ((" " + low + " ").find(m) != std::string::npos) return true;
   }
-  for (std::string_view m : {"不喜欢", "不爱", "讨厌", "不再", "不吃", "不喝", "受不了", "厌恶",
+  for (std::string_view m : {"不喜欢", "不爱", "讨厌", "不再", "不吃", "不喝", "受不了", "厌恶", "过敏",
                              "没有", "不想", "不打算", "不能", "不感兴趣", "不养", "没养", "怕",
                              "不碰", "没养"}) {
     if (low.find(m) != std::string::npos) return true;
@@ -86,6 +86,7 @@ bool TopicSlot(std::string_view slot) {
 }
 
 double Overlap(std::string_view a, std::string_view b);
+bool Generic(std::string_view term);
 
 // The text without `value` (normalized): what a statement says besides its value.
 std::string Without(std::string_view text, const std::string& value) {
@@ -115,8 +116,21 @@ bool SameValue(const Candidate& c, const MemoryItem& item) {
   // nothing else said: "I live in Chicago" / "still in chicago"
   Analysis a = AnalyzeText(rest_c);
   size_t terms = 0;
-  for (const std::string& w : a.words) terms += w != "user" && w != "用户";
-  return terms <= 1;
+  for (const std::string& w : a.words) terms += !Generic(w);
+  return terms == 0;
+}
+
+// Two keys of one slot family name the same thing: one holds the other's words ("japan" /
+// "japan trip", "下雨" / "下雨天").
+bool KeysRelated(std::string_view a_slot, std::string_view b_slot) {
+  const size_t ca = a_slot.find(':'), cb = b_slot.find(':');
+  if (ca == std::string_view::npos || cb == std::string_view::npos) return false;
+  if (a_slot.substr(0, ca) != b_slot.substr(0, cb)) return false;
+  const std::string_view a = a_slot.substr(ca + 1), b = b_slot.substr(cb + 1);
+  if (a.empty() || b.empty() || a == b) return false;
+  if (a.find(b) != std::string_view::npos || b.find(a) != std::string_view::npos) return true;
+  const size_t sa = a.find(' '), sb = b.find(' ');
+  return sa != std::string_view::npos && sb != std::string_view::npos && a.substr(0, sa) == b.substr(0, sb);
 }
 
 size_t Words(std::string_view s) {
@@ -216,7 +230,12 @@ class RuleResolver final : public ConflictResolver {
   }
 
  private:
-  DecisionResult Decision(const Candidate& candidate, const std::vector<Neighbour>& neighbours) const {
+  DecisionResult Decision(const Candidate& candidate, const std::vector<Neighbour>& given) const {
+    // A neighbour of the same family whose key names the same thing counts as the same slot.
+    std::vector<Neighbour> neighbours = given;
+    for (Neighbour& n : neighbours) {
+      if (!n.same_slot && n.same_family && KeysRelated(candidate.slot, n.item.slot)) n.same_slot = true;
+    }
     const std::string cand = Norm(candidate.content);
     const bool cand_negative = Negative(candidate.content);
     std::vector<std::string> norms;

@@ -9,7 +9,8 @@ namespace {
 using Entry = std::pair<std::string_view, std::string_view>;
 
 // Attributes (the part of a slot after the subject, before ':') and the words asked with them.
-constexpr std::array<Entry, 36> kAttributes = {{
+constexpr std::array<Entry, 37> kAttributes = {{
+    {"work_arrangement", "work remote office home where 上班 在家 办公"},
     {"location", "live lives living home city where 住 住在 家 城市 哪里 哪儿"},
     {"hometown", "from hometown grew born origin 老家 来自 哪里人 出生"},
     {"employer", "work works working company employer job where 公司 上班 工作 单位 哪家"},
@@ -21,12 +22,12 @@ constexpr std::array<Entry, 36> kAttributes = {{
     {"partner", "partner relationship dating married engaged single boyfriend girlfriend wife "
                 "husband fiance 对象 恋爱 结婚 男朋友 女朋友 老公 老婆 关系"},
     {"children", "kids children child how many 孩子 几个 小孩"},
-    {"pet", "pet pets animal 宠物"},
+    {"pet", "pet pets animal dog cat name named called 宠物 狗 猫 名字 叫"},
     {"diet", "diet eat eating food meat 饮食 吃 吃肉 吃素"},
-    {"likes", "like likes love favorite enjoy 喜欢 爱"},
-    {"favorite", "favorite favourite 最喜欢"},
+    {"likes", "like likes love favorite enjoy fan support team 喜欢 爱"},
+    {"favorite", "favorite favourite fan support 最喜欢"},
     {"allergy", "allergic allergy allergies 过敏"},
-    {"health", "health medical condition conditions doctor 健康 病 身体 医生"},
+    {"health", "health medical condition conditions doctor 健康 病 身体 医生 慢性病 毛病"},
     {"medication", "medication medicine meds drug take taking pill dose 药 吃药"},
     {"budget", "budget spend how much 预算 多少钱 花"},
     {"amount", "how much 多少 多少钱"},
