@@ -194,7 +194,7 @@ Subject FindSubject(SV s) {
     return sub;
   }
   // "下个月出差是去烟台", "明年打算考研": a time said first, then what the user does
-  for (SV t : {"下个月", "上个月", "这个月", "下周", "上周", "这周", "明年", "去年", "今年", "明天",
+  for (SV t : {"大后天", "大前天", "下个月", "上个月", "这个月", "下周", "上周", "这周", "明年", "去年", "今年", "明天",
                "昨天", "今天", "后天", "前天", "周末", "五一", "十一", "国庆", "春节", "暑假",
                "寒假", "年底", "月底"}) {
     if (s.starts_with(t)) {
@@ -276,7 +276,8 @@ namespace {
 std::vector<Statement> Ended(SV s, const Subject& sub, MessageState* state) {
   // "旺财上个月去世了", "奶奶上个月走了", "小绿飞走了", "Kindle坏了", "我儿子的猫丢了"
   static const std::vector<SV> kGone = {"去世", "过世", "走了", "死了", "没了", "飞走", "跑丢",
-                                        "丢了", "跑了", "坏了", "病逝", "离世", "不在了"};
+                                        "丢了", "跑了", "坏了", "病逝", "离世", "不在了", "送人",
+                                        "卖了", "扔了", "淘汰"};
   for (SV g : kGone) {
     size_t k = s.find(g);
     if (k == SV::npos || k == 0) continue;
@@ -308,7 +309,35 @@ std::vector<Statement> Ended(SV s, const Subject& sub, MessageState* state) {
     }
     return {st};
   }
+  // "云南不去了": a plan given up, said object first
+  if (size_t k = s.find("不去了"); k != SV::npos && k > 0 && !Has(s.substr(0, k), "我")) {
+    Statement st = Make(Kind::kEnded, Str(s.substr(0, k)), "", 0.85);
+    st.ends = {Str(s.substr(0, k))};
+    return {st};
+  }
+  // "膝盖已经好了", "胆固醇已经降到正常了": a condition that passed
+  for (SV well : {"已经好了", "好了", "痊愈", "康复", "恢复正常", "降到正常", "正常了", "恢复了"}) {
+    size_t k = s.find(well);
+    if (k == SV::npos || k == 0) continue;
+    SV lead = s.substr(0, k);
+    if (lead.starts_with("我的")) lead.remove_prefix(6);
+    else if (lead.starts_with("我")) lead.remove_prefix(3);
+    for (SV adv : {"已经", "也", "都", "基本"}) {
+      if (lead.ends_with(adv)) lead.remove_suffix(adv.size());
+    }
+    static const std::vector<SV> kBody = {"膝盖", "腰", "手腕", "脚踝", "肩膀", "颈椎", "胃", "牙",
+                                          "嗓子", "感冒", "发烧", "伤", "腿", "手", "脚", "背", "眼睛",
+                                          "咳嗽", "过敏"};
+    const bool body = IsHealthWord(lead) || std::any_of(kBody.begin(), kBody.end(), [&](SV b) { return lead.find(b) != SV::npos; });
+    if (lead.empty() || !body || Chars(lead) > 6) continue;
+    Statement st = Make(Kind::kEnded, Str(lead), "", 0.85);
+    st.ends = {Str(lead)};
+    st.importance = 0.8;
+    st.type = MemoryType::kFact;
+    return {st};
+  }
   if (!AboutUser(sub)) return {};
+  const SV pred = s.substr(sub.end);
   // "和小雨分手了", "跟阿杰分手了"
   if (size_t k = s.find("分手"); k != SV::npos) {
     std::string who;
@@ -368,14 +397,40 @@ std::vector<Statement> Ended(SV s, const Subject& sub, MessageState* state) {
     state->topic = "employer";
     return ended(Str(s.substr(b, ValueEnd(s, b) - b)), "");
   }
-  if (s.starts_with("不") && s.ends_with("了") && Chars(s) <= 8) {  // "不考公了"
-    return ended(Str(s.substr(3, s.size() - 6)), "");
+  if (pred.starts_with("不") && pred.ends_with("了") && Chars(pred) <= 8 && Chars(pred) >= 3) {
+    return ended(Str(pred.substr(3, pred.size() - 6)), "");  // "不考公了"
   }
-  if (size_t k = s.find("不去了"); k != SV::npos && k > 0) {  // "云南不去了"
-    return ended(Str(s.substr(0, k)), "plan");
+  for (SV w : {"辞职", "离职", "跳槽", "换工作", "转岗", "新工作", "换了工作", "找到工作", "入职"}) {
+    if (Has(s, w)) state->topic = "employer";
   }
-  if (Has(s, "辞职") || Has(s, "离职") || Has(s, "跳槽") || Has(s, "换工作") || Has(s, "转岗")) {
-    state->topic = "employer";
+  return {};
+}
+
+// ---- pets none; likes regained ----
+
+std::vector<Statement> NoPets(SV s, const Subject& sub) {
+  if (!AboutUser(sub)) return {};
+  for (SV w : {"没养宠物", "没有养宠物", "没有宠物", "不养宠物", "没养过宠物"}) {
+    if (!Has(s, w)) continue;
+    Statement st = Make(Kind::kPet, "", "", 0.85);
+    st.slot = "user/pet";
+    st.exclusive = false;
+    return {st};
+  }
+  return {};
+}
+
+// "现在能吃辣了": a like (again)
+std::vector<Statement> CanHave(SV s, const Subject& sub) {
+  if (!AboutUser(sub)) return {};
+  for (SV w : {"能吃", "能喝", "可以吃", "可以喝", "开始吃", "开始喝", "爱上了"}) {
+    size_t k = s.find(w);
+    if (k == SV::npos || Has(s.substr(0, k), "不")) continue;
+    size_t b = k + w.size();
+    std::string what = TrimValue(s.substr(b, ValueEnd(s, b) - b));
+    if (what.empty() || Chars(what) > 6) continue;
+    Statement st = Make(Kind::kLike, what, SlotKey(what), 0.8);
+    return {st};
   }
   return {};
 }
@@ -891,6 +946,33 @@ std::vector<Statement> Work(SV s, const Subject& sub, MessageState* state) {
 
 // ---- what people the user knows do ----
 
+// "我把爸妈接到深圳来跟我一起住了": where someone the user knows lives now.
+std::vector<Statement> BroughtTo(SV s) {
+  size_t ba = s.find("把");
+  if (ba == SV::npos) return {};
+  for (SV verb : {"接到", "搬到", "送到", "接来"}) {
+    size_t k = s.find(verb, ba + 3);
+    if (k == SV::npos) continue;
+    SV who = s.substr(ba + 3, k - ba - 3);
+    SV rel = RelationAt(who, 0);
+    if (rel.empty()) continue;
+    size_t b = k + verb.size();
+    size_t e = ValueEnd(s, b);
+    for (SV stop : {"来", "去", "跟", "和", "住", "一起"}) {
+      size_t at = s.find(stop, b);
+      if (at != SV::npos && at < e && at > b) e = at;
+    }
+    std::string place = TrimValue(s.substr(b, e - b));
+    if (place.empty()) continue;
+    Statement st = Make(Kind::kLocation, place, "", 0.85);
+    st.subject = Str(rel);
+    st.slot = Str(rel) + "/location";
+    st.exclusive = true;
+    return {st};
+  }
+  return {};
+}
+
 // "朵朵就是我女儿", "小林是我闺蜜": a name for someone the user knows.
 std::vector<Statement> NameOfRelation(SV s) {
   for (SV is : {"就是我的", "就是我", "是我的", "是我"}) {
@@ -899,6 +981,9 @@ std::vector<Statement> NameOfRelation(SV s) {
     SV rel = RelationAt(s, k + is.size());
     if (rel.empty()) continue;
     std::string name = Str(s.substr(0, k));
+    bool bad = false;
+    for (SV w : {"他", "她", "你", "我", "现在", "也", "都", "已经", "这", "那", "就"}) bad = bad || Has(name, w);
+    if (bad) return {};
     Statement st = Make(Kind::kName, name, "", 0.85);
     st.subject = Str(rel);
     st.slot = Str(rel) + "/name";
@@ -996,7 +1081,9 @@ std::vector<Statement> PersonFacts(SV s, const Subject& sub) {
 // ---- plans ----
 
 std::vector<Statement> Plan(SV s, const Subject& sub, const ClauseView& c) {
-  if (!AboutUser(sub)) return {};
+  const bool event_first = s.starts_with("婚礼") || s.starts_with("考试") || s.starts_with("面试") ||
+                           s.starts_with("手术") || s.starts_with("婚期") || s.starts_with("答辩");
+  if (!AboutUser(sub) && !event_first) return {};
   // "下个月要搬去深圳", "我们下个月要搬进新房子": a move ahead is a plan, not the home
   for (SV move : {"搬去", "搬到", "搬进", "搬回"}) {
     size_t k = s.find(move);
@@ -1037,6 +1124,7 @@ std::vector<Statement> MatchChineseFrames(const ClauseView& c, MessageState* sta
   if (auto out = Ended(s, sub, state); !out.empty()) return out;
   if (auto out = Children(s, sub); !out.empty()) return out;
   if (auto out = Diet(s, sub); !out.empty()) return out;
+  if (auto out = NoPets(s, sub); !out.empty()) return out;
   if (auto out = Budget(s, sub, c, state); !out.empty()) return out;
   if (auto out = Amount(s, sub, c, state); !out.empty()) return out;
   if (auto out = Medication(s, sub); !out.empty()) return out;
@@ -1053,7 +1141,9 @@ std::vector<Statement> MatchChineseFrames(const ClauseView& c, MessageState* sta
   if (auto out = Schedule(c.raw.empty() ? s : SV(c.raw), sub, state); !out.empty()) return out;
   if (auto out = Work(s, sub, state); !out.empty()) return out;
   if (auto out = PersonFacts(s, sub); !out.empty()) return out;
+  if (auto out = CanHave(s, sub); !out.empty()) return out;
   if (auto out = NameOfRelation(s); !out.empty()) return out;
+  if (auto out = BroughtTo(s); !out.empty()) return out;
   return {};
 }
 

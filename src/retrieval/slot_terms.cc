@@ -33,7 +33,7 @@ constexpr std::array<Entry, 37> kAttributes = {{
     {"amount", "how much 多少 多少钱"},
     {"schedule", "when day time schedule what day 时间 什么时候 哪天 几点 时候"},
     {"device", "use using 用 用的"},
-    {"language", "language languages learning learn studying speak 语言 学 外语"},
+    {"language", "language languages learning learn studying speak level 语言 学 外语 水平"},
     {"name", "name called 名字 叫 叫什么"},
     {"age", "age old how old 岁 年龄 多大 几岁"},
     {"birthday", "birthday born 生日"},
