@@ -401,6 +401,15 @@ bool IsCorrectionPhrase(const std::string& clause, bool zh) {
   return false;
 }
 
+// An event told in the past ("手腕扭了", "I broke my wrist"): it happened when the sentence says.
+bool IsEventClause(const std::string& clause, bool zh) {
+  if (zh) return clause.find("了") != std::string::npos || clause.find("过") != std::string::npos;
+  for (const auto& t : extract::en::Tokenize(clause)) {
+    if (extract::en::IsPastForm(t.low) && t.low != "was" && t.low != "were" && t.low != "had") return true;
+  }
+  return false;
+}
+
 bool IsQuestionZh(std::string_view s) {
   for (std::string_view q : {"什么", "哪里", "哪儿", "哪个", "谁", "多少", "怎么", "为什么", "为啥",
                              "是不是", "有没有", "能不能", "要不要", "会不会", "吗", "？", "?"}) {
@@ -530,6 +539,8 @@ class RuleExtractor final : public Extractor {
     TimestampMs said = 0;
     size_t index = 0;
     std::optional<ClauseInput> pending_time;  // a clause that was only a time dates the next
+    std::optional<ClauseInput> sentence_time;  // the sentence's last time, for later events
+    std::optional<MemoryType> sentence_type;   // the type of the sentence's last statement
     std::string subject;  // Chinese: the subject of the sentence's last clause ("我", "我儿子")
     std::string label;    // "wedding" for "ok wedding stuff: budget is $25k, …"
     std::optional<MemoryType> type_hint;  // "I've made up my mind, …": the next clause's type
@@ -572,6 +583,8 @@ class RuleExtractor final : public Extractor {
       bool corrected = false;  // a correction marker was met in this sentence
       ts.subject.clear();
       ts.pending_time.reset();
+      ts.sentence_time.reset();
+      ts.sentence_type.reset();
       for (const extract::Piece& piece : pieces) {
         const bool marker = extract::IsCorrection(piece.text, ts.zh) || (correction && corrected);
         corrected = corrected || marker;
@@ -590,8 +603,9 @@ class RuleExtractor final : public Extractor {
       std::string said = clause;
       if (piece.inherited && zh && said.starts_with("我")) said.erase(0, 3);
       if (piece.inherited && !zh && said.starts_with("I ")) said.erase(0, 2);
+      if (IsCorrectionPhrase(said, zh)) return;  // "my bad", "名字打错了"
       said = zh ? extract::StripMarkersZh(said) : extract::StripMarkersEn(said);
-      if (said.empty() || IsCorrectionPhrase(said, zh)) return;  // "my bad", "我老搞混"
+      if (said.empty() || IsCorrectionPhrase(said, zh)) return;
       // "不是青岛": the wrong value, said again; it ended
       if (zh && said.starts_with("不是") && said.size() <= 24 && out->size() > ts->turn_first) {
         out->back().ends.push_back(said.substr(6));
@@ -628,6 +642,12 @@ class RuleExtractor final : public Extractor {
     const bool elaboration = IsElaboration(clause, zh) && !(zh && extract::ChineseSubjectKey(clause) != "");
     bool implicit = zh ? extract::ChineseImplicitSubject(clause) : extract::EnglishImplicitSubject(clause);
     if (zh) {
+      // The splitter carried 我 over, but the clause before was about someone else:
+      // "我同事老王是个铁杆球迷，特别喜欢皇马" → 老王 likes Real Madrid.
+      if (piece.inherited && clause.starts_with("我") && !ts->subject.empty() && ts->subject != "我" &&
+          extract::ChineseSubjectKey(ts->subject) != "user") {
+        clause = ts->subject + clause.substr(3);
+      }
       // A clause with no subject continues the one before: "儿子转学了，现在在育才小学".
       const std::string own = extract::ChineseSubjectText(clause);
       if (own.empty() && !ts->subject.empty() && !IsElaboration(clause, zh)) {
@@ -644,6 +664,9 @@ class RuleExtractor final : public Extractor {
     std::string storage;
     ClauseInput in = WithoutTime(clause, zh, ts->said, &storage);
     in.inherited_subject = piece.inherited || implicit;
+    if (!in.has_time && !ts->pending_time && ts->sentence_time && IsEventClause(clause, zh)) {
+      ts->pending_time = ts->sentence_time;  // "三天前摔了一跤，手腕扭了": the same day
+    }
     if (!in.has_time && ts->pending_time) {
       in.has_time = true;
       in.future_time = ts->pending_time->future_time;
@@ -652,6 +675,7 @@ class RuleExtractor final : public Extractor {
       in.time_at = ts->pending_time->time_at;
     }
     ts->pending_time.reset();
+    if (in.has_time) ts->sentence_time = in;
     view.time = in;
     view.text = std::string(in.text);
     view.raw = clause;
@@ -664,7 +688,7 @@ class RuleExtractor final : public Extractor {
         zh ? extract::MatchChineseFrames(view, &ts->message) : extract::MatchEnglishFrames(view, &ts->message);
     bool from_patterns = false;
     if (statements.empty() && view.reporter.empty() && (zh || !IsHypotheticalEn(clause))) {
-      std::string v1_storage = zh ? view.text : ForPatternsEn(view.text);
+      std::string v1_storage = zh ? ForPatternsZh(view.text) : ForPatternsEn(view.text);
       ClauseInput v1 = in;
       v1.text = v1_storage;
       statements = zh ? extract::MatchChineseClause(v1) : extract::MatchEnglishClause(v1);
@@ -702,7 +726,14 @@ class RuleExtractor final : public Extractor {
         st.content.clear();  // the user's own words, rewritten, say more than the pattern's
       }
       if (ts->type_hint && !st.type) st.type = ts->type_hint;
+      // "我想明年换个工作，去做跨境电商": what follows a plan in one breath is the plan
+      if (!st.type && implicit && ts->sentence_type && *ts->sentence_type == MemoryType::kGoal &&
+          (st.kind == Kind::kGeneric || st.kind == Kind::kPersonFact)) {
+        st.type = MemoryType::kGoal;
+      }
+      const size_t before = out->size();
       Add(st, view, st.recurring ? undated : content, *ts, out);
+      if (out->size() > before) ts->sentence_type = out->back().type;
     }
     ts->type_hint.reset();
   }
@@ -715,6 +746,11 @@ class RuleExtractor final : public Extractor {
     const std::string first = low.substr(0, sp);
     if (first.size() > 4 && first.ends_with("ing") && first != "thing") return "I am " + clause;
     return "I " + clause;
+  }
+
+  static std::string ForPatternsZh(const std::string& text) {
+    if (text.starts_with("我们")) return "我" + text.substr(6);
+    return text;
   }
 
   // The clause for the self-statement patterns, which read "I" and "my": "we" and "our" too.
@@ -848,6 +884,10 @@ class RuleExtractor final : public Extractor {
     if (!st.content.empty() && !view.reporter.empty()) {
       c.content += ts.zh ? "（" + view.reporter + "说）" : " (according to their " + view.reporter + ")";
     }
+    if (ts.zh && c.content.find("用户") == std::string::npos && st.subject == "user" &&
+        st.kind != Kind::kEnded && st.kind != Kind::kGeneric) {
+      c.content = "用户" + c.content;  // "预算加到一万" is the user's budget
+    }
     const std::string low = extract::LowerAscii(view.text) + " " + extract::LowerAscii(c.content);
     c.type = st.type.value_or(traits.type);
     const bool open_kind = st.kind == Kind::kGeneric || st.kind == Kind::kPersonFact ||
@@ -885,7 +925,9 @@ class RuleExtractor final : public Extractor {
     c.correction = st.correction || view.correction;
     c.ends = st.ends;
     for (const std::string& e : view.ends) c.ends.push_back(e);
-    if (view.time.has_time && !st.recurring) c.valid_from = view.time.time_at;
+    // A recurring statement's weekday is its schedule, not a date; a start ("这周开始每天跑步")
+    // still dates it.
+    if (view.time.has_time && !(st.recurring && view.time.date_is_day)) c.valid_from = view.time.time_at;
     c.turn_indexes = {ts.index};
     for (const Candidate& seen : *out) {
       if (seen.slot == c.slot && seen.content == c.content) return;
