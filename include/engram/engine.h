@@ -377,6 +377,7 @@ class Engine {
   std::shared_ptr<ScopeIndex> LoadedIndex(const Scope& scope);
   void DropIndex(const Scope& scope);
   Result<std::vector<float>> EmbedOne(const std::string& text);
+  void DemoteStaleTurns(const Scope& scope, const SearchQuery& query, std::vector<SearchHit>* hits);
   // The query's vector: with recent turns, the normalized weighted sum of each text's vector.
   Result<std::vector<float>> EmbedQuery(const SearchQuery& query);
   // The snapshot file of the scope's graph, or "" when the scope has no row yet.

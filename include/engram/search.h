@@ -76,7 +76,8 @@ struct SearchQuery {
   double recent_turn_weight = 0.5;
   // A conversation turn the write path kept (IsKeptTurn) has its relevance scaled by this: when
   // a turn and a current fact extracted from it both match, the fact ranks first; a turn still
-  // answers what no fact holds. 1: no preference.
+  // answers what no fact holds. A returned turn whose extracted memories were all replaced has
+  // its score scaled by it once more. 1: no preference.
   double turn_weight = 0.7;
   bool diversify = true;            // maximal marginal relevance over near-duplicates
   double mmr_lambda = 0.7;          // 1: no diversity penalty

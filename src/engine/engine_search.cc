@@ -124,6 +124,7 @@ Result<std::vector<SearchHit>> Engine::Search(const Scope& scope, const SearchQu
     hits.push_back(std::move(hit));
     returned.push_back(c.seq);
   }
+  DemoteStaleTurns(scope, query, &hits);
   if (query.record_access) {
     // The rows hold every earlier read (ReadHitRows added the unwritten ones); add this one.
     for (SearchHit& hit : hits) {
@@ -133,6 +134,39 @@ Result<std::vector<SearchHit>> Engine::Search(const Scope& scope, const SearchQu
     NoteAccess(returned, now);
   }
   return hits;
+}
+
+// A kept turn whose extracted memories were all replaced ("I live in Boston" once the user moved)
+// says what no longer holds: it ranks below what replaced it. Only the returned turns are
+// looked at, so a search without kept turns pays nothing.
+void Engine::DemoteStaleTurns(const Scope& scope, const SearchQuery& query,
+                              std::vector<SearchHit>* hits) {
+  bool demoted = false;
+  for (SearchHit& hit : *hits) {
+    if (!IsKeptTurn(hit.item) || hit.item.derived_ids.empty()) continue;
+    bool stale = true;
+    for (const std::string& id : hit.item.derived_ids) {
+      auto in_hits = std::find_if(hits->begin(), hits->end(),
+                                  [&](const SearchHit& h) { return h.item.id == id; });
+      ItemStatus status = ItemStatus::kDeleted;
+      if (in_hits != hits->end()) {
+        status = in_hits->item.status;
+      } else if (auto item = store_->Get(scope, id); item.ok()) {
+        status = item->status;
+      }
+      if (status == ItemStatus::kActive) {
+        stale = false;
+        break;
+      }
+    }
+    if (!stale) continue;
+    hit.score *= query.turn_weight;
+    demoted = true;
+  }
+  if (demoted) {
+    std::stable_sort(hits->begin(), hits->end(),
+                     [](const SearchHit& a, const SearchHit& b) { return a.score > b.score; });
+  }
 }
 
 Result<ContextResult> Engine::BuildContext(const Scope& scope, const ContextRequest& request) {

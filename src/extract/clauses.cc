@@ -205,7 +205,7 @@ static std::string FirstWordLower(std::string_view s) {
 static bool StartsWithSubjectEn(std::string_view s) {
   std::string w = FirstWordLower(s);
   return w == "i" || w == "i'm" || w == "i've" || w == "i'd" || w == "i'll" || w == "im" ||
-         w == "my";
+         w == "my" || w == "we" || w == "we're" || w == "we've" || w == "we'll" || w == "our";
 }
 
 // A comma piece that continues a list ("coffee and juice"): a few words, no verb of its own.
@@ -273,8 +273,10 @@ std::vector<Piece> SplitClausesEn(const std::string& sentence) {
   raw.push_back(cur);
   std::vector<Piece> out;
   bool prev_has_subject = false;
+  bool prev_correction = false;
   for (std::string& text : raw) {
     if (text.find_first_not_of(" ") == std::string::npos) continue;
+    const bool correction = IsCorrection(text, false);
     std::string_view trimmed = std::string_view(text).substr(text.find_first_not_of(" "));
     std::string first = FirstWordLower(trimmed);
     if (first == "and" || first == "but" || first == "also") {
@@ -290,12 +292,13 @@ std::vector<Piece> SplitClausesEn(const std::string& sentence) {
       prev_has_subject = true;
     } else if (prev_has_subject && IsPredicateHeadEn(first)) {
       out.push_back({"I " + std::string(trimmed), true});
-    } else if (!out.empty() && prev_has_subject && IsListContinuation(trimmed)) {
+    } else if (!out.empty() && prev_has_subject && !prev_correction && IsListContinuation(trimmed)) {
       out.back().text += ", " + std::string(trimmed);  // "I like tea, coffee and juice"
     } else {
       out.push_back({std::string(trimmed), false});
       prev_has_subject = false;
     }
+    prev_correction = correction;
   }
   return out;
 }

@@ -158,7 +158,16 @@ std::optional<std::string> ReplaceValue(std::string_view content, std::string_vi
   const bool old_digits = HasDigit(old_value);
   if (!old_value.empty() && new_digits == old_digits) {
     if (size_t k = out.find(old_value); k != std::string::npos) {
-      out.replace(k, old_value.size(), new_value);
+      size_t len = old_value.size();
+      // "Portland, Oregon" → "Portland Maine": the qualifier after the value goes with it
+      if (out.compare(k + len, 2, ", ") == 0 && k + len + 2 < out.size() &&
+          std::isupper(static_cast<unsigned char>(out[k + len + 2])) &&
+          Lower(new_value).starts_with(Lower(old_value))) {
+        size_t e = k + len + 2;
+        while (e < out.size() && std::isalpha(static_cast<unsigned char>(out[e]))) ++e;
+        len = e - k;
+      }
+      out.replace(k, len, new_value);
       return out;
     }
     const std::string low = Lower(out);

@@ -45,6 +45,8 @@ bool EnglishImplicitSubject(std::string_view clause);
 bool ChineseImplicitSubject(std::string_view clause);
 // The subject of a Chinese clause as written ("我儿子", "女儿", "我"), or "".
 std::string ChineseSubjectText(std::string_view clause);
+// An object said before 我 ("花生我是不能吃的" → "花生"), or "".
+std::string ChineseFrontedObject(std::string_view clause);
 
 // A money amount or a number with its unit in the text ("$4,000", "85k", "20k", "1950",
 // "五万", "8万", "一万八", "三千五", "四千二"), as written; empty when none.

@@ -289,7 +289,11 @@ std::vector<Statement> Budget(const ClauseView& c, const Toks& t, const Subject&
 
 std::vector<Statement> Amount(const ClauseView& c, const Toks& t, const Subject& s,
                               MessageState* state) {
-  if (!AboutUser(s)) return {};
+  // "rent went up, it's $1,950 now": the clause before named what the amount is
+  const bool it_is = s.who == Who::kOther && Is(t, 0, "it") && !c.topic.empty();
+  if (!AboutUser(s) && !it_is && !(s.who == Who::kOther && !t.empty() && !AmountTopic(t[0].low).empty())) {
+    return {};
+  }
   std::string topic;
   for (const Tok& w : t) {
     if (std::string_view a = AmountTopic(w.low); !a.empty()) {
@@ -802,6 +806,35 @@ std::vector<Statement> Ended(const Toks& t, const Subject& s, const std::string&
   return {};
 }
 
+// ---- "I'm a huge Arsenal fan", "I'm red-green colorblind" ----
+
+std::vector<Statement> Fan(const Toks& t, const Subject& s) {
+  if (!AboutUser(s)) return {};
+  const size_t fan = Find(t, "fan");
+  if (fan == t.size() || fan == 0) return {};
+  size_t b = fan;
+  while (b > 0 && IsCapitalized(t[b - 1])) --b;
+  if (b == fan) return {};
+  std::string what = Words(t, b, fan);
+  return {Make(Kind::kLike, what, SlotKey(what), 0.85)};
+}
+
+std::vector<Statement> HealthCondition(const Toks& t, const Subject& s) {
+  if (!AboutUser(s) || Negated(t)) return {};
+  for (size_t i = s.end; i < t.size(); ++i) {
+    std::string w = t[i].low;
+    if (w.ends_with("colorblind") || w.ends_with("colourblind")) w = "colorblind";
+    if (!IsHealthWord(w) || w == "allergic" || w == "allergy" || w == "allergies") continue;
+    if (w == "anxiety" || w == "depression") {
+      // "for anxiety": a reason for something else (medication), read there
+      if (i > 0 && t[i - 1].low == "for") continue;
+    }
+    Statement st = Make(Kind::kHealth, t[i].text, SlotKey(w), 0.85);
+    return {st};
+  }
+  return {};
+}
+
 // ---- where the user works from: remote, hybrid, the office ----
 
 std::vector<Statement> WorkArrangement(const ClauseView& c, const Toks& t, const Subject& s) {
@@ -1143,6 +1176,7 @@ std::vector<Statement> MatchEnglishFrames(const ClauseView& c, MessageState* sta
       [](const ClauseView& c, const Toks& t, const Subject& s, MessageState*) {
         return WorkArrangement(c, t, s);
       },
+      [](const ClauseView&, const Toks& t, const Subject& s, MessageState*) { return Fan(t, s); },
       [](const ClauseView&, const Toks& t, const Subject& s, MessageState*) {
         return Age(t, s);
       },
@@ -1175,6 +1209,9 @@ std::vector<Statement> MatchEnglishFrames(const ClauseView& c, MessageState* sta
       },
       [](const ClauseView&, const Toks& t, const Subject& s, MessageState*) {
         return PersonFacts(t, s);
+      },
+      [](const ClauseView&, const Toks& t, const Subject& s, MessageState*) {
+        return HealthCondition(t, s);
       },
   };
   for (Frame f : kFrames) {

@@ -278,9 +278,14 @@ std::vector<Statement> Ended(SV s, const Subject& sub, MessageState* state) {
   static const std::vector<SV> kGone = {"去世", "过世", "走了", "死了", "没了", "飞走", "跑丢",
                                         "丢了", "跑了", "坏了", "病逝", "离世", "不在了", "送人",
                                         "卖了", "扔了", "淘汰"};
+  // The earliest word of ending ("小绿飞走了": 飞走, not 走了).
+  std::vector<std::pair<size_t, SV>> found;
   for (SV g : kGone) {
     size_t k = s.find(g);
-    if (k == SV::npos || k == 0) continue;
+    if (k != SV::npos && k > 0) found.push_back({k, g});
+  }
+  std::sort(found.begin(), found.end());
+  for (const auto& [k, g] : found) {
     std::string who;
     if (sub.who == Who::kPerson) {
       who = sub.name.empty() ? Str(s.substr(sub.end >= 3 && s.starts_with("我") ? 3 : 0,
@@ -1161,6 +1166,11 @@ std::string ChineseSubjectText(std::string_view clause) {
     return Str(clause.substr(0, s.end));
   }
   return "";
+}
+
+std::string ChineseFrontedObject(std::string_view clause) {
+  const Subject s = FindSubject(clause);
+  return s.who == Who::kUser ? s.key : "";
 }
 
 bool ChineseImplicitSubject(std::string_view clause) {

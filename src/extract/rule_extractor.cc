@@ -422,7 +422,11 @@ bool IsRequestZh(std::string_view s) {
   for (std::string_view q : {"请", "帮我", "帮忙", "告诉我", "提醒我", "推荐一下", "你能", "你可以"}) {
     if (s.starts_with(q) || s.find(q) != std::string_view::npos) return true;
   }
-  return s.starts_with("给我") || s.starts_with("推荐");
+  if (s.starts_with("给我") && extract::RelationKey(s.substr(6, 3)).empty() &&
+      extract::RelationKey(s.substr(6, 6)).empty()) {
+    return true;  // "给我推荐…", not "给我妈的生活费…"
+  }
+  return s.starts_with("推荐");
 }
 
 bool IsQuestionEn(const std::string& clause) {
@@ -543,6 +547,7 @@ class RuleExtractor final : public Extractor {
     std::optional<MemoryType> sentence_type;   // the type of the sentence's last statement
     std::string subject;  // Chinese: the subject of the sentence's last clause ("我", "我儿子")
     std::string label;    // "wedding" for "ok wedding stuff: budget is $25k, …"
+    std::string fronted;  // Chinese: an object said before 我 ("花生我是不能吃的" → 花生)
     std::optional<MemoryType> type_hint;  // "I've made up my mind, …": the next clause's type
   };
 
@@ -582,6 +587,7 @@ class RuleExtractor final : public Extractor {
       std::vector<extract::Piece> pieces = ts.zh ? extract::SplitClausesZh(s) : extract::SplitClausesEn(s);
       bool corrected = false;  // a correction marker was met in this sentence
       ts.subject.clear();
+      ts.fronted.clear();
       ts.pending_time.reset();
       ts.sentence_time.reset();
       ts.sentence_type.reset();
@@ -658,6 +664,9 @@ class RuleExtractor final : public Extractor {
       }
       const std::string now_subject = extract::ChineseSubjectText(clause);
       if (!now_subject.empty()) ts->subject = now_subject;
+      if (std::string fronted = extract::ChineseFrontedObject(clause); !fronted.empty()) {
+        ts->fronted = fronted;
+      }
     } else if (implicit) {
       clause = ImplicitEn(clause);
     }
@@ -766,7 +775,7 @@ class RuleExtractor final : public Extractor {
   std::optional<Statement> Generic(const std::string& clause, const ClauseView& view, bool zh) const {
     const std::string subject = zh ? extract::ChineseSubjectKey(clause) : extract::EnglishSubjectKey(clause);
     const size_t words = WordCount(view.text, zh);
-    if (words < (zh ? 2u : 3u) || !HasContent(view.text, zh)) return std::nullopt;
+    if (words < 2 || !HasContent(view.text, zh)) return std::nullopt;
     if (!zh && IsHypotheticalEn(clause) && view.reporter.empty()) return std::nullopt;
     const bool about = !subject.empty() || !view.reporter.empty();
     if (!about && !NamesSomething(view.text, zh)) return std::nullopt;
@@ -814,6 +823,8 @@ class RuleExtractor final : public Extractor {
   }
 
   void ApplyBareCorrection(const std::string& value, TurnState* ts, std::vector<Candidate>* out) {
+    // The statement it corrects is still being read: it is replaced before anything is stored,
+    // so the corrected statement corrects nothing stored.
     if (out->size() > ts->turn_first) {
       Candidate& last = out->back();
       if (auto fixed = extract::ReplaceValue(last.content, last.value, value)) {
@@ -827,7 +838,6 @@ class RuleExtractor final : public Extractor {
         }
         last.content = *fixed;
         last.value = value;
-        last.correction = true;
         return;
       }
     }
@@ -846,10 +856,13 @@ class RuleExtractor final : public Extractor {
                        std::vector<Candidate>* out) const {
     if (out->size() <= ts->turn_first) return false;
     std::string name;
+    bool another = false;  // "一只叫可乐，一只叫雪碧": a second pet of the statement before
     if (zh) {
-      for (std::string_view lead : {"它叫", "她叫", "他叫", "名字叫", "叫"}) {
+      for (std::string_view lead : {"另一只叫", "另一个叫", "一只叫", "一个叫", "老大叫", "老二叫",
+                                    "大的叫", "小的叫", "它叫", "她叫", "他叫", "名字叫", "叫"}) {
         if (!clause.starts_with(lead)) continue;
         name = clause.substr(lead.size());
+        another = lead != "它叫" && lead != "她叫" && lead != "他叫" && lead != "名字叫" && lead != "叫";
         break;
       }
       if (name.empty() || name.size() > 15) return false;
@@ -867,6 +880,18 @@ class RuleExtractor final : public Extractor {
       }
     }
     Candidate& last = out->back();
+    if (another && last.slot.starts_with("user/pet")) {
+      if (!last.value.empty() && last.value != name && last.slot.find(':') != std::string::npos &&
+          last.content.find("叫") != std::string::npos) {
+        Candidate more = last;  // the first pet already has its name: this is the next one
+        more.content = last.content.substr(0, last.content.find("，叫")) + "，叫" + name;
+        more.entities = {name};
+        more.value = name;
+        more.slot = "user/pet:" + extract::SlotKey(name);
+        out->push_back(std::move(more));
+        return true;
+      }
+    }
     last.content += zh ? "，叫" + name : " named " + name;
     last.entities.push_back(name);
     if (last.slot.starts_with("user/pet:")) last.slot = "user/pet:" + extract::SlotKey(name);
@@ -883,6 +908,14 @@ class RuleExtractor final : public Extractor {
     if (c.content.empty()) return;
     if (!st.content.empty() && !view.reporter.empty()) {
       c.content += ts.zh ? "（" + view.reporter + "说）" : " (according to their " + view.reporter + ")";
+    }
+    if (ts.zh && st.kind == Kind::kAllergy && (st.value.starts_with("一") || st.value.empty()) &&
+        !ts.fronted.empty()) {
+      // "花生我是不能吃的，一吃就过敏": what is allergic is what the sentence is about
+      c.value = ts.fronted;
+      c.entities = {ts.fronted};
+      c.slot = "user/allergy:" + extract::SlotKey(ts.fronted);
+      c.content = "用户对" + ts.fronted + "过敏";
     }
     if (ts.zh && c.content.find("用户") == std::string::npos && st.subject == "user" &&
         st.kind != Kind::kEnded && st.kind != Kind::kGeneric) {

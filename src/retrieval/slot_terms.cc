@@ -51,7 +51,8 @@ constexpr std::array<Entry, 37> kAttributes = {{
 }};
 
 // Keys of a keyed attribute that questions ask with words of their own.
-constexpr std::array<Entry, 17> kKeys = {{
+constexpr std::array<Entry, 18> kKeys = {{
+    {"colorblind", "color colors colour colours"},
     {"rent", "rent pay 房租 租金 月租"},
     {"salary", "salary pay make earn income 工资 收入 薪水 月薪 年薪"},
     {"savings", "save saving savings 存 存钱 存款"},
