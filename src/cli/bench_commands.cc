@@ -225,14 +225,15 @@ int RunExtraction(Context& ctx, const ExtractionFlags& f) {
   }
   if (ctx.json) {
     std::cout << json{{"dataset", "memory_extraction"}, {"reports", reports},
-                      {"type_mapping", {{"preference", "preference"}, {"goal", "commitment"},
-                                        {"fact", "fact"}, {"event", "fact"}, {"skill", "fact"}}},
-                      {"unmapped_label_types", {"decision", "opinion"}}}
+                      {"type_mapping", {{"preference", "preference"}, {"opinion", "opinion"},
+                                        {"decision", "decision"}, {"commitment", "commitment"},
+                                        {"goal", "commitment"}, {"fact", "fact"},
+                                        {"event", "fact"}, {"skill", "fact"}}}}
                      .dump(2)
               << "\n";
   } else {
-    std::cout << "types: preference→preference, goal→commitment, fact/event/skill→fact; "
-                 "Engram has no decision or opinion type.\n";
+    std::cout << "types: preference, opinion, decision, commitment→the same; goal→commitment; "
+                 "fact/event/skill→fact\n";
   }
   return kExitOk;
 }

@@ -111,6 +111,11 @@ std::string_view LabelTypeOf(MemoryType type) {
   switch (type) {
     case MemoryType::kPreference:
       return "preference";
+    case MemoryType::kOpinion:
+      return "opinion";
+    case MemoryType::kDecision:
+      return "decision";
+    case MemoryType::kCommitment:
     case MemoryType::kGoal:
       return "commitment";
     default:

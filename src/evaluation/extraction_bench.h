@@ -3,9 +3,8 @@
 // extracts are compared with the labelled memory types, and throughput is measured.
 //
 // The fixtures label memories as decision, preference, fact, opinion or commitment. Engram's
-// types map onto them as: preference → preference; goal → commitment; fact, event, skill (and
-// any other type) → fact. The rule extractor has no equivalent of decision or opinion: those
-// labels count as misses, and their precision is undefined.
+// types map onto them as: preference, opinion, decision and commitment → the same; goal →
+// commitment (an intention the user undertakes); fact, event, skill (and any other type) → fact.
 #pragma once
 
 #include <array>

@@ -353,7 +353,9 @@ std::string StripMarkersEn(std::string_view clause) {
       "wait", "actually no", "no sorry", "my bad", "hey", "hi", "hello", "then", "now",
       "for the record", "for context", "just so you know", "fun fact", "random but",
       "side note", "as you know", "you know what", "news", "finally", "sooo", "soo",
-      "ok wait", "actually"};
+      "ok wait", "actually", "just confirmed", "confirmed", "quick fact for the file",
+      "quick fact", "fact", "note to self", "decision made", "two facts worth filing",
+      "worth noting", "worth filing", "for the file", "fact", "facts"};
   std::string s = DropSymbols(clause);
   for (bool moved = true; moved;) {
     moved = false;
@@ -363,7 +365,11 @@ std::string StripMarkersEn(std::string_view clause) {
       if (!StartsWithAt(low, 0, m)) continue;
       // "no", "yes", "now", "then" only as a word of their own: "now I live…", "no, …".
       std::string rest = Trim(std::string_view(t).substr(m.size()));
-      if (rest.empty()) break;
+      if (rest.empty()) {
+        // a clause that is only a marker ("quick fact for the file", "two facts worth filing")
+        if (m.size() > 6) return "";
+        break;
+      }
       if ((m == "then" || m == "now" || m == "so" || m == "well") &&
           !(t.size() > m.size() && (t[m.size()] == ',' || t[m.size()] == ' '))) {
         break;
@@ -448,6 +454,22 @@ std::optional<Reported> ReportedSpeechEn(std::string_view clause) {
     }
     int words = 1 + static_cast<int>(std::count(who.begin(), who.end(), ' '));
     if (words > 4) return std::nullopt;
+    // Only people report: "the chiller spec sheet says …" is a fact about the world.
+    static const std::vector<std::string_view> kPeople = {
+        "doctor", "doc", "dentist", "vet", "allergist", "therapist", "psychiatrist", "nurse",
+        "boss", "manager", "coach", "trainer", "landlord", "advisor", "adviser", "teacher",
+        "professor", "mom", "mum", "mother", "dad", "father", "wife", "husband", "partner",
+        "boyfriend", "girlfriend", "sister", "brother", "friend", "roommate", "coworker",
+        "colleague", "physician", "surgeon", "optometrist", "dermatologist", "cardiologist",
+        "physio", "physical therapist", "eye doctor", "pharmacist", "lawyer", "accountant",
+        "grandma", "grandpa", "son", "daughter", "kids", "parents", "neighbor", "pediatrician",
+        "counselor", "tutor", "mentor", "recruiter", "hr", "gp", "ob", "obgyn", "specialist",
+        "nutritionist", "dietitian", "ophthalmologist", "orthodontist", "fiance", "fiancé"};
+    bool person = std::isupper(static_cast<unsigned char>(who[0])) && who_low.find(' ') == std::string::npos;
+    for (std::string_view p : kPeople) {
+      person = person || who_low == p || who_low.ends_with(" " + std::string(p));
+    }
+    if (!person) return std::nullopt;
     for (std::string_view det : {"my ", "the ", "our ", "his ", "her ", "their "}) {
       if (who_low.starts_with(det)) {
         who = who.substr(det.size());

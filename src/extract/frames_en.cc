@@ -58,7 +58,10 @@ bool IsImplicitVerb(std::string_view w) {
 const WordSet& Function() {
   static const WordSet k = {"the", "a", "an", "this", "that", "these", "those", "it", "there",
                             "what", "when", "where", "who", "how", "why", "which", "if",
-                            "you", "he", "she", "they", "his", "her", "their", "its", "your"};
+                            "you", "he", "she", "they", "his", "her", "their", "its", "your",
+                            "some", "many", "most", "all", "any", "each", "every", "no", "few",
+                            "several", "both", "other", "another", "such", "one", "two",
+                            "three", "everyone", "nobody", "someone", "people"};
   return k;
 }
 
@@ -107,9 +110,18 @@ Subject FindSubject(const Toks& t) {
     s.end = 2;
     return s;
   }
-  // "Biscuit passed away", "Kevin moved back to Ohio", "Rufus is my dog"
+  // "Biscuit passed away", "Kevin moved back to Ohio", "Rufus is my dog": a name, then a verb
+  // or the rest of the name ("Real-world peoples do …" is no name).
+  static const WordSet kPersonVerbs = {
+      "is", "was", "has", "had", "says", "said", "thinks", "prefers", "likes", "loves", "hates",
+      "wants", "needs", "lives", "works", "moved", "passed", "died", "got", "just", "strongly",
+      "really", "always", "never", "also", "still", "will", "would", "can", "could", "told",
+      "asked", "decided", "committed", "signed", "keeps", "goes", "plays", "studies", "teaches",
+      "started", "'s", ",", "and", "finally", "officially", "recently", "usually", "does", "did",
+      "went", "ran", "left", "came", "turned", "became", "gets", "seems", "feels", "knows"};
   if (IsCapitalized(t[0]) && !Function().contains(t[0].low) && t.size() > 1 &&
-      !IsImplicitVerb(t[0].low) && LanguageKey(t[0].low).empty()) {
+      !IsImplicitVerb(t[0].low) && LanguageKey(t[0].low).empty() &&
+      (kPersonVerbs.contains(t[1].low) || IsPastForm(t[1].low) || IsCapitalized(t[1]))) {
     size_t e = 1;
     while (e < t.size() && e < 3 && IsCapitalized(t[e]) && t[e].low != "i") ++e;
     s.who = Who::kPerson;
@@ -1240,7 +1252,15 @@ std::string EnglishSubjectKey(std::string_view clause) {
 
 bool EnglishImplicitSubject(std::string_view clause) {
   Toks t = Tokenize(clause);
-  return !t.empty() && FindSubject(t).who == Who::kNobody;
+  if (t.empty() || FindSubject(t).who != Who::kNobody) return false;
+  // An adverb first ("currently at 85%", "never gRPC") makes no clause about the user unless a
+  // verb follows.
+  if (Adverbs().contains(t[0].low) || t[0].low == "currently" || t[0].low == "recently" ||
+      t[0].low == "never" || t[0].low == "not" || t[0].low == "no") {
+    return t.size() > 1 && (IsImplicitVerb(t[1].low) || IsPastForm(t[1].low)) &&
+           !Adverbs().contains(t[1].low);
+  }
+  return true;
 }
 
 }  // namespace engram::extract

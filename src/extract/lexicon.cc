@@ -259,6 +259,9 @@ double ImportanceFromCues(std::string_view t, double base) {
 
 std::optional<MemoryType> TypeFromCues(std::string_view t, bool zh) {
   if (zh) {
+    if (ContainsAny(t, {"更喜欢", "偏好", "宁愿", "宁可", "比较喜欢", "最喜欢", "讨厌", "不喜欢"})) {
+      return MemoryType::kPreference;
+    }
     if (ContainsAny(t, {"答应", "承诺", "保证", "一定会", "说好了", "发誓"})) {
       return MemoryType::kCommitment;
     }
@@ -279,6 +282,26 @@ std::optional<MemoryType> TypeFromCues(std::string_view t, bool zh) {
                      "swore", "vowed", "guarantee"}) ||
       ContainsAny(t, {"i'll make sure", "i will make sure", "said yes —", "agreed to"})) {
     return MemoryType::kCommitment;
+  }
+  if (ContainsAny(t, {"would rather", "'d rather", "d rather ", " prefers ", " prefer ",
+                      "strongly prefer", " likes ", " loves ", " hates ", "favorite", "favourite",
+                      "can't stand", "rather than"})) {
+    return MemoryType::kPreference;
+  }
+  // An action under way, said without a subject as in notes: "Adopting the same convention
+  // myself" (a choice), "Updating the auto-send schedule" (an undertaking).
+  for (std::string_view w : {"adopting", "switching", "building", "adjusting", "sticking with",
+                             "going with", "moving to", "dropping", "standardizing"}) {
+    if (t.starts_with(w) || t.starts_with(std::string("i am ") + std::string(w))) {
+      return MemoryType::kDecision;
+    }
+  }
+  for (std::string_view w : {"updating", "putting", "pushing", "re-running", "rerunning",
+                             "scheduling", "sending", "routing", "restructuring", "following up",
+                             "blocking", "setting up", "reserving"}) {
+    if (t.starts_with(w) || t.starts_with(std::string("i am ") + std::string(w))) {
+      return MemoryType::kCommitment;
+    }
   }
   if (HasAnyWord(t, {"decided", "decide", "decision", "chose", "chosen", "opted", "settled",
                      "agreed"}) ||

@@ -377,6 +377,10 @@ std::optional<MemoryType> DecisionMarker(const std::string& clause, bool zh) {
                              "i have decided", "we've decided", "we have decided", "decided"}) {
     if (low == m) return MemoryType::kDecision;
   }
+  if (low.starts_with("decision made on ") || low.starts_with("decision on ") ||
+      low.starts_with("decided on the ") || low.starts_with("final decision")) {
+    return MemoryType::kDecision;
+  }
   for (std::string_view m : {"i promise", "promise", "i swear", "i promised"}) {
     if (low == m) return MemoryType::kCommitment;
   }
@@ -557,6 +561,7 @@ class RuleExtractor final : public Extractor {
     if (colon == std::string::npos || colon == 0 || colon > 40) return "";
     std::string label = zh ? extract::StripMarkersZh(sentence.substr(0, colon))
                            : extract::StripMarkersEn(sentence.substr(0, colon));
+    if (zh && (label.size() > 12 || label.find("我") != std::string::npos)) return "";
     if (!zh) {
       for (std::string_view tail : {" stuff", " update", " news", " info", " details", " things",
                                     " plans", " plan", " notes"}) {
@@ -564,7 +569,11 @@ class RuleExtractor final : public Extractor {
       }
       if (std::count(label.begin(), label.end(), ' ') > 2 || label.empty()) return "";
       const std::string low = extract::LowerAscii(label);
-      if (low == "fyi" || low == "update" || low == "note" || low == "reminder") return "";
+      if (low == "fyi" || low == "update" || low == "note" || low == "reminder" || low == "fact" ||
+          low == "facts" || low.starts_with("with ") || low.starts_with("on ") ||
+          low.starts_with("for ") || low.starts_with("re ")) {
+        return "";
+      }
     }
     return label;
   }
@@ -722,6 +731,17 @@ class RuleExtractor final : public Extractor {
     }
     std::string content = Content(clause, view, ts->said, zh, /*dates=*/true);
     std::string undated = Content(clause, view, ts->said, zh, /*dates=*/false);
+    // In a message of several statements, a statement about the world that follows one about the
+    // user ("The discrete nature of the token sets makes Jaccard a better fit", "Target is
+    // 97%") is its detail or its reason, not a memory of its own.
+    if (statements.size() == 1 && statements.front().kind == Kind::kGeneric &&
+        statements.front().subject.empty() && out->size() > ts->turn_first && !correction) {
+      std::string more = content;
+      if (!zh && !more.empty()) more[0] = static_cast<char>(std::tolower(static_cast<unsigned char>(more[0])));
+      out->back().content += (zh ? "，" : "; ") + more;
+      for (const std::string& e : view.ends) out->back().ends.push_back(e);
+      return;
+    }
     if (!ts->label.empty() && extract::LowerAscii(content).find(extract::LowerAscii(ts->label)) == std::string::npos) {
       // "the venue's in Napa" under "wedding stuff:" is about the wedding
       std::string label = ts->label;
@@ -781,7 +801,8 @@ class RuleExtractor final : public Extractor {
     if (!about && !NamesSomething(view.text, zh)) return std::nullopt;
     Statement st;
     st.kind = subject.empty() || subject == "user" ? Kind::kGeneric : Kind::kPersonFact;
-    st.subject = subject.empty() ? "user" : subject;
+    // "" marks a statement about the world, not about the user or anyone they know
+    st.subject = !about ? "" : subject.empty() ? "user" : subject;
     st.value = GenericValue(view.text, zh);
     st.confidence = about ? 0.7 : 0.6;
     if (!view.reporter.empty()) st.confidence = 0.7;
