@@ -598,8 +598,9 @@ std::string TakeEndsZh(std::string_view clause, std::vector<std::string>* ends) 
       break;
     }
   }
-  // X，不是Y / 是X不是Y
-  if (size_t no = s.find("不是"); no != std::string::npos && no > 0) {
+  // X，不是Y / 是X不是Y ("X而不是Y" is a choice of X over Y, not an ending)
+  if (size_t no = s.find("不是"); no != std::string::npos && no > 0 &&
+      !std::string_view(s).substr(0, no).ends_with("而")) {
     std::string old = s.substr(no + 6);
     while (!old.empty() && (old.ends_with("了") || old.ends_with("啊") || old.ends_with("哈"))) {
       old.resize(old.size() - 3);

@@ -143,6 +143,16 @@ Subject FindSubject(const Toks& t) {
     s.end = 0;
     return s;
   }
+  // Notes without a subject: "Adopting the same convention myself", "Updating the schedule". A
+  // gerund that is itself the subject ("Swimming helps my back") is followed by its verb.
+  static const WordSet kGerundVerbs = {"is", "was", "helps", "makes", "keeps", "gives", "takes",
+                                       "has", "can", "will", "seems", "feels", "sounds"};
+  if (t[0].low.size() > 5 && t[0].low.ends_with("ing") && t.size() > 1 &&
+      !kGerundVerbs.contains(t[1].low) && !Function().contains(t[0].low)) {
+    s.who = Who::kNobody;
+    s.end = 0;
+    return s;
+  }
   return s;
 }
 

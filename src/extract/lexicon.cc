@@ -259,17 +259,25 @@ double ImportanceFromCues(std::string_view t, double base) {
 
 std::optional<MemoryType> TypeFromCues(std::string_view t, bool zh) {
   if (zh) {
-    if (ContainsAny(t, {"更喜欢", "偏好", "宁愿", "宁可", "比较喜欢", "最喜欢", "讨厌", "不喜欢"})) {
+    // A view stated as such comes first: "我认为…是正确的决定" is an opinion, not a decision.
+    for (std::string_view o : {"用户认为", "用户觉得", "我认为", "我觉得", "用户发现", "用户的看法",
+                               "用户的观点", "用户的解读", "在用户看来", "说实话", "老实说"}) {
+      if (t.starts_with(o) || t.find(o) == 0) return MemoryType::kOpinion;
+    }
+    if (ContainsAny(t, {"更喜欢", "偏好", "宁愿", "宁可", "比较喜欢", "最喜欢", "讨厌", "不喜欢",
+                        "喜欢", "倾向", "偏爱"})) {
       return MemoryType::kPreference;
     }
     if (ContainsAny(t, {"答应", "承诺", "保证", "一定会", "说好了", "发誓"})) {
       return MemoryType::kCommitment;
     }
-    if (ContainsAny(t, {"决定", "定了", "敲定", "选定", "选了", "达成一致", "商量好"})) {
+    if (ContainsAny(t, {"决定", "定了", "敲定", "选定", "选了", "选择", "达成一致", "商量好",
+                        "改用", "采用"})) {
       return MemoryType::kDecision;
     }
     if (ContainsAny(t, {"我觉得", "我认为", "我感觉", "在我看来", "依我看", "我的看法",
-                        "我的观点", "说实话", "老实说", "个人觉得", "我相信", "高估", "低估"})) {
+                        "我的观点", "说实话", "老实说", "个人觉得", "我相信", "高估", "低估",
+                        "怀疑", "看法", "观点", "认为", "觉得"})) {
       return MemoryType::kOpinion;
     }
     if (ContainsAny(t, {"打算", "计划", "准备", "想要", "希望", "梦想", "目标", "将要",

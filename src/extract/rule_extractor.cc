@@ -334,7 +334,7 @@ std::string RewriteZh(const std::string& clause) {
     out.append(clause, i, n);
     i += n;
   }
-  if (!out.starts_with("用户")) {
+  if (!out.starts_with("用户") && clause.find("我") == std::string::npos) {
     const std::string subject = extract::ChineseSubjectKey(clause);
     if (subject == "user") out = "用户" + out;
   }
@@ -370,6 +370,10 @@ std::optional<MemoryType> DecisionMarker(const std::string& clause, bool zh) {
     for (std::string_view m : {"我保证", "我发誓", "我答应你"}) {
       if (clause == m) return MemoryType::kCommitment;
     }
+    // "我向用户承诺，…", "我答应了女儿，…": a promise whose content comes next
+    for (std::string_view end : {"承诺", "保证", "答应", "发誓", "答应了"}) {
+      if (clause.ends_with(end) && clause.size() <= 30) return MemoryType::kCommitment;
+    }
     return std::nullopt;
   }
   for (std::string_view m : {"i've made up my mind", "i have made up my mind", "made up my mind",
@@ -385,6 +389,23 @@ std::optional<MemoryType> DecisionMarker(const std::string& clause, bool zh) {
     if (low == m) return MemoryType::kCommitment;
   }
   return std::nullopt;
+}
+
+// "Fact:", "Quick fact for the file", "Two facts worth filing", "记一下": the user asks for
+// what follows to be kept, statements about the world included.
+bool AnnouncesFacts(const std::string& clause, bool zh) {
+  if (zh) {
+    for (std::string_view m : {"记一下", "帮我记", "记住", "备忘", "事实"}) {
+      if (clause.find(m) != std::string::npos) return true;
+    }
+    return false;
+  }
+  const std::string low = extract::LowerAscii(clause);
+  for (std::string_view m : {"fact:", "facts worth", "fact for the file", "for the record",
+                             "note to self", "remember this", "worth filing", "for the file"}) {
+    if (low.find(m) != std::string::npos) return true;
+  }
+  return low == "fact" || low == "facts";
 }
 
 // A clause that only says a mistake was made: "my bad", "got that mixed up", "我老搞混",
@@ -410,6 +431,50 @@ bool IsEventClause(const std::string& clause, bool zh) {
   if (zh) return clause.find("了") != std::string::npos || clause.find("过") != std::string::npos;
   for (const auto& t : extract::en::Tokenize(clause)) {
     if (extract::en::IsPastForm(t.low) && t.low != "was" && t.low != "were" && t.low != "had") return true;
+  }
+  return false;
+}
+
+// A statement that names almost nothing: its words beyond pronouns and common verbs are at most
+// one ("I'll defend it", "I want to deliver", "I said yes", "my opinion").
+bool IsWeakStatement(const std::string& clause) {
+  static const std::vector<std::string_view> kCommon = {
+      "i", "me", "my", "we", "us", "our", "it", "that", "this", "them", "they", "is", "am", "are",
+      "was", "were", "be", "been", "have", "has", "had", "do", "did", "does", "so", "just", "will",
+      "would", "can", "could", "should", "to", "the", "a", "an", "and", "or", "but", "of", "in",
+      "on", "at", "for", "with", "about", "really", "very", "too", "also", "still", "now", "then",
+      "say", "said", "says", "want", "wants", "feel", "feels", "keep", "keeps", "think", "know",
+      "need", "make", "take", "give", "go", "get", "got", "use", "using", "strongly", "yes", "no",
+      "not", "there", "here", "all", "some", "it's", "i'm", "i'll", "i'd", "thing", "stuff",
+      "way", "going", "like", "love", "hate", "mine", "opinion", "view", "read", "take",
+      "defend", "there", "be"};
+  size_t content = 0;
+  std::string w;
+  auto flush = [&] {
+    if (!w.empty() && std::find(kCommon.begin(), kCommon.end(), w) == kCommon.end()) ++content;
+    w.clear();
+  };
+  for (char c : clause) {
+    if (std::isalnum(static_cast<unsigned char>(c)) || c == '\'') w += static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+    else flush();
+  }
+  flush();
+  return content <= 1;
+}
+
+// A clause that depends on the one before ("如果…", "虽然…", "以便…", "so that …"): detail.
+bool IsSubordinate(const std::string& clause, bool zh) {
+  if (zh) {
+    for (std::string_view w : {"如果", "要是", "假如", "虽然", "尽管", "以便", "为了", "作为", "除非",
+                               "只要", "即使", "否则", "因为", "所以", "但", "可是", "不过", "而"}) {
+      if (clause.starts_with(w)) return true;
+    }
+    return false;
+  }
+  const std::string low = extract::LowerAscii(clause);
+  for (std::string_view w : {"so that ", "in order to ", "as a ", "although ", "even though ",
+                             "unless ", "otherwise ", "which means ", "meaning "}) {
+    if (low.starts_with(w)) return true;
   }
   return false;
 }
@@ -552,6 +617,7 @@ class RuleExtractor final : public Extractor {
     std::string subject;  // Chinese: the subject of the sentence's last clause ("我", "我儿子")
     std::string label;    // "wedding" for "ok wedding stuff: budget is $25k, …"
     std::string fronted;  // Chinese: an object said before 我 ("花生我是不能吃的" → 花生)
+    bool facts = false;   // "Fact:", "Two facts worth filing:": statements about the world are kept
     std::optional<MemoryType> type_hint;  // "I've made up my mind, …": the next clause's type
   };
 
@@ -589,6 +655,7 @@ class RuleExtractor final : public Extractor {
     ts.said = turn.at;
     ts.index = index;
     ts.turn_first = out->size();
+    ts.facts = false;
     for (const extract::Sentence& sentence : extract::SplitSentences(text)) {
       const bool correction = extract::IsCorrection(sentence.text, ts.zh);
       ts.label = TopicLabel(sentence.text, ts.zh);
@@ -611,6 +678,7 @@ class RuleExtractor final : public Extractor {
   void ReadClause(const extract::Piece& piece, bool question, bool correction, TurnState* ts,
                   std::vector<Candidate>* out) {
     const bool zh = ts->zh;
+    if (AnnouncesFacts(piece.text, zh)) ts->facts = true;
     std::string clause = zh ? extract::StripMarkersZh(piece.text) : extract::StripMarkersEn(piece.text);
     if (clause.empty()) return;
     if (correction) {
@@ -647,6 +715,10 @@ class RuleExtractor final : public Extractor {
       view.reporter = reported->reporter;
       clause = zh ? extract::StripMarkersZh(reported->rest) : extract::StripMarkersEn(reported->rest);
       if (clause.empty()) return;
+      // "Karis 告诉我她宁愿…": she is the one who reported
+      if (zh && (clause.starts_with("她") || clause.starts_with("他"))) {
+        clause = view.reporter + clause.substr(3);
+      }
     }
     if (question && view.reporter.empty()) return;
     if (zh ? (IsQuestionZh(clause) || IsRequestZh(clause)) && view.reporter.empty()
@@ -654,7 +726,8 @@ class RuleExtractor final : public Extractor {
       return;
     }
     clause = zh ? extract::TakeEndsZh(clause, &view.ends) : extract::TakeEndsEn(clause, &view.ends);
-    const bool elaboration = IsElaboration(clause, zh) && !(zh && extract::ChineseSubjectKey(clause) != "");
+    const bool elaboration = (IsElaboration(clause, zh) && !(zh && extract::ChineseSubjectKey(clause) != "")) ||
+                             IsSubordinate(clause, zh);
     bool implicit = zh ? extract::ChineseImplicitSubject(clause) : extract::EnglishImplicitSubject(clause);
     if (zh) {
       // The splitter carried 我 over, but the clause before was about someone else:
@@ -714,7 +787,7 @@ class RuleExtractor final : public Extractor {
     }
     if (statements.empty() && !elaboration && !correction) {
       // (in a correction, what is neither a slot's value nor a corrected value is commentary)
-      if (auto generic = Generic(clause, view, zh)) statements.push_back(std::move(*generic));
+      if (auto generic = Generic(clause, view, zh, ts->facts)) statements.push_back(std::move(*generic));
     }
     if (statements.empty()) {
       if (out->size() > ts->turn_first) {
@@ -733,9 +806,15 @@ class RuleExtractor final : public Extractor {
     std::string undated = Content(clause, view, ts->said, zh, /*dates=*/false);
     // In a message of several statements, a statement about the world that follows one about the
     // user ("The discrete nature of the token sets makes Jaccard a better fit", "Target is
-    // 97%") is its detail or its reason, not a memory of its own.
+    // 97%"), or one that says almost nothing itself ("I'll defend it", "I want to deliver"),
+    // is its detail or its reason, not a memory of its own.
+    const bool weak = statements.size() == 1 && statements.front().kind == Kind::kGeneric &&
+                      !zh && IsWeakStatement(view.text);
+    if (weak && out->size() == ts->turn_first && !extract::IsPassingMood(extract::LowerAscii(view.text), zh)) {
+      return;  // "I love it" with nothing before it: the kept turn holds it
+    }
     if (statements.size() == 1 && statements.front().kind == Kind::kGeneric &&
-        statements.front().subject.empty() && out->size() > ts->turn_first && !correction) {
+        (statements.front().subject.empty() || weak) && out->size() > ts->turn_first && !correction) {
       std::string more = content;
       if (!zh && !more.empty()) more[0] = static_cast<char>(std::tolower(static_cast<unsigned char>(more[0])));
       out->back().content += (zh ? "，" : "; ") + more;
@@ -792,13 +871,14 @@ class RuleExtractor final : public Extractor {
 
   // A statement no frame or pattern reads: kept in the user's words when it is about the user
   // or someone they know, reported by someone, or names something (a person, a number).
-  std::optional<Statement> Generic(const std::string& clause, const ClauseView& view, bool zh) const {
+  std::optional<Statement> Generic(const std::string& clause, const ClauseView& view, bool zh,
+                                   bool facts) const {
     const std::string subject = zh ? extract::ChineseSubjectKey(clause) : extract::EnglishSubjectKey(clause);
     const size_t words = WordCount(view.text, zh);
     if (words < 2 || !HasContent(view.text, zh)) return std::nullopt;
     if (!zh && IsHypotheticalEn(clause) && view.reporter.empty()) return std::nullopt;
     const bool about = !subject.empty() || !view.reporter.empty();
-    if (!about && !NamesSomething(view.text, zh)) return std::nullopt;
+    if (!about && !NamesSomething(view.text, zh) && !facts) return std::nullopt;
     Statement st;
     st.kind = subject.empty() || subject == "user" ? Kind::kGeneric : Kind::kPersonFact;
     // "" marks a statement about the world, not about the user or anyone they know
