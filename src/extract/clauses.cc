@@ -465,7 +465,8 @@ std::optional<Reported> ReportedSpeechEn(std::string_view clause) {
         "grandma", "grandpa", "son", "daughter", "kids", "parents", "neighbor", "pediatrician",
         "counselor", "tutor", "mentor", "recruiter", "hr", "gp", "ob", "obgyn", "specialist",
         "nutritionist", "dietitian", "ophthalmologist", "orthodontist", "fiance", "fiancé"};
-    bool person = std::isupper(static_cast<unsigned char>(who[0])) && who_low.find(' ') == std::string::npos;
+    bool person = std::isupper(static_cast<unsigned char>(who[0])) && who_low.find(' ') == std::string::npos &&
+                  who_low != "she" && who_low != "he" && who_low != "they" && who_low != "it";
     for (std::string_view p : kPeople) {
       person = person || who_low == p || who_low.ends_with(" " + std::string(p));
     }

@@ -48,7 +48,7 @@ bool IsImplicitVerb(std::string_view w) {
       "decided", "promised", "committed", "committing", "confirmed", "signed", "booked",
       "sold", "ran", "passed", "failed", "won", "lost", "made", "found", "turned", "retired",
       "graduated", "enrolled", "married", "engaged", "divorced", "hired", "fired", "laid",
-      "started", "picked", "renewed", "cancelled", "canceled", "not", "never",
+      "started", "picked", "renewed", "cancelled", "canceled",
       "currently", "also", "recently", "usually", "always", "mostly", "really", "fostering",
       "saving", "taking", "running", "teaching", "using", "drinking", "eating", "reading",
       "playing", "watching", "going"};
@@ -138,7 +138,9 @@ Subject FindSubject(const Toks& t) {
     s.end = 1;
     return s;
   }
-  if (IsImplicitVerb(t[0].low) || IsPastForm(t[0].low)) {
+  if (IsImplicitVerb(t[0].low) || IsPastForm(t[0].low) ||
+      ((t[0].low == "not" || t[0].low == "never") && t.size() > 1 &&
+       (IsImplicitVerb(t[1].low) || IsPastForm(t[1].low)))) {
     s.who = Who::kNobody;
     s.end = 0;
     return s;

@@ -292,6 +292,8 @@ std::optional<MemoryType> TypeFromCues(std::string_view t, bool zh) {
     return MemoryType::kCommitment;
   }
   if (ContainsAny(t, {"would rather", "'d rather", "d rather ", " prefers ", " prefer ",
+                      "wants me to", "wants the user to", "would like me to", "asked me to",
+                      "wants us to",
                       "strongly prefer", " likes ", " loves ", " hates ", "favorite", "favourite",
                       "can't stand", "rather than"})) {
     return MemoryType::kPreference;

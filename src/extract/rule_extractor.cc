@@ -473,7 +473,7 @@ bool IsSubordinate(const std::string& clause, bool zh) {
   }
   const std::string low = extract::LowerAscii(clause);
   for (std::string_view w : {"so that ", "in order to ", "as a ", "although ", "even though ",
-                             "unless ", "otherwise ", "which means ", "meaning "}) {
+                             "unless ", "otherwise ", "which means ", "meaning ", "if "}) {
     if (low.starts_with(w)) return true;
   }
   return false;
@@ -847,7 +847,13 @@ class RuleExtractor final : public Extractor {
   }
 
   // "been here about 5 years" → "I have been here …"; "getting used to it" → "I am getting …".
-  static std::string ImplicitEn(const std::string& clause) {
+  static std::string ImplicitEn(const std::string& given) {
+    std::string clause = given;
+    // "Switching entirely to compost": the verb was capitalized only as the sentence's first word
+    if (clause.size() > 1 && std::isupper(static_cast<unsigned char>(clause[0])) &&
+        std::islower(static_cast<unsigned char>(clause[1]))) {
+      clause[0] = static_cast<char>(std::tolower(static_cast<unsigned char>(clause[0])));
+    }
     const std::string low = extract::LowerAscii(clause);
     if (extract::StartsWithWord(low, "been")) return "I have " + clause;
     const size_t sp = low.find(' ');
