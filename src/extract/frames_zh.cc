@@ -178,8 +178,19 @@ Subject FindSubject(SV s) {
     sub.end = rel.size();
     return sub;
   }
-  // "韩语我放弃了", "花生我是不能吃的": an object said first, then 我
-  if (size_t me = s.find("我"); me != SV::npos && me > 0 && me <= 15 &&
+  // "韩语我放弃了", "花生我是不能吃的": an object said first, then 我 (a few Chinese characters
+  // that are not a verb of their own: "Karis宁愿我…" is no object)
+  auto plain_object = [](SV prefix) {
+    for (size_t i = 0; i < prefix.size(); i += CpLen(prefix, i)) {
+      if (static_cast<unsigned char>(prefix[i]) < 0x80) return false;
+    }
+    for (SV verb : {"愿", "望", "让", "要", "想", "说", "诉", "得", "觉", "认", "为", "给", "对", "向",
+                    "被", "请", "帮", "叫", "问"}) {
+      if (prefix.find(verb) != SV::npos) return false;
+    }
+    return true;
+  };
+  if (size_t me = s.find("我"); me != SV::npos && me > 0 && me <= 12 && plain_object(s.substr(0, me)) &&
       s.substr(me, 6) != "我们" && !Has(s.substr(0, me), "你") && !Has(s.substr(0, me), "他") &&
       !Has(s.substr(0, me), "她") && !Has(s.substr(0, me), "说") && !Has(s.substr(0, me), "，") &&
       !Has(s.substr(0, me), "是") && !Has(s.substr(0, me), "和") && !Has(s.substr(0, me), "跟") &&

@@ -260,8 +260,9 @@ double ImportanceFromCues(std::string_view t, double base) {
 std::optional<MemoryType> TypeFromCues(std::string_view t, bool zh) {
   if (zh) {
     // A view stated as such comes first: "我认为…是正确的决定" is an opinion, not a decision.
-    for (std::string_view o : {"用户认为", "用户觉得", "我认为", "我觉得", "用户发现", "用户的看法",
-                               "用户的观点", "用户的解读", "在用户看来", "说实话", "老实说"}) {
+    for (std::string_view o : {"用户认为", "用户觉得", "我认为", "我觉得", "用户发现", "我发现",
+                               "用户的看法", "用户的观点", "用户的解读", "我的看法", "我的观点",
+                               "我的解读", "我的意见", "在用户看来", "在我看来", "说实话", "老实说"}) {
       if (t.starts_with(o) || t.find(o) == 0) return MemoryType::kOpinion;
     }
     if (ContainsAny(t, {"更喜欢", "偏好", "宁愿", "宁可", "比较喜欢", "最喜欢", "讨厌", "不喜欢",

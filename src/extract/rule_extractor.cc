@@ -139,6 +139,17 @@ ClauseInput WithoutTime(const std::string& clause, bool zh, TimestampMs now, std
     in.date = FormatTimeExpression(t);
     in.date_is_day =
         t.granularity == TimeGranularity::kDay || t.granularity == TimeGranularity::kWeek;
+    {
+      const std::string said = extract::LowerAscii(clause.substr(t.begin, t.end - t.begin));
+      for (std::string_view d : {"周一", "周二", "周三", "周四", "周五", "周六", "周日", "星期",
+                                 "礼拜", "monday", "tuesday", "wednesday", "thursday", "friday",
+                                 "saturday", "sunday"}) {
+        in.weekday = in.weekday || said.find(d) != std::string::npos;
+      }
+      in.weekday = in.weekday && said.find("上周") == std::string::npos &&
+                   said.find("下周") == std::string::npos && said.find("last") == std::string::npos &&
+                   said.find("next") == std::string::npos;
+    }
     in.time_at = t.at;
   }
   in.text = *storage;
@@ -334,7 +345,8 @@ std::string RewriteZh(const std::string& clause) {
     out.append(clause, i, n);
     i += n;
   }
-  if (!out.starts_with("用户") && clause.find("我") == std::string::npos) {
+  if (!out.starts_with("用户") && clause.find("我") == std::string::npos &&
+      clause.find("用户") == std::string::npos) {
     const std::string subject = extract::ChineseSubjectKey(clause);
     if (subject == "user") out = "用户" + out;
   }
@@ -462,12 +474,35 @@ bool IsWeakStatement(const std::string& clause) {
   return content <= 1;
 }
 
+// The Chinese counterpart: at most three characters beyond pronouns and function words ("我想交付",
+// "我把它放在我的清单上", "我会捍卫它").
+bool IsWeakStatementZh(const std::string& clause) {
+  std::string rest = clause;
+  for (std::string_view w : {"我们", "我", "用户", "它们", "它", "这", "那", "把", "在", "的", "了", "想",
+                             "要", "会", "将", "上", "里", "也", "都", "就", "还", "很", "是", "对",
+                             "他们", "她", "他", "着", "过", "吧", "呢", "啊"}) {
+    for (size_t k = rest.find(w); k != std::string::npos; k = rest.find(w)) rest.erase(k, w.size());
+  }
+  size_t chars = 0;
+  for (size_t i = 0; i < rest.size(); ++i) {
+    chars += (static_cast<unsigned char>(rest[i]) & 0xC0) != 0x80 && static_cast<unsigned char>(rest[i]) >= 0x80;
+  }
+  for (char c : rest) {
+    if (std::isalnum(static_cast<unsigned char>(c))) return false;
+  }
+  // "我是独生女" says something in three characters; "我把它放在清单上" refers back to what came before
+  return chars <= 2 || (chars <= 4 && clause.find("它") != std::string::npos);
+}
+
 // A clause that depends on the one before ("如果…", "虽然…", "以便…", "so that …"): detail.
 bool IsSubordinate(const std::string& clause, bool zh) {
   if (zh) {
     for (std::string_view w : {"如果", "要是", "假如", "虽然", "尽管", "以便", "为了", "作为", "除非",
                                "只要", "即使", "否则", "因为", "所以", "但", "可是", "不过", "而"}) {
       if (clause.starts_with(w)) return true;
+    }
+    for (std::string_view w : {"之前", "之后", "以后", "以前", "的时候", "的话"}) {
+      if (clause.ends_with(w)) return true;
     }
     return false;
   }
@@ -726,8 +761,11 @@ class RuleExtractor final : public Extractor {
       return;
     }
     clause = zh ? extract::TakeEndsZh(clause, &view.ends) : extract::TakeEndsEn(clause, &view.ends);
+    std::string own = clause;  // the clause without a subject the splitter carried over
+    if (piece.inherited && zh && own.starts_with("我")) own.erase(0, 3);
+    if (piece.inherited && !zh && own.starts_with("I ")) own.erase(0, 2);
     const bool elaboration = (IsElaboration(clause, zh) && !(zh && extract::ChineseSubjectKey(clause) != "")) ||
-                             IsSubordinate(clause, zh);
+                             IsSubordinate(own, zh) || (zh && IsElaboration(own, zh));
     bool implicit = zh ? extract::ChineseImplicitSubject(clause) : extract::EnglishImplicitSubject(clause);
     if (zh) {
       // The splitter carried 我 over, but the clause before was about someone else:
@@ -755,7 +793,8 @@ class RuleExtractor final : public Extractor {
     std::string storage;
     ClauseInput in = WithoutTime(clause, zh, ts->said, &storage);
     in.inherited_subject = piece.inherited || implicit;
-    if (!in.has_time && !ts->pending_time && ts->sentence_time && IsEventClause(clause, zh)) {
+    if (!in.has_time && !ts->pending_time && ts->sentence_time &&
+        (IsEventClause(clause, zh) || (zh && implicit))) {
       ts->pending_time = ts->sentence_time;  // "三天前摔了一跤，手腕扭了": the same day
     }
     if (!in.has_time && ts->pending_time) {
@@ -809,7 +848,7 @@ class RuleExtractor final : public Extractor {
     // 97%"), or one that says almost nothing itself ("I'll defend it", "I want to deliver"),
     // is its detail or its reason, not a memory of its own.
     const bool weak = statements.size() == 1 && statements.front().kind == Kind::kGeneric &&
-                      !zh && IsWeakStatement(view.text);
+                      (zh ? IsWeakStatementZh(view.text) : IsWeakStatement(view.text));
     if (weak && out->size() == ts->turn_first && !extract::IsPassingMood(extract::LowerAscii(view.text), zh)) {
       return;  // "I love it" with nothing before it: the kept turn holds it
     }
@@ -1036,7 +1075,11 @@ class RuleExtractor final : public Extractor {
       if (auto cue = extract::TypeFromCues(low, ts.zh)) {
         c.type = *cue;
       } else if (open_kind && view.time.has_time) {
-        c.type = MemoryType::kEvent;
+        // a generic statement about a day ahead is a plan; one about a day behind, an event
+        c.type = view.time.future_time && st.kind != Kind::kEvent && st.kind != Kind::kAppointment &&
+                         st.subject == "user"
+                     ? MemoryType::kGoal
+                     : MemoryType::kEvent;
       }
     }
     if (open_kind && extract::IsPassingMood(low, ts.zh) && !extract::HasHealthCue(low)) {
@@ -1067,7 +1110,7 @@ class RuleExtractor final : public Extractor {
     for (const std::string& e : view.ends) c.ends.push_back(e);
     // A recurring statement's weekday is its schedule, not a date; a start ("这周开始每天跑步")
     // still dates it.
-    if (view.time.has_time && !(st.recurring && view.time.date_is_day)) c.valid_from = view.time.time_at;
+    if (view.time.has_time && !(st.recurring && view.time.weekday)) c.valid_from = view.time.time_at;
     c.turn_indexes = {ts.index};
     for (const Candidate& seen : *out) {
       if (seen.slot == c.slot && seen.content == c.content) return;

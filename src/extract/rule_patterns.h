@@ -102,6 +102,7 @@ struct ClauseInput {
   bool future_time = false;        // ... and it lies on or after the day said
   std::string date;                // that expression's date, FormatTimeExpression
   bool date_is_day = false;        // the date names a day (or a week), not a month or year
+  bool weekday = false;            // the expression is a weekday's name ("周三", "on Friday")
   TimestampMs time_at = 0;         // the date as an instant (00:00 UTC)
 };
 

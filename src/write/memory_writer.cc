@@ -339,7 +339,10 @@ Result<WriteOutcome> MemoryWriter::WriteCandidate(const Scope& scope, const Cand
     const MemoryItem& old = neighbours[target].item;
     // What replaces a fact takes its place: "we're doing Porto instead of Lisbon" answers what
     // the Lisbon trip answered.
-    if (m.slot.empty() && !old.slot.empty() && neighbours[target].ended) m.slot = old.slot;
+    if (m.slot.empty() && !old.slot.empty() && neighbours[target].ended &&
+        c.type != MemoryType::kEvent) {
+      m.slot = old.slot;
+    }
     if (c.correction) {
       // The corrected value held all along; what it corrects never held (its validity closes
       // where it began).
