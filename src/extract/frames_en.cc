@@ -119,8 +119,15 @@ Subject FindSubject(const Toks& t) {
       "asked", "decided", "committed", "signed", "keeps", "goes", "plays", "studies", "teaches",
       "started", "'s", ",", "and", "finally", "officially", "recently", "usually", "does", "did",
       "went", "ran", "left", "came", "turned", "became", "gets", "seems", "feels", "knows"};
+  auto common_noun = [](std::string_view w) {
+    for (std::string_view suffix : {"tion", "sion", "ment", "ness", "ity", "ance", "ence", "ism",
+                                    "ship", "ure", "ery", "ing", "ogy", "ics"}) {
+      if (w.size() > suffix.size() + 2 && w.ends_with(suffix)) return true;
+    }
+    return false;
+  };
   if (IsCapitalized(t[0]) && !Function().contains(t[0].low) && t.size() > 1 &&
-      !IsImplicitVerb(t[0].low) && LanguageKey(t[0].low).empty() &&
+      !IsImplicitVerb(t[0].low) && LanguageKey(t[0].low).empty() && !common_noun(t[0].low) &&
       (kPersonVerbs.contains(t[1].low) || IsPastForm(t[1].low) || IsCapitalized(t[1]))) {
     size_t e = 1;
     while (e < t.size() && e < 3 && IsCapitalized(t[e]) && t[e].low != "i") ++e;

@@ -299,6 +299,12 @@ std::optional<MemoryType> TypeFromCues(std::string_view t, bool zh) {
                       "can't stand", "rather than"})) {
     return MemoryType::kPreference;
   }
+  // A view stated as such: "I think … is exactly right" is an opinion whatever it mentions.
+  for (std::string_view o : {"i think", "i believe", "in my opinion", "my take", "my read",
+                             "honestly, i think", "user thinks", "user believes", "i feel like",
+                             "imo", "i'd argue", "i reckon"}) {
+    if (t.starts_with(o)) return MemoryType::kOpinion;
+  }
   // An action under way, said without a subject as in notes: "Adopting the same convention
   // myself" (a choice), "Updating the auto-send schedule" (an undertaking).
   for (std::string_view w : {"adopting", "switching", "building", "adjusting", "sticking with",

@@ -494,6 +494,17 @@ bool IsWeakStatementZh(const std::string& clause) {
   return chars <= 2 || (chars <= 4 && clause.find("它") != std::string::npos);
 }
 
+bool IsCondition(const std::string& clause, bool zh) {
+  if (zh) {
+    for (std::string_view w : {"如果", "要是", "假如", "万一", "只要"}) {
+      if (clause.starts_with(w)) return true;
+    }
+    return false;
+  }
+  const std::string low = extract::LowerAscii(clause);
+  return low.starts_with("if ") || low.starts_with("unless ") || low.starts_with("in case ");
+}
+
 // A clause that depends on the one before ("如果…", "虽然…", "以便…", "so that …"): detail.
 bool IsSubordinate(const std::string& clause, bool zh) {
   if (zh) {
@@ -653,6 +664,7 @@ class RuleExtractor final : public Extractor {
     std::string label;    // "wedding" for "ok wedding stuff: budget is $25k, …"
     std::string fronted;  // Chinese: an object said before 我 ("花生我是不能吃的" → 花生)
     bool facts = false;   // "Fact:", "Two facts worth filing:": statements about the world are kept
+    bool after_condition = false;  // the clause before was a condition ("if …", "如果…")
     std::optional<MemoryType> type_hint;  // "I've made up my mind, …": the next clause's type
   };
 
@@ -829,6 +841,7 @@ class RuleExtractor final : public Extractor {
       if (auto generic = Generic(clause, view, zh, ts->facts)) statements.push_back(std::move(*generic));
     }
     if (statements.empty()) {
+      ts->after_condition = IsCondition(own, zh);
       if (out->size() > ts->turn_first) {
         // "so no more city job": what ended belongs to the statement before it
         for (const std::string& e : view.ends) out->back().ends.push_back(e);
@@ -847,13 +860,18 @@ class RuleExtractor final : public Extractor {
     // user ("The discrete nature of the token sets makes Jaccard a better fit", "Target is
     // 97%"), or one that says almost nothing itself ("I'll defend it", "I want to deliver"),
     // is its detail or its reason, not a memory of its own.
-    const bool weak = statements.size() == 1 && statements.front().kind == Kind::kGeneric &&
+    const bool weak = statements.size() == 1 &&
+                      (statements.front().kind == Kind::kGeneric || statements.front().kind == Kind::kGoal) &&
                       (zh ? IsWeakStatementZh(view.text) : IsWeakStatement(view.text));
     if (weak && out->size() == ts->turn_first && !extract::IsPassingMood(extract::LowerAscii(view.text), zh)) {
       return;  // "I love it" with nothing before it: the kept turn holds it
     }
-    if (statements.size() == 1 && statements.front().kind == Kind::kGeneric &&
-        (statements.front().subject.empty() || weak) && out->size() > ts->turn_first && !correction) {
+    const bool consequent = ts->after_condition;  // "If I can't hit it, we revert to …"
+    ts->after_condition = false;
+    if (statements.size() == 1 &&
+        ((statements.front().kind == Kind::kGeneric &&
+          (statements.front().subject.empty() || consequent)) || weak) &&
+        out->size() > ts->turn_first && !correction) {
       std::string more = content;
       if (!zh && !more.empty()) more[0] = static_cast<char>(std::tolower(static_cast<unsigned char>(more[0])));
       out->back().content += (zh ? "，" : "; ") + more;
