@@ -36,6 +36,18 @@ struct MessageState {
 std::vector<Statement> MatchEnglishFrames(const ClauseView& c, MessageState* state);
 std::vector<Statement> MatchChineseFrames(const ClauseView& c, MessageState* state);
 
+// Who a clause is about, read once: `key` is "user", a person's key or "" (as *SubjectKey);
+// `text` the subject as written (Chinese); `fronted` an object said before 我; `implicit` the
+// clause has no subject and starts with a verb.
+struct SubjectInfo {
+  std::string key;
+  std::string text;
+  std::string fronted;
+  bool implicit = false;
+};
+SubjectInfo EnglishSubject(std::string_view clause);
+SubjectInfo ChineseSubject(std::string_view clause);
+
 // Who a clause is about: "user" (I, we, my thing, or no subject: "got promoted!"), the key of
 // someone the user knows ("kevin", "mom", "女儿", "旺财"), or "" for anything else.
 std::string EnglishSubjectKey(std::string_view clause);

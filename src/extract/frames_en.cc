@@ -1269,6 +1269,16 @@ std::string EnglishSubjectKey(std::string_view clause) {
   return "";
 }
 
+SubjectInfo EnglishSubject(std::string_view clause) {
+  SubjectInfo info;
+  Toks t = Tokenize(clause);
+  if (t.empty()) return info;
+  const Subject s = FindSubject(t);
+  info.key = AboutUser(s) ? "user" : s.who == Who::kPerson ? s.key : "";
+  info.implicit = EnglishImplicitSubject(clause);
+  return info;
+}
+
 bool EnglishImplicitSubject(std::string_view clause) {
   Toks t = Tokenize(clause);
   if (t.empty() || FindSubject(t).who != Who::kNobody) return false;

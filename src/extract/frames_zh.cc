@@ -771,28 +771,46 @@ std::vector<Statement> Language(SV s, const Subject& sub) {
 
 std::vector<Statement> Device(SV s, const Subject& sub) {
   if (!AboutUser(sub)) return {};
-  // a brand or model: the longest lexicon word found, Latin or Chinese
+  // a brand or model: a Latin word (or two) of the lexicon, or a Chinese brand name
   std::string kind;
   size_t at = SV::npos, len = 0;
   std::string lower(s);
   for (char& ch : lower) ch = static_cast<char>(std::tolower(static_cast<unsigned char>(ch)));
-  for (size_t i = 0; i < s.size(); i += CpLen(s, i)) {
-    for (size_t n = std::min<size_t>(15, s.size() - i); n >= 2; --n) {
-      SV w = SV(lower).substr(i, n);
-      SV k = DeviceKind(w);
-      if (k.empty()) continue;
-      // Latin words must stand alone: "mate" inside "climate" is not a phone
-      const bool latin = static_cast<unsigned char>(w[0]) < 0x80;
-      if (latin && ((i > 0 && std::isalpha(static_cast<unsigned char>(lower[i - 1]))) ||
-                    (i + n < lower.size() && std::isalpha(static_cast<unsigned char>(lower[i + n]))))) {
-        continue;
-      }
-      kind = Str(k);
-      at = i;
-      len = n;
-      break;
+  for (size_t i = 0; i < lower.size() && kind.empty();) {
+    if (!std::isalpha(static_cast<unsigned char>(lower[i]))) {
+      i += CpLen(lower, i);
+      continue;
     }
-    if (!kind.empty()) break;
+    size_t e = i;
+    while (e < lower.size() && std::isalpha(static_cast<unsigned char>(lower[e]))) ++e;
+    size_t e2 = e;  // "apple watch": the word after it too
+    if (e2 < lower.size() && lower[e2] == ' ') {
+      ++e2;
+      while (e2 < lower.size() && std::isalpha(static_cast<unsigned char>(lower[e2]))) ++e2;
+    }
+    for (size_t end : {e2, e}) {
+      SV k = DeviceKind(SV(lower).substr(i, end - i));
+      if (!k.empty()) {
+        kind = Str(k);
+        at = i;
+        len = end - i;
+        break;
+      }
+    }
+    i = e;
+  }
+  if (kind.empty()) {
+    static const std::vector<SV> kBrands = {
+        "小米", "华为", "荣耀", "三星", "安卓", "苹果手机", "戴尔", "联想", "惠普", "华硕", "宏碁",
+        "文石", "掌阅", "比亚迪", "特斯拉", "丰田", "本田", "大众", "宝马", "奔驰", "奥迪", "凯美瑞",
+        "雅阁", "捷达", "理想", "蔚来", "小鹏", "问界"};
+    for (SV b : kBrands) {
+      size_t k = s.find(b);
+      if (k == SV::npos || (at != SV::npos && k >= at)) continue;
+      kind = Str(DeviceKind(b));
+      at = k;
+      len = b.size();
+    }
   }
   // a generic noun decides between kinds ("华为" is a phone unless "平板", "电脑" is said)
   for (SV noun : {"平板", "电脑", "笔记本", "手机", "阅读器", "车", "手表"}) {
@@ -1168,6 +1186,18 @@ std::string ChineseSubjectKey(std::string_view clause) {
   if (AboutUser(s)) return "user";
   if (s.who == Who::kPerson) return s.key;
   return "";
+}
+
+SubjectInfo ChineseSubject(std::string_view clause) {
+  const Subject s = FindSubject(clause);
+  SubjectInfo info;
+  info.key = AboutUser(s) ? "user" : s.who == Who::kPerson ? s.key : "";
+  if (s.who == Who::kPerson || s.who == Who::kUser || s.who == Who::kUserThing) {
+    info.text = s.who == Who::kUser && !s.key.empty() ? "我" : Str(clause.substr(0, s.end));
+  }
+  info.fronted = s.who == Who::kUser ? s.key : "";
+  info.implicit = s.who == Who::kNobody;
+  return info;
 }
 
 std::string ChineseSubjectText(std::string_view clause) {

@@ -776,29 +776,28 @@ class RuleExtractor final : public Extractor {
     std::string own = clause;  // the clause without a subject the splitter carried over
     if (piece.inherited && zh && own.starts_with("我")) own.erase(0, 3);
     if (piece.inherited && !zh && own.starts_with("I ")) own.erase(0, 2);
-    const bool elaboration = (IsElaboration(clause, zh) && !(zh && extract::ChineseSubjectKey(clause) != "")) ||
+    const extract::SubjectInfo first = zh ? extract::ChineseSubject(clause) : extract::EnglishSubject(clause);
+    const bool elaboration = (IsElaboration(clause, zh) && !(zh && !first.key.empty())) ||
                              IsSubordinate(own, zh) || (zh && IsElaboration(own, zh));
-    bool implicit = zh ? extract::ChineseImplicitSubject(clause) : extract::EnglishImplicitSubject(clause);
+    bool implicit = first.implicit;
     if (zh) {
       // The splitter carried 我 over, but the clause before was about someone else:
       // "我同事老王是个铁杆球迷，特别喜欢皇马" → 老王 likes Real Madrid.
       if (piece.inherited && clause.starts_with("我") && !ts->subject.empty() && ts->subject != "我" &&
-          extract::ChineseSubjectKey(ts->subject) != "user") {
+          extract::ChineseSubject(ts->subject).key != "user") {
         clause = ts->subject + clause.substr(3);
       }
       // A clause with no subject continues the one before: "儿子转学了，现在在育才小学".
-      const std::string own = extract::ChineseSubjectText(clause);
-      if (own.empty() && !ts->subject.empty() && !IsElaboration(clause, zh)) {
+      const std::string own_subject = extract::ChineseSubject(clause).text;
+      if (own_subject.empty() && !ts->subject.empty() && !IsElaboration(clause, zh)) {
         clause = ts->subject + clause;
         implicit = true;
       } else if (implicit) {
         clause = "我" + clause;
       }
-      const std::string now_subject = extract::ChineseSubjectText(clause);
-      if (!now_subject.empty()) ts->subject = now_subject;
-      if (std::string fronted = extract::ChineseFrontedObject(clause); !fronted.empty()) {
-        ts->fronted = fronted;
-      }
+      const extract::SubjectInfo now = extract::ChineseSubject(clause);
+      if (!now.text.empty()) ts->subject = now.text;
+      if (!now.fronted.empty()) ts->fronted = now.fronted;
     } else if (implicit) {
       clause = ImplicitEn(clause);
     }
@@ -936,7 +935,7 @@ class RuleExtractor final : public Extractor {
   // or someone they know, reported by someone, or names something (a person, a number).
   std::optional<Statement> Generic(const std::string& clause, const ClauseView& view, bool zh,
                                    bool facts) const {
-    const std::string subject = zh ? extract::ChineseSubjectKey(clause) : extract::EnglishSubjectKey(clause);
+    const std::string subject = zh ? extract::ChineseSubject(clause).key : extract::EnglishSubject(clause).key;
     const size_t words = WordCount(view.text, zh);
     if (words < 2 || !HasContent(view.text, zh)) return std::nullopt;
     if (!zh && IsHypotheticalEn(clause) && view.reporter.empty()) return std::nullopt;
