@@ -61,7 +61,9 @@ bool StartsWithWord(std::string_view s, std::string_view word) {
 
 std::string LowerAscii(std::string_view s) {
   std::string out(s);
-  for (char& ch : out) ch = static_cast<char>(std::tolower(static_cast<unsigned char>(ch)));
+  for (char& ch : out) {
+    if (ch >= 'A' && ch <= 'Z') ch = static_cast<char>(ch + ('a' - 'A'));  // no locale look-up
+  }
   return out;
 }
 

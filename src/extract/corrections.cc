@@ -1,5 +1,7 @@
 #include "extract/corrections.h"
 
+#include "extract/clauses.h"
+
 #include <algorithm>
 #include <cctype>
 #include <vector>
@@ -7,11 +9,7 @@
 namespace engram::extract {
 namespace {
 
-std::string Lower(std::string_view s) {
-  std::string out(s);
-  for (char& c : out) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
-  return out;
-}
+std::string Lower(std::string_view s) { return LowerAscii(s); }
 
 std::string Trim(std::string_view s) {
   size_t b = s.find_first_not_of(" ,.!;:—–-");

@@ -2,6 +2,8 @@
 // third-person rewrite of a predicate.
 #include "extract/english_words.h"
 
+#include "extract/clauses.h"
+
 #include <algorithm>
 #include <array>
 #include <cctype>
@@ -57,11 +59,7 @@ void Append(std::string* out, std::string_view word) {
 
 }  // namespace
 
-std::string Lower(std::string_view s) {
-  std::string out(s);
-  for (char& c : out) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
-  return out;
-}
+std::string Lower(std::string_view s) { return LowerAscii(s); }
 
 std::vector<Tok> Tokenize(std::string_view s) {
   std::vector<Tok> out;

@@ -1269,19 +1269,10 @@ std::string EnglishSubjectKey(std::string_view clause) {
   return "";
 }
 
-SubjectInfo EnglishSubject(std::string_view clause) {
-  SubjectInfo info;
-  Toks t = Tokenize(clause);
-  if (t.empty()) return info;
-  const Subject s = FindSubject(t);
-  info.key = AboutUser(s) ? "user" : s.who == Who::kPerson ? s.key : "";
-  info.implicit = EnglishImplicitSubject(clause);
-  return info;
-}
+namespace {
 
-bool EnglishImplicitSubject(std::string_view clause) {
-  Toks t = Tokenize(clause);
-  if (t.empty() || FindSubject(t).who != Who::kNobody) return false;
+bool ImplicitSubject(const Toks& t, const Subject& s) {
+  if (t.empty() || s.who != Who::kNobody) return false;
   // An adverb first ("currently at 85%", "never gRPC") makes no clause about the user unless a
   // verb follows.
   if (Adverbs().contains(t[0].low) || t[0].low == "currently" || t[0].low == "recently" ||
@@ -1290,6 +1281,23 @@ bool EnglishImplicitSubject(std::string_view clause) {
            !Adverbs().contains(t[1].low);
   }
   return true;
+}
+
+}  // namespace
+
+SubjectInfo EnglishSubject(std::string_view clause) {
+  SubjectInfo info;
+  Toks t = Tokenize(clause);
+  if (t.empty()) return info;
+  const Subject s = FindSubject(t);
+  info.key = AboutUser(s) ? "user" : s.who == Who::kPerson ? s.key : "";
+  info.implicit = ImplicitSubject(t, s);
+  return info;
+}
+
+bool EnglishImplicitSubject(std::string_view clause) {
+  Toks t = Tokenize(clause);
+  return ImplicitSubject(t, FindSubject(t));
 }
 
 }  // namespace engram::extract

@@ -1,5 +1,7 @@
 #include "extract/lexicon.h"
 
+#include "extract/clauses.h"
+
 #include <algorithm>
 #include <cctype>
 #include <unordered_map>
@@ -7,11 +9,7 @@
 namespace engram::extract {
 namespace {
 
-std::string Lower(std::string_view s) {
-  std::string out(s);
-  for (char& c : out) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
-  return out;
-}
+std::string Lower(std::string_view s) { return LowerAscii(s); }
 
 using Table = std::unordered_map<std::string_view, std::string_view>;
 
@@ -26,7 +24,8 @@ bool ContainsAny(std::string_view text, std::initializer_list<std::string_view> 
                      [&](std::string_view w) { return text.find(w) != std::string_view::npos; });
 }
 
-// A whole English word in lower-case text (letters around it end the match).
+// A whole English word in lower-case text (letters around it end the match). Multi-word cues
+// are found in the text; a single word is compared with the text's words.
 bool HasWord(std::string_view text, std::string_view word) {
   for (size_t k = text.find(word); k != std::string_view::npos; k = text.find(word, k + 1)) {
     const bool left = k == 0 || !std::isalpha(static_cast<unsigned char>(text[k - 1]));
@@ -38,7 +37,23 @@ bool HasWord(std::string_view text, std::string_view word) {
 }
 
 bool HasAnyWord(std::string_view text, std::initializer_list<std::string_view> words) {
-  return std::any_of(words.begin(), words.end(), [&](std::string_view w) { return HasWord(text, w); });
+  // The text's words once, then each cue looked up among them.
+  std::vector<std::string_view> mine;
+  for (size_t i = 0; i < text.size();) {
+    while (i < text.size() && !std::isalpha(static_cast<unsigned char>(text[i]))) ++i;
+    size_t j = i;
+    while (j < text.size() && (std::isalpha(static_cast<unsigned char>(text[j])) || text[j] == '\'')) ++j;
+    if (j > i) mine.push_back(text.substr(i, j - i));
+    i = j;
+  }
+  for (std::string_view w : words) {
+    if (w.find(' ') != std::string_view::npos) {
+      if (HasWord(text, w)) return true;
+      continue;
+    }
+    if (std::find(mine.begin(), mine.end(), w) != mine.end()) return true;
+  }
+  return false;
 }
 
 }  // namespace
