@@ -2,8 +2,11 @@
 // 我/我们 (the user), 我 + a relation ("我女儿", "我闺蜜小林": someone the user knows), a
 // relation alone ("奶奶上个月走了"), a short name before a verb of ending ("旺财去世了"), or
 // nothing ("跳槽了，现在在美团": the user) — and each frame looks for its trigger words.
+#include <unicode/utf8.h>
+
 #include <algorithm>
 #include <array>
+#include <bitset>
 #include <string>
 
 #include "extract/frames.h"
@@ -1151,33 +1154,109 @@ std::vector<Statement> Plan(SV s, const Subject& sub, const ClauseView& c) {
 
 }  // namespace
 
+namespace {
+
+// The characters of a clause, to skip the frames none of whose trigger characters it holds: a
+// frame looks for each of its words in the clause, and most clauses hold none of them.
+class CharSet {
+ public:
+  explicit CharSet(SV s) {
+    int32_t i = 0;
+    const auto n = static_cast<int32_t>(s.size());
+    while (i < n) {
+      UChar32 c;
+      U8_NEXT(s.data(), i, n, c);
+      if (c >= 0 && c < 0x10000) bits_.set(static_cast<size_t>(c));
+      latin_ = latin_ || (c >= 'A' && c <= 'z');
+    }
+  }
+  // True when the clause holds any character of `chars`.
+  bool Any(SV chars) const {
+    int32_t i = 0;
+    const auto n = static_cast<int32_t>(chars.size());
+    while (i < n) {
+      UChar32 c;
+      U8_NEXT(chars.data(), i, n, c);
+      if (c >= 0 && c < 0x10000 && bits_.test(static_cast<size_t>(c))) return true;
+    }
+    return false;
+  }
+  bool latin() const { return latin_; }
+
+ private:
+  std::bitset<0x10000> bits_;
+  bool latin_ = false;
+};
+
+}  // namespace
+
 std::vector<Statement> MatchChineseFrames(const ClauseView& c, MessageState* state) {
   SV s = c.text;
   if (s.empty()) return {};
   const Subject sub = FindSubject(s);
-  if (auto out = Ended(s, sub, state); !out.empty()) return out;
-  if (auto out = Children(s, sub); !out.empty()) return out;
-  if (auto out = Diet(s, sub); !out.empty()) return out;
-  if (auto out = NoPets(s, sub); !out.empty()) return out;
-  if (auto out = Budget(s, sub, c, state); !out.empty()) return out;
-  if (auto out = Amount(s, sub, c, state); !out.empty()) return out;
-  if (auto out = Medication(s, sub); !out.empty()) return out;
-  if (auto out = Contact(c.raw.empty() ? s : SV(c.raw), FindSubject(c.raw.empty() ? s : SV(c.raw)));
-      !out.empty()) {
-    return out;
+  const CharSet has(c.raw.empty() ? s : SV(c.raw));
+  const bool person = sub.who == Who::kPerson;
+  if (has.Any("去过走死没飞跑丢坏病离不送卖扔淘分戒停放好痊康正恢辞职跳槽换转新找入")) {
+    if (auto out = Ended(s, sub, state); !out.empty()) return out;
   }
-  if (auto out = Partner(s, sub); !out.empty()) return out;
-  if (auto out = Age(s, sub); !out.empty()) return out;
-  if (auto out = Plan(s, sub, c); !out.empty()) return out;
-  if (auto out = School(s, sub, *state); !out.empty()) return out;
-  if (auto out = Language(s, sub); !out.empty()) return out;
-  if (auto out = Device(s, sub); !out.empty()) return out;
-  if (auto out = Schedule(c.raw.empty() ? s : SV(c.raw), sub, state); !out.empty()) return out;
-  if (auto out = Work(s, sub, state); !out.empty()) return out;
-  if (auto out = PersonFacts(s, sub); !out.empty()) return out;
-  if (auto out = CanHave(s, sub); !out.empty()) return out;
-  if (auto out = NameOfRelation(s); !out.empty()) return out;
-  if (auto out = BroughtTo(s); !out.empty()) return out;
+  if (has.Any("孩娃")) {
+    if (auto out = Children(s, sub); !out.empty()) return out;
+  }
+  if (has.Any("素酮断肉真")) {
+    if (auto out = Diet(s, sub); !out.empty()) return out;
+  }
+  if (has.Any("宠")) {
+    if (auto out = NoPets(s, sub); !out.empty()) return out;
+  }
+  if (has.Any("预") || c.topic == "budget") {
+    if (auto out = Budget(s, sub, c, state); !out.empty()) return out;
+  }
+  if (has.Any("租工薪收费重贷存涨斤") || !c.topic.empty()) {
+    if (auto out = Amount(s, sub, c, state); !out.empty()) return out;
+  }
+  if (has.Any("药素剂胰钙维")) {
+    if (auto out = Medication(s, sub); !out.empty()) return out;
+  }
+  if (has.Any("手电邮身地址微车护血生号型")) {
+    const SV raw = c.raw.empty() ? s : SV(c.raw);
+    if (auto out = Contact(raw, FindSubject(raw)); !out.empty()) return out;
+  }
+  if (has.Any("公婆朋友对领婚订单求老先太")) {
+    if (auto out = Partner(s, sub); !out.empty()) return out;
+  }
+  if (has.Any("岁")) {
+    if (auto out = Age(s, sub); !out.empty()) return out;
+  }
+  if (has.Any("搬婚考面手答蜜旅差辩")) {
+    if (auto out = Plan(s, sub, c); !out.empty()) return out;
+  }
+  if (has.Any("读学考转级班校")) {
+    if (auto out = School(s, sub, *state); !out.empty()) return out;
+  }
+  if (has.Any("语文话")) {
+    if (auto out = Language(s, sub); !out.empty()) return out;
+  }
+  if (has.latin() || has.Any("小华荣三安苹戴联惠硕宏文掌比特丰本大宝奔奥凯雅捷理蔚鹏问机脑板器车表")) {
+    if (auto out = Device(s, sub); !out.empty()) return out;
+  }
+  if (has.Any("周每星礼点")) {
+    if (auto out = Schedule(c.raw.empty() ? s : SV(c.raw), sub, state); !out.empty()) return out;
+  }
+  if (has.Any("在做职司岗是当任") || state->topic == "employer") {
+    if (auto out = Work(s, sub, state); !out.empty()) return out;
+  }
+  if (person) {
+    if (auto out = PersonFacts(s, sub); !out.empty()) return out;
+  }
+  if (has.Any("能以始爱")) {
+    if (auto out = CanHave(s, sub); !out.empty()) return out;
+  }
+  if (has.Any("是")) {
+    if (auto out = NameOfRelation(s); !out.empty()) return out;
+  }
+  if (has.Any("把")) {
+    if (auto out = BroughtTo(s); !out.empty()) return out;
+  }
   return {};
 }
 

@@ -661,6 +661,7 @@ class RuleExtractor final : public Extractor {
     std::optional<ClauseInput> sentence_time;  // the sentence's last time, for later events
     std::optional<MemoryType> sentence_type;   // the type of the sentence's last statement
     std::string subject;  // Chinese: the subject of the sentence's last clause ("我", "我儿子")
+    std::string subject_key;  // … and who it is ("user", "儿子")
     std::string label;    // "wedding" for "ok wedding stuff: budget is $25k, …"
     std::string fronted;  // Chinese: an object said before 我 ("花生我是不能吃的" → 花生)
     bool facts = false;   // "Fact:", "Two facts worth filing:": statements about the world are kept
@@ -783,19 +784,23 @@ class RuleExtractor final : public Extractor {
     if (zh) {
       // The splitter carried 我 over, but the clause before was about someone else:
       // "我同事老王是个铁杆球迷，特别喜欢皇马" → 老王 likes Real Madrid.
+      bool changed = false;
       if (piece.inherited && clause.starts_with("我") && !ts->subject.empty() && ts->subject != "我" &&
-          extract::ChineseSubject(ts->subject).key != "user") {
+          ts->subject_key != "user") {
         clause = ts->subject + clause.substr(3);
+        changed = true;
       }
       // A clause with no subject continues the one before: "儿子转学了，现在在育才小学".
-      const std::string own_subject = extract::ChineseSubject(clause).text;
+      const std::string own_subject = changed ? extract::ChineseSubject(clause).text : first.text;
       if (own_subject.empty() && !ts->subject.empty() && !IsElaboration(clause, zh)) {
         clause = ts->subject + clause;
-        implicit = true;
+        implicit = changed = true;
       } else if (implicit) {
         clause = "我" + clause;
+        changed = true;
       }
-      const extract::SubjectInfo now = extract::ChineseSubject(clause);
+      const extract::SubjectInfo now = changed ? extract::ChineseSubject(clause) : first;
+      if (!now.text.empty()) ts->subject_key = now.key;
       if (!now.text.empty()) ts->subject = now.text;
       if (!now.fronted.empty()) ts->fronted = now.fronted;
     } else if (implicit) {
@@ -1084,12 +1089,14 @@ class RuleExtractor final : public Extractor {
         st.kind != Kind::kEnded && st.kind != Kind::kGeneric) {
       c.content = "用户" + c.content;  // "预算加到一万" is the user's budget
     }
-    const std::string low = extract::LowerAscii(view.text) + " " + extract::LowerAscii(c.content);
+    // Type cues read what the user said ("I think", "I'm skeptical"); importance cues the content.
+    const std::string low = extract::LowerAscii(c.content);
+    const std::string said = extract::LowerAscii(view.text) + " " + low;
     c.type = st.type.value_or(traits.type);
     const bool open_kind = st.kind == Kind::kGeneric || st.kind == Kind::kPersonFact ||
                            st.kind == Kind::kEvent || st.kind == Kind::kAppointment;
     if (open_kind || st.kind == Kind::kGoal) {
-      if (auto cue = extract::TypeFromCues(low, ts.zh)) {
+      if (auto cue = extract::TypeFromCues(said, ts.zh)) {
         c.type = *cue;
       } else if (open_kind && view.time.has_time) {
         // a generic statement about a day ahead is a plan; one about a day behind, an event
