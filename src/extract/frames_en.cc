@@ -380,7 +380,8 @@ bool IsClockTime(std::string_view w) {
 std::vector<Statement> Schedule(const ClauseView& c, const Toks& t, const Subject& s,
                                 MessageState* state) {
   // "gym day is tuesdays now", "piano moved to thursdays": a thing's schedule is the user's
-  if (s.who == Who::kOther && (t.empty() || IsWeekday(t[0].low) || Function().contains(t[0].low))) {
+  if (s.who == Who::kOther && (t.empty() || IsWeekday(t[0].low) || Function().contains(t[0].low)) &&
+      !Has(t, {"i", "we"})) {
     return {};
   }
   size_t when = t.size();
@@ -504,7 +505,11 @@ std::vector<Statement> Language(const Toks& t, const Subject& s) {
                            t[i].low != "spanish" && t[i].low != "french" && t[i].low != "mandarin") {
       if (key.empty()) continue;
     }
-    out.push_back(Make(Kind::kLanguage, t[i].text, std::string(key), 0.85));
+    Statement st = Make(Kind::kLanguage, t[i].text, std::string(key), 0.85);
+    if (Has(t, {"want", "plan", "hope", "hoping", "planning", "gonna", "intend"})) {
+      st.type = MemoryType::kGoal;  // "I want to learn Spanish": the language, as a goal
+    }
+    out.push_back(std::move(st));
   }
   return out;
 }
@@ -860,7 +865,15 @@ std::vector<Statement> HealthCondition(const Toks& t, const Subject& s) {
       // "for anxiety": a reason for something else (medication), read there
       if (i > 0 && t[i - 1].low == "for") continue;
     }
-    Statement st = Make(Kind::kHealth, t[i].text, SlotKey(w), 0.85);
+    // "diabetic" is about diabetes: one condition, one key
+    static const std::vector<std::pair<std::string_view, std::string_view>> kConditions = {
+        {"diabetic", "diabetes"}, {"prediabetic", "prediabetes"}, {"asthmatic", "asthma"},
+        {"epileptic", "epilepsy"}, {"anemic", "anemia"}};
+    std::string key = w;
+    for (const auto& [adjective, condition] : kConditions) {
+      if (w == adjective) key = std::string(condition);
+    }
+    Statement st = Make(Kind::kHealth, t[i].text, SlotKey(key), 0.85);
     return {st};
   }
   return {};
@@ -1158,7 +1171,10 @@ std::vector<Statement> Plan(const ClauseView& c, const Toks& t, const Subject& s
     if (x.low == "i" || x.low == "we" || !IsPlanNoun(x)) continue;
     Statement st = Make(Kind::kPlan, x.text, SlotKey(x.low), 0.8);
     st.entities.clear();
-    st.type = future || Has(t, {"pushed", "moved", "set", "planning", "booked"})
+    static const WordSet kAppointments = {"appointment", "interview", "surgery", "flight",
+                                          "exam", "test", "checkup", "class", "visit"};
+    st.type = (future || Has(t, {"pushed", "moved", "set", "planning", "booked"})) &&
+                      !kAppointments.contains(x.low)
                   ? MemoryType::kGoal
                   : MemoryType::kEvent;
     if (!future && !Has(t, {"pushed", "moved", "set", "planning", "booked", "is", "are"})) {

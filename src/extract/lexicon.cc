@@ -146,7 +146,10 @@ std::string ActivityKey(std::string_view phrase) {
                               {"lifting", "gym"}, {"climbing", "climb"}, {"biking", "bike"},
                               {"cycling", "bike"}, {"dancing", "dance"}, {"skating", "skate"}};
   if (auto f = Find(kFold, w); !f.empty()) return std::string(f);
-  if (w.size() > 4 && w.ends_with("s") && !w.ends_with("ss")) w.pop_back();
+  if (w.size() > 4 && w.ends_with("s") && !w.ends_with("ss") && !w.ends_with("is") &&
+      !w.ends_with("us")) {
+    w.pop_back();  // "lessons" → "lesson", not "tennis" → "tenni"
+  }
   return w;
 }
 

@@ -301,6 +301,11 @@ std::string RewriteEn(const std::string& clause) {
         append("does");
         continue;
       }
+      if (w == "can" && i + 1 < t.size() && t[i + 1].low == "not") {
+        append("cannot");
+        ++i;
+        continue;
+      }
       if (w == "can" || w == "will" || w == "would" || w == "should" || w == "could" ||
           w == "might" || w == "must" || w == "have" || w == "do" || w == "go") {
         append(w == "have" ? "has" : w == "do" ? "does" : w == "go" ? "goes" : t[i].text);
@@ -544,6 +549,16 @@ bool IsRequestZh(std::string_view s) {
   return s.starts_with("推荐");
 }
 
+// "I want to know what time it is", "I wonder if …": a question said as a statement.
+bool IsIndirectQuestionEn(const std::string& low) {
+  for (std::string_view w : {"want to know", "wanna know", "need to know", "like to know",
+                             "i wonder", "i'm wondering", "i am wondering", "i was wondering",
+                             "curious whether", "curious if", "not sure if", "not sure whether"}) {
+    if (low.find(w) != std::string::npos) return true;
+  }
+  return false;
+}
+
 bool IsQuestionEn(const std::string& clause) {
   static const std::vector<std::string_view> kStarts = {
       "what", "where", "who", "when", "why", "how", "which", "do", "does", "did", "is", "are",
@@ -554,7 +569,7 @@ bool IsQuestionEn(const std::string& clause) {
   for (std::string_view w : kStarts) {
     if (extract::StartsWithWord(low, w)) return true;
   }
-  return false;
+  return IsIndirectQuestionEn(low);
 }
 
 bool IsHypotheticalEn(const std::string& clause) {
@@ -890,7 +905,7 @@ class RuleExtractor final : public Extractor {
       undated = label + (zh ? "：" : ": ") + undated;
     }
     for (Statement& st : statements) {
-      if (from_patterns && statements.size() == 1 && !st.keep_content &&
+      if (from_patterns && statements.size() == 1 && !st.keep_content && st.kind != Kind::kName &&
           WordCount(content, zh) <= 30) {
         st.content.clear();  // the user's own words, rewritten, say more than the pattern's
       }
