@@ -65,6 +65,8 @@ const WordSet& Function() {
   return k;
 }
 
+bool IsPlanNoun(const Tok& x);
+
 Subject FindSubject(const Toks& t) {
   Subject s;
   if (t.empty()) return s;
@@ -143,6 +145,14 @@ Subject FindSubject(const Toks& t) {
     s.relation = std::string(RelationKey(t[0].low));
     s.key = s.relation;
     s.end = 1;
+    return s;
+  }
+  // "a doctor appointment on Tuesday too", listed after another: a plan the user has
+  if ((t[0].low == "a" || t[0].low == "an" || t[0].low == "another") &&
+      std::any_of(t.begin() + 1, t.begin() + static_cast<long>(std::min<size_t>(t.size(), 4)),
+                  [](const Tok& x) { return IsPlanNoun(x); })) {
+    s.who = Who::kNobody;
+    s.end = 0;
     return s;
   }
   if (IsImplicitVerb(t[0].low) || IsPastForm(t[0].low) ||
@@ -1167,9 +1177,25 @@ std::vector<Statement> Plan(const ClauseView& c, const Toks& t, const Subject& s
   // a dated plan about an event noun: "I'm taking the GRE in October", "our wedding is set for
   // September 19", "pushed my GRE back to December", "moved the wedding to October 3"
   if (!c.time.has_time && !Has(t, {"planning", "plan"})) return {};
-  for (const Tok& x : t) {
+  for (size_t k = 0; k < t.size(); ++k) {
+    const Tok& x = t[k];
     if (x.low == "i" || x.low == "we" || !IsPlanNoun(x)) continue;
-    Statement st = Make(Kind::kPlan, x.text, SlotKey(x.low), 0.8);
+    // "dentist appointment" and "doctor appointment" are two plans; "my appointment" either
+    std::string key = SlotKey(x.low);
+    static const WordSet kNoQualifier = {"my", "our", "the", "a", "an", "this", "that", "next",
+                                         "last", "big", "first", "his", "her", "their", "new",
+                                         "have", "has", "had", "got", "booked", "scheduled",
+                                         "moved", "pushed", "rescheduled", "cancelled", "canceled",
+                                         "is", "was", "for", "to", "of", "at", "on", "in", "about",
+                                         "until", "before", "after", "with", "attend", "attending",
+                                         "take", "taking", "took", "missed", "upcoming", "final",
+                                         "second", "another", "some", "any"};
+    if (k > 0 && !kNoQualifier.contains(t[k - 1].low) && !IsCapitalized(t[k - 1]) &&
+        std::all_of(t[k - 1].low.begin(), t[k - 1].low.end(),
+                    [](char ch) { return std::isalpha(static_cast<unsigned char>(ch)); })) {
+      key = SlotKey(t[k - 1].low + " " + x.low);
+    }
+    Statement st = Make(Kind::kPlan, x.text, key, 0.8);
     st.entities.clear();
     static const WordSet kAppointments = {"appointment", "interview", "surgery", "flight",
                                           "exam", "test", "checkup", "class", "visit"};

@@ -168,6 +168,7 @@ std::string WithDates(const std::string& clause, bool zh, TimestampMs now) {
   for (auto it = times.rbegin(); it != times.rend(); ++it) {
     std::string date = DateText(*it);
     const std::string said_text = clause.substr(it->begin, it->end - it->begin);
+    if (said_text.find(date) != std::string::npos) continue;  // already a date: "on 2024-05-03"
     if (!zh) {
       std::string said = extract::LowerAscii(said_text);
       const bool preposition = said.starts_with("on ") || said.starts_with("in ") ||
@@ -277,6 +278,11 @@ std::string RewriteEn(const std::string& clause) {
         "no", "been", "being", "to", "a", "an", "the", "so", "gonna", "going", "in", "on", "at",
         "for", "with", "from", "by", "of", "about", "into", "here", "there", "and", "or", "as",
         "this", "that", "all", "both", "too", "home", "done", "back", "out", "up"};
+    if (conjugate_next && w == "no" && i + 1 < t.size() && t[i + 1].low == "longer") {
+      append("no longer");  // "I no longer work" → "User no longer works"
+      ++i;
+      continue;
+    }
     if (conjugate_next && std::find(kNotVerbs.begin(), kNotVerbs.end(), w) != kNotVerbs.end()) {
       conjugate_next = false;
       if (w == "been") append("has");
@@ -932,6 +938,11 @@ class RuleExtractor final : public Extractor {
     }
     const std::string low = extract::LowerAscii(clause);
     if (extract::StartsWithWord(low, "been")) return "I have " + clause;
+    // "oh and a doctor appointment on Tuesday too": a thing the user has, listed
+    if (extract::StartsWithWord(low, "a") || extract::StartsWithWord(low, "an") ||
+        extract::StartsWithWord(low, "another")) {
+      return "I have " + clause;
+    }
     const size_t sp = low.find(' ');
     const std::string first = low.substr(0, sp);
     if (first.size() > 4 && first.ends_with("ing") && first != "thing") return "I am " + clause;
@@ -959,6 +970,11 @@ class RuleExtractor final : public Extractor {
     const size_t words = WordCount(view.text, zh);
     if (words < 2 || !HasContent(view.text, zh)) return std::nullopt;
     if (!zh && IsHypotheticalEn(clause) && view.reporter.empty()) return std::nullopt;
+    // "You live in Paris", "你说得对": about the listener
+    if (view.reporter.empty() && (zh ? clause.starts_with("你") || clause.starts_with("您")
+                                     : extract::StartsWithWord(extract::LowerAscii(clause), "you"))) {
+      return std::nullopt;
+    }
     const bool about = !subject.empty() || !view.reporter.empty();
     if (!about && !NamesSomething(view.text, zh) && !facts) return std::nullopt;
     Statement st;
@@ -1082,6 +1098,36 @@ class RuleExtractor final : public Extractor {
     return true;
   }
 
+  // A like, a wish or a free statement about the listener ("I like your photos", "I want to see
+  // you soon", "I love what you did there") is small talk, not something about the user.
+  static bool AddressesListener(Kind kind, const std::string& low_content) {
+    if (kind != Kind::kLike && kind != Kind::kDislike && kind != Kind::kGoal &&
+        kind != Kind::kGeneric) {
+      return false;
+    }
+    const std::string padded = " " + low_content + " ";
+    for (std::string_view w : {" you ", " your ", " you're ", " you've ", " yours "}) {
+      if (padded.find(w) != std::string::npos) return true;
+    }
+    // "I love how it turned out", "I love that": the object is the conversation itself
+    for (std::string_view w : {" how it ", " how that ", " what it ", " what that ", " how this "}) {
+      if (padded.find(w) != std::string::npos) return true;
+    }
+    return false;
+  }
+
+  // "I used to …" (not "I'm used to", "getting used to"): what held before, not now.
+  static bool PastHabit(const std::string& text) {
+    const std::string low = " " + extract::LowerAscii(text) + " ";
+    const size_t k = low.find(" used to ");
+    if (k == std::string::npos) return false;
+    const std::string before = low.substr(0, k);
+    for (std::string_view be : {" am", "'m", " is", " are", " get", " getting", " got", " be", " been"}) {
+      if (before.ends_with(be)) return false;
+    }
+    return true;
+  }
+
   void Add(const Statement& st, const ClauseView& view, const std::string& clause_content,
            const TurnState& ts, std::vector<Candidate>* out) const {
     if (st.confidence < options_.min_confidence) return;
@@ -1106,6 +1152,19 @@ class RuleExtractor final : public Extractor {
     }
     // Type cues read what the user said ("I think", "I'm skeptical"); importance cues the content.
     const std::string low = extract::LowerAscii(c.content);
+    if (!ts.zh && AddressesListener(st.kind, low)) return;
+    if (!ts.zh && PastHabit(view.text)) {
+      // "I used to live in Boston": a past state, not the slot's value now
+      Statement past = st;
+      past.slot.clear();
+      past.exclusive = false;
+      if (!extract::TraitsOf(st.kind).slot.empty() || !st.slot.empty()) {
+        past.kind = Kind::kGeneric;
+        past.content = st.content.empty() ? "" : clause_content;
+        Add(past, view, clause_content, ts, out);
+        return;
+      }
+    }
     const std::string said = extract::LowerAscii(view.text) + " " + low;
     c.type = st.type.value_or(traits.type);
     const bool open_kind = st.kind == Kind::kGeneric || st.kind == Kind::kPersonFact ||
