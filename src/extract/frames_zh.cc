@@ -417,7 +417,10 @@ std::vector<Statement> Ended(SV s, const Subject& sub, MessageState* state) {
     return ended(Str(s.substr(b, ValueEnd(s, b) - b)), "");
   }
   if (pred.starts_with("不") && pred.ends_with("了") && Chars(pred) <= 8 && Chars(pred) >= 3) {
-    return ended(Str(pred.substr(3, pred.size() - 6)), "");  // "不考公了"
+    SV what = pred.substr(3, pred.size() - 6);  // "不考公了"
+    if (what.starts_with("再")) what.remove_prefix(3);
+    // "不再喜欢咖啡了": a like that turned, read by the likes
+    if (!what.starts_with("喜欢") && !what.starts_with("爱") && !what.empty()) return ended(Str(what), "");
   }
   for (SV w : {"辞职", "离职", "跳槽", "换工作", "转岗", "新工作", "换了工作", "找到工作", "入职"}) {
     if (Has(s, w)) state->topic = "employer";
@@ -628,6 +631,15 @@ std::vector<Statement> Contact(SV s, const Subject& sub) {
 
 // ---- partner ----
 
+// A noun naming a role or an occupation by its suffix ("护士", "老师", "程序员", "学生").
+bool IsRoleNoun(SV v) {
+  for (SV suffix : {"士", "师", "员", "生", "家", "工", "医", "者", "手", "长", "官", "警", "人",
+                    "主", "司机", "老板", "会计", "律师", "销售"}) {
+    if (v.ends_with(suffix)) return true;
+  }
+  return false;
+}
+
 std::vector<Statement> Partner(SV s, const Subject& sub) {
   // "我老公叫张伟", "我先生的名字是张伟", "我男朋友叫阿杰", "我有个女朋友叫小雨"
   auto name_after = [&](size_t from) -> std::string {
@@ -636,6 +648,8 @@ std::vector<Statement> Partner(SV s, const Subject& sub) {
       if (k == SV::npos || k > from + 6) continue;
       size_t b = k + lead.size();
       std::string v = TrimValue(s.substr(b, ValueEnd(s, b) - b));
+      // "我老婆是护士": after 是, an occupation is no name
+      if (lead == "是" && IsRoleNoun(v)) continue;
       if (!v.empty() && Chars(v) <= 4) return v;
     }
     return "";

@@ -136,6 +136,7 @@ ClauseInput WithoutTime(const std::string& clause, bool zh, TimestampMs now, std
     const TimeExpression& t = times.front();
     in.has_time = true;
     in.future_time = t.at >= (now / kDayMs) * kDayMs;
+    in.later_day = t.at >= (now / kDayMs + 1) * kDayMs;
     in.date = FormatTimeExpression(t);
     in.date_is_day =
         t.granularity == TimeGranularity::kDay || t.granularity == TimeGranularity::kWeek;
@@ -552,6 +553,12 @@ bool IsRequestZh(std::string_view s) {
       extract::RelationKey(s.substr(6, 6)).empty()) {
     return true;  // "给我推荐…", not "给我妈的生活费…"
   }
+  // "我想知道明天的天气", "我想问一下…": a question said as a statement
+  for (std::string_view q : {"想知道", "想问", "想了解一下", "好奇"}) {
+    if (s.find(q) != std::string_view::npos) return true;
+  }
+  // "我们去吃饭吧", "咱们走吧": a suggestion to the listener
+  if ((s.starts_with("我们") || s.starts_with("咱们")) && s.ends_with("吧")) return true;
   return s.starts_with("推荐");
 }
 
@@ -1116,6 +1123,50 @@ class RuleExtractor final : public Extractor {
     return false;
   }
 
+  // "2026-12-11用户要去看牙医" → "用户2026-12-11要去看牙医": the subject first, as one would write.
+  static std::string SubjectBeforeDateZh(std::string content) {
+    if (content.empty() || !std::isdigit(static_cast<unsigned char>(content[0]))) return content;
+    const size_t user = content.find("用户");
+    if (user == std::string::npos || user > 40) return content;
+    std::string_view date(content.data(), user);
+    size_t i = 0;
+    while (i < date.size()) {
+      if (std::isdigit(static_cast<unsigned char>(date[i])) || date[i] == '-') {
+        ++i;
+        continue;
+      }
+      bool unit = false;
+      for (std::string_view u : {"年", "月", "日", "号", "那周"}) {
+        if (date.substr(i).starts_with(u)) {
+          i += u.size();
+          unit = true;
+          break;
+        }
+      }
+      if (!unit) return content;
+    }
+    std::string rest = content.substr(user + 6);
+    if (rest.starts_with("的")) return content;  // "2026年用户的目标…" reads fine either way
+    return "用户" + std::string(date) + rest;
+  }
+
+  // A marker of what is still to happen: "我今天要去医院", "I'm going to call her today".
+  static bool FutureMarker(const std::string& text, bool zh) {
+    if (zh) {
+      if (text.ends_with("了")) return false;  // done
+      for (std::string_view m : {"要", "会", "打算", "准备", "计划", "将", "得去", "想"}) {
+        if (text.find(m) != std::string::npos) return true;
+      }
+      return false;
+    }
+    const std::string low = " " + extract::LowerAscii(text) + " ";
+    for (std::string_view m : {" will ", "'ll ", " going to ", " gonna ", " plan ", " planning ",
+                               " have to ", " need to ", " about to ", " tonight "}) {
+      if (low.find(m) != std::string::npos) return true;
+    }
+    return false;
+  }
+
   // "I used to …" (not "I'm used to", "getting used to"): what held before, not now.
   static bool PastHabit(const std::string& text) {
     const std::string low = " " + extract::LowerAscii(text) + " ";
@@ -1135,6 +1186,7 @@ class RuleExtractor final : public Extractor {
     Candidate c;
     c.content = st.content.empty() ? clause_content : st.content;
     if (c.content.empty()) return;
+    if (ts.zh) c.content = SubjectBeforeDateZh(std::move(c.content));
     if (!st.content.empty() && !view.reporter.empty()) {
       c.content += ts.zh ? "（" + view.reporter + "说）" : " (according to their " + view.reporter + ")";
     }
@@ -1169,18 +1221,22 @@ class RuleExtractor final : public Extractor {
     c.type = st.type.value_or(traits.type);
     const bool open_kind = st.kind == Kind::kGeneric || st.kind == Kind::kPersonFact ||
                            st.kind == Kind::kEvent || st.kind == Kind::kAppointment;
+    // "我今天好开心", "I'm a bit tired": kept, with little weight, as how the user is
+    const bool passing_mood = open_kind && extract::IsPassingMood(low, ts.zh) && !extract::HasHealthCue(low);
     if (open_kind || st.kind == Kind::kGoal) {
       if (auto cue = extract::TypeFromCues(said, ts.zh)) {
         c.type = *cue;
-      } else if (open_kind && view.time.has_time) {
-        // a generic statement about a day ahead is a plan; one about a day behind, an event
-        c.type = view.time.future_time && st.kind != Kind::kEvent && st.kind != Kind::kAppointment &&
+      } else if (open_kind && view.time.has_time && !passing_mood) {
+        // a generic statement about a day ahead is a plan; one about a day behind, or done
+        // today, an event
+        const bool ahead = view.time.later_day || (view.time.future_time && FutureMarker(view.text, ts.zh));
+        c.type = ahead && st.kind != Kind::kEvent && st.kind != Kind::kAppointment &&
                          st.subject == "user"
                      ? MemoryType::kGoal
                      : MemoryType::kEvent;
       }
     }
-    if (open_kind && extract::IsPassingMood(low, ts.zh) && !extract::HasHealthCue(low)) {
+    if (passing_mood) {
       c.importance = 0.2;
     } else {
       c.importance = extract::ImportanceFromCues(low, st.importance.value_or(traits.importance));
@@ -1210,8 +1266,34 @@ class RuleExtractor final : public Extractor {
     // still dates it.
     if (view.time.has_time && !(st.recurring && view.time.weekday)) c.valid_from = view.time.time_at;
     c.turn_indexes = {ts.index};
-    for (const Candidate& seen : *out) {
+    for (size_t k = 0; k < out->size(); ++k) {
+      Candidate& seen = (*out)[k];
       if (seen.slot == c.slot && seen.content == c.content) return;
+      // "我老婆是律师，在一家律所当合伙人": a second thing about someone's one-valued attribute,
+      // said in the same message, says more about it; it replaces nothing said there.
+      if (k >= ts.turn_first && c.exclusive && seen.exclusive && !c.correction &&
+          seen.slot == c.slot && !c.slot.starts_with("user/") && c.ends.empty()) {
+        // the subject both share is said once: "用户的老婆是律师，在一家律所当合伙人"
+        size_t common = 0;
+        while (common < seen.content.size() && common < c.content.size() &&
+               seen.content[common] == c.content[common]) {
+          ++common;
+        }
+        if (ts.zh) {
+          while (common > 0 && (static_cast<unsigned char>(c.content[common]) & 0xC0) == 0x80) --common;
+        } else {
+          while (common > 0 && c.content[common - 1] != ' ') --common;
+        }
+        std::string more = common >= 6 ? c.content.substr(common) : c.content;
+        if (more.empty()) return;
+        seen.content += (ts.zh ? "，" : ", ") + more;
+        for (const std::string& e : c.entities) {
+          if (std::find(seen.entities.begin(), seen.entities.end(), e) == seen.entities.end()) {
+            seen.entities.push_back(e);
+          }
+        }
+        return;
+      }
     }
     out->push_back(std::move(c));
   }

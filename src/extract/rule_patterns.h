@@ -100,6 +100,7 @@ struct ClauseInput {
   bool inherited_subject = false;  // the subject was carried over from the previous clause
   bool has_time = false;           // a time expression was removed from it
   bool future_time = false;        // ... and it lies on or after the day said
+  bool later_day = false;          // ... and after the day said ("tomorrow", not "today")
   std::string date;                // that expression's date, FormatTimeExpression
   bool date_is_day = false;        // the date names a day (or a week), not a month or year
   bool weekday = false;            // the expression is a weekday's name ("周三", "on Friday")
