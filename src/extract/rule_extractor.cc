@@ -545,6 +545,15 @@ bool IsQuestionZh(std::string_view s) {
   return false;
 }
 
+// "我们去吃饭吧", "咱们走吧": a suggestion to the listener.
+bool IsSuggestionZh(std::string_view s) {
+  while (!s.empty() && (s.ends_with("。") || s.ends_with("！") || s.ends_with("～") || s.ends_with("~") ||
+                        s.ends_with("!") || s.ends_with("."))) {
+    s.remove_suffix(s.ends_with("。") || s.ends_with("！") || s.ends_with("～") ? 3 : 1);
+  }
+  return (s.starts_with("我们") || s.starts_with("咱们")) && s.ends_with("吧");
+}
+
 bool IsRequestZh(std::string_view s) {
   for (std::string_view q : {"请", "帮我", "帮忙", "告诉我", "提醒我", "推荐一下", "你能", "你可以"}) {
     if (s.starts_with(q) || s.find(q) != std::string_view::npos) return true;
@@ -557,8 +566,6 @@ bool IsRequestZh(std::string_view s) {
   for (std::string_view q : {"想知道", "想问", "想了解一下", "好奇"}) {
     if (s.find(q) != std::string_view::npos) return true;
   }
-  // "我们去吃饭吧", "咱们走吧": a suggestion to the listener
-  if ((s.starts_with("我们") || s.starts_with("咱们")) && s.ends_with("吧")) return true;
   return s.starts_with("推荐");
 }
 
@@ -733,6 +740,7 @@ class RuleExtractor final : public Extractor {
     ts.turn_first = out->size();
     ts.facts = false;
     for (const extract::Sentence& sentence : extract::SplitSentences(text)) {
+      if (ts.zh && IsSuggestionZh(sentence.text)) continue;
       const bool correction = extract::IsCorrection(sentence.text, ts.zh);
       ts.label = TopicLabel(sentence.text, ts.zh);
       std::string s = ts.zh ? extract::RewriteNotButZh(sentence.text) : sentence.text;

@@ -16,25 +16,34 @@ TEST(RuleExtractorZhTest, Name) {
     EXPECT_EQ(c.content, "用户叫小明") << text;
     EXPECT_EQ(c.entities, std::vector<std::string>{"小明"}) << text;
   }
-  EXPECT_TRUE(Extract("我叫了外卖").empty());
+  for (const Candidate& c : Extract("我叫了外卖")) EXPECT_NE(c.slot, "user/name");
 }
 
 TEST(RuleExtractorZhTest, Location) {
+  // The content is the user's clause with 我 → 用户; slot and value are what conflicts read.
   for (const char* text : {"我住在上海。", "我搬到了上海", "我现在住在上海",
                            "我已经搬到上海好几年了", "我在上海住了五年"}) {
     Candidate c = One(text);
     EXPECT_EQ(c.type, MemoryType::kFact) << text;
     EXPECT_EQ(c.slot, "user/location") << text;
     EXPECT_TRUE(c.exclusive) << text;
-    EXPECT_EQ(c.content, "用户住在上海") << text;
+    EXPECT_EQ(c.value, "上海") << text;
+    EXPECT_TRUE(c.content.starts_with("用户")) << text;
   }
+  EXPECT_EQ(One("我住在上海。").content, "用户住在上海");
+  EXPECT_EQ(One("我在上海住了五年").content, "用户在上海住了五年");
   Candidate c = One("我去年搬到了北京。");
-  EXPECT_EQ(c.content, "用户住在北京");
+  EXPECT_EQ(c.content, "用户2025年搬到了北京");
   EXPECT_EQ(c.valid_from, Date(2025, 1, 1));
   Candidate h = One("我是四川人");
   EXPECT_EQ(h.slot, "user/hometown");
-  EXPECT_EQ(h.content, "用户来自四川");
+  EXPECT_EQ(h.value, "四川");
+  EXPECT_EQ(h.content, "用户是四川人");
   EXPECT_EQ(One("我老家在湖南").slot, "user/hometown");
+  // a childhood home is kept, but is not where the user lives
+  Candidate past = One("我小时候住在农村");
+  EXPECT_EQ(past.content, "用户小时候住在农村");
+  EXPECT_NE(past.slot, "user/location");
 }
 
 TEST(RuleExtractorZhTest, EmployerAndJob) {
@@ -42,19 +51,28 @@ TEST(RuleExtractorZhTest, EmployerAndJob) {
     Candidate c = One(text);
     EXPECT_EQ(c.slot, "user/employer") << text;
     EXPECT_TRUE(c.exclusive) << text;
-    EXPECT_EQ(c.content, "用户在腾讯工作") << text;
+    EXPECT_EQ(c.value, "腾讯") << text;
   }
+  EXPECT_EQ(One("我在腾讯上班。").content, "用户在腾讯上班");
   EXPECT_EQ(One("我在上海工作").slot, "user/work_location");  // a city, not an employer
   Candidate joined = One("我上个月入职了字节跳动");
   EXPECT_EQ(joined.slot, "user/employer");
   EXPECT_EQ(joined.valid_from, Date(2026, 10, 1));
   Candidate job = One("我是一名程序员。");
   EXPECT_EQ(job.slot, "user/job");
-  EXPECT_EQ(job.content, "用户是程序员");
-  EXPECT_EQ(One("我是做销售的").content, "用户是销售");
+  EXPECT_EQ(job.value, "程序员");
+  EXPECT_EQ(job.content, "用户是一名程序员");
+  Candidate sales = One("我是做销售的");
+  EXPECT_EQ(sales.slot, "user/job");
+  EXPECT_EQ(sales.value, "销售");
   EXPECT_EQ(One("我是学生").slot, "user/job");
-  EXPECT_TRUE(Extract("我是一个很内向的人").empty());
-  EXPECT_TRUE(Extract("我在家工作").empty());
+  // a trait, or working from home, is kept without the job and employer slots
+  for (const char* text : {"我是一个很内向的人", "我在家工作"}) {
+    for (const Candidate& c : Extract(text)) {
+      EXPECT_NE(c.slot, "user/job") << text;
+      EXPECT_NE(c.slot, "user/employer") << text;
+    }
+  }
 }
 
 TEST(RuleExtractorZhTest, LikesAndDislikesShareASlot) {
@@ -82,7 +100,9 @@ TEST(RuleExtractorZhTest, AllergiesAndHealth) {
   EXPECT_EQ(a.slot, "user/allergy:花生");
   EXPECT_FALSE(a.exclusive);
   EXPECT_EQ(a.content, "用户对花生过敏");
-  EXPECT_EQ(One("我花粉过敏").content, "用户对花粉过敏");
+  Candidate pollen = One("我花粉过敏");
+  EXPECT_EQ(pollen.content, "用户花粉过敏");
+  EXPECT_EQ(pollen.slot, "user/allergy:花粉");
   Candidate h = One("我有高血压");
   EXPECT_EQ(h.slot, "user/health:高血压");
   EXPECT_EQ(h.content, "用户有高血压");
@@ -100,58 +120,87 @@ TEST(RuleExtractorZhTest, Pets) {
   Candidate adopted = One("三天前我领养了一只小狗");
   EXPECT_EQ(adopted.slot, "user/pet:小狗");
   EXPECT_EQ(adopted.valid_from, Date(2026, 11, 27));
-  EXPECT_TRUE(Extract("我没有养狗").empty());
-  EXPECT_TRUE(Extract("我没养宠物").empty());
+  // no dog is no pet: kept in the user's words, without a pet of its own
+  Candidate no_dog = One("我没有养狗");
+  EXPECT_EQ(no_dog.content, "用户没有养狗");
+  EXPECT_EQ(no_dog.slot, "");
+  // "no pets" is said of the whole family of pet slots, so the writer compares it with them
+  Candidate none = One("我没养宠物");
+  EXPECT_EQ(none.slot, "user/pet");
+  EXPECT_FALSE(none.exclusive);
 }
 
 TEST(RuleExtractorZhTest, Family) {
+  // What someone the user knows does is keyed by that person; an occupation is no name.
   Candidate c = One("我老婆是护士。");
-  EXPECT_EQ(c.slot, "user/family:老婆");
-  EXPECT_EQ(c.content, "用户老婆是护士");
+  EXPECT_EQ(c.slot, "老婆/job");
+  EXPECT_EQ(c.value, "护士");
+  EXPECT_EQ(c.content, "用户的老婆是护士");
+  Candidate name = One("我老公是张伟");
+  EXPECT_EQ(name.slot, "user/partner");
+  EXPECT_EQ(name.value, "张伟");
   EXPECT_EQ(One("我的女儿今年上小学").slot, "user/family:女儿");
-  EXPECT_EQ(One("我有两个孩子").slot, "user/family:孩子");
-  EXPECT_EQ(One("我结婚了").slot, "user/marital_status");
+  EXPECT_EQ(One("我有两个孩子").slot, "user/children");
+  Candidate married = One("我结婚了");
+  EXPECT_EQ(married.slot, "user/partner");
+  EXPECT_EQ(married.type, MemoryType::kEvent);
+  // two things about one person in one message are one memory, not a replacement
+  auto lawyer = Extract("我老婆是律师，在一家律所当合伙人。");
+  ASSERT_FALSE(lawyer.empty());
+  EXPECT_EQ(lawyer[0].slot, "老婆/job");
+  EXPECT_EQ(lawyer[0].content, "用户的老婆是律师，在一家律所当合伙人");
+  EXPECT_EQ(One("我朋友住在北京").slot, "朋友/location");
 }
 
 TEST(RuleExtractorZhTest, Goals) {
   Candidate c = One("我想学西班牙语。");
-  EXPECT_EQ(c.type, MemoryType::kGoal);
-  EXPECT_EQ(c.slot, "user/goal:学西班牙语");
+  EXPECT_EQ(c.slot, "user/language:西班牙语");  // the language's state: learning, fluent, quit
   EXPECT_EQ(c.content, "用户想学西班牙语");
   Candidate plan = One("我打算明年去日本旅游");
-  EXPECT_EQ(plan.content, "用户打算去日本旅游");
+  EXPECT_EQ(plan.type, MemoryType::kGoal);
+  EXPECT_EQ(plan.content, "用户打算2027年去日本旅游");
   EXPECT_EQ(plan.valid_from, Date(2027, 1, 1));
   EXPECT_EQ(One("我的目标是减肥十公斤").type, MemoryType::kGoal);
   EXPECT_EQ(One("我计划考研").type, MemoryType::kGoal);
-  EXPECT_EQ(One("我答应女儿周末带她去动物园").type, MemoryType::kGoal);
+  Candidate promise = One("我答应女儿周末带她去动物园");
+  EXPECT_EQ(promise.type, MemoryType::kCommitment);
+  EXPECT_EQ(promise.valid_from, Date(2026, 12, 5));
   EXPECT_EQ(One("我会在月底前交报告").type, MemoryType::kGoal);
   EXPECT_TRUE(Extract("我会的").empty());
   EXPECT_TRUE(Extract("我想你了").empty());
-  EXPECT_TRUE(Extract("我想知道明天的天气").empty());
+  EXPECT_TRUE(Extract("我想知道明天的天气").empty());  // a question
+  EXPECT_TRUE(Extract("我们去吃饭吧").empty());        // a suggestion
 }
 
 TEST(RuleExtractorZhTest, SchedulesAndAppointments) {
+  // A routine is keyed by the activity: "改成每周四" replaces the day.
   Candidate r = One("我每周三去游泳。");
-  EXPECT_EQ(r.slot, "user/routine:每周三");
+  EXPECT_EQ(r.slot, "user/schedule:游泳");
   EXPECT_EQ(r.content, "用户每周三去游泳");
   EXPECT_FALSE(r.valid_from.has_value());
-  EXPECT_EQ(One("每天早上我都跑步").content, "用户每天早上都跑步");
+  EXPECT_EQ(One("每天早上我都跑步").slot, "user/schedule:跑步");
   Candidate a = One("下周五我要去看牙医。");
-  EXPECT_EQ(a.type, MemoryType::kEvent);
-  EXPECT_EQ(a.content, "用户要去看牙医（2026-12-11）");
+  EXPECT_EQ(a.type, MemoryType::kGoal);
+  EXPECT_EQ(a.content, "用户2026-12-11要去看牙医");
   EXPECT_EQ(a.valid_from, Date(2026, 12, 11));
-  EXPECT_EQ(One("我明天有个面试").valid_from, Date(2026, 12, 1));
+  Candidate interview = One("我明天有个面试");
+  EXPECT_EQ(interview.slot, "user/plan:面试");
+  EXPECT_EQ(interview.valid_from, Date(2026, 12, 1));
   Candidate e = One("我昨天去了医院");
   EXPECT_EQ(e.type, MemoryType::kEvent);
   EXPECT_EQ(e.valid_from, Date(2026, 11, 29));
   EXPECT_EQ(One("我前天去了医院").valid_from, Date(2026, 11, 28));
   EXPECT_EQ(One("我上周五去了医院").valid_from, Date(2026, 11, 27));
+  // what happened today is an event, not a plan
+  Candidate fell = One("我今天在学校摔倒了");
+  EXPECT_EQ(fell.type, MemoryType::kEvent);
+  EXPECT_EQ(fell.valid_from, Date(2026, 11, 30));
 }
 
 TEST(RuleExtractorZhTest, Skills) {
   Candidate c = One("我会说日语");
   EXPECT_EQ(c.type, MemoryType::kSkill);
-  EXPECT_EQ(c.slot, "user/skill:日语");
+  EXPECT_EQ(c.slot, "user/language:日语");
   EXPECT_EQ(One("我在学吉他").slot, "user/skill:吉他");
   EXPECT_EQ(One("我擅长游泳").type, MemoryType::kSkill);
 }
@@ -161,23 +210,30 @@ TEST(RuleExtractorZhTest, Corrections) {
   EXPECT_TRUE(c.correction);
   EXPECT_EQ(c.slot, "user/location");
   EXPECT_EQ(c.content, "用户住在杭州");
+  // "不是X，而是Y" states Y
   Candidate not_but = One("我不是在北京工作，而是在上海工作。");
-  EXPECT_TRUE(not_but.correction);
   EXPECT_EQ(not_but.content, "用户在上海工作");
+  EXPECT_EQ(not_but.value, "上海");
   Candidate job = One("我不是老师，而是医生");
-  EXPECT_TRUE(job.correction);
   EXPECT_EQ(job.content, "用户是医生");
+  EXPECT_EQ(job.slot, "user/job");
   Candidate no_longer = One("我不再喜欢咖啡了");
   EXPECT_TRUE(no_longer.correction);
   EXPECT_EQ(no_longer.slot, "user/likes:咖啡");
   Candidate left = One("我已经不在腾讯工作了");
   EXPECT_TRUE(left.correction);
   EXPECT_EQ(left.slot, "user/employer");
+  Candidate meat = One("我不再吃肉了");
+  EXPECT_EQ(meat.ends, std::vector<std::string>{"吃肉"});
+  // corrected in the message: only the corrected statement
   auto meant = Extract("我住在杭州。不对，我是说苏州。");
-  ASSERT_EQ(meant.size(), 2u);
-  EXPECT_EQ(meant[1].slot, "user/location");
-  EXPECT_EQ(meant[1].content, "用户住在苏州");
-  EXPECT_TRUE(meant[1].correction);
+  ASSERT_EQ(meant.size(), 1u);
+  EXPECT_EQ(meant[0].slot, "user/location");
+  EXPECT_EQ(meant[0].content, "用户住在苏州");
+  // corrected in a later message: the bare value, for the write path
+  Candidate bare = One("我是说苏州");
+  EXPECT_TRUE(bare.bare);
+  EXPECT_EQ(bare.value, "苏州");
 }
 
 TEST(RuleExtractorZhTest, ClausesShareTheSubject) {
@@ -185,7 +241,7 @@ TEST(RuleExtractorZhTest, ClausesShareTheSubject) {
   ASSERT_EQ(c.size(), 3u);
   EXPECT_EQ(c[0].slot, "user/location");
   EXPECT_EQ(c[1].slot, "user/employer");
-  EXPECT_EQ(c[1].content, "用户在阿里巴巴工作");
+  EXPECT_EQ(c[1].content, "用户在阿里巴巴上班");
   EXPECT_EQ(c[2].slot, "user/likes:羽毛球");
   auto but = Extract("我喜欢猫但是讨厌狗");
   ASSERT_EQ(but.size(), 2u);
@@ -195,17 +251,26 @@ TEST(RuleExtractorZhTest, ClausesShareTheSubject) {
 TEST(RuleExtractorZhTest, ChitChatQuestionsAndOthersGiveNothing) {
   for (const char* text : {"你好", "哈哈", "谢谢！", "好的", "嗯嗯", "晚安", "我住在哪里？",
                            "你叫什么名字？", "我喜欢什么", "如果我住在巴黎就好了", "帮我查一下天气",
-                           "我朋友住在北京", "他喜欢喝咖啡", "我们去吃饭吧", "我小时候住在农村"}) {
+                           "他喜欢喝咖啡", "我们去吃饭吧", "你说得对"}) {
     EXPECT_TRUE(Extract(text).empty()) << text;
   }
 }
 
-TEST(RuleExtractorZhTest, FeelingsAndOtherPeopleGiveNothing) {
-  for (const char* text :
-       {"我今天好开心", "明天我好期待", "我昨天觉得自己被忽略了", "我朋友上周买了新车",
-        "我同事喜欢喝茶", "我怕我做不完", "我今天在学校摔倒了"}) {
-    EXPECT_TRUE(Extract(text).empty()) << text;
+TEST(RuleExtractorZhTest, MoodsAreLightAndPeopleTheUserKnowsAreKept) {
+  // A passing mood is kept with little weight, as a fact, never as a plan.
+  for (const char* text : {"我今天好开心", "明天我好期待"}) {
+    Candidate c = One(text);
+    EXPECT_LE(c.importance, 0.2) << text;
+    EXPECT_EQ(c.type, MemoryType::kFact) << text;
   }
+  EXPECT_EQ(One("我今天好开心").content, "用户2026-11-30好开心");
+  // What people the user knows do is about them, not the user.
+  Candidate car = One("我朋友上周买了新车");
+  EXPECT_EQ(car.type, MemoryType::kEvent);
+  EXPECT_EQ(car.content, "用户的朋友2026-11-23那周买了新车");
+  Candidate tea = One("我同事喜欢喝茶");
+  EXPECT_EQ(tea.content, "用户的同事喜欢喝茶");
+  EXPECT_FALSE(tea.slot.starts_with("user/likes"));
 }
 
 TEST(RuleExtractorZhTest, Favourites) {
