@@ -193,6 +193,41 @@ double Overlap(std::string_view a, std::string_view b) {
   return static_cast<double>(both) / static_cast<double>(x.size() + y.size() - both);
 }
 
+// Whether the candidate keeps what the stored text is about: at least half of its terms, and
+// every name it gives. "a golden retriever named Max who is three" keeps "a dog named Max";
+// "a cat named Luna" does not, however close an embedding puts them.
+bool Keeps(std::string_view candidate, std::string_view stored) {
+  auto terms = [](std::string_view t) {
+    Analysis x = AnalyzeText(t);
+    std::set<std::string> out;
+    for (const std::string& w : x.words) {
+      if (!Generic(w)) out.insert(w);
+    }
+    out.insert(x.cjk_bigrams.begin(), x.cjk_bigrams.end());
+    out.erase("用户");
+    return out;
+  };
+  const std::set<std::string> have = terms(candidate), had = terms(stored);
+  if (had.empty()) return true;
+  size_t kept = 0;
+  for (const std::string& t : had) kept += have.count(t);
+  if (2 * kept < had.size()) return false;
+  // names: capitalized words after the first
+  const std::string low_candidate = NormalizeForMatching(candidate);
+  size_t i = stored.find(' ');
+  while (i != std::string_view::npos && i + 1 < stored.size()) {
+    const size_t e = std::min(stored.find(' ', i + 1), stored.size());
+    std::string_view w = stored.substr(i + 1, e - i - 1);
+    while (!w.empty() && !std::isalnum(static_cast<unsigned char>(w.back()))) w.remove_suffix(1);
+    if (!w.empty() && std::isupper(static_cast<unsigned char>(w[0])) &&
+        low_candidate.find(NormalizeForMatching(w)) == std::string::npos) {
+      return false;
+    }
+    i = e < stored.size() ? e : std::string_view::npos;
+  }
+  return true;
+}
+
 std::string Percent(double similarity) {
   char buf[16];
   std::snprintf(buf, sizeof buf, "%.2f", similarity);
@@ -345,7 +380,8 @@ class RuleResolver final : public ConflictResolver {
                        "same statement with opposite polarity (" + sim + ")");
       }
       if (n.similarity >= kMoreDetail && same_polarity && same_numbers && !other_slot &&
-          candidate.content.size() > n.item.content.size()) {
+          candidate.content.size() > n.item.content.size() &&
+          Keeps(candidate.content, n.item.content)) {
         return Result_(WriteDecision::kUpdate, best, "same fact in more detail (" + sim + ")",
                        candidate.content);
       }

@@ -36,7 +36,7 @@ TEST(RuleResolverTest, DecisionNames) {
   EXPECT_EQ(ToString(WriteDecision::kUpdate), "UPDATE");
   EXPECT_EQ(ToString(WriteDecision::kSupersede), "SUPERSEDE");
   EXPECT_EQ(ToString(WriteDecision::kNoop), "NOOP");
-  EXPECT_EQ(MakeRuleResolver()->name(), "rules-v1");
+  EXPECT_EQ(MakeRuleResolver()->name(), "rules-v2");
 }
 
 TEST(RuleResolverTest, NoNeighboursAdds) {
@@ -74,7 +74,12 @@ TEST(RuleResolverTest, NearIdenticalTextIsNoop) {
   DecisionResult close = Decide(Cand("User enjoys drinking green tea"),
                                 {Near("User enjoys drinking green teas", 0.97, false)});
   EXPECT_EQ(close.decision, WriteDecision::kNoop);
-  EXPECT_NE(close.reason.find("similarity 0.97"), std::string::npos);
+  EXPECT_NE(close.reason.find("restates"), std::string::npos) << close.reason;
+  // alike only by the embedding: the similarity decides, and is recorded
+  DecisionResult embedded =
+      Decide(Cand("User is into jazz records"), {Near("User collects vinyl", 0.97, false)});
+  EXPECT_EQ(embedded.decision, WriteDecision::kNoop);
+  EXPECT_NE(embedded.reason.find("similarity 0.97"), std::string::npos) << embedded.reason;
 }
 
 TEST(RuleResolverTest, NumbersKeepSimilarTextApart) {
@@ -94,9 +99,15 @@ TEST(RuleResolverTest, MoreDetailUpdates) {
   EXPECT_EQ(by_similarity.decision, WriteDecision::kUpdate);
   EXPECT_EQ(by_similarity.target, 0);
   EXPECT_EQ(by_similarity.merged_content, "User has a golden retriever named Max who is three");
+  // less detail than what is stored says nothing new
   DecisionResult shorter =
       Decide(Cand("User has a dog"), {Near("User has a dog named Max", 0.88, false)});
-  EXPECT_EQ(shorter.decision, WriteDecision::kAdd);
+  EXPECT_EQ(shorter.decision, WriteDecision::kNoop);
+  EXPECT_NE(shorter.reason.find("restates"), std::string::npos) << shorter.reason;
+  // but a different thing of the same kind is new
+  DecisionResult cat =
+      Decide(Cand("User has a cat named Luna"), {Near("User has a dog named Max", 0.88, false)});
+  EXPECT_EQ(cat.decision, WriteDecision::kAdd);
 }
 
 TEST(RuleResolverTest, LessDetailInTheSameSlotIsNoop) {
