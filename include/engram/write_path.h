@@ -107,9 +107,9 @@ class MemoryWriter {
                    const std::string& failure, RememberResult* result,
                    std::vector<std::string>* kept_ids);
   // A bare correction (Candidate::bare) made whole from the memory it corrects: the user's
-  // latest extracted memory within the correction window, its value replaced. nullopt when
-  // there is none, or its text has no value of the correction's shape.
-  std::optional<Candidate> ResolveBare(const Scope& scope, const Candidate& c);
+  // latest extracted memory said within the correction window before `said`, its value
+  // replaced. nullopt when there is none, or its text has no value of the correction's shape.
+  std::optional<Candidate> ResolveBare(const Scope& scope, const Candidate& c, TimestampMs said);
   std::shared_ptr<std::mutex> ScopeLock(const Scope& scope);
 
   Engine* engine_;

@@ -702,6 +702,9 @@ class RuleExtractor final : public Extractor {
     bool facts = false;   // "Fact:", "Two facts worth filing:": statements about the world are kept
     bool after_condition = false;  // the clause before was a condition ("if …", "如果…")
     std::optional<MemoryType> type_hint;  // "I've made up my mind, …": the next clause's type
+    // A clause of this sentence that stated nothing by itself, before any statement of the turn
+    // ("预算可以再提高一点，最多八万"): the next statement of the sentence says it with it.
+    std::string lead;
   };
 
   // The topic a sentence announces before a colon ("ok wedding stuff: …" → "wedding"), or "".
@@ -748,6 +751,7 @@ class RuleExtractor final : public Extractor {
       bool corrected = false;  // a correction marker was met in this sentence
       ts.subject.clear();
       ts.fronted.clear();
+      ts.lead.clear();
       ts.pending_time.reset();
       ts.sentence_time.reset();
       ts.sentence_type.reset();
@@ -882,6 +886,11 @@ class RuleExtractor final : public Extractor {
     }
     if (statements.empty()) {
       ts->after_condition = IsCondition(own, zh);
+      if (out->size() == ts->turn_first && !correction && !elaboration && !ts->after_condition &&
+          HasContent(view.text, zh) && view.reporter.empty()) {
+        std::string lead = Content(clause, view, ts->said, zh, true);
+        ts->lead = ts->lead.empty() ? lead : ts->lead + (zh ? "，" : ", ") + lead;
+      }
       if (out->size() > ts->turn_first) {
         // "so no more city job": what ended belongs to the statement before it
         for (const std::string& e : view.ends) out->back().ends.push_back(e);
@@ -896,6 +905,14 @@ class RuleExtractor final : public Extractor {
     }
     std::string content = Content(clause, view, ts->said, zh, /*dates=*/true);
     std::string undated = Content(clause, view, ts->said, zh, /*dates=*/false);
+    const bool needs_lead =
+        implicit || std::any_of(statements.begin(), statements.end(), [](const Statement& st) { return st.elliptical; });
+    if (!ts->lead.empty() && needs_lead) {
+      // "最多八万" has no subject of its own: what it continues is said with it
+      content = JoinLead(ts->lead, content, zh);
+      undated = JoinLead(ts->lead, undated, zh);
+    }
+    ts->lead.clear();
     // In a message of several statements, a statement about the world that follows one about the
     // user ("The discrete nature of the token sets makes Jaccard a better fit", "Target is
     // 97%"), or one that says almost nothing itself ("I'll defend it", "I want to deliver"),
@@ -1173,6 +1190,18 @@ class RuleExtractor final : public Extractor {
       if (low.find(m) != std::string::npos) return true;
     }
     return false;
+  }
+
+  // "预算可以再提高一点" + "用户最多八万" → "用户预算可以再提高一点，最多八万".
+  static std::string JoinLead(const std::string& lead, std::string content, bool zh) {
+    if (zh) {
+      if (content.starts_with("用户") && !lead.starts_with("用户")) {
+        return "用户" + lead + "，" + content.substr(6);
+      }
+      return lead + "，" + content;
+    }
+    if (content.starts_with("User ") || content.starts_with("User's ")) content[0] = 'u';
+    return lead + ", " + (content.starts_with("user") ? "the " + content : content);
   }
 
   // "I used to …" (not "I'm used to", "getting used to"): what held before, not now.

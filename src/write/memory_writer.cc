@@ -160,7 +160,7 @@ Result<RememberResult> MemoryWriter::Remember(const Scope& scope, const std::vec
     Candidate c = extracted;
     if (c.bare) {
       // "wait no, Ellie": the value corrects the memory written moments before.
-      auto fixed = ResolveBare(scope, c);
+      auto fixed = ResolveBare(scope, c, SaidAt(c, input.turns));
       if (!fixed) {
         result.skipped.push_back(
             {c.turn_indexes.empty() ? 0 : c.turn_indexes.front(),
@@ -221,9 +221,13 @@ Status MemoryWriter::KeepTurns(const Scope& scope, const std::vector<Turn>& turn
   return Status::Ok();
 }
 
-std::optional<Candidate> MemoryWriter::ResolveBare(const Scope& scope, const Candidate& c) {
+std::optional<Candidate> MemoryWriter::ResolveBare(const Scope& scope, const Candidate& c,
+                                                   TimestampMs said) {
+  // Within the window before the correction was said (a replayed conversation is corrected
+  // as it was said, not as of the replay).
   ListQuery q;
-  q.created_after = engine_->Now() - options_.correction_window_ms;
+  q.created_after = said - options_.correction_window_ms;
+  q.created_before = said + 1;
   q.limit = 50;
   Scope user_scope = scope;
   user_scope.session_id.clear();
@@ -306,7 +310,7 @@ Result<WriteOutcome> MemoryWriter::WriteCandidate(const Scope& scope, const Cand
   nq.slot = c.slot;
   nq.k = options_.neighbours;
   nq.ends = c.ends;
-  if (c.correction) nq.latest_since = engine_->Now() - options_.correction_window_ms;
+  if (c.correction) nq.latest_since = (said > 0 ? said : engine_->Now()) - options_.correction_window_ms;
   ENGRAM_ASSIGN_OR_RETURN(auto neighbours, engine_->FindNeighbours(scope, nq));
   // Items written by this very message are not what a correction in it corrects, unless they
   // share its slot family: the turn's own ADDs come first in `neighbours` by time only.
