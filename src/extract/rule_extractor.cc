@@ -186,8 +186,15 @@ std::string WithDates(const std::string& clause, bool zh, TimestampMs now) {
         relative = false;  // a weekday or month name alone
       }
       if (!relative) {
-        // "September 19", "in October": kept as said, the date after it
-        out.insert(it->end, " (" + date + ")");
+        // "September 19", "in October": kept as said, with the year it resolved to
+        bool has_year = false;
+        for (size_t k = 0; k + 4 <= said.size() && !has_year; ++k) {
+          has_year = std::all_of(said.begin() + k, said.begin() + k + 4,
+                                 [](char ch) { return std::isdigit(static_cast<unsigned char>(ch)); });
+        }
+        if (!has_year && date.size() >= 4) {
+          out.insert(it->end, (it->granularity == TimeGranularity::kDay ? ", " : " ") + date.substr(0, 4));
+        }
         continue;
       }
       std::string before = extract::LowerAscii(clause.substr(0, it->begin));
