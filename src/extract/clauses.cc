@@ -220,6 +220,14 @@ static bool IsListContinuation(std::string_view piece) {
                              " honestly", " i meant", " not ", " rather"}) {
     if (low.find(m) != std::string::npos) return false;
   }
+  // "…, carry an epipen", "…, always have snacks": a verb first is the next clause, its
+  // subject left out (words that are also common nouns, "watch", "drink", are not read so)
+  static const std::vector<std::string_view> kVerbs = {
+      "carry", "keep", "take", "need", "use", "bring", "avoid", "eat", "go", "make", "get",
+      "try", "know", "want", "love", "hate", "have", "see", "call", "check", "remember",
+      "tend", "always", "never", "usually", "also", "can't", "cannot", "don't", "won't"};
+  const std::string first = FirstWordLower(piece);
+  if (std::find(kVerbs.begin(), kVerbs.end(), first) != kVerbs.end()) return false;
   int words = 0;
   for (size_t i = 1; i < low.size(); ++i) words += low[i] == ' ' && low[i - 1] != ' ';
   for (std::string_view verb : {" is ", " are ", " was ", " were ", "'s ", " it ", " has "}) {

@@ -121,6 +121,11 @@ TEST(RuleExtractorEnTest, ListOfObjects) {
   EXPECT_EQ(c[0].content, "User hates olives");
   EXPECT_EQ(c[1].slot, "user/likes:pickle");
   EXPECT_EQ(c[2].content, "User hates anchovies");
+  // a verb after the comma starts the next clause, it is no list item
+  for (const Candidate& more : Extract("I'm allergic to peanuts, carry an epipen")) {
+    EXPECT_EQ(more.content.find("allergic to carry"), std::string::npos) << more.content;
+  }
+  EXPECT_EQ(One("I'm allergic to peanuts, carry an epipen").slot, "user/allergy:peanut");
 }
 
 TEST(RuleExtractorEnTest, AllergiesAndHealth) {

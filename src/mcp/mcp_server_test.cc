@@ -5,6 +5,7 @@
 
 #include <set>
 
+#include "engram/write_path.h"
 #include "mcp/tool_definitions.h"
 #include "testing/test_support.h"
 
@@ -18,6 +19,7 @@ class McpServerTest : public ::testing::Test {
   void SetUp() override {
     engine_ = engram::testing::OpenEngine(dir_.File("mcp.db"));
     ASSERT_NE(engine_, nullptr);
+    writer_ = std::make_unique<MemoryWriter>(engine_.get(), WriterOptions{});
     server_ = MakeServer("alice");
   }
 
@@ -26,7 +28,7 @@ class McpServerTest : public ::testing::Test {
     options.tenant = "acme";
     options.default_user = default_user;
     options.server_version = "9.9.9";
-    return std::make_unique<McpServer>(engine_.get(), options);
+    return std::make_unique<McpServer>(engine_.get(), options, writer_.get());
   }
 
   // Sends one line and parses the reply ("" stays a null json: no reply).
@@ -83,8 +85,10 @@ class McpServerTest : public ::testing::Test {
     return result["content"][0].value("text", "");
   }
 
+  // Stores `text` as given (infer=false) and returns its id.
   std::string AddOne(const std::string& text, json extra = json::object()) {
     extra["text"] = text;
+    extra["infer"] = false;
     json added = CallOk("add_memory", extra);
     return added["results"][0].value("id", "");
   }
@@ -93,6 +97,7 @@ class McpServerTest : public ::testing::Test {
 
   engram::testing::TempDir dir_;
   std::unique_ptr<Engine> engine_;
+  std::unique_ptr<MemoryWriter> writer_;
   std::unique_ptr<McpServer> server_;
   int next_id_ = 0;
 };
@@ -160,6 +165,7 @@ TEST_F(McpServerTest, ToolsListDescribesEveryTool) {
 TEST_F(McpServerTest, AddSearchContextAndList) {
   Initialize();
   json added = CallOk("add_memory", {{"text", "Alice lives in Beijing"},
+                                     {"infer", false},
                                      {"type", "fact"},
                                      {"tags", {"home"}},
                                      {"importance", 0.9}});
@@ -168,7 +174,8 @@ TEST_F(McpServerTest, AddSearchContextAndList) {
   EXPECT_EQ(added["results"][0]["memory"]["user_id"], "alice");
   AddOne("Alice prefers green tea", {{"type", "preference"}});
   json turns = CallOk("add_memory",
-                      {{"messages", {{{"role", "user"}, {"content", "I adopted a cat"}},
+                      {{"infer", false},
+                       {"messages", {{{"role", "user"}, {"content", "I adopted a cat"}},
                                      {{"role", "assistant"}, {"content", "Congratulations"}}}}});
   EXPECT_EQ(turns["results"].size(), 2u);
 
@@ -195,6 +202,32 @@ TEST_F(McpServerTest, AddSearchContextAndList) {
   EXPECT_TRUE(rest["next_cursor"].is_null());
   json tagged = CallOk("list_memories", {{"tag", {"home"}}, {"type", {"fact"}}});
   EXPECT_EQ(tagged["results"].size(), 1u);
+}
+
+// An assistant calls add_memory with what the user said: by default the turn is kept and what
+// it states is extracted and reconciled, and chit-chat stores nothing, with the reason.
+TEST_F(McpServerTest, AddMemoryExtractsByDefault) {
+  Initialize();
+  json added = CallOk("add_memory", {{"text", "I'm allergic to peanuts, carry an epipen"}});
+  ASSERT_EQ(added["results"].size(), 2u) << added.dump();
+  EXPECT_EQ(added["results"][0]["kind"], "turn");
+  EXPECT_EQ(added["results"][0]["memory"]["type"], "message");
+  EXPECT_EQ(added["results"][1]["kind"], "memory");
+  EXPECT_EQ(added["results"][1]["event"], "ADD");
+  EXPECT_NE(added["results"][1]["memory"].value("content", "").find("peanut"), std::string::npos);
+  EXPECT_EQ(added["results"][1]["memory"]["source"]["turn_ids"][0], added["results"][0]["id"]);
+  // said again: the fact is reinforced, not duplicated
+  json again = CallOk("add_memory", {{"text", "just so you know I'm allergic to peanuts"}});
+  ASSERT_EQ(again["results"].size(), 2u) << again.dump();
+  EXPECT_EQ(again["results"][1]["event"], "NOOP");
+  EXPECT_EQ(again["results"][1]["id"], added["results"][1]["id"]);
+  json chat = CallOk("add_memory", {{"text", "thanks!"}});
+  EXPECT_TRUE(chat["results"].empty());
+  ASSERT_EQ(chat["skipped"].size(), 1u);
+  EXPECT_NE(chat["skipped"][0].value("reason", "").find("chit-chat"), std::string::npos);
+  // What only storing as given means is refused with extraction, saying how to store as given.
+  EXPECT_NE(CallError("add_memory", {{"text", "x"}, {"type", "fact"}}).find("infer=false"),
+            std::string::npos);
 }
 
 TEST_F(McpServerTest, GetUpdateHistoryDelete) {
@@ -303,6 +336,7 @@ TEST_F(McpServerTest, DeepNestingIsRefused) {
   EXPECT_EQ(ErrorCode(Send(deep)), kInvalidRequest);
   // Metadata a few levels deep is fine.
   json added = CallOk("add_memory", {{"text", "nested"},
+                                     {"infer", false},
                                      {"metadata", {{"a", {{"b", {{"c", {1, 2}}}}}}}}});
   EXPECT_EQ(added["results"].size(), 1u);
 }

@@ -182,14 +182,32 @@ TEST_F(RouteHandlersTest, InferAddsExtractAndDecide) {
   Reply first = Call("POST", "/v1/memories", add);
   ASSERT_EQ(first.status, 201) << first.body;
   json r1 = json::parse(first.body);
-  ASSERT_EQ(r1["results"].size(), 1u) << first.body;
-  EXPECT_EQ(r1["results"][0]["event"], "ADD");
-  EXPECT_EQ(r1["extractor"], "rules-v1");
+  // the turn as said, then what was extracted from it, linked both ways
+  ASSERT_EQ(r1["results"].size(), 2u) << first.body;
+  EXPECT_EQ(r1["results"][0]["kind"], "turn");
+  EXPECT_EQ(r1["results"][0]["memory"]["content"], "I live in Hangzhou.");
+  EXPECT_EQ(r1["results"][1]["kind"], "memory");
+  EXPECT_EQ(r1["results"][1]["event"], "ADD");
+  EXPECT_EQ(r1["results"][1]["memory"]["slot"], "user/location");
+  EXPECT_EQ(r1["results"][0]["memory"]["derived_ids"][0], r1["results"][1]["id"]);
+  EXPECT_EQ(r1["results"][1]["memory"]["source"]["turn_ids"][0], r1["results"][0]["id"]);
+  EXPECT_EQ(r1["extractor"], "rules-v2");
+  EXPECT_TRUE(r1["skipped"].empty());
   add.body = R"({"user_id":"u","text":"I moved to Suzhou."})";
   json r2 = json::parse(Call("POST", "/v1/memories", add).body);
-  ASSERT_EQ(r2["results"].size(), 1u);
-  EXPECT_EQ(r2["results"][0]["event"], "SUPERSEDE");
-  EXPECT_EQ(r2["results"][0]["replaced"]["id"], r1["results"][0]["id"]);
+  ASSERT_EQ(r2["results"].size(), 2u);
+  EXPECT_EQ(r2["results"][1]["event"], "SUPERSEDE");
+  EXPECT_EQ(r2["results"][1]["replaced"]["id"], r1["results"][1]["id"]);
+  // Nothing worth keeping: 200 (nothing created) with the reason.
+  add.body = R"({"user_id":"u","messages":[{"role":"user","content":"thanks!"},{"role":"assistant","content":"You're welcome"}]})";
+  Reply chat = Call("POST", "/v1/memories", add);
+  EXPECT_EQ(chat.status, 200) << chat.body;
+  json r3 = json::parse(chat.body);
+  EXPECT_TRUE(r3["results"].empty());
+  ASSERT_EQ(r3["skipped"].size(), 2u);
+  EXPECT_EQ(r3["skipped"][0]["message"], 0);
+  EXPECT_NE(r3["skipped"][0].value("reason", "").find("chit-chat"), std::string::npos);
+  EXPECT_NE(r3["skipped"][1].value("reason", "").find("assistant"), std::string::npos);
   // Async: 202 and a job readable only in its scope.
   add.body = R"({"user_id":"u","text":"I work at Initech.","async":true})";
   Reply accepted = Call("POST", "/v1/memories", add);
