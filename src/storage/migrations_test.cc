@@ -131,6 +131,70 @@ TEST(MigrationsTest, UpgradesFromEveryEarlierVersionKeepingData) {
   }
 }
 
+// Version 8 added who said a kept turn and the links between turns and what was extracted
+// from them: old rows read with none, and new links survive a reopen.
+TEST(MigrationsTest, Version8AddsTurnLinksAndOldItemsHaveNone) {
+  TempDir dir;
+  const std::string path = dir.File("v7.db");
+  {
+    auto db = OpenRaw(path);
+    ASSERT_TRUE(Migrate(db.get(), 1000, 7).ok());
+    ASSERT_TRUE(db->Exec("INSERT INTO scopes(tenant, user_id) VALUES ('default', 'u1')").ok());
+    ASSERT_TRUE(db->Exec("INSERT INTO items(id, scope_id, tier, type, content, importance, "
+                         "confidence, created_at, updated_at, valid_from, status, slot) VALUES "
+                         "('old-1', 1, 'semantic', 'fact', 'User lives in Oslo', 0.5, 1.0, "
+                         "1781517600000, 1781517600000, 1781517600000, 'active', 'user/location')")
+                    .ok());
+  }
+  Scope scope{"default", "u1", "", ""};
+  std::string turn_id, fact_id;
+  {
+    auto engine = testing::OpenEngine(path);
+    ASSERT_NE(engine, nullptr);
+    auto old = engine->Get(scope, "old-1");
+    ASSERT_TRUE(old.ok()) << old.status().ToString();
+    EXPECT_EQ(old->slot, "user/location");
+    EXPECT_EQ(old->source.role, "");
+    EXPECT_TRUE(old->source.turn_ids.empty());
+    EXPECT_TRUE(old->derived_ids.empty());
+    // A turn and the fact extracted from it, linked as the write path links them.
+    NewMemory turn = testing::Text("I moved to Bergen");
+    turn.type = MemoryType::kMessage;
+    turn.tier = Tier::kEpisodic;
+    turn.source.extractor = std::string(kTurnExtractor);
+    turn.source.role = "user";
+    auto t = engine->Add(scope, turn);
+    ASSERT_TRUE(t.ok()) << t.status().ToString();
+    turn_id = t->id;
+    PlannedWrite w;
+    w.memory = testing::Text("User lives in Bergen");
+    w.memory.slot = "user/location";
+    w.memory.source.turn_ids = {turn_id};
+    w.turn_ids = {turn_id};
+    w.decision = WriteDecision::kSupersede;
+    w.target_id = "old-1";
+    w.reason = "moved";
+    auto applied = engine->ApplyWrite(scope, w);
+    ASSERT_TRUE(applied.ok()) << applied.status().ToString();
+    fact_id = applied->memory.id;
+  }
+  auto db = OpenRaw(path);
+  EXPECT_EQ(*ReadSchemaVersion(db.get()), LatestSchemaVersion());
+  db.reset();
+  auto engine = testing::OpenEngine(path);
+  ASSERT_NE(engine, nullptr);
+  auto turn = engine->Get(scope, turn_id);
+  ASSERT_TRUE(turn.ok());
+  EXPECT_TRUE(IsKeptTurn(*turn));
+  EXPECT_EQ(turn->source.role, "user");
+  EXPECT_EQ(turn->derived_ids, std::vector<std::string>{fact_id});
+  auto fact = engine->Get(scope, fact_id);
+  ASSERT_TRUE(fact.ok());
+  EXPECT_EQ(fact->source.turn_ids, std::vector<std::string>{turn_id});
+  EXPECT_EQ(fact->supersedes, "old-1");
+  EXPECT_EQ(engine->Get(scope, "old-1")->status, ItemStatus::kSuperseded);
+}
+
 // Migrations keep their temporary data in files (a whole-table rewrite's statement journal
 // held gigabytes in memory), and the connection gets its in-memory setting back afterwards.
 TEST(MigrationsTest, TheConnectionKeepsTemporaryDataInMemoryAfterMigrating) {

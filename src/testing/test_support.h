@@ -45,6 +45,9 @@ inline MemoryItem EveryFieldItem() {
   m.superseded_by = "mem_02";
   m.embedding_model = "hash-v1-384";
   m.slot = "user/location";
+  m.source.role = "Caroline";
+  m.source.turn_ids = {"turn_1", "turn_2"};
+  m.derived_ids = {"mem_03", "mem_04"};
   return m;
 }
 
