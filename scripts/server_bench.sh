@@ -3,6 +3,9 @@
 # then wrk with keep-alive against POST /v1/search and POST /v1/memories. Writes a table with
 # the machine to bench/results/server-<date>.md, or server-<date>-2.md, -3, ... when that file
 # exists (recorded results are never overwritten).
+# Every write here stores its text as given ("infer": false in bench/server/load.py, add.lua and
+# bench/http_load.cc, like `engram add --no-infer`): extraction is the default for
+# POST /v1/memories, and these targets are about the store, not the extractor.
 #   scripts/server_bench.sh [build-dir]
 # Every run measures the same data: the first run loads USERS × PER_USER memories into a base
 # database (~1-4 min) and keeps it; each run then works on a fresh copy of it, so the memories an

@@ -5,6 +5,10 @@ Every test works on fresh databases in its own temporary directory. The CLI's ex
 0 ok, 1 internal or I/O error, 2 usage error or invalid input, 3 not found, 4 conflict,
 5 import rejected some lines.
 
+`add TEXT` runs the write path (the turn kept, memories extracted: DefaultWritePathTest);
+`add --no-infer TEXT` stores TEXT exactly as given, which is what most tests here need (the
+`add` shorthand).
+
 Usage: cli_test.py --engram PATH --crash-writer PATH [unittest options]
 """
 
@@ -122,7 +126,8 @@ class EngramTestCase(unittest.TestCase):
     # --- shorthands ---
 
     def add(self, content, *flags, **kw):
-        item = self.ok_json("add", content, *flags, **kw)
+        """Stores content exactly as given (`add --no-infer`) and returns the stored item."""
+        item = self.ok_json("add", "--no-infer", content, *flags, **kw)
         self.assertRegex(item["id"], UUID_RE)
         self.assertEqual(item["content"], content)
         return item
@@ -210,7 +215,8 @@ class AddGetTest(EngramTestCase):
         self.assertEqual(self.add("likes jazz", "--type", "preference")["tier"], "semantic")
 
     def test_add_text_output_and_get_text_output(self):
-        r = self.ok("add", "plain text output")
+        # As given: one line naming the stored item.
+        r = self.ok("add", "--no-infer", "plain text output")
         m = re.fullmatch(r"added (\S+)\n", r.out)
         self.assertIsNotNone(m, r.out)
         item_id = m.group(1)
@@ -219,6 +225,26 @@ class AddGetTest(EngramTestCase):
         self.assertIn(item_id, r.out)
         self.assertIn("plain text output", r.out)
         self.assertIn("active", r.out)
+        # The default write path: one line per write, the kept turn first, then what was
+        # extracted from it with its decision and type.
+        r = self.ok("add", "I'm allergic to peanuts")
+        lines = r.out.splitlines()
+        self.assertEqual(len(lines), 2, r.out)
+        turn = re.fullmatch(r"TURN (\S+)  I'm allergic to peanuts", lines[0])
+        self.assertIsNotNone(turn, r.out)
+        fact = re.fullmatch(r"ADD (\S+)  \[fact\] (User .*peanut.*)", lines[1])
+        self.assertIsNotNone(fact, r.out)
+        for written in (turn.group(1), fact.group(1)):
+            self.assertRegex(written, UUID_RE)
+        r = self.ok("get", fact.group(1))
+        self.assertIn(fact.group(2), r.out)
+        r = self.ok("get", turn.group(1))
+        self.assertIn("I'm allergic to peanuts", r.out)
+        self.assertIn("message", r.out)
+        # Chit-chat is not kept, and the output says why.
+        r = self.ok("add", "thanks!")
+        self.assertRegex(r.out, r"^not kept: .*chit-chat.*\n$")
+        self.assertEqual(self.count_all(), 3)
 
     def test_add_from_stdin(self):
         text = "line one\nline two: 你好，世界 🌍\n\n"
@@ -233,45 +259,55 @@ class AddGetTest(EngramTestCase):
         self.assertEqual(self.count_all(), 2)
 
     def add_stdin(self, text, *flags):
-        item = self.ok_json("add", "-", *flags, stdin=text)
+        item = self.ok_json("add", "--no-infer", "-", *flags, stdin=text)
         self.assertRegex(item["id"], UUID_RE)
         return item
 
     def test_add_invalid_input_is_rejected_and_nothing_is_stored(self):
+        # Flags that only --no-infer takes.
         bad = [
-            ["add", "x", "--type", "bogus"],
-            ["add", "x", "--tier", "attic"],
-            ["add", "x", "--importance", "1.5"],
-            ["add", "x", "--confidence", "-0.1"],
-            ["add", "x", "--metadata", "[1,2]"],
-            ["add", "x", "--metadata", "{not json"],
-            ["add", "x", "--meta", "novalue"],
-            ["add", "x", "--meta", "=3"],
-            ["add", "x", "--created-at", "yesterday"],
-            ["add", "x", "--valid-from", "2024-13-45"],
-            ["add", "x", "--valid-from", "2024-02-01", "--valid-to", "2024-01-01"],
-            ["add", ""],
-            ["add", "x", "--tag", "ok", "--tag", ""],
-            ["add", "x", "--entity", ""],
+            ["add", "--no-infer", "x", "--type", "bogus"],
+            ["add", "--no-infer", "x", "--tier", "attic"],
+            ["add", "--no-infer", "x", "--confidence", "-0.1"],
+            ["add", "--no-infer", "x", "--valid-from", "2024-13-45"],
+            ["add", "--no-infer", "x", "--valid-from", "2024-02-01", "--valid-to", "2024-01-01"],
+            ["add", "--no-infer", "x", "--entity", ""],
         ]
+        # Input both paths take: rejected with and without extraction, for its own reason.
+        for extra in ([], ["--no-infer"]):
+            bad += [
+                ["add", *extra, "x", "--importance", "1.5"],
+                ["add", *extra, "x", "--metadata", "[1,2]"],
+                ["add", *extra, "x", "--metadata", "{not json"],
+                ["add", *extra, "x", "--meta", "novalue"],
+                ["add", *extra, "x", "--meta", "=3"],
+                ["add", *extra, "x", "--created-at", "yesterday"],
+                ["add", *extra, ""],
+                ["add", *extra, "x", "--tag", "ok", "--tag", ""],
+            ]
         for args in bad:
             with self.subTest(args=args):
-                self.fails(EXIT_USAGE, *args)
+                r = self.fails(EXIT_USAGE, *args)
+                self.assertNotIn("--no-infer", r.err)
         # Usage errors: no text, no user, unknown flag, unknown subcommand, no subcommand.
         self.fails(EXIT_USAGE, "add")
+        self.fails(EXIT_USAGE, "add", "--no-infer")
         self.fails(EXIT_USAGE, "add", "x", user=None)
+        self.fails(EXIT_USAGE, "add", "--no-infer", "x", user=None)
         self.fails(EXIT_USAGE, "add", "x", "--no-such-flag")
         self.fails(EXIT_USAGE, "frobnicate")
         self.fails(EXIT_USAGE, user=None)
         self.assertEqual(self.count_all(), 0)
 
     def test_invalid_utf8_content_is_rejected_and_not_stored(self):
-        r = self.fails(EXIT_USAGE, "add", "-", stdin=b"caf\xc3 au lait\xff\n")
-        self.assertIn("UTF-8", r.err)
-        r = self.fails(EXIT_USAGE, "add", "-", stdin=b"\xed\xa0\x80 surrogate")
-        self.assertIn("UTF-8", r.err)
-        r = self.fails(EXIT_USAGE, "add", b"overlong \xc0\xaf")
-        self.assertIn("UTF-8", r.err)
+        for extra in ([], ["--no-infer"]):
+            with self.subTest(flags=extra):
+                r = self.fails(EXIT_USAGE, "add", *extra, "-", stdin=b"caf\xc3 au lait\xff\n")
+                self.assertIn("UTF-8", r.err)
+                r = self.fails(EXIT_USAGE, "add", *extra, "-", stdin=b"\xed\xa0\x80 surrogate")
+                self.assertIn("UTF-8", r.err)
+                r = self.fails(EXIT_USAGE, "add", *extra, b"overlong \xc0\xaf")
+                self.assertIn("UTF-8", r.err)
         self.assertEqual(self.count_all(), 0)
         conn = sqlite3.connect(self.db)
         try:
@@ -280,12 +316,14 @@ class AddGetTest(EngramTestCase):
             conn.close()
 
     def test_oversize_content_is_rejected_with_the_limit_named(self):
-        r = self.fails(EXIT_USAGE, "--max-content-bytes", "100", "add", "a" * 101)
-        self.assertIn("100", r.err)
-        self.assertIn("limit", r.err)
+        for extra in ([], ["--no-infer"]):
+            r = self.fails(EXIT_USAGE, "--max-content-bytes", "100", "add", *extra, "a" * 101)
+            self.assertIn("100", r.err)
+            self.assertIn("limit", r.err)
         self.add("b" * 100, "--max-content-bytes", "100")
         # The limit counts bytes: 34 CJK characters are 102 bytes.
         self.fails(EXIT_USAGE, "--max-content-bytes", "100", "add", "字" * 34)
+        self.fails(EXIT_USAGE, "--max-content-bytes", "100", "add", "--no-infer", "字" * 34)
         # The same limit from the environment, for argument and standard-input content.
         env = {"ENGRAM_MAX_CONTENT_BYTES": "100"}
         r = self.fails(EXIT_USAGE, "add", "c" * 101, env=env)
@@ -316,6 +354,102 @@ class AddGetTest(EngramTestCase):
         self.fails(EXIT_USAGE, "get", "01234567-89ab-7def-8123-456789abcdef", user=None)
 
 
+class DefaultWritePathTest(EngramTestCase):
+    """`add` without --no-infer: the user's turn is kept and memories are extracted from it."""
+
+    def remember(self, text, *args, **kw):
+        body = self.ok_json(*args, "add", text, **kw)
+        self.assertEqual(set(body), {"results", "skipped", "extractor", "extraction_errors"})
+        self.assertEqual(body["extractor"], "rules-v2")
+        self.assertEqual(body["extraction_errors"], [])
+        for w in body["results"]:
+            self.assertRegex(w["id"], UUID_RE)
+            self.assertEqual(w["memory"]["id"], w["id"])
+        return body
+
+    def test_turn_kept_and_fact_extracted_and_linked(self):
+        body = self.remember("I'm allergic to peanuts")
+        self.assertEqual(body["skipped"], [])
+        self.assertEqual([(w["kind"], w["event"]) for w in body["results"]],
+                         [("turn", "ADD"), ("memory", "ADD")])
+        turn, fact = body["results"]
+        self.assertEqual(turn["memory"]["content"], "I'm allergic to peanuts")
+        self.assertEqual((turn["memory"]["type"], turn["memory"]["tier"]), ("message", "episodic"))
+        self.assertEqual(turn["memory"]["source"]["extractor"], "turn")
+        self.assertEqual(turn["memory"]["source"]["role"], "user")
+        self.assertIn("peanut", fact["memory"]["content"].lower())
+        self.assertNotEqual(fact["memory"]["content"], "I'm allergic to peanuts")
+        self.assertEqual(fact["memory"]["source"]["extractor"], "rules-v2")
+        self.assertNotIn("replaced", fact)
+        # Linked both ways, in the response and in what is stored.
+        self.assertEqual(fact["memory"]["source"]["turn_ids"], [turn["id"]])
+        self.assertEqual(turn["memory"]["derived_ids"], [fact["id"]])
+        self.assertEqual(self.get(fact["id"])["source"]["turn_ids"], [turn["id"]])
+        self.assertEqual(self.get(turn["id"])["derived_ids"], [fact["id"]])
+        self.assertEqual(sorted(m["id"] for m in self.list_page()["memories"]),
+                         sorted([turn["id"], fact["id"]]))
+        self.assertEqual([h["event"] for h in self.history(fact["id"])], ["ADD"])
+
+    def test_chit_chat_stores_nothing(self):
+        body = self.remember("thanks!")
+        self.assertEqual(body["results"], [])
+        self.assertEqual(len(body["skipped"]), 1)
+        self.assertEqual(body["skipped"][0]["message"], 0)
+        self.assertIn("chit-chat", body["skipped"][0]["reason"])
+        self.assertEqual(self.count_all(), 0)
+
+    def test_as_given_flags_need_no_infer(self):
+        msg = self.fails_json(EXIT_USAGE, "invalid_argument", "add", "x", "--type", "fact")
+        self.assertIn("--no-infer", msg)
+        r = self.fails(EXIT_USAGE, "add", "x", "--type", "fact")
+        self.assertIn("--no-infer", r.err)
+        for flags in (["--tier", "semantic"], ["--entity", "Oslo"], ["--confidence", "0.5"],
+                      ["--valid-from", "2024-01-01"], ["--valid-to", "2030-01-01"],
+                      ["--reason", "because"]):
+            with self.subTest(flags=flags):
+                r = self.fails(EXIT_USAGE, "add", "I live in Oslo", *flags)
+                self.assertIn("--no-infer", r.err)
+                self.assertIn(flags[0], r.err)
+        self.assertEqual(self.count_all(), 0)
+        # With --no-infer the same flags are taken and the text is stored as given.
+        item = self.add("x", "--type", "fact")
+        self.assertEqual(item["source"]["extractor"], "manual")
+        self.assertEqual(self.list_contents(), ["x"])
+
+    def test_keep_turns_false_stores_only_the_memory(self):
+        body = self.remember("I live in Oslo", "--keep-turns", "false")
+        self.assertEqual([(w["kind"], w["event"]) for w in body["results"]], [("memory", "ADD")])
+        fact = body["results"][0]["memory"]
+        self.assertIn("Oslo", fact["content"])
+        self.assertEqual(fact["source"]["turn_ids"], [])
+        self.assertEqual(self.list_contents("--status", "all"), [fact["content"]])
+        self.assertEqual(self.list_contents("--type", "message", "--status", "all"), [])
+
+    def test_a_later_fact_supersedes_the_earlier_one(self):
+        first = self.remember("I live in Oslo")["results"][1]
+        second = self.remember("I live in Bergen")["results"]
+        self.assertEqual([(w["kind"], w["event"]) for w in second],
+                         [("turn", "ADD"), ("memory", "SUPERSEDE")])
+        new = second[1]
+        self.assertIn("Bergen", new["memory"]["content"])
+        self.assertEqual(new["replaced"]["id"], first["id"])
+        self.assertEqual(new["memory"]["supersedes"], first["id"])
+        old = self.get(first["id"])
+        self.assertEqual((old["status"], old["superseded_by"]), ("superseded", new["id"]))
+
+    def test_remember_is_add_with_extraction(self):
+        r = self.ok("remember", "My sister is called Anna")
+        lines = r.out.splitlines()
+        self.assertEqual(len(lines), 2, r.out)
+        self.assertRegex(lines[0], r"^TURN \S+  My sister is called Anna$")
+        self.assertRegex(lines[1], r"^ADD \S+  \[fact\] .*Anna")
+        body = self.ok_json("remember", "thanks!")
+        self.assertEqual(body["results"], [])
+        self.assertIn("chit-chat", body["skipped"][0]["reason"])
+        self.fails(EXIT_USAGE, "remember", "x", "--type", "fact")
+        self.assertEqual(self.count_all(), 2)
+
+
 # ------------------------------------------------------------------------------------------
 # list
 # ------------------------------------------------------------------------------------------
@@ -329,7 +463,7 @@ class ListFilterTest(EngramTestCase):
         cls.shared_db = os.path.join(cls._class_tmp.name, "list.db")
 
         def add(content, *flags):
-            r = run_engram(["add", content, *flags], db=cls.shared_db, user="alice",
+            r = run_engram(["add", "--no-infer", content, *flags], db=cls.shared_db, user="alice",
                            as_json=True)
             assert r.code == 0, r.describe()
             return r.json()["id"]
@@ -794,9 +928,13 @@ class JsonOutputTest(EngramTestCase):
         self.assertEqual(self.ok_json("import", out, db=self.path("other.db"), user=None),
                          {"imported": 1, "skipped": 0, "rejected": 0, "errors": []})
         self.assertEqual(self.ok_json("purge", item["id"]), {"purged": 1})
-        # --json may also follow the subcommand.
-        r = self.ok("add", "after", "--json")
+        # --json may also follow the subcommand, on both write paths.
+        r = self.ok("add", "--no-infer", "after", "--json")
         self.assertEqual(r.json()["content"], "after")
+        r = self.ok("add", "I live in Oslo", "--json")
+        self.assertEqual([(w["kind"], w["event"]) for w in r.json()["results"]],
+                         [("turn", "ADD"), ("memory", "ADD")])
+        self.assertEqual(r.json()["results"][0]["memory"]["content"], "I live in Oslo")
 
     def test_errors_are_json_on_stderr(self):
         item = self.add("x")
@@ -805,7 +943,10 @@ class JsonOutputTest(EngramTestCase):
                               "01234567-89ab-7def-8123-456789abcdef")
         self.assertIn("01234567-89ab-7def-8123-456789abcdef", msg)
         self.fails_json(EXIT_USAGE, "invalid_argument", "add", "")
+        self.fails_json(EXIT_USAGE, "invalid_argument", "add", "--no-infer", "")
         self.fails_json(EXIT_USAGE, "invalid_argument", "add", "x", user=None)
+        msg = self.fails_json(EXIT_USAGE, "invalid_argument", "add", "x", "--tier", "semantic")
+        self.assertIn("--no-infer", msg)
         self.fails_json(EXIT_USAGE, "invalid_argument", "list", "--limit", "0")
         self.fails_json(EXIT_CONFLICT, "conflict", "update", item["id"], "-c", "y")
         self.fails_json(EXIT_NOT_FOUND, "not_found", "import", self.path("missing.jsonl"))
@@ -868,8 +1009,8 @@ class RoundTripTest(EngramTestCase):
             return r
 
         def add(content, *flags, user="alice", tenant=None):
-            return engram("add", content, *flags, db=cls.db1, user=user, tenant=tenant,
-                          as_json=True).json()["id"]
+            return engram("add", "--no-infer", content, *flags, db=cls.db1, user=user,
+                          tenant=tenant, as_json=True).json()["id"]
 
         # Records only import can create: vectors, supersession, source, access counts.
         seed = os.path.join(d, "seed.jsonl")
@@ -1163,8 +1304,10 @@ class BadDatabaseTest(EngramTestCase):
     def test_parent_is_a_file(self):
         f = self.path("file")
         open(f, "w").close()
-        r = self.fails(EXIT_INTERNAL, "add", "x", db=os.path.join(f, "sub", "engram.db"))
-        self.assertIn("cannot", r.err)
+        for args in (["add", "x"], ["add", "--no-infer", "x"], ["list"]):
+            with self.subTest(args=args):
+                r = self.fails(EXIT_INTERNAL, *args, db=os.path.join(f, "sub", "engram.db"))
+                self.assertIn("cannot", r.err)
 
     def test_missing_directories_are_created(self):
         db = self.path("deep/er/engram.db")
@@ -1176,10 +1319,11 @@ class BadDatabaseTest(EngramTestCase):
         content = b"these are my notes, not a database\n" * 200
         with open(f, "wb") as fh:
             fh.write(content)
-        for args in (["list"], ["add", "x"]):
-            r = self.fails(EXIT_INTERNAL, *args, db=f)
-            self.assertIn("not a database", r.err)
-            self.assertIn(f, r.err)
+        for args in (["list"], ["add", "x"], ["add", "--no-infer", "x"]):
+            with self.subTest(args=args):
+                r = self.fails(EXIT_INTERNAL, *args, db=f)
+                self.assertIn("not a database", r.err)
+                self.assertIn(f, r.err)
         with open(f, "rb") as fh:
             self.assertEqual(fh.read(), content)
         self.assertEqual(sorted(os.listdir(self.dir)), ["notes.txt"])
@@ -1195,9 +1339,11 @@ class BadDatabaseTest(EngramTestCase):
 
     def test_foreign_sqlite_file_is_refused(self):
         f = self.make_foreign_sqlite()
-        for args in (["list"], ["add", "x"], ["export", "--all-tenants"]):
-            r = self.fails(EXIT_INTERNAL, *args, db=f, user="alice")
-            self.assertIn("not an Engram", r.err)
+        for args in (["list"], ["add", "x"], ["add", "--no-infer", "x"],
+                     ["export", "--all-tenants"]):
+            with self.subTest(args=args):
+                r = self.fails(EXIT_INTERNAL, *args, db=f, user="alice")
+                self.assertIn("not an Engram", r.err)
         conn = sqlite3.connect(f)
         try:
             tables = [t for (t,) in conn.execute("SELECT name FROM sqlite_schema WHERE type='table'")]
@@ -1232,7 +1378,8 @@ class MiscTest(EngramTestCase):
             self.assertIn(word, r.out)
 
     def test_default_database_path_from_environment(self):
-        r = run_engram(["add", "env db", "--user", "alice"], env={"ENGRAM_DB": self.db})
+        r = run_engram(["add", "--no-infer", "env db", "--user", "alice"],
+                       env={"ENGRAM_DB": self.db})
         self.assertEqual(r.code, 0, r.describe())
         self.assertTrue(os.path.isfile(self.db))
         self.assertEqual(self.list_contents(), ["env db"])

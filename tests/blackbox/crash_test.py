@@ -194,7 +194,7 @@ class CrashDurabilityTest(unittest.TestCase):
             # Continue after every id used so far, committed or not.
             start = max(max(stored), in_flight[-1]) + 1
         # The database still takes writes after the crashes, through the real binary.
-        r = engram(self.db, "add", "after the crashes", "--user", USER, "--json")
+        r = engram(self.db, "add", "--no-infer", "after the crashes", "--user", USER, "--json")
         self.assertEqual(r.returncode, 0, r.stderr.decode())
         added = json.loads(r.stdout)
         r = engram(self.db, "get", added["id"], "--user", USER, "--json")

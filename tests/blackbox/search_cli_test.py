@@ -27,9 +27,9 @@ class SearchCliTest(unittest.TestCase):
         for text, kind in [("I live in Beijing", "fact"), ("我喜欢喝绿茶，不喜欢咖啡", "preference"),
                            ("My daughter Emma plays the violin", "fact"),
                            ("I am allergic to peanuts", "fact"), ("Ran a half marathon", "event")]:
-            out = run("add", text, "-u", "alice", "-t", kind, "--json", db=self.db)
+            out = run("add", "--no-infer", text, "-u", "alice", "-t", kind, "--json", db=self.db)
             self.ids[text] = json.loads(out.stdout)["id"]
-        run("add", "Bob likes violin music too", "-u", "bob", db=self.db)
+        run("add", "--no-infer", "Bob likes violin music too", "-u", "bob", db=self.db)
 
     def tearDown(self):
         self.tmp.cleanup()
