@@ -186,14 +186,19 @@ class SessionTest(McpTestCase):
             self.assertIsInstance(t["inputSchema"]["properties"], dict, t["name"])
             self.assertTrue(t["description"], t["name"])
 
+        # Stored as given (infer false): exactly this content, one memory per message.
         added = self.ok(p, "add_memory", {"text": "I live in Beijing", "tags": ["home"],
-                                          "importance": 0.8})
+                                          "importance": 0.8, "infer": False})
+        self.assertEqual(len(added["results"]), 1, added)
         item_id = added["results"][0]["id"]
         self.assertEqual(added["results"][0]["memory"]["user_id"], "alice")
-        turns = self.ok(p, "add_memory", {"messages": [
+        self.assertEqual(added["results"][0]["memory"]["content"], "I live in Beijing")
+        turns = self.ok(p, "add_memory", {"infer": False, "messages": [
             {"role": "user", "content": "My sister is called Mei"},
             {"role": "assistant", "content": "Nice to know"}]})
         self.assertEqual([r["memory"]["type"] for r in turns["results"]], ["message", "message"])
+        self.assertEqual([r["memory"]["metadata"]["role"] for r in turns["results"]],
+                         ["user", "assistant"])
 
         hits = self.ok(p, "search_memories", {"query": "where do I live", "k": 2})
         self.assertEqual(hits["results"][0]["id"], item_id)
@@ -218,6 +223,70 @@ class SessionTest(McpTestCase):
         self.assertEqual(p.close_and_wait(), 0, p.log())
         self.assertIn("end of input", p.log())
 
+    def test_add_memory_extracts_by_default(self):
+        """An assistant passes on what the user said: the turn is kept, what it states is
+        extracted and reconciled, chit-chat and the assistant's own words are not stored."""
+        p = self.start(user="alice")
+        p.initialize()
+        added = self.ok(p, "add_memory", {"text": "I live in Beijing", "tags": ["home"]})
+        self.assertEqual(added["extractor"], "rules-v2")
+        self.assertEqual((added["skipped"], added["extraction_errors"]), ([], []))
+        self.assertEqual([(r["kind"], r["event"]) for r in added["results"]],
+                         [("turn", "ADD"), ("memory", "ADD")], added)
+        turn, fact = added["results"]
+        self.assertEqual(turn["memory"]["content"], "I live in Beijing")
+        self.assertEqual((turn["memory"]["type"], turn["memory"]["tier"]), ("message", "episodic"))
+        self.assertEqual(turn["memory"]["source"]["extractor"], "turn")
+        self.assertEqual(turn["memory"]["source"]["role"], "user")
+        self.assertEqual(fact["memory"]["slot"], "user/location")
+        self.assertIn("Beijing", fact["memory"]["content"])
+        self.assertEqual(fact["memory"]["source"]["extractor"], "rules-v2")
+        for r in added["results"]:  # tags apply to what is stored
+            self.assertEqual(r["memory"]["tags"], ["home"])
+            self.assertEqual(r["memory"]["user_id"], "alice")
+        # Linked both ways, in the reply and as stored.
+        self.assertEqual(fact["memory"]["source"]["turn_ids"], [turn["id"]])
+        self.assertEqual(turn["memory"]["derived_ids"], [fact["id"]])
+        self.assertEqual(self.ok(p, "get_memory", {"id": turn["id"]})["derived_ids"], [fact["id"]])
+        self.assertEqual(self.ok(p, "get_memory", {"id": fact["id"]})["source"]["turn_ids"],
+                         [turn["id"]])
+
+        moved = self.ok(p, "add_memory", {"messages": [
+            {"role": "user", "content": "I moved to Shanghai."},
+            {"role": "assistant", "content": "Shanghai, noted."}]})
+        self.assertEqual([(r["kind"], r["event"]) for r in moved["results"]],
+                         [("turn", "ADD"), ("memory", "SUPERSEDE")], moved)
+        self.assertEqual(moved["results"][1]["replaced"]["id"], fact["id"])
+        self.assertEqual(moved["results"][1]["memory"]["source"]["turn_ids"],
+                         [moved["results"][0]["id"]])
+        self.assertEqual([s["message"] for s in moved["skipped"]], [1], moved)
+        self.assertIn("assistant", moved["skipped"][0]["reason"])
+        self.assertEqual(self.ok(p, "get_memory", {"id": fact["id"]})["status"], "superseded")
+        history = self.ok(p, "memory_history", {"id": fact["id"]})["results"]
+        self.assertEqual([h["event"] for h in history], ["ADD", "SUPERSEDE"])
+
+        chat = self.ok(p, "add_memory", {"text": "thanks!"})
+        self.assertEqual(chat["results"], [])
+        self.assertEqual(len(chat["skipped"]), 1, chat)
+        self.assertIn("chit-chat", chat["skipped"][0]["reason"])
+        listed = self.ok(p, "list_memories", {})["results"]
+        self.assertEqual(sorted(m["content"] for m in listed if m["type"] == "message"),
+                         ["I live in Beijing", "I moved to Shanghai."])
+        self.assertEqual([m["slot"] for m in listed if m["type"] != "message"], ["user/location"])
+
+        # What only storing as given means is refused with extraction, naming infer=false.
+        for field, value in (("type", "fact"), ("tier", "semantic"), ("confidence", 0.5)):
+            with self.subTest(field=field):
+                error = self.tool_error(p, "add_memory", {"text": "I like tea", field: value})
+                self.assertIn(field, error)
+                self.assertIn("infer=false", error)
+        self.assertEqual(len(self.ok(p, "list_memories", {})["results"]), len(listed))
+        given = self.ok(p, "add_memory", {"text": "I like tea", "type": "preference",
+                                          "infer": False})
+        self.assertEqual([(r["event"], r["memory"]["type"], r["memory"]["content"])
+                          for r in given["results"]], [("ADD", "preference", "I like tea")])
+        self.assertEqual(p.close_and_wait(), 0, p.log())
+
     def test_older_protocol_versions(self):
         for asked, answered in (("2024-11-05", "2024-11-05"), ("2025-03-26", "2025-03-26"),
                                 ("1999-01-01", "2025-06-18")):
@@ -228,15 +297,15 @@ class SessionTest(McpTestCase):
     def test_memories_are_shared_with_the_cli(self):
         p = self.start(tenant="acme", user="bob")
         p.initialize()
-        item_id = self.ok(p, "add_memory", {"text": "Bob's favourite colour is teal"})[
-            "results"][0]["id"]
+        item_id = self.ok(p, "add_memory", {"text": "Bob's favourite colour is teal",
+                                            "infer": False})["results"][0]["id"]
         self.assertEqual(p.close_and_wait(), 0)
         listed = self.cli_json("list", tenant="acme", user="bob")["memories"]
         self.assertEqual([m["id"] for m in listed], [item_id])
         self.assertEqual(self.cli_json("list", user="bob")["memories"], [],
                          "another tenant must not see it")
 
-        self.cli_json("add", "Bob plays the cello", tenant="acme", user="bob")
+        self.cli_json("add", "--no-infer", "Bob plays the cello", tenant="acme", user="bob")
         p = self.start(tenant="acme", user="bob")
         p.initialize()
         hits = self.ok(p, "search_memories", {"query": "cello"})["results"]
@@ -248,7 +317,7 @@ class SessionTest(McpTestCase):
         p = self.start()
         p.initialize()
         self.assertIn("user_id", self.tool_error(p, "list_memories", {}))
-        self.ok(p, "add_memory", {"text": "explicit user", "user_id": "dana"})
+        self.ok(p, "add_memory", {"text": "explicit user", "user_id": "dana", "infer": False})
         p.close_and_wait()
 
         p = self.start(env={"ENGRAM_USER": "dana"})
@@ -300,7 +369,7 @@ class ProtocolTest(McpTestCase):
         p = self.start(user="alice")
         p.initialize()
         text = "我住在北京 🏠 — café"
-        item_id = self.ok(p, "add_memory", {"text": text})["results"][0]["id"]
+        item_id = self.ok(p, "add_memory", {"text": text, "infer": False})["results"][0]["id"]
         self.assertEqual(self.ok(p, "get_memory", {"id": item_id})["content"], text)
         self.assertEqual(self.ok(p, "search_memories", {"query": "北京"})["results"][0]["id"],
                          item_id)
@@ -311,7 +380,7 @@ class ProtocolTest(McpTestCase):
 
         p = self.start(user="alice")
         p.initialize()
-        self.ok(p, "add_memory", {"text": "kept"})
+        self.ok(p, "add_memory", {"text": "kept", "infer": False})
         p.proc.send_signal(signal.SIGTERM)
         self.assertEqual(p.proc.wait(timeout=TIMEOUT), 0, p.log())
         self.assertEqual(self.cli_json("list", user="alice")["memories"][0]["content"], "kept")

@@ -103,6 +103,58 @@ class AddTest(ApiTestCase):
             self.assertEqual(m["tags"], ["chat"])
         self.assertEqual(self.count("alice"), 2)
 
+    def test_infer_is_the_default(self):
+        """A body that does not say infer runs the write path: the user's turn is kept (kind
+        "turn"), what it states is extracted (kind "memory"), the two are linked, and what is
+        not stored is listed with the reason; 200 when nothing was stored."""
+        c = h.Client(self.server.port, store_as_given=False)
+        self.server.clients.append(c)
+        r = self.call(c, "POST", "/v1/memories", {
+            "user_id": "carol", "tags": ["chat"], "metadata": {"via": "test"}, "messages": [
+                {"role": "user", "content": "I work at Initech."},
+                {"role": "assistant", "content": "Initech, noted."},
+                {"role": "user", "content": "thanks!"}]}, expect=201)
+        self.assertTrue(r.header("content-type").startswith("application/json"))
+        body = r.json()
+        self.assertEqual(set(body), {"results", "skipped", "extractor", "extraction_errors"})
+        self.assertEqual((body["extractor"], body["extraction_errors"]), ("rules-v2", []))
+        self.assertEqual([(x["kind"], x["event"]) for x in body["results"]],
+                         [("turn", "ADD"), ("memory", "ADD")], body)
+        turn, fact = body["results"]
+        self.assertEqual(turn["memory"]["content"], "I work at Initech.")
+        self.assertEqual((turn["memory"]["type"], turn["memory"]["tier"]), ("message", "episodic"))
+        self.assertEqual((turn["memory"]["source"]["extractor"], turn["memory"]["source"]["role"]),
+                         ("turn", "user"))
+        self.assertEqual(fact["memory"]["slot"], "user/employer")
+        self.assertEqual(fact["memory"]["source"]["extractor"], "rules-v2")
+        for x in body["results"]:
+            self.assertEqual(x["id"], x["memory"]["id"])
+            self.assertEqual((x["memory"]["tags"], x["memory"]["metadata"]),
+                             (["chat"], {"via": "test"}))
+        self.assertEqual(fact["memory"]["source"]["turn_ids"], [turn["id"]])
+        self.assertEqual(turn["memory"]["derived_ids"], [fact["id"]])
+        got = self.ok(c, "GET", "/v1/memories/" + turn["id"], params={"user_id": "carol"})
+        self.assertEqual(got["derived_ids"], [fact["id"]])
+        self.assertEqual([x["message"] for x in body["skipped"]], [1, 2], body)
+        self.assertIn("'assistant'", body["skipped"][0]["reason"])
+        self.assertIn("chit-chat", body["skipped"][1]["reason"])
+        # Nothing stored: 200 with the reasons.
+        nothing = self.ok(c, "POST", "/v1/memories", {"user_id": "carol", "text": "ok"})
+        self.assertEqual(nothing["results"], [])
+        self.assertEqual([x["message"] for x in nothing["skipped"]], [0])
+        self.assertIn("chit-chat", nothing["skipped"][0]["reason"])
+        self.assertEqual(self.count("carol"), 2)
+        # Fields only storing as given decides are refused, naming infer=false.
+        for body, field in (({"user_id": "carol", "text": "x", "type": "fact"}, "type"),
+                            ({"user_id": "carol", "text": "x", "entities": ["X"]}, "entities"),
+                            ({"user_id": "carol", "memories": [{"text": "x", "tier": "semantic"}]},
+                             "tier")):
+            path = "/v1/memories/batch" if "memories" in body else "/v1/memories"
+            with self.subTest(field=field):
+                msg = self.fails(c, "POST", path, body, 400, "invalid_argument", field)
+                self.assertIn("infer=false", msg)
+        self.assertEqual(self.count("carol"), 2)
+
     def test_invalid_add_requests_name_the_field_and_store_nothing(self):
         cases = [
             ({"text": "x"}, "user_id"),

@@ -1,7 +1,10 @@
-"""Black-box tests of the write path over HTTP: extraction with the built-in rules, decisions
-(ADD, SUPERSEDE, NOOP) with history and as_of, the privacy policy, sessions and working
-memory, asynchronous adds and their jobs (including across a crash), and an LLM provider that
-fails — all against the real `engram serve` on an ephemeral loopback port.
+"""Black-box tests of the write path over HTTP: each user turn that is not chit-chat kept as an
+episodic message (kind "turn") linked both ways to what is extracted from it (kind "memory"),
+extraction with the built-in rules, decisions (ADD, SUPERSEDE, NOOP) with history and as_of,
+chit-chat and other speakers skipped with reasons (200 when nothing is stored), --keep-turns
+false, the privacy policy, sessions and working memory, asynchronous adds and their jobs
+(including across a crash), and an LLM provider that fails (the turn is kept, the error
+reported) — all against the real `engram serve` on an ephemeral loopback port.
 
 The LLM is a fake OpenAI-compatible server in this file (a real model cannot run here); it
 speaks the real protocol over real HTTP and can be switched between failing and answering.
@@ -73,50 +76,213 @@ class WritePathTest(h.ServerTestCase):
     def active(self, c, user, **params):
         return [m["content"] for m in self.list_all(c, user, **params)]
 
+    def split(self, body):
+        """The kept turns and the memories of an add's results; turns must come first."""
+        kinds = [r["kind"] for r in body["results"]]
+        turns = [r for r in body["results"] if r["kind"] == "turn"]
+        memories = [r for r in body["results"] if r["kind"] == "memory"]
+        self.assertEqual(kinds, ["turn"] * len(turns) + ["memory"] * len(memories), body)
+        for r in body["results"]:
+            self.assertEqual(r["id"], r["memory"]["id"], r)
+        return turns, memories
+
+    def assert_turn(self, result, content, role="user"):
+        """A kept turn: the user's words as said, an episodic message of the "turn" extractor."""
+        self.assertEqual(result["kind"], "turn")
+        self.assertEqual(result["event"], "ADD")
+        m = result["memory"]
+        self.assertEqual(m["content"], content)
+        self.assertEqual((m["type"], m["tier"], m["status"]), ("message", "episodic", "active"))
+        self.assertEqual(m["source"]["extractor"], "turn")
+        self.assertEqual(m["source"]["role"], role)
+        self.assertEqual(m["source"]["turn_ids"], [])
+        self.assertEqual(m["slot"], "")
+
+    def assert_linked(self, c, user, turn, memories):
+        """The turn lists exactly what it produced (in the reply and stored); each memory names
+        the turn among its source turns."""
+        ids = [m["id"] for m in memories]
+        self.assertEqual(turn["memory"]["derived_ids"], ids, turn)
+        stored = self.ok(c, "GET", "/v1/memories/" + turn["id"], params={"user_id": user})
+        self.assertEqual(stored["derived_ids"], ids)
+        for m in memories:
+            self.assertIn(turn["id"], m["memory"]["source"]["turn_ids"], m)
+            got = self.ok(c, "GET", "/v1/memories/" + m["id"], params={"user_id": user})
+            self.assertIn(turn["id"], got["source"]["turn_ids"])
+
     def test_rules_extract_decide_and_keep_history(self):
         c = self.infer_client(self.start_server())
         first = self.remember(c, "alice", "Hi! I live in Beijing.")
-        self.assertEqual(first["extractor"], "rules-v1")
+        self.assertEqual(first["extractor"], "rules-v2")
         self.assertEqual(first["extraction_errors"], [])
-        self.assertEqual(len(first["results"]), 1, first)
-        beijing = first["results"][0]
+        self.assertEqual(first["skipped"], [])
+        turns, memories = self.split(first)
+        self.assertEqual((len(turns), len(memories)), (1, 1), first)
+        said = turns[0]
+        self.assert_turn(said, "Hi! I live in Beijing.")
+        beijing = memories[0]
         self.assertEqual(beijing["event"], "ADD")
         self.assertEqual(beijing["memory"]["slot"], "user/location")
+        self.assertEqual((beijing["memory"]["type"], beijing["memory"]["tier"]),
+                         ("fact", "semantic"))
         self.assertIn("Beijing", beijing["memory"]["content"])
-        self.assertEqual(beijing["memory"]["source"]["extractor"], "rules-v1")
+        self.assertEqual(beijing["memory"]["source"]["extractor"], "rules-v2")
+        self.assertEqual(beijing["memory"]["source"]["turn_ids"], [said["id"]])
+        self.assertEqual(beijing["memory"]["derived_ids"], [])
+        self.assert_linked(c, "alice", said, [beijing])
+        # The raw turn ranks below what was distilled from it.
+        self.assertLess(said["memory"]["importance"], beijing["memory"]["importance"])
         time.sleep(0.01)
         moved = self.remember(c, "alice", "I moved to Shanghai.")
-        self.assertEqual([r["event"] for r in moved["results"]], ["SUPERSEDE"], moved)
-        self.assertEqual(moved["results"][0]["replaced"]["id"], beijing["id"])
-        self.assertEqual(moved["results"][0]["replaced"]["status"], "superseded")
-        active = self.active(c, "alice")
-        self.assertEqual(len(active), 1)
-        self.assertIn("Shanghai", active[0])
+        turns, memories = self.split(moved)
+        self.assertEqual([(r["kind"], r["event"]) for r in moved["results"]],
+                         [("turn", "ADD"), ("memory", "SUPERSEDE")], moved)
+        self.assert_turn(turns[0], "I moved to Shanghai.")
+        self.assert_linked(c, "alice", turns[0], memories)
+        shanghai = memories[0]
+        self.assertIn("Shanghai", shanghai["memory"]["content"])
+        self.assertEqual(shanghai["memory"]["supersedes"], beijing["id"])
+        self.assertEqual(shanghai["replaced"]["id"], beijing["id"])
+        self.assertEqual(shanghai["replaced"]["status"], "superseded")
+        self.assertEqual(shanghai["replaced"]["superseded_by"], shanghai["id"])
+        # Active: the current fact and both turns (what was said stays what was said).
+        facts = self.active(c, "alice", type="fact")
+        self.assertEqual(len(facts), 1)
+        self.assertIn("Shanghai", facts[0])
+        self.assertEqual(sorted(self.active(c, "alice", type="message")),
+                         ["Hi! I live in Beijing.", "I moved to Shanghai."])
         # The old fact is kept, closed, with the decision in its history.
         history = self.ok(c, "GET", "/v1/memories/%s/history" % beijing["id"],
                           params={"user_id": "alice"})["results"]
         self.assertEqual([e["event"] for e in history], ["ADD", "SUPERSEDE"])
         self.assertTrue(history[1]["reason"])
         # What was believed before the move; and the slot's versions.
-        then = self.active(c, "alice", as_of=beijing["memory"]["valid_from"])
+        then = self.active(c, "alice", type="fact", as_of=beijing["memory"]["valid_from"])
         self.assertEqual(len(then), 1)
         self.assertIn("Beijing", then[0])
         versions = self.list_all(c, "alice", slot="user/location", status="all")
         self.assertEqual(sorted(m["status"] for m in versions), ["active", "superseded"])
-        # Saying it again changes nothing but the importance.
+        # Saying it again keeps the turn and changes nothing but the fact's importance; the
+        # fact now names both turns that said it.
         again = self.remember(c, "alice", "I moved to Shanghai.")
-        self.assertEqual([r["event"] for r in again["results"]], ["NOOP"])
-        self.assertEqual(len(self.active(c, "alice")), 1)
-        # Chit-chat and questions store nothing.
-        self.assertEqual(self.remember(c, "alice", "谢谢！")["results"], [])
-        self.assertEqual(self.remember(c, "alice", "Where do I live?")["results"], [])
-        # Search sees the current fact only; as_of in filters sees the old one.
-        hits = self.ok(c, "POST", "/v1/search", {"user_id": "alice", "query": "live"})["results"]
+        turns, memories = self.split(again)
+        self.assertEqual([(r["kind"], r["event"]) for r in again["results"]],
+                         [("turn", "ADD"), ("memory", "NOOP")], again)
+        self.assertEqual(memories[0]["id"], shanghai["id"])
+        self.assertGreaterEqual(memories[0]["memory"]["importance"],
+                                shanghai["memory"]["importance"])
+        self.assertEqual(memories[0]["memory"]["source"]["turn_ids"],
+                         [moved["results"][0]["id"], turns[0]["id"]])
+        self.assert_linked(c, "alice", turns[0], memories)
+        self.assertEqual(len(self.active(c, "alice", type="fact")), 1)
+        self.assertEqual(len(self.active(c, "alice", type="message")), 3)
+        # Chit-chat stores nothing: 200, with the reason.
+        thanks = self.remember(c, "alice", "谢谢！", expect=200)
+        self.assertEqual(thanks["results"], [])
+        self.assertEqual(len(thanks["skipped"]), 1, thanks)
+        self.assertEqual(thanks["skipped"][0]["message"], 0)
+        self.assertIn("chit-chat", thanks["skipped"][0]["reason"])
+        # A question is kept as said but states nothing to extract.
+        asked = self.remember(c, "alice", "Where do I live?")
+        turns, memories = self.split(asked)
+        self.assertEqual((len(turns), len(memories)), (1, 0), asked)
+        self.assert_turn(turns[0], "Where do I live?")
+        self.assertEqual(turns[0]["memory"]["derived_ids"], [])
+        self.assertEqual(len(self.active(c, "alice", type="fact")), 1)
+        self.assertEqual(len(self.active(c, "alice")), 5)  # the fact and four turns
+        # Search of facts sees the current one only; as_of in filters sees the old one.
+        hits = self.ok(c, "POST", "/v1/search", {"user_id": "alice", "query": "live",
+                                                "filters": {"types": ["fact"]}})["results"]
         self.assertEqual(len(hits), 1)
         self.assertIn("Shanghai", hits[0]["memory"]["content"])
         old = self.ok(c, "POST", "/v1/search", {"user_id": "alice", "query": "live",
-                                               "filters": {"as_of": beijing["memory"]["valid_from"]}})
+                                               "filters": {"types": ["fact"],
+                                                           "as_of": beijing["memory"]["valid_from"]}})
         self.assertIn("Beijing", old["results"][0]["memory"]["content"])
+        # Unfiltered, the turn whose fact was replaced ranks below the current fact.
+        hits = self.ok(c, "POST", "/v1/search", {"user_id": "alice", "query": "live in Beijing",
+                                                "k": 10})["results"]
+        ranked = [x["id"] for x in hits]
+        self.assertIn(said["id"], ranked)
+        self.assertNotIn(beijing["id"], ranked)
+        self.assertLess(ranked.index(shanghai["id"]), ranked.index(said["id"]), hits)
+
+    def test_chit_chat_and_other_speakers_store_nothing(self):
+        c = self.infer_client(self.start_server())
+        for text in ("thanks!", "ok", "哈哈", "Good morning!"):
+            with self.subTest(text=text):
+                r = self.remember(c, "u", text, expect=200)
+                self.assertEqual(r["results"], [], r)
+                self.assertEqual(r["extraction_errors"], [])
+                self.assertEqual(len(r["skipped"]), 1, r)
+                self.assertEqual(r["skipped"][0]["message"], 0)
+                self.assertIn("chit-chat", r["skipped"][0]["reason"])
+        # Only the assistant spoke: read as context, not stored.
+        r = self.ok(c, "POST", "/v1/memories", {"user_id": "u", "messages": [
+            {"role": "assistant", "content": "I live in the cloud, how can I help?"},
+            {"role": "user", "content": "thanks"}]}, expect=200)
+        self.assertEqual(r["results"], [])
+        self.assertEqual([s["message"] for s in r["skipped"]], [0, 1], r)
+        self.assertIn("assistant", r["skipped"][0]["reason"])
+        self.assertIn("not stored", r["skipped"][0]["reason"])
+        self.assertIn("chit-chat", r["skipped"][1]["reason"])
+        self.assertEqual(self.list_all(c, "u", status="all"), [])
+        # With something said: the user's turn is kept, the assistant's is skipped, and a
+        # batch entry's skipped messages say which entry they belong to.
+        r = self.ok(c, "POST", "/v1/memories", {"user_id": "u", "messages": [
+            {"role": "user", "content": "I work at Initech."},
+            {"role": "assistant", "content": "Initech, noted."},
+            {"role": "user", "content": "thanks!"}]}, expect=201)
+        turns, memories = self.split(r)
+        self.assertEqual((len(turns), len(memories)), (1, 1), r)
+        self.assert_turn(turns[0], "I work at Initech.")
+        self.assertEqual(memories[0]["memory"]["slot"], "user/employer")
+        self.assert_linked(c, "u", turns[0], memories)
+        self.assertEqual([s["message"] for s in r["skipped"]], [1, 2], r)
+        self.assertIn("assistant", r["skipped"][0]["reason"])
+        self.assertIn("chit-chat", r["skipped"][1]["reason"])
+        b = self.ok(c, "POST", "/v1/memories/batch", {"user_id": "u", "memories": [
+            {"text": "ok"}, {"text": "I love sushi."}]}, expect=201)
+        turns, memories = self.split(b)
+        self.assertEqual([t["memory"]["content"] for t in turns], ["I love sushi."])
+        self.assertEqual(len(memories), 1, b)
+        self.assert_linked(c, "u", turns[0], memories)
+        self.assertEqual(len(b["skipped"]), 1, b)
+        self.assertEqual((b["skipped"][0]["memory_index"], b["skipped"][0]["message"]), (0, 0))
+        self.assertIn("chit-chat", b["skipped"][0]["reason"])
+        self.assertEqual(len(self.list_all(c, "u")), 4)
+
+    def test_keep_turns_off_stores_only_memories(self):
+        no_turns_env = h.clean_env()
+        no_turns_env["ENGRAM_KEEP_TURNS"] = "false"
+        for how, args, env in (("flag", ("--keep-turns", "false"), None),
+                               ("env", (), no_turns_env)):
+            with self.subTest(how=how):
+                s = self.start_server(*args, db=os.path.join(self.dir, how + ".db"),
+                                      name="no-turns-" + how, env=env)
+                c = self.infer_client(s)
+                r = self.remember(c, "u", "I live in Oslo.")
+                self.assertEqual([(x["kind"], x["event"]) for x in r["results"]],
+                                 [("memory", "ADD")], r)
+                m = r["results"][0]["memory"]
+                self.assertEqual(m["slot"], "user/location")
+                self.assertEqual(m["source"]["extractor"], "rules-v2")
+                self.assertEqual(m["source"]["turn_ids"], [])
+                self.assertEqual(len(r["skipped"]), 1, r)
+                self.assertEqual(r["skipped"][0]["message"], 0)
+                self.assertIn("keep_turns", r["skipped"][0]["reason"])
+                # Nothing to extract and no turn kept: nothing stored.
+                r = self.remember(c, "u", "Where do I live?", expect=200)
+                self.assertEqual(r["results"], [])
+                self.assertIn("keep_turns", r["skipped"][0]["reason"])
+                stored = self.list_all(c, "u", status="all")
+                self.assertEqual([x["id"] for x in stored], [m["id"]])
+                self.assertEqual(self.list_all(c, "u", type="message", status="all"), [])
+                # Stored as given is unaffected.
+                r = self.ok(c, "POST", "/v1/memories",
+                            {"user_id": "u", "text": "Where do I live?", "infer": False},
+                            expect=201)
+                self.assertEqual(r["results"][0]["memory"]["content"], "Where do I live?")
 
     def test_infer_refuses_fields_the_extractor_decides(self):
         c = self.infer_client(self.start_server())
@@ -201,9 +367,28 @@ class WritePathTest(h.ServerTestCase):
         self.assertEqual(accepted["state"], "queued")
         job = self.wait_job(c, "alice", job_id)
         self.assertEqual(job["state"], "done", job)
-        self.assertEqual(job["result"]["results"][0]["memory"]["slot"], "user/employer")
-        self.assertIn("Initech", self.active(c, "alice")[0])
+        # The job's result is the body the synchronous add would have answered.
+        result = job["result"]
+        self.assertEqual(result["extractor"], "rules-v2")
+        self.assertEqual(result["extraction_errors"], [])
+        self.assertEqual(result["skipped"], [])
+        turns, memories = self.split(result)
+        self.assertEqual((len(turns), len(memories)), (1, 1), result)
+        self.assert_turn(turns[0], "I work at Initech.")
+        self.assertEqual(memories[0]["event"], "ADD")
+        self.assertEqual(memories[0]["memory"]["slot"], "user/employer")
+        self.assertIn("Initech", memories[0]["memory"]["content"])
+        self.assert_linked(c, "alice", turns[0], memories)
+        self.assertIn("Initech", self.active(c, "alice", type="fact")[0])
+        self.assertEqual(self.active(c, "alice", type="message"), ["I work at Initech."])
         self.fails(c, "GET", "/v1/jobs/" + job_id, params={"user_id": "bob"}, status=404)
+        # A job with nothing to remember is done too, with the reason and nothing stored.
+        job = self.wait_job(c, "alice", self.ok(c, "POST", "/v1/memories", {
+            "user_id": "alice", "text": "thanks!", "async": True}, expect=202)["job_id"])
+        self.assertEqual(job["state"], "done", job)
+        self.assertEqual(job["result"]["results"], [])
+        self.assertIn("chit-chat", job["result"]["skipped"][0]["reason"])
+        self.assertEqual(len(self.list_all(c, "alice")), 2)
 
     def wait_job(self, c, user, job_id, timeout=30):
         deadline = time.monotonic() + timeout
@@ -226,14 +411,27 @@ class WritePathTest(h.ServerTestCase):
                     "--llm-timeout-ms", "2000")
         s = self.start_server(*llm_args, name="llm-down")
         c = self.infer_client(s)
-        # Down: the message is kept as an episode and the failure is reported.
+        # Down: the turn is kept as said, nothing is extracted, and the failure is reported.
         r = self.remember(c, "alice", "I work at Globex now.")
         self.assertEqual(len(r["extraction_errors"]), 1, r)
+        self.assertIn("503", r["extraction_errors"][0])  # the provider's answer, as it came
         self.assertEqual(r["extractor"], "raw")
-        kept = r["results"][0]["memory"]
-        self.assertEqual(kept["content"], "I work at Globex now.")
-        self.assertEqual(kept["type"], "message")
+        self.assertEqual(r["skipped"], [])
+        turns, memories = self.split(r)
+        self.assertEqual((len(turns), len(memories)), (1, 0), r)
+        self.assert_turn(turns[0], "I work at Globex now.")
+        self.assertEqual(turns[0]["memory"]["derived_ids"], [])
+        down_turn = turns[0]["id"]
         self.assertGreaterEqual(len(llm.requests), 2)  # retried
+        self.assertEqual(self.active(c, "alice"), ["I work at Globex now."])
+        history = self.ok(c, "GET", "/v1/memories/%s/history" % down_turn,
+                          params={"user_id": "alice"})["results"]
+        self.assertIn("extraction failed", history[0]["reason"])
+        # Chit-chat is not sent to the provider at all: no error, nothing stored.
+        asked = len(llm.requests)
+        r = self.remember(c, "alice", "thanks!", expect=200)
+        self.assertEqual((r["results"], r["extraction_errors"]), ([], []), r)
+        self.assertEqual(len(llm.requests), asked)
         # Async while down: accepted, then the server dies before the provider recovers.
         job_id = self.ok(c, "POST", "/v1/memories",
                          {"user_id": "alice", "text": "I work at Globex now.", "async": True},
@@ -245,10 +443,35 @@ class WritePathTest(h.ServerTestCase):
         c2 = self.infer_client(s2)
         job = self.wait_job(c2, "alice", job_id, timeout=60)
         self.assertEqual(job["state"], "done", job)
-        mem = job["result"]["results"][0]["memory"]
+        result = job["result"]
+        self.assertEqual(result["extractor"], "llm:fake-1")
+        self.assertEqual(result["extraction_errors"], [])
+        turns, memories = self.split(result)
+        self.assertEqual((len(turns), len(memories)), (1, 1), result)
+        self.assert_turn(turns[0], "I work at Globex now.")
+        self.assertNotEqual(turns[0]["id"], down_turn)
+        mem = memories[0]["memory"]
+        self.assertEqual(memories[0]["event"], "ADD")
         self.assertEqual(mem["content"], "Works at Globex")
+        self.assertEqual(mem["slot"], "user/employer")
         self.assertEqual(mem["source"]["extractor"], "llm:fake-1")
         self.assertTrue(mem["source"]["prompt_version"])
+        self.assert_linked(c2, "alice", turns[0], memories)
+        # The turn kept during the outage stays, as said, with nothing derived from it.
+        self.assertEqual(sorted(self.active(c2, "alice", type="message")),
+                         ["I work at Globex now.", "I work at Globex now."])
+        kept = self.ok(c2, "GET", "/v1/memories/" + down_turn, params={"user_id": "alice"})
+        self.assertEqual((kept["status"], kept["derived_ids"]), ("active", []))
+        # With keep_turns off the turn is still kept when extraction fails: nothing is lost.
+        llm.mode = "down"
+        s3 = self.start_server(*llm_args, "--keep-turns", "false",
+                               db=os.path.join(self.dir, "no-turns.db"), name="llm-down-no-turns")
+        r = self.remember(self.infer_client(s3), "bob", "I work at Globex now.")
+        self.assertEqual(r["extractor"], "raw")
+        self.assertEqual(len(r["extraction_errors"]), 1, r)
+        turns, memories = self.split(r)
+        self.assertEqual((len(turns), len(memories)), (1, 0), r)
+        self.assert_turn(turns[0], "I work at Globex now.")
 
 
 class BlockingRoutesTest(h.ServerTestCase):
@@ -353,14 +576,40 @@ class ExtractionBenchLlmTest(h.ServerTestCase):
 
 class RememberCliTest(h.ServerTestCase):
     def test_remember_command_runs_the_write_path(self):
-        def remember(text, *extra):
-            r = h.run_engram(self.db, "--user", "u", *extra, "remember", text)
+        def remember(text, *extra, command="remember"):
+            r = h.run_engram(self.db, "--user", "u", *extra, command, text)
             self.assertEqual(r.returncode, 0, r.stderr)
             return r.stdout.decode()
-        self.assertTrue(remember("I live in Paris.").startswith("ADD "))
+        lines = remember("I live in Paris.").splitlines()
+        self.assertEqual(len(lines), 2, lines)
+        self.assertTrue(lines[0].startswith("TURN "), lines)
+        self.assertTrue(lines[0].endswith("I live in Paris."), lines)
+        self.assertTrue(lines[1].startswith("ADD "), lines)
+        self.assertIn("Paris", lines[1])
         out = json.loads(remember("I moved to Rome.", "--json"))
-        self.assertEqual([x["event"] for x in out["results"]], ["SUPERSEDE"])
+        self.assertEqual([(x["kind"], x["event"]) for x in out["results"]],
+                         [("turn", "ADD"), ("memory", "SUPERSEDE")])
+        self.assertEqual(out["results"][1]["memory"]["source"]["turn_ids"],
+                         [out["results"][0]["id"]])
+        self.assertEqual(out["results"][0]["memory"]["derived_ids"], [out["results"][1]["id"]])
         self.assertIn("nothing to remember", remember("ok thanks"))
+        # `add` is the same write path; `add --no-infer` stores the text exactly as given.
+        out = json.loads(remember("I love sushi.", "--json", command="add"))
+        self.assertEqual([x["kind"] for x in out["results"]], ["turn", "memory"])
+        r = h.run_engram(self.db, "--user", "u", "--json", "add", "--no-infer", "ok thanks")
+        self.assertEqual(r.returncode, 0, r.stderr)
+        as_given = json.loads(r.stdout)
+        self.assertEqual((as_given["content"], as_given["source"]["extractor"]),
+                         ("ok thanks", "manual"))
+        listed = json.loads(h.run_engram(self.db, "--user", "u", "--json", "list").stdout)
+        by_content = {m["content"]: m for m in listed["memories"]}
+        self.assertEqual(sorted(by_content), ["I live in Paris.", "I love sushi.",
+                                              "I moved to Rome.", "User loves sushi",
+                                              "User moved to Rome", "ok thanks"])
+        self.assertEqual(by_content["ok thanks"]["id"], as_given["id"])
+        self.assertEqual(sorted(c for c, m in by_content.items()
+                                if m["source"]["extractor"] == "turn"),
+                         ["I live in Paris.", "I love sushi.", "I moved to Rome."])
         r = h.run_engram(self.db, "--user", "u", "--pii", "reject", "remember",
                          "call me at 13812345678")
         self.assertEqual(r.returncode, 2)
