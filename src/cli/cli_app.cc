@@ -50,7 +50,8 @@ int Context::Fail(const Status& status) const {
     std::cerr << "engram: " << status.message() << " (" << StatusCodeName(status.code())
               << ")\n";
   }
-  return ExitCodeFor(status);
+  last_exit = ExitCodeFor(status);
+  return last_exit;
 }
 
 Result<std::shared_ptr<Embedder>> Context::MakeEmbedder() const {
@@ -236,6 +237,7 @@ int RunCli(int argc, char** argv) {
       ->envname("ENGRAM_CONFIG");
 
   AddItemCommands(app, ctx);
+  AddExtractCommand(app, ctx);
   AddTransferCommands(app, ctx);
   AddSearchCommands(app, ctx);
   AddBenchCommands(app, ctx);

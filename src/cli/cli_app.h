@@ -73,11 +73,15 @@ struct Context {
   Result<std::shared_ptr<LlmClient>> MakeLlm() const;
   // Scope from --tenant/--user/--agent/--session; prints an error if --user is missing.
   std::optional<Scope> RequireScope();
-  // Prints `status` (human text or a JSON error body with --json) and returns its exit code.
+  // Prints `status` (human text or a JSON error body with --json) and returns its exit code,
+  // also kept in last_exit (for the Open* helpers, which return nullptr after failing).
   int Fail(const Status& status) const;
+  mutable int last_exit = kExitInternal;
 };
 
 void AddItemCommands(CLI::App& app, Context& ctx);
+// `engram extract`: what the write path would extract, storing nothing.
+void AddExtractCommand(CLI::App& app, Context& ctx);
 // `engram bench writepath`, under the `bench` command.
 void AddWritePathBenchCommand(CLI::App* bench, Context& ctx);
 void AddTransferCommands(CLI::App& app, Context& ctx);

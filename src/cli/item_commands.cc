@@ -94,7 +94,7 @@ int RunAddAsGiven(Context& ctx, const std::string& text_arg, const ItemFlags& f,
     *field = *t;
   }
   MemoryWriter* writer = ctx.OpenWriter();
-  if (!writer) return kExitUsage;
+  if (!writer) return ctx.last_exit;  // a bad --pii is a usage error, a bad database not
   auto items = writer->AddAsGiven(*scope, {m});
   if (!items.ok()) return ctx.Fail(items.status());
   if (ctx.json) {
@@ -235,7 +235,7 @@ int RunRemember(Context& ctx, const std::string& text_arg, const ItemFlags& f,
   auto at = OptTime(created_at);
   if (!at.ok()) return ctx.Fail(at.status());
   MemoryWriter* writer = ctx.OpenWriter();
-  if (!writer) return kExitUsage;
+  if (!writer) return ctx.last_exit;  // a bad --pii is a usage error, a bad database not
   auto result =
       writer->Remember(*scope, {Turn{"user", ReadTextArg(text_arg), at->value_or(0), ""}}, {},
                        options);

@@ -59,7 +59,7 @@ int RunMcp(Context& ctx, const api::Limits& limits) {
   options.limits = limits;
   options.log = [](std::string_view line) { std::cerr << "engram mcp: " << line << "\n"; };
   MemoryWriter* writer = ctx.OpenWriter();
-  if (!writer) return kExitUsage;
+  if (!writer) return ctx.last_exit;  // a bad --pii is a usage error, a bad database not
   mcp::McpServer server(engine, std::move(options), writer);
   InstallSignalHandlers();
   std::cerr << "engram mcp: serving on stdio (database " << ctx.db_path << ", tenant "

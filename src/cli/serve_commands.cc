@@ -150,7 +150,7 @@ int RunServe(Context& ctx, server::ServerOptions options, WriteFlags flags) {
   Engine* engine = ctx.OpenEngine();
   if (!engine) return kExitInternal;
   MemoryWriter* writer = ctx.OpenWriter();
-  if (!writer) return kExitUsage;
+  if (!writer) return ctx.last_exit;  // a bad --pii is a usage error, a bad database not
   SessionOptions session_options = sessions;
   auto llm = ctx.MakeLlm();
   if (!llm.ok()) return ctx.Fail(llm.status());

@@ -1,4 +1,4 @@
-// Extraction by an LLM: prompts/extract-v1.txt filled with the turns and their times, the
+// Extraction by an LLM: prompts/extract-v2.txt filled with the turns and their times, the
 // reply held to the {"memories":[...]} contract (json_exchange.h), then two filters: the
 // confidence threshold and the language check (Chinese in, Chinese out).
 #include <cmath>
@@ -104,11 +104,30 @@ Result<MemoryType> ExtractedType(const json& m) {
     if (s == "goal") return MemoryType::kGoal;
     if (s == "event") return MemoryType::kEvent;
     if (s == "skill") return MemoryType::kSkill;
+    if (s == "opinion") return MemoryType::kOpinion;
+    if (s == "decision") return MemoryType::kDecision;
+    if (s == "commitment") return MemoryType::kCommitment;
   }
   return Bad(
       "\"type\" must be one of \"fact\", \"preference\", \"goal\", \"event\", \"skill\", "
-      "not " +
+      "\"opinion\", \"decision\", \"commitment\", not " +
       v->dump());
+}
+
+// Optional keys: "value" (a string) and "ends" (strings); absent or null reads as empty.
+Status OptionalValueAndEnds(const json& m, Candidate* c) {
+  if (auto v = m.find("value"); v != m.end() && !v->is_null()) {
+    if (!v->is_string()) return Bad("\"value\" must be a string");
+    c->value = v->get<std::string>();
+  }
+  if (auto e = m.find("ends"); e != m.end() && !e->is_null()) {
+    if (!e->is_array()) return Bad("\"ends\" must be an array of strings");
+    for (const json& x : *e) {
+      if (!x.is_string()) return Bad("\"ends\" must be an array of strings");
+      if (!x.get<std::string>().empty()) c->ends.push_back(x.get<std::string>());
+    }
+  }
+  return Status::Ok();
 }
 
 Result<std::vector<std::string>> Entities(const json& m) {
@@ -169,6 +188,7 @@ Result<Candidate> DecodeMemory(const json& m, const Contract& contract) {
   ENGRAM_ASSIGN_OR_RETURN(c.valid_from, ValidFrom(m, contract.utc_offset_minutes));
   ENGRAM_ASSIGN_OR_RETURN(size_t turn, TurnIndex(m, contract.turn_count));
   c.turn_indexes = {turn};
+  ENGRAM_RETURN_IF_ERROR(OptionalValueAndEnds(m, &c));
   return c;
 }
 

@@ -3,6 +3,8 @@
 // replies, a reply in the wrong language, the confidence threshold, provider failures.
 #include <gtest/gtest.h>
 
+#include "extract/candidate_json.h"
+
 #include <initializer_list>
 #include <nlohmann/json.hpp>
 #include <string>
@@ -90,7 +92,7 @@ TEST_F(LlmExtractorTest, ChineseHappyPath) {
 
   ASSERT_TRUE(result.ok()) << result.status().ToString();
   EXPECT_EQ(result->extractor, "llm:qwen-plus");
-  EXPECT_EQ(result->prompt_version, "extract-v1");
+  EXPECT_EQ(result->prompt_version, "extract-v2");
   ASSERT_EQ(result->candidates.size(), 2u);
   const Candidate& c = result->candidates[0];
   EXPECT_EQ(c.type, MemoryType::kFact);
@@ -149,6 +151,55 @@ TEST_F(LlmExtractorTest, EnglishHappyPathWithContext) {
   EXPECT_EQ(text.find("msg-0193f2a1"), std::string::npos);  // message ids are not shown
 }
 
+// The contract's newer parts: the opinion, decision and commitment types, and the optional
+// value and ends, read back exactly as `engram extract` writes them (CandidateToJson).
+TEST_F(LlmExtractorTest, NewerTypesValueAndEndsRoundTrip) {
+  auto extractor = Make();
+  Candidate quit;
+  quit.type = MemoryType::kDecision;
+  quit.content = "用户决定戒咖啡";
+  quit.importance = 0.7;
+  quit.confidence = 0.9;
+  quit.slot = "user/habit:咖啡";
+  quit.exclusive = true;
+  quit.value = "戒咖啡";
+  quit.ends = {"咖啡"};
+  quit.turn_indexes = {2};
+  quit.valid_from = At("2026-03-11T00:00:00Z");
+  Candidate view = quit;
+  view.type = MemoryType::kOpinion;
+  view.content = "用户觉得阿里巴巴的食堂一般";
+  view.slot.clear();
+  view.exclusive = false;
+  view.value.clear();
+  view.ends.clear();
+  view.valid_from.reset();
+  Candidate promise = view;
+  promise.type = MemoryType::kCommitment;
+  promise.content = "用户答应周末陪父母";
+  json reply = {{"memories", {json::parse(CandidateToJson(quit).dump()),
+                              json::parse(CandidateToJson(view).dump()),
+                              json::parse(CandidateToJson(promise).dump())}}};
+  reply["memories"][1].erase("value");  // optional: absent reads as empty
+  reply["memories"][1].erase("ends");
+  server_.PushContent(reply.dump());
+  auto result = extractor->Extract(Chinese());
+  ASSERT_TRUE(result.ok()) << result.status().ToString();
+  ASSERT_EQ(result->candidates.size(), 3u);
+  const Candidate& c = result->candidates[0];
+  EXPECT_EQ(c.type, MemoryType::kDecision);
+  EXPECT_EQ(c.content, quit.content);
+  EXPECT_EQ(c.slot, quit.slot);
+  EXPECT_TRUE(c.exclusive);
+  EXPECT_EQ(c.value, "戒咖啡");
+  EXPECT_EQ(c.ends, std::vector<std::string>{"咖啡"});
+  EXPECT_EQ(c.valid_from, quit.valid_from);
+  EXPECT_EQ(c.turn_indexes, std::vector<size_t>{2});
+  EXPECT_EQ(result->candidates[1].type, MemoryType::kOpinion);
+  EXPECT_TRUE(result->candidates[1].ends.empty());
+  EXPECT_EQ(result->candidates[2].type, MemoryType::kCommitment);
+}
+
 TEST_F(LlmExtractorTest, ChitChatGivesNothing) {
   auto extractor = Make();
   server_.PushContent(R"({"memories": []})");
@@ -164,7 +215,7 @@ TEST_F(LlmExtractorTest, NoTurnsAsksNothing) {
   auto result = Make()->Extract(ExtractionInput{});
   ASSERT_TRUE(result.ok());
   EXPECT_TRUE(result->candidates.empty());
-  EXPECT_EQ(result->prompt_version, "extract-v1");
+  EXPECT_EQ(result->prompt_version, "extract-v2");
   EXPECT_TRUE(server_.requests().empty());
 }
 
@@ -231,11 +282,15 @@ TEST_F(LlmExtractorTest, InvalidFieldsAreNamedInTheRepairRequest) {
   no_entities.erase("entities");
   json string_exclusive = Memory("fact", "用户住在杭州");
   string_exclusive["exclusive"] = "yes";
+  json bad_ends = Memory("fact", "用户住在杭州");
+  bad_ends["ends"] = "北京";
+  json bad_value = Memory("fact", "用户住在杭州");
+  bad_value["value"] = 3;
   // Each bad memory comes second: the problem names its place in the reply.
   const std::pair<json, std::string> cases[] = {
       {Memory("fact", "用户住在杭州", 0.9, "", false, nullptr, /*turn=*/3),
        "memories[1]: \"turn\" must be the number of a turn, 0 to 2, not 3"},
-      {Memory("opinion", "用户住在杭州"), "memories[1]: \"type\" must be one of"},
+      {Memory("belief", "用户住在杭州"), "memories[1]: \"type\" must be one of"},
       {Memory("fact", ""), "memories[1]: \"content\" must be a non-empty string"},
       {Memory("fact", "用户住在杭州", 1.5),
        "memories[1]: \"confidence\" must be a number from 0 to 1"},
@@ -245,6 +300,8 @@ TEST_F(LlmExtractorTest, InvalidFieldsAreNamedInTheRepairRequest) {
        "memories[1]: \"valid_from\" must be a date"},
       {no_entities, "memories[1]: \"entities\" is missing"},
       {string_exclusive, "memories[1]: \"exclusive\" must be true or false"},
+      {bad_ends, "memories[1]: \"ends\" must be an array of strings"},
+      {bad_value, "memories[1]: \"value\" must be a string"},
   };
   for (const auto& [memory, named] : cases) {
     const size_t before = server_.requests().size();

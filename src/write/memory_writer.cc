@@ -196,7 +196,7 @@ Status MemoryWriter::KeepTurns(const Scope& scope, const std::vector<Turn>& turn
     m.tier = Tier::kEpisodic;
     m.tags = options.tags;
     m.metadata = options.metadata;
-    m.importance = options.importance.value_or(kTurnImportance);
+    m.importance = kTurnImportance;  // a caller's importance is for what is extracted
     m.source.extractor = std::string(kTurnExtractor);
     m.source.session_id = scope.session_id;
     m.source.role = t.role;
@@ -334,6 +334,16 @@ Result<WriteOutcome> MemoryWriter::WriteCandidate(const Scope& scope, const Cand
   for (int i : decided->also_supersede) {
     if (i >= 0 && i < static_cast<int>(neighbours.size()) && i != target) {
       w.also_supersede.push_back(neighbours[i].item.id);
+    }
+  }
+  if (w.decision == WriteDecision::kAdd || w.decision == WriteDecision::kSupersede) {
+    // What the candidate says ended ("I quit coffee") ends, whichever resolver decided.
+    for (size_t i = 0; i < neighbours.size(); ++i) {
+      const std::string& id = neighbours[i].item.id;
+      if (neighbours[i].ended && static_cast<int>(i) != target &&
+          std::find(w.also_supersede.begin(), w.also_supersede.end(), id) == w.also_supersede.end()) {
+        w.also_supersede.push_back(id);
+      }
     }
   }
   if (w.decision == WriteDecision::kUpdate && !decided->merged_content.empty()) {
