@@ -59,6 +59,17 @@ void PrintReport(const WritePathReport& r, bool failures) {
   std::cout << r.cases.size() << " cases (" << r.added_after_failure
             << " marked as added after a failure), " << r.messages << " messages in "
             << std::fixed << std::setprecision(2) << r.seconds << " s\n";
+  int64_t failed_extractions = 0, kept = 0;
+  for (const WritePathCaseResult& c : r.cases) {
+    failed_extractions += static_cast<int64_t>(c.extraction_errors.size());
+    kept += c.kept_turns;
+  }
+  std::cout << kept << " turns kept";
+  if (failed_extractions > 0) {
+    std::cout << "; extraction failed for " << failed_extractions
+              << " messages (their turns were kept)";
+  }
+  std::cout << "\n";
   if (!failures) return;
   for (const WritePathCaseResult& c : r.cases) {
     if (c.passed) continue;
@@ -80,12 +91,17 @@ json ReportJson(const WritePathReport& r) {
     languages[lang] = {{"passed", c.passed}, {"total", c.total}, {"rate", c.Rate()}};
   }
   json failed = json::array();
+  json errors = json::array();
   for (const WritePathCaseResult& c : r.cases) {
     if (!c.passed) failed.push_back({{"id", c.id}, {"failures", c.failures}, {"stored", c.stored}});
+    if (!c.extraction_errors.empty()) {
+      errors.push_back({{"id", c.id}, {"passed", c.passed}, {"errors", c.extraction_errors},
+                        {"kept_turns", c.kept_turns}, {"stored", c.stored}});
+    }
   }
   return {{"cases", r.cases.size()}, {"messages", r.messages}, {"seconds", r.seconds},
           {"added_after_failure", r.added_after_failure}, {"categories", categories},
-          {"languages", languages}, {"failed", failed}};
+          {"languages", languages}, {"failed", failed}, {"extraction_errors", errors}};
 }
 
 // The fixtures' any-memory rate and type precision per language, or null when absent.
@@ -135,8 +151,14 @@ int RunWritePath(Context& ctx, const WritePathFlags& f) {
   options.embedder = *embedder;
   options.only = f.only;
   if (*llm) {
-    options.extractor = MakeLlmExtractor(*llm);
-    options.resolver = MakeLlmResolver(*llm);
+    std::shared_ptr<LlmClient> client = *llm;
+    options.make_extractor = [client](const Clock* clock) -> std::shared_ptr<Extractor> {
+      LlmExtractorOptions o;
+      o.clock = clock;  // "now" in the prompt is the bench's, not the wall clock's
+      return MakeLlmExtractor(client, o);
+    };
+    options.extractor = MakeLlmExtractor(client);  // for the fixtures
+    options.resolver = MakeLlmResolver(client);
   }
   const bool tty = isatty(STDERR_FILENO);
   options.progress = [tty](int64_t done, int64_t total) {

@@ -296,7 +296,7 @@ Result<WritePathReport> RunWritePathBench(const WritePathBenchOptions& options) 
   eo.synchronous = "NORMAL";  // a bench database: a crash loses nothing that matters
   ENGRAM_ASSIGN_OR_RETURN(auto engine, Engine::Open(eo));
   WriterOptions wo;
-  wo.extractor = options.extractor;
+  wo.extractor = options.make_extractor ? options.make_extractor(&clock) : options.extractor;
   wo.resolver = options.resolver;
   MemoryWriter writer(engine.get(), wo);
   WritePathReport report;
@@ -312,7 +312,15 @@ Result<WritePathReport> RunWritePathBench(const WritePathBenchOptions& options) 
       clock.Set(m.at);
       auto written = writer.Remember(scope, {Turn{m.role, m.text, 0, ""}});
       ++report.messages;
-      if (!written.ok()) r.failures.push_back("write failed: " + written.status().ToString());
+      if (!written.ok()) {
+        r.failures.push_back("write failed: " + written.status().ToString());
+        continue;
+      }
+      for (const WriteOutcome& w : written->writes) r.kept_turns += w.turn;
+      if (!written->extraction_error.empty()) {
+        r.extraction_errors.push_back("message " + std::to_string(&m - c.messages.data()) + ": " +
+                                      written->extraction_error);
+      }
     }
     Check(c, *engine, scope, &r);
     r.passed = r.failures.empty();

@@ -12,6 +12,7 @@
 #include <string>
 #include <vector>
 
+#include "engram/clock.h"
 #include "engram/embedder.h"
 #include "engram/extraction.h"
 #include "engram/status.h"
@@ -23,6 +24,9 @@ struct WritePathBenchOptions {
   std::string language = "all";  // "en", "zh" or "all"
   std::string work_dir;      // the temporary database goes here
   std::shared_ptr<Extractor> extractor;        // default: the rules
+  // Makes the extractor from the bench's clock (an LLM extractor's "now"); used over
+  // `extractor` when set.
+  std::function<std::shared_ptr<Extractor>(const Clock*)> make_extractor;
   std::shared_ptr<ConflictResolver> resolver;  // default: the rules
   std::shared_ptr<Embedder> embedder;          // default: hash, 384
   std::string only;          // run the cases whose id contains this (empty: all)
@@ -37,6 +41,9 @@ struct WritePathCaseResult {
   bool passed = false;
   std::vector<std::string> failures;  // what did not hold, one line each
   std::vector<std::string> stored;    // what the case's user holds afterwards, for reading
+  // Messages whose extraction failed ("message 2: unavailable: …"); their turns are kept.
+  std::vector<std::string> extraction_errors;
+  int64_t kept_turns = 0;  // turns the write path kept for this case
 };
 
 struct PassCount {

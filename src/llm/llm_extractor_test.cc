@@ -327,6 +327,17 @@ TEST_F(LlmExtractorTest, CodeFencedReplyIsAccepted) {
   EXPECT_EQ(server_.requests().size(), 1u);
 }
 
+// Chinese content that is mostly names, products or addresses is still Chinese: no repair.
+TEST_F(LlmExtractorTest, ChineseFullOfLatinNamesIsNotWrong) {
+  auto extractor = Make();
+  server_.PushContent(Memories({Memory("fact", "用户的Kindle Paperwhite坏了"),
+                                Memory("fact", "用户邮箱是 wangfang88@163.com")}));
+  auto result = extractor->Extract(Chinese());
+  ASSERT_TRUE(result.ok()) << result.status().ToString();
+  EXPECT_EQ(result->candidates.size(), 2u);
+  EXPECT_EQ(server_.requests().size(), 1u);
+}
+
 TEST_F(LlmExtractorTest, WrongLanguageIsRepairedToChinese) {
   auto extractor = Make();
   server_.PushContent(Memories({Memory("fact", "The user moved to Hangzhou yesterday"),

@@ -47,6 +47,14 @@ Language DetectLanguage(std::string_view text) {
   return Language::kLatin;
 }
 
+bool HasHan(std::string_view text) {
+  if (!IsValidUtf8(text)) return false;
+  for (size_t i = 0; i < text.size();) {
+    if (IsHan(Next(text, &i))) return true;
+  }
+  return false;
+}
+
 std::string_view LanguageCode(Language language) {
   switch (language) {
     case Language::kChinese: return "zh";

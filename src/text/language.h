@@ -14,6 +14,9 @@ enum class Language { kUnknown, kChinese, kJapanese, kKorean, kLatin };
 // text has no letters or is not valid UTF-8.
 Language DetectLanguage(std::string_view text);
 
+// Whether the text has at least one Han character (false for invalid UTF-8).
+bool HasHan(std::string_view text);
+
 // "zh", "ja", "ko", "en" (any Latin-script text), "" for unknown.
 std::string_view LanguageCode(Language language);
 
