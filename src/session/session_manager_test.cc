@@ -88,6 +88,24 @@ TEST_F(SessionManagerTest, InferExtractsWithTheBufferAsContext) {
   EXPECT_EQ(extractor_->last_context, 2u);
 }
 
+// A session's user turns go through the write path: each is kept as an episodic item carrying
+// its session and message id; the assistant's reply is only context.
+TEST_F(SessionManagerTest, InferKeepsTheUsersTurnsWithTheirSessionAndMessageIds) {
+  auto r = sessions_->Append(s1_, Turns({"I'm flying to Chengdu next Friday", "Have a good trip!"}),
+                             /*infer=*/true);
+  ASSERT_TRUE(r.ok()) << r.status().ToString();
+  ASSERT_EQ(r->remembered.writes.size(), 1u);
+  const MemoryItem& turn = r->remembered.writes[0].memory;
+  EXPECT_TRUE(r->remembered.writes[0].turn);
+  EXPECT_TRUE(IsKeptTurn(turn));
+  EXPECT_EQ(turn.content, "I'm flying to Chengdu next Friday");
+  EXPECT_EQ(turn.source.session_id, "s1");
+  EXPECT_EQ(turn.source.message_ids, std::vector<std::string>{r->turns[0].message_id});
+  EXPECT_EQ(turn.created_at, kT0);
+  ASSERT_EQ(r->remembered.skipped.size(), 1u);
+  EXPECT_EQ(r->remembered.skipped[0].turn, 1u);
+}
+
 TEST_F(SessionManagerTest, BufferKeepsTheNewestTurnsWithinBudgetAndSurvivesRestart) {
   options_.working_token_budget = 60;
   Reopen();
