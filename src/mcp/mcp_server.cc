@@ -22,8 +22,10 @@ constexpr std::string_view kBatchVersion = "2025-03-26";
 constexpr const char* kInstructions =
     "Engram is the user's long-term memory. Call search_memories (or get_context) before "
     "answering anything that may depend on what the user said in earlier conversations; call "
-    "add_memory when the user shares a durable fact, preference, goal or event; use "
-    "update_memory or delete_memory when they correct or retract one.";
+    "add_memory with what the user says about themselves or people they know (it keeps the "
+    "message and extracts and reconciles the facts, preferences, plans and events in it, "
+    "corrections included); use update_memory or delete_memory to change or retract a "
+    "stored memory by id.";
 
 json ErrorReply(const json& id, int code, const std::string& message) {
   return {{"jsonrpc", "2.0"}, {"id", id}, {"error", {{"code", code}, {"message", message}}}};

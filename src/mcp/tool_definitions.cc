@@ -36,8 +36,9 @@ json StrList(const std::string& description) {
   return ListOf({{"type", "string"}}, description);
 }
 
-const std::vector<std::string> kTypes = {"fact",  "preference", "goal",    "event",  "summary",
-                                         "skill", "knowledge",  "profile", "message"};
+const std::vector<std::string> kTypes = {
+    "fact",    "preference", "goal",      "event",   "opinion", "decision",
+    "commitment", "summary", "skill", "knowledge", "profile", "message"};
 const std::vector<std::string> kTiers = {"working", "episodic", "semantic", "knowledge"};
 const std::vector<std::string> kStatuses = {"active", "superseded", "archived", "deleted"};
 
@@ -143,7 +144,8 @@ json AddMemoryTool() {
                         "left out. false: store exactly as given, with those fields.");
   return Tool("add_memory", "Add memory",
               "Store something worth remembering about the user across conversations: what "
-              "they said, or a fact, preference, goal, event or skill. By default the text goes "
+              "they said: facts, preferences, goals, events, opinions, decisions, commitments. "
+              "By default the text goes "
               "through extraction (infer); set infer false to store it exactly as given. "
               "Returns each stored memory's id, what happened to it (event) and its kind "
               "(turn or memory), and the messages not kept with the reason (skipped).",

@@ -1,4 +1,5 @@
 #include <algorithm>
+#include <cmath>
 
 #include "core/status_macros.h"
 #include "engram/write_path.h"
@@ -93,6 +94,12 @@ Result<RememberResult> MemoryWriter::Remember(const Scope& scope, const std::vec
                                               const std::vector<Turn>& context,
                                               const RememberOptions& options) {
   if (turns.empty()) return Status::InvalidArgument("no messages to remember");
+  // Checked here: it applies to what is extracted, and a message may yield nothing.
+  if (options.importance &&
+      !(std::isfinite(*options.importance) && *options.importance >= 0 && *options.importance <= 1)) {
+    return Status::InvalidArgument("importance: must be between 0 and 1, got " +
+                                   std::to_string(*options.importance));
+  }
   // A turn without a time was said now: relative dates ("yesterday", "上周") resolve from it.
   const TimestampMs now = engine_->Now();
   // Privacy first: a rejected message stores nothing, and no provider sees what the policy
