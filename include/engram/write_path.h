@@ -24,13 +24,16 @@ namespace engram {
 
 struct WriterOptions {
   std::shared_ptr<Extractor> extractor;        // default: MakeRuleExtractor()
-  std::shared_ptr<ConflictResolver> resolver;  // default: MakeRuleResolver()
+  std::shared_ptr<ConflictResolver> resolver;  // default: MakeRuleResolver(rules)
   PiiPolicy privacy;                           // default: keep
   int neighbours = 5;                          // nearest items compared with each candidate
   // Keep every user turn that is not chit-chat as an episodic `message` item of its own
   // (IsKeptTurn), linked both ways with what is extracted from it, so nothing said is lost.
   // false: facts only (a turn is then stored only when extraction fails).
   bool keep_turns = true;
+  // Thresholds of the rule resolver: the default resolver, and the fallback when the given
+  // one (an LLM) fails.
+  RuleResolverOptions rules;
   // A correction that names no slot of its own ("wait no, Ellie", "sorry, I meant Dallas")
   // applies to the user's latest memory when it was written this recently.
   int64_t correction_window_ms = 10 * 60 * 1000;

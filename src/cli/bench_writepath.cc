@@ -150,6 +150,7 @@ int RunWritePath(Context& ctx, const WritePathFlags& f) {
   options.work_dir = tmpl;
   options.embedder = *embedder;
   options.only = f.only;
+  options.rules = ctx.rules;
   if (*llm) {
     std::shared_ptr<LlmClient> client = *llm;
     options.make_extractor = [client](const Clock* clock) -> std::shared_ptr<Extractor> {

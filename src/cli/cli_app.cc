@@ -123,6 +123,7 @@ MemoryWriter* Context::OpenWriter() {
   }
   options.privacy = std::move(policy).value();
   options.keep_turns = keep_turns;
+  options.rules = rules;
   options.privacy.hash_key = EnvOr(pii_key_env.c_str(), "");
   bool hashes = options.privacy.action == PiiAction::kHash;
   for (const auto& [kind, action] : options.privacy.overrides) hashes |= action == PiiAction::kHash;
@@ -227,6 +228,18 @@ int RunCli(int argc, char** argv) {
                  "episodic memory of its own, linked to what is extracted from it; false keeps "
                  "extracted facts only (env ENGRAM_KEEP_TURNS; default true)")
       ->envname("ENGRAM_KEEP_TURNS");
+  app.add_option("--duplicate-similarity", ctx.rules.duplicate_similarity,
+                 "Vector similarity at or above which a new memory is a paraphrase of a stored "
+                 "one (NOOP), for the rule resolver (env ENGRAM_DUPLICATE_SIMILARITY)")
+      ->check(CLI::Range(0.0, 1.0))
+      ->capture_default_str()
+      ->envname("ENGRAM_DUPLICATE_SIMILARITY");
+  app.add_option("--duplicate-overlap", ctx.rules.duplicate_overlap,
+                 "Share of words two statements must have in common to be the same one (NOOP), "
+                 "for the rule resolver; 1 turns it off (env ENGRAM_DUPLICATE_OVERLAP)")
+      ->check(CLI::Range(0.0, 1.0))
+      ->capture_default_str()
+      ->envname("ENGRAM_DUPLICATE_OVERLAP");
   app.set_version_flag("--version", "engram 0.1.0");
   // Global options at the top of the file, a command's under its section ([serve]).
   // CLI11 applies the file before environment variables, so the order of precedence is

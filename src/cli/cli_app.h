@@ -57,6 +57,7 @@ struct Context {
   std::string pii = "keep";
   std::string pii_key_env = "ENGRAM_PII_HASH_KEY";
   bool keep_turns = WriterOptions{}.keep_turns;  // keep user turns as episodic items
+  RuleResolverOptions rules;                     // duplicate thresholds of the rule resolver
 
   std::unique_ptr<Engine> engine;
   std::unique_ptr<MemoryWriter> writer;

@@ -298,6 +298,7 @@ Result<WritePathReport> RunWritePathBench(const WritePathBenchOptions& options) 
   WriterOptions wo;
   wo.extractor = options.make_extractor ? options.make_extractor(&clock) : options.extractor;
   wo.resolver = options.resolver;
+  wo.rules = options.rules;
   MemoryWriter writer(engine.get(), wo);
   WritePathReport report;
   const auto start = std::chrono::steady_clock::now();

@@ -41,7 +41,7 @@ TimestampMs SaidAt(const Candidate& c, const std::vector<Turn>& turns) {
 }  // namespace
 
 MemoryWriter::MemoryWriter(Engine* engine, WriterOptions options)
-    : engine_(engine), options_(std::move(options)), rules_(MakeRuleResolver()) {
+    : engine_(engine), options_(std::move(options)), rules_(MakeRuleResolver(options_.rules)) {
   if (!options_.extractor) options_.extractor = MakeRuleExtractor();
   if (!options_.resolver) options_.resolver = rules_;
 }

@@ -261,6 +261,27 @@ TEST_F(MemoryWriterTest, FailingResolverFallsBackToTheRules) {
   EXPECT_EQ(KeptTurns().size(), 2u);
 }
 
+// The paraphrase threshold is the user's to set: at 0 any neighbour is the same statement.
+TEST_F(MemoryWriterTest, TheDuplicateThresholdsAreConfigurable) {
+  for (double threshold : {0.95, 0.0}) {
+    Scope scope{"default", threshold > 0 ? "default-threshold" : "zero-threshold", "", ""};
+    ExtractionResult first{{Cand("User collects vintage vinyl records")}, "scripted", ""};
+    ExtractionResult second{{Cand("User plays chess on Sundays")}, "scripted", ""};
+    auto extractor = std::make_shared<ScriptedExtractor>(
+        std::vector<Result<ExtractionResult>>{first, second});
+    WriterOptions options{.extractor = extractor};
+    options.rules.duplicate_similarity = threshold;
+    MemoryWriter writer(engine_.get(), options);
+    ASSERT_TRUE(writer.Remember(scope, {UserTurn("a", kT0)}).ok());
+    auto out = writer.Remember(scope, {UserTurn("b", kT0 + kMinute)});
+    ASSERT_TRUE(out.ok()) << out.status().ToString();
+    auto memories = Memories(*out);
+    ASSERT_EQ(memories.size(), 1u);
+    EXPECT_EQ(memories[0].decision, threshold > 0 ? WriteDecision::kAdd : WriteDecision::kNoop)
+        << threshold;
+  }
+}
+
 TEST_F(MemoryWriterTest, EmptyMessagesAreRefused) {
   MemoryWriter writer(engine_.get(), WriterOptions{});
   EXPECT_EQ(writer.Remember(alice_, {}).status().code(), StatusCode::kInvalidArgument);
