@@ -1,0 +1,348 @@
+// What a clause does and how much it says (speech_acts.h).
+#include "extract/speech_acts.h"
+
+#include <algorithm>
+#include <cctype>
+#include <string>
+#include <vector>
+
+#include "extract/clauses.h"
+#include "extract/english_words.h"
+#include "extract/lexicon.h"
+
+namespace engram::extract {
+namespace {
+
+bool IsWordChar(char c) {
+  return std::isalnum(static_cast<unsigned char>(c)) || c == '\'' || static_cast<unsigned char>(c) >= 0x80;
+}
+
+}  // namespace
+
+bool IsElaboration(const std::string& clause, bool zh) {
+  if (zh) {
+    for (std::string_view p : {"它", "这", "那", "他", "她", "其", "这样", "算是", "而且是"}) {
+      if (clause.starts_with(p)) return true;
+    }
+    return false;
+  }
+  const std::string low = LowerAscii(clause);
+  for (std::string_view p : {"it ", "it's", "its ", "this ", "that ", "that's", "they ",
+                             "they're", "these ", "those ", "which ", "she ", "he ", "she's",
+                             "he's", "there ", "there's", "so ", "then "}) {
+    if (low.starts_with(p)) return true;
+  }
+  return false;
+}
+
+std::optional<MemoryType> DecisionMarker(const std::string& clause, bool zh) {
+  const std::string low = LowerAscii(clause);
+  if (zh) {
+    for (std::string_view m : {"决定了", "我决定了", "想好了", "我想好了", "定了", "说定了"}) {
+      if (clause == m) return MemoryType::kDecision;
+    }
+    for (std::string_view m : {"我保证", "我发誓", "我答应你"}) {
+      if (clause == m) return MemoryType::kCommitment;
+    }
+    // "我向用户承诺，…", "我答应了女儿，…": a promise whose content comes next
+    for (std::string_view end : {"承诺", "保证", "答应", "发誓", "答应了"}) {
+      if (clause.ends_with(end) && clause.size() <= 30) return MemoryType::kCommitment;
+    }
+    return std::nullopt;
+  }
+  for (std::string_view m : {"i've made up my mind", "i have made up my mind", "made up my mind",
+                             "decision made", "it's decided", "it is decided", "i've decided",
+                             "i have decided", "we've decided", "we have decided", "decided"}) {
+    if (low == m) return MemoryType::kDecision;
+  }
+  if (low.starts_with("decision made on ") || low.starts_with("decision on ") ||
+      low.starts_with("decided on the ") || low.starts_with("final decision")) {
+    return MemoryType::kDecision;
+  }
+  for (std::string_view m : {"i promise", "promise", "i swear", "i promised"}) {
+    if (low == m) return MemoryType::kCommitment;
+  }
+  return std::nullopt;
+}
+
+bool AnnouncesFacts(const std::string& clause, bool zh) {
+  if (zh) {
+    for (std::string_view m : {"记一下", "帮我记", "记住", "备忘", "事实"}) {
+      if (clause.find(m) != std::string::npos) return true;
+    }
+    return false;
+  }
+  const std::string low = LowerAscii(clause);
+  for (std::string_view m : {"fact:", "facts worth", "fact for the file", "for the record",
+                             "note to self", "remember this", "worth filing", "for the file"}) {
+    if (low.find(m) != std::string::npos) return true;
+  }
+  return low == "fact" || low == "facts";
+}
+
+bool IsCorrectionPhrase(const std::string& clause, bool zh) {
+  if (zh) {
+    for (std::string_view w : {"错", "搞混", "糊涂", "记混", "口误", "逗号的", "的那个"}) {
+      if (clause.find(w) != std::string::npos && clause.size() <= 30) return true;
+    }
+    return false;
+  }
+  const std::string low = LowerAscii(clause);
+  for (std::string_view w : {"mixed up", "mixed them up", "my bad", "typo", "got that wrong",
+                             "brain fart", "autocorrect", "long day", "double checked",
+                             "keep forgetting", "wrong one", "misspoke", "misspelled"}) {
+    if (low.find(w) != std::string::npos) return true;
+  }
+  return false;
+}
+
+bool IsEventClause(const std::string& clause, bool zh) {
+  if (zh) return clause.find("了") != std::string::npos || clause.find("过") != std::string::npos;
+  for (const auto& t : en::Tokenize(clause)) {
+    if (en::IsPastForm(t.low) && t.low != "was" && t.low != "were" && t.low != "had") return true;
+  }
+  return false;
+}
+
+bool IsWeakStatement(const std::string& clause) {
+  static const std::vector<std::string_view> kCommon = {
+      "i", "me", "my", "we", "us", "our", "it", "that", "this", "them", "they", "is", "am", "are",
+      "was", "were", "be", "been", "have", "has", "had", "do", "did", "does", "so", "just", "will",
+      "would", "can", "could", "should", "to", "the", "a", "an", "and", "or", "but", "of", "in",
+      "on", "at", "for", "with", "about", "really", "very", "too", "also", "still", "now", "then",
+      "say", "said", "says", "want", "wants", "feel", "feels", "keep", "keeps", "think", "know",
+      "need", "make", "take", "give", "go", "get", "got", "use", "using", "strongly", "yes", "no",
+      "not", "there", "here", "all", "some", "it's", "i'm", "i'll", "i'd", "thing", "stuff",
+      "way", "going", "like", "love", "hate", "mine", "opinion", "view", "read", "take",
+      "defend", "there", "be"};
+  size_t content = 0;
+  std::string w;
+  auto flush = [&] {
+    if (!w.empty() && std::find(kCommon.begin(), kCommon.end(), w) == kCommon.end()) ++content;
+    w.clear();
+  };
+  for (char c : clause) {
+    if (std::isalnum(static_cast<unsigned char>(c)) || c == '\'') w += static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+    else flush();
+  }
+  flush();
+  return content <= 1;
+}
+
+bool IsWeakStatementZh(const std::string& clause) {
+  std::string rest = clause;
+  for (std::string_view w : {"我们", "我", "用户", "它们", "它", "这", "那", "把", "在", "的", "了", "想",
+                             "要", "会", "将", "上", "里", "也", "都", "就", "还", "很", "是", "对",
+                             "他们", "她", "他", "着", "过", "吧", "呢", "啊"}) {
+    for (size_t k = rest.find(w); k != std::string::npos; k = rest.find(w)) rest.erase(k, w.size());
+  }
+  size_t chars = 0;
+  for (size_t i = 0; i < rest.size(); ++i) {
+    chars += (static_cast<unsigned char>(rest[i]) & 0xC0) != 0x80 && static_cast<unsigned char>(rest[i]) >= 0x80;
+  }
+  for (char c : rest) {
+    if (std::isalnum(static_cast<unsigned char>(c))) return false;
+  }
+  // "我是独生女" says something in three characters; "我把它放在清单上" refers back to what came before
+  return chars <= 2 || (chars <= 4 && clause.find("它") != std::string::npos);
+}
+
+bool IsCondition(const std::string& clause, bool zh) {
+  if (zh) {
+    for (std::string_view w : {"如果", "要是", "假如", "万一", "只要"}) {
+      if (clause.starts_with(w)) return true;
+    }
+    return false;
+  }
+  const std::string low = LowerAscii(clause);
+  return low.starts_with("if ") || low.starts_with("unless ") || low.starts_with("in case ");
+}
+
+bool IsSubordinate(const std::string& clause, bool zh) {
+  if (zh) {
+    for (std::string_view w : {"如果", "要是", "假如", "虽然", "尽管", "以便", "为了", "作为", "除非",
+                               "只要", "即使", "否则", "因为", "所以", "但", "可是", "不过", "而"}) {
+      if (clause.starts_with(w)) return true;
+    }
+    for (std::string_view w : {"之前", "之后", "以后", "以前", "的时候", "的话"}) {
+      if (clause.ends_with(w)) return true;
+    }
+    return false;
+  }
+  const std::string low = LowerAscii(clause);
+  for (std::string_view w : {"so that ", "in order to ", "as a ", "although ", "even though ",
+                             "unless ", "otherwise ", "which means ", "meaning ", "if "}) {
+    if (low.starts_with(w)) return true;
+  }
+  return false;
+}
+
+bool IsQuestionZh(std::string_view s) {
+  for (std::string_view q : {"什么", "哪里", "哪儿", "哪个", "谁", "多少", "怎么", "为什么", "为啥",
+                             "是不是", "有没有", "能不能", "要不要", "会不会", "吗", "？", "?"}) {
+    if (s.find(q) != std::string_view::npos) return true;
+  }
+  return false;
+}
+
+bool IsSuggestionZh(std::string_view s) {
+  while (!s.empty() && (s.ends_with("。") || s.ends_with("！") || s.ends_with("～") || s.ends_with("~") ||
+                        s.ends_with("!") || s.ends_with("."))) {
+    s.remove_suffix(s.ends_with("。") || s.ends_with("！") || s.ends_with("～") ? 3 : 1);
+  }
+  return (s.starts_with("我们") || s.starts_with("咱们")) && s.ends_with("吧");
+}
+
+bool IsRequestZh(std::string_view s) {
+  for (std::string_view q : {"请", "帮我", "帮忙", "告诉我", "提醒我", "推荐一下", "你能", "你可以"}) {
+    if (s.starts_with(q) || s.find(q) != std::string_view::npos) return true;
+  }
+  if (s.starts_with("给我") && RelationKey(s.substr(6, 3)).empty() &&
+      RelationKey(s.substr(6, 6)).empty()) {
+    return true;  // "给我推荐…", not "给我妈的生活费…"
+  }
+  // "我想知道明天的天气", "我想问一下…": a question said as a statement
+  for (std::string_view q : {"想知道", "想问", "想了解一下", "好奇"}) {
+    if (s.find(q) != std::string_view::npos) return true;
+  }
+  return s.starts_with("推荐");
+}
+
+bool IsIndirectQuestionEn(const std::string& low) {
+  for (std::string_view w : {"want to know", "wanna know", "need to know", "like to know",
+                             "i wonder", "i'm wondering", "i am wondering", "i was wondering",
+                             "curious whether", "curious if", "not sure if", "not sure whether"}) {
+    if (low.find(w) != std::string::npos) return true;
+  }
+  return false;
+}
+
+bool IsQuestionEn(const std::string& clause) {
+  static const std::vector<std::string_view> kStarts = {
+      "what", "where", "who", "when", "why", "how", "which", "do", "does", "did", "is", "are",
+      "can", "could", "would", "should", "will", "shall", "whats", "wheres", "please", "tell",
+      "remind", "help", "show", "give", "let", "find", "search", "explain", "write",
+      "translate", "recommend", "suggest", "any", "keep", "make", "send", "book", "add"};
+  const std::string low = LowerAscii(clause);
+  for (std::string_view w : kStarts) {
+    if (StartsWithWord(low, w)) return true;
+  }
+  return IsIndirectQuestionEn(low);
+}
+
+bool IsHypotheticalEn(const std::string& clause) {
+  const std::string low = " " + LowerAscii(clause) + " ";
+  for (std::string_view w : {" if ", " unless ", " wish ", " would be ", " suppose "}) {
+    if (low.find(w) != std::string::npos) return true;
+  }
+  return false;
+}
+
+bool NamesSomething(const std::string& clause, bool zh) {
+  if (zh) {
+    for (char c : clause) {
+      if (std::isalnum(static_cast<unsigned char>(c))) return true;
+    }
+    return false;
+  }
+  size_t words = 0;
+  for (size_t i = 0; i < clause.size(); ++i) {
+    if (i > 0 && IsWordChar(clause[i]) && !IsWordChar(clause[i - 1])) ++words;
+    if (std::isdigit(static_cast<unsigned char>(clause[i]))) return true;
+    if (words >= 1 && std::isupper(static_cast<unsigned char>(clause[i])) &&
+        (i == 0 || !IsWordChar(clause[i - 1])) && clause.substr(i, 2) != "I " &&
+        clause.substr(i, 2) != "I'") {
+      return true;
+    }
+  }
+  return false;
+}
+
+bool HasContent(const std::string& clause, bool zh) {
+  if (zh) {
+    std::string rest = clause;
+    for (std::string_view w : {"我们", "我", "用户", "了", "的", "是", "就", "也", "都", "还", "很",
+                               "这", "那", "个", "吧", "啊", "呢", "嗯", "哦", "好", "这样", "一下",
+                               "从", "开始", "起", "以后", "以来", "之后", "到"}) {
+      for (size_t k = rest.find(w); k != std::string::npos; k = rest.find(w)) rest.erase(k, w.size());
+    }
+    return rest.size() >= 6;  // two characters
+  }
+  static const std::vector<std::string_view> kEmpty = {
+      "i", "me", "my", "we", "us", "our", "it", "that", "this", "is", "am", "are", "was", "were",
+      "be", "been", "being", "have", "has", "had", "do", "did", "does", "done", "so", "just",
+      "finally", "really", "for", "a", "an", "the", "while", "now", "then", "too", "also",
+      "still", "again", "of", "to", "in", "on", "at", "lol", "haha", "yeah", "ok", "not",
+      "can", "will", "would", "get", "got", "go", "going", "went", "thing", "things", "stuff",
+      "all", "some", "any", "there", "here", "and", "or", "but", "with", "about", "like",
+      "way", "much", "very", "well", "one", "time", "kinda", "sorta", "gonna", "wanna",
+      "since", "starting", "from", "until"};
+  size_t content = 0;
+  std::string w;
+  auto flush = [&] {
+    if (!w.empty() && std::find(kEmpty.begin(), kEmpty.end(), w) == kEmpty.end()) ++content;
+    w.clear();
+  };
+  for (char c : clause) {
+    if (std::isalnum(static_cast<unsigned char>(c)) || c == '\'') w += static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+    else flush();
+  }
+  flush();
+  return content >= 1;
+}
+
+size_t WordCount(const std::string& s, bool zh) {
+  if (zh) {
+    size_t n = 0;
+    for (size_t i = 0; i < s.size(); ++i) n += (static_cast<unsigned char>(s[i]) & 0xC0) != 0x80;
+    return n / 2;  // about two characters a word
+  }
+  size_t n = 0;
+  for (size_t i = 0; i < s.size(); ++i) n += IsWordChar(s[i]) && (i == 0 || !IsWordChar(s[i - 1]));
+  return n;
+}
+
+bool AddressesListener(Kind kind, const std::string& low_content) {
+  if (kind != Kind::kLike && kind != Kind::kDislike && kind != Kind::kGoal &&
+      kind != Kind::kGeneric) {
+    return false;
+  }
+  const std::string padded = " " + low_content + " ";
+  for (std::string_view w : {" you ", " your ", " you're ", " you've ", " yours "}) {
+    if (padded.find(w) != std::string::npos) return true;
+  }
+  // "I love how it turned out", "I love that": the object is the conversation itself
+  for (std::string_view w : {" how it ", " how that ", " what it ", " what that ", " how this "}) {
+    if (padded.find(w) != std::string::npos) return true;
+  }
+  return false;
+}
+
+bool FutureMarker(const std::string& text, bool zh) {
+  if (zh) {
+    if (text.ends_with("了")) return false;  // done
+    for (std::string_view m : {"要", "会", "打算", "准备", "计划", "将", "得去", "想"}) {
+      if (text.find(m) != std::string::npos) return true;
+    }
+    return false;
+  }
+  const std::string low = " " + LowerAscii(text) + " ";
+  for (std::string_view m : {" will ", "'ll ", " going to ", " gonna ", " plan ", " planning ",
+                             " have to ", " need to ", " about to ", " tonight "}) {
+    if (low.find(m) != std::string::npos) return true;
+  }
+  return false;
+}
+
+bool PastHabit(const std::string& text) {
+  const std::string low = " " + LowerAscii(text) + " ";
+  const size_t k = low.find(" used to ");
+  if (k == std::string::npos) return false;
+  const std::string before = low.substr(0, k);
+  for (std::string_view be : {" am", "'m", " is", " are", " get", " getting", " got", " be", " been"}) {
+    if (before.ends_with(be)) return false;
+  }
+  return true;
+}
+
+}  // namespace engram::extract
