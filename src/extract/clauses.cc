@@ -82,7 +82,7 @@ bool IsCorrection(std::string_view sentence, bool zh) {
         "no wait", "sorry,"}) {
     if (StartsWithWord(low, m)) return true;
   }
-  {
+  if (low.size() <= 16) {
     // a clause that is only a marker: "sorry", "no", "wait", "oops"
     std::string bare;
     for (char c : low) {

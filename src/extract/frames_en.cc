@@ -266,6 +266,9 @@ std::vector<Statement> MatchEnglishFrames(const ClauseView& c, MessageState* sta
       },
       [](const ClauseView& c, const Toks& t, const Subject& s, MessageState*) {
         if (c.raw.empty()) return Contact(t, s, c);
+        // Contact details are "<label> is <value>": no "is" in any form, no reading
+        const std::string low = Lower(c.raw);
+        if (low.find(" is") == std::string::npos && low.find("'s") == std::string::npos) return std::vector<Statement>{};
         Toks raw = Tokenize(c.raw);
         while (!raw.empty() && raw.back().low == ",") raw.pop_back();
         return Contact(raw, FindSubject(raw), c);

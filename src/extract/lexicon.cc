@@ -36,6 +36,56 @@ bool HasWord(std::string_view text, std::string_view word) {
   return false;
 }
 
+// A text's words, split once for many cue lookups: an English cue is a whole word or phrase, a
+// Chinese one a substring, looked for only when the text has bytes beyond ASCII.
+class Cues {
+ public:
+  explicit Cues(std::string_view text) : text_(text) {
+    for (size_t i = 0; i < text.size();) {
+      if (static_cast<unsigned char>(text[i]) >= 0x80) ascii_ = false;
+      if (!std::isalpha(static_cast<unsigned char>(text[i]))) {
+        ++i;
+        continue;
+      }
+      size_t j = i;
+      while (j < text.size() && (std::isalpha(static_cast<unsigned char>(text[j])) || text[j] == '\'')) ++j;
+      words_.push_back(text.substr(i, j - i));
+      i = j;
+    }
+  }
+  bool Words(std::initializer_list<std::string_view> cues) const {
+    for (std::string_view w : cues) {
+      if (w.find(' ') != std::string_view::npos) {
+        if (HasWord(text_, w)) return true;
+      } else if (std::find(words_.begin(), words_.end(), w) != words_.end()) {
+        return true;
+      }
+    }
+    return false;
+  }
+  bool Zh(std::initializer_list<std::string_view> cues) const {
+    return !ascii_ && ContainsAny(text_, cues);
+  }
+  std::string_view text() const { return text_; }
+
+ private:
+  std::string_view text_;
+  std::vector<std::string_view> words_;
+  bool ascii_ = true;
+};
+
+bool HealthCue(const Cues& t) {
+  return t.Words({"allergic", "allergy", "allergies", "diagnosed", "medication", "medicine",
+                  "meds", "epipen", "inhaler", "insulin", "asthma", "diabetes", "diabetic",
+                  "prediabetic", "epilepsy", "seizures", "disease", "disorder", "condition",
+                  "pregnant", "surgery", "blood", "cancer", "doctor", "mg", "dose", "anxiety",
+                  "depression", "adhd", "celiac", "colorblind", "alzheimer's", "alzheimer",
+                  "intolerant", "therapy", "injury", "hospital", "prescription", "blood type",
+                  "heart", "kidney", "liver"}) ||
+         t.Zh({"过敏", "病", "药", "医生", "诊断", "确诊", "血压", "血糖", "血型", "怀孕", "手术",
+               "哮喘", "失眠", "脂肪肝", "贫血", "胆固醇", "住院", "不耐受", "癫痫", "抑郁", "焦虑"});
+}
+
 bool HasAnyWord(std::string_view text, std::initializer_list<std::string_view> words) {
   // The text's words once, then each cue looked up among them.
   std::vector<std::string_view> mine;
@@ -229,48 +279,35 @@ bool IsHealthWord(std::string_view word) {
   return std::find(k.begin(), k.end(), low) != k.end();
 }
 
-bool HasHealthCue(std::string_view t) {
-  return HasAnyWord(t, {"allergic", "allergy", "allergies", "diagnosed", "medication",
-                        "medicine", "meds", "epipen", "inhaler", "insulin", "asthma",
-                        "diabetes", "diabetic", "prediabetic", "epilepsy", "seizures",
-                        "disease", "disorder", "condition", "pregnant", "surgery", "blood",
-                        "cancer", "doctor", "mg", "dose", "anxiety", "depression", "adhd",
-                        "celiac", "colorblind", "alzheimer's", "alzheimer", "intolerant",
-                        "therapy", "injury", "hospital", "prescription", "blood type",
-                        "heart", "kidney", "liver"}) ||
-         ContainsAny(t, {"过敏", "病", "药", "医生", "诊断", "确诊", "血压", "血糖", "血型",
-                         "怀孕", "手术", "哮喘", "失眠", "脂肪肝", "贫血", "胆固醇", "住院",
-                         "不耐受", "癫痫", "抑郁", "焦虑"});
-}
+bool HasHealthCue(std::string_view t) { return HealthCue(Cues(t)); }
 
-double ImportanceFromCues(std::string_view t, double base) {
+double ImportanceFromCues(std::string_view text, double base) {
+  const Cues t(text);
   double v = base;
-  const bool remember = HasAnyWord(t, {"remember", "don't forget", "never forget",
-                                       "important", "keep in mind", "note that", "fyi"}) ||
-                        ContainsAny(t, {"记住", "别忘了", "不要忘", "记一下", "很重要", "千万"});
-  const bool safety = HasAnyWord(t, {"allergic", "allergy", "epipen", "anaphylaxis",
-                                     "emergency", "seizures", "epilepsy", "blood type"}) ||
-                      ContainsAny(t, {"过敏", "急救", "血型", "癫痫", "危险"});
+  const bool remember = t.Words({"remember", "don't forget", "never forget", "important",
+                                 "keep in mind", "note that", "fyi"}) ||
+                        t.Zh({"记住", "别忘了", "不要忘", "记一下", "很重要", "千万"});
+  const bool safety = t.Words({"allergic", "allergy", "epipen", "anaphylaxis", "emergency",
+                               "seizures", "epilepsy", "blood type"}) ||
+                      t.Zh({"过敏", "急救", "血型", "癫痫", "危险"});
   if (safety) v = std::max(v, 0.9);
-  if (HasHealthCue(t)) v = std::max(v, 0.85);
+  if (HealthCue(t)) v = std::max(v, 0.85);
   if (remember) v = std::max(v, 0.85);
-  const bool identity =
-      HasAnyWord(t, {"name", "named", "birthday", "born", "age", "passport", "email", "phone",
-                     "address", "nationality"}) ||
-      ContainsAny(t, {"名字", "叫", "生日", "出生", "身份证", "护照", "手机号", "邮箱", "地址"});
+  const bool identity = t.Words({"name", "named", "birthday", "born", "age", "passport", "email",
+                                 "phone", "address", "nationality"}) ||
+                        t.Zh({"名字", "叫", "生日", "出生", "身份证", "护照", "手机号", "邮箱", "地址"});
   if (identity) v = std::max(v, 0.75);
-  const bool money = HasAnyWord(t, {"budget", "salary", "rent", "mortgage", "savings", "debt",
-                                    "income", "loan"}) ||
-                     t.find('$') != std::string_view::npos ||
-                     ContainsAny(t, {"预算", "工资", "月薪", "房租", "房贷", "存款", "收入", "欠",
-                                     "贷款", "生活费"});
+  const bool money = t.Words({"budget", "salary", "rent", "mortgage", "savings", "debt", "income",
+                              "loan"}) ||
+                     text.find('$') != std::string_view::npos ||
+                     t.Zh({"预算", "工资", "月薪", "房租", "房贷", "存款", "收入", "欠", "贷款", "生活费"});
   if (money) v = std::max(v, 0.7);
   const bool family =
-      HasAnyWord(t, {"wife", "husband", "son", "daughter", "kids", "mom", "dad", "mother",
-                     "father", "baby", "pregnant", "married", "engaged", "divorced",
-                     "passed away", "died", "funeral"}) ||
-      ContainsAny(t, {"老婆", "老公", "妻子", "丈夫", "儿子", "女儿", "孩子", "爸", "妈", "父母",
-                      "结婚", "离婚", "怀孕", "去世", "过世", "走了"});
+      t.Words({"wife", "husband", "son", "daughter", "kids", "mom", "dad", "mother", "father",
+               "baby", "pregnant", "married", "engaged", "divorced", "passed away", "died",
+               "funeral"}) ||
+      t.Zh({"老婆", "老公", "妻子", "丈夫", "儿子", "女儿", "孩子", "爸", "妈", "父母", "结婚", "离婚",
+            "怀孕", "去世", "过世", "走了"});
   if (family) v = std::max(v, 0.7);
   return std::min(v, 1.0);
 }
@@ -367,12 +404,13 @@ bool IsPassingMood(std::string_view t, bool zh) {
                            "饿了", "困了", "好困", "激动", "崩溃", "生气", "兴奋", "期待",
                            "紧张死了", "疼啊", "好疼"});
   }
-  return HasAnyWord(t, {"tired", "exhausted", "sad", "happy", "bored", "nervous", "excited",
-                        "stressed", "anxious", "upset", "angry", "annoyed", "hungry",
-                        "sleepy", "heartbroken", "thrilled", "miserable", "devastated",
-                        "overwhelmed", "grumpy", "cranky", "frustrated", "scared",
-                        "terrified", "worried", "ancient", "dying"}) &&
-         !HasAnyWord(t, {"always", "usually", "diagnosed", "disorder"});
+  const Cues cues(t);
+  return cues.Words({"tired", "exhausted", "sad", "happy", "bored", "nervous", "excited",
+                     "stressed", "anxious", "upset", "angry", "annoyed", "hungry", "sleepy",
+                     "heartbroken", "thrilled", "miserable", "devastated", "overwhelmed",
+                     "grumpy", "cranky", "frustrated", "scared", "terrified", "worried",
+                     "ancient", "dying"}) &&
+         !cues.Words({"always", "usually", "diagnosed", "disorder"});
 }
 
 }  // namespace engram::extract
