@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "text/normalizer.h"
+#include "text/find.h"
 
 namespace engram {
 namespace {
@@ -156,7 +157,7 @@ std::string FoldWord(std::string w) {
   auto only = [&](std::string_view letters) {
     return !w.empty() && w.find_first_not_of(letters) == std::string::npos;
   };
-  if (w.size() >= 4 && (only("ha") || only("he") || only("ah")) && w.find('h') != std::string::npos) {
+  if (w.size() >= 4 && (only("ha") || only("he") || only("ah")) && ContainsText(w, 'h')) {
     return "hah";
   }
   if (only("hm") && w.size() >= 2 && w[0] == 'h') return "hm";

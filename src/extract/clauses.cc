@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <array>
 #include <cctype>
+#include "text/find.h"
 
 namespace engram::extract {
 
@@ -72,7 +73,7 @@ bool IsCorrection(std::string_view sentence, bool zh) {
     for (std::string_view m : {"不对", "说错了", "我是说", "更正", "纠正", "应该是", "我的意思是",
                                "说错", "搞错了", "打错了", "记错了", "哦不", "啊不", "不是，",
                                "不是,", "口误", "写错了", "弄错了", "搞混"}) {
-      if (sentence.find(m) != std::string_view::npos) return true;
+      if (ContainsText(sentence, m)) return true;
     }
     return sentence.starts_with("其实") || sentence.starts_with("不是");
   }
@@ -100,7 +101,7 @@ bool IsCorrection(std::string_view sentence, bool zh) {
         "sorry, ", "sorry i ", "— sorry", "- sorry", "my bad", "mixed up", "mixed them up",
         "typo", "got that wrong", "no sorry", "brain fart", "scratch that", "correction:",
         "autocorrect"}) {
-    if (low.find(m) != std::string::npos) return true;
+    if (ContainsText(low, m)) return true;
   }
   return false;
 }
@@ -218,7 +219,7 @@ static bool IsListContinuation(std::string_view piece) {
                              " like ", " so ", " which ", " especially ",
                              " my bad", " long day", " brain fart", " lol", " haha", " ugh",
                              " honestly", " i meant", " not ", " rather"}) {
-    if (low.find(m) != std::string::npos) return false;
+    if (ContainsText(low, m)) return false;
   }
   // "…, carry an epipen", "…, always have snacks": a verb first is the next clause, its
   // subject left out (words that are also common nouns, "watch", "drink", are not read so)
@@ -231,7 +232,7 @@ static bool IsListContinuation(std::string_view piece) {
   int words = 0;
   for (size_t i = 1; i < low.size(); ++i) words += low[i] == ' ' && low[i - 1] != ' ';
   for (std::string_view verb : {" is ", " are ", " was ", " were ", "'s ", " it ", " has "}) {
-    if (low.find(verb) != std::string::npos) return false;
+    if (ContainsText(low, verb)) return false;
   }
   return words <= 5;
 }
@@ -266,7 +267,7 @@ std::vector<Piece> SplitClausesEn(const std::string& sentence) {
         std::string_view next = std::string_view(sentence).substr(i + conj.size());
         // "jake and I broke up", "my wife and I": one subject, not two clauses
         const bool compound = conj == " and " && FirstWordLower(next) == "i" &&
-                              cur.find(' ') == std::string::npos && !cur.empty();
+                              !ContainsText(cur, ' ') && !cur.empty();
         if (!compound && (StartsWithSubjectEn(next) || IsPredicateHeadEn(FirstWordLower(next)))) {
           raw.push_back(cur);
           cur.clear();
@@ -475,7 +476,7 @@ std::optional<Reported> ReportedSpeechEn(std::string_view clause) {
         "grandma", "grandpa", "son", "daughter", "kids", "parents", "neighbor", "pediatrician",
         "counselor", "tutor", "mentor", "recruiter", "hr", "gp", "ob", "obgyn", "specialist",
         "nutritionist", "dietitian", "ophthalmologist", "orthodontist", "fiance", "fiancé"};
-    bool person = std::isupper(static_cast<unsigned char>(who[0])) && who_low.find(' ') == std::string::npos &&
+    bool person = std::isupper(static_cast<unsigned char>(who[0])) && !ContainsText(who_low, ' ') &&
                   who_low != "she" && who_low != "he" && who_low != "they" && who_low != "it";
     for (std::string_view p : kPeople) {
       person = person || who_low == p || who_low.ends_with(" " + std::string(p));
@@ -513,10 +514,10 @@ std::optional<Reported> ReportedSpeechZh(std::string_view clause) {
   }
   if (!lead) return std::nullopt;
   std::string who(clause.substr(0, best));
-  if (who == "我" || who == "我们" || who.find("你") != std::string::npos ||
-      who.find("他") != std::string::npos || who.find("她") != std::string::npos ||
-      who.find("听") != std::string::npos || who.find("我觉") != std::string::npos ||
-      who.find("我说") != std::string::npos) {
+  if (who == "我" || who == "我们" || ContainsText(who, "你") ||
+      ContainsText(who, "他") || ContainsText(who, "她") ||
+      ContainsText(who, "听") || ContainsText(who, "我觉") ||
+      ContainsText(who, "我说")) {
     return std::nullopt;
   }
   // The reporter is a person or a role: "医生", "我妈", "牙医", "老板", "我们领导".
@@ -526,7 +527,7 @@ std::optional<Reported> ReportedSpeechZh(std::string_view clause) {
       "先生", "太太", "媳妇", "奶奶", "爷爷", "外婆", "姥姥", "哥", "姐", "弟", "妹", "导师",
       "师傅", "医师", "专家", "客户", "对象", "男朋友", "女朋友", "婆婆", "上司", "boss"};
   bool role = false;
-  for (std::string_view r : kRoles) role = role || who.find(r) != std::string::npos;
+  for (std::string_view r : kRoles) role = role || ContainsText(who, r);
   if (!role) return std::nullopt;
   std::string rest(clause.substr(best + lead->text.size()));
   while (!rest.empty() && (rest.starts_with("，") || rest.starts_with(","))) {

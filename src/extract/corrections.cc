@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <cctype>
 #include <vector>
+#include "text/find.h"
 
 namespace engram::extract {
 namespace {
@@ -104,7 +105,7 @@ std::optional<std::string> ChineseValue(std::string_view clause) {
   }
   if (s.empty() || s.size() > 24) return std::nullopt;
   for (std::string_view bad : {"我", "你", "他", "她", "说", "打错", "记", "搞", "糊涂", "错"}) {
-    if (s.find(bad) != std::string::npos) return std::nullopt;
+    if (ContainsText(s, bad)) return std::nullopt;
   }
   return s;
 }

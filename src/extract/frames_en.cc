@@ -15,6 +15,7 @@
 #include "extract/frames.h"
 #include "extract/frames_en_internal.h"
 #include "extract/lexicon.h"
+#include "text/find.h"
 
 namespace engram::extract {
 
@@ -268,7 +269,7 @@ std::vector<Statement> MatchEnglishFrames(const ClauseView& c, MessageState* sta
         if (c.raw.empty()) return Contact(t, s, c);
         // Contact details are "<label> is <value>": no "is" in any form, no reading
         const std::string low = Lower(c.raw);
-        if (low.find(" is") == std::string::npos && low.find("'s") == std::string::npos) return std::vector<Statement>{};
+        if (!ContainsText(low, " is") && !ContainsText(low, "'s")) return std::vector<Statement>{};
         Toks raw = Tokenize(c.raw);
         while (!raw.empty() && raw.back().low == ",") raw.pop_back();
         return Contact(raw, FindSubject(raw), c);

@@ -9,6 +9,7 @@
 #include "extract/frames.h"
 #include "extract/frames_en_internal.h"
 #include "extract/lexicon.h"
+#include "text/find.h"
 
 namespace engram::extract {
 
@@ -215,9 +216,9 @@ std::vector<Statement> Contact(const Toks& t, const Subject& s, const ClauseView
     if (size_t k = Lower(value).find(cut); k != std::string::npos && k > 0) value.resize(k);
   }
   const bool digits = std::any_of(value.begin(), value.end(), ::isdigit) ||
-                      value.find('@') != std::string::npos;
-  if (!known || (!digits && label.find("birthday") == std::string::npos &&
-                 label.find("anniversary") == std::string::npos)) {
+                      ContainsText(value, '@');
+  if (!known || (!digits && !ContainsText(label, "birthday") &&
+                 !ContainsText(label, "anniversary"))) {
     return {};
   }
   if (s.who == Who::kPerson) return {};
@@ -230,9 +231,9 @@ std::vector<Statement> Contact(const Toks& t, const Subject& s, const ClauseView
   if (key == "e-mail" || key == "email address") key = "email";
   Statement st = Make(Kind::kContact, value, key, 0.9);
   st.slot = "user/" + key;
-  if (label.find("birthday") != std::string::npos) st.kind = Kind::kBirthday;
-  st.recurring = label.find("birthday") != std::string::npos ||
-                 label.find("anniversary") != std::string::npos;
+  if (ContainsText(label, "birthday")) st.kind = Kind::kBirthday;
+  st.recurring = ContainsText(label, "birthday") ||
+                 ContainsText(label, "anniversary");
   return {st};
 }
 

@@ -8,6 +8,7 @@
 #include "extract/frames.h"
 #include "extract/frames_en_internal.h"
 #include "extract/lexicon.h"
+#include "text/find.h"
 
 namespace engram::extract {
 
@@ -158,7 +159,7 @@ bool IsPartOfDay(std::string_view w) {
 
 bool IsClockTime(std::string_view w) {
   if (w.empty() || !std::isdigit(static_cast<unsigned char>(w[0]))) return false;
-  return w.ends_with("am") || w.ends_with("pm") || w.find(':') != std::string_view::npos;
+  return w.ends_with("am") || w.ends_with("pm") || ContainsText(w, ':');
 }
 
 }  // namespace
@@ -274,7 +275,7 @@ std::vector<Statement> Device(const Toks& t, const Subject& s) {
 
 std::vector<Statement> Ended(const Toks& t, const Subject& s, const std::string& clause) {
   const std::string low = Lower(clause);
-  auto has = [&](std::string_view w) { return low.find(w) != std::string::npos; };
+  auto has = [&](std::string_view w) { return ContainsText(low, w); };
   // a death or a loss: "Biscuit passed away", "my kindle died", "Nugget died a while ago"
   const bool death = has("passed away") || has(" died") || has("put down") || has("passed on") ||
                      has("ran away") || has("went missing") || has("is gone");

@@ -8,6 +8,7 @@
 #include "extract/frames.h"
 #include "extract/frames_en_internal.h"
 #include "extract/lexicon.h"
+#include "text/find.h"
 
 namespace engram::extract {
 
@@ -99,7 +100,7 @@ std::vector<Statement> WorkArrangement(const ClauseView& c, const Toks& t, const
   const std::string low = Lower(c.text);
   for (std::string_view w : {"remote", "remotely", "work from home", "wfh", "hybrid",
                              "in the office", "in office", "on site", "onsite"}) {
-    if (low.find(w) == std::string::npos) continue;
+    if (!ContainsText(low, w)) continue;
     if (w == "in the office" && !Has(t, {"work", "days", "week"})) continue;
     Statement st = Make(Kind::kAttribute, std::string(w), "work_arrangement", 0.8);
     st.slot = "user/work_arrangement";

@@ -19,6 +19,7 @@
 #include "extract/frames.h"
 #include "extract/frames_zh_internal.h"
 #include "extract/lexicon.h"
+#include "text/find.h"
 
 namespace engram::extract {
 
@@ -26,7 +27,7 @@ using namespace frames_zh;  // NOLINT: the frames and their helpers (frames_zh_i
 
 namespace frames_zh {
 
-bool Has(SV s, SV w) { return s.find(w) != SV::npos; }
+bool Has(SV s, SV w) { return ContainsText(s, w); }
 
 size_t CpLen(SV s, size_t i) {
   auto b = static_cast<unsigned char>(s[i]);
@@ -190,7 +191,7 @@ Subject FindSubject(SV s) {
     }
     for (SV verb : {"愿", "望", "让", "要", "想", "说", "诉", "得", "觉", "认", "为", "给", "对", "向",
                     "被", "请", "帮", "叫", "问"}) {
-      if (prefix.find(verb) != SV::npos) return false;
+      if (ContainsText(prefix, verb)) return false;
     }
     return true;
   };
@@ -246,7 +247,7 @@ void ForPerson(const Subject& s, Statement* st, SV attribute) {
 bool IsDigitOrNumeral(SV ch) {
   static const SV kNumerals = "零一二两三四五六七八九十百千万亿半几";
   return (ch.size() == 1 && std::isdigit(static_cast<unsigned char>(ch[0]))) ||
-         (ch.size() == 3 && kNumerals.find(ch) != SV::npos) || ch == "." || ch == ",";
+         (ch.size() == 3 && ContainsText(kNumerals, ch)) || ch == "." || ch == ",";
 }
 
 }  // namespace frames_zh

@@ -9,6 +9,7 @@
 #include "extract/frames.h"
 #include "extract/frames_zh_internal.h"
 #include "extract/lexicon.h"
+#include "text/find.h"
 
 namespace engram::extract::frames_zh {
 
@@ -52,7 +53,7 @@ std::vector<Statement> Plan(SV s, const Subject& sub, const ClauseView& c) {
 // ---- budgets and amounts ----
 
 std::vector<Statement> Budget(SV s, const Subject& sub, const ClauseView& c, MessageState* state) {
-  if (s.find("预算") == SV::npos && c.topic == "budget" && !FindAmountZh(s).empty() &&
+  if (!ContainsText(s, "预算") && c.topic == "budget" && !FindAmountZh(s).empty() &&
       sub.who != Who::kPerson) {
     Statement st = Make(Kind::kBudget, FindAmountZh(s), "");
     st.elliptical = true;
@@ -144,7 +145,7 @@ std::vector<Statement> Schedule(SV s, const Subject& sub, MessageState* state) {
       break;
     }
   }
-  if (activity.empty() && s.find("课") != SV::npos) {
+  if (activity.empty() && ContainsText(s, "课")) {
     size_t k = s.find("课");
     size_t b = k >= 6 ? k - 6 : 0;
     activity = ActivityKey(s.substr(b, k - b + 3));
@@ -311,7 +312,7 @@ std::vector<Statement> Ended(SV s, const Subject& sub, MessageState* state) {
     static const std::vector<SV> kBody = {"膝盖", "腰", "手腕", "脚踝", "肩膀", "颈椎", "胃", "牙",
                                           "嗓子", "感冒", "发烧", "伤", "腿", "手", "脚", "背", "眼睛",
                                           "咳嗽", "过敏"};
-    const bool body = IsHealthWord(lead) || std::any_of(kBody.begin(), kBody.end(), [&](SV b) { return lead.find(b) != SV::npos; });
+    const bool body = IsHealthWord(lead) || std::any_of(kBody.begin(), kBody.end(), [&](SV b) { return ContainsText(lead, b); });
     if (lead.empty() || !body || Chars(lead) > 6) continue;
     Statement st = Make(Kind::kEnded, Str(lead), "", 0.85);
     st.ends = {Str(lead)};

@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <cctype>
 #include <unordered_map>
+#include "text/find.h"
 
 namespace engram::extract {
 namespace {
@@ -21,7 +22,7 @@ std::string_view Find(const Table& table, std::string_view word) {
 
 bool ContainsAny(std::string_view text, std::initializer_list<std::string_view> words) {
   return std::any_of(words.begin(), words.end(),
-                     [&](std::string_view w) { return text.find(w) != std::string_view::npos; });
+                     [&](std::string_view w) { return ContainsText(text, w); });
 }
 
 // A whole English word in lower-case text (letters around it end the match). Multi-word cues
@@ -55,7 +56,7 @@ class Cues {
   }
   bool Words(std::initializer_list<std::string_view> cues) const {
     for (std::string_view w : cues) {
-      if (w.find(' ') != std::string_view::npos) {
+      if (ContainsText(w, ' ')) {
         if (HasWord(text_, w)) return true;
       } else if (std::find(words_.begin(), words_.end(), w) != words_.end()) {
         return true;
@@ -97,7 +98,7 @@ bool HasAnyWord(std::string_view text, std::initializer_list<std::string_view> w
     i = j;
   }
   for (std::string_view w : words) {
-    if (w.find(' ') != std::string_view::npos) {
+    if (ContainsText(w, ' ')) {
       if (HasWord(text, w)) return true;
       continue;
     }
@@ -299,7 +300,7 @@ double ImportanceFromCues(std::string_view text, double base) {
   if (identity) v = std::max(v, 0.75);
   const bool money = t.Words({"budget", "salary", "rent", "mortgage", "savings", "debt", "income",
                               "loan"}) ||
-                     text.find('$') != std::string_view::npos ||
+                     ContainsText(text, '$') ||
                      t.Zh({"预算", "工资", "月薪", "房租", "房贷", "存款", "收入", "欠", "贷款", "生活费"});
   if (money) v = std::max(v, 0.7);
   const bool family =

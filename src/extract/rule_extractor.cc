@@ -19,6 +19,7 @@
 #include "extract/third_person.h"
 #include "text/language.h"
 #include "text/normalizer.h"
+#include "text/find.h"
 
 namespace engram {
 namespace extract {
@@ -183,7 +184,7 @@ class RuleExtractor final : public Extractor {
     if (colon == std::string::npos || colon == 0 || colon > 40) return "";
     std::string label = zh ? extract::StripMarkersZh(sentence.substr(0, colon))
                            : extract::StripMarkersEn(sentence.substr(0, colon));
-    if (zh && (label.size() > 12 || label.find("我") != std::string::npos)) return "";
+    if (zh && (label.size() > 12 || ContainsText(label, "我"))) return "";
     if (!zh) {
       for (std::string_view tail : {" stuff", " update", " news", " info", " details", " things",
                                     " plans", " plan", " notes"}) {
@@ -515,7 +516,7 @@ class RuleExtractor final : public Extractor {
     std::string content = zh ? RewriteZh(with_dates) : RewriteEn(with_dates);
     if (!view.reporter.empty()) {
       content += zh ? "（" + view.reporter + "说）" : " (according to their " + view.reporter + ")";
-      if (!zh && (view.reporter.find(' ') == std::string::npos &&
+      if (!zh && (!ContainsText(view.reporter, ' ') &&
                   std::isupper(static_cast<unsigned char>(view.reporter[0])))) {
         content = content.substr(0, content.rfind(" (according")) + " (according to " + view.reporter + ")";
       }
@@ -575,15 +576,15 @@ class RuleExtractor final : public Extractor {
         name = clause.substr(lead.size());
         break;
       }
-      if (name.empty() || name.find(' ') != std::string::npos ||
+      if (name.empty() || ContainsText(name, ' ') ||
           !std::isupper(static_cast<unsigned char>(name[0]))) {
         return false;
       }
     }
     Candidate& last = out->back();
     if (another && last.slot.starts_with("user/pet")) {
-      if (!last.value.empty() && last.value != name && last.slot.find(':') != std::string::npos &&
-          last.content.find("叫") != std::string::npos) {
+      if (!last.value.empty() && last.value != name && ContainsText(last.slot, ':') &&
+          ContainsText(last.content, "叫")) {
         Candidate more = last;  // the first pet already has its name: this is the next one
         more.content = last.content.substr(0, last.content.find("，叫")) + "，叫" + name;
         more.entities = {name};
@@ -619,7 +620,7 @@ class RuleExtractor final : public Extractor {
       c.slot = "user/allergy:" + extract::SlotKey(ts.fronted);
       c.content = "用户对" + ts.fronted + "过敏";
     }
-    if (ts.zh && c.content.find("用户") == std::string::npos && st.subject == "user" &&
+    if (ts.zh && !ContainsText(c.content, "用户") && st.subject == "user" &&
         st.kind != Kind::kEnded && st.kind != Kind::kGeneric) {
       c.content = "用户" + c.content;  // "预算加到一万" is the user's budget
     }

@@ -8,6 +8,7 @@
 #include <string>
 
 #include "extract/rule_patterns.h"
+#include "text/find.h"
 
 namespace engram::extract {
 namespace {
@@ -37,7 +38,7 @@ SV LongestAt(SV s, size_t i, const std::array<SV, N>& words) {
   return best;
 }
 
-bool Contains(SV s, SV w) { return s.find(w) != SV::npos; }
+bool Contains(SV s, SV w) { return ContainsText(s, w); }
 
 constexpr std::array<SV, 44> kAdverbs = {
     "最近", "平常", "这几年", "这些年", "现在", "目前", "一直", "其实", "真的", "特别", "非常", "很", "最", "都", "已经", "刚刚", "刚",

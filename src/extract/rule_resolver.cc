@@ -26,6 +26,7 @@
 #include "engram/extraction.h"
 #include "text/analyzer.h"
 #include "text/normalizer.h"
+#include "text/find.h"
 
 namespace engram {
 namespace {
@@ -76,7 +77,7 @@ bool Negative(std::string_view content) {
   for (std::string_view m : {"不喜欢", "不爱", "讨厌", "不再", "不吃", "不喝", "受不了", "厌恶", "过敏",
                              "没有", "不想", "不打算", "不能", "不感兴趣", "不养", "没养", "怕",
                              "不碰", "没养"}) {
-    if (low.find(m) != std::string::npos) return true;
+    if (ContainsText(low, m)) return true;
   }
   return false;
 }
@@ -128,7 +129,7 @@ bool KeysRelated(std::string_view a_slot, std::string_view b_slot) {
   if (a_slot.substr(0, ca) != b_slot.substr(0, cb)) return false;
   const std::string_view a = a_slot.substr(ca + 1), b = b_slot.substr(cb + 1);
   if (a.empty() || b.empty() || a == b) return false;
-  if (a.find(b) != std::string_view::npos || b.find(a) != std::string_view::npos) return true;
+  if (ContainsText(a, b) || ContainsText(b, a)) return true;
   const size_t sa = a.find(' '), sb = b.find(' ');
   return sa != std::string_view::npos && sb != std::string_view::npos && a.substr(0, sa) == b.substr(0, sb);
 }
@@ -169,7 +170,7 @@ bool Restates(const Candidate& c, const MemoryItem& item) {
   for (const std::string& w : a.words) {
     if (Generic(w)) continue;
     ++anchors;
-    const bool held = have.find(w) != std::string::npos ||
+    const bool held = ContainsText(have, w) ||
                       std::find(b.words.begin(), b.words.end(), w) != b.words.end();
     if (!held) return false;
   }
@@ -252,7 +253,7 @@ class RuleResolver final : public ConflictResolver {
     for (size_t i = 0; i < neighbours.size(); ++i) {
       const Neighbour& n = neighbours[i];
       const bool flip = n.same_family && !n.same_slot && !cand_negative &&
-                        Negative(n.item.content) && n.item.slot.find(':') == std::string::npos;
+                        Negative(n.item.content) && !ContainsText(n.item.slot, ':');
       if (!n.ended && !flip) continue;
       if (d.decision == WriteDecision::kAdd) {
         d = Result_(WriteDecision::kSupersede, static_cast<int>(i),
@@ -302,11 +303,11 @@ class RuleResolver final : public ConflictResolver {
       if (!same_polarity) {
         return Result_(WriteDecision::kSupersede, t, "same slot " + slot + ", opposite polarity");
       }
-      if (!norms[i].empty() && cand.find(norms[i]) != std::string::npos) {
+      if (!norms[i].empty() && ContainsText(cand, norms[i])) {
         return Result_(WriteDecision::kUpdate, t, "same slot " + slot + ", more detail",
                        candidate.content);
       }
-      if (!cand.empty() && norms[i].find(cand) != std::string::npos) {
+      if (!cand.empty() && ContainsText(norms[i], cand)) {
         return Result_(WriteDecision::kNoop, t,
                        "same slot " + slot + ", already known in more detail");
       }
@@ -350,7 +351,7 @@ class RuleResolver final : public ConflictResolver {
       const bool same_numbers = Digits(n.item.content) == Digits(candidate.content);
       if (!same_polarity || !same_numbers) continue;
       if (norms[i].size() >= 6 && cand.size() > norms[i].size() &&
-          cand.find(norms[i]) != std::string::npos) {
+          ContainsText(cand, norms[i])) {
         return Result_(WriteDecision::kUpdate, static_cast<int>(i),
                        "contains the stored text and adds detail", candidate.content);
       }

@@ -9,6 +9,7 @@
 #include "extract/clauses.h"
 #include "extract/english_words.h"
 #include "extract/lexicon.h"
+#include "text/find.h"
 
 namespace engram::extract {
 namespace {
@@ -68,14 +69,14 @@ std::optional<MemoryType> DecisionMarker(const std::string& clause, bool zh) {
 bool AnnouncesFacts(const std::string& clause, bool zh) {
   if (zh) {
     for (std::string_view m : {"记一下", "帮我记", "记住", "备忘", "事实"}) {
-      if (clause.find(m) != std::string::npos) return true;
+      if (ContainsText(clause, m)) return true;
     }
     return false;
   }
   const std::string low = LowerAscii(clause);
   for (std::string_view m : {"fact:", "facts worth", "fact for the file", "for the record",
                              "note to self", "remember this", "worth filing", "for the file"}) {
-    if (low.find(m) != std::string::npos) return true;
+    if (ContainsText(low, m)) return true;
   }
   return low == "fact" || low == "facts";
 }
@@ -83,7 +84,7 @@ bool AnnouncesFacts(const std::string& clause, bool zh) {
 bool IsCorrectionPhrase(const std::string& clause, bool zh) {
   if (zh) {
     for (std::string_view w : {"错", "搞混", "糊涂", "记混", "口误", "逗号的", "的那个"}) {
-      if (clause.find(w) != std::string::npos && clause.size() <= 30) return true;
+      if (ContainsText(clause, w) && clause.size() <= 30) return true;
     }
     return false;
   }
@@ -91,13 +92,13 @@ bool IsCorrectionPhrase(const std::string& clause, bool zh) {
   for (std::string_view w : {"mixed up", "mixed them up", "my bad", "typo", "got that wrong",
                              "brain fart", "autocorrect", "long day", "double checked",
                              "keep forgetting", "wrong one", "misspoke", "misspelled"}) {
-    if (low.find(w) != std::string::npos) return true;
+    if (ContainsText(low, w)) return true;
   }
   return false;
 }
 
 bool IsEventClause(const std::string& clause, bool zh) {
-  if (zh) return clause.find("了") != std::string::npos || clause.find("过") != std::string::npos;
+  if (zh) return ContainsText(clause, "了") || ContainsText(clause, "过");
   for (const auto& t : en::Tokenize(clause)) {
     if (en::IsPastForm(t.low) && t.low != "was" && t.low != "were" && t.low != "had") return true;
   }
@@ -144,7 +145,7 @@ bool IsWeakStatementZh(const std::string& clause) {
     if (std::isalnum(static_cast<unsigned char>(c))) return false;
   }
   // "我是独生女" says something in three characters; "我把它放在清单上" refers back to what came before
-  return chars <= 2 || (chars <= 4 && clause.find("它") != std::string::npos);
+  return chars <= 2 || (chars <= 4 && ContainsText(clause, "它"));
 }
 
 bool IsCondition(const std::string& clause, bool zh) {
@@ -180,7 +181,7 @@ bool IsSubordinate(const std::string& clause, bool zh) {
 bool IsQuestionZh(std::string_view s) {
   for (std::string_view q : {"什么", "哪里", "哪儿", "哪个", "谁", "多少", "怎么", "为什么", "为啥",
                              "是不是", "有没有", "能不能", "要不要", "会不会", "吗", "？", "?"}) {
-    if (s.find(q) != std::string_view::npos) return true;
+    if (ContainsText(s, q)) return true;
   }
   return false;
 }
@@ -195,7 +196,7 @@ bool IsSuggestionZh(std::string_view s) {
 
 bool IsRequestZh(std::string_view s) {
   for (std::string_view q : {"请", "帮我", "帮忙", "告诉我", "提醒我", "推荐一下", "你能", "你可以"}) {
-    if (s.starts_with(q) || s.find(q) != std::string_view::npos) return true;
+    if (s.starts_with(q) || ContainsText(s, q)) return true;
   }
   if (s.starts_with("给我") && RelationKey(s.substr(6, 3)).empty() &&
       RelationKey(s.substr(6, 6)).empty()) {
@@ -203,7 +204,7 @@ bool IsRequestZh(std::string_view s) {
   }
   // "我想知道明天的天气", "我想问一下…": a question said as a statement
   for (std::string_view q : {"想知道", "想问", "想了解一下", "好奇"}) {
-    if (s.find(q) != std::string_view::npos) return true;
+    if (ContainsText(s, q)) return true;
   }
   return s.starts_with("推荐");
 }
@@ -212,7 +213,7 @@ bool IsIndirectQuestionEn(const std::string& low) {
   for (std::string_view w : {"want to know", "wanna know", "need to know", "like to know",
                              "i wonder", "i'm wondering", "i am wondering", "i was wondering",
                              "curious whether", "curious if", "not sure if", "not sure whether"}) {
-    if (low.find(w) != std::string::npos) return true;
+    if (ContainsText(low, w)) return true;
   }
   return false;
 }
@@ -233,7 +234,7 @@ bool IsQuestionEn(const std::string& clause) {
 bool IsHypotheticalEn(const std::string& clause) {
   const std::string low = " " + LowerAscii(clause) + " ";
   for (std::string_view w : {" if ", " unless ", " wish ", " would be ", " suppose "}) {
-    if (low.find(w) != std::string::npos) return true;
+    if (ContainsText(low, w)) return true;
   }
   return false;
 }
@@ -309,11 +310,11 @@ bool AddressesListener(Kind kind, const std::string& low_content) {
   }
   const std::string padded = " " + low_content + " ";
   for (std::string_view w : {" you ", " your ", " you're ", " you've ", " yours "}) {
-    if (padded.find(w) != std::string::npos) return true;
+    if (ContainsText(padded, w)) return true;
   }
   // "I love how it turned out", "I love that": the object is the conversation itself
   for (std::string_view w : {" how it ", " how that ", " what it ", " what that ", " how this "}) {
-    if (padded.find(w) != std::string::npos) return true;
+    if (ContainsText(padded, w)) return true;
   }
   return false;
 }
@@ -322,14 +323,14 @@ bool FutureMarker(const std::string& text, bool zh) {
   if (zh) {
     if (text.ends_with("了")) return false;  // done
     for (std::string_view m : {"要", "会", "打算", "准备", "计划", "将", "得去", "想"}) {
-      if (text.find(m) != std::string::npos) return true;
+      if (ContainsText(text, m)) return true;
     }
     return false;
   }
   const std::string low = " " + LowerAscii(text) + " ";
   for (std::string_view m : {" will ", "'ll ", " going to ", " gonna ", " plan ", " planning ",
                              " have to ", " need to ", " about to ", " tonight "}) {
-    if (low.find(m) != std::string::npos) return true;
+    if (ContainsText(low, m)) return true;
   }
   return false;
 }

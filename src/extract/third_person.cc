@@ -11,6 +11,7 @@
 #include "extract/frames.h"
 #include "extract/lexicon.h"
 #include "text/time_expressions.h"
+#include "text/find.h"
 
 namespace engram::extract {
 namespace {
@@ -55,11 +56,11 @@ ClauseInput WithoutTime(const std::string& clause, bool zh, TimestampMs now, std
       for (std::string_view d : {"周一", "周二", "周三", "周四", "周五", "周六", "周日", "星期",
                                  "礼拜", "monday", "tuesday", "wednesday", "thursday", "friday",
                                  "saturday", "sunday"}) {
-        in.weekday = in.weekday || said.find(d) != std::string::npos;
+        in.weekday = in.weekday || ContainsText(said, d);
       }
-      in.weekday = in.weekday && said.find("上周") == std::string::npos &&
-                   said.find("下周") == std::string::npos && said.find("last") == std::string::npos &&
-                   said.find("next") == std::string::npos;
+      in.weekday = in.weekday && !ContainsText(said, "上周") &&
+                   !ContainsText(said, "下周") && !ContainsText(said, "last") &&
+                   !ContainsText(said, "next");
     }
     in.time_at = t.at;
   }
@@ -73,7 +74,7 @@ std::string WithDates(const std::string& clause, bool zh, TimestampMs now) {
   for (auto it = times.rbegin(); it != times.rend(); ++it) {
     std::string date = DateText(*it);
     const std::string said_text = clause.substr(it->begin, it->end - it->begin);
-    if (said_text.find(date) != std::string::npos) continue;  // already a date: "on 2024-05-03"
+    if (ContainsText(said_text, date)) continue;  // already a date: "on 2024-05-03"
     if (!zh) {
       std::string said = LowerAscii(said_text);
       const bool preposition = said.starts_with("on ") || said.starts_with("in ") ||
@@ -82,11 +83,11 @@ std::string WithDates(const std::string& clause, bool zh, TimestampMs now) {
           "yesterday", "today", "tomorrow", "tonight", "last", "next", "this", "ago", "day",
           "week", "month", "year", "morning", "afternoon", "evening"};
       bool relative = false;
-      for (std::string_view r : kRelative) relative = relative || said.find(r) != std::string::npos;
+      for (std::string_view r : kRelative) relative = relative || ContainsText(said, r);
       relative = relative || (preposition && said.find_first_of("0123456789") != std::string::npos &&
-                              said.find("days") != std::string::npos);
+                              ContainsText(said, "days"));
       if (!relative && said.find_first_of("0123456789") == std::string::npos &&
-          said.find(' ') == std::string::npos) {
+          !ContainsText(said, ' ')) {
         relative = false;  // a weekday or month name alone
       }
       if (!relative) {
@@ -120,13 +121,13 @@ std::string WithDates(const std::string& clause, bool zh, TimestampMs now) {
       date = prep + date;
     } else {
       // Chinese: month and day names ("3月5号", "十月") kept, the date after them
-      const bool absolute = said_text.find("月") != std::string::npos &&
-                            said_text.find("上个月") == std::string::npos &&
-                            said_text.find("下个月") == std::string::npos &&
-                            said_text.find("这个月") == std::string::npos &&
-                            said_text.find("本月") == std::string::npos &&
-                            said_text.find("上月") == std::string::npos &&
-                            said_text.find("下月") == std::string::npos;
+      const bool absolute = ContainsText(said_text, "月") &&
+                            !ContainsText(said_text, "上个月") &&
+                            !ContainsText(said_text, "下个月") &&
+                            !ContainsText(said_text, "这个月") &&
+                            !ContainsText(said_text, "本月") &&
+                            !ContainsText(said_text, "上月") &&
+                            !ContainsText(said_text, "下月");
       if (absolute) {
         out.insert(it->end, "（" + date + "）");
         continue;
@@ -261,8 +262,8 @@ std::string RewriteZh(const std::string& clause) {
     out.append(clause, i, n);
     i += n;
   }
-  if (!out.starts_with("用户") && clause.find("我") == std::string::npos &&
-      clause.find("用户") == std::string::npos) {
+  if (!out.starts_with("用户") && !ContainsText(clause, "我") &&
+      !ContainsText(clause, "用户")) {
     const std::string subject = ChineseSubjectKey(clause);
     if (subject == "user") out = "用户" + out;
   }
