@@ -67,7 +67,7 @@ struct Candidate {
 
 struct ExtractionResult {
   std::vector<Candidate> candidates;
-  std::string extractor;       // recorded in Source::extractor: "rules-v1", "llm:<model>"
+  std::string extractor;       // recorded in Source::extractor: "rules-v2", "llm:<model>"
   std::string prompt_version;  // recorded in Source::prompt_version; empty for rules
 };
 

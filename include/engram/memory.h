@@ -64,7 +64,7 @@ Tier DefaultTierFor(MemoryType type);
 struct Source {
   std::vector<std::string> message_ids;
   std::string session_id;
-  std::string extractor;       // e.g. "manual", "rules-v1", "llm:gpt-4o-mini", "turn"
+  std::string extractor;       // e.g. "manual", "rules-v2", "llm:gpt-4o-mini", "turn"
   std::string prompt_version;  // empty unless an LLM prompt produced the item
   // Who said it ("user", or a speaker's name): set on kept conversation turns.
   std::string role;
