@@ -136,34 +136,39 @@ Result<std::vector<SearchHit>> Engine::Search(const Scope& scope, const SearchQu
   return hits;
 }
 
-// A kept turn whose extracted memories were all replaced ("I live in Boston" once the user moved)
-// says what no longer holds: it ranks below what replaced it. Only the returned turns are
-// looked at, so a search without kept turns pays nothing.
+// A kept turn ranks below what was extracted from it: when a memory it produced (or that it
+// reinforced) is among the hits, the turn goes just below that memory, since the memory says
+// the same, distilled and current. A turn whose memories were all replaced ("I live in Boston"
+// once the user moved) says what no longer holds: its score is scaled by turn_weight again. Only
+// the returned turns are looked at, so a search without kept turns pays nothing.
 void Engine::DemoteStaleTurns(const Scope& scope, const SearchQuery& query,
                               std::vector<SearchHit>* hits) {
-  bool demoted = false;
+  bool changed = false;
   for (SearchHit& hit : *hits) {
     if (!IsKeptTurn(hit.item) || hit.item.derived_ids.empty()) continue;
     bool stale = true;
+    double below = -1;  // the score of a returned active memory the turn produced
     for (const std::string& id : hit.item.derived_ids) {
       auto in_hits = std::find_if(hits->begin(), hits->end(),
                                   [&](const SearchHit& h) { return h.item.id == id; });
       ItemStatus status = ItemStatus::kDeleted;
       if (in_hits != hits->end()) {
         status = in_hits->item.status;
+        if (status == ItemStatus::kActive) below = std::max(below, in_hits->score);
       } else if (auto item = store_->Get(scope, id); item.ok()) {
         status = item->status;
       }
-      if (status == ItemStatus::kActive) {
-        stale = false;
-        break;
-      }
+      if (status == ItemStatus::kActive) stale = false;
     }
-    if (!stale) continue;
-    hit.score *= query.turn_weight;
-    demoted = true;
+    if (stale) {
+      hit.score *= query.turn_weight;
+      changed = true;
+    } else if (below >= 0 && hit.score >= below) {
+      hit.score = std::nextafter(below, 0.0);
+      changed = true;
+    }
   }
-  if (demoted) {
+  if (changed) {
     std::stable_sort(hits->begin(), hits->end(),
                      [](const SearchHit& a, const SearchHit& b) { return a.score > b.score; });
   }

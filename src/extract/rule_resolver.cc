@@ -152,7 +152,8 @@ bool Generic(std::string_view term) {
       "alway", "usual", "best", "ever", "favorit", "fave", "so", "much", "veri", "still", "just",
       "also", "now", "current", "get", "got", "go", "think", "feel", "afraid", "scare", "can",
       "not", "never", "no", "their", "they", "them", "total", "absolut", "definit", "stand",
-      "way", "far", "even", "actual", "tast", "freak", "here", "lol", "haha", "用户", "喜欢",
+      "way", "far", "even", "actual", "tast", "freak", "here", "lol", "haha", "name", "call",
+      "用户", "喜欢", "叫", "名字", "名", "养", "只", "条", "家", "的",
       "讨厌", "特别", "真的", "很", "非常", "平时", "一直", "不", "没", "是", "有", "就", "都",
       "也", "还", "吃", "喝", "用", "碰", "能", "会", "习惯", "最", "现在", "目前", "好", "自己",
       "已经", "的", "了", "太", "超", "挺", "这个", "那个", "真", "烦", "受不了", "不能"};
@@ -170,8 +171,17 @@ bool Restates(const Candidate& c, const MemoryItem& item) {
   for (const std::string& w : a.words) {
     if (Generic(w)) continue;
     ++anchors;
-    const bool held = ContainsText(have, w) ||
-                      std::find(b.words.begin(), b.words.end(), w) != b.words.end();
+    bool held = ContainsText(have, w) ||
+                std::find(b.words.begin(), b.words.end(), w) != b.words.end();
+    if (!held && w.size() <= 6 && w.size() % 3 == 0 &&
+        static_cast<unsigned char>(w[0]) >= 0xE0) {
+      // a short Chinese word the segmenter drew across a boundary ("猫叫" of "猫，叫"): its
+      // characters, one by one (three UTF-8 bytes each in the CJK block)
+      held = true;
+      for (size_t k = 0; k < w.size() && held; k += 3) {
+        held = ContainsText(have, std::string_view(w).substr(k, 3));
+      }
+    }
     if (!held) return false;
   }
   return anchors >= 1 && anchors <= 4;
@@ -296,6 +306,12 @@ class RuleResolver final : public ConflictResolver {
                          candidate.content);
         }
         return Result_(WriteDecision::kNoop, t, "same slot " + slot + ", same value");
+      }
+      // "我家的猫叫豆包" after "我养了一只猫，叫豆包": nothing the stored one does not say
+      if (!candidate.correction && same_polarity && candidate.ends.empty() &&
+          Digits(item.content) == Digits(candidate.content) && Restates(candidate, item)) {
+        return Result_(WriteDecision::kNoop, t,
+                       "same slot " + slot + ", says nothing new: restates \"" + item.content + "\"");
       }
       if (candidate.correction) {
         return Result_(WriteDecision::kSupersede, t, "correction of slot " + slot);

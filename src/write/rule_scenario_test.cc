@@ -148,6 +148,26 @@ TEST_F(RuleScenarioTest, TheSameFactTwiceIsStoredOnceAndLinkedToBothTurns) {
   EXPECT_EQ(turns[0].memory.derived_ids, std::vector<std::string>{first.memory.id});
 }
 
+// Said three ways, one memory; and it answers before the turns that said it.
+TEST_F(RuleScenarioTest, ARestatedPetIsOneMemoryAndAnswersBeforeTheTurns) {
+  WriteOutcome first = Only(Say("我养了一只猫，叫豆包。"));
+  EXPECT_EQ(first.memory.slot, "user/pet:豆包");
+  for (const char* again : {"我家的猫叫豆包。", "我的猫名字是豆包。"}) {
+    WriteOutcome w = Only(Say(again));
+    EXPECT_EQ(w.decision, WriteDecision::kNoop) << again;
+    EXPECT_EQ(w.memory.id, first.memory.id) << again;
+  }
+  ASSERT_EQ(ActiveMemories().size(), 1u);
+  EXPECT_EQ(KeptTurns().size(), 3u);
+  SearchQuery q;
+  q.text = "我的猫叫什么？";
+  q.k = 5;
+  auto hits = engine_->Search(alice_, q);
+  ASSERT_TRUE(hits.ok());
+  ASSERT_FALSE(hits->empty());
+  EXPECT_EQ((*hits)[0].item.id, first.memory.id) << (*hits)[0].item.content;
+}
+
 TEST_F(RuleScenarioTest, AnAllergyAddedLaterKeepsTheFirst) {
   ASSERT_EQ(Memories(Say("I'm allergic to peanuts.")).size(), 1u);
   WriteOutcome r = Only(Say("I'm also allergic to shellfish."));
