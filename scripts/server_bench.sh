@@ -30,9 +30,10 @@
 #      BENCH_DIR (/var/tmp/engram-server-bench: base-<USERS>x<PER_USER>.db is kept, run.db is
 #      the copy a run uses; delete the base to reload),
 #      HUGE_PAGES (3072: huge pages of 2 MiB reserved for the run with scripts/huge-pages.sh and
-#      given back after it; 100 × 10k takes ~1,700 at the start and ~2,200 once the adds have
-#      grown every user's arrays, all at once. 0: the pool is left as it is. To measure
-#      without them: SERVE_FLAGS=--no-huge-pages).
+#      given back after it, and the server started the way the README's operator recipe says:
+#      `--huge-pages` with GLIBC_TUNABLES=glibc.malloc.hugetlb=2, so index rows and glibc's
+#      arenas live there; 100 × 10k takes ~1,700 at the start and ~2,200 once the adds have
+#      grown every user's arrays. 0: the server's defaults, ordinary memory, the pool untouched).
 set -euo pipefail
 BUILD=${1:-build}
 USERS=${USERS:-100}
@@ -71,8 +72,13 @@ trap 'if [ -n "$SERVER" ]; then kill -TERM $SERVER 2>/dev/null || true; wait $SE
 start_server() {  # database
   rm -f "$WORK/url"
   # shellcheck disable=SC2086  # SERVE_FLAGS is a list of flags
-  "$BUILD/engram" --db "$1" serve --port 0 $SERVE_FLAGS --access-log "$WORK/access.log" \
-    > "$WORK/url" 2> "$WORK/server.log" &
+  local huge=() tunables=${GLIBC_TUNABLES:-}
+  if [ "$HUGE_PAGES" != 0 ]; then
+    huge=(--huge-pages)
+    tunables=${tunables:+$tunables:}glibc.malloc.hugetlb=2
+  fi
+  GLIBC_TUNABLES=$tunables "$BUILD/engram" --db "$1" serve --port 0 "${huge[@]}" $SERVE_FLAGS \
+    --access-log "$WORK/access.log" > "$WORK/url" 2> "$WORK/server.log" &
   SERVER=$!
   for _ in $(seq 100); do [ -s "$WORK/url" ] && break; sleep 0.1; done
   [ -s "$WORK/url" ] || { cat "$WORK/server.log" >&2; exit 1; }

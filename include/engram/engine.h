@@ -60,10 +60,11 @@ struct EngineOptions {
   // vectors) are evicted, least recently used first, while their total exceeds this; an evicted
   // graph is saved as a snapshot first. The index in use is never evicted. 0: no limit.
   size_t index_memory_budget = size_t{2} << 30;
-  // Scope indexes keep their float and int8 vector rows in the system's reserved huge pages
-  // (`sysctl vm.nr_hugepages`) while the pool has room, and in ordinary memory otherwise:
-  // fewer TLB misses, and kernel page-access sampling (DAMON) skips them. false: never.
-  bool huge_pages = true;
+  // true: scope indexes keep their float and int8 vector rows in the system's reserved huge pages
+  // (`sysctl vm.nr_hugepages`) while the pool has room, and in ordinary memory otherwise: fewer
+  // TLB misses, and kernel page-access sampling (DAMON) skips them. Off by default because the
+  // pool is the administrator's to reserve and size (index/huge_pages.h).
+  bool huge_pages = false;
   // Search hits are served from a cache of items (packed, ~360 bytes each with short content;
   // recently returned ones first, least recently used evicted) instead of SQLite when present.
   // Loading a scope's index also fills the cache's free room with its items. 0: no cache.

@@ -155,7 +155,6 @@ std::optional<Scope> Context::RequireScope() {
 
 int RunCli(int argc, char** argv) {
   Context ctx;
-  ctx.argv = argv;
   ctx.db_path = EnvOr("ENGRAM_DB", "./engram-data/engram.db");
   ctx.tenant = EnvOr("ENGRAM_TENANT", "default");
   ctx.user = EnvOr("ENGRAM_USER", "");
@@ -193,9 +192,8 @@ int RunCli(int argc, char** argv) {
       ->check(CLI::Range(size_t{0}, size_t{1} << 20));
   app.add_flag("--huge-pages,!--no-huge-pages", ctx.huge_pages,
                "Keep search indexes' vector rows in the system's reserved huge pages while "
-               "there are free ones (sysctl vm.nr_hugepages), else in ordinary memory; serve "
-               "also restarts itself once with GLIBC_TUNABLES=glibc.malloc.hugetlb=2 "
-               "(env ENGRAM_HUGE_PAGES; default on)")
+               "there are free ones (sysctl vm.nr_hugepages), else in ordinary memory "
+               "(env ENGRAM_HUGE_PAGES; default off)")
       ->envname("ENGRAM_HUGE_PAGES");
   app.add_option("--max-content-bytes", ctx.max_content_bytes,
                  "Reject content longer than this (env ENGRAM_MAX_CONTENT_BYTES)")

@@ -27,7 +27,6 @@ int ExitCodeFor(const Status& status);
 
 // Options shared by every command, and the engine they open.
 struct Context {
-  char** argv = nullptr;  // the command line, as main got it
   std::string db_path;
   std::string tenant = "default";
   std::string user;

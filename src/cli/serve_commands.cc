@@ -1,11 +1,9 @@
 // engram serve | keys create | keys list | keys revoke
 #include <pthread.h>
 #include <signal.h>
-#include <unistd.h>
 
 #include <nlohmann/json.hpp>
 
-#include <cstdlib>
 #include <iomanip>
 #include <iostream>
 #include <memory>
@@ -18,7 +16,6 @@
 #include "engram/jobs.h"
 #include "engram/keys.h"
 #include "engram/sessions.h"
-#include "index/huge_pages.h"
 #include "server/http_server.h"
 #include "server/routes.h"
 
@@ -107,41 +104,7 @@ void AddWriteOptions(CLI::App* cmd, WriteFlags& w) {
       ->check(CLI::Range(1, 64));
 }
 
-// glibc's allocator (2.35 and later) puts its arenas in huge pages only when told so as the
-// process starts, by GLIBC_TUNABLES, and falls back to ordinary pages when the pool runs out.
-// With huge pages on and free ones in the pool, the server runs itself again once with that
-// tunable added, so that the item cache, the keyword postings and SQLite's page caches join
-// the index rows there (side by side at saturation: search p99 10.5-15.2 ms, against
-// 16.7-27.8 ms with the index rows alone; bench/results/server-full-2026-11-30.md, session
-// 17). A GLIBC_TUNABLES that already names glibc.malloc.hugetlb is left as it is, so an
-// operator can set it to 0.
-void RestartWithHugePageMalloc(char** argv) {
-  constexpr const char* kTunable = "glibc.malloc.hugetlb=2";
-  const char* set = std::getenv("GLIBC_TUNABLES");
-  std::string tunables = set ? set : "";
-  if (tunables.find("glibc.malloc.hugetlb") != std::string::npos) return;
-  if (argv == nullptr || FreeHugePagesInPool() <= 0) return;
-  // The binary's own path, not /proc/self/exe, so that the process keeps its name ("engram",
-  // not "exe") for ps, pkill and the like. A binary replaced on disk since it started is not
-  // run again: that would be another program.
-  char path[4096];
-  const ssize_t n = readlink("/proc/self/exe", path, sizeof(path) - 1);
-  if (n <= 0) return;
-  path[n] = '\0';
-  if (access(path, X_OK) != 0) return;  // deleted (the link then ends in " (deleted)")
-  tunables = tunables.empty() ? kTunable : tunables + ":" + kTunable;
-  if (setenv("GLIBC_TUNABLES", tunables.c_str(), 1) != 0) return;
-  execv(path, argv);
-  // Still here: the exec failed. Serve with ordinary pages rather than not at all.
-  if (set) {
-    setenv("GLIBC_TUNABLES", set, 1);
-  } else {
-    unsetenv("GLIBC_TUNABLES");
-  }
-}
-
 int RunServe(Context& ctx, server::ServerOptions options, WriteFlags flags) {
-  if (ctx.huge_pages) RestartWithHugePageMalloc(ctx.argv);
   SessionOptions& sessions = flags.sessions;
   sessions.ttl_ms = flags.session_ttl_s * 1000;
   const int job_workers = flags.job_workers;

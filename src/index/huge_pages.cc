@@ -5,6 +5,7 @@
 
 #include <sys/mman.h>
 
+#include <atomic>
 #include <cstdlib>
 #include <fstream>
 #include <mutex>
@@ -25,6 +26,8 @@ Registry& registry() {
   return *r;
 }
 
+std::atomic<int> switched_off{0};  // live ScopedNoHugePages
+
 size_t RoundUp(size_t bytes) {
   return (bytes + kHugePageBytes - 1) / kHugePageBytes * kHugePageBytes;
 }
@@ -33,6 +36,7 @@ size_t RoundUp(size_t bytes) {
 
 void* AllocateHugePages(size_t bytes) {
 #ifdef MAP_HUGETLB
+  if (switched_off.load(std::memory_order_relaxed) > 0) return nullptr;
   const size_t length = RoundUp(bytes);
   // Without MAP_NORESERVE the kernel reserves every page now, so a short pool fails here and
   // not with SIGBUS at first touch.
@@ -79,5 +83,8 @@ int64_t FreeHugePagesInPool() {
   }
   return 0;
 }
+
+ScopedNoHugePages::ScopedNoHugePages() { switched_off.fetch_add(1, std::memory_order_relaxed); }
+ScopedNoHugePages::~ScopedNoHugePages() { switched_off.fetch_sub(1, std::memory_order_relaxed); }
 
 }  // namespace engram

@@ -24,12 +24,8 @@ ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__)
 
 
 def clean_env():
-    """The environment without ENGRAM_ settings. GLIBC_TUNABLES names glibc.malloc.hugetlb, so
-    servers do not restart themselves to put their allocator in huge pages: the pool
-    (`make test` reserves 128 pages) is left to the tests of that (HugePagesTest)."""
-    env = {k: v for k, v in os.environ.items() if not k.startswith("ENGRAM_")}
-    env["GLIBC_TUNABLES"] = "glibc.malloc.hugetlb=0"
-    return env
+    """The environment without ENGRAM_ settings."""
+    return {k: v for k, v in os.environ.items() if not k.startswith("ENGRAM_")}
 
 
 def run_engram(db, *args, tenant=None, timeout=60):
