@@ -31,6 +31,7 @@
 #include "engram/embedder.h"
 #include "engram/extraction.h"
 #include "engram/memory.h"
+#include "engram/records.h"
 #include "engram/search.h"
 #include "engram/status.h"
 
@@ -158,79 +159,6 @@ struct WriteOutcome {
   // after reinforcement.
   MemoryItem memory;
   MemoryItem replaced;  // kSupersede: the target as closed (status superseded, valid_to set)
-};
-
-// A conversation turn as stored in its session (the durable record behind working memory).
-struct StoredTurn {
-  std::string message_id;
-  std::string role;
-  std::string content;
-  TimestampMs at = 0;
-  bool operator==(const StoredTurn&) const = default;
-};
-
-struct SessionInfo {
-  std::string session_id;
-  std::string agent_id;
-  TimestampMs started_at = 0;
-  std::optional<TimestampMs> last_turn_at;
-  std::optional<TimestampMs> closed_at;
-  std::string summary_id;          // the session's summary item, or empty
-  int64_t turn_count = 0;
-  std::vector<StoredTurn> recent;  // the latest turns asked for, oldest first
-};
-
-struct ListQuery {
-  std::vector<MemoryType> types;                          // empty: any type
-  std::vector<Tier> tiers;                                // empty: any tier
-  std::vector<ItemStatus> statuses{ItemStatus::kActive};  // empty: any status
-  std::optional<TimestampMs> created_after;   // inclusive
-  std::optional<TimestampMs> created_before;  // exclusive
-  // What held at this time: items whose validity [valid_from, valid_to) contains it. A
-  // superseded item counts as active for the status filter (it was current then), so the
-  // default status filter returns the facts believed true at `as_of`.
-  std::optional<TimestampMs> as_of;
-  std::vector<std::string> tags;              // the item carries every one of these
-  std::vector<MetadataCondition> metadata;    // all must hold
-  std::string slot;                           // items of this slot only; empty: any
-  // Items of this slot family only: the slot equals it or starts with it followed by ':'
-  // ("user/pet" → "user/pet", "user/pet:豆包"); empty: any.
-  std::string slot_family;
-  int limit = 50;                             // 1..1000
-  std::string cursor;                         // "" for the first page
-};
-
-// Newest first (created_at, then insertion order). next_cursor is empty on the last page.
-// Cursors are stable: items added after a page was read do not shift later pages.
-struct ListPage {
-  std::vector<MemoryItem> items;
-  std::string next_cursor;
-};
-
-struct StoredVector {
-  std::string model;
-  std::vector<float> values;
-  bool operator==(const StoredVector&) const = default;
-};
-
-// Everything stored about one item: what export writes and import reads back.
-struct MemoryRecord {
-  MemoryItem item;
-  std::vector<HistoryEntry> history;  // oldest first
-  std::vector<StoredVector> vectors;
-};
-
-enum class OnConflict { kFail, kSkip };
-
-struct ImportStats {
-  int64_t imported = 0;
-  int64_t skipped = 0;  // ids already present, with OnConflict::kSkip
-};
-
-struct ScopeSummary {
-  std::string tenant;
-  std::string user_id;
-  int64_t items = 0;  // every status
 };
 
 class Engine {
