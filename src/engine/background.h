@@ -68,6 +68,7 @@ class Background {
   // look); returns how many ran. Skipped while paused or stopped (returns 0).
   int RunDue();
   // Returns once no task is running; none starts until Resume(). Wakes are kept meanwhile.
+  // Not from a task (it would wait for itself).
   void Pause();
   void Resume();
   // The orderly shutdown described above; idempotent.
