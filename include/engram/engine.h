@@ -12,35 +12,23 @@
 // recorded on writes.
 #pragma once
 
-#include <condition_variable>
 #include <cstdint>
 #include <functional>
 #include <memory>
-#include <mutex>
 #include <optional>
-#include <shared_mutex>
-#include <span>
 #include <string>
 #include <string_view>
-#include <thread>
-#include <unordered_map>
-#include <variant>
 #include <vector>
 
 #include "engram/clock.h"
 #include "engram/embedder.h"
 #include "engram/extraction.h"
 #include "engram/memory.h"
+#include "engram/records.h"
 #include "engram/search.h"
 #include "engram/status.h"
 
 namespace engram {
-
-class MemoryStore;
-class IdGenerator;
-class ScopeIndex;
-struct ScannedItem;
-class GraphBuilder;
 
 struct EngineOptions {
   std::string path;                      // SQLite file; its directory is created if missing
@@ -76,9 +64,6 @@ struct EngineOptions {
   // fraction of a page write, and an item read often in the interval is written once. 0 is
   // taken as 1.
   size_t access_flush_items = 100'000;
-  // Tests only: runs inside each commit of access counts, after SQLite's commit and before
-  // the counts are given to the item cache and forgotten (searches do not wait for it).
-  std::function<void()> on_access_commit;
 };
 
 // Progress of a long operation: items done so far of a total (total 0 when unknown).
@@ -159,79 +144,6 @@ struct WriteOutcome {
   // after reinforcement.
   MemoryItem memory;
   MemoryItem replaced;  // kSupersede: the target as closed (status superseded, valid_to set)
-};
-
-// A conversation turn as stored in its session (the durable record behind working memory).
-struct StoredTurn {
-  std::string message_id;
-  std::string role;
-  std::string content;
-  TimestampMs at = 0;
-  bool operator==(const StoredTurn&) const = default;
-};
-
-struct SessionInfo {
-  std::string session_id;
-  std::string agent_id;
-  TimestampMs started_at = 0;
-  std::optional<TimestampMs> last_turn_at;
-  std::optional<TimestampMs> closed_at;
-  std::string summary_id;          // the session's summary item, or empty
-  int64_t turn_count = 0;
-  std::vector<StoredTurn> recent;  // the latest turns asked for, oldest first
-};
-
-struct ListQuery {
-  std::vector<MemoryType> types;                          // empty: any type
-  std::vector<Tier> tiers;                                // empty: any tier
-  std::vector<ItemStatus> statuses{ItemStatus::kActive};  // empty: any status
-  std::optional<TimestampMs> created_after;   // inclusive
-  std::optional<TimestampMs> created_before;  // exclusive
-  // What held at this time: items whose validity [valid_from, valid_to) contains it. A
-  // superseded item counts as active for the status filter (it was current then), so the
-  // default status filter returns the facts believed true at `as_of`.
-  std::optional<TimestampMs> as_of;
-  std::vector<std::string> tags;              // the item carries every one of these
-  std::vector<MetadataCondition> metadata;    // all must hold
-  std::string slot;                           // items of this slot only; empty: any
-  // Items of this slot family only: the slot equals it or starts with it followed by ':'
-  // ("user/pet" → "user/pet", "user/pet:豆包"); empty: any.
-  std::string slot_family;
-  int limit = 50;                             // 1..1000
-  std::string cursor;                         // "" for the first page
-};
-
-// Newest first (created_at, then insertion order). next_cursor is empty on the last page.
-// Cursors are stable: items added after a page was read do not shift later pages.
-struct ListPage {
-  std::vector<MemoryItem> items;
-  std::string next_cursor;
-};
-
-struct StoredVector {
-  std::string model;
-  std::vector<float> values;
-  bool operator==(const StoredVector&) const = default;
-};
-
-// Everything stored about one item: what export writes and import reads back.
-struct MemoryRecord {
-  MemoryItem item;
-  std::vector<HistoryEntry> history;  // oldest first
-  std::vector<StoredVector> vectors;
-};
-
-enum class OnConflict { kFail, kSkip };
-
-struct ImportStats {
-  int64_t imported = 0;
-  int64_t skipped = 0;  // ids already present, with OnConflict::kSkip
-};
-
-struct ScopeSummary {
-  std::string tenant;
-  std::string user_id;
-  int64_t items = 0;  // every status
 };
 
 class Engine {
@@ -365,99 +277,16 @@ class Engine {
   // The (tenant, user) scopes holding items; `tenant` empty means every tenant. Admin use.
   Result<std::vector<ScopeSummary>> ListScopes(std::string_view tenant);
 
-  const EngineOptions& options() const { return options_; }
+  const EngineOptions& options() const;
   // The engine's clock: what "now" is for every write and search (EngineOptions::clock).
-  TimestampMs Now() const { return options_.clock->NowMs(); }
+  TimestampMs Now() const;
 
  private:
-  Engine(EngineOptions options, std::unique_ptr<MemoryStore> store);
-  Result<MemoryItem> Materialize(const Scope& scope, const NewMemory& m, TimestampMs now);
-
-  // The loaded search index of the scope's (tenant, user), loading it on first use.
-  Result<std::shared_ptr<ScopeIndex>> IndexFor(const Scope& scope);
-  std::shared_ptr<ScopeIndex> LoadedIndex(const Scope& scope);
-  void DropIndex(const Scope& scope);
-  Result<std::vector<float>> EmbedOne(const std::string& text);
-  void DemoteStaleTurns(const Scope& scope, const SearchQuery& query, std::vector<SearchHit>* hits);
-  // The query's vector: with recent turns, the normalized weighted sum of each text's vector.
-  Result<std::vector<float>> EmbedQuery(const SearchQuery& query);
-  // The snapshot file of the scope's graph, or "" when the scope has no row yet.
-  Result<std::string> SnapshotPath(const Scope& scope);
-  // Tries to load the scope's graph from its snapshot; false if unusable (status says why).
-  bool TryLoadSnapshot(const Scope& scope, ScopeIndex* index);
-  // Queues a graph build when the index has just become due for one. Holds index->mu exclusive.
-  void RequestGraphIfDue(const std::shared_ptr<ScopeIndex>& index);
-  // Writes the index's graph snapshot if it changed since loaded or saved. Holds write_mu_.
-  Status SaveSnapshot(const std::string& key, ScopeIndex& index);
-  // Records the scope's index size after a load or change and evicts over the budget. Holds
-  // write_mu_ (evicted graphs are saved, which must match the database).
-  void TrackIndexBytes(const Scope& scope, size_t bytes);
-  std::vector<std::pair<std::string, std::shared_ptr<ScopeIndex>>> TakeEvictionsLocked(
-      const std::string& keep);
-  void NoteAccess(const std::vector<int64_t>& seqs, TimestampMs now);
-  // Adds waiting at the same time share one transaction (group commit); see engine.cc.
-  struct PendingAdd;
-  struct AddGroup;
-  void CommitAddGroup(const std::vector<PendingAdd*>& group);
-
-  EngineOptions options_;
-  std::unique_ptr<MemoryStore> store_;
-  std::unique_ptr<IdGenerator> ids_;
-  std::shared_ptr<Embedder> embedder_;
-
-  // Serializes every write with the index update that follows its commit, so loaded
-  // indexes apply changes in commit order; also held while an index loads.
-  std::mutex write_mu_;
-  std::mutex indexes_mu_;
-  std::unordered_map<std::string, std::shared_ptr<ScopeIndex>> indexes_;  // guarded by indexes_mu_
-  struct IndexUse {
-    uint64_t last_used = 0;
-    size_t bytes = 0;  // MemoryBytes() at the last load or write
-  };
-  std::unordered_map<std::string, IndexUse> index_use_;  // guarded by indexes_mu_; keys as indexes_
-  uint64_t use_clock_ = 0;                               // guarded by indexes_mu_
-  size_t loaded_index_bytes_ = 0;                        // guarded by indexes_mu_
-  std::unique_ptr<GraphBuilder> graph_builder_;  // thread-safe itself
-
-  // Access statistics: counted in memory by searches, written by a background thread (every
-  // five seconds, or at once past access_flush_items items) so no search waits for the write.
-  // Counts being written are kept in in_flight_access_ until their chunk is published. A
-  // search adds the counts not yet in its rows, and never waits for a commit to know which
-  // those are (ReadHitRows): each chunk's transaction also advances the database's access
-  // epoch (kept in in_flight_epoch_ during the commit), which a search reading rows from SQLite
-  // reads in the same snapshot; after the commit the flusher, in one step under access_mu_,
-  // gives the counts to the item cache's rows, forgets them, bumps access_flushes_done_ and keeps
-  // the chunk's seqs in last_flushed_, and a search that read cached rows while a chunk of
-  // theirs was published reads again. So a returned count is never off by a flush.
-  // A flush writes at most min(access_flush_items / 4, 500) items per transaction,
-  // committing between chunks, so that writers (they share SQLite's one write lock) wait for
-  // one chunk at most.
-  void AccessFlushLoop();
-  // `paced`: after each chunk, waits kAccessFlushPause times as long as the chunk took (unless
-  // the engine is stopping), so a flush never holds a core for long.
-  Status FlushAccessCounts(bool paced);
-  // Writes the pending counts of `seqs` (ascending) in one transaction.
-  Status FlushAccessChunk(std::span<const int64_t> seqs);
-  // A search's rows; when counting, with the access counts not yet written added in.
-  Result<std::vector<ScannedItem>> ReadHitRows(const Scope& scope,
-                                               const std::vector<int64_t>& seqs,
-                                               bool record_access);
-  // Under access_mu_: a commit that wrote one of `seqs` finished since `done_before`.
-  bool AccessFlushedSince(uint64_t done_before, const std::vector<int64_t>& seqs) const;
-  std::mutex access_mu_;
-  std::unordered_map<int64_t, std::pair<int64_t, TimestampMs>> pending_access_;    // guarded
-  std::unordered_map<int64_t, std::pair<int64_t, TimestampMs>> in_flight_access_;  // guarded
-  TimestampMs last_access_flush_ = 0;                                              // guarded
-  bool access_flush_requested_ = false;                                            // guarded
-  bool access_flusher_stopping_ = false;                                           // guarded
-  uint64_t access_flushes_done_ = 0;                                               // guarded
-  int64_t in_flight_epoch_ = 0;  // guarded; the access epoch of the chunk committing, or 0
-  std::vector<int64_t> last_flushed_;  // guarded by access_mu_; ascending
-  std::condition_variable access_cv_;
-  std::mutex access_flush_mu_;  // one flush at a time
-  std::thread access_flusher_;
-
-  std::unique_ptr<AddGroup> add_group_;
+  // Everything else: the store, the loaded indexes, the background work (src/engine/).
+  class Impl;
+  friend struct EngineInternals;  // src/engine/engine_internal.h: opening with test hooks
+  explicit Engine(std::unique_ptr<Impl> impl);
+  std::unique_ptr<Impl> impl_;
 };
 
 }  // namespace engram

@@ -19,34 +19,12 @@
 
 #include "engram/clock.h"
 #include "engram/engine.h"
+#include "engram/records.h"
 
 namespace engram {
 
 class JobStore;
 class IdGenerator;
-
-enum class JobState { kQueued, kRunning, kDone, kFailed };
-inline std::string_view ToString(JobState state) {
-  switch (state) {
-    case JobState::kRunning: return "running";
-    case JobState::kDone: return "done";
-    case JobState::kFailed: return "failed";
-    case JobState::kQueued: break;
-  }
-  return "queued";
-}
-
-struct JobInfo {
-  std::string id;
-  std::string kind;
-  JobState state = JobState::kQueued;
-  int attempts = 0;
-  std::string result;  // the handler's result text when done
-  std::string error;   // the last failure
-  TimestampMs created_at = 0;
-  TimestampMs updated_at = 0;
-  TimestampMs next_attempt_at = 0;
-};
 
 // Does a job's work. An error whose code is Unavailable (a provider down) is retried; any
 // other error fails the job at once (retrying a bad payload cannot help). `last_attempt` says

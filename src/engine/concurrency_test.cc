@@ -8,10 +8,21 @@
 #include <mutex>
 #include <thread>
 
+#include "engine/engine_internal.h"
 #include "testing/test_support.h"
 
 namespace engram {
 namespace {
+
+// testing::OpenEngine with test hooks installed.
+std::unique_ptr<Engine> OpenEngineWithHooks(const std::string& path, EngineOptions options,
+                                            const EngineHooks& hooks) {
+  options.path = path;
+  options.synchronous = "NORMAL";
+  auto engine = engram::OpenEngineWithHooks(options, hooks);
+  EXPECT_TRUE(engine.ok()) << engine.status().ToString();
+  return engine.ok() ? std::move(engine).value() : nullptr;
+}
 
 TEST(ConcurrencyTest, WritersAndReadersShareOneEngine) {
   testing::TempDir dir;
@@ -192,14 +203,15 @@ TEST(ConcurrencyTest, TheBackgroundFlushPausesBetweenChunksButNotAtShutdown) {
   std::vector<std::chrono::steady_clock::time_point> commits;
   EngineOptions options;
   options.access_flush_items = 4;  // one-item chunks; twelve counts wake the flusher at once
-  options.on_access_commit = [&] {
+  EngineHooks hooks;
+  hooks.on_access_commit = [&] {
     std::this_thread::sleep_for(kChunkTime);
     std::lock_guard<std::mutex> lock(mu);
     commits.push_back(std::chrono::steady_clock::now());
     cv.notify_all();
   };
   const std::string path = dir.File("a.db");
-  auto engine = testing::OpenEngine(path, nullptr, options);
+  auto engine = OpenEngineWithHooks(path, options, hooks);
   ASSERT_NE(engine, nullptr);
   Scope scope{"default", "alice", "", ""};
   for (int i = 0; i < 12; ++i) {
@@ -246,7 +258,8 @@ TEST_P(AccessCommitTest, ASearchDoesNotWaitForTheCommitOfItsItemsCounts) {
   bool armed = false, in_commit = false, released = false;
   EngineOptions options;
   options.item_cache_bytes = GetParam();
-  options.on_access_commit = [&] {
+  EngineHooks hooks;
+  hooks.on_access_commit = [&] {
     std::unique_lock<std::mutex> lock(mu);
     if (!armed) return;
     in_commit = true;
@@ -254,7 +267,7 @@ TEST_P(AccessCommitTest, ASearchDoesNotWaitForTheCommitOfItsItemsCounts) {
     cv.wait(lock, [&] { return released; });
   };
   const std::string path = dir.File("a.db");
-  auto engine = testing::OpenEngine(path, nullptr, options);
+  auto engine = OpenEngineWithHooks(path, options, hooks);
   ASSERT_NE(engine, nullptr);
   Scope scope{"default", "alice", "", ""};
   ASSERT_TRUE(engine->Add(scope, testing::Text("oolong oolong")).ok());

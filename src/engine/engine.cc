@@ -1,8 +1,4 @@
-#include "engram/engine.h"
-
-#include <pthread.h>
-#include <unistd.h>
-#include <signal.h>
+#include "engine/engine_impl.h"
 
 #include <filesystem>
 
@@ -10,7 +6,6 @@
 #include "core/id_generator.h"
 #include "core/status_macros.h"
 #include "engine/validation.h"
-#include "retrieval/graph_builder.h"
 #include "retrieval/scope_index.h"
 #include "storage/memory_store.h"
 
@@ -74,49 +69,67 @@ bool ApplyPatch(const MemoryPatch& p, const std::string& metadata, MemoryItem* m
 // Group commit of adds (core/group_commit.h): concurrent AddBatch calls are written in one
 // transaction (one WAL sync; a failing add rolled back alone), then the loaded indexes are
 // updated, before any of the callers returns. A lone add commits by itself, as before.
-struct Engine::PendingAdd {
+struct Engine::Impl::PendingAdd {
   const Scope* scope;
   std::vector<PendingItem>* items;
   TimestampMs now;
   Status status;
 };
 
-struct Engine::AddGroup : GroupCommit<PendingAdd> {};
+struct Engine::Impl::AddGroup : GroupCommit<PendingAdd> {};
 
-Engine::Engine(EngineOptions options, std::unique_ptr<MemoryStore> store)
+// Often, so each checkpoint copies and syncs little and no commit waits long behind one.
+constexpr std::chrono::milliseconds kCheckpointInterval{100};
+// The access flush looks at every pass of the background thread whether its counts are due
+// (AccessCounts::Due, on the engine's clock); a search wakes it when enough items wait.
+constexpr std::chrono::milliseconds kAccessFlushPoll{100};
+constexpr char kAccessFlushTask[] = "access-counts";
+
+Engine::Impl::Impl(EngineOptions options, std::unique_ptr<MemoryStore> store,
+                   const EngineHooks& hooks)
     : options_(std::move(options)),
       store_(std::move(store)),
       ids_(std::make_unique<IdGenerator>()),
       embedder_(options_.embedder),
-      graph_builder_(std::make_unique<GraphBuilder>(GraphBuilderOptions{})),
-      add_group_(std::make_unique<AddGroup>()) {
-  access_flusher_ = std::thread([this] {
-    // A library thread never takes a process signal: SIGTERM and SIGINT stay with the
-    // threads the application chose (engram serve waits for them with sigwait).
-    sigset_t all;
-    sigfillset(&all);
-    pthread_sigmask(SIG_BLOCK, &all, nullptr);
-    pthread_setname_np(pthread_self(), "engram-access");
-    // At the default priority: its flushes are paced (FlushAccessCounts) instead. At nice 10
-    // it was preempted while holding locks that searches wait for (the access counts' mutex, a
-    // chunk's commit), and whole event loops stalled behind it.
-    AccessFlushLoop();
-  });
+      add_group_(std::make_unique<AddGroup>()),
+      access_(store_.get(), AccessCountsOptions{.flush_items = options_.access_flush_items,
+                                                .clock = options_.clock,
+                                                .on_commit = hooks.on_access_commit}),
+      background_(BackgroundOptions{.poll = kAccessFlushPoll}) {
+  StartBackground();
 }
 
-Engine::~Engine() {
-  {
-    std::lock_guard<std::mutex> lock(access_mu_);
-    access_flusher_stopping_ = true;
-  }
-  access_cv_.notify_all();
-  access_flusher_.join();
-  graph_builder_.reset();  // no graph may replace an index while the snapshots are written
-  (void)FlushAccessStats();
+Engine::Impl::~Impl() {
+  background_.Stop();  // joins the thread, cancels graph builds, writes the pending counts
   (void)SaveIndexSnapshots();
 }
 
-Result<std::unique_ptr<Engine>> Engine::Open(const EngineOptions& options) {
+void Engine::Impl::StartBackground() {
+  // The store's commits never checkpoint the WAL (StoreOptions::background_checkpoints).
+  background_.Register({.name = "wal-checkpoint",
+                        .interval = kCheckpointInterval,
+                        .run = [this] { (void)store_->Checkpoint(); }});  // a busy database: next time
+  background_.Register(
+      {.name = kAccessFlushTask,
+       .interval = kAccessFlushPoll,
+       .run =
+           [this] {
+             if (!access_.Due(Now())) return;
+             // Paced; at shutdown Sleep returns at once. A failure keeps the counts pending.
+             (void)access_.Flush([this](std::chrono::nanoseconds d) { background_.Sleep(d); });
+           },
+       .at_stop = [this] { (void)access_.Flush(); }});
+  background_.Start();
+}
+
+void Engine::Impl::NoteAccess(const std::vector<int64_t>& seqs, TimestampMs now) {
+  if (access_.Note(seqs, now)) background_.Wake(kAccessFlushTask);
+}
+
+Status Engine::Impl::FlushAccessStats() { return access_.Flush(); }
+
+Result<std::unique_ptr<Engine>> EngineInternals::Open(const EngineOptions& options,
+                                                      const EngineHooks& hooks) {
   EngineOptions opts = options;
   if (opts.path.empty()) return Status::InvalidArgument("database path must not be empty");
   if (!opts.clock) opts.clock = SystemClock::Default();
@@ -131,13 +144,19 @@ Result<std::unique_ptr<Engine>> Engine::Open(const EngineOptions& options) {
                              .reader_connections = opts.reader_connections,
                              .busy_timeout_ms = opts.busy_timeout_ms,
                              .synchronous = opts.synchronous,
-                             .background_checkpoints = true,  // by the access flusher
+                             .background_checkpoints = true,  // by the background thread
                              .item_cache_bytes = opts.item_cache_bytes};
   ENGRAM_ASSIGN_OR_RETURN(auto store, MemoryStore::Open(store_options, opts.clock->NowMs()));
-  return std::unique_ptr<Engine>(new Engine(std::move(opts), std::move(store)));
+  return std::unique_ptr<Engine>(
+      new Engine(std::make_unique<Engine::Impl>(std::move(opts), std::move(store), hooks)));
 }
 
-Result<MemoryItem> Engine::Materialize(const Scope& scope, const NewMemory& m, TimestampMs now) {
+Result<std::unique_ptr<Engine>> OpenEngineWithHooks(const EngineOptions& options,
+                                                    const EngineHooks& hooks) {
+  return EngineInternals::Open(options, hooks);
+}
+
+Result<MemoryItem> Engine::Impl::Materialize(const Scope& scope, const NewMemory& m, TimestampMs now) {
   ENGRAM_RETURN_IF_ERROR(ValidateText("content", m.content, options_.max_content_bytes));
   if (m.content.empty()) return Status::InvalidArgument("content must not be empty");
   MemoryItem item;
@@ -164,12 +183,12 @@ Result<MemoryItem> Engine::Materialize(const Scope& scope, const NewMemory& m, T
   return item;
 }
 
-Result<MemoryItem> Engine::Add(const Scope& scope, const NewMemory& memory) {
+Result<MemoryItem> Engine::Impl::Add(const Scope& scope, const NewMemory& memory) {
   ENGRAM_ASSIGN_OR_RETURN(auto items, AddBatch(scope, {memory}));
   return std::move(items.front());
 }
 
-Result<std::vector<MemoryItem>> Engine::AddBatch(const Scope& scope,
+Result<std::vector<MemoryItem>> Engine::Impl::AddBatch(const Scope& scope,
                                                  const std::vector<NewMemory>& memories) {
   ENGRAM_RETURN_IF_ERROR(ValidateScope(scope));
   if (memories.empty()) return Status::InvalidArgument("batch is empty");
@@ -212,7 +231,7 @@ Result<std::vector<MemoryItem>> Engine::AddBatch(const Scope& scope,
   return out;
 }
 
-void Engine::CommitAddGroup(const std::vector<PendingAdd*>& group) {
+void Engine::Impl::CommitAddGroup(const std::vector<PendingAdd*>& group) {
   std::lock_guard<std::mutex> lock(write_mu_);
   std::vector<MemoryStore::InsertRequest> requests;
   requests.reserve(group.size());
@@ -235,19 +254,19 @@ void Engine::CommitAddGroup(const std::vector<PendingAdd*>& group) {
   }
 }
 
-Result<MemoryItem> Engine::Get(const Scope& scope, std::string_view id) {
+Result<MemoryItem> Engine::Impl::Get(const Scope& scope, std::string_view id) {
   ENGRAM_RETURN_IF_ERROR(ValidateScope(scope));
   ENGRAM_RETURN_IF_ERROR(ValidateId(id));
   return store_->Get(scope, id);
 }
 
-Result<ListPage> Engine::List(const Scope& scope, const ListQuery& query) {
+Result<ListPage> Engine::Impl::List(const Scope& scope, const ListQuery& query) {
   ENGRAM_RETURN_IF_ERROR(ValidateScope(scope));
   ENGRAM_RETURN_IF_ERROR(ValidateListQuery(query));
   return store_->List(scope, query);
 }
 
-Result<MemoryItem> Engine::Update(const Scope& scope, std::string_view id,
+Result<MemoryItem> Engine::Impl::Update(const Scope& scope, std::string_view id,
                                   const MemoryPatch& patch) {
   ENGRAM_RETURN_IF_ERROR(ValidateScope(scope));
   ENGRAM_RETURN_IF_ERROR(ValidateId(id));
@@ -285,7 +304,7 @@ Result<MemoryItem> Engine::Update(const Scope& scope, std::string_view id,
   return updated;
 }
 
-Status Engine::Delete(const Scope& scope, std::string_view id, std::string_view reason) {
+Status Engine::Impl::Delete(const Scope& scope, std::string_view id, std::string_view reason) {
   ENGRAM_RETURN_IF_ERROR(ValidateScope(scope));
   ENGRAM_RETURN_IF_ERROR(ValidateId(id));
   ENGRAM_RETURN_IF_ERROR(ValidateText("reason", reason, options_.max_content_bytes));
@@ -306,7 +325,7 @@ Status Engine::Delete(const Scope& scope, std::string_view id, std::string_view 
   return Status::Ok();
 }
 
-Status Engine::Purge(const Scope& scope, std::string_view id) {
+Status Engine::Impl::Purge(const Scope& scope, std::string_view id) {
   ENGRAM_RETURN_IF_ERROR(ValidateScope(scope));
   ENGRAM_RETURN_IF_ERROR(ValidateId(id));
   std::lock_guard<std::mutex> lock(write_mu_);
@@ -323,7 +342,7 @@ Status Engine::Purge(const Scope& scope, std::string_view id) {
   return Status::Ok();
 }
 
-Result<int64_t> Engine::PurgeScope(const Scope& scope) {
+Result<int64_t> Engine::Impl::PurgeScope(const Scope& scope) {
   ENGRAM_RETURN_IF_ERROR(ValidateScope(scope));
   Scope whole{scope.tenant, scope.user_id, "", ""};
   std::lock_guard<std::mutex> lock(write_mu_);
@@ -335,13 +354,13 @@ Result<int64_t> Engine::PurgeScope(const Scope& scope) {
   return removed;
 }
 
-Result<std::vector<HistoryEntry>> Engine::History(const Scope& scope, std::string_view id) {
+Result<std::vector<HistoryEntry>> Engine::Impl::History(const Scope& scope, std::string_view id) {
   ENGRAM_RETURN_IF_ERROR(ValidateScope(scope));
   ENGRAM_RETURN_IF_ERROR(ValidateId(id));
   return store_->History(scope, id);
 }
 
-Status Engine::PutVector(const Scope& scope, std::string_view id, std::string_view model,
+Status Engine::Impl::PutVector(const Scope& scope, std::string_view id, std::string_view model,
                          const std::vector<float>& values) {
   ENGRAM_RETURN_IF_ERROR(ValidateScope(scope));
   ENGRAM_RETURN_IF_ERROR(ValidateId(id));
@@ -354,19 +373,19 @@ Status Engine::PutVector(const Scope& scope, std::string_view id, std::string_vi
   return st;
 }
 
-Result<std::vector<float>> Engine::GetVector(const Scope& scope, std::string_view id,
+Result<std::vector<float>> Engine::Impl::GetVector(const Scope& scope, std::string_view id,
                                              std::string_view model) {
   ENGRAM_RETURN_IF_ERROR(ValidateScope(scope));
   ENGRAM_RETURN_IF_ERROR(ValidateId(id));
   return store_->GetVector(scope, id, model);
 }
 
-Status Engine::Export(const Scope& scope, const std::function<Status(const MemoryRecord&)>& sink) {
+Status Engine::Impl::Export(const Scope& scope, const std::function<Status(const MemoryRecord&)>& sink) {
   ENGRAM_RETURN_IF_ERROR(ValidateScope(scope));
   return store_->Export(scope, sink);
 }
 
-Result<ImportStats> Engine::Import(const std::vector<MemoryRecord>& records,
+Result<ImportStats> Engine::Impl::Import(const std::vector<MemoryRecord>& records,
                                    OnConflict on_conflict) {
   if (records.size() > options_.max_batch_items) {
     return Status::InvalidArgument("import batch over the limit of " +
@@ -400,8 +419,100 @@ Result<ImportStats> Engine::Import(const std::vector<MemoryRecord>& records,
   return stats;
 }
 
-Result<std::vector<ScopeSummary>> Engine::ListScopes(std::string_view tenant) {
+Result<std::vector<ScopeSummary>> Engine::Impl::ListScopes(std::string_view tenant) {
   return store_->ListScopes(tenant);
+}
+
+// ---- Engine: the public facade forwards every call to its Impl ----
+
+Engine::Engine(std::unique_ptr<Impl> impl) : impl_(std::move(impl)) {}
+Engine::~Engine() = default;
+
+Result<std::unique_ptr<Engine>> Engine::Open(const EngineOptions& options) {
+  return EngineInternals::Open(options, EngineHooks{});
+}
+
+const EngineOptions& Engine::options() const { return impl_->options(); }
+TimestampMs Engine::Now() const { return impl_->Now(); }
+
+Result<MemoryItem> Engine::Add(const Scope& scope, const NewMemory& memory) {
+  return impl_->Add(scope, memory);
+}
+Result<std::vector<MemoryItem>> Engine::AddBatch(const Scope& scope,
+                                                 const std::vector<NewMemory>& memories) {
+  return impl_->AddBatch(scope, memories);
+}
+Result<WriteOutcome> Engine::ApplyWrite(const Scope& scope, const PlannedWrite& write) {
+  return impl_->ApplyWrite(scope, write);
+}
+Result<std::vector<Neighbour>> Engine::FindNeighbours(const Scope& scope,
+                                                      const std::string& content,
+                                                      const std::string& slot, int k) {
+  return impl_->FindNeighbours(scope, content, slot, k);
+}
+Result<std::vector<Neighbour>> Engine::FindNeighbours(const Scope& scope,
+                                                      const NeighbourQuery& query) {
+  return impl_->FindNeighbours(scope, query);
+}
+Result<std::vector<StoredTurn>> Engine::AppendTurns(const Scope& scope,
+                                                    const std::vector<Turn>& turns) {
+  return impl_->AppendTurns(scope, turns);
+}
+Result<SessionInfo> Engine::GetSession(const Scope& scope, int recent) {
+  return impl_->GetSession(scope, recent);
+}
+Status Engine::SetSessionSummary(const Scope& scope, const std::string& summary_id, bool close) {
+  return impl_->SetSessionSummary(scope, summary_id, close);
+}
+Result<MemoryItem> Engine::Get(const Scope& scope, std::string_view id) {
+  return impl_->Get(scope, id);
+}
+Result<ListPage> Engine::List(const Scope& scope, const ListQuery& query) {
+  return impl_->List(scope, query);
+}
+Result<MemoryItem> Engine::Update(const Scope& scope, std::string_view id,
+                                  const MemoryPatch& patch) {
+  return impl_->Update(scope, id, patch);
+}
+Status Engine::Delete(const Scope& scope, std::string_view id, std::string_view reason) {
+  return impl_->Delete(scope, id, reason);
+}
+Status Engine::Purge(const Scope& scope, std::string_view id) { return impl_->Purge(scope, id); }
+Result<int64_t> Engine::PurgeScope(const Scope& scope) { return impl_->PurgeScope(scope); }
+Result<std::vector<HistoryEntry>> Engine::History(const Scope& scope, std::string_view id) {
+  return impl_->History(scope, id);
+}
+Status Engine::PutVector(const Scope& scope, std::string_view id, std::string_view model,
+                         const std::vector<float>& values) {
+  return impl_->PutVector(scope, id, model, values);
+}
+Result<std::vector<float>> Engine::GetVector(const Scope& scope, std::string_view id,
+                                             std::string_view model) {
+  return impl_->GetVector(scope, id, model);
+}
+Status Engine::Export(const Scope& scope, const std::function<Status(const MemoryRecord&)>& sink) {
+  return impl_->Export(scope, sink);
+}
+Result<ImportStats> Engine::Import(const std::vector<MemoryRecord>& records,
+                                   OnConflict on_conflict) {
+  return impl_->Import(records, on_conflict);
+}
+Result<std::vector<SearchHit>> Engine::Search(const Scope& scope, const SearchQuery& query) {
+  return impl_->Search(scope, query);
+}
+Result<ContextResult> Engine::BuildContext(const Scope& scope, const ContextRequest& request) {
+  return impl_->BuildContext(scope, request);
+}
+Result<int64_t> Engine::Reembed(const ProgressFn& progress) { return impl_->Reembed(progress); }
+Status Engine::FlushAccessStats() { return impl_->FlushAccessStats(); }
+Result<Engine::IndexInfo> Engine::DescribeIndex(const Scope& scope) {
+  return impl_->DescribeIndex(scope);
+}
+Status Engine::SaveIndexSnapshots() { return impl_->SaveIndexSnapshots(); }
+void Engine::WaitForIndexBuilds() { impl_->WaitForIndexBuilds(); }
+Result<Engine::Stats> Engine::GetStats() { return impl_->GetStats(); }
+Result<std::vector<ScopeSummary>> Engine::ListScopes(std::string_view tenant) {
+  return impl_->ListScopes(tenant);
 }
 
 }  // namespace engram

@@ -6,9 +6,8 @@
 #include <limits>
 
 #include "core/status_macros.h"
-#include "engram/engine.h"
+#include "engine/engine_impl.h"
 #include "index/hnsw_index.h"
-#include "retrieval/graph_builder.h"
 #include "retrieval/scope_index.h"
 #include "storage/memory_store.h"
 
@@ -21,7 +20,7 @@ constexpr size_t kEmbedBatch = 256;
 
 }  // namespace
 
-std::shared_ptr<ScopeIndex> Engine::LoadedIndex(const Scope& scope) {
+std::shared_ptr<ScopeIndex> Engine::Impl::LoadedIndex(const Scope& scope) {
   const std::string key = IndexKey(scope);
   std::lock_guard<std::mutex> lock(indexes_mu_);
   auto it = indexes_.find(key);
@@ -30,7 +29,7 @@ std::shared_ptr<ScopeIndex> Engine::LoadedIndex(const Scope& scope) {
   return it->second;
 }
 
-void Engine::DropIndex(const Scope& scope) {
+void Engine::Impl::DropIndex(const Scope& scope) {
   const std::string key = IndexKey(scope);
   std::lock_guard<std::mutex> lock(indexes_mu_);
   indexes_.erase(key);
@@ -40,13 +39,13 @@ void Engine::DropIndex(const Scope& scope) {
   index_use_.erase(use);
 }
 
-Result<std::string> Engine::SnapshotPath(const Scope& scope) {
+Result<std::string> Engine::Impl::SnapshotPath(const Scope& scope) {
   ENGRAM_ASSIGN_OR_RETURN(std::optional<int64_t> id, store_->ScopeId(scope));
   if (!id) return std::string();
   return options_.path + ".indexes/scope-" + std::to_string(*id) + ".hnsw";
 }
 
-bool Engine::TryLoadSnapshot(const Scope& scope, ScopeIndex* index) {
+bool Engine::Impl::TryLoadSnapshot(const Scope& scope, ScopeIndex* index) {
   auto path = SnapshotPath(scope);
   auto fingerprint = store_->Fingerprint(scope, embedder_->model());
   if (!path.ok() || path->empty() || !fingerprint.ok()) return false;
@@ -77,7 +76,7 @@ bool Engine::TryLoadSnapshot(const Scope& scope, ScopeIndex* index) {
 // Loads the scope's items from the database, and its vector graph from the snapshot when one
 // matches the database (otherwise from the stored vectors). Items without a vector of the
 // current model (written before it was chosen) are embedded and their vectors stored.
-Result<std::shared_ptr<ScopeIndex>> Engine::IndexFor(const Scope& scope) {
+Result<std::shared_ptr<ScopeIndex>> Engine::Impl::IndexFor(const Scope& scope) {
   if (auto loaded = LoadedIndex(scope)) return loaded;
   std::lock_guard<std::mutex> lock(write_mu_);  // no write may slip between scan and publish
   if (auto loaded = LoadedIndex(scope)) return loaded;
@@ -125,14 +124,13 @@ Result<std::shared_ptr<ScopeIndex>> Engine::IndexFor(const Scope& scope) {
   return index;
 }
 
-void Engine::RequestGraphIfDue(const std::shared_ptr<ScopeIndex>& index) {
-  if (index->RequestGraph()) graph_builder_->Enqueue(index);
-  if (index->RequestMerge()) graph_builder_->EnqueueMerge(index);
+void Engine::Impl::RequestGraphIfDue(const std::shared_ptr<ScopeIndex>& index) {
+  background_.RequestGraphWork(index);
 }
 
-void Engine::WaitForIndexBuilds() { graph_builder_->WaitIdle(); }
+void Engine::Impl::WaitForIndexBuilds() { background_.WaitForGraphs(); }
 
-Status Engine::SaveIndexSnapshots() {
+Status Engine::Impl::SaveIndexSnapshots() {
   std::lock_guard<std::mutex> lock(write_mu_);  // the indexes match the database while held
   std::vector<std::pair<std::string, std::shared_ptr<ScopeIndex>>> loaded;
   {
@@ -147,7 +145,7 @@ Status Engine::SaveIndexSnapshots() {
   return first_error;
 }
 
-Status Engine::SaveSnapshot(const std::string& key, ScopeIndex& index) {
+Status Engine::Impl::SaveSnapshot(const std::string& key, ScopeIndex& index) {
   std::unique_lock<std::shared_mutex> index_lock(index.mu);
   // A snapshot holds the graph only, and must hold every vector.
   index.MergeTail(std::numeric_limits<size_t>::max());
@@ -170,7 +168,7 @@ Status Engine::SaveSnapshot(const std::string& key, ScopeIndex& index) {
   return st;
 }
 
-void Engine::TrackIndexBytes(const Scope& scope, size_t bytes) {
+void Engine::Impl::TrackIndexBytes(const Scope& scope, size_t bytes) {
   const std::string key = IndexKey(scope);
   std::vector<std::pair<std::string, std::shared_ptr<ScopeIndex>>> evicted;
   {
@@ -188,7 +186,7 @@ void Engine::TrackIndexBytes(const Scope& scope, size_t bytes) {
 }
 
 // Least recently used first, never `keep` (the index in use, even when it alone is over).
-std::vector<std::pair<std::string, std::shared_ptr<ScopeIndex>>> Engine::TakeEvictionsLocked(
+std::vector<std::pair<std::string, std::shared_ptr<ScopeIndex>>> Engine::Impl::TakeEvictionsLocked(
     const std::string& keep) {
   std::vector<std::pair<std::string, std::shared_ptr<ScopeIndex>>> evicted;
   const size_t budget = options_.index_memory_budget;

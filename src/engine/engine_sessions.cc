@@ -2,7 +2,7 @@
 #include "core/id_generator.h"
 #include "core/status_macros.h"
 #include "engine/validation.h"
-#include "engram/engine.h"
+#include "engine/engine_impl.h"
 #include "storage/memory_store.h"
 
 namespace engram {
@@ -18,7 +18,7 @@ Status RequireSession(const Scope& scope) {
 
 }  // namespace
 
-Result<std::vector<StoredTurn>> Engine::AppendTurns(const Scope& scope,
+Result<std::vector<StoredTurn>> Engine::Impl::AppendTurns(const Scope& scope,
                                                     const std::vector<Turn>& turns) {
   ENGRAM_RETURN_IF_ERROR(ValidateScope(scope));
   ENGRAM_RETURN_IF_ERROR(RequireSession(scope));
@@ -45,7 +45,7 @@ Result<std::vector<StoredTurn>> Engine::AppendTurns(const Scope& scope,
   return stored;
 }
 
-Result<SessionInfo> Engine::GetSession(const Scope& scope, int recent) {
+Result<SessionInfo> Engine::Impl::GetSession(const Scope& scope, int recent) {
   ENGRAM_RETURN_IF_ERROR(ValidateScope(scope));
   ENGRAM_RETURN_IF_ERROR(RequireSession(scope));
   if (recent < 0 || recent > kMaxRecentTurns) {
@@ -55,7 +55,7 @@ Result<SessionInfo> Engine::GetSession(const Scope& scope, int recent) {
   return store_->GetSession(scope, recent);
 }
 
-Status Engine::SetSessionSummary(const Scope& scope, const std::string& summary_id, bool close) {
+Status Engine::Impl::SetSessionSummary(const Scope& scope, const std::string& summary_id, bool close) {
   ENGRAM_RETURN_IF_ERROR(ValidateScope(scope));
   ENGRAM_RETURN_IF_ERROR(RequireSession(scope));
   if (!summary_id.empty()) ENGRAM_RETURN_IF_ERROR(ValidateId(summary_id));

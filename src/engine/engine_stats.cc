@@ -1,15 +1,15 @@
-// Engine::GetStats: counts for operators.
+// Engine::Impl::GetStats: counts for operators.
 #include <shared_mutex>
 
 #include "core/status_macros.h"
-#include "engram/engine.h"
+#include "engine/engine_impl.h"
 #include "index/huge_pages.h"
 #include "retrieval/scope_index.h"
 #include "storage/memory_store.h"
 
 namespace engram {
 
-Result<Engine::Stats> Engine::GetStats() {
+Result<Engine::Stats> Engine::Impl::GetStats() {
   ENGRAM_ASSIGN_OR_RETURN(MemoryStore::Counts counts, store_->CountAll());
   Stats stats;
   stats.items_active = counts.items_by_status[static_cast<size_t>(ItemStatus::kActive)];

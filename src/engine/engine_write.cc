@@ -6,7 +6,7 @@
 
 #include "core/status_macros.h"
 #include "engine/validation.h"
-#include "engram/engine.h"
+#include "engine/engine_impl.h"
 #include "retrieval/scope_index.h"
 #include "storage/memory_store.h"
 #include "text/analyzer.h"
@@ -59,7 +59,7 @@ void AppendNew(std::vector<std::string>* to, const std::vector<std::string>& fro
 
 }  // namespace
 
-Result<WriteOutcome> Engine::ApplyWrite(const Scope& scope, const PlannedWrite& write) {
+Result<WriteOutcome> Engine::Impl::ApplyWrite(const Scope& scope, const PlannedWrite& write) {
   ENGRAM_RETURN_IF_ERROR(ValidateScope(scope));
   ENGRAM_RETURN_IF_ERROR(ValidateText("reason", write.reason, options_.max_content_bytes));
   const bool inserts =
@@ -213,7 +213,7 @@ Result<WriteOutcome> Engine::ApplyWrite(const Scope& scope, const PlannedWrite& 
   return out;
 }
 
-Result<std::vector<Neighbour>> Engine::FindNeighbours(const Scope& scope,
+Result<std::vector<Neighbour>> Engine::Impl::FindNeighbours(const Scope& scope,
                                                       const NeighbourQuery& query) {
   ENGRAM_ASSIGN_OR_RETURN(std::vector<Neighbour> out,
                           FindNeighbours(scope, query.content, query.slot, query.k));
@@ -286,7 +286,7 @@ Result<std::vector<Neighbour>> Engine::FindNeighbours(const Scope& scope,
   return out;
 }
 
-Result<std::vector<Neighbour>> Engine::FindNeighbours(const Scope& scope,
+Result<std::vector<Neighbour>> Engine::Impl::FindNeighbours(const Scope& scope,
                                                       const std::string& content,
                                                       const std::string& slot, int k) {
   ENGRAM_RETURN_IF_ERROR(ValidateScope(scope));

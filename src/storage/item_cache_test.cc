@@ -2,7 +2,7 @@
 
 #include <gtest/gtest.h>
 
-#include "testing/test_support.h"
+#include "testing/record_support.h"
 
 namespace engram {
 namespace {

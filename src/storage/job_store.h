@@ -14,7 +14,7 @@
 #include <string>
 
 #include "core/group_commit.h"
-#include "engram/jobs.h"
+#include "engram/records.h"
 #include "storage/sqlite.h"
 
 namespace engram {

@@ -8,7 +8,7 @@
 #include <thread>
 #include <vector>
 
-#include "testing/test_support.h"
+#include "testing/record_support.h"
 
 namespace engram {
 namespace {

@@ -5,7 +5,7 @@
 #include <set>
 
 #include "storage/sqlite.h"
-#include "testing/test_support.h"
+#include "testing/record_support.h"
 
 namespace engram {
 namespace {

@@ -18,8 +18,8 @@
 #include <vector>
 
 #include "core/gated_mutex.h"
-#include "engram/engine.h"
 #include "engram/memory.h"
+#include "engram/records.h"
 #include "engram/status.h"
 #include "storage/item_cache.h"
 #include "storage/sqlite.h"

@@ -6,7 +6,7 @@
 #include <filesystem>
 #include <thread>
 
-#include "testing/test_support.h"
+#include "testing/record_support.h"
 
 namespace engram {
 namespace {

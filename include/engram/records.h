@@ -1,0 +1,114 @@
+// Plain records: the value types the engine's API shares with the layers below it (the store
+// reads and writes them; sessions, export and the job queue pass them on). They hold data
+// only: no behaviour, no threads, no dependency on the Engine class, so a lower layer can
+// include this header without the engine's (include/engram/engine.h includes it).
+#pragma once
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "engram/memory.h"
+
+namespace engram {
+
+// A conversation turn as stored in its session (the durable record behind working memory).
+struct StoredTurn {
+  std::string message_id;
+  std::string role;
+  std::string content;
+  TimestampMs at = 0;
+  bool operator==(const StoredTurn&) const = default;
+};
+
+struct SessionInfo {
+  std::string session_id;
+  std::string agent_id;
+  TimestampMs started_at = 0;
+  std::optional<TimestampMs> last_turn_at;
+  std::optional<TimestampMs> closed_at;
+  std::string summary_id;          // the session's summary item, or empty
+  int64_t turn_count = 0;
+  std::vector<StoredTurn> recent;  // the latest turns asked for, oldest first
+};
+
+struct ListQuery {
+  std::vector<MemoryType> types;                          // empty: any type
+  std::vector<Tier> tiers;                                // empty: any tier
+  std::vector<ItemStatus> statuses{ItemStatus::kActive};  // empty: any status
+  std::optional<TimestampMs> created_after;   // inclusive
+  std::optional<TimestampMs> created_before;  // exclusive
+  // What held at this time: items whose validity [valid_from, valid_to) contains it. A
+  // superseded item counts as active for the status filter (it was current then), so the
+  // default status filter returns the facts believed true at `as_of`.
+  std::optional<TimestampMs> as_of;
+  std::vector<std::string> tags;              // the item carries every one of these
+  std::vector<MetadataCondition> metadata;    // all must hold
+  std::string slot;                           // items of this slot only; empty: any
+  // Items of this slot family only: the slot equals it or starts with it followed by ':'
+  // ("user/pet" → "user/pet", "user/pet:豆包"); empty: any.
+  std::string slot_family;
+  int limit = 50;                             // 1..1000
+  std::string cursor;                         // "" for the first page
+};
+
+// Newest first (created_at, then insertion order). next_cursor is empty on the last page.
+// Cursors are stable: items added after a page was read do not shift later pages.
+struct ListPage {
+  std::vector<MemoryItem> items;
+  std::string next_cursor;
+};
+
+struct StoredVector {
+  std::string model;
+  std::vector<float> values;
+  bool operator==(const StoredVector&) const = default;
+};
+
+// Everything stored about one item: what export writes and import reads back.
+struct MemoryRecord {
+  MemoryItem item;
+  std::vector<HistoryEntry> history;  // oldest first
+  std::vector<StoredVector> vectors;
+};
+
+enum class OnConflict { kFail, kSkip };
+
+struct ImportStats {
+  int64_t imported = 0;
+  int64_t skipped = 0;  // ids already present, with OnConflict::kSkip
+};
+
+struct ScopeSummary {
+  std::string tenant;
+  std::string user_id;
+  int64_t items = 0;  // every status
+};
+
+// A queued asynchronous job as stored (include/engram/jobs.h: JobQueue).
+enum class JobState { kQueued, kRunning, kDone, kFailed };
+inline std::string_view ToString(JobState state) {
+  switch (state) {
+    case JobState::kRunning: return "running";
+    case JobState::kDone: return "done";
+    case JobState::kFailed: return "failed";
+    case JobState::kQueued: break;
+  }
+  return "queued";
+}
+
+struct JobInfo {
+  std::string id;
+  std::string kind;
+  JobState state = JobState::kQueued;
+  int attempts = 0;
+  std::string result;  // the handler's result text when done
+  std::string error;   // the last failure
+  TimestampMs created_at = 0;
+  TimestampMs updated_at = 0;
+  TimestampMs next_attempt_at = 0;
+};
+
+}  // namespace engram

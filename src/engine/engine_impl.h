@@ -1,0 +1,135 @@
+// Engine::Impl: what stands behind the public Engine (include/engram/engine.h), which forwards
+// every call here. Private to src/engine.
+//
+// Parts: the store (MemoryStore), the loaded scope indexes (engine_indexes.cc: loading,
+// snapshots, the memory budget), the write path's primitives (engine.cc, engine_write.cc),
+// search (engine_search.cc), sessions and stats; the access counts of search hits
+// (access_counts.h) and the background work (background.h: the WAL checkpoints, the access
+// flushes and the index graphs' builds and merges).
+//
+// Locking: write_mu_ serializes every write with the index update that follows its commit, so
+// loaded indexes apply changes in commit order; it is also held while an index loads and while
+// snapshots are written. indexes_mu_ guards the map of loaded indexes and their use records; it
+// is taken inside write_mu_, never around it. An index's own mu guards its contents.
+#pragma once
+
+#include <cstdint>
+#include <memory>
+#include <mutex>
+#include <string>
+#include <unordered_map>
+#include <utility>
+#include <vector>
+
+#include "engine/access_counts.h"
+#include "engine/background.h"
+#include "engine/engine_internal.h"
+#include "engram/engine.h"
+
+namespace engram {
+
+class MemoryStore;
+class IdGenerator;
+class ScopeIndex;
+
+class Engine::Impl {
+ public:
+  // Starts the background work; `options` are complete (Engine::Open filled the defaults).
+  Impl(EngineOptions options, std::unique_ptr<MemoryStore> store, const EngineHooks& hooks);
+  // Stops the background work, then writes pending access counts and changed snapshots.
+  ~Impl();
+
+  Result<MemoryItem> Add(const Scope& scope, const NewMemory& memory);
+  Result<std::vector<MemoryItem>> AddBatch(const Scope& scope,
+                                           const std::vector<NewMemory>& memories);
+  Result<WriteOutcome> ApplyWrite(const Scope& scope, const PlannedWrite& write);
+  Result<std::vector<Neighbour>> FindNeighbours(const Scope& scope, const std::string& content,
+                                                const std::string& slot, int k);
+  Result<std::vector<Neighbour>> FindNeighbours(const Scope& scope, const NeighbourQuery& query);
+  Result<std::vector<StoredTurn>> AppendTurns(const Scope& scope, const std::vector<Turn>& turns);
+  Result<SessionInfo> GetSession(const Scope& scope, int recent);
+  Status SetSessionSummary(const Scope& scope, const std::string& summary_id, bool close);
+  Result<MemoryItem> Get(const Scope& scope, std::string_view id);
+  Result<ListPage> List(const Scope& scope, const ListQuery& query);
+  Result<MemoryItem> Update(const Scope& scope, std::string_view id, const MemoryPatch& patch);
+  Status Delete(const Scope& scope, std::string_view id, std::string_view reason);
+  Status Purge(const Scope& scope, std::string_view id);
+  Result<int64_t> PurgeScope(const Scope& scope);
+  Result<std::vector<HistoryEntry>> History(const Scope& scope, std::string_view id);
+  Status PutVector(const Scope& scope, std::string_view id, std::string_view model,
+                   const std::vector<float>& values);
+  Result<std::vector<float>> GetVector(const Scope& scope, std::string_view id,
+                                       std::string_view model);
+  Status Export(const Scope& scope, const std::function<Status(const MemoryRecord&)>& sink);
+  Result<ImportStats> Import(const std::vector<MemoryRecord>& records, OnConflict on_conflict);
+  Result<std::vector<SearchHit>> Search(const Scope& scope, const SearchQuery& query);
+  Result<ContextResult> BuildContext(const Scope& scope, const ContextRequest& request);
+  Result<int64_t> Reembed(const ProgressFn& progress);
+  Status FlushAccessStats();
+  Result<IndexInfo> DescribeIndex(const Scope& scope);
+  Status SaveIndexSnapshots();
+  void WaitForIndexBuilds();
+  Result<Stats> GetStats();
+  Result<std::vector<ScopeSummary>> ListScopes(std::string_view tenant);
+
+  const EngineOptions& options() const { return options_; }
+  TimestampMs Now() const { return options_.clock->NowMs(); }
+
+ private:
+  Result<MemoryItem> Materialize(const Scope& scope, const NewMemory& m, TimestampMs now);
+
+  // The loaded search index of the scope's (tenant, user), loading it on first use.
+  Result<std::shared_ptr<ScopeIndex>> IndexFor(const Scope& scope);
+  std::shared_ptr<ScopeIndex> LoadedIndex(const Scope& scope);
+  void DropIndex(const Scope& scope);
+  Result<std::vector<float>> EmbedOne(const std::string& text);
+  void DemoteStaleTurns(const Scope& scope, const SearchQuery& query, std::vector<SearchHit>* hits);
+  // The query's vector: with recent turns, the normalized weighted sum of each text's vector.
+  Result<std::vector<float>> EmbedQuery(const SearchQuery& query);
+  // The snapshot file of the scope's graph, or "" when the scope has no row yet.
+  Result<std::string> SnapshotPath(const Scope& scope);
+  // Tries to load the scope's graph from its snapshot; false if unusable (status says why).
+  bool TryLoadSnapshot(const Scope& scope, ScopeIndex* index);
+  // Queues a graph build or merge when the index has just become due for one. Holds index->mu
+  // exclusive.
+  void RequestGraphIfDue(const std::shared_ptr<ScopeIndex>& index);
+  // Writes the index's graph snapshot if it changed since loaded or saved. Holds write_mu_.
+  Status SaveSnapshot(const std::string& key, ScopeIndex& index);
+  // Records the scope's index size after a load or change and evicts over the budget. Holds
+  // write_mu_ (evicted graphs are saved, which must match the database).
+  void TrackIndexBytes(const Scope& scope, size_t bytes);
+  std::vector<std::pair<std::string, std::shared_ptr<ScopeIndex>>> TakeEvictionsLocked(
+      const std::string& keep);
+  // Counts a search's reads; wakes the flusher when enough items wait.
+  void NoteAccess(const std::vector<int64_t>& seqs, TimestampMs now);
+  // Registers the periodic tasks (WAL checkpoint, access flush) and starts the thread.
+  void StartBackground();
+  // Adds waiting at the same time share one transaction (group commit); see engine.cc.
+  struct PendingAdd;
+  struct AddGroup;
+  void CommitAddGroup(const std::vector<PendingAdd*>& group);
+
+  EngineOptions options_;
+  std::unique_ptr<MemoryStore> store_;
+  std::unique_ptr<IdGenerator> ids_;
+  std::shared_ptr<Embedder> embedder_;
+
+  std::mutex write_mu_;  // see the file comment
+  std::mutex indexes_mu_;
+  std::unordered_map<std::string, std::shared_ptr<ScopeIndex>> indexes_;  // guarded by indexes_mu_
+  struct IndexUse {
+    uint64_t last_used = 0;
+    size_t bytes = 0;  // MemoryBytes() at the last load or write
+  };
+  std::unordered_map<std::string, IndexUse> index_use_;  // guarded by indexes_mu_; keys as indexes_
+  uint64_t use_clock_ = 0;                               // guarded by indexes_mu_
+  size_t loaded_index_bytes_ = 0;                        // guarded by indexes_mu_
+
+  std::unique_ptr<AddGroup> add_group_;
+  AccessCounts access_;
+  // Last: stopped explicitly in ~Impl, and destroyed first otherwise, since its tasks use the
+  // members above.
+  Background background_;
+};
+
+}  // namespace engram
