@@ -4,6 +4,7 @@
 #include <array>
 #include <cctype>
 #include "text/find.h"
+#include "text/utf8.h"
 
 namespace engram::extract {
 
@@ -336,7 +337,7 @@ std::string DropSymbols(std::string_view s) {
   std::string out;
   for (size_t i = 0; i < s.size();) {
     auto b = static_cast<unsigned char>(s[i]);
-    size_t n = b < 0x80 ? 1 : b < 0xE0 ? 2 : b < 0xF0 ? 3 : 4;
+    size_t n = CodepointLength(s, i);
     if (n == 4 || (n == 3 && b == 0xE2 && i + 1 < s.size() &&
                    (static_cast<unsigned char>(s[i + 1]) == 0x9C ||
                     static_cast<unsigned char>(s[i + 1]) == 0x9D ||

@@ -6,6 +6,7 @@
 #include <cctype>
 #include <vector>
 #include "text/find.h"
+#include "text/utf8.h"
 
 namespace engram::extract {
 namespace {
@@ -115,14 +116,14 @@ std::optional<std::pair<size_t, size_t>> NumberSpan(std::string_view s, bool wan
   static const std::string_view kNumerals = "零一二两三四五六七八九十百千万";
   for (size_t i = 0; i < s.size();) {
     auto b = static_cast<unsigned char>(s[i]);
-    const size_t n = b < 0x80 ? 1 : b < 0xE0 ? 2 : b < 0xF0 ? 3 : 4;
+    const size_t n = CodepointLength(s, i);
     const bool digit = std::isdigit(b) || (s[i] == '$' && i + 1 < s.size() && std::isdigit(static_cast<unsigned char>(s[i + 1])));
     const bool numeral = n == 3 && kNumerals.find(s.substr(i, 3)) != std::string_view::npos;
     if ((digit && !want_zh) || (want_zh && (numeral || digit))) {
       size_t e = i;
       while (e < s.size()) {
         auto c = static_cast<unsigned char>(s[e]);
-        const size_t m = c < 0x80 ? 1 : c < 0xE0 ? 2 : c < 0xF0 ? 3 : 4;
+        const size_t m = CodepointLength(s, e);
         if (c < 0x80 && (std::isalnum(c) || c == '$' || c == ',' || c == '.')) {
           if ((c == ',' || c == '.') && !(e + 1 < s.size() && std::isdigit(static_cast<unsigned char>(s[e + 1])))) break;
           ++e;
