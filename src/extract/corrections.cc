@@ -84,26 +84,10 @@ std::optional<std::string> ChineseValue(std::string_view clause) {
       "哦不对", "啊不对", "不对", "哦不是", "啊不是", "不是", "说错了", "哦不", "啊不", "应该是",
       "我是说", "我的意思是", "我说的是", "是", "哦", "啊", "嗯", "，", ",", " ", "刚才", "打错了",
       "不好意思", "抱歉"};
-  for (bool moved = true; moved && !s.empty();) {
-    moved = false;
-    for (std::string_view m : kLeads) {
-      if (s.size() > m.size() && std::string_view(s).starts_with(m)) {
-        s.erase(0, m.size());
-        moved = true;
-        break;
-      }
-    }
-  }
-  for (bool moved = true; moved && !s.empty();) {
-    moved = false;
-    for (std::string_view m : {"了", "啊", "哈", "吧", "呀", "才对", "。", "！", " "}) {
-      if (s.size() > m.size() && std::string_view(s).ends_with(m)) {
-        s.resize(s.size() - m.size());
-        moved = true;
-        break;
-      }
-    }
-  }
+  static const std::vector<std::string_view> kTrails = {"了", "啊", "哈", "吧", "呀",
+                                                        "才对", "。", "！", " "};
+  StripLeadingWords(&s, kLeads);
+  StripTrailingWords(&s, kTrails);
   if (s.empty() || s.size() > 24) return std::nullopt;
   for (std::string_view bad : {"我", "你", "他", "她", "说", "打错", "记", "搞", "糊涂", "错"}) {
     if (ContainsText(s, bad)) return std::nullopt;

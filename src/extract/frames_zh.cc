@@ -212,16 +212,6 @@ bool AboutUser(const Subject& s) {
   return s.who == Who::kUser || s.who == Who::kUserThing || s.who == Who::kNobody;
 }
 
-Statement Make(Kind kind, std::string value, std::string key, double confidence) {
-  Statement s;
-  s.kind = kind;
-  s.value = std::move(value);
-  s.key = std::move(key);
-  s.confidence = confidence;
-  if (!s.value.empty()) s.entities.push_back(s.value);
-  return s;
-}
-
 void ForPerson(const Subject& s, Statement* st, SV attribute) {
   st->subject = s.key;
   st->slot = s.key + "/" + Str(attribute);

@@ -39,7 +39,6 @@ SV RelationAt(SV s, size_t i);    // the longest relation word at s[i], or ""
 bool IsDigitOrNumeral(SV ch);     // one character: a digit or a Chinese numeral
 Subject FindSubject(SV s);
 bool AboutUser(const Subject& s);  // the user, a thing of theirs, or no subject
-Statement Make(Kind kind, std::string value, std::string key, double confidence = 0.85);
 void ForPerson(const Subject& s, Statement* st, SV attribute);
 
 // ---- words more than one topic reads ----
