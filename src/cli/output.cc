@@ -6,6 +6,7 @@
 
 #include "codec/item_json.h"
 #include "engram/clock.h"
+#include "text/utf8.h"
 
 namespace engram::cli {
 namespace {
@@ -24,8 +25,7 @@ std::string Join(const std::vector<std::string>& list) {
 std::string Clip(const std::string& s, size_t max_cols) {
   size_t cols = 0, i = 0;
   while (i < s.size()) {
-    unsigned char c = static_cast<unsigned char>(s[i]);
-    size_t len = c < 0x80 ? 1 : c < 0xE0 ? 2 : c < 0xF0 ? 3 : 4;
+    size_t len = CodepointLength(s, i);
     size_t width = len >= 3 ? 2 : 1;
     if (cols + width > max_cols) return s.substr(0, i) + "…";
     cols += width;

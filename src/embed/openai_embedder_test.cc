@@ -3,17 +3,13 @@
 // provider is fake.
 #include <arpa/inet.h>
 #include <gtest/gtest.h>
-#include <httplib.h>
 #include <netinet/in.h>
 #include <sys/socket.h>
 #include <unistd.h>
 
 #include <atomic>
 #include <chrono>
-#include <condition_variable>
 #include <cstdlib>
-#include <deque>
-#include <mutex>
 #include <nlohmann/json.hpp>
 #include <string>
 #include <thread>
@@ -21,6 +17,7 @@
 #include <vector>
 
 #include "engram/embedder.h"
+#include "testing/fake_openai_server.h"
 
 namespace engram {
 namespace {
@@ -28,108 +25,25 @@ namespace {
 using json = nlohmann::json;
 using Clock = std::chrono::steady_clock;
 
-struct ScriptedReply {
-  int status = 200;
-  std::string body;
-  std::vector<std::pair<std::string, std::string>> headers;
-  int delay_ms = 0;
-};
+using testing::FakeOpenAIServer;
+using testing::OpenAIErrorBody;
+using testing::ScriptedReply;
 
-struct ReceivedRequest {
-  std::string path;
-  std::string body;
-  httplib::Headers headers;
-  int remote_port = 0;
-};
-
-// An OpenAI-compatible server: answers POSTs from a script, then (when the script runs out)
-// embeds each input t as [len(t), 1, 0] listed in reverse index order. Records every request.
-class FakeProvider {
- public:
-  FakeProvider() {
-    server_.set_keep_alive_timeout(1);
-    server_.set_tcp_nodelay(true);  // else each reply on a reused connection waits ~40 ms
-    server_.Post(".*",
-                 [this](const httplib::Request& req, httplib::Response& res) { Handle(req, res); });
+// The provider's answer once a test's script is empty: each input t embedded as [len(t), 1, 0],
+// listed in reverse index order (the API does not promise input order).
+ScriptedReply EmbedEachInputByLength(const std::string& request_body) {
+  json request = json::parse(request_body, nullptr, false);
+  if (!request.is_object() || !request.contains("input") || !request["input"].is_array()) {
+    return {400, R"({"error":{"message":"no input"}})"};
   }
-  ~FakeProvider() { Stop(); }
-
-  void Start() {
-    port_ = server_.bind_to_any_port("127.0.0.1");
-    ASSERT_GT(port_, 0);
-    thread_ = std::thread([this] { server_.listen_after_bind(); });
-    // stop() is a no-op until the accept loop runs; wait so Stop() cannot hang in join().
-    while (!server_.is_running()) std::this_thread::sleep_for(std::chrono::milliseconds(1));
+  json data = json::array();
+  const json& input = request["input"];
+  for (size_t i = input.size(); i-- > 0;) {
+    const double len = static_cast<double>(input[i].get<std::string>().size());
+    data.push_back({{"object", "embedding"}, {"index", i}, {"embedding", {len, 1.0, 0.0}}});
   }
-
-  void Stop() {
-    {
-      std::lock_guard<std::mutex> lock(mutex_);
-      stopping_ = true;  // wakes handlers that are still "slow"
-    }
-    wake_.notify_all();
-    if (thread_.joinable()) {
-      server_.stop();
-      thread_.join();
-    }
-  }
-
-  std::string base_url() const { return "http://127.0.0.1:" + std::to_string(port_) + "/v1"; }
-  int port() const { return port_; }
-
-  void Push(ScriptedReply reply) {
-    std::lock_guard<std::mutex> lock(mutex_);
-    script_.push_back(std::move(reply));
-  }
-  void Push(int status, std::string body) { Push(ScriptedReply{status, std::move(body)}); }
-
-  std::vector<ReceivedRequest> requests() {
-    std::lock_guard<std::mutex> lock(mutex_);
-    return received_;
-  }
-
- private:
-  void Handle(const httplib::Request& req, httplib::Response& res) {
-    ScriptedReply reply;
-    {
-      std::unique_lock<std::mutex> lock(mutex_);
-      received_.push_back({req.path, req.body, req.headers, req.remote_port});
-      if (script_.empty()) {
-        reply = AutoReply(req.body);
-      } else {
-        reply = std::move(script_.front());
-        script_.pop_front();
-      }
-      wake_.wait_for(lock, std::chrono::milliseconds(reply.delay_ms), [this] { return stopping_; });
-    }
-    res.status = reply.status;
-    for (const auto& [name, value] : reply.headers) res.set_header(name, value);
-    res.set_content(reply.body, "application/json");
-  }
-
-  static ScriptedReply AutoReply(const std::string& request_body) {
-    json request = json::parse(request_body, nullptr, false);
-    if (!request.is_object() || !request.contains("input") || !request["input"].is_array()) {
-      return {400, R"({"error":{"message":"no input"}})"};
-    }
-    json data = json::array();
-    const json& input = request["input"];
-    for (size_t i = input.size(); i-- > 0;) {
-      const double len = static_cast<double>(input[i].get<std::string>().size());
-      data.push_back({{"object", "embedding"}, {"index", i}, {"embedding", {len, 1.0, 0.0}}});
-    }
-    return {200, json{{"object", "list"}, {"data", data}, {"model", "fake"}}.dump()};
-  }
-
-  httplib::Server server_;
-  std::thread thread_;
-  int port_ = 0;
-  std::mutex mutex_;
-  std::condition_variable wake_;
-  bool stopping_ = false;                  // guarded by mutex_
-  std::deque<ScriptedReply> script_;       // guarded by mutex_
-  std::vector<ReceivedRequest> received_;  // guarded by mutex_
-};
+  return {200, json{{"object", "list"}, {"data", data}, {"model", "fake"}}.dump()};
+}
 
 // {"data":[{"index":i,"embedding":v}...]} in the order given.
 std::string EmbeddingsBody(const std::vector<std::pair<int, std::vector<float>>>& items) {
@@ -138,12 +52,6 @@ std::string EmbeddingsBody(const std::vector<std::pair<int, std::vector<float>>>
     data.push_back({{"object", "embedding"}, {"index", index}, {"embedding", vector}});
   }
   return json{{"object", "list"}, {"data", data}, {"model", "m"}}.dump();
-}
-
-std::string OpenAIError(const std::string& message) {
-  return json{
-      {"error", {{"message", message}, {"type", "invalid_request_error"}, {"code", nullptr}}}}
-      .dump();
 }
 
 // A loopback port nobody listens on: bound and released, so the kernel will refuse it.
@@ -173,6 +81,7 @@ class OpenAIEmbedderTest : public ::testing::Test {
  protected:
   void SetUp() override {
     unsetenv(kKeyEnv);
+    provider_.SetFallback(EmbedEachInputByLength);
     provider_.Start();
   }
   void TearDown() override {
@@ -197,7 +106,7 @@ class OpenAIEmbedderTest : public ::testing::Test {
     return made.ok() ? std::move(made).value() : nullptr;
   }
 
-  FakeProvider provider_;
+  FakeOpenAIServer provider_;
 };
 
 TEST_F(OpenAIEmbedderTest, EmbedsOneBatchNormalizedInIndexOrder) {
@@ -289,7 +198,7 @@ TEST_F(OpenAIEmbedderTest, RejectsInvalidUtf8WithoutARequest) {
 TEST_F(OpenAIEmbedderTest, RetriesRateLimitThenSucceeds) {
   auto embedder = Make(Options());
   ASSERT_NE(embedder, nullptr);
-  provider_.Push({429, OpenAIError("Rate limit reached"), {{"Retry-After", "0"}}});
+  provider_.Push({429, OpenAIErrorBody("Rate limit reached"), {{"Retry-After", "0"}}});
   auto vectors = embedder->Embed({"x"});
   ASSERT_TRUE(vectors.ok()) << vectors.status().ToString();
   EXPECT_EQ(provider_.requests().size(), 2u);
@@ -298,7 +207,7 @@ TEST_F(OpenAIEmbedderTest, RetriesRateLimitThenSucceeds) {
 TEST_F(OpenAIEmbedderTest, HonoursALongerRetryAfter) {
   auto embedder = Make(Options());
   ASSERT_NE(embedder, nullptr);
-  provider_.Push({429, OpenAIError("slow down"), {{"Retry-After", "0.3"}}});
+  provider_.Push({429, OpenAIErrorBody("slow down"), {{"Retry-After", "0.3"}}});
   const auto start = Clock::now();
   ASSERT_TRUE(embedder->Embed({"x"}).ok());
   EXPECT_GE(MillisSince(start), 300);
@@ -308,9 +217,9 @@ TEST_F(OpenAIEmbedderTest, HonoursALongerRetryAfter) {
 TEST_F(OpenAIEmbedderTest, RetriesServerErrorsThenSucceeds) {
   auto embedder = Make(Options());
   ASSERT_NE(embedder, nullptr);
-  provider_.Push(500, OpenAIError("internal"));
+  provider_.Push(500, OpenAIErrorBody("internal"));
   provider_.Push(502, "<html>Bad Gateway</html>");
-  provider_.Push(503, OpenAIError("overloaded"));
+  provider_.Push(503, OpenAIErrorBody("overloaded"));
   auto vectors = embedder->Embed({"x", "y"});
   ASSERT_TRUE(vectors.ok()) << vectors.status().ToString();
   EXPECT_EQ(vectors->size(), 2u);
@@ -322,7 +231,7 @@ TEST_F(OpenAIEmbedderTest, GivesUpAfterMaxRetries) {
   options.max_retries = 2;
   auto embedder = Make(options);
   ASSERT_NE(embedder, nullptr);
-  for (int i = 0; i < 4; ++i) provider_.Push(503, OpenAIError("The server is overloaded"));
+  for (int i = 0; i < 4; ++i) provider_.Push(503, OpenAIErrorBody("The server is overloaded"));
   auto vectors = embedder->Embed({"x"});
   ASSERT_FALSE(vectors.ok());
   EXPECT_EQ(vectors.status().code(), StatusCode::kUnavailable);
@@ -334,14 +243,14 @@ TEST_F(OpenAIEmbedderTest, GivesUpAfterMaxRetries) {
 TEST_F(OpenAIEmbedderTest, UnauthorizedIsPermissionDeniedAndNotRetried) {
   auto embedder = Make(Options());
   ASSERT_NE(embedder, nullptr);
-  provider_.Push(401, OpenAIError("Incorrect API key provided"));
+  provider_.Push(401, OpenAIErrorBody("Incorrect API key provided"));
   auto vectors = embedder->Embed({"x"});
   ASSERT_FALSE(vectors.ok());
   EXPECT_EQ(vectors.status().code(), StatusCode::kPermissionDenied);
   EXPECT_NE(vectors.status().message().find("Incorrect API key provided"), std::string::npos);
   EXPECT_EQ(provider_.requests().size(), 1u);
 
-  provider_.Push(403, OpenAIError("Country not supported"));
+  provider_.Push(403, OpenAIErrorBody("Country not supported"));
   EXPECT_EQ(embedder->Embed({"x"}).status().code(), StatusCode::kPermissionDenied);
   EXPECT_EQ(provider_.requests().size(), 2u);
 }
@@ -349,7 +258,7 @@ TEST_F(OpenAIEmbedderTest, UnauthorizedIsPermissionDeniedAndNotRetried) {
 TEST_F(OpenAIEmbedderTest, ClientErrorsAreInvalidArgumentWithTheProviderMessage) {
   auto embedder = Make(Options());
   ASSERT_NE(embedder, nullptr);
-  provider_.Push(400, OpenAIError("This model's maximum context length is 8192 tokens"));
+  provider_.Push(400, OpenAIErrorBody("This model's maximum context length is 8192 tokens"));
   auto vectors = embedder->Embed({"x"});
   ASSERT_FALSE(vectors.ok());
   EXPECT_EQ(vectors.status().code(), StatusCode::kInvalidArgument);
@@ -555,7 +464,10 @@ TEST(OpenAIEmbedderOptionsTest, RejectsBadOptionsNamingTheField) {
 
 class HttpTransportTest : public ::testing::Test {
  protected:
-  void SetUp() override { provider_.Start(); }
+  void SetUp() override {
+    provider_.SetFallback(EmbedEachInputByLength);
+    provider_.Start();
+  }
   void TearDown() override { provider_.Stop(); }
 
   HttpRequest Request(const std::string& path) const {
@@ -565,7 +477,7 @@ class HttpTransportTest : public ::testing::Test {
     return request;
   }
 
-  FakeProvider provider_;
+  FakeOpenAIServer provider_;
 };
 
 TEST_F(HttpTransportTest, PostsBodyAndHeadersAndReturnsTheResponse) {

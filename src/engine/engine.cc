@@ -178,7 +178,7 @@ Result<MemoryItem> Engine::Impl::Materialize(const Scope& scope, const NewMemory
   item.valid_to = m.valid_to;
   item.slot = m.slot;
   item.id = ids_->Next(item.created_at);
-  ENGRAM_RETURN_IF_ERROR(ValidateItem(item, options_));
+  ENGRAM_RETURN_IF_ERROR(ValidateItem(item, LimitsOf(options_)));
   ENGRAM_RETURN_IF_ERROR(ValidateText("reason", m.reason, options_.max_content_bytes));
   return item;
 }
@@ -394,7 +394,7 @@ Result<ImportStats> Engine::Impl::Import(const std::vector<MemoryRecord>& record
   std::vector<MemoryRecord> canonical = records;
   for (size_t i = 0; i < canonical.size(); ++i) {
     MemoryRecord& r = canonical[i];
-    Status st = ValidateItem(r.item, options_);
+    Status st = ValidateItem(r.item, LimitsOf(options_));
     if (st.ok()) {
       auto md = CanonicalMetadata(r.item.metadata, options_.max_metadata_bytes);
       if (md.ok()) r.item.metadata = *md;

@@ -1,7 +1,6 @@
 #include "extract/chitchat.h"
 
 #include <unicode/uchar.h>
-#include <unicode/utf8.h>
 
 #include <algorithm>
 #include <array>
@@ -10,6 +9,7 @@
 
 #include "text/normalizer.h"
 #include "text/find.h"
+#include "text/utf8.h"
 
 namespace engram {
 namespace {
@@ -132,21 +132,19 @@ struct Run {
 // The text as runs of one script; separators end runs and are dropped.
 std::vector<Run> Runs(std::string_view s) {
   std::vector<Run> out;
-  int32_t i = 0;
-  const auto n = static_cast<int32_t>(s.size());
+  size_t i = 0;
   Script current = Script::kSeparator;
-  while (i < n) {
-    const int32_t start = i;
-    UChar32 c;
-    U8_NEXT(s.data(), i, n, c);
-    const Script script = c < 0 ? Script::kSeparator : Classify(c);
+  while (i < s.size()) {
+    const size_t start = i;
+    // An ill-formed byte decodes as U+FFFD, which Classify calls a separator.
+    const Script script = Classify(static_cast<UChar32>(NextCodepoint(s, &i)));
     if (script == Script::kSeparator) {
       current = script;
       continue;
     }
     if (script != current) out.push_back({script, ""});
     current = script;
-    out.back().text.append(s.substr(static_cast<size_t>(start), static_cast<size_t>(i - start)));
+    out.back().text.append(s.substr(start, i - start));
   }
   return out;
 }

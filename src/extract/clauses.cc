@@ -4,6 +4,7 @@
 #include <array>
 #include <cctype>
 #include "text/find.h"
+#include "text/utf8.h"
 
 namespace engram::extract {
 
@@ -336,7 +337,7 @@ std::string DropSymbols(std::string_view s) {
   std::string out;
   for (size_t i = 0; i < s.size();) {
     auto b = static_cast<unsigned char>(s[i]);
-    size_t n = b < 0x80 ? 1 : b < 0xE0 ? 2 : b < 0xF0 ? 3 : 4;
+    size_t n = CodepointLength(s, i);
     if (n == 4 || (n == 3 && b == 0xE2 && i + 1 < s.size() &&
                    (static_cast<unsigned char>(s[i + 1]) == 0x9C ||
                     static_cast<unsigned char>(s[i + 1]) == 0x9D ||
@@ -422,28 +423,38 @@ std::string StripMarkersZh(std::string_view clause) {
       "我说错了", "其实", "就是", "那个", "对", "是这样", "跟你讲", "我跟你说", "好消息",
       "坏消息", "终于", "现在的话", "……", "…", "，", ",", "、", "～", "~", " "};
   std::string s = DropSymbols(clause);
-  for (bool moved = true; moved && !s.empty();) {
-    moved = false;
-    for (std::string_view m : kLead) {
-      if (s.size() > m.size() && std::string_view(s).starts_with(m)) {
-        s.erase(0, m.size());
-        moved = true;
-        break;
-      }
-    }
-  }
-  for (bool moved = true; moved && !s.empty();) {
-    moved = false;
-    for (std::string_view m : {"哈哈", "哈", "～", "~", "……", "…", " ", "啦", "呀", "嘛", "哦",
-                               "呢", "啊", "吧", "打错了", "说错了", "记错了"}) {
-      if (s.size() > m.size() && std::string_view(s).ends_with(m)) {
-        s.resize(s.size() - m.size());
-        moved = true;
-        break;
-      }
-    }
-  }
+  static const std::vector<std::string_view> kTrail = {
+      "哈哈", "哈", "～", "~", "……", "…", " ", "啦", "呀", "嘛", "哦",
+      "呢", "啊", "吧", "打错了", "说错了", "记错了"};
+  StripLeadingWords(&s, kLead);
+  StripTrailingWords(&s, kTrail);
   return s;
+}
+
+void StripLeadingWords(std::string* s, const std::vector<std::string_view>& words) {
+  for (bool moved = true; moved && !s->empty();) {
+    moved = false;
+    for (std::string_view m : words) {
+      if (s->size() > m.size() && std::string_view(*s).starts_with(m)) {
+        s->erase(0, m.size());
+        moved = true;
+        break;
+      }
+    }
+  }
+}
+
+void StripTrailingWords(std::string* s, const std::vector<std::string_view>& words) {
+  for (bool moved = true; moved && !s->empty();) {
+    moved = false;
+    for (std::string_view m : words) {
+      if (s->size() > m.size() && std::string_view(*s).ends_with(m)) {
+        s->resize(s->size() - m.size());
+        moved = true;
+        break;
+      }
+    }
+  }
 }
 
 std::optional<Reported> ReportedSpeechEn(std::string_view clause) {

@@ -59,6 +59,11 @@ std::string TakeEndsEn(std::string_view clause, std::vector<std::string>* ends);
 std::string TakeEndsZh(std::string_view clause, std::vector<std::string>* ends);
 
 std::string LowerAscii(std::string_view s);
+
+// Takes words of `words` off the front (StripLeadingWords) or the back (StripTrailingWords) of
+// *s for as long as one matches and something is left, trying the words in the order given.
+void StripLeadingWords(std::string* s, const std::vector<std::string_view>& words);
+void StripTrailingWords(std::string* s, const std::vector<std::string_view>& words);
 bool StartsWithWord(std::string_view s, std::string_view word);
 
 }  // namespace engram::extract

@@ -6,6 +6,7 @@
 #include <cctype>
 #include <vector>
 #include "text/find.h"
+#include "text/utf8.h"
 
 namespace engram::extract {
 namespace {
@@ -83,26 +84,10 @@ std::optional<std::string> ChineseValue(std::string_view clause) {
       "哦不对", "啊不对", "不对", "哦不是", "啊不是", "不是", "说错了", "哦不", "啊不", "应该是",
       "我是说", "我的意思是", "我说的是", "是", "哦", "啊", "嗯", "，", ",", " ", "刚才", "打错了",
       "不好意思", "抱歉"};
-  for (bool moved = true; moved && !s.empty();) {
-    moved = false;
-    for (std::string_view m : kLeads) {
-      if (s.size() > m.size() && std::string_view(s).starts_with(m)) {
-        s.erase(0, m.size());
-        moved = true;
-        break;
-      }
-    }
-  }
-  for (bool moved = true; moved && !s.empty();) {
-    moved = false;
-    for (std::string_view m : {"了", "啊", "哈", "吧", "呀", "才对", "。", "！", " "}) {
-      if (s.size() > m.size() && std::string_view(s).ends_with(m)) {
-        s.resize(s.size() - m.size());
-        moved = true;
-        break;
-      }
-    }
-  }
+  static const std::vector<std::string_view> kTrails = {"了", "啊", "哈", "吧", "呀",
+                                                        "才对", "。", "！", " "};
+  StripLeadingWords(&s, kLeads);
+  StripTrailingWords(&s, kTrails);
   if (s.empty() || s.size() > 24) return std::nullopt;
   for (std::string_view bad : {"我", "你", "他", "她", "说", "打错", "记", "搞", "糊涂", "错"}) {
     if (ContainsText(s, bad)) return std::nullopt;
@@ -115,14 +100,14 @@ std::optional<std::pair<size_t, size_t>> NumberSpan(std::string_view s, bool wan
   static const std::string_view kNumerals = "零一二两三四五六七八九十百千万";
   for (size_t i = 0; i < s.size();) {
     auto b = static_cast<unsigned char>(s[i]);
-    const size_t n = b < 0x80 ? 1 : b < 0xE0 ? 2 : b < 0xF0 ? 3 : 4;
+    const size_t n = CodepointLength(s, i);
     const bool digit = std::isdigit(b) || (s[i] == '$' && i + 1 < s.size() && std::isdigit(static_cast<unsigned char>(s[i + 1])));
     const bool numeral = n == 3 && kNumerals.find(s.substr(i, 3)) != std::string_view::npos;
     if ((digit && !want_zh) || (want_zh && (numeral || digit))) {
       size_t e = i;
       while (e < s.size()) {
         auto c = static_cast<unsigned char>(s[e]);
-        const size_t m = c < 0x80 ? 1 : c < 0xE0 ? 2 : c < 0xF0 ? 3 : 4;
+        const size_t m = CodepointLength(s, e);
         if (c < 0x80 && (std::isalnum(c) || c == '$' || c == ',' || c == '.')) {
           if ((c == ',' || c == '.') && !(e + 1 < s.size() && std::isdigit(static_cast<unsigned char>(s[e + 1])))) break;
           ++e;

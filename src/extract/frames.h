@@ -9,6 +9,7 @@
 
 #include <optional>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "extract/rule_patterns.h"
@@ -47,6 +48,18 @@ struct SubjectInfo {
 };
 SubjectInfo EnglishSubject(std::string_view clause);
 SubjectInfo ChineseSubject(std::string_view clause);
+
+// A frame's statement of `kind`: its value (also its entity), slot key and confidence; the frame
+// fills in the rest.
+inline Statement Make(Kind kind, std::string value, std::string key, double confidence = 0.85) {
+  Statement s;
+  s.kind = kind;
+  s.value = std::move(value);
+  s.key = std::move(key);
+  s.confidence = confidence;
+  if (!s.value.empty()) s.entities.push_back(s.value);
+  return s;
+}
 
 // Who a clause is about: "user" (I, we, my thing, or no subject: "got promoted!"), the key of
 // someone the user knows ("kevin", "mom", "女儿", "旺财"), or "" for anything else.

@@ -207,16 +207,6 @@ bool Negated(const Toks& t) {
   return false;
 }
 
-Statement Make(Kind kind, std::string value, std::string key, double confidence) {
-  Statement s;
-  s.kind = kind;
-  s.value = std::move(value);
-  s.key = std::move(key);
-  s.confidence = confidence;
-  if (!s.value.empty()) s.entities.push_back(s.value);
-  return s;
-}
-
 // The slot of a person-subject statement: "<person>/<attribute>".
 void ForPerson(const Subject& s, Statement* st, std::string_view attribute) {
   st->subject = s.key;

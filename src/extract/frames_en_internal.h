@@ -41,7 +41,6 @@ std::string Words(const Toks& t, size_t b, size_t e);  // t[b, e) as written, wi
 size_t Find(const Toks& t, std::string_view w, size_t from = 0);  // t.size() when absent
 bool Has(const Toks& t, std::initializer_list<std::string_view> words);
 bool Negated(const Toks& t);  // "not", "never", "no longer"
-Statement Make(Kind kind, std::string value, std::string key, double confidence = 0.85);
 void ForPerson(const Subject& s, Statement* st, std::string_view attribute);
 size_t CapitalSpan(const Toks& t, size_t b);
 

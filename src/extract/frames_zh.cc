@@ -8,8 +8,6 @@
 // frames_zh_people.cc (people, family, partner, pets, contact details), frames_zh_work.cc
 // (work, school, health, diet, languages) and frames_zh_plans.cc (plans, budgets and amounts,
 // schedules, devices, what ended).
-#include <unicode/utf8.h>
-
 #include <algorithm>
 #include <array>
 #include <bitset>
@@ -28,17 +26,6 @@ using namespace frames_zh;  // NOLINT: the frames and their helpers (frames_zh_i
 namespace frames_zh {
 
 bool Has(SV s, SV w) { return ContainsText(s, w); }
-
-size_t CpLen(SV s, size_t i) {
-  auto b = static_cast<unsigned char>(s[i]);
-  return b < 0x80 ? 1 : b < 0xE0 ? 2 : b < 0xF0 ? 3 : 4;
-}
-
-size_t Chars(SV s) {
-  size_t n = 0;
-  for (size_t i = 0; i < s.size(); i += CpLen(s, i)) ++n;
-  return n;
-}
 
 std::string Str(SV s) { return std::string(s); }
 
@@ -112,13 +99,13 @@ std::string NameAfter(SV s, size_t i) {
     bool stop = false;
     for (SV w : kStops) stop = stop || s.substr(j, w.size()) == w;
     if (stop) break;
-    j += CpLen(s, j);
+    j += CodepointLength(s, j);
     ++n;
   }
   if (n == 0 || n == 1) return "";
   const SV name = s.substr(i, j - i);
-  for (size_t k = 0; k < name.size(); k += CpLen(name, k)) {
-    if (IsDigitOrNumeral(name.substr(k, CpLen(name, k)))) return "";  // "七岁" is an age
+  for (size_t k = 0; k < name.size(); k += CodepointLength(name, k)) {
+    if (IsDigitOrNumeral(name.substr(k, CodepointLength(name, k)))) return "";  // "七岁" is an age
   }
   if (name.starts_with("小") || name.starts_with("老") || name.starts_with("阿") || n == 2) {
     return Str(name);
@@ -186,7 +173,7 @@ Subject FindSubject(SV s) {
   // "韩语我放弃了", "花生我是不能吃的": an object said first, then 我 (a few Chinese characters
   // that are not a verb of their own: "Karis宁愿我…" is no object)
   auto plain_object = [](SV prefix) {
-    for (size_t i = 0; i < prefix.size(); i += CpLen(prefix, i)) {
+    for (size_t i = 0; i < prefix.size(); i += CodepointLength(prefix, i)) {
       if (static_cast<unsigned char>(prefix[i]) < 0x80) return false;
     }
     for (SV verb : {"愿", "望", "让", "要", "想", "说", "诉", "得", "觉", "认", "为", "给", "对", "向",
@@ -225,16 +212,6 @@ bool AboutUser(const Subject& s) {
   return s.who == Who::kUser || s.who == Who::kUserThing || s.who == Who::kNobody;
 }
 
-Statement Make(Kind kind, std::string value, std::string key, double confidence) {
-  Statement s;
-  s.kind = kind;
-  s.value = std::move(value);
-  s.key = std::move(key);
-  s.confidence = confidence;
-  if (!s.value.empty()) s.entities.push_back(s.value);
-  return s;
-}
-
 void ForPerson(const Subject& s, Statement* st, SV attribute) {
   st->subject = s.key;
   st->slot = s.key + "/" + Str(attribute);
@@ -254,13 +231,13 @@ bool IsDigitOrNumeral(SV ch) {
 
 std::string FindAmountZh(std::string_view s) {
   // A run of numerals, with 万/千/百/块/元/k after it: "五万", "8万", "一万八", "三千五".
-  for (size_t i = 0; i < s.size(); i += CpLen(s, i)) {
+  for (size_t i = 0; i < s.size(); i += CodepointLength(s, i)) {
     size_t j = i;
     size_t chars = 0;
     bool big = false;  // holds 万, 千 or 百, or is written in digits
     bool digit = false;
     while (j < s.size()) {
-      SV ch = s.substr(j, CpLen(s, j));
+      SV ch = s.substr(j, CodepointLength(s, j));
       if (!IsDigitOrNumeral(ch)) break;
       big = big || ch == "万" || ch == "千" || ch == "百" || ch == "亿";
       digit = digit || (ch.size() == 1 && std::isdigit(static_cast<unsigned char>(ch[0])));
@@ -280,7 +257,7 @@ std::string FindAmountZh(std::string_view s) {
       }
     }
     if (big || unit || (digit && chars >= 3)) return Str(s.substr(i, j - i));
-    i = j - CpLen(s, j - 1);
+    i = j - CodepointLength(s, j - 1);
   }
   return "";
 }
@@ -292,23 +269,17 @@ namespace {
 class CharSet {
  public:
   explicit CharSet(SV s) {
-    int32_t i = 0;
-    const auto n = static_cast<int32_t>(s.size());
-    while (i < n) {
-      UChar32 c;
-      U8_NEXT(s.data(), i, n, c);
-      if (c >= 0 && c < 0x10000) bits_.set(static_cast<size_t>(c));
+    for (size_t i = 0; i < s.size();) {
+      const char32_t c = NextCodepoint(s, &i);
+      if (c < 0x10000) bits_.set(c);
       latin_ = latin_ || (c >= 'A' && c <= 'z');
     }
   }
   // True when the clause holds any character of `chars`.
   bool Any(SV chars) const {
-    int32_t i = 0;
-    const auto n = static_cast<int32_t>(chars.size());
-    while (i < n) {
-      UChar32 c;
-      U8_NEXT(chars.data(), i, n, c);
-      if (c >= 0 && c < 0x10000 && bits_.test(static_cast<size_t>(c))) return true;
+    for (size_t i = 0; i < chars.size();) {
+      const char32_t c = NextCodepoint(chars, &i);
+      if (c < 0x10000 && bits_.test(c)) return true;
     }
     return false;
   }

@@ -12,6 +12,7 @@
 
 #include "extract/frames.h"
 #include "extract/rule_patterns.h"
+#include "text/utf8.h"
 
 namespace engram::extract::frames_zh {
 
@@ -30,8 +31,6 @@ struct Subject {
 // ---- text and subjects (frames_zh.cc) ----
 
 bool Has(SV s, SV w);             // s contains w
-size_t CpLen(SV s, size_t i);     // bytes of the UTF-8 character at s[i]
-size_t Chars(SV s);               // UTF-8 characters in s
 std::string Str(SV s);
 std::string TrimValue(SV v);      // particles and fillers off both ends
 size_t ValueEnd(SV s, size_t b);  // where a value starting at b ends
@@ -40,7 +39,6 @@ SV RelationAt(SV s, size_t i);    // the longest relation word at s[i], or ""
 bool IsDigitOrNumeral(SV ch);     // one character: a digit or a Chinese numeral
 Subject FindSubject(SV s);
 bool AboutUser(const Subject& s);  // the user, a thing of theirs, or no subject
-Statement Make(Kind kind, std::string value, std::string key, double confidence = 0.85);
 void ForPerson(const Subject& s, Statement* st, SV attribute);
 
 // ---- words more than one topic reads ----

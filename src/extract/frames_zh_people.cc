@@ -37,7 +37,7 @@ std::vector<Statement> Partner(SV s, const Subject& sub) {
       std::string v = TrimValue(s.substr(b, ValueEnd(s, b) - b));
       // "我老婆是护士": after 是, an occupation is no name
       if (lead == "是" && IsRoleNoun(v)) continue;
-      if (!v.empty() && Chars(v) <= 4) return v;
+      if (!v.empty() && CountCodepoints(v) <= 4) return v;
     }
     return "";
   };
@@ -127,7 +127,7 @@ std::vector<Statement> BroughtTo(SV s) {
 std::vector<Statement> NameOfRelation(SV s) {
   for (SV is : {"就是我的", "就是我", "是我的", "是我"}) {
     size_t k = s.find(is);
-    if (k == SV::npos || k == 0 || Chars(s.substr(0, k)) > 4) continue;
+    if (k == SV::npos || k == 0 || CountCodepoints(s.substr(0, k)) > 4) continue;
     SV rel = RelationAt(s, k + is.size());
     if (rel.empty()) continue;
     std::string name = Str(s.substr(0, k));
@@ -214,7 +214,7 @@ std::vector<Statement> PersonFacts(SV s, const Subject& sub) {
   if (rest.starts_with("叫") || rest.starts_with("名字叫") || rest.starts_with("的名字是")) {
     size_t b = rest.starts_with("叫") ? 3 : rest.starts_with("名字叫") ? 9 : 12;
     std::string name = TrimValue(rest.substr(b, ValueEnd(rest, b) - b));
-    if (!name.empty() && Chars(name) <= 5) {
+    if (!name.empty() && CountCodepoints(name) <= 5) {
       Statement st = Make(Kind::kName, name, "", 0.85);
       ForPerson(sub, &st, "name");
       return {st};
@@ -242,7 +242,7 @@ std::vector<Statement> Age(SV s, const Subject& sub) {
   }
   if (b == k) return {};
   SV before = s.substr(sub.end, b - sub.end);
-  if (Chars(before) > 4) return {};
+  if (CountCodepoints(before) > 4) return {};
   Statement st = Make(Kind::kAge, Str(s.substr(b, k + 3 - b)), "", 0.85);
   if (sub.who == Who::kPerson) ForPerson(sub, &st, "age");
   else if (!AboutUser(sub)) return {};
@@ -320,7 +320,7 @@ std::vector<Statement> CanHave(SV s, const Subject& sub) {
     if (k == SV::npos || Has(s.substr(0, k), "不")) continue;
     size_t b = k + w.size();
     std::string what = TrimValue(s.substr(b, ValueEnd(s, b) - b));
-    if (what.empty() || Chars(what) > 6) continue;
+    if (what.empty() || CountCodepoints(what) > 6) continue;
     Statement st = Make(Kind::kLike, what, SlotKey(what), 0.8);
     return {st};
   }

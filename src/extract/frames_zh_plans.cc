@@ -72,7 +72,7 @@ std::vector<Statement> Budget(SV s, const Subject& sub, const ClauseView& c, Mes
     if (topic.starts_with(lead)) topic.remove_prefix(lead.size());
   }
   while (topic.ends_with("的")) topic.remove_suffix(3);
-  if (Chars(topic) > 6 || Has(topic, "，") || Has(topic, "买")) topic = {};
+  if (CountCodepoints(topic) > 6 || Has(topic, "，") || Has(topic, "买")) topic = {};
   std::string key = TrimValue(topic);
   Statement st = Make(Kind::kBudget, amount, key);
   st.elliptical = key.empty();
@@ -158,7 +158,7 @@ std::vector<Statement> Schedule(SV s, const Subject& sub, MessageState* state) {
   size_t when_end = when;
   while (when_end < s.size()) {
     static const SV kTimeChars = "每个周星期礼拜一二三四五六日天末早上晚中午下半点号月0123456789";
-    const size_t n = CpLen(s, when_end);
+    const size_t n = CodepointLength(s, when_end);
     if (kTimeChars.find(s.substr(when_end, n)) == SV::npos) break;
     when_end += n;
   }
@@ -181,7 +181,7 @@ std::vector<Statement> Device(SV s, const Subject& sub) {
   for (char& ch : lower) ch = static_cast<char>(std::tolower(static_cast<unsigned char>(ch)));
   for (size_t i = 0; i < lower.size() && kind.empty();) {
     if (!std::isalpha(static_cast<unsigned char>(lower[i]))) {
-      i += CpLen(lower, i);
+      i += CodepointLength(lower, i);
       continue;
     }
     size_t e = i;
@@ -277,7 +277,7 @@ std::vector<Statement> Ended(SV s, const Subject& sub, MessageState* state) {
       for (SV adv : {"已经", "上个月", "昨天", "今天", "前天", "突然", "终于", "也"}) {
         if (lead.ends_with(adv)) lead.remove_suffix(adv.size());
       }
-      if (lead.empty() || Chars(lead) > 8 || Has(lead, "我") || Has(lead, "你")) continue;
+      if (lead.empty() || CountCodepoints(lead) > 8 || Has(lead, "我") || Has(lead, "你")) continue;
       who = Str(lead);
     }
     if (who.empty()) continue;
@@ -313,7 +313,7 @@ std::vector<Statement> Ended(SV s, const Subject& sub, MessageState* state) {
                                           "嗓子", "感冒", "发烧", "伤", "腿", "手", "脚", "背", "眼睛",
                                           "咳嗽", "过敏"};
     const bool body = IsHealthWord(lead) || std::any_of(kBody.begin(), kBody.end(), [&](SV b) { return ContainsText(lead, b); });
-    if (lead.empty() || !body || Chars(lead) > 6) continue;
+    if (lead.empty() || !body || CountCodepoints(lead) > 6) continue;
     Statement st = Make(Kind::kEnded, Str(lead), "", 0.85);
     st.ends = {Str(lead)};
     st.importance = 0.8;
@@ -337,7 +337,7 @@ std::vector<Statement> Ended(SV s, const Subject& sub, MessageState* state) {
   // "戒咖啡了", "戒了烟", "把降压药停了", "韩语我放弃了", "放弃了X", "离开招行了", "不考公了"
   auto ended = [&](std::string what, SV slot_family) {
     what = TrimValue(what);
-    if (what.empty() || Chars(what) > 10) return std::vector<Statement>{};
+    if (what.empty() || CountCodepoints(what) > 10) return std::vector<Statement>{};
     Statement st = Make(Kind::kEnded, what, "", 0.85);
     st.ends = {what};
     if (!slot_family.empty()) {
@@ -381,7 +381,7 @@ std::vector<Statement> Ended(SV s, const Subject& sub, MessageState* state) {
     state->topic = "employer";
     return ended(Str(s.substr(b, ValueEnd(s, b) - b)), "");
   }
-  if (pred.starts_with("不") && pred.ends_with("了") && Chars(pred) <= 8 && Chars(pred) >= 3) {
+  if (pred.starts_with("不") && pred.ends_with("了") && CountCodepoints(pred) <= 8 && CountCodepoints(pred) >= 3) {
     SV what = pred.substr(3, pred.size() - 6);  // "不考公了"
     if (what.starts_with("再")) what.remove_prefix(3);
     // "不再喜欢咖啡了": a like that turned, read by the likes

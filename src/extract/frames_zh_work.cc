@@ -17,7 +17,7 @@ namespace {
 
 bool IsSchoolName(SV v) {
   for (SV end : {"大学", "学院", "小学", "中学", "高中", "初中", "幼儿园", "学校", "大"}) {
-    if (v.ends_with(end) && Chars(v) >= 2) return true;
+    if (v.ends_with(end) && CountCodepoints(v) >= 2) return true;
   }
   static const std::vector<SV> kKnown = {"清华", "北大", "复旦", "浙大", "交大", "人大", "南大",
                                          "武大", "中山", "同济", "哈工大", "中科大", "北航"};
@@ -36,7 +36,7 @@ std::vector<Statement> School(SV s, const Subject& sub, const MessageState& stat
     size_t at = s.rfind("在", k);
     if (at == SV::npos) continue;
     std::string school = TrimValue(s.substr(at + 3, k - at - 3));
-    if (school.empty() || Chars(school) > 10) continue;
+    if (school.empty() || CountCodepoints(school) > 10) continue;
     Statement st = Make(Kind::kSchool, school, "", 0.85);
     if (sub.who == Who::kPerson) ForPerson(sub, &st, "school");
     return {st};
@@ -73,7 +73,7 @@ std::vector<Statement> School(SV s, const Subject& sub, const MessageState& stat
 std::vector<Statement> Language(SV s, const Subject& sub) {
   if (!AboutUser(sub)) return {};
   std::vector<Statement> out;
-  for (size_t i = 0; i < s.size(); i += CpLen(s, i)) {
+  for (size_t i = 0; i < s.size(); i += CodepointLength(s, i)) {
     for (size_t n : {12u, 9u, 6u}) {  // 西班牙语, 意大利语 … 日语
       if (i + n > s.size()) continue;
       SV w = s.substr(i, n);
@@ -84,7 +84,7 @@ std::vector<Statement> Language(SV s, const Subject& sub) {
         return {};
       }
       out.push_back(Make(Kind::kLanguage, Str(w), Str(key), 0.85));
-      i += n - CpLen(s, i);
+      i += n - CodepointLength(s, i);
       break;
     }
   }
@@ -98,7 +98,7 @@ bool LooksLikeJob(SV v) {
                                         "总监", "设计", "开发", "运营", "销售", "财务", "HR", "hr",
                                         "律师", "工程师", "产品", "分析", "编辑", "记者", "顾问",
                                         "助理", "合伙人", "前端", "后端", "测试", "客服", "主播"};
-  if (v.empty() || Chars(v) > 10) return false;
+  if (v.empty() || CountCodepoints(v) > 10) return false;
   for (SV e : kEnds) {
     if (v.ends_with(e)) return true;
   }
@@ -114,7 +114,7 @@ std::vector<Statement> Work(SV s, const Subject& sub, MessageState* state) {
       std::string org = TrimValue(s.substr(zai + 3, k - zai - 3));
       size_t jb = k + verb.size();
       std::string job = TrimValue(s.substr(jb, ValueEnd(s, jb) - jb));
-      if (org.empty() || Chars(org) > 12 || !LooksLikeJob(job)) continue;
+      if (org.empty() || CountCodepoints(org) > 12 || !LooksLikeJob(job)) continue;
       std::vector<Statement> out;
       Statement employer = Make(Kind::kEmployer, org, "", 0.8);
       Statement role = Make(Kind::kJob, job, "", 0.85);
@@ -144,7 +144,7 @@ std::vector<Statement> Work(SV s, const Subject& sub, MessageState* state) {
         if (at != SV::npos && at < e) e = at;
       }
       std::string org = TrimValue(s.substr(b, e - b));
-      if (org.empty() || Chars(org) > 10 || IsSchoolName(org)) continue;
+      if (org.empty() || CountCodepoints(org) > 10 || IsSchoolName(org)) continue;
       Statement st = Make(Kind::kEmployer, org, "", 0.8);
       if (!AboutUser(sub)) return {};
       return {st};

@@ -9,6 +9,7 @@
 
 #include "extract/rule_patterns.h"
 #include "text/find.h"
+#include "text/utf8.h"
 
 namespace engram::extract {
 namespace {
@@ -16,17 +17,6 @@ namespace {
 using SV = std::string_view;
 
 bool Starts(SV s, size_t i, SV w) { return s.substr(i, w.size()) == w; }
-
-size_t CpLen(SV s, size_t i) {
-  auto b = static_cast<unsigned char>(s[i]);
-  return b < 0x80 ? 1 : b < 0xE0 ? 2 : b < 0xF0 ? 3 : 4;
-}
-
-size_t Chars(SV s) {
-  size_t n = 0;
-  for (size_t i = 0; i < s.size(); i += CpLen(s, i)) ++n;
-  return n;
-}
 
 // The longest word of `words` at s[i]; empty if none.
 template <size_t N>
@@ -129,8 +119,7 @@ size_t ValueEnd(SV s, size_t b) {
       size_t k = e - unit.size();
       size_t start = k;
       while (start > b) {
-        size_t prev = start - 1;
-        while (prev > b && (static_cast<unsigned char>(s[prev]) & 0xC0) == 0x80) --prev;
+        size_t prev = std::max(b, CodepointStart(s, start - 1));
         SV ch = s.substr(prev, start - prev);
         if (ch.size() == 1 ? std::isdigit(static_cast<unsigned char>(ch[0])) != 0
                            : SV("一二两三四五六七八九十几").find(ch) != SV::npos) {
@@ -225,7 +214,7 @@ std::string Content(SV pred, size_t end) {
       out += "自己";
       i += 3;
     } else {
-      size_t n = CpLen(p, i);
+      size_t n = CodepointLength(p, i);
       out.append(p.substr(i, n));
       i += n;
     }
@@ -245,14 +234,14 @@ std::vector<std::pair<size_t, size_t>> ListItems(SV s, size_t b, size_t e) {
       i = start;
       continue;
     }
-    i += CpLen(s, i);
+    i += CodepointLength(s, i);
   }
   if (e > start) out.push_back({start, e});
   return out;
 }
 
 bool LooksLikeOccupation(SV v) {
-  if (v.empty() || Chars(v) > 12 || Contains(v, "的")) return false;
+  if (v.empty() || CountCodepoints(v) > 12 || Contains(v, "的")) return false;
   for (SV end : kOccupationEnds) {
     if (v.ends_with(end)) return true;
   }
@@ -261,7 +250,7 @@ bool LooksLikeOccupation(SV v) {
 
 std::vector<Statement> Canonical(const Clause& c, Kind kind, SV value, double confidence,
                                  const Negation& neg, size_t end) {
-  if (value.empty() || Chars(value) > 20) return {};
+  if (value.empty() || CountCodepoints(value) > 20) return {};
   std::string content = neg.negated ? Content(c.pred, end) : ChineseContent(kind, value);
   Statement st = Make(c, kind, Str(value), "", content, confidence);
   st.correction = neg.no_longer;
@@ -335,7 +324,7 @@ std::vector<Statement> MatchShi(const Clause& c, size_t i, const Negation& neg) 
     SV cond = v.substr(0, v.size() - 6);
     return {Make(c, Kind::kHealth, Str(cond), SlotKey(cond), Content(p, e), 0.85)};
   }
-  if (v.ends_with("人") && Chars(v) >= 3 && Chars(v) <= 6 && !Contains(v, "的") &&
+  if (v.ends_with("人") && CountCodepoints(v) >= 3 && CountCodepoints(v) <= 6 && !Contains(v, "的") &&
       !Starts(v, 0, "一") && !Starts(v, 0, "个")) {
     SV place = v.substr(0, v.size() - 3);
     return Canonical(c, Kind::kHometown, place, 0.8, neg, e);
@@ -374,7 +363,7 @@ std::vector<Statement> MatchHave(const Clause& c, size_t i, size_t verb_len, con
     if (Starts(p, e, call)) {
       size_t nb = e + call.size();
       size_t ne = ValueEnd(p, nb);
-      if (ne > nb && Chars(p.substr(nb, ne - nb)) <= 8) {
+      if (ne > nb && CountCodepoints(p.substr(nb, ne - nb)) <= 8) {
         name = Str(p.substr(nb, ne - nb));
         e = ne;
       }
@@ -492,7 +481,7 @@ std::optional<std::vector<Statement>> MatchTrigger(const Clause& c, size_t i, co
     SV v = p.substr(b, e - b);
     switch (*kind) {
       case Kind::kName:
-        if (Starts(p, i + t.word.size(), "了") || Chars(v) > 8 ||
+        if (Starts(p, i + t.word.size(), "了") || CountCodepoints(v) > 8 ||
             LongestAt(v, 0, std::array<SV, 6>{"他", "她", "它", "你", "人", "我"}).size()) {
           return std::vector<Statement>{};
         }
@@ -506,7 +495,7 @@ std::optional<std::vector<Statement>> MatchTrigger(const Clause& c, size_t i, co
         if (v.starts_with("要")) v.remove_prefix(3);
         if (v.empty() || !GoalObjectOk(v)) return std::vector<Statement>{};
         // 我会的, 我会去: too slight to remember
-        if (t.confidence < 0.7 && Chars(v) < 3) return std::vector<Statement>{};
+        if (t.confidence < 0.7 && CountCodepoints(v) < 3) return std::vector<Statement>{};
         return std::vector<Statement>{Make(c, *kind, Str(v), SlotKey(v), Content(p, e), t.confidence)};
       case Kind::kLike: case Kind::kDislike: {
         if (v == "你" || v == "他" || v == "她" || v == "它" || v == "这个" || v == "那个" ||
@@ -565,13 +554,13 @@ std::vector<Statement> MatchPossessive(const Clause& c, size_t i) {
   if (!pet.empty() || !rel.empty()) {
     SV noun = pet.empty() ? rel : pet;
     size_t e = ValueEnd(p, i + noun.size());
-    if (Chars(p.substr(i + noun.size(), e - i - noun.size())) < 2) return {};
+    if (CountCodepoints(p.substr(i + noun.size(), e - i - noun.size())) < 2) return {};
     std::string name;
     for (SV lead : {"名字叫", "名字是", "叫做", "叫"}) {
       size_t k = p.find(lead, i + noun.size());
       if (k == SV::npos || k >= e) continue;
       size_t ne = ValueEnd(p, k + lead.size());
-      if (ne > k + lead.size() && Chars(p.substr(k + lead.size(), ne - k - lead.size())) <= 6) {
+      if (ne > k + lead.size() && CountCodepoints(p.substr(k + lead.size(), ne - k - lead.size())) <= 6) {
         name = Str(p.substr(k + lead.size(), ne - k - lead.size()));
       }
       break;
@@ -700,7 +689,7 @@ std::vector<Statement> MatchChineseClause(const ClauseInput& input) {
     size_t b = i;
     if (Starts(p, b, "有")) b += 3;
     SV v = p.substr(b, k - b);
-    if (!v.empty() && Chars(v) <= 8) {
+    if (!v.empty() && CountCodepoints(v) <= 8) {
       Statement st = Make(c, Kind::kAllergy, Str(v), SlotKey(v), ChineseContent(Kind::kAllergy, v), 0.85);
       st.entities.push_back(Str(v));
       return {std::move(st)};
@@ -714,7 +703,7 @@ std::vector<Statement> MatchChineseClause(const ClauseInput& input) {
   if (auto out = MatchTrigger(c, i, neg); out) return *out;
   // A dated statement with no other pattern: an appointment ahead, or an event behind. A
   // feeling ("我好期待", "我觉得…") is neither.
-  if (input.has_time && !neg.negated && Chars(p) >= 3) {
+  if (input.has_time && !neg.negated && CountCodepoints(p) >= 3) {
     SV q = p.substr(i);
     for (SV feeling : {"好", "很", "太", "真", "超", "特别", "非常", "有点", "觉得", "感觉", "知道"}) {
       if (q.starts_with(feeling)) return {};
@@ -755,7 +744,7 @@ std::optional<std::string> ChineseBareCorrection(std::string_view clause) {
       if (k != SV::npos && k < e) e = k;
     }
     SV v = s.substr(0, e);
-    if (v.empty() || Chars(v) > 12 || Contains(v, "我")) return std::nullopt;
+    if (v.empty() || CountCodepoints(v) > 12 || Contains(v, "我")) return std::nullopt;
     return Str(v);
   }
   return std::nullopt;

@@ -12,6 +12,7 @@
 #include "extract/lexicon.h"
 #include "text/time_expressions.h"
 #include "text/find.h"
+#include "text/utf8.h"
 
 namespace engram::extract {
 namespace {
@@ -257,8 +258,7 @@ std::string RewriteZh(const std::string& clause) {
       first = false;
       continue;
     }
-    auto b = static_cast<unsigned char>(clause[i]);
-    size_t n = b < 0x80 ? 1 : b < 0xE0 ? 2 : b < 0xF0 ? 3 : 4;
+    size_t n = CodepointLength(clause, i);
     out.append(clause, i, n);
     i += n;
   }

@@ -12,13 +12,13 @@
 #include "engram/clock.h"
 #include "engram/llm.h"
 #include "llm/prompts.h"
-#include "testing/fake_chat_server.h"
+#include "testing/fake_openai_server.h"
 
 namespace engram {
 namespace {
 
 using json = nlohmann::json;
-using testing::FakeChatServer;
+using testing::FakeOpenAIServer;
 using testing::OpenAIErrorBody;
 
 // A memory as the prompt asks for it.
@@ -72,7 +72,7 @@ class LlmExtractorTest : public ::testing::Test {
   }
 
   ManualClock clock_{At("2026-03-12T13:06:00Z")};
-  FakeChatServer server_;
+  FakeOpenAIServer server_;
   std::shared_ptr<LlmClient> llm_;
 };
 

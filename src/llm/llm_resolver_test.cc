@@ -9,13 +9,13 @@
 #include "engram/clock.h"
 #include "engram/llm.h"
 #include "llm/prompts.h"
-#include "testing/fake_chat_server.h"
+#include "testing/fake_openai_server.h"
 
 namespace engram {
 namespace {
 
 using json = nlohmann::json;
-using testing::FakeChatServer;
+using testing::FakeOpenAIServer;
 
 Neighbour Stored(const std::string& id, const std::string& content, bool same_slot,
                  double similarity) {
@@ -59,7 +59,7 @@ class LlmResolverTest : public ::testing::Test {
     server_.Stop();
   }
 
-  FakeChatServer server_;
+  FakeOpenAIServer server_;
   std::shared_ptr<LlmClient> llm_;
   std::unique_ptr<ConflictResolver> resolver_;
   Candidate candidate_;

@@ -10,14 +10,14 @@
 #include <vector>
 
 #include "engram/llm.h"
-#include "testing/fake_chat_server.h"
+#include "testing/fake_openai_server.h"
 
 namespace engram {
 namespace {
 
 using json = nlohmann::json;
 using testing::ChatCompletionBody;
-using testing::FakeChatServer;
+using testing::FakeOpenAIServer;
 using testing::OpenAIErrorBody;
 using Clock = std::chrono::steady_clock;
 
@@ -57,7 +57,7 @@ class OpenAIChatClientTest : public ::testing::Test {
     return made.ok() ? std::move(made).value() : nullptr;
   }
 
-  FakeChatServer server_;
+  FakeOpenAIServer server_;
 };
 
 TEST_F(OpenAIChatClientTest, SendsTheOpenAIRequestAndReadsTheFirstChoice) {

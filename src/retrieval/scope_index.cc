@@ -9,13 +9,10 @@
 #include "core/status_macros.h"
 #include "index/hnsw_index.h"
 #include "index/scan_index.h"
-#include "text/analyzer.h"
+#include "text/keyword_terms.h"
 
 namespace engram {
 namespace {
-
-constexpr char kBigramMark = '\x02';
-constexpr char kCharacterMark = '\x03';
 
 std::vector<std::pair<std::string, MetadataValue>> FlattenMetadata(const std::string& text) {
   std::vector<std::pair<std::string, MetadataValue>> out;
@@ -121,19 +118,6 @@ class ScopeIndex::LayeredVectors final : public VectorIndex {
   std::unique_ptr<VectorIndex> tail_;
   std::set<int64_t> to_merge_;  // tail keys not yet offered to the graph
 };
-
-std::vector<std::string> KeywordTerms(std::string_view text) {
-  Analysis a = AnalyzeText(text);
-  std::vector<std::string> terms = std::move(a.words);
-  terms.reserve(terms.size() + a.cjk_bigrams.size() + a.cjk_characters.size());
-  for (std::string& b : a.cjk_bigrams) terms.push_back(kBigramMark + b);
-  for (std::string& c : a.cjk_characters) terms.push_back(kCharacterMark + c);
-  return terms;
-}
-
-bool IsCharacterTerm(std::string_view term) {
-  return !term.empty() && term.front() == kCharacterMark;
-}
 
 ScopeIndex::ScopeIndex(const ScopeIndexOptions& options)
     : options_(options),

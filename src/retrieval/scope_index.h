@@ -55,13 +55,6 @@ struct DocInfo {
   bool kept_turn = false;  // a conversation turn the write path kept (IsKeptTurn)
 };
 
-// The terms the keyword channel indexes for `text`: analyzer words plus CJK bigrams (marked so
-// that a bigram never equals a word).
-std::vector<std::string> KeywordTerms(std::string_view text);
-// True for a term of the CJK single-character channel (weighted by
-// SearchQuery::cjk_character_weight at query time).
-bool IsCharacterTerm(std::string_view term);
-
 // Vectors copied out of an index: keys[i] has data[i * dimension, (i + 1) * dimension).
 struct VectorSet {
   std::vector<int64_t> keys;

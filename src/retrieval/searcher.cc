@@ -4,6 +4,7 @@
 #include <cmath>
 #include <unordered_map>
 
+#include "text/keyword_terms.h"
 #include "text/time_expressions.h"
 
 namespace engram {

@@ -6,7 +6,7 @@
 #include "core/status_macros.h"
 #include "engram/llm.h"
 #include "engram/sessions.h"
-#include "retrieval/scope_index.h"
+#include "text/keyword_terms.h"
 #include "text/token_counter.h"
 
 namespace engram {

@@ -6,7 +6,7 @@
 #include <gtest/gtest.h>
 
 #include "engram/llm.h"
-#include "testing/fake_chat_server.h"
+#include "testing/fake_openai_server.h"
 #include "testing/test_support.h"
 #include "text/token_counter.h"
 
@@ -170,7 +170,7 @@ TEST_F(SessionManagerTest, SummaryEveryNTurnsAndOnCloseLinkedToTurns) {
 }
 
 TEST_F(SessionManagerTest, LlmSummaryIsUsedAndFallsBackToExtractiveOnFailure) {
-  testing::FakeChatServer server;
+  testing::FakeOpenAIServer server;
   server.Start();
   auto client = MakeOpenAIChatClient(server.ClientOptions("fake-model", /*retries=*/0));
   ASSERT_TRUE(client.ok()) << client.status().ToString();

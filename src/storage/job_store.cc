@@ -6,15 +6,6 @@
 namespace engram {
 namespace {
 
-class EndOfCall {
- public:
-  explicit EndOfCall(Database* db) : db_(db) {}
-  ~EndOfCall() { db_->ResetActiveStatements(); }
-
- private:
-  Database* db_;
-};
-
 Result<JobState> ParseJobState(std::string_view s) {
   if (s == "queued") return JobState::kQueued;
   if (s == "running") return JobState::kRunning;

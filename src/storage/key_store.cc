@@ -58,18 +58,6 @@ ApiKeyInfo InfoFromRow(const Statement& st) {
   return k;
 }
 
-// Resets every statement of the connection when a call ends, so no read leaves a transaction
-// (and its snapshot) open between calls: keys created or revoked by another process are seen
-// at once, and this connection never blocks the engine's writer.
-class EndOfCall {
- public:
-  explicit EndOfCall(Database* db) : db_(db) {}
-  ~EndOfCall() { db_->ResetActiveStatements(); }
-
- private:
-  Database* db_;
-};
-
 constexpr char kColumns[] = "id, tenant, name, role, prefix, created_at, revoked_at";
 
 }  // namespace

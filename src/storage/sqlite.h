@@ -166,4 +166,18 @@ class ReadTransaction {
   bool open_ = false;
 };
 
+// Resets every statement of the connection when a call ends (ResetActiveStatements), so no
+// read leaves a transaction (and its snapshot) open between calls: rows another process wrote
+// are seen at once, and the connection never blocks a writer.
+class EndOfCall {
+ public:
+  explicit EndOfCall(Database* db) : db_(db) {}
+  ~EndOfCall() { db_->ResetActiveStatements(); }
+  EndOfCall(const EndOfCall&) = delete;
+  EndOfCall& operator=(const EndOfCall&) = delete;
+
+ private:
+  Database* db_;
+};
+
 }  // namespace engram

@@ -7,16 +7,6 @@
 namespace engram {
 namespace {
 
-// Decodes one code point of valid UTF-8 at s[*i] and advances *i.
-char32_t Next(std::string_view s, size_t* i) {
-  auto b = static_cast<unsigned char>(s[*i]);
-  int len = b < 0x80 ? 1 : b < 0xE0 ? 2 : b < 0xF0 ? 3 : 4;
-  char32_t cp = len == 1 ? b : len == 2 ? (b & 0x1F) : len == 3 ? (b & 0x0F) : (b & 0x07);
-  for (int k = 1; k < len; ++k) cp = (cp << 6) | (static_cast<unsigned char>(s[*i + k]) & 0x3F);
-  *i += len;
-  return cp;
-}
-
 bool IsHan(char32_t c) {
   return (c >= 0x4E00 && c <= 0x9FFF) || (c >= 0x3400 && c <= 0x4DBF) ||
          (c >= 0xF900 && c <= 0xFAFF) || (c >= 0x20000 && c <= 0x2FA1F);
@@ -34,7 +24,7 @@ Language DetectLanguage(std::string_view text) {
   if (!IsValidUtf8(text)) return Language::kUnknown;
   int64_t han = 0, kana = 0, hangul = 0, latin = 0;
   for (size_t i = 0; i < text.size();) {
-    char32_t c = Next(text, &i);
+    char32_t c = NextCodepoint(text, &i);
     han += IsHan(c);
     kana += IsKana(c);
     hangul += IsHangul(c);
@@ -50,7 +40,7 @@ Language DetectLanguage(std::string_view text) {
 bool HasHan(std::string_view text) {
   if (!IsValidUtf8(text)) return false;
   for (size_t i = 0; i < text.size();) {
-    if (IsHan(Next(text, &i))) return true;
+    if (IsHan(NextCodepoint(text, &i))) return true;
   }
   return false;
 }

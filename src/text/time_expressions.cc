@@ -6,6 +6,8 @@
 #include <cstdio>
 #include <string>
 
+#include "text/utf8.h"
+
 namespace engram {
 namespace {
 
@@ -278,11 +280,6 @@ bool At(std::string_view s, size_t i, std::string_view word) {
   return s.substr(i, word.size()) == word;
 }
 
-size_t CodepointLength(std::string_view s, size_t i) {
-  auto b = static_cast<unsigned char>(s[i]);
-  return b < 0x80 ? 1 : b < 0xE0 ? 2 : b < 0xF0 ? 3 : 4;
-}
-
 // A number written in digits or Chinese numerals (up to 99) at s[i]; -1 if none. *len: bytes.
 int ChineseNumber(std::string_view s, size_t i, size_t* len) {
   size_t j = i;
@@ -468,16 +465,6 @@ ZhMatch MatchZhRelative(std::string_view s, size_t i, int64_t today) {
       return {len, DaysFromCivil(YearOf(today) + sign * count, 1, 1), TimeGranularity::kYear};
   }
   return {};
-}
-
-// Decodes the code point at s[i] (valid UTF-8).
-char32_t CodepointAt(std::string_view s, size_t i) {
-  auto b = static_cast<unsigned char>(s[i]);
-  size_t len = CodepointLength(s, i);
-  if (i + len > s.size()) return 0;
-  char32_t cp = len == 1 ? b : len == 2 ? (b & 0x1F) : len == 3 ? (b & 0x0F) : (b & 0x07);
-  for (size_t k = 1; k < len; ++k) cp = (cp << 6) | (static_cast<unsigned char>(s[i + k]) & 0x3F);
-  return cp;
 }
 
 // True if a Chinese time expression can start with the code point: most characters of a

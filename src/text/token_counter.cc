@@ -3,21 +3,10 @@
 #include <cstdint>
 
 #include "text/normalizer.h"
+#include "text/utf8.h"
 
 namespace engram {
 namespace {
-
-// Decodes one UTF-8 sequence at text[*i] (assumed valid) and advances *i.
-char32_t NextCodepoint(std::string_view text, size_t* i) {
-  auto b = static_cast<unsigned char>(text[*i]);
-  int len = b < 0x80 ? 1 : b < 0xE0 ? 2 : b < 0xF0 ? 3 : 4;
-  char32_t c = len == 1 ? b : len == 2 ? (b & 0x1F) : len == 3 ? (b & 0x0F) : (b & 0x07);
-  for (int k = 1; k < len && *i + k < text.size(); ++k) {
-    c = (c << 6) | (static_cast<unsigned char>(text[*i + k]) & 0x3F);
-  }
-  *i += len;
-  return c;
-}
 
 bool IsWordByte(char32_t c) {
   return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') ||

@@ -1,46 +1,38 @@
 #include "text/utf8.h"
 
-#include <cstdint>
-
 namespace engram {
 
 bool IsValidUtf8(std::string_view s, size_t* bad_offset) {
   const auto* p = reinterpret_cast<const uint8_t*>(s.data());
   const size_t n = s.size();
-  size_t i = 0;
-  auto fail = [&](size_t at) {
-    if (bad_offset) *bad_offset = at;
-    return false;
-  };
-  while (i < n) {
-    uint8_t c = p[i];
-    if (c < 0x80) {
-      ++i;
-      continue;
+  for (size_t i = 0; i < n;) {
+    const size_t start = i;
+    UChar32 c;
+    U8_NEXT(p, i, n, c);  // c < 0: ill-formed (overlong, surrogate, > U+10FFFF, truncated)
+    if (c < 0) {
+      if (bad_offset) *bad_offset = start;
+      return false;
     }
-    size_t len;
-    uint8_t lo = 0x80, hi = 0xBF;  // allowed range of the second byte
-    if (c >= 0xC2 && c <= 0xDF) {
-      len = 2;
-    } else if (c >= 0xE0 && c <= 0xEF) {
-      len = 3;
-      if (c == 0xE0) lo = 0xA0;        // no overlongs
-      if (c == 0xED) hi = 0x9F;        // no surrogates
-    } else if (c >= 0xF0 && c <= 0xF4) {
-      len = 4;
-      if (c == 0xF0) lo = 0x90;        // no overlongs
-      if (c == 0xF4) hi = 0x8F;        // nothing above U+10FFFF
-    } else {
-      return fail(i);
-    }
-    if (i + len > n) return fail(i);
-    if (p[i + 1] < lo || p[i + 1] > hi) return fail(i);
-    for (size_t k = 2; k < len; ++k) {
-      if (p[i + k] < 0x80 || p[i + k] > 0xBF) return fail(i);
-    }
-    i += len;
   }
   return true;
+}
+
+size_t CountCodepoints(std::string_view s) {
+  size_t n = 0;
+  for (size_t i = 0; i < s.size(); NextCodepoint(s, &i)) ++n;
+  return n;
+}
+
+void AppendCodepoint(char32_t c, std::string* out) {
+  uint8_t buf[U8_MAX_LENGTH];
+  size_t len = 0;
+  bool error = false;
+  U8_APPEND(buf, len, U8_MAX_LENGTH, static_cast<UChar32>(c), error);
+  if (error) {
+    len = 0;
+    U8_APPEND_UNSAFE(buf, len, kReplacementCharacter);
+  }
+  out->append(reinterpret_cast<const char*>(buf), len);
 }
 
 }  // namespace engram

@@ -1,8 +1,8 @@
 #include <nlohmann/json.hpp>
 
 #include "codec/item_json.h"
+#include "codec/item_validation.h"
 #include "core/status_macros.h"
-#include "engine/validation.h"
 #include "engram/clock.h"
 #include "engram/transfer.h"
 #include "text/utf8.h"
@@ -67,7 +67,9 @@ Result<MemoryRecord> RecordFromJson(const json& j, const EngineOptions& options)
       r.vectors.push_back(std::move(vec));
     }
   }
-  ENGRAM_RETURN_IF_ERROR(ValidateItem(r.item, options));
+  ENGRAM_RETURN_IF_ERROR(ValidateItem(
+      r.item, {.max_content_bytes = options.max_content_bytes,
+               .max_metadata_bytes = options.max_metadata_bytes}));
   return r;
 }
 

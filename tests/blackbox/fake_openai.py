@@ -1,6 +1,7 @@
-"""A fake OpenAI-compatible chat server for the LLM write path, on 127.0.0.1.
+"""Fake OpenAI-compatible chat servers on 127.0.0.1: `ChatServer`, the endpoint any black-box
+test can answer from a function, and `FakeOpenAI`, the LLM write path's stand-in for a model.
 
-It stands in for a model; nothing here is, or is claimed to be, a model's judgement:
+`FakeOpenAI` stands in for a model; nothing here is, or is claimed to be, a model's judgement:
 - extraction requests (prompts/extract-v*.txt) are answered with *replayed* replies: the reply
   recorded for the turn's text and day (`replies`, e.g. what `engram extract --jsonl` printed
   for it), or {"memories": []} when none was recorded;
@@ -41,19 +42,13 @@ def decide(candidate, stored):
     return "ADD", None, None, "nothing stored says this"
 
 
-class FakeOpenAI:
-    def __init__(self, replies, refuse=lambda text: False, garble=lambda text: False):
-        """replies: {(text, "YYYY-MM-DD"): reply JSON object}."""
-        self.replies = replies
-        self.refuse = refuse
-        self.garble = garble
-        self.lock = threading.Lock()
-        self.counts = {"extract": 0, "decide": 0, "repair": 0, "language_repair": 0, "refused": 0,
-                       "unknown_turn": 0}
-        self.language_repairs = []  # what the client said was in the wrong language
-        self.decisions = {}
-        fake = self
+class ChatServer:
+    """An OpenAI-compatible /v1/chat/completions endpoint on 127.0.0.1 (a real HTTP server on an
+    ephemeral port, `url` its base URL): each POST's JSON body goes to `answer(body)`, which
+    returns (status, payload); a 200's payload is the assistant message's content, wrapped in a
+    chat completion, any other status's payload is sent as the error body."""
 
+    def __init__(self, answer):
         class Handler(http.server.BaseHTTPRequestHandler):
             protocol_version = "HTTP/1.1"
 
@@ -63,7 +58,7 @@ class FakeOpenAI:
             def do_POST(self):
                 n = int(self.headers.get("Content-Length", "0"))
                 body = json.loads(self.rfile.read(n) or b"{}")
-                status, payload = fake.answer(body)
+                status, payload = answer(body)
                 if status == 200:
                     payload = {
                         "id": "chatcmpl-fake", "object": "chat.completion",
@@ -86,6 +81,24 @@ class FakeOpenAI:
     def close(self):
         self.httpd.shutdown()
         self.httpd.server_close()
+
+
+class FakeOpenAI:
+    def __init__(self, replies, refuse=lambda text: False, garble=lambda text: False):
+        """replies: {(text, "YYYY-MM-DD"): reply JSON object}."""
+        self.replies = replies
+        self.refuse = refuse
+        self.garble = garble
+        self.lock = threading.Lock()
+        self.counts = {"extract": 0, "decide": 0, "repair": 0, "language_repair": 0, "refused": 0,
+                       "unknown_turn": 0}
+        self.language_repairs = []  # what the client said was in the wrong language
+        self.decisions = {}
+        self.server = ChatServer(self.answer)
+        self.url = self.server.url
+
+    def close(self):
+        self.server.close()
 
     def _count(self, key):
         with self.lock:

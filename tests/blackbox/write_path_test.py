@@ -6,61 +6,40 @@ false, the privacy policy, sessions and working memory, asynchronous adds and th
 (including across a crash), and an LLM provider that fails (the turn is kept, the error
 reported) — all against the real `engram serve` on an ephemeral loopback port.
 
-The LLM is a fake OpenAI-compatible server in this file (a real model cannot run here); it
-speaks the real protocol over real HTTP and can be switched between failing and answering.
+The LLM is a fake OpenAI-compatible server (fake_openai.ChatServer; a real model cannot run
+here); it speaks the real protocol over real HTTP and can be switched between failing and
+answering.
 """
 
-import http.server
 import json
 import os
 import signal
 import threading
 import time
 
+import fake_openai
 import server_harness as h
 
 
 class FakeLlm:
     """/v1/chat/completions on 127.0.0.1: `mode` "down" answers 503, "up" answers with
-    `reply(request_json)`'s content."""
+    `reply(request_json)`'s content. `requests` holds every request body."""
 
     def __init__(self, reply):
         self.mode = "down"
         self.reply = reply
         self.requests = []
-        fake = self
+        self.server = fake_openai.ChatServer(self.answer)
+        self.url = self.server.url
 
-        class Handler(http.server.BaseHTTPRequestHandler):
-            def log_message(self, *args):
-                pass
-
-            def do_POST(self):
-                n = int(self.headers.get("Content-Length", "0"))
-                body = json.loads(self.rfile.read(n) or b"{}")
-                fake.requests.append(body)
-                if fake.mode == "down":
-                    out = json.dumps({"error": {"message": "overloaded"}}).encode()
-                    self.send_response(503)
-                else:
-                    content = fake.reply(body)
-                    out = json.dumps({
-                        "id": "chatcmpl-1", "object": "chat.completion", "model": body["model"],
-                        "choices": [{"index": 0, "finish_reason": "stop",
-                                     "message": {"role": "assistant", "content": content}}],
-                    }).encode()
-                    self.send_response(200)
-                self.send_header("Content-Type", "application/json")
-                self.send_header("Content-Length", str(len(out)))
-                self.end_headers()
-                self.wfile.write(out)
-
-        self.httpd = http.server.ThreadingHTTPServer(("127.0.0.1", 0), Handler)
-        self.url = "http://127.0.0.1:%d/v1" % self.httpd.server_address[1]
-        threading.Thread(target=self.httpd.serve_forever, daemon=True).start()
+    def answer(self, body):
+        self.requests.append(body)
+        if self.mode == "down":
+            return 503, {"error": {"message": "overloaded"}}
+        return 200, self.reply(body)
 
     def close(self):
-        self.httpd.shutdown()
-        self.httpd.server_close()
+        self.server.close()
 
 
 class WritePathTest(h.ServerTestCase):
