@@ -77,12 +77,43 @@ Status DecodeMetadataFilter(const json& md, SearchFilters* f) {
   return Status::Ok();
 }
 
-// The fields of one memory to store, shared by add and batch entries.
+// The fields of one memory to store, shared by add and batch entries ("text": the
+// deprecated alias of "content").
 const std::set<std::string> kMemoryFields = {
-    "text", "messages", "type", "tier", "metadata", "importance", "confidence",
+    "content", "text", "messages", "type", "tier", "metadata", "importance", "confidence",
     "created_at", "valid_from", "valid_to", "tags", "entities"};
 
-Status DecodeMemories(const json& body, std::string_view what, std::vector<NewMemory>* out) {
+void NoteDeprecated(std::vector<Deprecation>* warnings, const std::string& field,
+                    const std::string& replacement) {
+  for (const Deprecation& d : *warnings) {
+    if (d.field == field) return;  // a batch names it once, however many entries use it
+  }
+  warnings->push_back({field, replacement,
+                       "field '" + field + "' is deprecated and will be removed in the next "
+                       "version: use '" + replacement + "'"});
+}
+
+bool HasContent(const FieldReader& r) { return r.Has("content") || r.Has("text"); }
+
+// A memory's text: `content`, or the deprecated alias `text`. Both may be given only when
+// they agree, so that no client's two spellings silently lose one of them.
+void ReadContent(FieldReader& r, std::string* out, std::vector<Deprecation>* warnings) {
+  const bool has_content = r.Has("content");
+  if (has_content) r.String("content", out);
+  if (!r.Has("text")) return;
+  std::string text;
+  r.String("text", &text);
+  if (!r.status().ok()) return;
+  if (has_content && text != *out) {
+    return r.Fail("text", "(deprecated alias of 'content') differs from 'content': send "
+                          "'content' only");
+  }
+  *out = std::move(text);
+  NoteDeprecated(warnings, "text", "content");
+}
+
+Status DecodeMemories(const json& body, std::string_view what, std::vector<NewMemory>* out,
+                      std::vector<Deprecation>* warnings) {
   FieldReader r(body, what);
   NewMemory base;
   if (r.Has("type")) r.Enum("type", &base.type.emplace(), &ParseMemoryType);
@@ -101,11 +132,11 @@ Status DecodeMemories(const json& body, std::string_view what, std::vector<NewMe
   ENGRAM_RETURN_IF_ERROR(r.status());
   base.source.extractor = "api";
 
-  const bool has_text = r.Has("text"), has_messages = r.Has("messages");
-  if (has_text == has_messages) r.Fail("", "needs exactly one of 'text' and 'messages'");
-  if (has_text) {
+  const bool has_content = HasContent(r), has_messages = r.Has("messages");
+  if (has_content == has_messages) r.Fail("", "needs exactly one of 'content' and 'messages'");
+  if (has_content) {
     NewMemory m = base;
-    r.String("text", &m.content);
+    ReadContent(r, &m.content, warnings);
     out->push_back(std::move(m));
   }
   if (has_messages) {
@@ -187,7 +218,7 @@ void ReadRememberOptions(FieldReader& r, RememberOptions* o) {
 // infer=true: the turns to extract from. Fields the extractor decides are refused rather
 // than silently ignored.
 Status DecodeInferItem(const json& body, std::string_view what, const Limits& limits,
-                       InferItem* item) {
+                       InferItem* item, std::vector<Deprecation>* warnings) {
   FieldReader r(body, what);
   for (const char* field : {"type", "tier", "confidence", "valid_from", "valid_to", "entities"}) {
     if (r.Has(field)) {
@@ -197,12 +228,12 @@ Status DecodeInferItem(const json& body, std::string_view what, const Limits& li
   ReadRememberOptions(r, &item->options);
   std::optional<TimestampMs> at;
   r.OptTime("created_at", &at);
-  const bool has_text = r.Has("text"), has_messages = r.Has("messages");
-  if (has_text == has_messages) r.Fail("", "needs exactly one of 'text' and 'messages'");
+  const bool has_content = HasContent(r), has_messages = r.Has("messages");
+  if (has_content == has_messages) r.Fail("", "needs exactly one of 'content' and 'messages'");
   std::string text;
-  if (has_text) r.String("text", &text);
+  if (has_content) ReadContent(r, &text, warnings);
   ENGRAM_RETURN_IF_ERROR(r.status());
-  if (has_text) {
+  if (has_content) {
     item->turns.push_back(Turn{"user", std::move(text), at.value_or(0), ""});
   } else {
     ENGRAM_RETURN_IF_ERROR(
@@ -323,10 +354,11 @@ Result<AddRequest> DecodeAdd(const json& body, const std::string& tenant, const 
   r.Bool("infer", &req.infer);
   ENGRAM_RETURN_IF_ERROR(ReadAsync(r, &req));
   if (req.infer) {
-    ENGRAM_RETURN_IF_ERROR(DecodeInferItem(body, "request", limits, &req.infer_items.emplace_back()));
+    ENGRAM_RETURN_IF_ERROR(DecodeInferItem(body, "request", limits,
+                                           &req.infer_items.emplace_back(), &req.warnings));
     return req;
   }
-  ENGRAM_RETURN_IF_ERROR(DecodeMemories(body, "request", &req.memories));
+  ENGRAM_RETURN_IF_ERROR(DecodeMemories(body, "request", &req.memories, &req.warnings));
   ENGRAM_RETURN_IF_ERROR(CheckBatchSize(req.memories.size(), limits));
   return req;
 }
@@ -352,10 +384,11 @@ Result<AddRequest> DecodeBatch(const json& body, const std::string& tenant,
     er.CheckKnown(kMemoryFields);
     ENGRAM_RETURN_IF_ERROR(er.status());
     if (req.infer) {
-      ENGRAM_RETURN_IF_ERROR(DecodeInferItem(entry, what, limits, &req.infer_items.emplace_back()));
+      ENGRAM_RETURN_IF_ERROR(
+          DecodeInferItem(entry, what, limits, &req.infer_items.emplace_back(), &req.warnings));
       continue;
     }
-    ENGRAM_RETURN_IF_ERROR(DecodeMemories(entry, what, &req.memories));
+    ENGRAM_RETURN_IF_ERROR(DecodeMemories(entry, what, &req.memories, &req.warnings));
   }
   ENGRAM_RETURN_IF_ERROR(CheckBatchSize(req.memories.size(), limits));
   return req;

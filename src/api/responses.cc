@@ -54,6 +54,17 @@ json RememberedToJson(const std::vector<RememberResult>& results) {
               {"extraction_errors", std::move(errors)}};
 }
 
+json WarningsToJson(const std::vector<Deprecation>& warnings) {
+  json out = json::array();
+  for (const Deprecation& d : warnings) {
+    out.push_back({{"code", "deprecated_field"},
+                   {"field", d.field},
+                   {"replacement", d.replacement},
+                   {"message", d.message}});
+  }
+  return out;
+}
+
 json JobAcceptedToJson(const std::string& job_id) {
   return json{{"job_id", job_id}, {"state", "queued"}};
 }

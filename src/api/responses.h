@@ -7,6 +7,7 @@
 #include <string>
 #include <vector>
 
+#include "api/requests.h"
 #include "engram/engine.h"
 #include "engram/jobs.h"
 #include "engram/write_path.h"
@@ -44,6 +45,9 @@ nlohmann::json ContextToJson(const ContextResult& context);
 
 // {"id", "tenant", "name", "role", "prefix", "created_at", "revoked_at"}; never the secret.
 nlohmann::json KeyToJson(const ApiKeyInfo& key);
+
+// A response's `warnings`: [{"code": "deprecated_field", "field", "replacement", "message"}].
+nlohmann::json WarningsToJson(const std::vector<Deprecation>& warnings);
 
 // {"error": {"code": StatusCodeName(code), "message"}}
 nlohmann::json ErrorToJson(const Status& status);

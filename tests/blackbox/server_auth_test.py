@@ -141,7 +141,7 @@ class AuthTest(ServerTestCase):
         self.ok(c, "POST", "/v1/context", {"user_id": "u", "query": "vault code PLUM-zebra"})
         self.ok(c, "PATCH", "/v1/memories/" + m["id"], {"content": content + " (old)"},
                 params={"user_id": "u"})
-        self.fails(c, "POST", "/v1/memories", {"user_id": "u", "text": content, "bad": 1})
+        self.fails(c, "POST", "/v1/memories", {"user_id": "u", "content": content, "bad": 1})
         self.fails(c, "GET", "/v1/memories", key="sk-guess-PLUM-4471", params={"user_id": "u"},
                    status=401)
         self.ok(a, "GET", "/v1/admin/keys")
@@ -270,7 +270,7 @@ class IsolationTest(ServerTestCase):
             elif op == "batch":
                 texts = ["%s %s batch %d.%d" % (me, rng.choice(words), step, i) for i in range(3)]
                 res = self.ok(c, "POST", "/v1/memories/batch",
-                              {"user_id": user, "memories": [{"text": t} for t in texts]},
+                              {"user_id": user, "memories": [{"content": t} for t in texts]},
                               expect=201)["results"]
                 for r, t in zip(res, texts):
                     owned[me][r["id"]] = t

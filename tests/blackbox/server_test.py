@@ -63,7 +63,7 @@ class AddTest(ApiTestCase):
     def test_add_text_with_every_field(self):
         r = self.call(self.c, "POST", "/v1/memories", {
             "user_id": "alice", "agent_id": "ag", "session_id": "s1", "infer": False,
-            "text": "prefers green tea", "type": "preference", "tier": "episodic",
+            "content": "prefers green tea", "type": "preference", "tier": "episodic",
             "tags": ["drink", "tea"], "entities": ["Alice"],
             "metadata": {"source": "chat", "n": [1, 2]}, "importance": 0.9, "confidence": 0.75,
             "created_at": "2024-03-01T10:00:00Z", "valid_from": "2024-02-01T00:00:00Z",
@@ -139,15 +139,15 @@ class AddTest(ApiTestCase):
         self.assertIn("'assistant'", body["skipped"][0]["reason"])
         self.assertIn("chit-chat", body["skipped"][1]["reason"])
         # Nothing stored: 200 with the reasons.
-        nothing = self.ok(c, "POST", "/v1/memories", {"user_id": "carol", "text": "ok"})
+        nothing = self.ok(c, "POST", "/v1/memories", {"user_id": "carol", "content": "ok"})
         self.assertEqual(nothing["results"], [])
         self.assertEqual([x["message"] for x in nothing["skipped"]], [0])
         self.assertIn("chit-chat", nothing["skipped"][0]["reason"])
         self.assertEqual(self.count("carol"), 2)
         # Fields only storing as given decides are refused, naming infer=false.
-        for body, field in (({"user_id": "carol", "text": "x", "type": "fact"}, "type"),
-                            ({"user_id": "carol", "text": "x", "entities": ["X"]}, "entities"),
-                            ({"user_id": "carol", "memories": [{"text": "x", "tier": "semantic"}]},
+        for body, field in (({"user_id": "carol", "content": "x", "type": "fact"}, "type"),
+                            ({"user_id": "carol", "content": "x", "entities": ["X"]}, "entities"),
+                            ({"user_id": "carol", "memories": [{"content": "x", "tier": "semantic"}]},
                              "tier")):
             path = "/v1/memories/batch" if "memories" in body else "/v1/memories"
             with self.subTest(field=field):
@@ -157,24 +157,24 @@ class AddTest(ApiTestCase):
 
     def test_invalid_add_requests_name_the_field_and_store_nothing(self):
         cases = [
-            ({"text": "x"}, "user_id"),
-            ({"user_id": "alice"}, "text"),
-            ({"user_id": "alice", "text": "x", "messages": [{"role": "u", "content": "y"}]},
+            ({"content": "x"}, "user_id"),
+            ({"user_id": "alice"}, "content"),
+            ({"user_id": "alice", "content": "x", "messages": [{"role": "u", "content": "y"}]},
              "messages"),
-            ({"user_id": "alice", "text": "x", "bogus": 1}, "bogus"),
-            ({"user_id": "alice", "text": "x", "type": "nonsense"}, "type"),
-            ({"user_id": "alice", "text": "x", "tier": "nonsense"}, "tier"),
-            ({"user_id": "alice", "text": "x", "importance": 1.5}, "importance"),
-            ({"user_id": "alice", "text": "x", "confidence": "high"}, "confidence"),
-            ({"user_id": "alice", "text": "x", "metadata": [1]}, "metadata"),
-            ({"user_id": "alice", "text": "x", "tags": "a,b"}, "tags"),
-            ({"user_id": "alice", "text": "x", "entities": [1]}, "entities"),
-            ({"user_id": "alice", "text": "x", "created_at": "yesterday"}, "created_at"),
-            ({"user_id": "alice", "text": "x", "infer": "yes"}, "infer"),
-            ({"user_id": "alice", "text": 7}, "text"),
-            ({"user_id": 7, "text": "x"}, "user_id"),
-            ({"user_id": "alice", "text": ""}, "content"),
-            ({"user_id": "alice", "text": "x" * 17000}, "content"),
+            ({"user_id": "alice", "content": "x", "bogus": 1}, "bogus"),
+            ({"user_id": "alice", "content": "x", "type": "nonsense"}, "type"),
+            ({"user_id": "alice", "content": "x", "tier": "nonsense"}, "tier"),
+            ({"user_id": "alice", "content": "x", "importance": 1.5}, "importance"),
+            ({"user_id": "alice", "content": "x", "confidence": "high"}, "confidence"),
+            ({"user_id": "alice", "content": "x", "metadata": [1]}, "metadata"),
+            ({"user_id": "alice", "content": "x", "tags": "a,b"}, "tags"),
+            ({"user_id": "alice", "content": "x", "entities": [1]}, "entities"),
+            ({"user_id": "alice", "content": "x", "created_at": "yesterday"}, "created_at"),
+            ({"user_id": "alice", "content": "x", "infer": "yes"}, "infer"),
+            ({"user_id": "alice", "content": 7}, "content"),
+            ({"user_id": 7, "content": "x"}, "user_id"),
+            ({"user_id": "alice", "content": ""}, "content"),
+            ({"user_id": "alice", "content": "x" * 17000}, "content"),
             ({"user_id": "alice", "messages": []}, "messages"),
             ({"user_id": "alice", "messages": "hi"}, "messages"),
             ({"user_id": "alice", "messages": [{"content": "y"}]}, "role"),
@@ -195,8 +195,8 @@ class BatchTest(ApiTestCase):
     def test_batch_stores_every_entry(self):
         res = self.ok(self.c, "POST", "/v1/memories/batch", {
             "user_id": "bob", "session_id": "s", "memories": [
-                {"text": "likes chess", "tags": ["hobby"]},
-                {"text": "born in 1990", "type": "fact", "importance": 0.8},
+                {"content": "likes chess", "tags": ["hobby"]},
+                {"content": "born in 1990", "type": "fact", "importance": 0.8},
                 {"messages": [{"role": "user", "content": "hello"},
                               {"role": "assistant", "content": "hi bob"}]}]}, expect=201)
         contents = [r["memory"]["content"] for r in res["results"]]
@@ -205,12 +205,12 @@ class BatchTest(ApiTestCase):
         self.assertEqual(self.count("bob"), 4)
 
     def test_one_bad_entry_rejects_the_whole_batch(self):
-        good = [{"text": "entry %d" % i} for i in range(6)]
+        good = [{"content": "entry %d" % i} for i in range(6)]
         bad_entries = [
-            ({"text": "x", "bogus": True}, "memories[3]"),          # decoding
-            ({"text": "x", "importance": 7}, "importance"),         # engine validation
-            ({"text": "x" * 17000}, "content"),                     # engine size limit
-            ({"text": "x", "messages": [{"role": "u", "content": "v"}]}, "memories[3]"),
+            ({"content": "x", "bogus": True}, "memories[3]"),          # decoding
+            ({"content": "x", "importance": 7}, "importance"),         # engine validation
+            ({"content": "x" * 17000}, "content"),                     # engine size limit
+            ({"content": "x", "messages": [{"role": "u", "content": "v"}]}, "memories[3]"),
             ("just a string", "memories[3]"),
             ({"messages": [{"role": "u"}]}, "content"),
         ]
@@ -225,10 +225,10 @@ class BatchTest(ApiTestCase):
         for body, mention in [
                 ({"user_id": "bob"}, "memories"),
                 ({"user_id": "bob", "memories": []}, "memories"),
-                ({"user_id": "bob", "memories": {"text": "x"}}, "memories"),
-                ({"memories": [{"text": "x"}]}, "user_id"),
-                ({"user_id": "bob", "memories": [{"text": "x"}], "text": "y"}, "text"),
-                ({"user_id": "bob", "memories": [{"text": "t%d" % i} for i in range(21)]},
+                ({"user_id": "bob", "memories": {"content": "x"}}, "memories"),
+                ({"memories": [{"content": "x"}]}, "user_id"),
+                ({"user_id": "bob", "memories": [{"content": "x"}], "content": "y"}, "content"),
+                ({"user_id": "bob", "memories": [{"content": "t%d" % i} for i in range(21)]},
                  "at most 20"),
                 # 7 entries of 3 messages: 21 memories, over --max-batch 20.
                 ({"user_id": "bob", "memories": [
@@ -239,7 +239,7 @@ class BatchTest(ApiTestCase):
         self.assertEqual(self.count("bob"), 0)
         # Exactly the limit is fine.
         self.ok(self.c, "POST", "/v1/memories/batch",
-                {"user_id": "bob", "memories": [{"text": "t%d" % i} for i in range(20)]},
+                {"user_id": "bob", "memories": [{"content": "t%d" % i} for i in range(20)]},
                 expect=201)
         self.assertEqual(self.count("bob"), 20)
 
@@ -260,7 +260,7 @@ class BodyTest(ApiTestCase):
     def test_malformed_bodies_are_400(self):
         bad = [b"", b"{", b'{"user_id": "alice",}', b"not json", b"[1, 2]", b'"text"', b"null",
                b'{"user_id": "alice"} trailing', b'{"user_id": "\xff\xfe"}', b"{\"a\": NaN}",
-               b'{"user_id": "alice", "text": "\\ud800"}', b"\x00\x01\x02"]
+               b'{"user_id": "alice", "content": "\\ud800"}', b"\x00\x01\x02"]
         for method, path, params in self.routes():
             for raw in bad:
                 with self.subTest(route=path, body=raw):
@@ -269,7 +269,7 @@ class BodyTest(ApiTestCase):
 
     def test_deeply_nested_bodies_are_400(self):
         for depth in (33, 1000, 30000):
-            raw = ('{"user_id": "alice", "text": "x", "metadata": {"a": ' + "[" * depth +
+            raw = ('{"user_id": "alice", "content": "x", "metadata": {"a": ' + "[" * depth +
                    "]" * depth + "}}").encode()
             for method, path, params in self.routes():
                 with self.subTest(route=path, depth=depth):
@@ -281,14 +281,14 @@ class BodyTest(ApiTestCase):
         self.assertEqual(m["metadata"], nested)
 
     def test_body_over_the_limit_is_413_and_stores_nothing(self):
-        big = {"user_id": "alice", "text": "x" * 70000}
+        big = {"user_id": "alice", "content": "x" * 70000}
         for method, path, params in self.routes():
             with self.subTest(route=path):
                 self.fails(self.c, method, path, big, params=params, status=413,
                            code="payload_too_large", mentions="65536")
         self.assertEqual(self.count("alice"), 1)  # the memory routes() added
         # Just under the limit reaches the decoder (which rejects the content size).
-        self.fails(self.c, "POST", "/v1/memories", {"user_id": "alice", "text": "x" * 60000},
+        self.fails(self.c, "POST", "/v1/memories", {"user_id": "alice", "content": "x" * 60000},
                    status=400, mentions="content")
 
     def test_form_encoded_bodies_are_read_as_json(self):
@@ -296,7 +296,7 @@ class BodyTest(ApiTestCase):
         sends) into the query parameters unless the route reads the body itself, as ours do."""
         form = {"Content-Type": "application/x-www-form-urlencoded"}
         text = "form typed " + "y" * 9000  # over httplib's 8 KiB form limit
-        res = self.ok(self.c, "POST", "/v1/memories", {"user_id": "alice", "text": text},
+        res = self.ok(self.c, "POST", "/v1/memories", {"user_id": "alice", "content": text},
                       expect=201, headers=form)
         item = res["results"][0]["memory"]
         patched = self.ok(self.c, "PATCH", "/v1/memories/" + item["id"], {"importance": 0.2},
@@ -843,7 +843,7 @@ class HugePagesTest(ServerTestCase):
         s = self.start_server(*args, db=os.path.join(self.dir, name + ".db"), name=name, env=env)
         c = s.client()
         for i in range(20):
-            self.call(c, "POST", "/v1/memories", {"user_id": "hp", "text": "huge %d" % i},
+            self.call(c, "POST", "/v1/memories", {"user_id": "hp", "content": "huge %d" % i},
                       expect=201)
         self.assertEqual(len(self.ok(c, "POST", "/v1/search",
                                      {"user_id": "hp", "query": "huge", "k": 5})["results"]), 5)
