@@ -602,7 +602,7 @@ class RememberCliTest(h.ServerTestCase):
         self.assertEqual((as_given["content"], as_given["source"]["extractor"]),
                          ("ok thanks", "manual"))
         listed = json.loads(h.run_engram(self.db, "--user", "u", "--json", "list").stdout)
-        by_content = {m["content"]: m for m in listed["memories"]}
+        by_content = {m["content"]: m for m in listed["results"]}
         self.assertEqual(sorted(by_content), ["I live in Paris.", "I love sushi.",
                                               "I moved to Rome.", "User loves sushi",
                                               "User moved to Rome", "ok thanks"])
