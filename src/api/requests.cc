@@ -2,6 +2,7 @@
 
 #include <algorithm>
 
+#include "codec/field_names.h"
 #include "codec/field_reader.h"
 #include "core/status_macros.h"
 
@@ -289,7 +290,8 @@ Result<std::string> ParamOne(const Params& params, const std::string& key) {
 Status CheckKnownParams(const Params& params, const std::set<std::string>& known) {
   for (const auto& [key, value] : params) {
     if (!known.count(key)) {
-      return Status::InvalidArgument("query parameter '" + key + "' is not known here");
+      return Status::InvalidArgument("query parameter '" + key + "' is not known here" +
+                                     DidYouMean(key, known));
     }
   }
   return Status::Ok();
