@@ -30,6 +30,7 @@
 #include "engram/clock.h"
 #include "engram/embedder.h"
 #include "engram/extraction.h"
+#include "engram/listings.h"
 #include "engram/memory.h"
 #include "engram/search.h"
 #include "engram/status.h"
@@ -363,6 +364,12 @@ class Engine {
 
   // The (tenant, user) scopes holding items; `tenant` empty means every tenant. Admin use.
   Result<std::vector<ScopeSummary>> ListScopes(std::string_view tenant);
+  // The users of `tenant` (required: never another tenant's) with their counts, by user_id.
+  // (engine_listings.cc)
+  Result<UserPage> ListUsers(std::string_view tenant, const PageRequest& page);
+  // The sessions of scope's (tenant, user), narrowed to scope.agent_id when set; newest first.
+  // A user with nothing stored has no sessions (an empty page, not NotFound).
+  Result<SessionPage> ListSessions(const Scope& scope, const PageRequest& page);
 
   const EngineOptions& options() const { return options_; }
   // The engine's clock: what "now" is for every write and search (EngineOptions::clock).

@@ -320,6 +320,24 @@ Result<std::optional<TimestampMs>> ParamTime(const Params& params, const std::st
   return std::optional<TimestampMs>(*t);
 }
 
+// `limit`: absent → `fallback`; else an integer in 1..limits.max_list_limit.
+Result<int> ParamLimit(const Params& params, int fallback, const Limits& limits) {
+  ENGRAM_ASSIGN_OR_RETURN(std::string limit, ParamOne(params, "limit"));
+  if (limit.empty()) return fallback;
+  size_t used = 0;
+  int n = 0;
+  try {
+    n = std::stoi(limit, &used);
+  } catch (...) {
+    used = 0;
+  }
+  if (used != limit.size() || n < 1 || n > limits.max_list_limit) {
+    return Status::InvalidArgument("query parameter 'limit' must be an integer between 1 and " +
+                                   std::to_string(limits.max_list_limit));
+  }
+  return n;
+}
+
 Result<Scope> ScopeFromParams(const Params& params, const std::string& tenant) {
   Scope scope;
   scope.tenant = tenant;
@@ -418,21 +436,7 @@ Result<ListRequest> DecodeList(const Params& params, const std::string& tenant,
   ENGRAM_ASSIGN_OR_RETURN(q.created_before, ParamTime(params, "before"));
   ENGRAM_ASSIGN_OR_RETURN(q.as_of, ParamTime(params, "as_of"));
   ENGRAM_ASSIGN_OR_RETURN(q.slot, ParamOne(params, "slot"));
-  ENGRAM_ASSIGN_OR_RETURN(std::string limit, ParamOne(params, "limit"));
-  if (!limit.empty()) {
-    size_t used = 0;
-    int n = 0;
-    try {
-      n = std::stoi(limit, &used);
-    } catch (...) {
-      used = 0;
-    }
-    if (used != limit.size() || n < 1 || n > limits.max_list_limit) {
-      return Status::InvalidArgument("query parameter 'limit' must be an integer between 1 and " +
-                                     std::to_string(limits.max_list_limit));
-    }
-    q.limit = n;
-  }
+  ENGRAM_ASSIGN_OR_RETURN(q.limit, ParamLimit(params, q.limit, limits));
   ENGRAM_ASSIGN_OR_RETURN(q.cursor, ParamOne(params, "cursor"));
   return req;
 }
@@ -535,6 +539,27 @@ Result<AddRequest> DecodeRememberJob(std::string_view payload, const std::string
 Result<Scope> DecodeUserScope(const Params& params, const std::string& tenant) {
   ENGRAM_RETURN_IF_ERROR(CheckKnownParams(params, {"user_id"}));
   return ScopeFromParams(params, tenant);
+}
+
+Result<PageRequest> DecodeUserList(const Params& params, const Limits& limits) {
+  ENGRAM_RETURN_IF_ERROR(CheckKnownParams(params, {"limit", "cursor"}));
+  PageRequest page;
+  ENGRAM_ASSIGN_OR_RETURN(page.limit,
+                          ParamLimit(params, std::min(page.limit, limits.max_list_limit), limits));
+  ENGRAM_ASSIGN_OR_RETURN(page.cursor, ParamOne(params, "cursor"));
+  return page;
+}
+
+Result<SessionListRequest> DecodeSessionList(const Params& params, const std::string& tenant,
+                                             const Limits& limits) {
+  ENGRAM_RETURN_IF_ERROR(CheckKnownParams(params, {"user_id", "agent_id", "limit", "cursor"}));
+  SessionListRequest req;
+  ENGRAM_ASSIGN_OR_RETURN(req.scope, ScopeFromParams(params, tenant));
+  ENGRAM_ASSIGN_OR_RETURN(req.page.limit, ParamLimit(params, std::min(req.page.limit,
+                                                                      limits.max_list_limit),
+                                                     limits));
+  ENGRAM_ASSIGN_OR_RETURN(req.page.cursor, ParamOne(params, "cursor"));
+  return req;
 }
 
 Result<std::string> DecodeKeyListTenant(const Params& params) {

@@ -16,6 +16,7 @@
 #include <vector>
 
 #include "engram/engine.h"
+#include "engram/listings.h"
 #include "engram/search.h"
 #include "engram/write_path.h"
 #include "engram/status.h"
@@ -107,6 +108,16 @@ Result<Scope> DecodeSessionClose(const nlohmann::json& body, const std::string& 
 // The persisted payload of an asynchronous add (a job): the scope and the infer items.
 std::string EncodeRememberJob(const AddRequest& request);
 Result<AddRequest> DecodeRememberJob(std::string_view payload, const std::string& tenant);
+
+// GET /v1/users?limit=…&cursor=…: the page of the caller's tenant's users to read.
+Result<PageRequest> DecodeUserList(const Params& params, const Limits& limits);
+// GET /v1/sessions?user_id=…&agent_id=…&limit=…&cursor=…: a user's sessions.
+struct SessionListRequest {
+  Scope scope;
+  PageRequest page;
+};
+Result<SessionListRequest> DecodeSessionList(const Params& params, const std::string& tenant,
+                                             const Limits& limits);
 
 // GET /v1/admin/keys?tenant=…: the tenant whose keys to list, "" for every tenant.
 Result<std::string> DecodeKeyListTenant(const Params& params);

@@ -35,6 +35,12 @@ nlohmann::json WorkingMemoryToJson(const WorkingMemory& working);
 
 std::string PageJsonText(const ListPage& page);
 nlohmann::json PageToJson(const ListPage& page);
+// GET /v1/users: {"results": [{"user_id", "items", "sessions"}], "next_cursor": "..." | null}
+nlohmann::json UserPageToJson(const UserPage& page);
+// GET /v1/sessions: {"results": [{"session_id", "agent_id", "started_at", "last_turn_at",
+// "closed_at", "summary_id", "turn_count"}], "next_cursor": "..." | null}; times ISO-8601 or
+// null, summary_id null when none.
+nlohmann::json SessionPageToJson(const SessionPage& page);
 // {"results": [history entries, oldest first]}
 nlohmann::json HistoryListToJson(const std::vector<HistoryEntry>& history);
 // {"results": [{"id", "memory", "score", "explain"?}]}

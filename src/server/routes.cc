@@ -150,6 +150,19 @@ Reply ListMemories(const Services& s, const Call& call) {
   return RespondText<ListPage>(s.engine->List(req->scope, req->query), &api::PageJsonText);
 }
 
+Reply ListUsers(const Services& s, const Call& call) {
+  auto page = api::DecodeUserList(call.params, s.limits);
+  if (!page.ok()) return ErrorReply(page.status());
+  return Respond<UserPage>(s.engine->ListUsers(call.tenant, *page), &api::UserPageToJson);
+}
+
+Reply ListSessions(const Services& s, const Call& call) {
+  auto req = api::DecodeSessionList(call.params, call.tenant, s.limits);
+  if (!req.ok()) return ErrorReply(req.status());
+  return Respond<SessionPage>(s.engine->ListSessions(req->scope, req->page),
+                              &api::SessionPageToJson);
+}
+
 Reply GetMemory(const Services& s, const Call& call) {
   auto scope = api::DecodeItemScope(call.params, call.tenant);
   if (!scope.ok()) return ErrorReply(scope.status());
@@ -319,6 +332,9 @@ std::vector<Route> MakeRoutes(const Services& services) {
       {"POST", "/v1/memories/batch", Access::kTenant,
        [s](const Call& c) { return AddMemories(*s, c, true); }, kWrites},
       {"GET", "/v1/memories", Access::kTenant, bind(&ListMemories)},
+      // Counts every listed user's items and sessions: long for users with many.
+      {"GET", "/v1/users", Access::kTenant, bind(&ListUsers), Blocking::kYes},
+      {"GET", "/v1/sessions", Access::kTenant, bind(&ListSessions)},
       {"POST", "/v1/sessions/{id}/messages", Access::kTenant, bind(&SessionMessages), kWrites},
       {"GET", "/v1/sessions/{id}", Access::kTenant, bind(&GetSession)},
       {"POST", "/v1/sessions/{id}/close", Access::kTenant, bind(&CloseSession), kWrites},

@@ -923,5 +923,112 @@ class FramingTest(ApiTestCase):
         self.assertEqual(len(self.list_all(self.c, "alice")), 1, "the GET body ran as a DELETE")
 
 
+# ------------------------------------------------------------------------------------------
+# one name per thing: content and its deprecated alias, unknown-field hints, listings
+# ------------------------------------------------------------------------------------------
+
+class NamesAndListingsTest(ApiTestCase):
+
+    def test_text_is_a_deprecated_alias_of_content(self):
+        r = self.call(self.c, "POST", "/v1/memories",
+                      {"user_id": "ann", "text": "prefers window seats", "infer": False},
+                      expect=201)
+        body = r.json()
+        self.assertEqual(body["results"][0]["memory"]["content"], "prefers window seats")
+        self.assertEqual([(w["code"], w["field"], w["replacement"]) for w in body["warnings"]],
+                         [("deprecated_field", "text", "content")])
+        self.assertTrue(r.header("Warning").startswith("299 "), r.headers)
+        self.assertIn("'text' is deprecated", r.header("Warning"))
+        # With extraction too, and in a batch (one warning however many entries use it).
+        said = self.call(self.c, "POST", "/v1/memories", {"user_id": "ann", "text": "I live in Oslo."})
+        self.assertEqual(len(said.json()["warnings"]), 1)
+        batch = self.ok(self.c, "POST", "/v1/memories/batch", {
+            "user_id": "ann", "infer": False,
+            "memories": [{"text": "a"}, {"text": "b"}, {"content": "c"}]}, expect=201)
+        self.assertEqual(len(batch["warnings"]), 1)
+        plain = self.call(self.c, "POST", "/v1/memories",
+                          {"user_id": "ann", "content": "likes jazz", "infer": False}, expect=201)
+        self.assertNotIn("warnings", plain.json())
+        self.assertIsNone(plain.header("Warning"))
+
+    def test_text_and_content_that_differ_are_refused(self):
+        before = self.count("ben")
+        msg = self.fails(self.c, "POST", "/v1/memories",
+                         {"user_id": "ben", "content": "a", "text": "b", "infer": False},
+                         code="invalid_argument")
+        self.assertIn("'text'", msg)
+        self.assertIn("content", msg)
+        self.assertEqual(self.count("ben"), before)
+        # Equal values are one memory, with the warning.
+        same = self.ok(self.c, "POST", "/v1/memories",
+                       {"user_id": "ben", "content": "a", "text": "a", "infer": False}, expect=201)
+        self.assertEqual(len(same["results"]), 1)
+        self.assertEqual(len(same["warnings"]), 1)
+
+    def test_unknown_fields_name_the_field_to_use(self):
+        self.fails(self.c, "POST", "/v1/memories", {"user_id": "cy", "txt": "x"},
+                   mentions="field 'txt' is not a known field; did you mean 'content'?")
+        self.fails(self.c, "POST", "/v1/memories", {"userId": "cy", "content": "x"},
+                   mentions="did you mean 'user_id'?")
+        item = self.add(self.c, "cy", "original", infer=False)
+        self.fails(self.c, "PATCH", "/v1/memories/" + item["id"], {"text": "changed"},
+                   params={"user_id": "cy"}, mentions="did you mean 'content'?")
+        self.fails(self.c, "POST", "/v1/search", {"user_id": "cy", "query": "x", "top_k": 3},
+                   mentions="did you mean 'k'?")
+        self.fails(self.c, "GET", "/v1/memories", params={"user_id": "cy", "limt": "3"},
+                   mentions="did you mean 'limit'?")
+        self.fails(self.c, "POST", "/v1/memories", {"user_id": "cy", "content": "x", "bogus": 1},
+                   mentions="'bogus' is not a known field")
+
+    def test_users_of_the_tenant_with_counts_in_pages(self):
+        for user, n in (("u-carol", 3), ("u-alice", 1), ("u-bob", 2)):
+            for i in range(n):
+                self.add(self.c, user, "memory %d of %s" % (i, user), infer=False)
+        self.ok(self.c, "POST", "/v1/sessions/s1/messages",
+                {"user_id": "u-dan", "infer": False,
+                 "messages": [{"role": "user", "content": "hello there"}]}, expect=201)
+        seen, cursor = [], None
+        while True:
+            params = {"limit": "2"}
+            if cursor:
+                params["cursor"] = cursor
+            page = self.ok(self.c, "GET", "/v1/users", params=params)
+            self.assertLessEqual(len(page["results"]), 2)
+            seen += page["results"]
+            cursor = page["next_cursor"]
+            if cursor is None:
+                break
+        mine = {u["user_id"]: (u["items"], u["sessions"]) for u in seen
+                if u["user_id"].startswith("u-")}
+        self.assertEqual(mine, {"u-alice": (1, 0), "u-bob": (2, 0), "u-carol": (3, 0),
+                                "u-dan": (0, 1)})
+        self.assertEqual([u["user_id"] for u in seen], sorted(u["user_id"] for u in seen))
+        self.fails(self.c, "GET", "/v1/users", params={"limit": "0"}, mentions="limit")
+        self.fails(self.c, "GET", "/v1/users", params={"user_id": "x"}, mentions="user_id")
+
+    def test_sessions_of_a_user_newest_first(self):
+        for sid in ("first", "second", "third"):
+            self.ok(self.c, "POST", "/v1/sessions/%s/messages" % sid,
+                    {"user_id": "eve", "infer": False,
+                     "messages": [{"role": "user", "content": "turn in " + sid},
+                                  {"role": "assistant", "content": "noted"}]}, expect=201)
+        self.ok(self.c, "POST", "/v1/sessions/other/messages",
+                {"user_id": "frank", "infer": False,
+                 "messages": [{"role": "user", "content": "not eve's"}]}, expect=201)
+        self.ok(self.c, "POST", "/v1/sessions/first/close", {"user_id": "eve"})
+        page = self.ok(self.c, "GET", "/v1/sessions", params={"user_id": "eve", "limit": "2"})
+        self.assertEqual([s["session_id"] for s in page["results"]], ["third", "second"])
+        self.assertEqual(page["results"][0]["turn_count"], 2)
+        self.assertIsNone(page["results"][0]["closed_at"])
+        rest = self.ok(self.c, "GET", "/v1/sessions",
+                       params={"user_id": "eve", "cursor": page["next_cursor"]})
+        self.assertEqual([s["session_id"] for s in rest["results"]], ["first"])
+        self.assertIsNotNone(rest["results"][0]["closed_at"])
+        self.assertIsNone(rest["next_cursor"])
+        none = self.ok(self.c, "GET", "/v1/sessions", params={"user_id": "nobody"})
+        self.assertEqual(none, {"results": [], "next_cursor": None})
+        self.fails(self.c, "GET", "/v1/sessions", mentions="user_id")
+
+
 if __name__ == "__main__":
     h.main()
