@@ -45,6 +45,10 @@ class GraphBuilder;
 
 struct EngineOptions {
   std::string path;                      // SQLite file; its directory is created if missing
+  // false: a missing database file is NotFound and nothing is created (neither the file nor
+  // its directory), for callers that only read: a mistyped path must not leave an empty
+  // database behind that then answers every read with nothing.
+  bool create_if_missing = true;
   size_t max_content_bytes = 16 * 1024;  // longer content is InvalidArgument
   size_t max_metadata_bytes = 16 * 1024;
   size_t max_batch_items = 100'000;      // one AddBatch / Import call

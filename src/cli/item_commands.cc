@@ -144,7 +144,7 @@ int RunUpdate(Context& ctx, const std::string& id, const std::optional<std::stri
   p.valid_from = *from;
   p.valid_to = *to;
   Engine* engine = ctx.OpenEngine();
-  if (!engine) return kExitInternal;
+  if (!engine) return ctx.last_exit;
   auto item = engine->Update(*scope, id, p);
   if (!item.ok()) return ctx.Fail(item.status());
   if (ctx.json) {
@@ -193,7 +193,7 @@ int RunList(Context& ctx, const ListFlags& f) {
   auto q = BuildQuery(f);
   if (!q.ok()) return ctx.Fail(q.status());
   Engine* engine = ctx.OpenEngine();
-  if (!engine) return kExitInternal;
+  if (!engine) return ctx.last_exit;
   auto page = engine->List(*scope, *q);
   if (!page.ok()) return ctx.Fail(page.status());
   PrintPage(std::cout, *page, ctx.json);
@@ -290,7 +290,7 @@ int WithEngine(Context& ctx, Fn fn) {
   auto scope = ctx.RequireScope();
   if (!scope) return kExitUsage;
   Engine* engine = ctx.OpenEngine();
-  if (!engine) return kExitInternal;
+  if (!engine) return ctx.last_exit;
   return fn(*engine, *scope);
 }
 
@@ -468,7 +468,7 @@ void AddItemCommands(CLI::App& app, Context& ctx) {
     ctx.action = [&ctx, state] {
       ItemCommandState& st = *state;
       Engine* e = ctx.OpenEngine();
-      if (!e) return kExitInternal;
+      if (!e) return ctx.last_exit;
       auto list = e->ListScopes(st.all_tenants ? "" : ctx.tenant);
       if (!list.ok()) return ctx.Fail(list.status());
       json out = json::array();

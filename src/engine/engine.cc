@@ -126,6 +126,13 @@ Result<std::unique_ptr<Engine>> Engine::Open(const EngineOptions& options) {
     ENGRAM_ASSIGN_OR_RETURN(std::unique_ptr<Embedder> hash, MakeHashEmbedder({}));
     opts.embedder = std::move(hash);
   }
+  if (!opts.create_if_missing) {
+    std::error_code ec;
+    if (!std::filesystem::exists(opts.path, ec)) {
+      return Status::NotFound("no database at " + opts.path +
+                              " (only commands that write create one)");
+    }
+  }
   ENGRAM_RETURN_IF_ERROR(EnsureParentDirectory(opts.path));
   StoreOptions store_options{.path = opts.path,
                              .reader_connections = opts.reader_connections,

@@ -413,7 +413,7 @@ class DefaultWritePathTest(EngramTestCase):
                 r = self.fails(EXIT_USAGE, "add", "I live in Oslo", *flags)
                 self.assertIn("--no-infer", r.err)
                 self.assertIn(flags[0], r.err)
-        self.assertEqual(self.count_all(), 0)
+        self.assertFalse(os.path.exists(self.db), "a refused add must not even create the database")
         # With --no-infer the same flags are taken and the text is stored as given.
         item = self.add("x", "--type", "fact")
         self.assertEqual(item["source"]["extractor"], "manual")
@@ -813,6 +813,7 @@ class UpdateDeleteTest(EngramTestCase):
         self.assertEqual(self.ok_json("scopes", user=None)["scopes"], [])
 
     def test_history_errors(self):
+        self.add("the database exists")  # else every read is refused as not found
         self.fails(EXIT_NOT_FOUND, "history", "01234567-89ab-7def-8123-456789abcdef")
         self.fails(EXIT_USAGE, "history", "bad id!")
         self.fails(EXIT_USAGE, "history")
@@ -1307,10 +1308,32 @@ class BadDatabaseTest(EngramTestCase):
     def test_parent_is_a_file(self):
         f = self.path("file")
         open(f, "w").close()
-        for args in (["add", "x"], ["add", "--no-infer", "x"], ["list"]):
+        for args in (["add", "x"], ["add", "--no-infer", "x"]):
             with self.subTest(args=args):
                 r = self.fails(EXIT_INTERNAL, *args, db=os.path.join(f, "sub", "engram.db"))
                 self.assertIn("cannot", r.err)
+        # A read does not try to create it: there is no database there.
+        r = self.fails(EXIT_NOT_FOUND, "list", db=os.path.join(f, "sub", "engram.db"))
+        self.assertIn("no database", r.err)
+
+    def test_reads_of_a_missing_database_fail_and_create_nothing(self):
+        # A mistyped --db used to create the directories and an empty database, and `list`
+        # then answered "(no memories)" with exit 0.
+        db = self.path("typo/dir/engram.db")
+        for args in (["list"], ["get", "mem_x"], ["search", "tea"], ["context", "tea"],
+                     ["history", "mem_x"], ["sessions"], ["scopes"], ["export"],
+                     ["keys", "list"], ["update", "mem_x", "--content", "y"],
+                     ["delete", "mem_x"], ["reembed"]):
+            with self.subTest(args=args):
+                r = self.fails(EXIT_NOT_FOUND, *args, db=db)
+                self.assertIn("no database at " + db, r.err)
+                self.assertEqual(r.out, "")
+                self.assertEqual(os.listdir(self.dir), [], "nothing may be created")
+        r = self.fails_json(EXIT_NOT_FOUND, "not_found", "list", db=db)
+        self.assertFalse(os.path.exists(self.path("typo")))
+        # A write creates it, and reads work from then on.
+        self.add("now it exists", db=db)
+        self.assertEqual(self.ok("list", db=db).out.count("now it exists"), 1)
 
     def test_missing_directories_are_created(self):
         db = self.path("deep/er/engram.db")
