@@ -114,7 +114,9 @@ void CheckNewMemory(const NewMemory& m, const json& entry) {
     else FUZZ_CHECK(m.type == MemoryType::kMessage, "message type");
   } else {
     CheckEnumField(m.type, entry, "type");
-    const json* text = Field(entry, "text");
+    // `content`, or its deprecated alias `text` (both given must agree).
+    const json* text = Field(entry, "content");
+    if (!text) text = Field(entry, "text");
     FUZZ_CHECK(text && text->is_string() && text->get<std::string>() == m.content, m.content);
   }
   CheckEnumField(m.tier, entry, "tier");

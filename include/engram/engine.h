@@ -23,6 +23,7 @@
 #include "engram/clock.h"
 #include "engram/embedder.h"
 #include "engram/extraction.h"
+#include "engram/listings.h"
 #include "engram/memory.h"
 #include "engram/records.h"
 #include "engram/search.h"
@@ -32,6 +33,10 @@ namespace engram {
 
 struct EngineOptions {
   std::string path;                      // SQLite file; its directory is created if missing
+  // false: a missing database file is NotFound and nothing is created (neither the file nor
+  // its directory), for callers that only read: a mistyped path must not leave an empty
+  // database behind that then answers every read with nothing.
+  bool create_if_missing = true;
   size_t max_content_bytes = 16 * 1024;  // longer content is InvalidArgument
   size_t max_metadata_bytes = 16 * 1024;
   size_t max_batch_items = 100'000;      // one AddBatch / Import call
@@ -276,6 +281,12 @@ class Engine {
 
   // The (tenant, user) scopes holding items; `tenant` empty means every tenant. Admin use.
   Result<std::vector<ScopeSummary>> ListScopes(std::string_view tenant);
+  // The users of `tenant` (required: never another tenant's) with their counts, by user_id.
+  // (engine_listings.cc)
+  Result<UserPage> ListUsers(std::string_view tenant, const PageRequest& page);
+  // The sessions of scope's (tenant, user), narrowed to scope.agent_id when set; newest first.
+  // A user with nothing stored has no sessions (an empty page, not NotFound).
+  Result<SessionPage> ListSessions(const Scope& scope, const PageRequest& page);
 
   const EngineOptions& options() const;
   // The engine's clock: what "now" is for every write and search (EngineOptions::clock).

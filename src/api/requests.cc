@@ -2,6 +2,7 @@
 
 #include <algorithm>
 
+#include "codec/field_names.h"
 #include "codec/field_reader.h"
 #include "core/status_macros.h"
 
@@ -77,12 +78,43 @@ Status DecodeMetadataFilter(const json& md, SearchFilters* f) {
   return Status::Ok();
 }
 
-// The fields of one memory to store, shared by add and batch entries.
+// The fields of one memory to store, shared by add and batch entries ("text": the
+// deprecated alias of "content").
 const std::set<std::string> kMemoryFields = {
-    "text", "messages", "type", "tier", "metadata", "importance", "confidence",
+    "content", "text", "messages", "type", "tier", "metadata", "importance", "confidence",
     "created_at", "valid_from", "valid_to", "tags", "entities"};
 
-Status DecodeMemories(const json& body, std::string_view what, std::vector<NewMemory>* out) {
+void NoteDeprecated(std::vector<Deprecation>* warnings, const std::string& field,
+                    const std::string& replacement) {
+  for (const Deprecation& d : *warnings) {
+    if (d.field == field) return;  // a batch names it once, however many entries use it
+  }
+  warnings->push_back({field, replacement,
+                       "field '" + field + "' is deprecated and will be removed in the next "
+                       "version: use '" + replacement + "'"});
+}
+
+bool HasContent(const FieldReader& r) { return r.Has("content") || r.Has("text"); }
+
+// A memory's text: `content`, or the deprecated alias `text`. Both may be given only when
+// they agree, so that no client's two spellings silently lose one of them.
+void ReadContent(FieldReader& r, std::string* out, std::vector<Deprecation>* warnings) {
+  const bool has_content = r.Has("content");
+  if (has_content) r.String("content", out);
+  if (!r.Has("text")) return;
+  std::string text;
+  r.String("text", &text);
+  if (!r.status().ok()) return;
+  if (has_content && text != *out) {
+    return r.Fail("text", "(deprecated alias of 'content') differs from 'content': send "
+                          "'content' only");
+  }
+  *out = std::move(text);
+  NoteDeprecated(warnings, "text", "content");
+}
+
+Status DecodeMemories(const json& body, std::string_view what, std::vector<NewMemory>* out,
+                      std::vector<Deprecation>* warnings) {
   FieldReader r(body, what);
   NewMemory base;
   if (r.Has("type")) r.Enum("type", &base.type.emplace(), &ParseMemoryType);
@@ -101,11 +133,11 @@ Status DecodeMemories(const json& body, std::string_view what, std::vector<NewMe
   ENGRAM_RETURN_IF_ERROR(r.status());
   base.source.extractor = "api";
 
-  const bool has_text = r.Has("text"), has_messages = r.Has("messages");
-  if (has_text == has_messages) r.Fail("", "needs exactly one of 'text' and 'messages'");
-  if (has_text) {
+  const bool has_content = HasContent(r), has_messages = r.Has("messages");
+  if (has_content == has_messages) r.Fail("", "needs exactly one of 'content' and 'messages'");
+  if (has_content) {
     NewMemory m = base;
-    r.String("text", &m.content);
+    ReadContent(r, &m.content, warnings);
     out->push_back(std::move(m));
   }
   if (has_messages) {
@@ -187,7 +219,7 @@ void ReadRememberOptions(FieldReader& r, RememberOptions* o) {
 // infer=true: the turns to extract from. Fields the extractor decides are refused rather
 // than silently ignored.
 Status DecodeInferItem(const json& body, std::string_view what, const Limits& limits,
-                       InferItem* item) {
+                       InferItem* item, std::vector<Deprecation>* warnings) {
   FieldReader r(body, what);
   for (const char* field : {"type", "tier", "confidence", "valid_from", "valid_to", "entities"}) {
     if (r.Has(field)) {
@@ -197,12 +229,12 @@ Status DecodeInferItem(const json& body, std::string_view what, const Limits& li
   ReadRememberOptions(r, &item->options);
   std::optional<TimestampMs> at;
   r.OptTime("created_at", &at);
-  const bool has_text = r.Has("text"), has_messages = r.Has("messages");
-  if (has_text == has_messages) r.Fail("", "needs exactly one of 'text' and 'messages'");
+  const bool has_content = HasContent(r), has_messages = r.Has("messages");
+  if (has_content == has_messages) r.Fail("", "needs exactly one of 'content' and 'messages'");
   std::string text;
-  if (has_text) r.String("text", &text);
+  if (has_content) ReadContent(r, &text, warnings);
   ENGRAM_RETURN_IF_ERROR(r.status());
-  if (has_text) {
+  if (has_content) {
     item->turns.push_back(Turn{"user", std::move(text), at.value_or(0), ""});
   } else {
     ENGRAM_RETURN_IF_ERROR(
@@ -258,7 +290,8 @@ Result<std::string> ParamOne(const Params& params, const std::string& key) {
 Status CheckKnownParams(const Params& params, const std::set<std::string>& known) {
   for (const auto& [key, value] : params) {
     if (!known.count(key)) {
-      return Status::InvalidArgument("query parameter '" + key + "' is not known here");
+      return Status::InvalidArgument("query parameter '" + key + "' is not known here" +
+                                     DidYouMean(key, known));
     }
   }
   return Status::Ok();
@@ -285,6 +318,24 @@ Result<std::optional<TimestampMs>> ParamTime(const Params& params, const std::st
   if (!t.ok()) return Status::InvalidArgument("query parameter '" + key + "': " +
                                               t.status().message());
   return std::optional<TimestampMs>(*t);
+}
+
+// `limit`: absent → `fallback`; else an integer in 1..limits.max_list_limit.
+Result<int> ParamLimit(const Params& params, int fallback, const Limits& limits) {
+  ENGRAM_ASSIGN_OR_RETURN(std::string limit, ParamOne(params, "limit"));
+  if (limit.empty()) return fallback;
+  size_t used = 0;
+  int n = 0;
+  try {
+    n = std::stoi(limit, &used);
+  } catch (...) {
+    used = 0;
+  }
+  if (used != limit.size() || n < 1 || n > limits.max_list_limit) {
+    return Status::InvalidArgument("query parameter 'limit' must be an integer between 1 and " +
+                                   std::to_string(limits.max_list_limit));
+  }
+  return n;
 }
 
 Result<Scope> ScopeFromParams(const Params& params, const std::string& tenant) {
@@ -323,10 +374,11 @@ Result<AddRequest> DecodeAdd(const json& body, const std::string& tenant, const 
   r.Bool("infer", &req.infer);
   ENGRAM_RETURN_IF_ERROR(ReadAsync(r, &req));
   if (req.infer) {
-    ENGRAM_RETURN_IF_ERROR(DecodeInferItem(body, "request", limits, &req.infer_items.emplace_back()));
+    ENGRAM_RETURN_IF_ERROR(DecodeInferItem(body, "request", limits,
+                                           &req.infer_items.emplace_back(), &req.warnings));
     return req;
   }
-  ENGRAM_RETURN_IF_ERROR(DecodeMemories(body, "request", &req.memories));
+  ENGRAM_RETURN_IF_ERROR(DecodeMemories(body, "request", &req.memories, &req.warnings));
   ENGRAM_RETURN_IF_ERROR(CheckBatchSize(req.memories.size(), limits));
   return req;
 }
@@ -352,10 +404,11 @@ Result<AddRequest> DecodeBatch(const json& body, const std::string& tenant,
     er.CheckKnown(kMemoryFields);
     ENGRAM_RETURN_IF_ERROR(er.status());
     if (req.infer) {
-      ENGRAM_RETURN_IF_ERROR(DecodeInferItem(entry, what, limits, &req.infer_items.emplace_back()));
+      ENGRAM_RETURN_IF_ERROR(
+          DecodeInferItem(entry, what, limits, &req.infer_items.emplace_back(), &req.warnings));
       continue;
     }
-    ENGRAM_RETURN_IF_ERROR(DecodeMemories(entry, what, &req.memories));
+    ENGRAM_RETURN_IF_ERROR(DecodeMemories(entry, what, &req.memories, &req.warnings));
   }
   ENGRAM_RETURN_IF_ERROR(CheckBatchSize(req.memories.size(), limits));
   return req;
@@ -383,21 +436,7 @@ Result<ListRequest> DecodeList(const Params& params, const std::string& tenant,
   ENGRAM_ASSIGN_OR_RETURN(q.created_before, ParamTime(params, "before"));
   ENGRAM_ASSIGN_OR_RETURN(q.as_of, ParamTime(params, "as_of"));
   ENGRAM_ASSIGN_OR_RETURN(q.slot, ParamOne(params, "slot"));
-  ENGRAM_ASSIGN_OR_RETURN(std::string limit, ParamOne(params, "limit"));
-  if (!limit.empty()) {
-    size_t used = 0;
-    int n = 0;
-    try {
-      n = std::stoi(limit, &used);
-    } catch (...) {
-      used = 0;
-    }
-    if (used != limit.size() || n < 1 || n > limits.max_list_limit) {
-      return Status::InvalidArgument("query parameter 'limit' must be an integer between 1 and " +
-                                     std::to_string(limits.max_list_limit));
-    }
-    q.limit = n;
-  }
+  ENGRAM_ASSIGN_OR_RETURN(q.limit, ParamLimit(params, q.limit, limits));
   ENGRAM_ASSIGN_OR_RETURN(q.cursor, ParamOne(params, "cursor"));
   return req;
 }
@@ -500,6 +539,27 @@ Result<AddRequest> DecodeRememberJob(std::string_view payload, const std::string
 Result<Scope> DecodeUserScope(const Params& params, const std::string& tenant) {
   ENGRAM_RETURN_IF_ERROR(CheckKnownParams(params, {"user_id"}));
   return ScopeFromParams(params, tenant);
+}
+
+Result<PageRequest> DecodeUserList(const Params& params, const Limits& limits) {
+  ENGRAM_RETURN_IF_ERROR(CheckKnownParams(params, {"limit", "cursor"}));
+  PageRequest page;
+  ENGRAM_ASSIGN_OR_RETURN(page.limit,
+                          ParamLimit(params, std::min(page.limit, limits.max_list_limit), limits));
+  ENGRAM_ASSIGN_OR_RETURN(page.cursor, ParamOne(params, "cursor"));
+  return page;
+}
+
+Result<SessionListRequest> DecodeSessionList(const Params& params, const std::string& tenant,
+                                             const Limits& limits) {
+  ENGRAM_RETURN_IF_ERROR(CheckKnownParams(params, {"user_id", "agent_id", "limit", "cursor"}));
+  SessionListRequest req;
+  ENGRAM_ASSIGN_OR_RETURN(req.scope, ScopeFromParams(params, tenant));
+  ENGRAM_ASSIGN_OR_RETURN(req.page.limit, ParamLimit(params, std::min(req.page.limit,
+                                                                      limits.max_list_limit),
+                                                     limits));
+  ENGRAM_ASSIGN_OR_RETURN(req.page.cursor, ParamOne(params, "cursor"));
+  return req;
 }
 
 Result<std::string> DecodeKeyListTenant(const Params& params) {

@@ -16,6 +16,7 @@
 #include <vector>
 
 #include "engram/engine.h"
+#include "engram/listings.h"
 #include "engram/search.h"
 #include "engram/write_path.h"
 #include "engram/status.h"
@@ -40,7 +41,17 @@ using Params = std::multimap<std::string, std::string>;
 // (deep nesting is refused before parsing, so no input can exhaust the stack).
 Result<nlohmann::json> ParseBody(std::string_view body, const Limits& limits);
 
-// POST /v1/memories. `text` becomes one memory; `messages` one memory per message
+// A name a request used that still works but will go: what the response's `warnings` (and
+// over HTTP a Warning header) tell the caller.
+struct Deprecation {
+  std::string field;        // the deprecated name, e.g. "text"
+  std::string replacement;  // the name to use instead, e.g. "content"
+  std::string message;
+};
+
+// POST /v1/memories. `content` becomes one memory (`text` is its deprecated alias: the name
+// this route used before `content`, as PATCH and messages call it, became the one name; both
+// given and different is InvalidArgument); `messages` one memory per message
 // (type message, metadata.role = the role). infer: whether to run extraction (the write
 // path, the default): `text` is one user turn, `messages` the turns; type, tier, confidence,
 // entities and valid times are then the extractor's and refused here; tags, metadata and
@@ -53,12 +64,13 @@ struct AddRequest {
   bool async = false;
   std::vector<NewMemory> memories;     // infer=false
   std::vector<InferItem> infer_items;  // infer=true: one per request (batch: per entry)
+  std::vector<Deprecation> warnings;   // deprecated names the request used, each once
 };
 Result<AddRequest> DecodeAdd(const nlohmann::json& body, const std::string& tenant,
                              const Limits& limits);
 
 // POST /v1/memories/batch: one scope, many memories, stored all or nothing.
-// {user_id, agent_id?, session_id?, infer?, memories: [{text | messages, type?, ...}]}
+// {user_id, agent_id?, session_id?, infer?, memories: [{content | messages, type?, ...}]}
 Result<AddRequest> DecodeBatch(const nlohmann::json& body, const std::string& tenant,
                                const Limits& limits);
 
@@ -96,6 +108,16 @@ Result<Scope> DecodeSessionClose(const nlohmann::json& body, const std::string& 
 // The persisted payload of an asynchronous add (a job): the scope and the infer items.
 std::string EncodeRememberJob(const AddRequest& request);
 Result<AddRequest> DecodeRememberJob(std::string_view payload, const std::string& tenant);
+
+// GET /v1/users?limit=…&cursor=…: the page of the caller's tenant's users to read.
+Result<PageRequest> DecodeUserList(const Params& params, const Limits& limits);
+// GET /v1/sessions?user_id=…&agent_id=…&limit=…&cursor=…: a user's sessions.
+struct SessionListRequest {
+  Scope scope;
+  PageRequest page;
+};
+Result<SessionListRequest> DecodeSessionList(const Params& params, const std::string& tenant,
+                                             const Limits& limits);
 
 // GET /v1/admin/keys?tenant=…: the tenant whose keys to list, "" for every tenant.
 Result<std::string> DecodeKeyListTenant(const Params& params);

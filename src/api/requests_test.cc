@@ -37,7 +37,7 @@ TEST(ParseBodyTest, RefusesEmptyMalformedNonObjectAndDeepBodies) {
 }
 
 TEST(DecodeAddTest, TextBecomesOneMemoryWithItsFields) {
-  auto req = DecodeAdd(Parse(R"({"user_id":"u","agent_id":"a","session_id":"s","text":"hi",
+  auto req = DecodeAdd(Parse(R"({"user_id":"u","agent_id":"a","session_id":"s","content":"hi",
       "type":"preference","metadata":{"x":1},"importance":0.9,"created_at":"2026-01-02",
       "tags":["t"],"entities":["e"],"infer":false})"), "ten", DefaultLimits());
   ASSERT_TRUE(req.ok()) << req.status().ToString();
@@ -53,8 +53,50 @@ TEST(DecodeAddTest, TextBecomesOneMemoryWithItsFields) {
   EXPECT_EQ(m.tags, std::vector<std::string>{"t"});
 }
 
+TEST(DecodeAddTest, TextIsADeprecatedAliasOfContentNamedInTheWarnings) {
+  for (const char* body : {R"({"user_id":"u","text":"hi","infer":false})",
+                           R"({"user_id":"u","text":"hi"})"}) {
+    auto req = DecodeAdd(Parse(body), "t", DefaultLimits());
+    ASSERT_TRUE(req.ok()) << req.status().ToString();
+    const std::string& content = req->infer ? req->infer_items.at(0).turns.at(0).content
+                                            : req->memories.at(0).content;
+    EXPECT_EQ(content, "hi");
+    ASSERT_EQ(req->warnings.size(), 1u);
+    EXPECT_EQ(req->warnings[0].field, "text");
+    EXPECT_EQ(req->warnings[0].replacement, "content");
+    EXPECT_NE(req->warnings[0].message.find("deprecated"), std::string::npos);
+  }
+  auto canonical = DecodeAdd(Parse(R"({"user_id":"u","content":"hi"})"), "t", DefaultLimits());
+  ASSERT_TRUE(canonical.ok());
+  EXPECT_TRUE(canonical->warnings.empty());
+  // Both names agreeing is accepted (still with the warning); disagreeing is refused.
+  auto same = DecodeAdd(Parse(R"({"user_id":"u","content":"hi","text":"hi","infer":false})"),
+                        "t", DefaultLimits());
+  ASSERT_TRUE(same.ok());
+  EXPECT_EQ(same->memories.at(0).content, "hi");
+  EXPECT_EQ(same->warnings.size(), 1u);
+  EXPECT_NE(ErrorOf(DecodeAdd(Parse(R"({"user_id":"u","content":"a","text":"b"})"), "t",
+                              DefaultLimits()))
+                .find("differs from 'content'"),
+            std::string::npos);
+}
+
+TEST(DecodeBatchTest, TheTextAliasIsWarnedAboutOncePerRequest) {
+  auto req = DecodeBatch(Parse(R"({"user_id":"u","infer":false,"memories":[{"text":"a"},
+      {"content":"b"},{"text":"c"}]})"), "t", DefaultLimits());
+  ASSERT_TRUE(req.ok()) << req.status().ToString();
+  ASSERT_EQ(req->memories.size(), 3u);
+  EXPECT_EQ(req->memories[0].content, "a");
+  EXPECT_EQ(req->memories[2].content, "c");
+  EXPECT_EQ(req->warnings.size(), 1u);
+  EXPECT_NE(ErrorOf(DecodeBatch(Parse(R"({"user_id":"u","memories":[{"content":"a","text":"b"}]})"),
+                                "t", DefaultLimits()))
+                .find("memories[0] field 'text'"),
+            std::string::npos);
+}
+
 TEST(DecodeAddTest, TheTenantNeverComesFromTheBody) {
-  EXPECT_NE(ErrorOf(DecodeAdd(Parse(R"({"user_id":"u","text":"x","tenant":"evil"})"), "t",
+  EXPECT_NE(ErrorOf(DecodeAdd(Parse(R"({"user_id":"u","content":"x","tenant":"evil"})"), "t",
                               DefaultLimits()))
                 .find("'tenant' is not a known field"),
             std::string::npos);
@@ -71,24 +113,24 @@ TEST(DecodeAddTest, MessagesBecomeMessageMemoriesWithTheirRole) {
 
 TEST(DecodeAddTest, ErrorsNameTheField) {
   const Limits l = DefaultLimits();
-  EXPECT_NE(ErrorOf(DecodeAdd(Parse(R"({"text":"x"})"), "t", l)).find("'user_id' is required"),
+  EXPECT_NE(ErrorOf(DecodeAdd(Parse(R"({"content":"x"})"), "t", l)).find("'user_id' is required"),
             std::string::npos);
   EXPECT_NE(ErrorOf(DecodeAdd(Parse(R"({"user_id":"u"})"), "t", l)).find("exactly one of"),
             std::string::npos);
-  EXPECT_NE(ErrorOf(DecodeAdd(Parse(R"({"user_id":"u","text":"x","messages":[]})"), "t", l))
+  EXPECT_NE(ErrorOf(DecodeAdd(Parse(R"({"user_id":"u","content":"x","messages":[]})"), "t", l))
                 .find("exactly one of"),
             std::string::npos);
-  EXPECT_NE(ErrorOf(DecodeAdd(Parse(R"({"user_id":"u","text":"x","type":"bogus"})"), "t", l))
+  EXPECT_NE(ErrorOf(DecodeAdd(Parse(R"({"user_id":"u","content":"x","type":"bogus"})"), "t", l))
                 .find("'type'"),
             std::string::npos);
-  EXPECT_NE(ErrorOf(DecodeAdd(Parse(R"({"user_id":"u","text":"x","importance":"high"})"), "t",
+  EXPECT_NE(ErrorOf(DecodeAdd(Parse(R"({"user_id":"u","content":"x","importance":"high"})"), "t",
                               l))
                 .find("'importance' must be a number"),
             std::string::npos);
   EXPECT_NE(ErrorOf(DecodeAdd(Parse(R"({"user_id":"u","messages":[{"role":"user"}]})"), "t", l))
                 .find("'content' is required"),
             std::string::npos);
-  EXPECT_NE(ErrorOf(DecodeAdd(Parse(R"({"user_id":"u","text":"x","created_at":"yesterday"})"),
+  EXPECT_NE(ErrorOf(DecodeAdd(Parse(R"({"user_id":"u","content":"x","created_at":"yesterday"})"),
                               "t", l))
                 .find("created_at"),
             std::string::npos);
@@ -97,15 +139,15 @@ TEST(DecodeAddTest, ErrorsNameTheField) {
 TEST(DecodeBatchTest, EntriesAreCheckedAndCounted) {
   Limits l;
   l.max_batch_items = 2;
-  auto ok = DecodeBatch(Parse(R"({"user_id":"u","infer":false,"memories":[{"text":"a"},{"text":"b"}]})"), "t",
+  auto ok = DecodeBatch(Parse(R"({"user_id":"u","infer":false,"memories":[{"content":"a"},{"content":"b"}]})"), "t",
                         l);
   ASSERT_TRUE(ok.ok()) << ok.status().ToString();
   EXPECT_EQ(ok->memories.size(), 2u);
-  EXPECT_NE(ErrorOf(DecodeBatch(Parse(R"({"user_id":"u","memories":[{"text":"a"},{"text":"b"},
-      {"text":"c"}]})"), "t", l)).find("at most 2"),
+  EXPECT_NE(ErrorOf(DecodeBatch(Parse(R"({"user_id":"u","memories":[{"content":"a"},{"content":"b"},
+      {"content":"c"}]})"), "t", l)).find("at most 2"),
             std::string::npos);
-  EXPECT_NE(ErrorOf(DecodeBatch(Parse(R"({"user_id":"u","memories":[{"text":"a"},
-      {"text":"b","user_id":"v"}]})"), "t", l)).find("memories[1] field 'user_id'"),
+  EXPECT_NE(ErrorOf(DecodeBatch(Parse(R"({"user_id":"u","memories":[{"content":"a"},
+      {"content":"b","user_id":"v"}]})"), "t", l)).find("memories[1] field 'user_id'"),
             std::string::npos);
   EXPECT_NE(ErrorOf(DecodeBatch(Parse(R"({"user_id":"u","memories":[]})"), "t", l))
                 .find("non-empty"),
@@ -128,18 +170,18 @@ TEST(DecodeAddTest, InferTakesTurnsAndRefusesWhatExtractionDecides) {
   EXPECT_EQ(item.turns[0].at, *ParseTimestamp("2026-05-08T10:00:00Z"));
   EXPECT_EQ(item.options.tags, std::vector<std::string>{"chat"});
   EXPECT_EQ(*item.options.importance, 0.7);
-  auto text = DecodeAdd(Parse(R"({"user_id":"u","text":"I like tea","async":true})"), "t",
+  auto text = DecodeAdd(Parse(R"({"user_id":"u","content":"I like tea","async":true})"), "t",
                         DefaultLimits());
   ASSERT_TRUE(text.ok());
   EXPECT_TRUE(text->async);
   EXPECT_EQ(text->infer_items[0].turns[0].role, "user");
   const Limits l = DefaultLimits();
   for (const char* field : {"type", "tier", "confidence", "entities", "valid_from"}) {
-    json body = Parse(R"({"user_id":"u","text":"x"})");
+    json body = Parse(R"({"user_id":"u","content":"x"})");
     body[field] = field == std::string("entities") ? json::array() : json("fact");
     EXPECT_NE(ErrorOf(DecodeAdd(body, "t", l)).find(field), std::string::npos) << field;
   }
-  EXPECT_NE(ErrorOf(DecodeAdd(Parse(R"({"user_id":"u","text":"x","infer":false,"async":true})"),
+  EXPECT_NE(ErrorOf(DecodeAdd(Parse(R"({"user_id":"u","content":"x","infer":false,"async":true})"),
                               "t", l))
                 .find("async"),
             std::string::npos);
@@ -168,7 +210,7 @@ TEST(DecodeSessionTest, MessagesWithIdsAndTimes) {
 }
 
 TEST(DecodeJobTest, RememberPayloadRoundTrips) {
-  auto req = DecodeAdd(Parse(R"({"user_id":"u","agent_id":"a","text":"I like tea",
+  auto req = DecodeAdd(Parse(R"({"user_id":"u","agent_id":"a","content":"I like tea",
       "tags":["x"],"metadata":{"k":1},"importance":0.4,"created_at":"2026-01-01T00:00:00Z"})"),
                        "t", DefaultLimits());
   ASSERT_TRUE(req.ok());
@@ -292,7 +334,7 @@ TEST(DecodeEnumTest, AnEmptyNameIsRefusedNotTheFirstValue) {
   for (const char* body : {R"({"status": ""})", R"({"type": ""})", R"({"tier": ""})"}) {
     EXPECT_NE(ErrorOf(DecodePatch(Parse(body))).find("unknown"), std::string::npos) << body;
   }
-  EXPECT_NE(ErrorOf(DecodeAdd(Parse(R"({"user_id": "u", "text": "x", "type": ""})"), "t",
+  EXPECT_NE(ErrorOf(DecodeAdd(Parse(R"({"user_id": "u", "content": "x", "type": ""})"), "t",
                               DefaultLimits()))
                 .find("'type'"),
             std::string::npos);

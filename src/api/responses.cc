@@ -54,6 +54,49 @@ json RememberedToJson(const std::vector<RememberResult>& results) {
               {"extraction_errors", std::move(errors)}};
 }
 
+json WarningsToJson(const std::vector<Deprecation>& warnings) {
+  json out = json::array();
+  for (const Deprecation& d : warnings) {
+    out.push_back({{"code", "deprecated_field"},
+                   {"field", d.field},
+                   {"replacement", d.replacement},
+                   {"message", d.message}});
+  }
+  return out;
+}
+
+namespace {
+
+json CursorJson(const std::string& cursor) { return cursor.empty() ? json(nullptr) : json(cursor); }
+
+json OptTimeJson(const std::optional<TimestampMs>& t) {
+  return t ? json(FormatTimestamp(*t)) : json(nullptr);
+}
+
+}  // namespace
+
+json UserPageToJson(const UserPage& page) {
+  json results = json::array();
+  for (const UserSummary& u : page.users) {
+    results.push_back({{"user_id", u.user_id}, {"items", u.items}, {"sessions", u.sessions}});
+  }
+  return json{{"results", std::move(results)}, {"next_cursor", CursorJson(page.next_cursor)}};
+}
+
+json SessionPageToJson(const SessionPage& page) {
+  json results = json::array();
+  for (const SessionSummary& s : page.sessions) {
+    results.push_back({{"session_id", s.session_id},
+                       {"agent_id", s.agent_id},
+                       {"started_at", FormatTimestamp(s.started_at)},
+                       {"last_turn_at", OptTimeJson(s.last_turn_at)},
+                       {"closed_at", OptTimeJson(s.closed_at)},
+                       {"summary_id", s.summary_id.empty() ? json(nullptr) : json(s.summary_id)},
+                       {"turn_count", s.turn_count}});
+  }
+  return json{{"results", std::move(results)}, {"next_cursor", CursorJson(page.next_cursor)}};
+}
+
 json JobAcceptedToJson(const std::string& job_id) {
   return json{{"job_id", job_id}, {"state", "queued"}};
 }

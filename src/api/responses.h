@@ -7,6 +7,7 @@
 #include <string>
 #include <vector>
 
+#include "api/requests.h"
 #include "engram/engine.h"
 #include "engram/jobs.h"
 #include "engram/write_path.h"
@@ -34,6 +35,12 @@ nlohmann::json WorkingMemoryToJson(const WorkingMemory& working);
 
 std::string PageJsonText(const ListPage& page);
 nlohmann::json PageToJson(const ListPage& page);
+// GET /v1/users: {"results": [{"user_id", "items", "sessions"}], "next_cursor": "..." | null}
+nlohmann::json UserPageToJson(const UserPage& page);
+// GET /v1/sessions: {"results": [{"session_id", "agent_id", "started_at", "last_turn_at",
+// "closed_at", "summary_id", "turn_count"}], "next_cursor": "..." | null}; times ISO-8601 or
+// null, summary_id null when none.
+nlohmann::json SessionPageToJson(const SessionPage& page);
 // {"results": [history entries, oldest first]}
 nlohmann::json HistoryListToJson(const std::vector<HistoryEntry>& history);
 // {"results": [{"id", "memory", "score", "explain"?}]}
@@ -44,6 +51,9 @@ nlohmann::json ContextToJson(const ContextResult& context);
 
 // {"id", "tenant", "name", "role", "prefix", "created_at", "revoked_at"}; never the secret.
 nlohmann::json KeyToJson(const ApiKeyInfo& key);
+
+// A response's `warnings`: [{"code": "deprecated_field", "field", "replacement", "message"}].
+nlohmann::json WarningsToJson(const std::vector<Deprecation>& warnings);
 
 // {"error": {"code": StatusCodeName(code), "message"}}
 nlohmann::json ErrorToJson(const Status& status);

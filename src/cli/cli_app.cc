@@ -6,6 +6,7 @@
 
 #include <algorithm>
 #include <cstdlib>
+#include <filesystem>
 #include <iostream>
 
 namespace engram::cli {
@@ -73,10 +74,18 @@ Result<std::shared_ptr<Embedder>> Context::MakeEmbedder() const {
   return Status::InvalidArgument("--embedder must be hash or openai, got '" + embedder + "'");
 }
 
-Engine* Context::OpenEngine() {
+bool Context::RequireDatabase() {
+  std::error_code ec;
+  if (std::filesystem::exists(db_path, ec)) return true;
+  Fail(Status::NotFound("no database at " + db_path + " (only commands that write create one)"));
+  return false;
+}
+
+Engine* Context::OpenEngine(bool create) {
   if (engine) return engine.get();
   EngineOptions options;
   options.path = db_path;
+  options.create_if_missing = create;
   options.max_content_bytes = max_content_bytes;
   options.index_memory_budget = index_memory_mb << 20;
   options.item_cache_bytes = item_cache_mb << 20;
@@ -89,7 +98,9 @@ Engine* Context::OpenEngine() {
   options.embedder = std::move(made).value();
   auto opened = Engine::Open(options);
   if (!opened.ok()) {
-    Fail(opened.status().WithContext("cannot open " + db_path));
+    Fail(opened.status().code() == StatusCode::kNotFound
+             ? opened.status()
+             : opened.status().WithContext("cannot open " + db_path));
     return nullptr;
   }
   engine = std::move(opened).value();
@@ -113,7 +124,7 @@ Result<std::shared_ptr<LlmClient>> Context::MakeLlm() const {
 
 MemoryWriter* Context::OpenWriter() {
   if (writer) return writer.get();
-  Engine* e = OpenEngine();
+  Engine* e = OpenEngine(/*create=*/true);
   if (!e) return nullptr;
   WriterOptions options;
   auto policy = PiiPolicy::Parse(pii);

@@ -65,9 +65,14 @@ struct Context {
 
   // The embedder the --embedder flags describe.
   Result<std::shared_ptr<Embedder>> MakeEmbedder() const;
-  // Opens the database on first use; prints the error and returns nullptr on failure.
-  Engine* OpenEngine();
-  // The write path over OpenEngine() from the flags above; nullptr (error printed) on failure.
+  // Opens the database on first use; prints the error and returns nullptr on failure (the
+  // exit code in last_exit). Only commands that write pass `create`: a read of a mistyped
+  // --db fails (not found) instead of creating an empty database and reporting nothing.
+  Engine* OpenEngine(bool create = false);
+  // NotFound (printed) when --db names no file: for commands that open the database other
+  // than through OpenEngine and only read it.
+  bool RequireDatabase();
+  // The write path over OpenEngine(/*create=*/true) from the flags above; nullptr (error printed) on failure.
   MemoryWriter* OpenWriter();
   // The LLM client the --llm flags describe (for summaries too); null unless --extractor llm.
   Result<std::shared_ptr<LlmClient>> MakeLlm() const;

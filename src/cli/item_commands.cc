@@ -1,4 +1,4 @@
-// engram add | get | list | update | delete | purge | history | scopes
+// engram add | get | list | update | delete | purge | history | sessions | scopes
 #include <nlohmann/json.hpp>
 
 #include <iostream>
@@ -144,7 +144,7 @@ int RunUpdate(Context& ctx, const std::string& id, const std::optional<std::stri
   p.valid_from = *from;
   p.valid_to = *to;
   Engine* engine = ctx.OpenEngine();
-  if (!engine) return kExitInternal;
+  if (!engine) return ctx.last_exit;
   auto item = engine->Update(*scope, id, p);
   if (!item.ok()) return ctx.Fail(item.status());
   if (ctx.json) {
@@ -193,7 +193,7 @@ int RunList(Context& ctx, const ListFlags& f) {
   auto q = BuildQuery(f);
   if (!q.ok()) return ctx.Fail(q.status());
   Engine* engine = ctx.OpenEngine();
-  if (!engine) return kExitInternal;
+  if (!engine) return ctx.last_exit;
   auto page = engine->List(*scope, *q);
   if (!page.ok()) return ctx.Fail(page.status());
   PrintPage(std::cout, *page, ctx.json);
@@ -259,13 +259,38 @@ int RunRemember(Context& ctx, const std::string& text_arg, const ItemFlags& f,
   return kExitOk;
 }
 
+// engram sessions: the sessions of --user (narrowed to --agent), newest first.
+int RunSessions(Context& ctx, const PageRequest& page) {
+  auto scope = ctx.RequireScope();
+  if (!scope) return kExitUsage;
+  Engine* engine = ctx.OpenEngine();
+  if (!engine) return ctx.last_exit;
+  auto listed = engine->ListSessions(*scope, page);
+  if (!listed.ok()) return ctx.Fail(listed.status());
+  if (ctx.json) {
+    std::cout << api::SessionPageToJson(*listed).dump() << "\n";  // as GET /v1/sessions
+    return kExitOk;
+  }
+  if (listed->sessions.empty()) std::cout << "(no sessions)\n";
+  for (const SessionSummary& s : listed->sessions) {
+    std::cout << s.session_id << "  started " << ShortTime(s.started_at) << "  "
+              << s.turn_count << " turns";
+    if (s.last_turn_at) std::cout << ", last " << ShortTime(*s.last_turn_at);
+    if (!s.agent_id.empty()) std::cout << "  agent " << s.agent_id;
+    if (s.closed_at) std::cout << "  closed";
+    std::cout << "\n";
+  }
+  if (!listed->next_cursor.empty()) std::cout << "(more: --cursor " << listed->next_cursor << ")\n";
+  return kExitOk;
+}
+
 // Runs `fn(engine, scope)` after the usual checks; for the one-id commands.
 template <typename Fn>
 int WithEngine(Context& ctx, Fn fn) {
   auto scope = ctx.RequireScope();
   if (!scope) return kExitUsage;
   Engine* engine = ctx.OpenEngine();
-  if (!engine) return kExitInternal;
+  if (!engine) return ctx.last_exit;
   return fn(*engine, *scope);
 }
 
@@ -285,6 +310,7 @@ struct ItemCommandState {
   bool purge_all = false, purge_yes = false;
   std::string hist_id;
   bool all_tenants = false;
+  PageRequest sessions_page;
 };
 
 }  // namespace
@@ -427,13 +453,22 @@ void AddItemCommands(CLI::App& app, Context& ctx) {
     };
   });
 
+  auto* sessions = app.add_subcommand(
+      "sessions", "List the conversation sessions of --user (narrowed to --agent), newest first");
+  sessions->add_option("--limit,-n", st.sessions_page.limit, "Page size, 1..1000")
+      ->capture_default_str();
+  sessions->add_option("--cursor", st.sessions_page.cursor, "Continue after a previous page");
+  sessions->callback([&ctx, state] {
+    ctx.action = [&ctx, state] { return RunSessions(ctx, state->sessions_page); };
+  });
+
   auto* scopes = app.add_subcommand("scopes", "List the users holding memories (of --tenant, or --all-tenants)");
   scopes->add_flag("--all-tenants", st.all_tenants, "Every tenant");
   scopes->callback([&ctx, state] {
     ctx.action = [&ctx, state] {
       ItemCommandState& st = *state;
       Engine* e = ctx.OpenEngine();
-      if (!e) return kExitInternal;
+      if (!e) return ctx.last_exit;
       auto list = e->ListScopes(st.all_tenants ? "" : ctx.tenant);
       if (!list.ok()) return ctx.Fail(list.status());
       json out = json::array();

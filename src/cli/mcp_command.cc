@@ -50,8 +50,8 @@ void InstallSignalHandlers() {
 }
 
 int RunMcp(Context& ctx, const api::Limits& limits) {
-  Engine* engine = ctx.OpenEngine();
-  if (!engine) return kExitInternal;
+  Engine* engine = ctx.OpenEngine(/*create=*/true);
+  if (!engine) return ctx.last_exit;
   mcp::McpOptions options;
   options.tenant = ctx.tenant;
   options.default_user = ctx.user;

@@ -4,6 +4,7 @@
 
 #include <iomanip>
 
+#include "api/responses.h"
 #include "codec/item_json.h"
 #include "engram/clock.h"
 #include "text/utf8.h"
@@ -77,11 +78,10 @@ void PrintItem(std::ostream& out, const MemoryItem& m, bool json) {
 
 void PrintPage(std::ostream& out, const ListPage& page, bool json) {
   if (json) {
-    nlohmann::json items = nlohmann::json::array();
-    for (const MemoryItem& m : page.items) items.push_back(ItemToJson(m));
-    nlohmann::json body = {{"memories", std::move(items)}};
-    body["next_cursor"] = page.next_cursor.empty() ? nlohmann::json(nullptr)
-                                                   : nlohmann::json(page.next_cursor);
+    // The body GET /v1/memories answers. `memories` repeats `results` under the key this
+    // command printed before it took the HTTP name; deprecated, dropped in the next release.
+    nlohmann::json body = api::PageToJson(page);
+    body["memories"] = body["results"];
     out << body.dump() << "\n";
     return;
   }

@@ -120,7 +120,7 @@ std::optional<Prepared> Prepare(Context& ctx, const SearchFlags& f, int* exit_co
   }
   Engine* engine = ctx.OpenEngine();
   if (!engine) {
-    *exit_code = kExitInternal;
+    *exit_code = ctx.last_exit;
     return std::nullopt;
   }
   return Prepared{*scope, std::move(q).value(), engine};
@@ -158,7 +158,7 @@ int RunContext(Context& ctx, const SearchFlags& f) {
 
 int RunReembed(Context& ctx) {
   Engine* engine = ctx.OpenEngine();
-  if (!engine) return kExitInternal;
+  if (!engine) return ctx.last_exit;
   const bool tty = isatty(STDERR_FILENO);
   auto n = engine->Reembed([&](int64_t done, int64_t total) {
     if (!tty || total == 0) return;

@@ -110,8 +110,8 @@ int RunServe(Context& ctx, server::ServerOptions options, WriteFlags flags) {
   const int job_workers = flags.job_workers;
   options.openapi_json = server::kOpenApiDocument;
   options.reads_block = ctx.embedder != "hash";  // the openai embedder: a request per query
-  Engine* engine = ctx.OpenEngine();
-  if (!engine) return kExitInternal;
+  Engine* engine = ctx.OpenEngine(/*create=*/true);
+  if (!engine) return ctx.last_exit;
   MemoryWriter* writer = ctx.OpenWriter();
   if (!writer) return ctx.last_exit;  // a bad --pii is a usage error, a bad database not
   SessionOptions session_options = sessions;
@@ -211,6 +211,7 @@ void AddKeyCommands(CLI::App& app, Context& ctx) {
   list->add_option("--for", flags->only_tenant, "Only this tenant's keys (default: every tenant)");
   list->callback([&ctx, flags] {
     ctx.action = [&ctx, flags] {
+      if (!ctx.RequireDatabase()) return ctx.last_exit;
       auto store = KeyStore::Open(ctx.db_path);
       if (!store.ok()) return ctx.Fail(store.status());
       auto all = (*store)->List(flags->only_tenant);
@@ -224,6 +225,7 @@ void AddKeyCommands(CLI::App& app, Context& ctx) {
   revoke->add_option("id", flags->id, "The key's id (key_…)")->required();
   revoke->callback([&ctx, flags] {
     ctx.action = [&ctx, flags] {
+      if (!ctx.RequireDatabase()) return ctx.last_exit;
       auto store = KeyStore::Open(ctx.db_path);
       if (!store.ok()) return ctx.Fail(store.status());
       Status st = (*store)->Revoke(flags->id);

@@ -55,7 +55,7 @@ int RunExport(Context& ctx, const TransferState& st) {
     return ctx.Fail(Status::InvalidArgument("give --user, --all (every user of --tenant) or --all-tenants"));
   }
   Engine* engine = ctx.OpenEngine();
-  if (!engine) return kExitInternal;
+  if (!engine) return ctx.last_exit;
   std::vector<Scope> scopes;
   if (st.all_users || st.all_tenants) {
     auto list = engine->ListScopes(st.all_tenants ? "" : ctx.tenant);
@@ -102,8 +102,8 @@ int RunImport(Context& ctx, const TransferState& st) {
     if (ec) total = 0;
     in = &file;
   }
-  Engine* engine = ctx.OpenEngine();
-  if (!engine) return kExitInternal;
+  Engine* engine = ctx.OpenEngine(/*create=*/true);
+  if (!engine) return ctx.last_exit;
   ProgressBar bar("importing", total);
   options.progress = [&](int64_t bytes) { bar.Update(bytes); };
   auto report = ImportJsonl(*engine, *in, options);

@@ -2,6 +2,8 @@
 
 #include <limits>
 
+#include "codec/field_names.h"
+
 namespace engram {
 
 using json = nlohmann::json;
@@ -13,7 +15,7 @@ FieldReader::FieldReader(const json& obj, std::string_view what) : obj_(obj), wh
 void FieldReader::CheckKnown(const std::set<std::string>& known) {
   if (!obj_.is_object()) return;
   for (const auto& [key, value] : obj_.items()) {
-    if (!known.count(key)) return Fail(key, "is not a known field");
+    if (!known.count(key)) return Fail(key, "is not a known field" + DidYouMean(key, known));
   }
 }
 

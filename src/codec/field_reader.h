@@ -23,7 +23,8 @@ class FieldReader {
   // `obj` must outlive the reader; a non-object is reported as "<what> must be a JSON object".
   FieldReader(const nlohmann::json& obj, std::string_view what);
 
-  // Fails on the first key of the object not in `known`.
+  // Fails on the first key of the object not in `known`, naming the known field it most
+  // likely meant (codec/field_names.h).
   void CheckKnown(const std::set<std::string>& known);
   // Present and not null.
   bool Has(const std::string& key) const;

@@ -139,6 +139,13 @@ Result<std::unique_ptr<Engine>> EngineInternals::Open(const EngineOptions& optio
     ENGRAM_ASSIGN_OR_RETURN(std::unique_ptr<Embedder> hash, MakeHashEmbedder({}));
     opts.embedder = std::move(hash);
   }
+  if (!opts.create_if_missing) {
+    std::error_code ec;
+    if (!std::filesystem::exists(opts.path, ec)) {
+      return Status::NotFound("no database at " + opts.path +
+                              " (only commands that write create one)");
+    }
+  }
   ENGRAM_RETURN_IF_ERROR(EnsureParentDirectory(opts.path));
   StoreOptions store_options{.path = opts.path,
                              .reader_connections = opts.reader_connections,
@@ -513,6 +520,14 @@ void Engine::WaitForIndexBuilds() { impl_->WaitForIndexBuilds(); }
 Result<Engine::Stats> Engine::GetStats() { return impl_->GetStats(); }
 Result<std::vector<ScopeSummary>> Engine::ListScopes(std::string_view tenant) {
   return impl_->ListScopes(tenant);
+}
+
+Result<UserPage> Engine::ListUsers(std::string_view tenant, const PageRequest& page) {
+  return impl_->ListUsers(tenant, page);
+}
+
+Result<SessionPage> Engine::ListSessions(const Scope& scope, const PageRequest& page) {
+  return impl_->ListSessions(scope, page);
 }
 
 }  // namespace engram

@@ -71,6 +71,8 @@ class Engine::Impl {
   void WaitForIndexBuilds();
   Result<Stats> GetStats();
   Result<std::vector<ScopeSummary>> ListScopes(std::string_view tenant);
+  Result<UserPage> ListUsers(std::string_view tenant, const PageRequest& page);
+  Result<SessionPage> ListSessions(const Scope& scope, const PageRequest& page);
 
   const EngineOptions& options() const { return options_; }
   TimestampMs Now() const { return options_.clock->NowMs(); }

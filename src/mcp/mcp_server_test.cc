@@ -87,7 +87,7 @@ class McpServerTest : public ::testing::Test {
 
   // Stores `text` as given (infer=false) and returns its id.
   std::string AddOne(const std::string& text, json extra = json::object()) {
-    extra["text"] = text;
+    extra["content"] = text;
     extra["infer"] = false;
     json added = CallOk("add_memory", extra);
     return added["results"][0].value("id", "");
@@ -162,9 +162,28 @@ TEST_F(McpServerTest, ToolsListDescribesEveryTool) {
   EXPECT_EQ(tools.size(), names.size());
 }
 
+TEST_F(McpServerTest, AddMemoryTakesContentAndWarnsAboutTheTextAlias) {
+  Initialize();
+  json tools = Request("tools/list", json())["result"]["tools"];
+  for (const json& tool : tools) {
+    if (tool["name"] != "add_memory") continue;
+    const json& props = tool["inputSchema"]["properties"];
+    EXPECT_TRUE(props.contains("content"));
+    EXPECT_EQ(props["text"].value("deprecated", false), true);
+  }
+  json old = CallOk("add_memory", {{"text", "Alice likes tea"}, {"infer", false}});
+  EXPECT_EQ(old["results"][0]["memory"]["content"], "Alice likes tea");
+  ASSERT_EQ(old["warnings"].size(), 1u);
+  EXPECT_EQ(old["warnings"][0]["replacement"], "content");
+  json canonical = CallOk("add_memory", {{"content", "Alice likes coffee"}, {"infer", false}});
+  EXPECT_FALSE(canonical.contains("warnings"));
+  EXPECT_NE(CallError("add_memory", {{"content", "a"}, {"text", "b"}}).find("differs"),
+            std::string::npos);
+}
+
 TEST_F(McpServerTest, AddSearchContextAndList) {
   Initialize();
-  json added = CallOk("add_memory", {{"text", "Alice lives in Beijing"},
+  json added = CallOk("add_memory", {{"content", "Alice lives in Beijing"},
                                      {"infer", false},
                                      {"type", "fact"},
                                      {"tags", {"home"}},
@@ -208,7 +227,7 @@ TEST_F(McpServerTest, AddSearchContextAndList) {
 // it states is extracted and reconciled, and chit-chat stores nothing, with the reason.
 TEST_F(McpServerTest, AddMemoryExtractsByDefault) {
   Initialize();
-  json added = CallOk("add_memory", {{"text", "I'm allergic to peanuts, carry an epipen"}});
+  json added = CallOk("add_memory", {{"content", "I'm allergic to peanuts, carry an epipen"}});
   ASSERT_EQ(added["results"].size(), 2u) << added.dump();
   EXPECT_EQ(added["results"][0]["kind"], "turn");
   EXPECT_EQ(added["results"][0]["memory"]["type"], "message");
@@ -217,16 +236,16 @@ TEST_F(McpServerTest, AddMemoryExtractsByDefault) {
   EXPECT_NE(added["results"][1]["memory"].value("content", "").find("peanut"), std::string::npos);
   EXPECT_EQ(added["results"][1]["memory"]["source"]["turn_ids"][0], added["results"][0]["id"]);
   // said again: the fact is reinforced, not duplicated
-  json again = CallOk("add_memory", {{"text", "just so you know I'm allergic to peanuts"}});
+  json again = CallOk("add_memory", {{"content", "just so you know I'm allergic to peanuts"}});
   ASSERT_EQ(again["results"].size(), 2u) << again.dump();
   EXPECT_EQ(again["results"][1]["event"], "NOOP");
   EXPECT_EQ(again["results"][1]["id"], added["results"][1]["id"]);
-  json chat = CallOk("add_memory", {{"text", "thanks!"}});
+  json chat = CallOk("add_memory", {{"content", "thanks!"}});
   EXPECT_TRUE(chat["results"].empty());
   ASSERT_EQ(chat["skipped"].size(), 1u);
   EXPECT_NE(chat["skipped"][0].value("reason", "").find("chit-chat"), std::string::npos);
   // What only storing as given means is refused with extraction, saying how to store as given.
-  EXPECT_NE(CallError("add_memory", {{"text", "x"}, {"type", "fact"}}).find("infer=false"),
+  EXPECT_NE(CallError("add_memory", {{"content", "x"}, {"type", "fact"}}).find("infer=false"),
             std::string::npos);
 }
 
@@ -266,10 +285,10 @@ TEST_F(McpServerTest, ScopesComeFromTenantAndUser) {
 
 TEST_F(McpServerTest, BadArgumentValuesAreToolErrors) {
   Initialize();
-  EXPECT_NE(CallError("add_memory", json::object()).find("text"), std::string::npos);
-  EXPECT_NE(CallError("add_memory", {{"text", "x"}, {"colour", "red"}}).find("colour"),
+  EXPECT_NE(CallError("add_memory", json::object()).find("content"), std::string::npos);
+  EXPECT_NE(CallError("add_memory", {{"content", "x"}, {"colour", "red"}}).find("colour"),
             std::string::npos);
-  EXPECT_NE(CallError("add_memory", {{"text", "x"}, {"importance", 3}}).find("importance"),
+  EXPECT_NE(CallError("add_memory", {{"content", "x"}, {"importance", 3}}).find("importance"),
             std::string::npos);
   EXPECT_NE(CallError("search_memories", {{"query", "x"}, {"k", 0}}).find("'k'"),
             std::string::npos);
@@ -335,7 +354,7 @@ TEST_F(McpServerTest, DeepNestingIsRefused) {
   deep += std::string(5000, '[') + std::string(5000, ']') + "}}";
   EXPECT_EQ(ErrorCode(Send(deep)), kInvalidRequest);
   // Metadata a few levels deep is fine.
-  json added = CallOk("add_memory", {{"text", "nested"},
+  json added = CallOk("add_memory", {{"content", "nested"},
                                      {"infer", false},
                                      {"metadata", {{"a", {{"b", {{"c", {1, 2}}}}}}}}});
   EXPECT_EQ(added["results"].size(), 1u);

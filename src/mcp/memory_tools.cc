@@ -69,6 +69,12 @@ Result<ItemCall> SplitId(const json& args) {
   return call;
 }
 
+// A result with the deprecated names the arguments used, as the HTTP body lists them.
+json WithWarnings(json result, const std::vector<api::Deprecation>& warnings) {
+  if (!warnings.empty()) result["warnings"] = api::WarningsToJson(warnings);
+  return result;
+}
+
 Result<json> AddMemory(const ToolEnv& env, const json& args) {
   // infer defaults to true, as over HTTP and in the CLI: the text goes through the write path.
   ENGRAM_ASSIGN_OR_RETURN(api::AddRequest req, api::DecodeAdd(args, env.tenant, env.limits));
@@ -76,11 +82,11 @@ Result<json> AddMemory(const ToolEnv& env, const json& args) {
   if (req.infer) {
     if (!env.writer) return Status::InvalidArgument("infer is not available in this server");
     ENGRAM_ASSIGN_OR_RETURN(auto results, env.writer->RememberEach(req.scope, req.infer_items));
-    return api::RememberedToJson(results);
+    return WithWarnings(api::RememberedToJson(results), req.warnings);
   }
   ENGRAM_ASSIGN_OR_RETURN(auto added, env.writer ? env.writer->AddAsGiven(req.scope, req.memories)
                                                  : env.engine->AddBatch(req.scope, req.memories));
-  return api::AddedToJson(added);
+  return WithWarnings(api::AddedToJson(added), req.warnings);
 }
 
 Result<json> SearchMemories(const ToolEnv& env, const json& args) {

@@ -123,9 +123,14 @@ json Tool(const std::string& name, const std::string& title, const std::string& 
 json AddMemoryTool() {
   json props = json::object();
   AddScope(props, /*with_session=*/true);
-  props["text"] = Str("What the user said (\"I moved to Berlin last week\"), or with infer "
-                      "false a self-contained statement to store as given. Give text or "
-                      "messages, not both.");
+  props["content"] = Str("What the user said (\"I moved to Berlin last week\"), or with infer "
+                         "false a self-contained statement to store as given. Give content or "
+                         "messages, not both.");
+  // Kept so that clients that learned the old name still validate; the result's `warnings`
+  // says it is going.
+  json text = Str("Deprecated alias of content, removed in the next version: use content.");
+  text["deprecated"] = true;
+  props["text"] = std::move(text);
   json message = ObjectSchema({{"role", Str("Who spoke: user, assistant, ...")},
                                {"content", Str("What was said.")}},
                               {"role", "content"});
@@ -133,7 +138,7 @@ json AddMemoryTool() {
       ListOf(std::move(message), "Conversation turns: with infer, the user's turns are kept and "
                                  "extracted from, the others read as context; with infer false "
                                  "each becomes one memory of type message with metadata.role "
-                                 "set. Give text or messages, not both.");
+                                 "set. Give content or messages, not both.");
   AddMemoryFields(props);
   props["created_at"] = Str(std::string("When it happened (default now). ") + kTimeHint);
   props["infer"] = Bool("Default true (as in the HTTP API and the CLI): keep what the user "
@@ -145,7 +150,7 @@ json AddMemoryTool() {
   return Tool("add_memory", "Add memory",
               "Store something worth remembering about the user across conversations: what "
               "they said: facts, preferences, goals, events, opinions, decisions, commitments. "
-              "By default the text goes "
+              "By default the content goes "
               "through extraction (infer); set infer false to store it exactly as given. "
               "Returns each stored memory's id, what happened to it (event) and its kind "
               "(turn or memory), and the messages not kept with the reason (skipped).",

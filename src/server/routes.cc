@@ -50,31 +50,52 @@ Reply RespondText(const Result<T>& result, std::string (*encode)(const T&)) {
   return JsonTextReply(encode(*result));
 }
 
+// A reply to a request that used deprecated names: they are listed in the body's `warnings`
+// and in Warning headers (code 299, "miscellaneous persistent warning"), so that both a
+// client reading bodies and a proxy or log reading headers can see the name is going.
+Reply WithWarnings(Reply r, const std::vector<api::Deprecation>& warnings) {
+  if (warnings.empty()) return r;
+  json body = json::parse(r.body, nullptr, /*allow_exceptions=*/false);
+  if (body.is_object()) {
+    body["warnings"] = api::WarningsToJson(warnings);
+    r.body = DumpJson(body);
+  }
+  for (const api::Deprecation& d : warnings) {
+    r.headers.emplace_back("Warning", "299 engram \"" + d.message + "\"");
+  }
+  return r;
+}
+
+// Runs a decoded add: as a job (async), through the write path (infer) or as given.
+Reply StoreMemories(const Services& s, const api::AddRequest& req) {
+  if (req.async) {
+    auto id = s.jobs->Submit(req.scope, kRememberJob, api::EncodeRememberJob(req));
+    if (!id.ok()) return ErrorReply(id.status());
+    return JsonReply(api::JobAcceptedToJson(*id), 202);
+  }
+  if (req.infer) {
+    auto remembered = s.writer->RememberEach(req.scope, req.infer_items);
+    if (!remembered.ok()) return ErrorReply(remembered.status());
+    // 200 when nothing was stored (chit-chat): the body's `skipped` says why.
+    bool stored = false;
+    for (const RememberResult& x : *remembered) stored = stored || !x.writes.empty();
+    Reply r = JsonReply(api::RememberedToJson(*remembered), stored ? 201 : 200);
+    for (const RememberResult& x : *remembered) {
+      if (!x.extraction_error.empty()) r.log_detail = "extraction failed: " + x.extraction_error;
+    }
+    return r;
+  }
+  auto added = s.writer->AddAsGiven(req.scope, req.memories);
+  if (!added.ok()) return ErrorReply(added.status());
+  return JsonTextReply(api::AddedJsonText(*added), 201);
+}
+
 Reply AddMemories(const Services& s, const Call& call, bool batch) {
   return WithBody(call, s.limits, [&](const json& body) {
     auto req = batch ? api::DecodeBatch(body, call.tenant, s.limits)
                      : api::DecodeAdd(body, call.tenant, s.limits);
     if (!req.ok()) return ErrorReply(req.status());
-    if (req->async) {
-      auto id = s.jobs->Submit(req->scope, kRememberJob, api::EncodeRememberJob(*req));
-      if (!id.ok()) return ErrorReply(id.status());
-      return JsonReply(api::JobAcceptedToJson(*id), 202);
-    }
-    if (req->infer) {
-      auto remembered = s.writer->RememberEach(req->scope, req->infer_items);
-      if (!remembered.ok()) return ErrorReply(remembered.status());
-      // 200 when nothing was stored (chit-chat): the body's `skipped` says why.
-      bool stored = false;
-      for (const RememberResult& x : *remembered) stored = stored || !x.writes.empty();
-      Reply r = JsonReply(api::RememberedToJson(*remembered), stored ? 201 : 200);
-      for (const RememberResult& x : *remembered) {
-        if (!x.extraction_error.empty()) r.log_detail = "extraction failed: " + x.extraction_error;
-      }
-      return r;
-    }
-    auto added = s.writer->AddAsGiven(req->scope, req->memories);
-    if (!added.ok()) return ErrorReply(added.status());
-    return JsonTextReply(api::AddedJsonText(*added), 201);
+    return WithWarnings(StoreMemories(s, *req), req->warnings);
   });
 }
 
@@ -127,6 +148,19 @@ Reply ListMemories(const Services& s, const Call& call) {
   auto req = api::DecodeList(call.params, call.tenant, s.limits);
   if (!req.ok()) return ErrorReply(req.status());
   return RespondText<ListPage>(s.engine->List(req->scope, req->query), &api::PageJsonText);
+}
+
+Reply ListUsers(const Services& s, const Call& call) {
+  auto page = api::DecodeUserList(call.params, s.limits);
+  if (!page.ok()) return ErrorReply(page.status());
+  return Respond<UserPage>(s.engine->ListUsers(call.tenant, *page), &api::UserPageToJson);
+}
+
+Reply ListSessions(const Services& s, const Call& call) {
+  auto req = api::DecodeSessionList(call.params, call.tenant, s.limits);
+  if (!req.ok()) return ErrorReply(req.status());
+  return Respond<SessionPage>(s.engine->ListSessions(req->scope, req->page),
+                              &api::SessionPageToJson);
 }
 
 Reply GetMemory(const Services& s, const Call& call) {
@@ -298,6 +332,9 @@ std::vector<Route> MakeRoutes(const Services& services) {
       {"POST", "/v1/memories/batch", Access::kTenant,
        [s](const Call& c) { return AddMemories(*s, c, true); }, kWrites},
       {"GET", "/v1/memories", Access::kTenant, bind(&ListMemories)},
+      // Counts every listed user's items and sessions: long for users with many.
+      {"GET", "/v1/users", Access::kTenant, bind(&ListUsers), Blocking::kYes},
+      {"GET", "/v1/sessions", Access::kTenant, bind(&ListSessions)},
       {"POST", "/v1/sessions/{id}/messages", Access::kTenant, bind(&SessionMessages), kWrites},
       {"GET", "/v1/sessions/{id}", Access::kTenant, bind(&GetSession)},
       {"POST", "/v1/sessions/{id}/close", Access::kTenant, bind(&CloseSession), kWrites},

@@ -119,10 +119,40 @@ TEST_F(RouteHandlersTest, EmptyRequestsGetJsonClientErrors) {
   }
 }
 
+TEST_F(RouteHandlersTest, TheDeprecatedTextAliasIsWarnedAboutInBodyAndHeader) {
+  server::Call add;
+  add.tenant = "acme";
+  add.body = R"({"user_id":"u1","infer":false,"text":"Old clients still send text"})";
+  Reply added = Call("POST", "/v1/memories", add);
+  ASSERT_EQ(added.status, 201) << added.body;
+  json body = json::parse(added.body);
+  EXPECT_EQ(body["results"][0]["memory"]["content"], "Old clients still send text");
+  ASSERT_EQ(body["warnings"].size(), 1u);
+  EXPECT_EQ(body["warnings"][0]["field"], "text");
+  EXPECT_EQ(body["warnings"][0]["replacement"], "content");
+  bool warned = false;
+  for (const auto& [name, value] : added.headers) {
+    warned |= name == "Warning" && value.rfind("299 ", 0) == 0 &&
+              value.find("'text' is deprecated") != std::string::npos;
+  }
+  EXPECT_TRUE(warned);
+
+  add.body = R"({"user_id":"u1","infer":false,"content":"New clients send content"})";
+  Reply plain = Call("POST", "/v1/memories", add);
+  ASSERT_EQ(plain.status, 201) << plain.body;
+  EXPECT_FALSE(json::parse(plain.body).contains("warnings"));
+  EXPECT_TRUE(plain.headers.empty());
+
+  add.body = R"({"user_id":"u1","infer":false,"content":"a","text":"b"})";
+  Reply conflict = Call("POST", "/v1/memories", add);
+  EXPECT_EQ(conflict.status, 400);
+  EXPECT_EQ(json::parse(conflict.body)["error"]["code"], "invalid_argument");
+}
+
 TEST_F(RouteHandlersTest, AddThenSearchWithinTheCallersTenant) {
   server::Call add;
   add.tenant = "acme";
-  add.body = R"({"user_id":"u1","infer":false,"text":"The deploy key lives in the vault","tags":["ops"]})";
+  add.body = R"({"user_id":"u1","infer":false,"content":"The deploy key lives in the vault","tags":["ops"]})";
   Reply added = Call("POST", "/v1/memories", add);
   ASSERT_EQ(added.status, 201) << added.body;
   const std::string id = json::parse(added.body)["results"][0]["id"];
@@ -178,7 +208,7 @@ TEST_F(RouteHandlersTest, HardDeleteErasesAndSoftDeleteKeepsHistory) {
 TEST_F(RouteHandlersTest, InferAddsExtractAndDecide) {
   server::Call add;
   add.tenant = "t";
-  add.body = R"({"user_id":"u","text":"I live in Hangzhou."})";
+  add.body = R"({"user_id":"u","content":"I live in Hangzhou."})";
   Reply first = Call("POST", "/v1/memories", add);
   ASSERT_EQ(first.status, 201) << first.body;
   json r1 = json::parse(first.body);
@@ -193,7 +223,7 @@ TEST_F(RouteHandlersTest, InferAddsExtractAndDecide) {
   EXPECT_EQ(r1["results"][1]["memory"]["source"]["turn_ids"][0], r1["results"][0]["id"]);
   EXPECT_EQ(r1["extractor"], "rules-v2");
   EXPECT_TRUE(r1["skipped"].empty());
-  add.body = R"({"user_id":"u","text":"I moved to Suzhou."})";
+  add.body = R"({"user_id":"u","content":"I moved to Suzhou."})";
   json r2 = json::parse(Call("POST", "/v1/memories", add).body);
   ASSERT_EQ(r2["results"].size(), 2u);
   EXPECT_EQ(r2["results"][1]["event"], "SUPERSEDE");
@@ -209,7 +239,7 @@ TEST_F(RouteHandlersTest, InferAddsExtractAndDecide) {
   EXPECT_NE(r3["skipped"][0].value("reason", "").find("chit-chat"), std::string::npos);
   EXPECT_NE(r3["skipped"][1].value("reason", "").find("assistant"), std::string::npos);
   // Async: 202 and a job readable only in its scope.
-  add.body = R"({"user_id":"u","text":"I work at Initech.","async":true})";
+  add.body = R"({"user_id":"u","content":"I work at Initech.","async":true})";
   Reply accepted = Call("POST", "/v1/memories", add);
   ASSERT_EQ(accepted.status, 202) << accepted.body;
   server::Call job;

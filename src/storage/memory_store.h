@@ -18,6 +18,7 @@
 #include <vector>
 
 #include "core/gated_mutex.h"
+#include "engram/listings.h"
 #include "engram/memory.h"
 #include "engram/records.h"
 #include "engram/status.h"
@@ -191,6 +192,12 @@ class MemoryStore {
                       const CommitWrapper& around_commit = nullptr);
   Result<ImportStats> Import(const std::vector<MemoryRecord>& records, OnConflict on_conflict);
   Result<std::vector<ScopeSummary>> ListScopes(std::string_view tenant);
+  // Listings (memory_store_listings.cc). Both filter on the tenant in SQL: ListUsers reads
+  // only `tenant`'s scope rows, ListSessions only the sessions of the scope's own row.
+  // The page request is assumed validated (limit 1..1000); a malformed cursor is
+  // InvalidArgument.
+  Result<UserPage> ListUsers(std::string_view tenant, const PageRequest& page);
+  Result<SessionPage> ListSessions(const Scope& scope, const PageRequest& page);
   // Items by status (indexed by ItemStatus) and scopes, over every tenant. Scans the items
   // table: for metrics, not for hot paths.
   struct Counts {

@@ -1,5 +1,8 @@
 #include <nlohmann/json.hpp>
 
+#include <set>
+
+#include "codec/field_names.h"
 #include "codec/item_json.h"
 #include "codec/item_validation.h"
 #include "core/status_macros.h"
@@ -41,9 +44,10 @@ Result<StoredVector> VectorFromJson(const json& j) {
 }
 
 Result<MemoryRecord> RecordFromJson(const json& j, const EngineOptions& options) {
+  static const std::set<std::string> kRecordFields = {"kind", "memory", "history", "vectors"};
   for (const auto& [key, value] : j.items()) {
-    if (key != "kind" && key != "memory" && key != "history" && key != "vectors") {
-      return Status::InvalidArgument("unknown field '" + key + "'");
+    if (!kRecordFields.count(key)) {
+      return Status::InvalidArgument("unknown field '" + key + "'" + DidYouMean(key, kRecordFields));
     }
   }
   if (!j.contains("memory")) return Status::InvalidArgument("field 'memory' is required");

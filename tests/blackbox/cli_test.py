@@ -140,13 +140,16 @@ class EngramTestCase(unittest.TestCase):
 
     def list_page(self, *flags, **kw):
         page = self.ok_json("list", *flags, **kw)
-        self.assertEqual(set(page), {"memories", "next_cursor"})
+        # `results` as GET /v1/memories names it; `memories` is the deprecated old key, the
+        # same list, kept for one release.
+        self.assertEqual(set(page), {"results", "next_cursor", "memories"})
+        self.assertEqual(page["memories"], page["results"])
         return page
 
     def list_contents(self, *flags, **kw):
         page = self.list_page("--limit", "1000", *flags, **kw)
         self.assertIsNone(page["next_cursor"])
-        return [m["content"] for m in page["memories"]]
+        return [m["content"] for m in page["results"]]
 
     def count_all(self, **kw):
         return len(self.list_contents("--status", "all", **kw))
@@ -386,7 +389,7 @@ class DefaultWritePathTest(EngramTestCase):
         self.assertEqual(turn["memory"]["derived_ids"], [fact["id"]])
         self.assertEqual(self.get(fact["id"])["source"]["turn_ids"], [turn["id"]])
         self.assertEqual(self.get(turn["id"])["derived_ids"], [fact["id"]])
-        self.assertEqual(sorted(m["id"] for m in self.list_page()["memories"]),
+        self.assertEqual(sorted(m["id"] for m in self.list_page()["results"]),
                          sorted([turn["id"], fact["id"]]))
         self.assertEqual([h["event"] for h in self.history(fact["id"])], ["ADD"])
 
@@ -410,7 +413,7 @@ class DefaultWritePathTest(EngramTestCase):
                 r = self.fails(EXIT_USAGE, "add", "I live in Oslo", *flags)
                 self.assertIn("--no-infer", r.err)
                 self.assertIn(flags[0], r.err)
-        self.assertEqual(self.count_all(), 0)
+        self.assertFalse(os.path.exists(self.db), "a refused add must not even create the database")
         # With --no-infer the same flags are taken and the text is stored as given.
         item = self.add("x", "--type", "fact")
         self.assertEqual(item["source"]["extractor"], "manual")
@@ -495,7 +498,7 @@ class ListFilterTest(EngramTestCase):
     def names(self, *flags):
         page = self.list_page("--limit", "1000", *flags, db=self.shared_db)
         self.assertIsNone(page["next_cursor"])
-        return [self.by_id[m["id"]] for m in page["memories"]]
+        return [self.by_id[m["id"]] for m in page["results"]]
 
     def test_default_lists_active_newest_first(self):
         self.assertEqual(self.names(), ["L6", "L3", "L2", "L1"])
@@ -600,7 +603,7 @@ class PaginationTest(EngramTestCase):
             minute = i // 3
             ids.append(self.add("item %02d" % i,
                                 "--created-at", "2024-01-01T00:%02d:00Z" % minute)["id"])
-        everything = [m["id"] for m in self.list_page("--limit", "1000")["memories"]]
+        everything = [m["id"] for m in self.list_page("--limit", "1000")["results"]]
         self.assertEqual(sorted(everything), sorted(ids))
         self.assertEqual(len(everything), 14)
 
@@ -609,7 +612,7 @@ class PaginationTest(EngramTestCase):
         while True:
             flags = ["--limit", "4"] + (["--cursor", cursor] if cursor else [])
             page = self.list_page(*flags)
-            pages.append([m["id"] for m in page["memories"]])
+            pages.append([m["id"] for m in page["results"]])
             if len(pages) == 1:
                 first_cursor = page["next_cursor"]
             if len(pages) == 2:
@@ -623,7 +626,7 @@ class PaginationTest(EngramTestCase):
             n = len(pages)
             self.add("new between pages %d" % n)
             self.add("tie between pages %d" % n,
-                     "--created-at", page["memories"][-1]["created_at"])
+                     "--created-at", page["results"][-1]["created_at"])
             extra.append(self.add("old between pages %d" % n,
                                   "--created-at", "2023-01-0%dT00:00:00Z" % (10 - n))["id"])
         collected = [i for p in pages for i in p]
@@ -634,7 +637,7 @@ class PaginationTest(EngramTestCase):
         self.assertEqual([len(p) for p in pages[:-1]], [4] * (len(pages) - 1))
         # A cursor keeps meaning the same position: asked again after the additions, page two
         # holds the same original items, preceded only by items added at that position later.
-        again = [m["id"] for m in self.list_page("--limit", "4", "--cursor", first_cursor)["memories"]]
+        again = [m["id"] for m in self.list_page("--limit", "4", "--cursor", first_cursor)["results"]]
         self.assertEqual(len(again), 4)
         originals_again = [i for i in again if i in everything]
         self.assertEqual(originals_again, second_page[:len(originals_again)])
@@ -734,7 +737,7 @@ class UpdateDeleteTest(EngramTestCase):
         r = self.ok("delete", item["id"], "--reason", "user asked")
         self.assertEqual(r.out, "deleted %s\n" % item["id"])
         self.assertEqual(self.list_contents(), ["keep me"])
-        deleted = self.list_page("--status", "deleted")["memories"]
+        deleted = self.list_page("--status", "deleted")["results"]
         self.assertEqual([m["id"] for m in deleted], [item["id"]])
         self.assertEqual(deleted[0]["content"], "forget me")
         self.assertEqual(deleted[0]["status"], "deleted")
@@ -787,7 +790,7 @@ class UpdateDeleteTest(EngramTestCase):
     def test_purge_all_memories_needs_yes(self):
         for i in range(3):
             self.add("alice %d" % i)
-        self.ok("delete", self.list_page()["memories"][0]["id"])
+        self.ok("delete", self.list_page()["results"][0]["id"])
         bob = self.add("bob's", user="bob")
         r = self.fails(EXIT_USAGE, "purge", "--all-memories")
         self.assertIn("--yes", r.err)
@@ -810,6 +813,7 @@ class UpdateDeleteTest(EngramTestCase):
         self.assertEqual(self.ok_json("scopes", user=None)["scopes"], [])
 
     def test_history_errors(self):
+        self.add("the database exists")  # else every read is refused as not found
         self.fails(EXIT_NOT_FOUND, "history", "01234567-89ab-7def-8123-456789abcdef")
         self.fails(EXIT_USAGE, "history", "bad id!")
         self.fails(EXIT_USAGE, "history")
@@ -916,7 +920,7 @@ class JsonOutputTest(EngramTestCase):
         item = self.add("json item", "--tag", "j")
         self.assertEqual(self.get(item["id"])["id"], item["id"])
         page = self.list_page()
-        self.assertEqual([m["id"] for m in page["memories"]], [item["id"]])
+        self.assertEqual([m["id"] for m in page["results"]], [item["id"]])
         self.assertEqual(self.ok_json("update", item["id"], "-c", "json item 2")["content"],
                          "json item 2")
         self.assertEqual([h["event"] for h in self.history(item["id"])], ["ADD", "UPDATE"])
@@ -1154,10 +1158,10 @@ class RoundTripTest(EngramTestCase):
                     r = run_engram(["list", "--status", "all", "--limit", "1000"], db=db,
                                    user=user, tenant=tenant, as_json=True)
                     self.assertEqual(r.code, 0, r.describe())
-                    orders.append([m["id"] for m in r.json()["memories"]])
+                    orders.append([m["id"] for m in r.json()["results"]])
                 self.assertEqual(orders[1], orders[0])
         r = run_engram(["list", "--limit", "1000"], db=self.db1, user="alice", as_json=True)
-        ids = [m["id"] for m in r.json()["memories"]]
+        ids = [m["id"] for m in r.json()["results"]]
         self.assertEqual(ids[:2], [self.tie[1], self.tie[0]], "ties: later insert first")
 
 
@@ -1304,10 +1308,32 @@ class BadDatabaseTest(EngramTestCase):
     def test_parent_is_a_file(self):
         f = self.path("file")
         open(f, "w").close()
-        for args in (["add", "x"], ["add", "--no-infer", "x"], ["list"]):
+        for args in (["add", "x"], ["add", "--no-infer", "x"]):
             with self.subTest(args=args):
                 r = self.fails(EXIT_INTERNAL, *args, db=os.path.join(f, "sub", "engram.db"))
                 self.assertIn("cannot", r.err)
+        # A read does not try to create it: there is no database there.
+        r = self.fails(EXIT_NOT_FOUND, "list", db=os.path.join(f, "sub", "engram.db"))
+        self.assertIn("no database", r.err)
+
+    def test_reads_of_a_missing_database_fail_and_create_nothing(self):
+        # A mistyped --db used to create the directories and an empty database, and `list`
+        # then answered "(no memories)" with exit 0.
+        db = self.path("typo/dir/engram.db")
+        for args in (["list"], ["get", "mem_x"], ["search", "tea"], ["context", "tea"],
+                     ["history", "mem_x"], ["sessions"], ["scopes"], ["export"],
+                     ["keys", "list"], ["update", "mem_x", "--content", "y"],
+                     ["delete", "mem_x"], ["reembed"]):
+            with self.subTest(args=args):
+                r = self.fails(EXIT_NOT_FOUND, *args, db=db)
+                self.assertIn("no database at " + db, r.err)
+                self.assertEqual(r.out, "")
+                self.assertEqual(os.listdir(self.dir), [], "nothing may be created")
+        r = self.fails_json(EXIT_NOT_FOUND, "not_found", "list", db=db)
+        self.assertFalse(os.path.exists(self.path("typo")))
+        # A write creates it, and reads work from then on.
+        self.add("now it exists", db=db)
+        self.assertEqual(self.ok("list", db=db).out.count("now it exists"), 1)
 
     def test_missing_directories_are_created(self):
         db = self.path("deep/er/engram.db")

@@ -130,7 +130,7 @@ class CrashDurabilityTest(unittest.TestCase):
             self.assertEqual(r.returncode, 0, r.stderr.decode())
             page = json.loads(r.stdout)
             self.assertIsNone(page["next_cursor"])
-            contents = sorted(m["content"] for m in page["memories"])
+            contents = sorted(m["content"] for m in page["results"])
             expected = sorted("batch %d item %d" % (b, i) for i in range(BATCH_SIZE))
             self.assertEqual(contents, expected, "acknowledged batch %d incomplete via CLI" % b)
             for m in page["memories"]:

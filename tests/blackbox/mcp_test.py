@@ -187,7 +187,7 @@ class SessionTest(McpTestCase):
             self.assertTrue(t["description"], t["name"])
 
         # Stored as given (infer false): exactly this content, one memory per message.
-        added = self.ok(p, "add_memory", {"text": "I live in Beijing", "tags": ["home"],
+        added = self.ok(p, "add_memory", {"content": "I live in Beijing", "tags": ["home"],
                                           "importance": 0.8, "infer": False})
         self.assertEqual(len(added["results"]), 1, added)
         item_id = added["results"][0]["id"]
@@ -228,7 +228,7 @@ class SessionTest(McpTestCase):
         extracted and reconciled, chit-chat and the assistant's own words are not stored."""
         p = self.start(user="alice")
         p.initialize()
-        added = self.ok(p, "add_memory", {"text": "I live in Beijing", "tags": ["home"]})
+        added = self.ok(p, "add_memory", {"content": "I live in Beijing", "tags": ["home"]})
         self.assertEqual(added["extractor"], "rules-v2")
         self.assertEqual((added["skipped"], added["extraction_errors"]), ([], []))
         self.assertEqual([(r["kind"], r["event"]) for r in added["results"]],
@@ -265,7 +265,7 @@ class SessionTest(McpTestCase):
         history = self.ok(p, "memory_history", {"id": fact["id"]})["results"]
         self.assertEqual([h["event"] for h in history], ["ADD", "SUPERSEDE"])
 
-        chat = self.ok(p, "add_memory", {"text": "thanks!"})
+        chat = self.ok(p, "add_memory", {"content": "thanks!"})
         self.assertEqual(chat["results"], [])
         self.assertEqual(len(chat["skipped"]), 1, chat)
         self.assertIn("chit-chat", chat["skipped"][0]["reason"])
@@ -277,11 +277,11 @@ class SessionTest(McpTestCase):
         # What only storing as given means is refused with extraction, naming infer=false.
         for field, value in (("type", "fact"), ("tier", "semantic"), ("confidence", 0.5)):
             with self.subTest(field=field):
-                error = self.tool_error(p, "add_memory", {"text": "I like tea", field: value})
+                error = self.tool_error(p, "add_memory", {"content": "I like tea", field: value})
                 self.assertIn(field, error)
                 self.assertIn("infer=false", error)
         self.assertEqual(len(self.ok(p, "list_memories", {})["results"]), len(listed))
-        given = self.ok(p, "add_memory", {"text": "I like tea", "type": "preference",
+        given = self.ok(p, "add_memory", {"content": "I like tea", "type": "preference",
                                           "infer": False})
         self.assertEqual([(r["event"], r["memory"]["type"], r["memory"]["content"])
                           for r in given["results"]], [("ADD", "preference", "I like tea")])
@@ -297,7 +297,7 @@ class SessionTest(McpTestCase):
     def test_memories_are_shared_with_the_cli(self):
         p = self.start(tenant="acme", user="bob")
         p.initialize()
-        item_id = self.ok(p, "add_memory", {"text": "Bob's favourite colour is teal",
+        item_id = self.ok(p, "add_memory", {"content": "Bob's favourite colour is teal",
                                             "infer": False})["results"][0]["id"]
         self.assertEqual(p.close_and_wait(), 0)
         listed = self.cli_json("list", tenant="acme", user="bob")["memories"]
@@ -317,7 +317,7 @@ class SessionTest(McpTestCase):
         p = self.start()
         p.initialize()
         self.assertIn("user_id", self.tool_error(p, "list_memories", {}))
-        self.ok(p, "add_memory", {"text": "explicit user", "user_id": "dana", "infer": False})
+        self.ok(p, "add_memory", {"content": "explicit user", "user_id": "dana", "infer": False})
         p.close_and_wait()
 
         p = self.start(env={"ENGRAM_USER": "dana"})
@@ -353,8 +353,8 @@ class ProtocolTest(McpTestCase):
             "error"]["code"], -32602)
 
         self.assertIn("importance", self.tool_error(p, "add_memory",
-                                                    {"text": "x", "importance": 7}))
-        self.assertIn("colour", self.tool_error(p, "add_memory", {"text": "x", "colour": 1}))
+                                                    {"content": "x", "importance": 7}))
+        self.assertIn("colour", self.tool_error(p, "add_memory", {"content": "x", "colour": 1}))
         self.assertIn("'k'", self.tool_error(p, "search_memories", {"query": "x", "k": 1000}))
 
         # Notifications, known or not, are never answered.
@@ -369,7 +369,7 @@ class ProtocolTest(McpTestCase):
         p = self.start(user="alice")
         p.initialize()
         text = "我住在北京 🏠 — café"
-        item_id = self.ok(p, "add_memory", {"text": text, "infer": False})["results"][0]["id"]
+        item_id = self.ok(p, "add_memory", {"content": text, "infer": False})["results"][0]["id"]
         self.assertEqual(self.ok(p, "get_memory", {"id": item_id})["content"], text)
         self.assertEqual(self.ok(p, "search_memories", {"query": "北京"})["results"][0]["id"],
                          item_id)
@@ -380,7 +380,7 @@ class ProtocolTest(McpTestCase):
 
         p = self.start(user="alice")
         p.initialize()
-        self.ok(p, "add_memory", {"text": "kept", "infer": False})
+        self.ok(p, "add_memory", {"content": "kept", "infer": False})
         p.proc.send_signal(signal.SIGTERM)
         self.assertEqual(p.proc.wait(timeout=TIMEOUT), 0, p.log())
         self.assertEqual(self.cli_json("list", user="alice")["memories"][0]["content"], "kept")

@@ -141,7 +141,7 @@ class AuthTest(ServerTestCase):
         self.ok(c, "POST", "/v1/context", {"user_id": "u", "query": "vault code PLUM-zebra"})
         self.ok(c, "PATCH", "/v1/memories/" + m["id"], {"content": content + " (old)"},
                 params={"user_id": "u"})
-        self.fails(c, "POST", "/v1/memories", {"user_id": "u", "text": content, "bad": 1})
+        self.fails(c, "POST", "/v1/memories", {"user_id": "u", "content": content, "bad": 1})
         self.fails(c, "GET", "/v1/memories", key="sk-guess-PLUM-4471", params={"user_id": "u"},
                    status=401)
         self.ok(a, "GET", "/v1/admin/keys")
@@ -247,6 +247,27 @@ class KeyStoreSnapshotTest(ServerTestCase):
 
 class IsolationTest(ServerTestCase):
 
+    def test_listings_show_only_the_keys_tenant(self):
+        keys = {"red": create_key(self.db, "red"), "blue": create_key(self.db, "blue")}
+        s = self.start_server()
+        red, blue = s.client(keys["red"]["secret"]), s.client(keys["blue"]["secret"])
+        self.add(red, "shared-name", "red's memory", infer=False)
+        self.add(red, "red-only", "another", infer=False)
+        self.ok(blue, "POST", "/v1/sessions/blue-s/messages",
+                {"user_id": "shared-name", "infer": False,
+                 "messages": [{"role": "user", "content": "blue's turn"}]}, expect=201)
+        red_users = self.ok(red, "GET", "/v1/users")["results"]
+        self.assertEqual([(u["user_id"], u["items"], u["sessions"]) for u in red_users],
+                         [("red-only", 1, 0), ("shared-name", 1, 0)])
+        blue_users = self.ok(blue, "GET", "/v1/users")["results"]
+        self.assertEqual([(u["user_id"], u["items"], u["sessions"]) for u in blue_users],
+                         [("shared-name", 0, 1)])
+        self.assertEqual(self.ok(red, "GET", "/v1/sessions",
+                                 params={"user_id": "shared-name"})["results"], [])
+        self.assertEqual([x["session_id"] for x in self.ok(
+            blue, "GET", "/v1/sessions", params={"user_id": "shared-name"})["results"]],
+            ["blue-s"])
+
     def test_random_operations_never_cross_tenants(self):
         seed = int(os.environ.get("ENGRAM_SERVER_SEED", str(int(time.time() * 1000))))
         print("isolation seed: %d (set ENGRAM_SERVER_SEED to repeat)" % seed, file=sys.stderr)
@@ -270,7 +291,7 @@ class IsolationTest(ServerTestCase):
             elif op == "batch":
                 texts = ["%s %s batch %d.%d" % (me, rng.choice(words), step, i) for i in range(3)]
                 res = self.ok(c, "POST", "/v1/memories/batch",
-                              {"user_id": user, "memories": [{"text": t} for t in texts]},
+                              {"user_id": user, "memories": [{"content": t} for t in texts]},
                               expect=201)["results"]
                 for r, t in zip(res, texts):
                     owned[me][r["id"]] = t

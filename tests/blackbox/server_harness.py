@@ -299,7 +299,7 @@ class ServerTestCase(unittest.TestCase):
     # --- shorthands for the v1 API ---
 
     def add(self, client, user, text, **fields):
-        body = dict(fields, user_id=user, text=text)
+        body = dict(fields, user_id=user, content=text)
         res = self.ok(client, "POST", "/v1/memories", body, expect=201)["results"]
         self.assertEqual(len(res), 1)
         self.assertEqual(res[0]["memory"]["content"], text)

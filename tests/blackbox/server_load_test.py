@@ -61,12 +61,12 @@ class ConcurrencyTest(ServerTestCase):
             for j in range(self.ROUNDS):
                 if j % 5 == 4:
                     body = {"user_id": "shared", "memories": [
-                        {"text": "thread %d round %d item %d" % (i, j, k), "tags": ["t%d" % i]}
+                        {"content": "thread %d round %d item %d" % (i, j, k), "tags": ["t%d" % i]}
                         for k in range(3)]}
                     r = c.request("POST", "/v1/memories/batch", body)
                 else:
                     r = c.request("POST", "/v1/memories", {
-                        "user_id": "shared", "text": "thread %d round %d" % (i, j),
+                        "user_id": "shared", "content": "thread %d round %d" % (i, j),
                         "tags": ["t%d" % i]})
                 rec.note(r, 201)
                 if r.status == 201:
@@ -139,7 +139,7 @@ class CrashTest(ServerTestCase):
             text = "writer %d memory %d" % (i, n)
             n += 1
             try:
-                r = c.request("POST", "/v1/memories", {"user_id": "crash", "text": text})
+                r = c.request("POST", "/v1/memories", {"user_id": "crash", "content": text})
             except GONE:
                 return
             if 200 <= r.status < 300:
@@ -205,7 +205,7 @@ class ShutdownTest(ServerTestCase):
 
         def batch(tag, n):
             return {"user_id": "bulk", "memories": [
-                {"text": "%s memory %d about shutdown" % (tag, k), "tags": [tag]}
+                {"content": "%s memory %d about shutdown" % (tag, k), "tags": [tag]}
                 for k in range(n)]}
 
         started = time.monotonic()

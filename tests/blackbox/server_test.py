@@ -63,7 +63,7 @@ class AddTest(ApiTestCase):
     def test_add_text_with_every_field(self):
         r = self.call(self.c, "POST", "/v1/memories", {
             "user_id": "alice", "agent_id": "ag", "session_id": "s1", "infer": False,
-            "text": "prefers green tea", "type": "preference", "tier": "episodic",
+            "content": "prefers green tea", "type": "preference", "tier": "episodic",
             "tags": ["drink", "tea"], "entities": ["Alice"],
             "metadata": {"source": "chat", "n": [1, 2]}, "importance": 0.9, "confidence": 0.75,
             "created_at": "2024-03-01T10:00:00Z", "valid_from": "2024-02-01T00:00:00Z",
@@ -139,15 +139,15 @@ class AddTest(ApiTestCase):
         self.assertIn("'assistant'", body["skipped"][0]["reason"])
         self.assertIn("chit-chat", body["skipped"][1]["reason"])
         # Nothing stored: 200 with the reasons.
-        nothing = self.ok(c, "POST", "/v1/memories", {"user_id": "carol", "text": "ok"})
+        nothing = self.ok(c, "POST", "/v1/memories", {"user_id": "carol", "content": "ok"})
         self.assertEqual(nothing["results"], [])
         self.assertEqual([x["message"] for x in nothing["skipped"]], [0])
         self.assertIn("chit-chat", nothing["skipped"][0]["reason"])
         self.assertEqual(self.count("carol"), 2)
         # Fields only storing as given decides are refused, naming infer=false.
-        for body, field in (({"user_id": "carol", "text": "x", "type": "fact"}, "type"),
-                            ({"user_id": "carol", "text": "x", "entities": ["X"]}, "entities"),
-                            ({"user_id": "carol", "memories": [{"text": "x", "tier": "semantic"}]},
+        for body, field in (({"user_id": "carol", "content": "x", "type": "fact"}, "type"),
+                            ({"user_id": "carol", "content": "x", "entities": ["X"]}, "entities"),
+                            ({"user_id": "carol", "memories": [{"content": "x", "tier": "semantic"}]},
                              "tier")):
             path = "/v1/memories/batch" if "memories" in body else "/v1/memories"
             with self.subTest(field=field):
@@ -157,24 +157,24 @@ class AddTest(ApiTestCase):
 
     def test_invalid_add_requests_name_the_field_and_store_nothing(self):
         cases = [
-            ({"text": "x"}, "user_id"),
-            ({"user_id": "alice"}, "text"),
-            ({"user_id": "alice", "text": "x", "messages": [{"role": "u", "content": "y"}]},
+            ({"content": "x"}, "user_id"),
+            ({"user_id": "alice"}, "content"),
+            ({"user_id": "alice", "content": "x", "messages": [{"role": "u", "content": "y"}]},
              "messages"),
-            ({"user_id": "alice", "text": "x", "bogus": 1}, "bogus"),
-            ({"user_id": "alice", "text": "x", "type": "nonsense"}, "type"),
-            ({"user_id": "alice", "text": "x", "tier": "nonsense"}, "tier"),
-            ({"user_id": "alice", "text": "x", "importance": 1.5}, "importance"),
-            ({"user_id": "alice", "text": "x", "confidence": "high"}, "confidence"),
-            ({"user_id": "alice", "text": "x", "metadata": [1]}, "metadata"),
-            ({"user_id": "alice", "text": "x", "tags": "a,b"}, "tags"),
-            ({"user_id": "alice", "text": "x", "entities": [1]}, "entities"),
-            ({"user_id": "alice", "text": "x", "created_at": "yesterday"}, "created_at"),
-            ({"user_id": "alice", "text": "x", "infer": "yes"}, "infer"),
-            ({"user_id": "alice", "text": 7}, "text"),
-            ({"user_id": 7, "text": "x"}, "user_id"),
-            ({"user_id": "alice", "text": ""}, "content"),
-            ({"user_id": "alice", "text": "x" * 17000}, "content"),
+            ({"user_id": "alice", "content": "x", "bogus": 1}, "bogus"),
+            ({"user_id": "alice", "content": "x", "type": "nonsense"}, "type"),
+            ({"user_id": "alice", "content": "x", "tier": "nonsense"}, "tier"),
+            ({"user_id": "alice", "content": "x", "importance": 1.5}, "importance"),
+            ({"user_id": "alice", "content": "x", "confidence": "high"}, "confidence"),
+            ({"user_id": "alice", "content": "x", "metadata": [1]}, "metadata"),
+            ({"user_id": "alice", "content": "x", "tags": "a,b"}, "tags"),
+            ({"user_id": "alice", "content": "x", "entities": [1]}, "entities"),
+            ({"user_id": "alice", "content": "x", "created_at": "yesterday"}, "created_at"),
+            ({"user_id": "alice", "content": "x", "infer": "yes"}, "infer"),
+            ({"user_id": "alice", "content": 7}, "content"),
+            ({"user_id": 7, "content": "x"}, "user_id"),
+            ({"user_id": "alice", "content": ""}, "content"),
+            ({"user_id": "alice", "content": "x" * 17000}, "content"),
             ({"user_id": "alice", "messages": []}, "messages"),
             ({"user_id": "alice", "messages": "hi"}, "messages"),
             ({"user_id": "alice", "messages": [{"content": "y"}]}, "role"),
@@ -195,8 +195,8 @@ class BatchTest(ApiTestCase):
     def test_batch_stores_every_entry(self):
         res = self.ok(self.c, "POST", "/v1/memories/batch", {
             "user_id": "bob", "session_id": "s", "memories": [
-                {"text": "likes chess", "tags": ["hobby"]},
-                {"text": "born in 1990", "type": "fact", "importance": 0.8},
+                {"content": "likes chess", "tags": ["hobby"]},
+                {"content": "born in 1990", "type": "fact", "importance": 0.8},
                 {"messages": [{"role": "user", "content": "hello"},
                               {"role": "assistant", "content": "hi bob"}]}]}, expect=201)
         contents = [r["memory"]["content"] for r in res["results"]]
@@ -205,12 +205,12 @@ class BatchTest(ApiTestCase):
         self.assertEqual(self.count("bob"), 4)
 
     def test_one_bad_entry_rejects_the_whole_batch(self):
-        good = [{"text": "entry %d" % i} for i in range(6)]
+        good = [{"content": "entry %d" % i} for i in range(6)]
         bad_entries = [
-            ({"text": "x", "bogus": True}, "memories[3]"),          # decoding
-            ({"text": "x", "importance": 7}, "importance"),         # engine validation
-            ({"text": "x" * 17000}, "content"),                     # engine size limit
-            ({"text": "x", "messages": [{"role": "u", "content": "v"}]}, "memories[3]"),
+            ({"content": "x", "bogus": True}, "memories[3]"),          # decoding
+            ({"content": "x", "importance": 7}, "importance"),         # engine validation
+            ({"content": "x" * 17000}, "content"),                     # engine size limit
+            ({"content": "x", "messages": [{"role": "u", "content": "v"}]}, "memories[3]"),
             ("just a string", "memories[3]"),
             ({"messages": [{"role": "u"}]}, "content"),
         ]
@@ -225,10 +225,10 @@ class BatchTest(ApiTestCase):
         for body, mention in [
                 ({"user_id": "bob"}, "memories"),
                 ({"user_id": "bob", "memories": []}, "memories"),
-                ({"user_id": "bob", "memories": {"text": "x"}}, "memories"),
-                ({"memories": [{"text": "x"}]}, "user_id"),
-                ({"user_id": "bob", "memories": [{"text": "x"}], "text": "y"}, "text"),
-                ({"user_id": "bob", "memories": [{"text": "t%d" % i} for i in range(21)]},
+                ({"user_id": "bob", "memories": {"content": "x"}}, "memories"),
+                ({"memories": [{"content": "x"}]}, "user_id"),
+                ({"user_id": "bob", "memories": [{"content": "x"}], "content": "y"}, "content"),
+                ({"user_id": "bob", "memories": [{"content": "t%d" % i} for i in range(21)]},
                  "at most 20"),
                 # 7 entries of 3 messages: 21 memories, over --max-batch 20.
                 ({"user_id": "bob", "memories": [
@@ -239,7 +239,7 @@ class BatchTest(ApiTestCase):
         self.assertEqual(self.count("bob"), 0)
         # Exactly the limit is fine.
         self.ok(self.c, "POST", "/v1/memories/batch",
-                {"user_id": "bob", "memories": [{"text": "t%d" % i} for i in range(20)]},
+                {"user_id": "bob", "memories": [{"content": "t%d" % i} for i in range(20)]},
                 expect=201)
         self.assertEqual(self.count("bob"), 20)
 
@@ -260,7 +260,7 @@ class BodyTest(ApiTestCase):
     def test_malformed_bodies_are_400(self):
         bad = [b"", b"{", b'{"user_id": "alice",}', b"not json", b"[1, 2]", b'"text"', b"null",
                b'{"user_id": "alice"} trailing', b'{"user_id": "\xff\xfe"}', b"{\"a\": NaN}",
-               b'{"user_id": "alice", "text": "\\ud800"}', b"\x00\x01\x02"]
+               b'{"user_id": "alice", "content": "\\ud800"}', b"\x00\x01\x02"]
         for method, path, params in self.routes():
             for raw in bad:
                 with self.subTest(route=path, body=raw):
@@ -269,7 +269,7 @@ class BodyTest(ApiTestCase):
 
     def test_deeply_nested_bodies_are_400(self):
         for depth in (33, 1000, 30000):
-            raw = ('{"user_id": "alice", "text": "x", "metadata": {"a": ' + "[" * depth +
+            raw = ('{"user_id": "alice", "content": "x", "metadata": {"a": ' + "[" * depth +
                    "]" * depth + "}}").encode()
             for method, path, params in self.routes():
                 with self.subTest(route=path, depth=depth):
@@ -281,14 +281,14 @@ class BodyTest(ApiTestCase):
         self.assertEqual(m["metadata"], nested)
 
     def test_body_over_the_limit_is_413_and_stores_nothing(self):
-        big = {"user_id": "alice", "text": "x" * 70000}
+        big = {"user_id": "alice", "content": "x" * 70000}
         for method, path, params in self.routes():
             with self.subTest(route=path):
                 self.fails(self.c, method, path, big, params=params, status=413,
                            code="payload_too_large", mentions="65536")
         self.assertEqual(self.count("alice"), 1)  # the memory routes() added
         # Just under the limit reaches the decoder (which rejects the content size).
-        self.fails(self.c, "POST", "/v1/memories", {"user_id": "alice", "text": "x" * 60000},
+        self.fails(self.c, "POST", "/v1/memories", {"user_id": "alice", "content": "x" * 60000},
                    status=400, mentions="content")
 
     def test_form_encoded_bodies_are_read_as_json(self):
@@ -296,7 +296,7 @@ class BodyTest(ApiTestCase):
         sends) into the query parameters unless the route reads the body itself, as ours do."""
         form = {"Content-Type": "application/x-www-form-urlencoded"}
         text = "form typed " + "y" * 9000  # over httplib's 8 KiB form limit
-        res = self.ok(self.c, "POST", "/v1/memories", {"user_id": "alice", "text": text},
+        res = self.ok(self.c, "POST", "/v1/memories", {"user_id": "alice", "content": text},
                       expect=201, headers=form)
         item = res["results"][0]["memory"]
         patched = self.ok(self.c, "PATCH", "/v1/memories/" + item["id"], {"importance": 0.2},
@@ -844,7 +844,7 @@ class HugePagesTest(ServerTestCase):
         s = self.start_server(*args, db=os.path.join(self.dir, name + ".db"), name=name, env=env)
         c = s.client()
         for i in range(20):
-            self.call(c, "POST", "/v1/memories", {"user_id": "hp", "text": "huge %d" % i},
+            self.call(c, "POST", "/v1/memories", {"user_id": "hp", "content": "huge %d" % i},
                       expect=201)
         self.assertEqual(len(self.ok(c, "POST", "/v1/search",
                                      {"user_id": "hp", "query": "huge", "k": 5})["results"]), 5)
@@ -925,6 +925,123 @@ class FramingTest(ApiTestCase):
                 len(hidden))
         self.exchange(head, hidden)
         self.assertEqual(len(self.list_all(self.c, "alice")), 1, "the GET body ran as a DELETE")
+
+
+# ------------------------------------------------------------------------------------------
+# one name per thing: content and its deprecated alias, unknown-field hints, listings
+# ------------------------------------------------------------------------------------------
+
+class NamesAndListingsTest(ApiTestCase):
+
+    def test_text_is_a_deprecated_alias_of_content(self):
+        r = self.call(self.c, "POST", "/v1/memories",
+                      {"user_id": "ann", "text": "prefers window seats", "infer": False},
+                      expect=201)
+        body = r.json()
+        self.assertEqual(body["results"][0]["memory"]["content"], "prefers window seats")
+        self.assertEqual([(w["code"], w["field"], w["replacement"]) for w in body["warnings"]],
+                         [("deprecated_field", "text", "content")])
+        self.assertTrue(r.header("Warning").startswith("299 "), r.headers)
+        self.assertIn("'text' is deprecated", r.header("Warning"))
+        # With extraction too, and in a batch (one warning however many entries use it).
+        said = self.call(self.c, "POST", "/v1/memories", {"user_id": "ann", "text": "I live in Oslo."})
+        self.assertEqual(len(said.json()["warnings"]), 1)
+        batch = self.ok(self.c, "POST", "/v1/memories/batch", {
+            "user_id": "ann", "infer": False,
+            "memories": [{"text": "a"}, {"text": "b"}, {"content": "c"}]}, expect=201)
+        self.assertEqual(len(batch["warnings"]), 1)
+        plain = self.call(self.c, "POST", "/v1/memories",
+                          {"user_id": "ann", "content": "likes jazz", "infer": False}, expect=201)
+        self.assertNotIn("warnings", plain.json())
+        self.assertIsNone(plain.header("Warning"))
+
+    def test_text_and_content_that_differ_are_refused(self):
+        before = self.count("ben")
+        msg = self.fails(self.c, "POST", "/v1/memories",
+                         {"user_id": "ben", "content": "a", "text": "b", "infer": False},
+                         code="invalid_argument")
+        self.assertIn("'text'", msg)
+        self.assertIn("content", msg)
+        self.assertEqual(self.count("ben"), before)
+        # Equal values are one memory, with the warning.
+        same = self.ok(self.c, "POST", "/v1/memories",
+                       {"user_id": "ben", "content": "a", "text": "a", "infer": False}, expect=201)
+        self.assertEqual(len(same["results"]), 1)
+        self.assertEqual(len(same["warnings"]), 1)
+
+    def test_unknown_fields_name_the_field_to_use(self):
+        self.fails(self.c, "POST", "/v1/memories", {"user_id": "cy", "txt": "x"},
+                   mentions="field 'txt' is not a known field; did you mean 'content'?")
+        self.fails(self.c, "POST", "/v1/memories", {"userId": "cy", "content": "x"},
+                   mentions="did you mean 'user_id'?")
+        item = self.add(self.c, "cy", "original", infer=False)
+        self.fails(self.c, "PATCH", "/v1/memories/" + item["id"], {"text": "changed"},
+                   params={"user_id": "cy"}, mentions="did you mean 'content'?")
+        self.fails(self.c, "POST", "/v1/search", {"user_id": "cy", "query": "x", "top_k": 3},
+                   mentions="did you mean 'k'?")
+        self.fails(self.c, "GET", "/v1/memories", params={"user_id": "cy", "limt": "3"},
+                   mentions="did you mean 'limit'?")
+        self.fails(self.c, "POST", "/v1/memories", {"user_id": "cy", "content": "x", "bogus": 1},
+                   mentions="'bogus' is not a known field")
+
+    def test_users_of_the_tenant_with_counts_in_pages(self):
+        for user, n in (("u-carol", 3), ("u-alice", 1), ("u-bob", 2)):
+            for i in range(n):
+                self.add(self.c, user, "memory %d of %s" % (i, user), infer=False)
+        self.ok(self.c, "POST", "/v1/sessions/s1/messages",
+                {"user_id": "u-dan", "infer": False,
+                 "messages": [{"role": "user", "content": "hello there"}]}, expect=201)
+        seen, cursor = [], None
+        while True:
+            params = {"limit": "2"}
+            if cursor:
+                params["cursor"] = cursor
+            page = self.ok(self.c, "GET", "/v1/users", params=params)
+            self.assertLessEqual(len(page["results"]), 2)
+            seen += page["results"]
+            cursor = page["next_cursor"]
+            if cursor is None:
+                break
+        mine = {u["user_id"]: (u["items"], u["sessions"]) for u in seen
+                if u["user_id"].startswith("u-")}
+        self.assertEqual(mine, {"u-alice": (1, 0), "u-bob": (2, 0), "u-carol": (3, 0),
+                                "u-dan": (0, 1)})
+        self.assertEqual([u["user_id"] for u in seen], sorted(u["user_id"] for u in seen))
+        self.fails(self.c, "GET", "/v1/users", params={"limit": "0"}, mentions="limit")
+        self.fails(self.c, "GET", "/v1/users", params={"user_id": "x"}, mentions="user_id")
+
+    def test_sessions_of_a_user_newest_first(self):
+        for sid in ("first", "second", "third"):
+            self.ok(self.c, "POST", "/v1/sessions/%s/messages" % sid,
+                    {"user_id": "eve", "infer": False,
+                     "messages": [{"role": "user", "content": "turn in " + sid},
+                                  {"role": "assistant", "content": "noted"}]}, expect=201)
+        self.ok(self.c, "POST", "/v1/sessions/other/messages",
+                {"user_id": "frank", "infer": False,
+                 "messages": [{"role": "user", "content": "not eve's"}]}, expect=201)
+        self.ok(self.c, "POST", "/v1/sessions/first/close", {"user_id": "eve"})
+        page = self.ok(self.c, "GET", "/v1/sessions", params={"user_id": "eve", "limit": "2"})
+        self.assertEqual([s["session_id"] for s in page["results"]], ["third", "second"])
+        self.assertEqual(page["results"][0]["turn_count"], 2)
+        self.assertIsNone(page["results"][0]["closed_at"])
+        rest = self.ok(self.c, "GET", "/v1/sessions",
+                       params={"user_id": "eve", "cursor": page["next_cursor"]})
+        self.assertEqual([s["session_id"] for s in rest["results"]], ["first"])
+        self.assertIsNotNone(rest["results"][0]["closed_at"])
+        self.assertIsNone(rest["next_cursor"])
+        # The CLI lists the same sessions, with the same body under --json.
+        r = h.run_engram(self.server.db, "--user", "eve", "--json", "sessions", "--limit", "2")
+        self.assertEqual(r.returncode, 0, r.stderr)
+        self.assertEqual(json.loads(r.stdout), page)
+        r = h.run_engram(self.server.db, "--user", "eve", "sessions")
+        self.assertEqual(r.returncode, 0, r.stderr)
+        lines = r.stdout.decode().splitlines()
+        self.assertEqual([l.split()[0] for l in lines], ["third", "second", "first"])
+        self.assertIn("2 turns", lines[0])
+        self.assertIn("closed", lines[2])
+        none = self.ok(self.c, "GET", "/v1/sessions", params={"user_id": "nobody"})
+        self.assertEqual(none, {"results": [], "next_cursor": None})
+        self.fails(self.c, "GET", "/v1/sessions", mentions="user_id")
 
 
 if __name__ == "__main__":

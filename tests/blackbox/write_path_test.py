@@ -221,7 +221,7 @@ class WritePathTest(h.ServerTestCase):
         self.assertIn("assistant", r["skipped"][0]["reason"])
         self.assertIn("chit-chat", r["skipped"][1]["reason"])
         b = self.ok(c, "POST", "/v1/memories/batch", {"user_id": "u", "memories": [
-            {"text": "ok"}, {"text": "I love sushi."}]}, expect=201)
+            {"content": "ok"}, {"content": "I love sushi."}]}, expect=201)
         turns, memories = self.split(b)
         self.assertEqual([t["memory"]["content"] for t in turns], ["I love sushi."])
         self.assertEqual(len(memories), 1, b)
@@ -259,17 +259,17 @@ class WritePathTest(h.ServerTestCase):
                 self.assertEqual(self.list_all(c, "u", type="message", status="all"), [])
                 # Stored as given is unaffected.
                 r = self.ok(c, "POST", "/v1/memories",
-                            {"user_id": "u", "text": "Where do I live?", "infer": False},
+                            {"user_id": "u", "content": "Where do I live?", "infer": False},
                             expect=201)
                 self.assertEqual(r["results"][0]["memory"]["content"], "Where do I live?")
 
     def test_infer_refuses_fields_the_extractor_decides(self):
         c = self.infer_client(self.start_server())
         self.fails(c, "POST", "/v1/memories",
-                   {"user_id": "u", "text": "I like tea", "type": "preference"}, mentions="type")
+                   {"user_id": "u", "content": "I like tea", "type": "preference"}, mentions="type")
         self.fails(c, "POST", "/v1/memories",
-                   {"user_id": "u", "text": "x", "infer": False, "async": True}, mentions="async")
-        self.fails(c, "POST", "/v1/memories", {"user_id": "u", "text": "x", "infer": "yes"},
+                   {"user_id": "u", "content": "x", "infer": False, "async": True}, mentions="async")
+        self.fails(c, "POST", "/v1/memories", {"user_id": "u", "content": "x", "infer": "yes"},
                    mentions="infer")
         self.assertEqual(self.list_all(c, "u"), [])
 
@@ -277,11 +277,11 @@ class WritePathTest(h.ServerTestCase):
         s = self.start_server("--pii", "redact,secret=reject", name="redact")
         c = self.infer_client(s)
         r = self.ok(c, "POST", "/v1/memories", {"user_id": "u", "infer": False,
-                                                "text": "call me on 13812345678 or mail a@b.co"},
+                                                "content": "call me on 13812345678 or mail a@b.co"},
                     expect=201)
         self.assertEqual(r["results"][0]["memory"]["content"], "call me on [phone] or mail [email]")
         msg = self.fails(c, "POST", "/v1/memories",
-                         {"user_id": "u", "text": "my key is sk-proj-abcdefghijklmnopqrstuvwx12"},
+                         {"user_id": "u", "content": "my key is sk-proj-abcdefghijklmnopqrstuvwx12"},
                          mentions="secret")
         self.assertNotIn("sk-proj", msg)
         contents = [m["content"] for m in self.list_all(c, "u", status="all")]
@@ -340,7 +340,7 @@ class WritePathTest(h.ServerTestCase):
     def test_async_add_returns_a_job_that_completes(self):
         c = self.infer_client(self.start_server())
         accepted = self.ok(c, "POST", "/v1/memories",
-                           {"user_id": "alice", "text": "I work at Initech.", "async": True},
+                           {"user_id": "alice", "content": "I work at Initech.", "async": True},
                            expect=202)
         job_id = accepted["job_id"]
         self.assertEqual(accepted["state"], "queued")
@@ -363,7 +363,7 @@ class WritePathTest(h.ServerTestCase):
         self.fails(c, "GET", "/v1/jobs/" + job_id, params={"user_id": "bob"}, status=404)
         # A job with nothing to remember is done too, with the reason and nothing stored.
         job = self.wait_job(c, "alice", self.ok(c, "POST", "/v1/memories", {
-            "user_id": "alice", "text": "thanks!", "async": True}, expect=202)["job_id"])
+            "user_id": "alice", "content": "thanks!", "async": True}, expect=202)["job_id"])
         self.assertEqual(job["state"], "done", job)
         self.assertEqual(job["result"]["results"], [])
         self.assertIn("chit-chat", job["result"]["skipped"][0]["reason"])
@@ -413,7 +413,7 @@ class WritePathTest(h.ServerTestCase):
         self.assertEqual(len(llm.requests), asked)
         # Async while down: accepted, then the server dies before the provider recovers.
         job_id = self.ok(c, "POST", "/v1/memories",
-                         {"user_id": "alice", "text": "I work at Globex now.", "async": True},
+                         {"user_id": "alice", "content": "I work at Globex now.", "async": True},
                          expect=202)["job_id"]
         self.assertEqual(s.stop(sig=signal.SIGKILL), -signal.SIGKILL)
         self.servers.remove(s)
@@ -581,7 +581,7 @@ class RememberCliTest(h.ServerTestCase):
         self.assertEqual((as_given["content"], as_given["source"]["extractor"]),
                          ("ok thanks", "manual"))
         listed = json.loads(h.run_engram(self.db, "--user", "u", "--json", "list").stdout)
-        by_content = {m["content"]: m for m in listed["memories"]}
+        by_content = {m["content"]: m for m in listed["results"]}
         self.assertEqual(sorted(by_content), ["I live in Paris.", "I love sushi.",
                                               "I moved to Rome.", "User loves sushi",
                                               "User moved to Rome", "ok thanks"])
