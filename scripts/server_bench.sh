@@ -11,7 +11,7 @@
 # database (~1-4 min) and keeps it; each run then works on a fresh copy of it, so the memories an
 # earlier add run stored are not searched by the next one.
 # Before the measured runs, a WARMUP-long search run (not recorded) fills SQLite's page caches
-# and the item cache: the first run after a start was 10–25 % slower than the next ones.
+# and the item cache, so that the first measured run is not slower than the next ones.
 # Then latency at fixed request rates: engram_http_load (bench/http_load.cc) sends requests on
 # a schedule over OPEN_CONNECTIONS keep-alive connections and measures each from the time it
 # was due, so a stall counts for every request it delays (wrk measures at saturation, where the

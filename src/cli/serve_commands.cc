@@ -111,10 +111,9 @@ void AddWriteOptions(CLI::App* cmd, WriteFlags& w) {
 // process starts, by GLIBC_TUNABLES, and falls back to ordinary pages when the pool runs out.
 // With huge pages on and free ones in the pool, the server runs itself again once with that
 // tunable added, so that the item cache, the keyword postings and SQLite's page caches join
-// the index rows there (side by side at saturation: search p99 10.5-15.2 ms, against
-// 16.7-27.8 ms with the index rows alone; bench/results/server-full-2026-11-30.md, session
-// 17). A GLIBC_TUNABLES that already names glibc.malloc.hugetlb is left as it is, so an
-// operator can set it to 0.
+// the index rows there, out of reach of the kernel's page-access sampling like them
+// (huge_pages.h; figures in bench/results/server.md). A GLIBC_TUNABLES that already names
+// glibc.malloc.hugetlb is left as it is, so an operator can set it to 0.
 void RestartWithHugePageMalloc(char** argv) {
   constexpr const char* kTunable = "glibc.malloc.hugetlb=2";
   const char* set = std::getenv("GLIBC_TUNABLES");
