@@ -6,7 +6,7 @@
 // topics of 12 words each; a memory (8-19 words) takes about half its words from its topic —
 // a user's memories return to the same people, places and subjects. Queries (3-6 words) are
 // drawn the same way. Hash embeddings of uniformly random word bags are close to random
-// vectors, on which no graph index reaches high recall (see retrieval-1m-2026-11-30.md).
+// vectors, on which no graph index reaches high recall (see bench/results/retrieval.md).
 //
 // The database is cached in $ENGRAM_BENCH_DIR (default /var/tmp/engram-bench-1m), so the
 // slow parts run once: adding the memories, then building the graph (in the background, as the

@@ -1,14 +1,19 @@
 #!/usr/bin/env bash
 # `make bench`: runs the storage benchmarks and writes the raw Google Benchmark JSON and a
-# Markdown table (with the machine described) to bench/results/.
+# Markdown table (with the machine described) to bench/results/<date>-store/run-NN.json and
+# run-NN.md (UTC date, the first NN free for both: recorded results are never overwritten).
 set -euo pipefail
 BUILD=${1:-build}
-OUT=bench/results
+OUT=bench/results/$(date -u +%Y-%m-%d)-store
 mkdir -p "$OUT"
-STAMP=$(date -u +%Y-%m-%d)
-JSON="$OUT/store_bench-$STAMP.json"
+n=1
+while [ -e "$OUT/$(printf 'run-%02d' "$n").json" ] || [ -e "$OUT/$(printf 'run-%02d' "$n").md" ]; do
+  n=$((n + 1))
+done
+RUN="$OUT/$(printf 'run-%02d' "$n")"
+JSON="$RUN.json"
 "$BUILD/engram_bench" --benchmark_out="$JSON" --benchmark_out_format=json "${@:2}"
-python3 - "$JSON" "$OUT/store_bench-$STAMP.md" <<'PY'
+python3 - "$JSON" "$RUN.md" <<'PY'
 import json, sys, platform, os, subprocess
 data = json.load(open(sys.argv[1]))
 ctx = data["context"]

@@ -1,8 +1,8 @@
 #!/usr/bin/env bash
 # Server load benchmark (issue 4): USERS users × PER_USER memories on the embedded database,
 # then wrk with keep-alive against POST /v1/search and POST /v1/memories. Writes a table with
-# the machine to bench/results/server-<date>.md, or server-<date>-2.md, -3, ... when that file
-# exists (recorded results are never overwritten).
+# the machine to bench/results/<date>-server/run-NN.md (UTC date, the first free NN from 01:
+# recorded results are never overwritten).
 # Every write here stores its text as given ("infer": false in bench/server/load.py, add.lua and
 # bench/http_load.cc, like `engram add --no-infer`): extraction is the default for
 # POST /v1/memories, and these targets are about the store, not the extractor.
@@ -11,7 +11,7 @@
 # database (~1-4 min) and keeps it; each run then works on a fresh copy of it, so the memories an
 # earlier add run stored are not searched by the next one.
 # Before the measured runs, a WARMUP-long search run (not recorded) fills SQLite's page caches
-# and the item cache: the first run after a start was 10–25 % slower than the next ones.
+# and the item cache, so that the first measured run is not slower than the next ones.
 # Then latency at fixed request rates: engram_http_load (bench/http_load.cc) sends requests on
 # a schedule over OPEN_CONNECTIONS keep-alive connections and measures each from the time it
 # was due, so a stall counts for every request it delays (wrk measures at saturation, where the
@@ -147,10 +147,11 @@ for r in $ADD_RATES; do open_run add "$r" "$WORK/texts"; done
 grep -E '^(RssAnon|HugetlbPages):' "/proc/$SERVER/status" > "$WORK/memory" || true
 echo "huge pages reserved: $(cat /proc/sys/vm/nr_hugepages)" >> "$WORK/memory"
 
-STAMP=$(date -u +%Y-%m-%d)
-OUT="$HERE/bench/results/server-$STAMP.md"
-n=2
-while [ -e "$OUT" ]; do OUT="$HERE/bench/results/server-$STAMP-$n.md"; n=$((n + 1)); done
+OUT_DIR="$HERE/bench/results/$(date -u +%Y-%m-%d)-server"
+mkdir -p "$OUT_DIR"
+n=1
+while [ -e "$OUT_DIR/$(printf 'run-%02d.md' "$n")" ]; do n=$((n + 1)); done
+OUT="$OUT_DIR/$(printf 'run-%02d.md' "$n")"
 python3 - "$WORK" "$OUT" "$USERS" "$PER_USER" "$CONNECTIONS" \
           "$DURATION" "$WRK_THREADS" "$WARMUP" "$SERVE_FLAGS" "$SEARCH_RATES" "$ADD_RATES" \
           "$OPEN_CONNECTIONS" "$OPEN_SECONDS" "$SETTLE" "$OPEN_WARMUP" <<'PY'

@@ -71,7 +71,8 @@ struct SearchQuery {
   // Conversational read path: the turns just before `text` (oldest first). They join the query
   // in both channels, each weighted recent_turn_weight against the query text's 1: the latest
   // line usually says what the next reply needs, the earlier ones still carry the topic.
-  // (A weight decaying with distance measured worse on MADial-Bench than a flat one.)
+  // The weight is flat, not decaying with distance: the topic is often set several turns
+  // back (bench/results/evaluation.md).
   std::vector<std::string> recent_turns;  // at most 64
   double recent_turn_weight = 0.5;
   // A conversation turn the write path kept (IsKeptTurn) has its relevance scaled by this: when
@@ -83,9 +84,8 @@ struct SearchQuery {
   double mmr_lambda = 0.7;          // 1: no diversity penalty
   // Cosine similarity up to which two memories count as not redundant for MMR; above it the
   // penalty rises linearly to 1; 0 is plain MMR. Memories of one user share much vocabulary,
-  // so plain MMR also pushes away distinct relevant memories. With the session prior on,
-  // floors 0.5–0.8 measured alike: MADial-Bench recall@5 +0.01 (zh) / +0.02 (en), LoCoMo
-  // within ±0.003; 0.6 is the middle of that range.
+  // so plain MMR also pushes away distinct relevant memories. 0.6 is the middle of the range
+  // of floors that rank alike on the conversational benchmarks (bench/results/evaluation.md).
   double mmr_similarity_floor = 0.6;
   bool record_access = true;        // count this read in the items' access statistics
 };

@@ -84,8 +84,8 @@ void AppendTimestamp(std::string* out, TimestampMs t) {
   unsigned m, d;
   CivilFromDays(days, &y, &m, &d);
   if (y >= 0 && y <= 9999) {
-    // The common case, written digit by digit: snprintf took 2 % of a search request's CPU
-    // (five timestamps per returned memory).
+    // The common case, written digit by digit rather than by snprintf: a search formats five
+    // timestamps for every memory it returns.
     char text[] = "0000-00-00T00:00:00.000Z";
     auto put = [&](size_t end, int64_t value, int digits) {
       for (int i = 0; i < digits; ++i, value /= 10) text[end - i] = static_cast<char>('0' + value % 10);

@@ -2,10 +2,9 @@
 // scan codes.
 //
 // Why not a std::vector: a vector doubles by copying. An index array of 10k rows of 384 floats
-// is 15 MB, and the copy touches 30 MB of new memory while the engine's write lock is held.
-// Timed in the benchmark's VM on 4 KiB pages: 20 ms at 11,096 rows, 137 ms at 16,384 and 208 ms
-// at 32,768 (bench/results/server-full-2026-11-30.md, session 18). The server benchmark's 100
-// users grow in lockstep, so every add waited on those copies in turn.
+// is 15 MB, and the copy touches 30 MB of new memory (a page fault per new page) while the
+// engine's write lock is held, so every add waits for it. Users who write at the same pace
+// reach the same sizes together, and their copies come in bursts (bench/results/server.md).
 //
 // Here a full chunk holds a power of two of rows (row(r) is a shift and a mask) sized to whole
 // huge pages where possible: at least kHugePageBytes, rounded to waste little of the last page

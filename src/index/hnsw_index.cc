@@ -79,8 +79,8 @@ void RecountTombstones(Graph& graph) {
 
 // hnswlib's inner-product space with engram's distance function. hnswlib picks its SIMD code
 // when it is compiled, so a portable build (no -mavx) gets SSE with one running sum, bound by
-// addition latency; InnerProduct chooses AVX2 at load time and keeps 32 partial sums (3-4x
-// faster at dimension 384). Same distance (1 - inner product) up to float rounding, so graphs
+// addition latency; InnerProduct chooses AVX2 at load time and keeps 32 partial sums, which
+// hide that latency. Same distance (1 - inner product) up to float rounding, so graphs
 // and snapshots are interchangeable with hnswlib's own space.
 class DotProductSpace final : public hnswlib::SpaceInterface<float> {
  public:
@@ -298,9 +298,9 @@ namespace {
 
 // After a graph search returned `seen` candidates of which `passed` passed the filter: how many
 // candidates the next graph search needs, or 0 if scoring the passing nodes exactly is cheaper.
-// Rough costs in distance computations, measured at dimension 384 (bench/vector_bench.cc): a
-// graph search ~3-4*M per candidate (random access, heap work); an exact scan ~1/4 per node
-// (a filter call about as costly as a hash lookup) plus 1 per passing node.
+// The cost model, in units of one distance computation at dimension 384: a graph search ~4*M
+// per candidate (its links are read at random addresses, with heap work around each); an exact
+// scan ~1/4 per node (a filter call, about a hash lookup) plus 1 per passing node.
 size_t NextCandidates(size_t k, size_t seen, size_t passed, size_t nodes, size_t M) {
   const double pass_rate = std::max(static_cast<double>(passed), 0.5) / static_cast<double>(seen);
   const double want =

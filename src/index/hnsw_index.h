@@ -38,10 +38,10 @@ namespace engram {
 inline constexpr size_t kAutoEfSearch = 0;
 
 // The candidate list an automatic ef_search uses for a graph of `nodes` live vectors: 64 up to
-// 10,000 nodes (small scopes stay as fast as before), then 170 more per tenfold growth (234 at
-// 100k, 404 at 1M). On the million bench's texts, with M 16 / ef_construction 100, recall@10 at
-// a fixed ef drops only slowly with size (0.816 at 100k and 0.803 at 1M for ef 64), and 1M
-// nodes gave 0.961 at ef 384 and 0.970 at 512 (bench/results/retrieval-1m-2026-11-30-pass3.md).
+// 10,000 nodes (small scopes keep a cheap search), then 170 more per tenfold growth (234 at
+// 100k, 404 at 1M). Logarithmic, because recall at a fixed ef falls only slowly as a graph
+// grows; the step is what brings a 1M-node graph (M 16, ef_construction 100) to the 0.95
+// recall@10 target on the million bench's texts (figures: bench/results/retrieval.md).
 size_t EfSearchForSize(size_t nodes);
 
 struct HnswOptions {

@@ -212,8 +212,8 @@ struct Estimate {
   uint32_t row;
 };
 
-// A search's working memory, kept per thread: a search would otherwise allocate ~25 KB in
-// seven pieces, and the allocator showed in the server's profile.
+// A search's working memory, kept per thread: otherwise every search would allocate and free
+// ~25 KB in seven pieces.
 struct SearchScratch {
   std::vector<float> rotated, values, estimates, sample;
   std::vector<uint8_t> lut;
@@ -277,7 +277,8 @@ class ScanIndex final : public VectorIndex {
   size_t MemoryBytes() const override {
     // Floats, keys, codes and 1/L1 norms of the rows in use, as HnswIndex counts: the rows of
     // a chunk past the last in use are not backed by memory until written (in ordinary memory).
-    // Counting capacity made 100 scopes of 20k vectors look 60 % larger and evict each other.
+    // Counting capacity would overstate a grown index by its unused part, and the memory
+    // budget would evict scopes that fit.
     return rows_.UsedBytes() + codes_.size() * block_bytes_ + int8_.MemoryBytes() +
            inv_l1_.size() * sizeof(float);
   }
@@ -397,7 +398,7 @@ class ScanIndex final : public VectorIndex {
   // in expectation, 1.5 × `want` (+ a margin) rows reach it. One pass collects the rows at or
   // above it, and if at least `want` of them pass the filter, they hold the best `want`
   // (every row above the true cut-off is at or above the threshold). Else, by a floor that
-  // rises as estimates gather: the old way, ~4× the filter calls and pushes (BM_ScanIndex100x10k).
+  // rises as estimates gather, which calls the filter and pushes for several times as many rows.
   void SelectBest(const float* estimates, size_t rows, size_t want, const KeyFilter& filter,
                   std::vector<Estimate>* kept) const {
     constexpr size_t kSample = 1024;
@@ -407,7 +408,7 @@ class ScanIndex final : public VectorIndex {
     if (stride > 1) {
       // The rank-th largest sampled estimate (from 0), as the least of a min-heap of the
       // rank + 1 largest: most samples lose one comparison with its top, where nth_element's
-      // partitioning of all ~1,000 mispredicted a branch in two and was 3 % of a search's CPU.
+      // partitioning of all ~1,000 mispredicts a branch for about every other sample.
       const size_t count = (rows + stride - 1) / stride;
       const size_t rank = std::min(count - 1, (3 * want * count) / (2 * rows) + 4);
       std::vector<float>& top = scratch.sample;

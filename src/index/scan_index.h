@@ -15,9 +15,10 @@
 // scan" (Faiss, RaBitQ). The best max(rerank_min, rerank_factor × k) estimates are then scored
 // exactly with the floats, so returned scores are exact and only membership is approximate.
 //
-// Measured on the server benchmark's texts (10k memories of one user, hash embedder, 500
-// queries): recall@10 0.98 and recall@45 0.96 against an exact scan, where the HNSW graph
-// (M 16, ef 64) reached 0.65 and 0.61; see bench/results/scan-index-2026-12-01.md.
+// Why a scan rather than a graph at this size: embeddings of short texts from one vocabulary
+// (the hash embedder's) have many near-ties, which a greedy graph walk misses, while the scan
+// estimates every row; up to tens of thousands of vectors it takes no longer than a graph
+// search, and a write only appends a row (figures: bench/results/retrieval.md).
 //
 // Threads: not synchronized, like every VectorIndex: concurrent Searches are safe; Upsert and
 // Remove need exclusive access.

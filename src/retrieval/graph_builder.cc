@@ -7,8 +7,9 @@
 namespace engram {
 namespace {
 
-// Changes replayed under the exclusive lock at most (each insert costs ~0.1-1 ms); more are
-// replayed outside it first, for at most kMaxOpenRounds rounds.
+// Changes replayed under the exclusive lock at most: each is a graph insert (a graph search of
+// its own) while the scope's searches and writes wait, so more are replayed outside it first,
+// for at most kMaxOpenRounds rounds.
 constexpr size_t kLockedReplay = 256;
 constexpr int kMaxOpenRounds = 8;
 

@@ -54,9 +54,9 @@ DocInfo MakeDocInfo(const MemoryItem& m) {
 // written since, disjoint (a key in the tail is tombstoned in the graph).
 class ScopeIndex::LayeredVectors final : public VectorIndex {
  public:
-  // Candidate list of a merge insert. Graphs are built with 100; into a built graph, 50 costs
-  // 2.6× less per insert for the same recall@10 (0.999 at ef_search 64, 20k clustered vectors:
-  // ENGRAM_BENCH_EFC=50 ENGRAM_BENCH_N=20000 engram_vector_bench).
+  // Candidate list of a merge insert. Graphs are built with 100; a vector merged into a built
+  // graph finds its neighbours through links that are already good, so half the list gives the
+  // same search recall for a much cheaper insert (figures: bench/results/retrieval.md).
   static constexpr size_t kMergeEfConstruction = 50;
 
   explicit LayeredVectors(std::unique_ptr<HnswIndex> graph)

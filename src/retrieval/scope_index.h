@@ -11,8 +11,9 @@
 // vectors, while the scan index keeps serving; the keys whose vectors change meanwhile are
 // logged and replayed onto the graph before it replaces the scan index (see graph_builder.h).
 //
-// Once the scope has a graph, a write does not insert into it (an HNSW insert costs ~0.3 ms at
-// 10k vectors, under the exclusive lock): the new vector goes to an exact "tail" (and an
+// Once the scope has a graph, a write does not insert into it (an HNSW insert is a graph search
+// of its own, and under the exclusive lock every search and write of the scope would wait for
+// it, adds serializing behind graph work): the new vector goes to an exact "tail" (and an
 // updated key's graph node is tombstoned), searches read graph and tail and merge, and the
 // GraphBuilder's thread moves the tail into the graph in small batches (MergeTail). Snapshots
 // are taken with an empty tail.

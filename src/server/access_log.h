@@ -3,8 +3,9 @@
 // Thread-safe; each line is written whole.
 //
 // Lines are buffered in memory and written by a background thread every `kFlushMs` (sooner
-// when 256 KiB wait), so no request waits on the log file: a write() per request cost ~5 % of
-// the server's CPU and, when the disk stalled, held every request behind the log's lock.
+// when 256 KiB wait), so no request waits on the log file: a write() per request would be a
+// system call on every request and, when the disk stalls, hold every request behind the log's
+// lock.
 // The destructor writes what is left; a crash (SIGKILL) may lose the last `kFlushMs` of lines.
 #pragma once
 

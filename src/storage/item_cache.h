@@ -1,6 +1,6 @@
-// ItemCache: recently returned memory items by seq, so a search's hits can skip SQLite. Under
-// the server's search load, reading the hit rows that missed the cache was ~30 % of a
-// request's CPU (a B-tree descent and often a pread per row).
+// ItemCache: recently returned memory items by seq, so a search's hits can skip SQLite, where
+// each hit row costs a B-tree descent and often a pread: a large share of a search's cost
+// (bench/results/server.md).
 //
 // Entries are packed: one string per item holding its fields (fixed-width numbers first, then
 // length-prefixed strings), ~230 bytes for a memory with 75 bytes of content against ~850 as a
@@ -17,10 +17,9 @@
 //
 // Tenant isolation: a hit is returned only for the (tenant, user) the entry's row belongs to.
 // Thread-safe. 0 bytes disables it. A cache of 4 MiB or more is split by seq into 16 shards,
-// each its own least-recently-used list of a 16th of the capacity under its own mutex: with
-// one mutex, the server's event loops waited on each other there (a quarter of their context
-// switches under the search benchmark). The generation is one atomic counter shared by the
-// shards.
+// each its own least-recently-used list of a 16th of the capacity under its own mutex: every
+// search looks up several items, and with one mutex the server's event loops would wait on
+// each other there. The generation is one atomic counter shared by the shards.
 #pragma once
 
 #include <atomic>

@@ -130,8 +130,8 @@ CREATE INDEX jobs_due ON jobs (state, next_attempt_at);
 
 // Version 5: reads counted since an item's row was last written, in a narrow table of their
 // own. Searches return items spread over the whole store; counting them in `items` rewrote a
-// wide page per item (~30,000 page writes a second in the 1M-item server benchmark), while
-// ~250 of these rows share a page. Readers add them to items.access_count and last_accessed;
+// wide page per item (a page write for nearly every item a search returns), while ~250 of
+// these rows share a page. Readers add them to items.access_count and last_accessed;
 // a write of the whole row folds them in and deletes the row.
 constexpr std::string_view kV5ItemAccess = R"sql(
 CREATE TABLE item_access (
@@ -156,9 +156,9 @@ INSERT INTO access_epoch (id, flushes) VALUES (1, 0);
 // Version 7: embeddings in an ordinary rowid table. As a WITHOUT ROWID table (an index b-tree)
 // a row keeps at most ~1,000 bytes on its leaf with 4 KB pages, so every 384-dimension vector
 // (1,536 bytes) spilled into an overflow page of its own, mostly empty; and appends to an index
-// b-tree rebalance the last leaves instead of starting a new one. One add wrote ~10 pages to
-// the WAL, 3.5 of them for its vector, and the server benchmark's 1M memories took 5.1 GB. A
-// table row keeps up to ~4,000 bytes in place. The old table's rows are copied in key order;
+// b-tree rebalance the last leaves instead of starting a new one: each add wrote several
+// pages for its vector, and the file held mostly empty overflow pages. A table row keeps up to
+// ~4,000 bytes in place. The old table's rows are copied in key order;
 // the unique index is built after them.
 constexpr std::string_view kV7EmbeddingRows = R"sql(
 CREATE TABLE embeddings_v7 (

@@ -150,8 +150,8 @@ class Transaction {
 
 // A read transaction (BEGIN; COMMIT on destruction): one snapshot for several statements, and
 // SQLite's file and WAL read locks taken once rather than by every statement. Those locks are
-// process-wide mutexes, so per-statement transactions made concurrent searches wait on each
-// other (issue 4 profile: eleven per search, a fifth of the server's futex waits).
+// process-wide mutexes, so per-statement transactions would make concurrent searches, which
+// run about a dozen statements each, wait on each other.
 class ReadTransaction {
  public:
   explicit ReadTransaction(Database* db) : db_(db) {}
