@@ -9,14 +9,13 @@
 //                             Submit, one fsync'd transaction); reports p50/p99 in microseconds
 // The messages are written here: self-statements, chit-chat, questions and longer turns.
 #include <benchmark/benchmark.h>
-
-#include <string>
-#include <vector>
+#include <unistd.h>
 
 #include <algorithm>
 #include <chrono>
 #include <filesystem>
-#include <unistd.h>
+#include <string>
+#include <vector>
 
 #include "engram/embedder.h"
 #include "engram/engine.h"
@@ -121,8 +120,10 @@ void BM_Remember(benchmark::State& state) {
   for (auto _ : state) {
     for (const std::string& m : Messages()) {
       auto r = writer.Remember(scope, {Turn{"user", m, 0, ""}});
-      if (!r.ok()) state.SkipWithError(r.status().ToString().c_str());
-      else stored += static_cast<int64_t>(r->writes.size());
+      if (!r.ok())
+        state.SkipWithError(r.status().ToString().c_str());
+      else
+        stored += static_cast<int64_t>(r->writes.size());
       ++n;
     }
   }

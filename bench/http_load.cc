@@ -114,10 +114,10 @@ Options Parse(int argc, char** argv) {
 struct Connection {
   size_t index = 0;
   int fd = -1;
-  bool busy = false;               // a request is on the wire
-  Clock::time_point due;           // when the request on the wire was due
+  bool busy = false;                      // a request is on the wire
+  Clock::time_point due;                  // when the request on the wire was due
   std::deque<Clock::time_point> waiting;  // due times of requests not yet sent
-  std::string in;                  // bytes of the response being read
+  std::string in;                         // bytes of the response being read
 };
 
 class Load {
@@ -167,8 +167,8 @@ class Load {
       } else if (now >= end) {
         wait.tv_nsec = 10'000'000;
       }
-      const int n = epoll_pwait2(epoll_, events.data(), static_cast<int>(events.size()), &wait,
-                                 nullptr);
+      const int n =
+          epoll_pwait2(epoll_, events.data(), static_cast<int>(events.size()), &wait, nullptr);
       for (int i = 0; i < n; ++i) Readable(conns_[events[i].data.u64]);
     }
     const double seconds = std::chrono::duration<double>(Clock::now() - measured_from_).count();
@@ -260,7 +260,7 @@ class Load {
       if (cl != std::string::npos) length = std::strtoul(head.c_str() + cl + 15, nullptr, 10);
       if (c.in.size() < head_end + 4 + length) return;
       const int status = std::atoi(c.in.c_str() + 9);  // "HTTP/1.1 200"
-      if (c.due >= measured_from_) {  // warm-up requests are not recorded
+      if (c.due >= measured_from_) {                   // warm-up requests are not recorded
         if (status < 200 || status >= 300) ++non2xx_;
         latencies_us_.push_back(static_cast<float>(
             std::chrono::duration_cast<std::chrono::microseconds>(Clock::now() - c.due).count()));
@@ -291,27 +291,30 @@ class Load {
     std::sort(l.begin(), l.end());
     auto pct = [&](double p) -> double {
       if (l.empty()) return 0;
-      return l[std::min(l.size() - 1, static_cast<size_t>(p / 100.0 * static_cast<double>(l.size())))];
+      return l[std::min(l.size() - 1,
+                        static_cast<size_t>(p / 100.0 * static_cast<double>(l.size())))];
     };
     double mean = 0;
     for (float x : l) mean += x;
     if (!l.empty()) mean /= static_cast<double>(l.size());
-    std::printf("%s at %.0f req/s offered over %d connections: %zu done in %.1f s (%.0f req/s), "
-                "%llu not 2xx, %llu unanswered\n",
-                o_.kind.c_str(), o_.rate, o_.connections, l.size(), seconds,
-                static_cast<double>(l.size()) / seconds, static_cast<unsigned long long>(non2xx_),
-                static_cast<unsigned long long>(timeouts_));
+    std::printf(
+        "%s at %.0f req/s offered over %d connections: %zu done in %.1f s (%.0f req/s), "
+        "%llu not 2xx, %llu unanswered\n",
+        o_.kind.c_str(), o_.rate, o_.connections, l.size(), seconds,
+        static_cast<double>(l.size()) / seconds, static_cast<unsigned long long>(non2xx_),
+        static_cast<unsigned long long>(timeouts_));
     std::printf("latency from due time, ms: p50 %.2f p90 %.2f p99 %.2f p99.9 %.2f max %.2f\n",
                 pct(50) / 1000, pct(90) / 1000, pct(99) / 1000, pct(99.9) / 1000,
                 l.empty() ? 0.0 : l.back() / 1000.0);
-    std::printf("RESULT {\"requests\":%zu,\"duration_us\":%.0f,\"non2xx\":%llu,\"connect\":0,"
-                "\"read\":0,\"write\":0,\"timeout\":%llu,\"p50_us\":%.0f,\"p90_us\":%.0f,"
-                "\"p99_us\":%.0f,\"p999_us\":%.0f,\"max_us\":%.0f,\"mean_us\":%.1f,"
-                "\"rate\":%.0f,\"scheduled\":%llu}\n",
-                l.size(), seconds * 1e6, static_cast<unsigned long long>(non2xx_),
-                static_cast<unsigned long long>(timeouts_), pct(50), pct(90), pct(99), pct(99.9),
-                l.empty() ? 0.0 : static_cast<double>(l.back()), mean, o_.rate,
-                static_cast<unsigned long long>(scheduled));
+    std::printf(
+        "RESULT {\"requests\":%zu,\"duration_us\":%.0f,\"non2xx\":%llu,\"connect\":0,"
+        "\"read\":0,\"write\":0,\"timeout\":%llu,\"p50_us\":%.0f,\"p90_us\":%.0f,"
+        "\"p99_us\":%.0f,\"p999_us\":%.0f,\"max_us\":%.0f,\"mean_us\":%.1f,"
+        "\"rate\":%.0f,\"scheduled\":%llu}\n",
+        l.size(), seconds * 1e6, static_cast<unsigned long long>(non2xx_),
+        static_cast<unsigned long long>(timeouts_), pct(50), pct(90), pct(99), pct(99.9),
+        l.empty() ? 0.0 : static_cast<double>(l.back()), mean, o_.rate,
+        static_cast<unsigned long long>(scheduled));
   }
 
   Options o_;

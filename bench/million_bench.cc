@@ -62,7 +62,7 @@ double ThreadCpuMs() {
 class TextGenerator {
  public:
   TextGenerator() {
-    const char* syllables[] = {"ka", "ri", "to", "mo", "na", "se", "lu", "vi", "de", "po",
+    const char* syllables[] = {"ka", "ri",  "to", "mo", "na", "se", "lu", "vi", "de", "po",
                                "ga", "shi", "ne", "ro", "ta", "mi", "zu", "be", "fa", "lo"};
     std::mt19937 rng(1);
     for (int i = 0; i < kVocabulary; ++i) {
@@ -128,7 +128,8 @@ void Fill(Engine& engine, const TextGenerator& gen, size_t n) {
     std::vector<NewMemory> batch(std::min(kBatch, n - done));
     for (size_t j = 0; j < batch.size(); ++j) batch[j].content = gen.Memory(done + j);
     auto added = engine.AddBatch(kScope, batch);
-    if (!added.ok()) std::fprintf(stderr, "add: %s\n", added.status().ToString().c_str()), std::exit(1);
+    if (!added.ok())
+      std::fprintf(stderr, "add: %s\n", added.status().ToString().c_str()), std::exit(1);
     done += batch.size();
     if (done % 100'000 == 0 || done == n) {
       std::fprintf(stderr, "  added %zu / %zu (%.0f s)\n", done, n, Seconds(start));
@@ -140,7 +141,8 @@ void Fill(Engine& engine, const TextGenerator& gen, size_t n) {
 void LoadIndex(Engine& engine) {
   auto start = std::chrono::steady_clock::now();
   auto info = engine.DescribeIndex(kScope);
-  if (!info.ok()) std::fprintf(stderr, "load: %s\n", info.status().ToString().c_str()), std::exit(1);
+  if (!info.ok())
+    std::fprintf(stderr, "load: %s\n", info.status().ToString().c_str()), std::exit(1);
   std::fprintf(stderr, "  index loaded in %.1f s (snapshot: %s)\n", Seconds(start),
                info->snapshot_status.c_str());
   std::atomic<bool> built{false};
@@ -177,7 +179,8 @@ Latency MeasureSearch(Engine& engine, const TextGenerator& gen) {
     auto hits = engine.Search(kScope, q);
     cpu.push_back(ThreadCpuMs() - c0);
     wall.push_back(Seconds(t0) * 1e3);
-    if (!hits.ok()) std::fprintf(stderr, "search: %s\n", hits.status().ToString().c_str()), std::exit(1);
+    if (!hits.ok())
+      std::fprintf(stderr, "search: %s\n", hits.status().ToString().c_str()), std::exit(1);
   }
   std::sort(wall.begin(), wall.end());
   std::sort(cpu.begin(), cpu.end());
@@ -195,8 +198,10 @@ HnswSnapshotMeta ReadMeta(const std::string& path) {
     for (int b = bytes - 1; b >= 0; --b) v = (v << 8) | static_cast<uint8_t>(h[at + b]);
     return v;
   };
-  HnswSnapshotMeta meta{.dimension = static_cast<int>(le(16, 4)), .M = le(20, 8),
-                        .ef_construction = le(28, 8), .fingerprint = le(36, 8)};
+  HnswSnapshotMeta meta{.dimension = static_cast<int>(le(16, 4)),
+                        .M = le(20, 8),
+                        .ef_construction = le(28, 8),
+                        .fingerprint = le(36, 8)};
   meta.model.resize(le(44, 4));
   in.read(meta.model.data(), static_cast<std::streamsize>(meta.model.size()));
   return meta;
@@ -208,7 +213,8 @@ HnswSnapshotMeta ReadMeta(const std::string& path) {
 // score (ties). Prints one line per ef and traversal with the graph search time.
 void MeasureRecall(const std::string& snapshot, const TextGenerator& gen, size_t n) {
   auto graph = LoadHnswSnapshot(snapshot, ReadMeta(snapshot));
-  if (!graph.ok()) std::fprintf(stderr, "snapshot: %s\n", graph.status().ToString().c_str()), std::exit(1);
+  if (!graph.ok())
+    std::fprintf(stderr, "snapshot: %s\n", graph.status().ToString().c_str()), std::exit(1);
   auto embedder = std::move(MakeHashEmbedder({})).value();
   const size_t dim = 384;
   std::vector<std::vector<float>> queries;
@@ -225,33 +231,35 @@ void MeasureRecall(const std::string& snapshot, const TextGenerator& gen, size_t
       std::exit(1);
     }
     for (int q = 0; q < kQueries; ++q) {
-      for (const auto& v : vectors) scores[q].push_back(InnerProduct(queries[q].data(), v.data(), dim));
+      for (const auto& v : vectors)
+        scores[q].push_back(InnerProduct(queries[q].data(), v.data(), dim));
       std::nth_element(scores[q].begin(), scores[q].begin() + kK - 1, scores[q].end(),
                        std::greater<float>());
       scores[q].resize(kK);
     }
   }
-  for (size_t ef : {kAutoEfSearch, size_t{64}, size_t{128}, size_t{256}, size_t{384}, size_t{512},
-                    size_t{768}})
-  for (bool quantized : {true, false}) {
-    (*graph)->set_ef_search(ef);
-    (*graph)->set_quantized_traversal(quantized);
-    double recall = 0, cpu = 0;
-    for (int q = 0; q < kQueries; ++q) {
-      const float kth = *std::min_element(scores[q].begin(), scores[q].end());
-      const double c0 = ThreadCpuMs();
-      auto hits = (*graph)->Search(queries[q].data(), kK, {});
-      cpu += ThreadCpuMs() - c0;
-      size_t hit = 0;
-      for (const VectorHit& h : hits) hit += h.score >= kth - 1e-6f;
-      recall += static_cast<double>(hit) / kK;
+  for (size_t ef :
+       {kAutoEfSearch, size_t{64}, size_t{128}, size_t{256}, size_t{384}, size_t{512}, size_t{768}})
+    for (bool quantized : {true, false}) {
+      (*graph)->set_ef_search(ef);
+      (*graph)->set_quantized_traversal(quantized);
+      double recall = 0, cpu = 0;
+      for (int q = 0; q < kQueries; ++q) {
+        const float kth = *std::min_element(scores[q].begin(), scores[q].end());
+        const double c0 = ThreadCpuMs();
+        auto hits = (*graph)->Search(queries[q].data(), kK, {});
+        cpu += ThreadCpuMs() - c0;
+        size_t hit = 0;
+        for (const VectorHit& h : hits) hit += h.score >= kth - 1e-6f;
+        recall += static_cast<double>(hit) / kK;
+      }
+      std::printf(
+          "vector recall@10 vs exact, ef_search %zu%s, %s traversal: %.3f (graph search "
+          "%.2f ms cpu/query)\n",
+          (*graph)->effective_ef_search(), ef == kAutoEfSearch ? " (automatic)" : "",
+          quantized ? "int8" : "float", recall / kQueries, cpu / kQueries);
+      std::fflush(stdout);
     }
-    std::printf("vector recall@10 vs exact, ef_search %zu%s, %s traversal: %.3f (graph search "
-                "%.2f ms cpu/query)\n",
-                (*graph)->effective_ef_search(), ef == kAutoEfSearch ? " (automatic)" : "",
-                quantized ? "int8" : "float", recall / kQueries, cpu / kQueries);
-    std::fflush(stdout);
-  }
   if (std::getenv("ENGRAM_BENCH_SAVE")) {  // times a snapshot save of the loaded graph
     const std::string scratch = snapshot + ".bench-save";
     const auto start = std::chrono::steady_clock::now();
@@ -283,9 +291,10 @@ int main() {
     for (size_t pass = 1; pass < EnvSize("ENGRAM_BENCH_PASSES", 1); ++pass) {
       warm = MeasureSearch(*engine, gen);
     }
-    std::printf("search k=10 hybrid, %d queries: p50 %.2f ms, p99 %.2f ms, cpu p50 %.2f ms, "
-                "cpu p99 %.2f ms (first pass p50 %.2f ms)\n",
-                kQueries, warm.p50_ms, warm.p99_ms, warm.cpu_p50_ms, warm.cpu_p99_ms, cold.p50_ms);
+    std::printf(
+        "search k=10 hybrid, %d queries: p50 %.2f ms, p99 %.2f ms, cpu p50 %.2f ms, "
+        "cpu p99 %.2f ms (first pass p50 %.2f ms)\n",
+        kQueries, warm.p50_ms, warm.p99_ms, warm.cpu_p50_ms, warm.cpu_p99_ms, cold.p50_ms);
     std::fflush(stdout);
     auto start = std::chrono::steady_clock::now();
     engine.reset();  // saves the snapshot if the graph was built in this run

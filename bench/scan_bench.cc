@@ -61,8 +61,9 @@ std::vector<float> Embed(Embedder& embedder, const std::vector<std::string>& tex
   const size_t dim = static_cast<size_t>(embedder.dimension());
   std::vector<float> out(texts.size() * dim);
   for (size_t from = 0; from < texts.size(); from += 1000) {
-    std::vector<std::string> batch(texts.begin() + static_cast<ptrdiff_t>(from),
-                                   texts.begin() + static_cast<ptrdiff_t>(std::min(texts.size(), from + 1000)));
+    std::vector<std::string> batch(
+        texts.begin() + static_cast<ptrdiff_t>(from),
+        texts.begin() + static_cast<ptrdiff_t>(std::min(texts.size(), from + 1000)));
     auto vectors = embedder.Embed(batch);
     if (!vectors.ok()) {
       std::fprintf(stderr, "embedding failed: %s\n", vectors.status().ToString().c_str());
@@ -104,13 +105,16 @@ int Main() {
   if (!embedder.ok()) return 1;
   const int dim = (*embedder)->dimension();
   const size_t d = static_cast<size_t>(dim);
-  std::fprintf(stderr, "embedding %zu memories and %zu queries\n", memories.size(), query_texts.size());
+  std::fprintf(stderr, "embedding %zu memories and %zu queries\n", memories.size(),
+               query_texts.size());
   const std::vector<float> vectors = Embed(**embedder, memories);
   const std::vector<float> queries = Embed(**embedder, query_texts);
   const size_t nq = query_texts.size();
   constexpr size_t kAsk = 45;
 
-  std::printf("| N per scope | scopes | index | µs per search (k 45) | recall@10 | recall@45 | build s | bytes per vector |\n");
+  std::printf(
+      "| N per scope | scopes | index | µs per search (k 45) | recall@10 | recall@45 | build s | "
+      "bytes per vector |\n");
   std::printf("|---|---|---|---|---|---|---|---|\n");
   for (size_t n : sizes) {
     const size_t scopes = std::max<size_t>(1, std::min(budget / n, memories.size() / n));
@@ -129,20 +133,27 @@ int Main() {
       std::vector<std::unique_ptr<VectorIndex>> exact;
       for (size_t s = 0; s < scopes; ++s) {
         exact.push_back(MakeExactIndex(dim));
-        for (size_t i = 0; i < n; ++i) (void)exact.back()->Upsert(static_cast<int64_t>(i), &vectors[row_of(s, i) * d]);
+        for (size_t i = 0; i < n; ++i)
+          (void)exact.back()->Upsert(static_cast<int64_t>(i), &vectors[row_of(s, i) * d]);
       }
-      for (size_t q = 0; q < nq; ++q) truth[q] = exact[scope_of_query[q]]->Search(&queries[q * d], kAsk, {});
+      for (size_t q = 0; q < nq; ++q)
+        truth[q] = exact[scope_of_query[q]]->Search(&queries[q * d], kAsk, {});
     }
 
     std::vector<Row> rows;
     const char* only = std::getenv("ENGRAM_SCAN_ONLY");  // "scan" or "hnsw": that index alone
     for (int kind = 0; kind < 3; ++kind) {
-      if (only && std::string(only) != (kind == 1 ? "scan" : kind == 2 ? "hnsw" : "exact")) continue;
+      if (only && std::string(only) != (kind == 1 ? "scan" : kind == 2 ? "hnsw" : "exact"))
+        continue;
       std::vector<std::unique_ptr<VectorIndex>> built;
       const auto start = Clock::now();
       size_t bytes = 0;
       for (size_t s = 0; s < scopes; ++s) {
-        std::fprintf(stderr, "\rN=%zu: building %s %zu/%zu", n, kind == 0 ? "exact" : kind == 1 ? "scan" : "hnsw", s + 1, scopes);
+        std::fprintf(stderr, "\rN=%zu: building %s %zu/%zu", n,
+                     kind == 0   ? "exact"
+                     : kind == 1 ? "scan"
+                                 : "hnsw",
+                     s + 1, scopes);
         if (kind == 2) {
           std::vector<int64_t> keys(n);
           std::vector<float> data(n * d);
@@ -155,10 +166,13 @@ int Main() {
           built.push_back(std::move(*graph));
         } else {
           ScanIndexOptions scan_options;
-          if (const char* f = std::getenv("ENGRAM_SCAN_RERANK_FACTOR")) scan_options.rerank_factor = std::stoul(f);
-          if (const char* m = std::getenv("ENGRAM_SCAN_RERANK_MIN")) scan_options.rerank_min = std::stoul(m);
+          if (const char* f = std::getenv("ENGRAM_SCAN_RERANK_FACTOR"))
+            scan_options.rerank_factor = std::stoul(f);
+          if (const char* m = std::getenv("ENGRAM_SCAN_RERANK_MIN"))
+            scan_options.rerank_min = std::stoul(m);
           built.push_back(kind == 0 ? MakeExactIndex(dim) : MakeScanIndex(dim, scan_options));
-          for (size_t i = 0; i < n; ++i) (void)built.back()->Upsert(static_cast<int64_t>(i), &vectors[row_of(s, i) * d]);
+          for (size_t i = 0; i < n; ++i)
+            (void)built.back()->Upsert(static_cast<int64_t>(i), &vectors[row_of(s, i) * d]);
         }
         bytes += built.back()->MemoryBytes();
       }
@@ -172,7 +186,8 @@ int Main() {
       const char* repeat_env = std::getenv("ENGRAM_SCAN_REPEAT");  // for profiles: search longer
       const size_t repeat = repeat_env ? std::max(1ul, std::stoul(repeat_env)) : 1;
       for (size_t r = 0; r < repeat; ++r) {
-        for (size_t q = 0; q < nq; ++q) hits[q] = built[scope_of_query[q]]->Search(&queries[q * d], kAsk, {});
+        for (size_t q = 0; q < nq; ++q)
+          hits[q] = built[scope_of_query[q]]->Search(&queries[q * d], kAsk, {});
       }
       row.us = Seconds(t0) * 1e6 / static_cast<double>(nq * repeat);
       for (size_t q = 0; q < nq; ++q) {
@@ -185,8 +200,8 @@ int Main() {
     }
     std::fprintf(stderr, "\n");
     for (const Row& r : rows) {
-      std::printf("| %zu | %zu | %s | %.0f | %.3f | %.3f | %.1f | %.0f |\n", n, scopes, r.index.c_str(),
-                  r.us, r.recall10, r.recall45, r.build_s, r.bytes_per_vector);
+      std::printf("| %zu | %zu | %s | %.0f | %.3f | %.3f | %.1f | %.0f |\n", n, scopes,
+                  r.index.c_str(), r.us, r.recall10, r.recall45, r.build_s, r.bytes_per_vector);
     }
     std::fflush(stdout);
   }

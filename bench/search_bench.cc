@@ -22,13 +22,14 @@
 namespace engram {
 namespace {
 
-const char* kWords[] = {"tea", "coffee", "hiking", "Beijing", "Shanghai", "violin", "daughter",
-                        "marathon", "allergy", "peanuts", "nurse", "hospital", "cat", "dog",
-                        "garden", "book", "novel", "piano", "travel", "Japan", "sushi", "work",
-                        "meeting", "project", "deadline", "birthday", "party", "music", "jazz",
-                        "running", "swimming", "doctor", "school", "exam", "movie", "friend"};
-const char* kZh[] = {"我喜欢喝绿茶", "周末去爬山", "女儿在学小提琴", "对花生过敏", "在医院当护士",
-                     "下个月去日本旅行", "最近在读小说", "养了一只猫"};
+const char* kWords[] = {"tea",      "coffee",   "hiking",  "Beijing", "Shanghai", "violin",
+                        "daughter", "marathon", "allergy", "peanuts", "nurse",    "hospital",
+                        "cat",      "dog",      "garden",  "book",    "novel",    "piano",
+                        "travel",   "Japan",    "sushi",   "work",    "meeting",  "project",
+                        "deadline", "birthday", "party",   "music",   "jazz",     "running",
+                        "swimming", "doctor",   "school",  "exam",    "movie",    "friend"};
+const char* kZh[] = {"我喜欢喝绿茶", "周末去爬山",       "女儿在学小提琴", "对花生过敏",
+                     "在医院当护士", "下个月去日本旅行", "最近在读小说",   "养了一只猫"};
 
 double ThreadCpuMicros() {
   timespec t;
@@ -83,8 +84,8 @@ void BM_Search10k(benchmark::State& state) {
     const double c0 = ThreadCpuMicros();
     auto hits = engine->Search(scope, q);
     cpu.push_back(ThreadCpuMicros() - c0);
-    latencies.push_back(std::chrono::duration<double, std::micro>(
-                            std::chrono::steady_clock::now() - t0).count());
+    latencies.push_back(
+        std::chrono::duration<double, std::micro>(std::chrono::steady_clock::now() - t0).count());
     if (!hits.ok()) state.SkipWithError(hits.status().ToString().c_str());
   }
   std::sort(latencies.begin(), latencies.end());

@@ -31,8 +31,8 @@ std::vector<NewMemory> MakeBatch(size_t n, size_t offset) {
   static const char* kTopics[] = {"tea", "hiking", "Beijing", "work", "family", "music"};
   std::vector<NewMemory> batch(n);
   for (size_t i = 0; i < n; ++i) {
-    batch[i].content = "User mentioned " + std::string(kTopics[(offset + i) % 6]) +
-                       " in message " + std::to_string(offset + i);
+    batch[i].content = "User mentioned " + std::string(kTopics[(offset + i) % 6]) + " in message " +
+                       std::to_string(offset + i);
     batch[i].tags = {kTopics[(offset + i) % 6]};
   }
   return batch;
@@ -54,7 +54,8 @@ void BM_BatchAdd(benchmark::State& state) {
   const size_t total = 100'000;
   const size_t batch_size = static_cast<size_t>(state.range(0));
   std::vector<std::vector<NewMemory>> batches;
-  for (size_t off = 0; off < total; off += batch_size) batches.push_back(MakeBatch(batch_size, off));
+  for (size_t off = 0; off < total; off += batch_size)
+    batches.push_back(MakeBatch(batch_size, off));
   for (auto _ : state) {
     state.PauseTiming();
     std::string path = TempPath("batch.db");
@@ -72,7 +73,12 @@ void BM_BatchAdd(benchmark::State& state) {
   }
   state.SetItemsProcessed(static_cast<int64_t>(state.iterations() * total));
 }
-BENCHMARK(BM_BatchAdd)->Arg(100'000)->Arg(1'000)->Unit(benchmark::kMillisecond)->Iterations(3)->UseRealTime();
+BENCHMARK(BM_BatchAdd)
+    ->Arg(100'000)
+    ->Arg(1'000)
+    ->Unit(benchmark::kMillisecond)
+    ->Iterations(3)
+    ->UseRealTime();
 
 // 1M items across 1,000 users, built once and shared by the read benchmarks.
 struct BigStore {

@@ -1,7 +1,7 @@
 // Vector index benchmarks.
 //
-// HNSW (M 16, ef_construction 100 or ENGRAM_BENCH_EFC) over N vectors of dimension 384 (the default embedder's),
-// N from ENGRAM_BENCH_N (default 1,000,000): search latency at k = 10 for a sweep of
+// HNSW (M 16, ef_construction 100 or ENGRAM_BENCH_EFC) over N vectors of dimension 384 (the default
+// embedder's), N from ENGRAM_BENCH_N (default 1,000,000): search latency at k = 10 for a sweep of
 // ef_search, with recall@10 against exact results for 200 held-out queries, on two data sets:
 //   random     uniform random unit vectors: the worst case for HNSW (no structure to exploit);
 //   clustered  1,000 gaussian centers plus per-dimension noise (sigma 0.05; a point has cosine
@@ -148,10 +148,10 @@ std::unique_ptr<Corpus> BuildCorpus(int kind, size_t n) {
     query_source.Next(&corpus->queries[q * kDim]);
     for (int d = 0; d < kDim; ++d) queries_t[d * kQueries + q] = corpus->queries[q * kDim + d];
   }
-  corpus->index = HnswIndex::Create({.dimension = kDim,
-                                     .ef_construction = BenchEfConstruction(),
-                                     .initial_capacity = n})
-                      .value();
+  corpus->index =
+      HnswIndex::Create(
+          {.dimension = kDim, .ef_construction = BenchEfConstruction(), .initial_capacity = n})
+          .value();
   std::vector<std::vector<TopK>> top(std::size(kFilterModuli), std::vector<TopK>(kQueries));
   VectorSource source(kind, 1);
   std::vector<float> v(kDim), scores(kQueries);

@@ -17,11 +17,10 @@
 #include <cstdint>
 #include <cstdio>
 #include <cstdlib>
+#include <nlohmann/json.hpp>
 #include <set>
 #include <string>
 #include <string_view>
-
-#include <nlohmann/json.hpp>
 
 #include "api/requests.h"
 #include "api/responses.h"
@@ -42,8 +41,8 @@ const std::string kTenant = "fuzz-tenant";
   std::abort();
 }
 
-#define FUZZ_CHECK(cond, detail) \
-  do {                           \
+#define FUZZ_CHECK(cond, detail)                      \
+  do {                                                \
     if (!(cond)) Violated(#cond, __LINE__, (detail)); \
   } while (0)
 
@@ -101,8 +100,7 @@ void CheckMetadataText(const std::string& text) {
 void CheckScope(const Scope& scope, const json& body) {
   FUZZ_CHECK(scope.tenant == kTenant, scope.tenant);
   const json* user = Field(body, "user_id");
-  FUZZ_CHECK(user && user->is_string() && user->get<std::string>() == scope.user_id,
-             scope.user_id);
+  FUZZ_CHECK(user && user->is_string() && user->get<std::string>() == scope.user_id, scope.user_id);
 }
 
 void CheckNewMemory(const NewMemory& m, const json& entry) {
@@ -110,8 +108,10 @@ void CheckNewMemory(const NewMemory& m, const json& entry) {
   if (Field(entry, "messages")) {
     json md = json::parse(m.metadata);
     FUZZ_CHECK(md.contains("role") && md["role"].is_string(), m.metadata);
-    if (Field(entry, "type")) CheckEnumField(m.type, entry, "type");
-    else FUZZ_CHECK(m.type == MemoryType::kMessage, "message type");
+    if (Field(entry, "type"))
+      CheckEnumField(m.type, entry, "type");
+    else
+      FUZZ_CHECK(m.type == MemoryType::kMessage, "message type");
   } else {
     CheckEnumField(m.type, entry, "type");
     // `content`, or its deprecated alias `text` (both given must agree).
@@ -134,9 +134,12 @@ void CheckFilters(const SearchFilters& f, const json& given) {
   FUZZ_CHECK(f.tiers.size() == count("tiers"), "tiers");
   FUZZ_CHECK(f.tags.size() == count("tags"), "tags");
   const json* statuses = Field(given, "statuses");
-  if (!statuses) FUZZ_CHECK(f.statuses == std::vector{ItemStatus::kActive}, "default statuses");
-  else if (statuses->is_string()) FUZZ_CHECK(f.statuses.empty(), "statuses all");
-  else FUZZ_CHECK(f.statuses.size() == statuses->size(), "statuses");
+  if (!statuses)
+    FUZZ_CHECK(f.statuses == std::vector{ItemStatus::kActive}, "default statuses");
+  else if (statuses->is_string())
+    FUZZ_CHECK(f.statuses.empty(), "statuses all");
+  else
+    FUZZ_CHECK(f.statuses.size() == statuses->size(), "statuses");
   const json* md = Field(given, "metadata");
   FUZZ_CHECK(f.metadata.size() + f.metadata_in.size() == (md ? md->size() : 0), "metadata");
 }
@@ -166,9 +169,9 @@ void FuzzAdd(const json& body, const Limits& limits, bool batch) {
   if (batch) {
     CheckOptionalFieldsOmittable(body, {"agent_id", "session_id", "async"}, decode);
   } else {
-    CheckOptionalFieldsOmittable(body, {"agent_id", "session_id", "async", "metadata",
-                                        "importance", "created_at", "tags"},
-                                 decode);
+    CheckOptionalFieldsOmittable(
+        body, {"agent_id", "session_id", "async", "metadata", "importance", "created_at", "tags"},
+        decode);
   }
   CheckScope(r->scope, body);
   FUZZ_CHECK(!r->async || r->infer, "async only with infer");
@@ -209,9 +212,8 @@ void FuzzPatch(const json& body) {
   if (p.metadata) CheckMetadataText(*p.metadata);
   FUZZ_CHECK(p.clear_valid_to == (body.contains("valid_to") && body.at("valid_to").is_null()),
              "valid_to");
-  FUZZ_CHECK(p.content || p.type || p.tier || p.tags || p.entities || p.metadata ||
-                 p.importance || p.confidence || p.valid_from || p.valid_to ||
-                 p.clear_valid_to || p.status,
+  FUZZ_CHECK(p.content || p.type || p.tier || p.tags || p.entities || p.metadata || p.importance ||
+                 p.confidence || p.valid_from || p.valid_to || p.clear_valid_to || p.status,
              "a patch changes something");
 }
 
@@ -235,8 +237,9 @@ void FuzzSearch(const json& body, const Limits& limits) {
   if (!CheckResult(r)) return;
   CheckScope(r->scope, body);
   CheckQuery(r->query, body, limits);
-  CheckOptionalFieldsOmittable(body, {"agent_id", "session_id", "k", "filters", "min_score",
-                                      "explain", "fusion", "recent_turns", "diversify"},
+  CheckOptionalFieldsOmittable(body,
+                               {"agent_id", "session_id", "k", "filters", "min_score", "explain",
+                                "fusion", "recent_turns", "diversify"},
                                decode);
 }
 
@@ -248,9 +251,9 @@ void FuzzContext(const json& body, const Limits& limits) {
   CheckQuery(r->request.search, body, limits);
   FUZZ_CHECK(r->request.token_budget >= 16 && r->request.token_budget <= limits.max_token_budget,
              std::to_string(r->request.token_budget));
-  CheckOptionalFieldsOmittable(body, {"agent_id", "session_id", "k", "filters", "min_score",
-                                      "recent_turns", "token_budget"},
-                               decode);
+  CheckOptionalFieldsOmittable(
+      body, {"agent_id", "session_id", "k", "filters", "min_score", "recent_turns", "token_budget"},
+      decode);
 }
 
 void FuzzFilters(const json& body) {
@@ -274,9 +277,7 @@ void FuzzExportable(std::string_view text, Result<T> (*decode)(const json&),
 }
 
 void FuzzItem(std::string_view text) { FuzzExportable(text, &ItemFromJson, &ItemToJson); }
-void FuzzHistory(std::string_view text) {
-  FuzzExportable(text, &HistoryFromJson, &HistoryToJson);
-}
+void FuzzHistory(std::string_view text) { FuzzExportable(text, &HistoryFromJson, &HistoryToJson); }
 
 // ---- query-string decoders ----
 
@@ -286,8 +287,10 @@ Params SplitParams(std::string_view text) {
     size_t amp = text.find('&');
     std::string_view pair = text.substr(0, amp);
     size_t eq = pair.find('=');
-    if (eq == std::string_view::npos) params.emplace(std::string(pair), "");
-    else params.emplace(std::string(pair.substr(0, eq)), std::string(pair.substr(eq + 1)));
+    if (eq == std::string_view::npos)
+      params.emplace(std::string(pair), "");
+    else
+      params.emplace(std::string(pair.substr(0, eq)), std::string(pair.substr(eq + 1)));
     if (amp == std::string_view::npos) break;
     text.remove_prefix(amp + 1);
   }
@@ -332,13 +335,26 @@ void FuzzParamBool(const Params& params) {
   auto r = ParamBool(params, "hard", /*fallback=*/true);
   if (!CheckResult(r)) return;
   auto it = params.find("hard");
-  if (it == params.end() || it->second.empty()) FUZZ_CHECK(*r, "fallback");
-  else FUZZ_CHECK(*r == (it->second == "true" || it->second == "1"), it->second);
+  if (it == params.end() || it->second.empty())
+    FUZZ_CHECK(*r, "fallback");
+  else
+    FUZZ_CHECK(*r == (it->second == "true" || it->second == "1"), it->second);
 }
 
 enum Decoder : int {
-  kAdd, kBatch, kPatch, kSearch, kContext, kFilters, kItem, kHistory,
-  kList, kItemScope, kUserScope, kParamBool, kDecoderCount
+  kAdd,
+  kBatch,
+  kPatch,
+  kSearch,
+  kContext,
+  kFilters,
+  kItem,
+  kHistory,
+  kList,
+  kItemScope,
+  kUserScope,
+  kParamBool,
+  kDecoderCount
 };
 
 void FuzzBody(Decoder decoder, std::string_view text, const Limits& limits) {
@@ -346,13 +362,20 @@ void FuzzBody(Decoder decoder, std::string_view text, const Limits& limits) {
   if (!CheckResult(body)) return;
   FUZZ_CHECK(body->is_object(), "ParseBody returns an object");
   switch (decoder) {
-    case kAdd: return FuzzAdd(*body, limits, /*batch=*/false);
-    case kBatch: return FuzzAdd(*body, limits, /*batch=*/true);
-    case kPatch: return FuzzPatch(*body);
-    case kSearch: return FuzzSearch(*body, limits);
-    case kContext: return FuzzContext(*body, limits);
-    case kFilters: return FuzzFilters(*body);
-    default: return;
+    case kAdd:
+      return FuzzAdd(*body, limits, /*batch=*/false);
+    case kBatch:
+      return FuzzAdd(*body, limits, /*batch=*/true);
+    case kPatch:
+      return FuzzPatch(*body);
+    case kSearch:
+      return FuzzSearch(*body, limits);
+    case kContext:
+      return FuzzContext(*body, limits);
+    case kFilters:
+      return FuzzFilters(*body);
+    default:
+      return;
   }
 }
 
@@ -366,13 +389,27 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   const Limits limits = PickLimits((data[0] & 0x80) != 0);
   const std::string_view rest(reinterpret_cast<const char*>(data) + 1, size - 1);
   switch (decoder) {
-    case kItem: FuzzItem(rest); break;
-    case kHistory: FuzzHistory(rest); break;
-    case kList: FuzzList(SplitParams(rest), limits); break;
-    case kItemScope: FuzzItemScope(SplitParams(rest)); break;
-    case kUserScope: FuzzUserScope(SplitParams(rest)); break;
-    case kParamBool: FuzzParamBool(SplitParams(rest)); break;
-    default: FuzzBody(decoder, rest, limits); break;
+    case kItem:
+      FuzzItem(rest);
+      break;
+    case kHistory:
+      FuzzHistory(rest);
+      break;
+    case kList:
+      FuzzList(SplitParams(rest), limits);
+      break;
+    case kItemScope:
+      FuzzItemScope(SplitParams(rest));
+      break;
+    case kUserScope:
+      FuzzUserScope(SplitParams(rest));
+      break;
+    case kParamBool:
+      FuzzParamBool(SplitParams(rest));
+      break;
+    default:
+      FuzzBody(decoder, rest, limits);
+      break;
   }
   return 0;
 }

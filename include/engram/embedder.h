@@ -59,10 +59,10 @@ struct OpenAIEmbedderOptions {
   std::string base_url = "https://api.openai.com/v1";  // ".../v1"; "/embeddings" is appended
   std::string model = "text-embedding-3-small";
   std::string api_key_env = "OPENAI_API_KEY";  // the key is read from this variable; may be unset
-  int dimension = 0;          // expected dimension; 0: taken from the first response
-  int batch_size = 64;        // texts per request
+  int dimension = 0;    // expected dimension; 0: taken from the first response
+  int batch_size = 64;  // texts per request
   int timeout_ms = 30000;
-  int max_retries = 4;        // on 429, 5xx and transport failures
+  int max_retries = 4;           // on 429, 5xx and transport failures
   int initial_backoff_ms = 250;  // doubles per retry; Retry-After is honoured when larger
   std::shared_ptr<HttpTransport> transport;  // default: MakeHttpTransport()
 };

@@ -32,18 +32,18 @@
 namespace engram {
 
 struct EngineOptions {
-  std::string path;                      // SQLite file; its directory is created if missing
+  std::string path;  // SQLite file; its directory is created if missing
   // false: a missing database file is NotFound and nothing is created (neither the file nor
   // its directory), for callers that only read: a mistyped path must not leave an empty
   // database behind that then answers every read with nothing.
   bool create_if_missing = true;
   size_t max_content_bytes = 16 * 1024;  // longer content is InvalidArgument
   size_t max_metadata_bytes = 16 * 1024;
-  size_t max_batch_items = 100'000;      // one AddBatch / Import call
+  size_t max_batch_items = 100'000;  // one AddBatch / Import call
   int reader_connections = 4;
   int busy_timeout_ms = 5000;
-  std::string synchronous = "FULL";      // "FULL" or "NORMAL" (see class comment)
-  const Clock* clock = nullptr;          // not owned; outlives the engine; default system clock
+  std::string synchronous = "FULL";  // "FULL" or "NORMAL" (see class comment)
+  const Clock* clock = nullptr;      // not owned; outlives the engine; default system clock
   // Embeds content on write and queries on search; default: the hash embedder (384 dims).
   std::shared_ptr<Embedder> embedder;
   // Scopes with more vectors search an HNSW graph; smaller ones a full scan of 1-bit codes with
@@ -76,20 +76,20 @@ using ProgressFn = std::function<void(int64_t done, int64_t total)>;
 
 // A memory to store as given (no extraction). Unset fields take the documented defaults.
 struct NewMemory {
-  std::string content;                     // required, non-empty UTF-8
-  std::optional<MemoryType> type;          // default fact
-  std::optional<Tier> tier;                // default DefaultTierFor(type)
+  std::string content;             // required, non-empty UTF-8
+  std::optional<MemoryType> type;  // default fact
+  std::optional<Tier> tier;        // default DefaultTierFor(type)
   std::vector<std::string> entities;
   std::vector<std::string> tags;
-  std::string metadata = "{}";             // a JSON object
-  std::optional<double> importance;        // default 0.5
-  std::optional<double> confidence;        // default 1.0
-  Source source;                           // extractor defaults to "manual"
-  std::optional<TimestampMs> created_at;   // default now
-  std::optional<TimestampMs> valid_from;   // default created_at
+  std::string metadata = "{}";            // a JSON object
+  std::optional<double> importance;       // default 0.5
+  std::optional<double> confidence;       // default 1.0
+  Source source;                          // extractor defaults to "manual"
+  std::optional<TimestampMs> created_at;  // default now
+  std::optional<TimestampMs> valid_from;  // default created_at
   std::optional<TimestampMs> valid_to;
-  std::string slot;                        // see MemoryItem::slot
-  std::string reason;                      // recorded in the ADD history row
+  std::string slot;    // see MemoryItem::slot
+  std::string reason;  // recorded in the ADD history row
 };
 
 // A change to an item; only the fields that are set change. Content changes keep the id.
@@ -109,7 +109,7 @@ struct MemoryPatch {
   // Provenance, replaced whole: for the write path (a session summary rewritten over more
   // turns, by another method); the API does not expose it.
   std::optional<Source> source;
-  std::string reason;                // recorded in the UPDATE history row
+  std::string reason;  // recorded in the UPDATE history row
 };
 
 // One change decided by the write path (include/engram/extraction.h), applied by ApplyWrite.
@@ -133,9 +133,9 @@ struct PlannedWrite {
 
 // What a candidate is compared with (Engine::FindNeighbours).
 struct NeighbourQuery {
-  std::string content;  // the candidate's content: its nearest items by vector
-  std::string slot;     // its slot: every active item of the slot, and of its family
-  int k = 5;            // nearest items by vector
+  std::string content;            // the candidate's content: its nearest items by vector
+  std::string slot;               // its slot: every active item of the slot, and of its family
+  int k = 5;                      // nearest items by vector
   std::vector<std::string> ends;  // values it says ended: the active items stating one
   // Items created at or after this time are candidates for `latest` (the most recent extracted
   // memory, for corrections); 0: none.

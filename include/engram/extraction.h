@@ -22,8 +22,8 @@ namespace engram {
 struct Turn {
   std::string role;     // "user", "assistant", "system", or a speaker name
   std::string content;  // UTF-8
-  TimestampMs at = 0;   // when it was said; relative dates ("昨天", "next Friday") resolve from it
-  std::string id;       // the stored message id once known, else empty
+  TimestampMs at = 0;  // when it was said; relative dates ("昨天", "next Friday") resolve from it
+  std::string id;      // the stored message id once known, else empty
 };
 
 struct ExtractionInput {
@@ -108,10 +108,14 @@ enum class WriteDecision {
 // "ADD", "UPDATE", "SUPERSEDE", "NOOP" (the event names of the API's results).
 inline std::string_view ToString(WriteDecision decision) {
   switch (decision) {
-    case WriteDecision::kUpdate: return "UPDATE";
-    case WriteDecision::kSupersede: return "SUPERSEDE";
-    case WriteDecision::kNoop: return "NOOP";
-    case WriteDecision::kAdd: break;
+    case WriteDecision::kUpdate:
+      return "UPDATE";
+    case WriteDecision::kSupersede:
+      return "SUPERSEDE";
+    case WriteDecision::kNoop:
+      return "NOOP";
+    case WriteDecision::kAdd:
+      break;
   }
   return "ADD";
 }

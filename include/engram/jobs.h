@@ -29,8 +29,7 @@ class IdGenerator;
 // Does a job's work. An error whose code is Unavailable (a provider down) is retried; any
 // other error fails the job at once (retrying a bad payload cannot help). `last_attempt` says
 // no retry follows, so the handler can fall back to what never fails.
-using JobHandler = std::function<Result<std::string>(const Scope& scope,
-                                                     const std::string& payload,
+using JobHandler = std::function<Result<std::string>(const Scope& scope, const std::string& payload,
                                                      bool last_attempt)>;
 
 struct JobQueueOptions {

@@ -25,9 +25,9 @@ enum class KeyRole {
 };
 
 struct ApiKeyInfo {
-  std::string id;      // "key_…", safe to print and log
+  std::string id;  // "key_…", safe to print and log
   std::string tenant;
-  std::string name;    // a label chosen by whoever created the key
+  std::string name;  // a label chosen by whoever created the key
   KeyRole role = KeyRole::kTenant;
   std::string prefix;  // the secret's first characters, to recognize a key in a list
   TimestampMs created_at = 0;

@@ -37,8 +37,18 @@ enum class Tier { kWorking, kEpisodic, kSemantic, kKnowledge };
 // commitment: something promised or undertaken ("I'll send it by Friday"). Appended after
 // kMessage so the numbering of the earlier types never changes.
 enum class MemoryType {
-  kFact, kPreference, kGoal, kEvent, kSummary, kSkill, kKnowledge, kProfile, kMessage,
-  kOpinion, kDecision, kCommitment
+  kFact,
+  kPreference,
+  kGoal,
+  kEvent,
+  kSummary,
+  kSkill,
+  kKnowledge,
+  kProfile,
+  kMessage,
+  kOpinion,
+  kDecision,
+  kCommitment
 };
 
 enum class ItemStatus { kActive, kSuperseded, kArchived, kDeleted };
@@ -89,13 +99,13 @@ struct MemoryItem {
   Source source;
   TimestampMs created_at = 0;
   TimestampMs updated_at = 0;
-  TimestampMs valid_from = 0;                 // when the fact began to hold in the world
-  std::optional<TimestampMs> valid_to;        // when it stopped holding; empty while it holds
-  std::optional<TimestampMs> last_accessed;   // empty until first returned by a read
+  TimestampMs valid_from = 0;                // when the fact began to hold in the world
+  std::optional<TimestampMs> valid_to;       // when it stopped holding; empty while it holds
+  std::optional<TimestampMs> last_accessed;  // empty until first returned by a read
   int64_t access_count = 0;
   ItemStatus status = ItemStatus::kActive;
-  std::string supersedes;     // id of the item this one replaced, or empty
-  std::string superseded_by;  // id of the item that replaced this one, or empty
+  std::string supersedes;       // id of the item this one replaced, or empty
+  std::string superseded_by;    // id of the item that replaced this one, or empty
   std::string embedding_model;  // model of the stored vector, or empty when none
   // Subject + attribute the item states a value of ("user/location"), set by extraction;
   // the write path compares a new candidate with the active items of the same slot. Empty

@@ -53,8 +53,8 @@ struct PiiPolicy {
 };
 
 struct PiiOutcome {
-  std::string text;                    // after redaction / hashing
-  std::vector<PiiFinding> findings;    // all of them, kept ones too; offsets into the original
+  std::string text;                  // after redaction / hashing
+  std::vector<PiiFinding> findings;  // all of them, kept ones too; offsets into the original
 };
 
 // Rewrites every finding by its kind's action. A hash placeholder is the first 8 hex digits of

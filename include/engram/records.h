@@ -29,7 +29,7 @@ struct SessionInfo {
   TimestampMs started_at = 0;
   std::optional<TimestampMs> last_turn_at;
   std::optional<TimestampMs> closed_at;
-  std::string summary_id;          // the session's summary item, or empty
+  std::string summary_id;  // the session's summary item, or empty
   int64_t turn_count = 0;
   std::vector<StoredTurn> recent;  // the latest turns asked for, oldest first
 };
@@ -38,20 +38,20 @@ struct ListQuery {
   std::vector<MemoryType> types;                          // empty: any type
   std::vector<Tier> tiers;                                // empty: any tier
   std::vector<ItemStatus> statuses{ItemStatus::kActive};  // empty: any status
-  std::optional<TimestampMs> created_after;   // inclusive
-  std::optional<TimestampMs> created_before;  // exclusive
+  std::optional<TimestampMs> created_after;               // inclusive
+  std::optional<TimestampMs> created_before;              // exclusive
   // What held at this time: items whose validity [valid_from, valid_to) contains it. A
   // superseded item counts as active for the status filter (it was current then), so the
   // default status filter returns the facts believed true at `as_of`.
   std::optional<TimestampMs> as_of;
-  std::vector<std::string> tags;              // the item carries every one of these
-  std::vector<MetadataCondition> metadata;    // all must hold
-  std::string slot;                           // items of this slot only; empty: any
+  std::vector<std::string> tags;            // the item carries every one of these
+  std::vector<MetadataCondition> metadata;  // all must hold
+  std::string slot;                         // items of this slot only; empty: any
   // Items of this slot family only: the slot equals it or starts with it followed by ':'
   // ("user/pet" → "user/pet", "user/pet:豆包"); empty: any.
   std::string slot_family;
-  int limit = 50;                             // 1..1000
-  std::string cursor;                         // "" for the first page
+  int limit = 50;      // 1..1000
+  std::string cursor;  // "" for the first page
 };
 
 // Newest first (created_at, then insertion order). next_cursor is empty on the last page.
@@ -91,10 +91,14 @@ struct ScopeSummary {
 enum class JobState { kQueued, kRunning, kDone, kFailed };
 inline std::string_view ToString(JobState state) {
   switch (state) {
-    case JobState::kRunning: return "running";
-    case JobState::kDone: return "done";
-    case JobState::kFailed: return "failed";
-    case JobState::kQueued: break;
+    case JobState::kRunning:
+      return "running";
+    case JobState::kDone:
+      return "done";
+    case JobState::kFailed:
+      return "failed";
+    case JobState::kQueued:
+      break;
   }
   return "queued";
 }

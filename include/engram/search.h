@@ -25,9 +25,9 @@ struct SearchFilters {
   // superseded item counts as active for the status filter (it was current then), so the
   // default status filter returns the facts believed true at `as_of`.
   std::optional<TimestampMs> as_of;
-  std::vector<std::string> tags;              // all must be present
-  std::vector<std::string> entities;          // all must be present
-  std::vector<MetadataCondition> metadata;    // key = value, all must hold
+  std::vector<std::string> tags;            // all must be present
+  std::vector<std::string> entities;        // all must be present
+  std::vector<MetadataCondition> metadata;  // key = value, all must hold
   // key ∈ values: for each condition, the metadata value must equal one of `values`.
   struct MetadataIn {
     std::string key;
@@ -48,7 +48,7 @@ struct SearchQuery {
   double relevance_weight = 0.6;
   double importance_weight = 0.3;
   double recency_weight = 0.1;
-  double keyword_weight = 0.7;      // share of the keyword channel in relevance (kWeighted)
+  double keyword_weight = 0.7;  // share of the keyword channel in relevance (kWeighted)
   // Weight of a query's single CJK characters in the keyword channel against its words and
   // bigrams' 1: related Chinese words often share a character but no bigram.
   double cjk_character_weight = 0.5;
@@ -80,14 +80,14 @@ struct SearchQuery {
   // answers what no fact holds. A returned turn whose extracted memories were all replaced has
   // its score scaled by it once more. 1: no preference.
   double turn_weight = 0.7;
-  bool diversify = true;            // maximal marginal relevance over near-duplicates
-  double mmr_lambda = 0.7;          // 1: no diversity penalty
+  bool diversify = true;    // maximal marginal relevance over near-duplicates
+  double mmr_lambda = 0.7;  // 1: no diversity penalty
   // Cosine similarity up to which two memories count as not redundant for MMR; above it the
   // penalty rises linearly to 1; 0 is plain MMR. Memories of one user share much vocabulary,
   // so plain MMR also pushes away distinct relevant memories. 0.6 is the middle of the range
   // of floors that rank alike on the conversational benchmarks (bench/results/evaluation.md).
   double mmr_similarity_floor = 0.6;
-  bool record_access = true;        // count this read in the items' access statistics
+  bool record_access = true;  // count this read in the items' access statistics
 };
 
 // Each signal, 0..1, as it entered the score.
@@ -116,8 +116,8 @@ struct ContextTurn {
 };
 
 struct ContextRequest {
-  SearchQuery search;        // search.text is the query; k caps the memories considered
-  int token_budget = 1000;   // 16..32768
+  SearchQuery search;       // search.text is the query; k caps the memories considered
+  int token_budget = 1000;  // 16..32768
   // The conversation in progress (working memory): its summary and latest turns, oldest
   // first. They come before the memories and take at most session_share of the budget; the
   // newest turns are kept when not all fit.
@@ -127,11 +127,11 @@ struct ContextRequest {
 };
 
 struct ContextResult {
-  std::string text;                // the packed block; never over token_budget tokens
-  std::vector<SearchHit> memories; // the memories included, in the order they appear
-  int tokens = 0;                  // approximate tokens of `text`
-  int session_turns = 0;           // recent turns included
-  bool session_summary = false;    // whether the session summary is included
+  std::string text;                 // the packed block; never over token_budget tokens
+  std::vector<SearchHit> memories;  // the memories included, in the order they appear
+  int tokens = 0;                   // approximate tokens of `text`
+  int session_turns = 0;            // recent turns included
+  bool session_summary = false;     // whether the session summary is included
 };
 
 }  // namespace engram

@@ -40,8 +40,8 @@ struct SessionAppendResult {
 
 // What the working memory holds for a session right now.
 struct WorkingMemory {
-  SessionInfo session;             // from the store (recent left empty)
-  std::vector<StoredTurn> turns;   // the buffer, oldest first, within the budget
+  SessionInfo session;            // from the store (recent left empty)
+  std::vector<StoredTurn> turns;  // the buffer, oldest first, within the budget
   int tokens = 0;
   std::optional<MemoryItem> summary;
 };
@@ -55,8 +55,8 @@ class SessionManager {
   // Records the turns (scope.session_id names the session; created on first use), adds them
   // to working memory and, with `infer`, runs extraction over them with the buffer as context.
   // Writes the summary when summarize_every turns have arrived since the last one.
-  Result<SessionAppendResult> Append(const Scope& scope, const std::vector<Turn>& turns,
-                                     bool infer, const RememberOptions& options = {});
+  Result<SessionAppendResult> Append(const Scope& scope, const std::vector<Turn>& turns, bool infer,
+                                     const RememberOptions& options = {});
   // NotFound if the session has no turns.
   Result<WorkingMemory> Working(const Scope& scope);
   // Writes the final summary, closes the session (later appends are Conflict) and drops its

@@ -24,7 +24,8 @@ struct ExportStats {
 };
 
 // Writes the header and every record of `scopes` (each a tenant + user) to `out`.
-Result<ExportStats> ExportJsonl(Engine& engine, const std::vector<Scope>& scopes, std::ostream& out);
+Result<ExportStats> ExportJsonl(Engine& engine, const std::vector<Scope>& scopes,
+                                std::ostream& out);
 
 struct ImportOptions {
   size_t batch_size = 1000;  // lines per transaction
@@ -42,10 +43,10 @@ struct ImportLineError {
 // or invalid line, or one the database refuses, is rejected whole, and import goes on with the
 // next batch so that every bad line is reported in one pass.
 struct ImportReport {
-  int64_t lines = 0;        // non-blank lines read, header included
+  int64_t lines = 0;  // non-blank lines read, header included
   int64_t imported = 0;
-  int64_t skipped = 0;      // ids already present (OnConflict::kSkip)
-  int64_t rejected = 0;     // records in rejected batches (good lines among them included)
+  int64_t skipped = 0;   // ids already present (OnConflict::kSkip)
+  int64_t rejected = 0;  // records in rejected batches (good lines among them included)
   std::vector<ImportLineError> errors;  // in line order
   bool ok() const { return errors.empty(); }
 };

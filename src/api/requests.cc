@@ -17,14 +17,20 @@ int NestingDepth(std::string_view body, int limit) {
   bool in_string = false, escaped = false;
   for (char c : body) {
     if (in_string) {
-      if (escaped) escaped = false;
-      else if (c == '\\') escaped = true;
-      else if (c == '"') in_string = false;
+      if (escaped)
+        escaped = false;
+      else if (c == '\\')
+        escaped = true;
+      else if (c == '"')
+        in_string = false;
       continue;
     }
-    if (c == '"') in_string = true;
-    else if (c == '[' || c == '{') deepest = std::max(deepest, ++depth);
-    else if (c == ']' || c == '}') --depth;
+    if (c == '"')
+      in_string = true;
+    else if (c == '[' || c == '{')
+      deepest = std::max(deepest, ++depth);
+    else if (c == ']' || c == '}')
+      --depth;
     if (deepest > limit) break;
   }
   return deepest;
@@ -81,8 +87,8 @@ Status DecodeMetadataFilter(const json& md, SearchFilters* f) {
 // The fields of one memory to store, shared by add and batch entries ("text": the
 // deprecated alias of "content").
 const std::set<std::string> kMemoryFields = {
-    "content", "text", "messages", "type", "tier", "metadata", "importance", "confidence",
-    "created_at", "valid_from", "valid_to", "tags", "entities"};
+    "content",    "text",       "messages",   "type",     "tier", "metadata", "importance",
+    "confidence", "created_at", "valid_from", "valid_to", "tags", "entities"};
 
 void NoteDeprecated(std::vector<Deprecation>* warnings, const std::string& field,
                     const std::string& replacement) {
@@ -90,8 +96,10 @@ void NoteDeprecated(std::vector<Deprecation>* warnings, const std::string& field
     if (d.field == field) return;  // a batch names it once, however many entries use it
   }
   warnings->push_back({field, replacement,
-                       "field '" + field + "' is deprecated and will be removed in the next "
-                       "version: use '" + replacement + "'"});
+                       "field '" + field +
+                           "' is deprecated and will be removed in the next "
+                           "version: use '" +
+                           replacement + "'"});
 }
 
 bool HasContent(const FieldReader& r) { return r.Has("content") || r.Has("text"); }
@@ -106,8 +114,9 @@ void ReadContent(FieldReader& r, std::string* out, std::vector<Deprecation>* war
   r.String("text", &text);
   if (!r.status().ok()) return;
   if (has_content && text != *out) {
-    return r.Fail("text", "(deprecated alias of 'content') differs from 'content': send "
-                          "'content' only");
+    return r.Fail("text",
+                  "(deprecated alias of 'content') differs from 'content': send "
+                  "'content' only");
   }
   *out = std::move(text);
   NoteDeprecated(warnings, "text", "content");
@@ -120,8 +129,10 @@ Status DecodeMemories(const json& body, std::string_view what, std::vector<NewMe
   if (r.Has("type")) r.Enum("type", &base.type.emplace(), &ParseMemoryType);
   if (r.Has("tier")) r.Enum("tier", &base.tier.emplace(), &ParseTier);
   if (const json* md = r.Child("metadata")) {
-    if (!md->is_object()) r.Fail("metadata", "must be a JSON object");
-    else base.metadata = md->dump();
+    if (!md->is_object())
+      r.Fail("metadata", "must be a JSON object");
+    else
+      base.metadata = md->dump();
   }
   r.OptNumber("importance", &base.importance);
   r.OptNumber("confidence", &base.confidence);
@@ -189,8 +200,10 @@ Status DecodeTurnList(const json& messages, std::string_view what, bool with_ids
     // FieldReader keeps a view of its name: the string must outlive it.
     const std::string name = std::string(what) + ".messages[" + std::to_string(i) + "]";
     FieldReader mr(messages[i], name);
-    if (with_ids) mr.CheckKnown({"role", "content", "created_at", "id"});
-    else mr.CheckKnown({"role", "content"});
+    if (with_ids)
+      mr.CheckKnown({"role", "content", "created_at", "id"});
+    else
+      mr.CheckKnown({"role", "content"});
     Turn t;
     t.at = default_at;
     mr.String("role", &t.role, /*required=*/true);
@@ -210,8 +223,10 @@ Status DecodeTurnList(const json& messages, std::string_view what, bool with_ids
 void ReadRememberOptions(FieldReader& r, RememberOptions* o) {
   r.StringList("tags", &o->tags);
   if (const json* md = r.Child("metadata")) {
-    if (!md->is_object()) r.Fail("metadata", "must be a JSON object");
-    else o->metadata = md->dump();
+    if (!md->is_object())
+      r.Fail("metadata", "must be a JSON object");
+    else
+      o->metadata = md->dump();
   }
   r.OptNumber("importance", &o->importance);
 }
@@ -237,8 +252,8 @@ Status DecodeInferItem(const json& body, std::string_view what, const Limits& li
   if (has_content) {
     item->turns.push_back(Turn{"user", std::move(text), at.value_or(0), ""});
   } else {
-    ENGRAM_RETURN_IF_ERROR(
-        DecodeTurnList(*r.Child("messages"), what, /*with_ids=*/false, at.value_or(0), &item->turns));
+    ENGRAM_RETURN_IF_ERROR(DecodeTurnList(*r.Child("messages"), what, /*with_ids=*/false,
+                                          at.value_or(0), &item->turns));
   }
   return CheckBatchSize(item->turns.size(), limits);
 }
@@ -252,13 +267,15 @@ void ReadQueryOptions(FieldReader& r, const Limits& limits, SearchQuery* q) {
   r.OptNumber("min_score", &q->min_score);
   r.StringList("recent_turns", &q->recent_turns);
   if (q->recent_turns.size() > limits.max_recent_turns) {
-    r.Fail("recent_turns", "may hold at most " + std::to_string(limits.max_recent_turns) +
-                               " turns");
+    r.Fail("recent_turns",
+           "may hold at most " + std::to_string(limits.max_recent_turns) + " turns");
   }
   if (const json* f = r.Child("filters")) {
     auto filters = DecodeFilters(*f);
-    if (filters.ok()) q->filters = std::move(filters).value();
-    else r.Absorb(filters.status());
+    if (filters.ok())
+      q->filters = std::move(filters).value();
+    else
+      r.Absorb(filters.status());
   }
 }
 
@@ -304,8 +321,8 @@ Result<std::vector<E>> ParamEnums(const Params& params, const std::string& key,
   std::vector<E> out;
   for (const std::string& n : names) {
     auto e = parse(n);
-    if (!e.ok()) return Status::InvalidArgument("query parameter '" + key + "': " +
-                                                e.status().message());
+    if (!e.ok())
+      return Status::InvalidArgument("query parameter '" + key + "': " + e.status().message());
     out.push_back(*e);
   }
   return out;
@@ -315,8 +332,8 @@ Result<std::optional<TimestampMs>> ParamTime(const Params& params, const std::st
   ENGRAM_ASSIGN_OR_RETURN(std::string text, ParamOne(params, key));
   if (text.empty()) return std::optional<TimestampMs>();
   auto t = ParseTimestamp(text);
-  if (!t.ok()) return Status::InvalidArgument("query parameter '" + key + "': " +
-                                              t.status().message());
+  if (!t.ok())
+    return Status::InvalidArgument("query parameter '" + key + "': " + t.status().message());
   return std::optional<TimestampMs>(*t);
 }
 
@@ -374,8 +391,8 @@ Result<AddRequest> DecodeAdd(const json& body, const std::string& tenant, const 
   r.Bool("infer", &req.infer);
   ENGRAM_RETURN_IF_ERROR(ReadAsync(r, &req));
   if (req.infer) {
-    ENGRAM_RETURN_IF_ERROR(DecodeInferItem(body, "request", limits,
-                                           &req.infer_items.emplace_back(), &req.warnings));
+    ENGRAM_RETURN_IF_ERROR(
+        DecodeInferItem(body, "request", limits, &req.infer_items.emplace_back(), &req.warnings));
     return req;
   }
   ENGRAM_RETURN_IF_ERROR(DecodeMemories(body, "request", &req.memories, &req.warnings));
@@ -383,8 +400,7 @@ Result<AddRequest> DecodeAdd(const json& body, const std::string& tenant, const 
   return req;
 }
 
-Result<AddRequest> DecodeBatch(const json& body, const std::string& tenant,
-                               const Limits& limits) {
+Result<AddRequest> DecodeBatch(const json& body, const std::string& tenant, const Limits& limits) {
   FieldReader r(body, "request");
   r.CheckKnown({"user_id", "agent_id", "session_id", "infer", "async", "memories"});
   AddRequest req;
@@ -416,9 +432,9 @@ Result<AddRequest> DecodeBatch(const json& body, const std::string& tenant,
 
 Result<ListRequest> DecodeList(const Params& params, const std::string& tenant,
                                const Limits& limits) {
-  ENGRAM_RETURN_IF_ERROR(CheckKnownParams(
-      params, {"user_id", "agent_id", "session_id", "type", "tier", "status", "tag", "after",
-               "before", "as_of", "slot", "limit", "cursor"}));
+  ENGRAM_RETURN_IF_ERROR(
+      CheckKnownParams(params, {"user_id", "agent_id", "session_id", "type", "tier", "status",
+                                "tag", "after", "before", "as_of", "slot", "limit", "cursor"}));
   ListRequest req;
   ENGRAM_ASSIGN_OR_RETURN(req.scope, ScopeFromParams(params, tenant));
   ListQuery& q = req.query;
@@ -555,9 +571,8 @@ Result<SessionListRequest> DecodeSessionList(const Params& params, const std::st
   ENGRAM_RETURN_IF_ERROR(CheckKnownParams(params, {"user_id", "agent_id", "limit", "cursor"}));
   SessionListRequest req;
   ENGRAM_ASSIGN_OR_RETURN(req.scope, ScopeFromParams(params, tenant));
-  ENGRAM_ASSIGN_OR_RETURN(req.page.limit, ParamLimit(params, std::min(req.page.limit,
-                                                                      limits.max_list_limit),
-                                                     limits));
+  ENGRAM_ASSIGN_OR_RETURN(
+      req.page.limit, ParamLimit(params, std::min(req.page.limit, limits.max_list_limit), limits));
   ENGRAM_ASSIGN_OR_RETURN(req.page.cursor, ParamOne(params, "cursor"));
   return req;
 }
@@ -578,8 +593,10 @@ Result<MemoryPatch> DecodePatch(const json& body) {
   if (r.Has("tags")) r.StringList("tags", &p.tags.emplace());
   if (r.Has("entities")) r.StringList("entities", &p.entities.emplace());
   if (const json* md = r.Child("metadata")) {
-    if (!md->is_object()) r.Fail("metadata", "must be a JSON object");
-    else p.metadata = md->dump();
+    if (!md->is_object())
+      r.Fail("metadata", "must be a JSON object");
+    else
+      p.metadata = md->dump();
   }
   r.OptNumber("importance", &p.importance);
   r.OptNumber("confidence", &p.confidence);
@@ -592,9 +609,8 @@ Result<MemoryPatch> DecodePatch(const json& body) {
   if (r.Has("status")) r.Enum("status", &p.status.emplace(), &ParseItemStatus);
   r.String("reason", &p.reason);
   ENGRAM_RETURN_IF_ERROR(r.status());
-  if (!p.content && !p.type && !p.tier && !p.tags && !p.entities && !p.metadata &&
-      !p.importance && !p.confidence && !p.valid_from && !p.valid_to && !p.clear_valid_to &&
-      !p.status) {
+  if (!p.content && !p.type && !p.tier && !p.tags && !p.entities && !p.metadata && !p.importance &&
+      !p.confidence && !p.valid_from && !p.valid_to && !p.clear_valid_to && !p.status) {
     return Status::InvalidArgument("request changes nothing: name at least one field to change");
   }
   return p;
@@ -602,8 +618,8 @@ Result<MemoryPatch> DecodePatch(const json& body) {
 
 Result<SearchFilters> DecodeFilters(const json& filters) {
   FieldReader r(filters, "filters");
-  r.CheckKnown({"types", "tiers", "statuses", "created_after", "created_before", "as_of",
-                "tags", "entities", "metadata"});
+  r.CheckKnown({"types", "tiers", "statuses", "created_after", "created_before", "as_of", "tags",
+                "entities", "metadata"});
   SearchFilters f;
   r.EnumList("types", &f.types, &ParseMemoryType);
   r.EnumList("tiers", &f.tiers, &ParseTier);
@@ -635,8 +651,10 @@ Result<SearchRequest> DecodeSearch(const json& body, const std::string& tenant,
   r.Bool("diversify", &req.query.diversify);
   std::string fusion;
   r.String("fusion", &fusion);
-  if (fusion == "rrf") req.query.fusion = FusionMode::kReciprocalRank;
-  else if (!fusion.empty() && fusion != "weighted") r.Fail("fusion", "must be weighted or rrf");
+  if (fusion == "rrf")
+    req.query.fusion = FusionMode::kReciprocalRank;
+  else if (!fusion.empty() && fusion != "weighted")
+    r.Fail("fusion", "must be weighted or rrf");
   ENGRAM_RETURN_IF_ERROR(r.status());
   return req;
 }

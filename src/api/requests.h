@@ -7,9 +7,8 @@
 // the caller passes the one its credentials map to.
 #pragma once
 
-#include <nlohmann/json.hpp>
-
 #include <map>
+#include <nlohmann/json.hpp>
 #include <set>
 #include <string>
 #include <string_view>
@@ -18,8 +17,8 @@
 #include "engram/engine.h"
 #include "engram/listings.h"
 #include "engram/search.h"
-#include "engram/write_path.h"
 #include "engram/status.h"
+#include "engram/write_path.h"
 
 namespace engram::api {
 
@@ -31,7 +30,7 @@ struct Limits {
   int max_token_budget = 32768;
   int max_list_limit = 1000;
   size_t max_recent_turns = 64;
-  int max_json_depth = 32;        // nesting of a request body
+  int max_json_depth = 32;  // nesting of a request body
 };
 
 // Query-string parameters as the HTTP layer hands them over (a key may repeat).

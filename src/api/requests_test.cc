@@ -39,7 +39,8 @@ TEST(ParseBodyTest, RefusesEmptyMalformedNonObjectAndDeepBodies) {
 TEST(DecodeAddTest, TextBecomesOneMemoryWithItsFields) {
   auto req = DecodeAdd(Parse(R"({"user_id":"u","agent_id":"a","session_id":"s","content":"hi",
       "type":"preference","metadata":{"x":1},"importance":0.9,"created_at":"2026-01-02",
-      "tags":["t"],"entities":["e"],"infer":false})"), "ten", DefaultLimits());
+      "tags":["t"],"entities":["e"],"infer":false})"),
+                       "ten", DefaultLimits());
   ASSERT_TRUE(req.ok()) << req.status().ToString();
   EXPECT_EQ(req->scope, (Scope{"ten", "u", "a", "s"}));
   EXPECT_FALSE(req->infer);
@@ -54,12 +55,12 @@ TEST(DecodeAddTest, TextBecomesOneMemoryWithItsFields) {
 }
 
 TEST(DecodeAddTest, TextIsADeprecatedAliasOfContentNamedInTheWarnings) {
-  for (const char* body : {R"({"user_id":"u","text":"hi","infer":false})",
-                           R"({"user_id":"u","text":"hi"})"}) {
+  for (const char* body :
+       {R"({"user_id":"u","text":"hi","infer":false})", R"({"user_id":"u","text":"hi"})"}) {
     auto req = DecodeAdd(Parse(body), "t", DefaultLimits());
     ASSERT_TRUE(req.ok()) << req.status().ToString();
-    const std::string& content = req->infer ? req->infer_items.at(0).turns.at(0).content
-                                            : req->memories.at(0).content;
+    const std::string& content =
+        req->infer ? req->infer_items.at(0).turns.at(0).content : req->memories.at(0).content;
     EXPECT_EQ(content, "hi");
     ASSERT_EQ(req->warnings.size(), 1u);
     EXPECT_EQ(req->warnings[0].field, "text");
@@ -70,20 +71,21 @@ TEST(DecodeAddTest, TextIsADeprecatedAliasOfContentNamedInTheWarnings) {
   ASSERT_TRUE(canonical.ok());
   EXPECT_TRUE(canonical->warnings.empty());
   // Both names agreeing is accepted (still with the warning); disagreeing is refused.
-  auto same = DecodeAdd(Parse(R"({"user_id":"u","content":"hi","text":"hi","infer":false})"),
-                        "t", DefaultLimits());
+  auto same = DecodeAdd(Parse(R"({"user_id":"u","content":"hi","text":"hi","infer":false})"), "t",
+                        DefaultLimits());
   ASSERT_TRUE(same.ok());
   EXPECT_EQ(same->memories.at(0).content, "hi");
   EXPECT_EQ(same->warnings.size(), 1u);
-  EXPECT_NE(ErrorOf(DecodeAdd(Parse(R"({"user_id":"u","content":"a","text":"b"})"), "t",
-                              DefaultLimits()))
-                .find("differs from 'content'"),
-            std::string::npos);
+  EXPECT_NE(
+      ErrorOf(DecodeAdd(Parse(R"({"user_id":"u","content":"a","text":"b"})"), "t", DefaultLimits()))
+          .find("differs from 'content'"),
+      std::string::npos);
 }
 
 TEST(DecodeBatchTest, TheTextAliasIsWarnedAboutOncePerRequest) {
   auto req = DecodeBatch(Parse(R"({"user_id":"u","infer":false,"memories":[{"text":"a"},
-      {"content":"b"},{"text":"c"}]})"), "t", DefaultLimits());
+      {"content":"b"},{"text":"c"}]})"),
+                         "t", DefaultLimits());
   ASSERT_TRUE(req.ok()) << req.status().ToString();
   ASSERT_EQ(req->memories.size(), 3u);
   EXPECT_EQ(req->memories[0].content, "a");
@@ -103,8 +105,10 @@ TEST(DecodeAddTest, TheTenantNeverComesFromTheBody) {
 }
 
 TEST(DecodeAddTest, MessagesBecomeMessageMemoriesWithTheirRole) {
-  auto req = DecodeAdd(Parse(R"({"user_id":"u","infer":false,"messages":[{"role":"user","content":"a"},
-      {"role":"assistant","content":"b"}],"metadata":{"k":"v"}})"), "t", DefaultLimits());
+  auto req =
+      DecodeAdd(Parse(R"({"user_id":"u","infer":false,"messages":[{"role":"user","content":"a"},
+      {"role":"assistant","content":"b"}],"metadata":{"k":"v"}})"),
+                "t", DefaultLimits());
   ASSERT_TRUE(req.ok()) << req.status().ToString();
   ASSERT_EQ(req->memories.size(), 2u);
   EXPECT_EQ(*req->memories[1].type, MemoryType::kMessage);
@@ -123,41 +127,47 @@ TEST(DecodeAddTest, ErrorsNameTheField) {
   EXPECT_NE(ErrorOf(DecodeAdd(Parse(R"({"user_id":"u","content":"x","type":"bogus"})"), "t", l))
                 .find("'type'"),
             std::string::npos);
-  EXPECT_NE(ErrorOf(DecodeAdd(Parse(R"({"user_id":"u","content":"x","importance":"high"})"), "t",
-                              l))
-                .find("'importance' must be a number"),
-            std::string::npos);
+  EXPECT_NE(
+      ErrorOf(DecodeAdd(Parse(R"({"user_id":"u","content":"x","importance":"high"})"), "t", l))
+          .find("'importance' must be a number"),
+      std::string::npos);
   EXPECT_NE(ErrorOf(DecodeAdd(Parse(R"({"user_id":"u","messages":[{"role":"user"}]})"), "t", l))
                 .find("'content' is required"),
             std::string::npos);
-  EXPECT_NE(ErrorOf(DecodeAdd(Parse(R"({"user_id":"u","content":"x","created_at":"yesterday"})"),
-                              "t", l))
-                .find("created_at"),
-            std::string::npos);
+  EXPECT_NE(
+      ErrorOf(DecodeAdd(Parse(R"({"user_id":"u","content":"x","created_at":"yesterday"})"), "t", l))
+          .find("created_at"),
+      std::string::npos);
 }
 
 TEST(DecodeBatchTest, EntriesAreCheckedAndCounted) {
   Limits l;
   l.max_batch_items = 2;
-  auto ok = DecodeBatch(Parse(R"({"user_id":"u","infer":false,"memories":[{"content":"a"},{"content":"b"}]})"), "t",
-                        l);
+  auto ok = DecodeBatch(
+      Parse(R"({"user_id":"u","infer":false,"memories":[{"content":"a"},{"content":"b"}]})"), "t",
+      l);
   ASSERT_TRUE(ok.ok()) << ok.status().ToString();
   EXPECT_EQ(ok->memories.size(), 2u);
   EXPECT_NE(ErrorOf(DecodeBatch(Parse(R"({"user_id":"u","memories":[{"content":"a"},{"content":"b"},
-      {"content":"c"}]})"), "t", l)).find("at most 2"),
+      {"content":"c"}]})"),
+                                "t", l))
+                .find("at most 2"),
             std::string::npos);
   EXPECT_NE(ErrorOf(DecodeBatch(Parse(R"({"user_id":"u","memories":[{"content":"a"},
-      {"content":"b","user_id":"v"}]})"), "t", l)).find("memories[1] field 'user_id'"),
+      {"content":"b","user_id":"v"}]})"),
+                                "t", l))
+                .find("memories[1] field 'user_id'"),
             std::string::npos);
-  EXPECT_NE(ErrorOf(DecodeBatch(Parse(R"({"user_id":"u","memories":[]})"), "t", l))
-                .find("non-empty"),
-            std::string::npos);
+  EXPECT_NE(
+      ErrorOf(DecodeBatch(Parse(R"({"user_id":"u","memories":[]})"), "t", l)).find("non-empty"),
+      std::string::npos);
 }
 
 TEST(DecodeAddTest, InferTakesTurnsAndRefusesWhatExtractionDecides) {
   auto req = DecodeAdd(Parse(R"({"user_id":"u","messages":[{"role":"user","content":"我住在上海"},
       {"role":"assistant","content":"好的"}],"tags":["chat"],"importance":0.7,
-      "created_at":"2026-05-08T10:00:00Z"})"), "t", DefaultLimits());
+      "created_at":"2026-05-08T10:00:00Z"})"),
+                       "t", DefaultLimits());
   ASSERT_TRUE(req.ok()) << req.status().ToString();
   EXPECT_TRUE(req->infer);
   EXPECT_FALSE(req->async);
@@ -202,7 +212,8 @@ TEST(DecodeSessionTest, MessagesWithIdsAndTimes) {
                 .find("messages"),
             std::string::npos);
   EXPECT_NE(ErrorOf(DecodeSessionMessages(Parse(R"({"user_id":"u","messages":[{"role":"user",
-      "content":"x","extra":1}]})"), "s", "t", DefaultLimits()))
+      "content":"x","extra":1}]})"),
+                                          "s", "t", DefaultLimits()))
                 .find("extra"),
             std::string::npos);
   EXPECT_NE(ErrorOf(DecodeSessionClose(Parse(R"({"user_id":"u","x":1})"), "s", "t")).find("x"),
@@ -233,7 +244,8 @@ TEST(DecodeSearchTest, ReadsQueryFiltersAndOptions) {
       "explain":true,"fusion":"rrf","diversify":false,"recent_turns":["a","b"],
       "filters":{"types":["fact"],"tiers":["semantic"],"statuses":"all",
                  "created_after":"2026-01-01","tags":["x"],"entities":["Bob"],
-                 "metadata":{"lang":"zh","n":{"in":[1,2,"3"]}}}})"), "t", DefaultLimits());
+                 "metadata":{"lang":"zh","n":{"in":[1,2,"3"]}}}})"),
+                          "t", DefaultLimits());
   ASSERT_TRUE(req.ok()) << req.status().ToString();
   const SearchQuery& q = req->query;
   EXPECT_EQ(q.text, "q");
@@ -273,9 +285,9 @@ TEST(DecodeSearchTest, BadValuesAreNamed) {
   EXPECT_NE(err(R"({"user_id":"u","query":"q","filters":{"metadata":{"a":{"in":[[1]]}}}})")
                 .find("non-scalar"),
             std::string::npos);
-  EXPECT_NE(err(R"({"user_id":"u","query":"q","filters":{"statuses":["gone"]}})")
-                .find("'statuses'"),
-            std::string::npos);
+  EXPECT_NE(
+      err(R"({"user_id":"u","query":"q","filters":{"statuses":["gone"]}})").find("'statuses'"),
+      std::string::npos);
 }
 
 TEST(DecodeContextTest, BudgetIsBounded) {
@@ -303,9 +315,10 @@ TEST(DecodePatchTest, OnlyNamedFieldsChangeAndNullClearsValidTo) {
 }
 
 TEST(DecodeListTest, QueryParametersBecomeAListQuery) {
-  Params p = {{"user_id", "u"}, {"type", "fact,preference"}, {"status", "all"},
-              {"tag", "a"},     {"tag", "b"},                {"limit", "20"},
-              {"cursor", "c1"}, {"after", "2026-01-01"}};
+  Params p = {{"user_id", "u"},  {"type", "fact,preference"},
+              {"status", "all"}, {"tag", "a"},
+              {"tag", "b"},      {"limit", "20"},
+              {"cursor", "c1"},  {"after", "2026-01-01"}};
   auto req = DecodeList(p, "t", DefaultLimits());
   ASSERT_TRUE(req.ok()) << req.status().ToString();
   EXPECT_EQ(req->query.types.size(), 2u);
@@ -323,9 +336,9 @@ TEST(DecodeListTest, QueryParametersBecomeAListQuery) {
             std::string::npos);
   EXPECT_NE(ErrorOf(DecodeList({{"user_id", "u"}, {"colour", "red"}}, "t", l)).find("'colour'"),
             std::string::npos);
-  EXPECT_NE(ErrorOf(DecodeList({{"user_id", "u"}, {"user_id", "v"}}, "t", l))
-                .find("more than once"),
-            std::string::npos);
+  EXPECT_NE(
+      ErrorOf(DecodeList({{"user_id", "u"}, {"user_id", "v"}}, "t", l)).find("more than once"),
+      std::string::npos);
 }
 
 // Found by fuzz/request_decoders_fuzzer: an empty enum name decoded as the enum's first value,

@@ -145,8 +145,10 @@ std::string PageJsonText(const ListPage& page) {
   out.reserve(64 + page.items.size() * 1024);
   json_text::Object o(&out);
   std::string* cursor = o.Key("next_cursor");
-  if (page.next_cursor.empty()) cursor->append("null");
-  else json_text::AppendString(cursor, page.next_cursor);
+  if (page.next_cursor.empty())
+    cursor->append("null");
+  else
+    json_text::AppendString(cursor, page.next_cursor);
   json_text::AppendArray(o.Key("results"), page.items, &AppendItemJson);
   o.Close();
   return out;
@@ -188,9 +190,8 @@ void AppendHit(std::string* out, const SearchHit& hit, bool explain) {
 }
 
 void AppendHits(std::string* out, const std::vector<SearchHit>& hits, bool explain) {
-  json_text::AppendArray(out, hits, [explain](std::string* to, const SearchHit& hit) {
-    AppendHit(to, hit, explain);
-  });
+  json_text::AppendArray(
+      out, hits, [explain](std::string* to, const SearchHit& hit) { AppendHit(to, hit, explain); });
 }
 
 }  // namespace
@@ -211,11 +212,11 @@ json HitsToJson(const std::vector<SearchHit>& hits, bool explain) {
 json ContextToJson(const ContextResult& context) {
   std::string memories;
   AppendHits(&memories, context.memories, /*explain=*/false);
-  return json{{"context", context.text},
-              {"memories", json::parse(memories)},
-              {"tokens", context.tokens},
-              {"session", {{"turns", context.session_turns},
-                           {"summary", context.session_summary}}}};
+  return json{
+      {"context", context.text},
+      {"memories", json::parse(memories)},
+      {"tokens", context.tokens},
+      {"session", {{"turns", context.session_turns}, {"summary", context.session_summary}}}};
 }
 
 json KeyToJson(const ApiKeyInfo& k) {

@@ -3,18 +3,17 @@
 #pragma once
 
 #include <nlohmann/json.hpp>
-
 #include <string>
 #include <vector>
 
 #include "api/requests.h"
 #include "engram/engine.h"
 #include "engram/jobs.h"
-#include "engram/write_path.h"
 #include "engram/keys.h"
-#include "engram/sessions.h"
 #include "engram/search.h"
+#include "engram/sessions.h"
 #include "engram/status.h"
+#include "engram/write_path.h"
 
 namespace engram::api {
 

@@ -3,13 +3,12 @@
 #include <stdlib.h>
 #include <unistd.h>
 
-#include <nlohmann/json.hpp>
-
+#include <algorithm>
 #include <cmath>
 #include <filesystem>
-#include <algorithm>
 #include <iomanip>
 #include <iostream>
+#include <nlohmann/json.hpp>
 #include <sstream>
 
 #include "cli/cli_app.h"
@@ -64,15 +63,19 @@ json ReportJson(const BenchReport& r) {
   for (const BenchRow& row : r.rows) {
     rows.push_back({{"category", row.name}, {"n", row.count}, {"metrics", row.metrics}});
   }
-  return {{"dataset", r.dataset}, {"configuration", r.configuration}, {"memories", r.memories},
-          {"ms_per_query", r.ms_per_query}, {"rows", rows}};
+  return {{"dataset", r.dataset},
+          {"configuration", r.configuration},
+          {"memories", r.memories},
+          {"ms_per_query", r.ms_per_query},
+          {"rows", rows}};
 }
 
 int RunBench(Context& ctx, const BenchFlags& f, bool locomo) {
   auto embedder = ctx.MakeEmbedder();
   if (!embedder.ok()) return ctx.Fail(embedder.status());
   std::string tmpl = (std::filesystem::temp_directory_path() / "engram-bench-XXXXXX").string();
-  if (!mkdtemp(tmpl.data())) return ctx.Fail(Status::IOError("cannot create a temporary directory"));
+  if (!mkdtemp(tmpl.data()))
+    return ctx.Fail(Status::IOError("cannot create a temporary directory"));
   BenchOptions options;
   options.data_path = f.data;
   options.work_dir = tmpl;
@@ -132,7 +135,8 @@ void PrintExtraction(const ExtractionReport& r) {
             << r.candidates << " candidates (" << r.extractor << ")\n";
   std::cout << std::left << std::setw(12) << "type" << std::right << std::setw(10) << "labelled"
             << std::setw(11) << "predicted" << std::setw(9) << "matched" << std::setw(11)
-            << "precision" << std::setw(8) << "recall" << std::setw(8) << "f1" << "\n";
+            << "precision" << std::setw(8) << "recall" << std::setw(8) << "f1"
+            << "\n";
   for (const ExtractionRow& row : r.rows) {
     std::cout << std::left << std::setw(12) << row.type << std::right << std::setw(10)
               << row.counts.labelled << std::setw(11) << row.counts.predicted << std::setw(9)
@@ -140,16 +144,19 @@ void PrintExtraction(const ExtractionReport& r) {
               << Fixed(row.recall, 3) << std::setw(8) << Fixed(row.f1, 3) << "\n";
   }
   std::cout << "any memory: " << s.detected_snippets << "/" << s.labelled_snippets
-            << " labelled snippets (" << Fixed(s.labelled_snippets ? double(s.detected_snippets) / s.labelled_snippets : NAN, 3)
+            << " labelled snippets ("
+            << Fixed(s.labelled_snippets ? double(s.detected_snippets) / s.labelled_snippets : NAN,
+                     3)
             << "); false positives: ";
   if (s.unlabelled_snippets == 0) {
     std::cout << "n/a (no snippet without labels)\n";
   } else {
-    std::cout << s.false_positive_snippets << "/" << s.unlabelled_snippets << " unlabelled snippets\n";
+    std::cout << s.false_positive_snippets << "/" << s.unlabelled_snippets
+              << " unlabelled snippets\n";
   }
   if (r.failed > 0) {
-    std::cout << "failed: " << r.failed << " snippets (scored as finding nothing); first: "
-              << r.first_error << "\n";
+    std::cout << "failed: " << r.failed
+              << " snippets (scored as finding nothing); first: " << r.first_error << "\n";
   }
   if (r.extract.per_wall_second > 0) {
     std::cout << "throughput, one thread, messages per CPU-second (per wall-second): "
@@ -165,24 +172,41 @@ json ExtractionJson(const ExtractionReport& r) {
   const ExtractionScore& s = r.score;
   json rows = json::array();
   for (const ExtractionRow& row : r.rows) {
-    rows.push_back({{"type", row.type}, {"labelled", row.counts.labelled},
-                    {"predicted", row.counts.predicted}, {"matched", row.counts.matched},
-                    {"precision", NumberOrNull(row.precision)}, {"recall", NumberOrNull(row.recall)},
+    rows.push_back({{"type", row.type},
+                    {"labelled", row.counts.labelled},
+                    {"predicted", row.counts.predicted},
+                    {"matched", row.counts.matched},
+                    {"precision", NumberOrNull(row.precision)},
+                    {"recall", NumberOrNull(row.recall)},
                     {"f1", NumberOrNull(row.f1)}});
   }
-  return {{"language", r.language}, {"extractor", r.extractor}, {"embedder", r.embedder},
-          {"snippets", s.snippets}, {"candidates", r.candidates}, {"rows", rows},
-          {"labelled_snippets", s.labelled_snippets}, {"detected_snippets", s.detected_snippets},
-          {"any_memory_rate", NumberOrNull(s.labelled_snippets ? double(s.detected_snippets) / s.labelled_snippets : NAN)},
-          {"unlabelled_snippets", s.unlabelled_snippets},
-          {"false_positive_snippets", s.false_positive_snippets},
-          {"false_positive_rate", NumberOrNull(s.unlabelled_snippets ? double(s.false_positive_snippets) / s.unlabelled_snippets : NAN)},
-          {"failed_snippets", r.failed},
-          {"throughput", r.extract.per_wall_second <= 0 ? json(nullptr) : json{
-               {"extraction", {{"messages_per_cpu_second", r.extract.per_cpu_second},
-                               {"messages_per_wall_second", r.extract.per_wall_second}}},
-               {"extraction_and_embedding", {{"messages_per_cpu_second", r.extract_embed.per_cpu_second},
-                                             {"messages_per_wall_second", r.extract_embed.per_wall_second}}}}}};
+  return {
+      {"language", r.language},
+      {"extractor", r.extractor},
+      {"embedder", r.embedder},
+      {"snippets", s.snippets},
+      {"candidates", r.candidates},
+      {"rows", rows},
+      {"labelled_snippets", s.labelled_snippets},
+      {"detected_snippets", s.detected_snippets},
+      {"any_memory_rate",
+       NumberOrNull(s.labelled_snippets ? double(s.detected_snippets) / s.labelled_snippets : NAN)},
+      {"unlabelled_snippets", s.unlabelled_snippets},
+      {"false_positive_snippets", s.false_positive_snippets},
+      {"false_positive_rate",
+       NumberOrNull(s.unlabelled_snippets
+                        ? double(s.false_positive_snippets) / s.unlabelled_snippets
+                        : NAN)},
+      {"failed_snippets", r.failed},
+      {"throughput",
+       r.extract.per_wall_second <= 0
+           ? json(nullptr)
+           : json{{"extraction",
+                   {{"messages_per_cpu_second", r.extract.per_cpu_second},
+                    {"messages_per_wall_second", r.extract.per_wall_second}}},
+                  {"extraction_and_embedding",
+                   {{"messages_per_cpu_second", r.extract_embed.per_cpu_second},
+                    {"messages_per_wall_second", r.extract_embed.per_wall_second}}}}}};
 }
 
 int RunExtraction(Context& ctx, const ExtractionFlags& f) {
@@ -191,8 +215,8 @@ int RunExtraction(Context& ctx, const ExtractionFlags& f) {
   }
   auto embedder = ctx.MakeEmbedder();
   if (!embedder.ok()) return ctx.Fail(embedder.status());
-  std::vector<std::string> langs = f.lang == "all" ? std::vector<std::string>{"zh", "en"}
-                                                   : std::vector<std::string>{f.lang};
+  std::vector<std::string> langs =
+      f.lang == "all" ? std::vector<std::string>{"zh", "en"} : std::vector<std::string>{f.lang};
   // --extractor llm measures the model the --llm flags name (quality only: its speed is the
   // provider's); otherwise the rules.
   auto llm = ctx.MakeLlm();
@@ -210,8 +234,8 @@ int RunExtraction(Context& ctx, const ExtractionFlags& f) {
       options.measure_throughput = false;
       options.progress = [&lang, tty](int64_t done, int64_t total) {
         if (tty || done == total) {
-          std::cerr << "\rextraction " << lang << " " << done << "/" << total << (done == total ? "\n" : "")
-                    << std::flush;
+          std::cerr << "\rextraction " << lang << " " << done << "/" << total
+                    << (done == total ? "\n" : "") << std::flush;
         }
       };
     }
@@ -224,11 +248,17 @@ int RunExtraction(Context& ctx, const ExtractionFlags& f) {
     }
   }
   if (ctx.json) {
-    std::cout << json{{"dataset", "memory_extraction"}, {"reports", reports},
-                      {"type_mapping", {{"preference", "preference"}, {"opinion", "opinion"},
-                                        {"decision", "decision"}, {"commitment", "commitment"},
-                                        {"goal", "commitment"}, {"fact", "fact"},
-                                        {"event", "fact"}, {"skill", "fact"}}}}
+    std::cout << json{{"dataset", "memory_extraction"},
+                      {"reports", reports},
+                      {"type_mapping",
+                       {{"preference", "preference"},
+                        {"opinion", "opinion"},
+                        {"decision", "decision"},
+                        {"commitment", "commitment"},
+                        {"goal", "commitment"},
+                        {"fact", "fact"},
+                        {"event", "fact"},
+                        {"skill", "fact"}}}}
                      .dump(2)
               << "\n";
   } else {
@@ -250,18 +280,23 @@ void AddBenchCommands(CLI::App& app, Context& ctx) {
   locomo->add_option("-k", locomo_flags->k, "Results per question")->capture_default_str();
   locomo->add_option("--fusion", locomo_flags->fusion, "weighted or rrf")->capture_default_str();
   locomo->add_flag("--no-diversify", locomo_flags->no_diversify, "Turn MMR off");
-  locomo->add_option("--context-weight", locomo_flags->context_weight, "Session-neighbour credit, 0..1")
+  locomo
+      ->add_option("--context-weight", locomo_flags->context_weight,
+                   "Session-neighbour credit, 0..1")
       ->capture_default_str();
-  locomo->add_option("--session-weight", locomo_flags->session_weight,
-                     "Session-level prior (sessions scored as documents), 0..1")
+  locomo
+      ->add_option("--session-weight", locomo_flags->session_weight,
+                   "Session-level prior (sessions scored as documents), 0..1")
       ->capture_default_str();
-  locomo->add_option("--time-weight", locomo_flags->time_weight,
-                     "Time prior for queries naming a time, 0..1")
+  locomo
+      ->add_option("--time-weight", locomo_flags->time_weight,
+                   "Time prior for queries naming a time, 0..1")
       ->capture_default_str();
   locomo->add_option("--keyword-weight", locomo_flags->keyword_weight, "Keyword share of relevance")
       ->capture_default_str();
-  locomo->add_option("--mmr-floor", locomo_flags->mmr_floor,
-                     "Cosine up to which MMR sees no redundancy, 0..1")
+  locomo
+      ->add_option("--mmr-floor", locomo_flags->mmr_floor,
+                   "Cosine up to which MMR sees no redundancy, 0..1")
       ->capture_default_str();
   locomo->callback([&ctx, locomo_flags] {
     ctx.action = [&ctx, locomo_flags] { return RunBench(ctx, *locomo_flags, true); };
@@ -272,18 +307,23 @@ void AddBenchCommands(CLI::App& app, Context& ctx) {
   madial->add_option("--lang", madial_flags->lang, "zh or en")->capture_default_str();
   madial->add_option("--fusion", madial_flags->fusion, "weighted or rrf")->capture_default_str();
   madial->add_flag("--no-diversify", madial_flags->no_diversify, "Turn MMR off");
-  madial->add_option("--context-weight", madial_flags->context_weight, "Session-neighbour credit, 0..1")
+  madial
+      ->add_option("--context-weight", madial_flags->context_weight,
+                   "Session-neighbour credit, 0..1")
       ->capture_default_str();
-  madial->add_option("--cjk-character-weight", madial_flags->cjk_character_weight,
-                     "Weight of single CJK characters in the keyword channel, 0..1")
+  madial
+      ->add_option("--cjk-character-weight", madial_flags->cjk_character_weight,
+                   "Weight of single CJK characters in the keyword channel, 0..1")
       ->capture_default_str();
   madial->add_option("--keyword-weight", madial_flags->keyword_weight, "Keyword share of relevance")
       ->capture_default_str();
-  madial->add_option("--recent-turn-weight", madial_flags->recent_turn_weight,
-                     "Weight of each earlier line against the last one, 0..1")
+  madial
+      ->add_option("--recent-turn-weight", madial_flags->recent_turn_weight,
+                   "Weight of each earlier line against the last one, 0..1")
       ->capture_default_str();
-  madial->add_option("--mmr-floor", madial_flags->mmr_floor,
-                     "Cosine up to which MMR sees no redundancy, 0..1")
+  madial
+      ->add_option("--mmr-floor", madial_flags->mmr_floor,
+                   "Cosine up to which MMR sees no redundancy, 0..1")
       ->capture_default_str();
   madial->add_flag("--joined-query", madial_flags->joined_query,
                    "One query of all lines instead of the last line plus recent turns");
@@ -291,12 +331,16 @@ void AddBenchCommands(CLI::App& app, Context& ctx) {
     ctx.action = [&ctx, madial_flags] { return RunBench(ctx, *madial_flags, false); };
   });
   auto extraction_flags = std::make_shared<ExtractionFlags>();
-  auto* extraction = bench->add_subcommand(
-      "extraction", "Memory types found by the extractor (rules, or the model with --extractor llm) and, for the rules, messages per second");
-  extraction->add_option("--data", extraction_flags->data, "The memory_extraction folder")->required();
+  auto* extraction =
+      bench->add_subcommand("extraction",
+                            "Memory types found by the extractor (rules, or the model with "
+                            "--extractor llm) and, for the rules, messages per second");
+  extraction->add_option("--data", extraction_flags->data, "The memory_extraction folder")
+      ->required();
   extraction->add_option("--lang", extraction_flags->lang, "zh, en or all")->capture_default_str();
-  extraction->add_option("--seconds", extraction_flags->seconds,
-                         "Time spent measuring throughput, per measurement")
+  extraction
+      ->add_option("--seconds", extraction_flags->seconds,
+                   "Time spent measuring throughput, per measurement")
       ->capture_default_str();
   extraction->callback([&ctx, extraction_flags] {
     ctx.action = [&ctx, extraction_flags] { return RunExtraction(ctx, *extraction_flags); };

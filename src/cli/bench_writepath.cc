@@ -4,12 +4,11 @@
 #include <stdlib.h>
 #include <unistd.h>
 
-#include <nlohmann/json.hpp>
-
 #include <cmath>
 #include <filesystem>
 #include <iomanip>
 #include <iostream>
+#include <nlohmann/json.hpp>
 
 #include "cli/cli_app.h"
 #include "core/status_macros.h"
@@ -41,7 +40,8 @@ std::string Percent(const PassCount& c) {
 
 void PrintReport(const WritePathReport& r, bool failures) {
   std::cout << std::left << std::setw(22) << "category" << std::setw(18) << "en" << std::setw(18)
-            << "zh" << "\n";
+            << "zh"
+            << "\n";
   for (const auto& [category, langs] : r.by_category) {
     auto get = [&](const char* lang) {
       auto it = langs.find(lang);
@@ -57,8 +57,8 @@ void PrintReport(const WritePathReport& r, bool failures) {
   std::cout << std::left << std::setw(22) << "all" << std::setw(18) << Percent(lang("en"))
             << std::setw(18) << Percent(lang("zh")) << "\n";
   std::cout << r.cases.size() << " cases (" << r.added_after_failure
-            << " marked as added after a failure), " << r.messages << " messages in "
-            << std::fixed << std::setprecision(2) << r.seconds << " s\n";
+            << " marked as added after a failure), " << r.messages << " messages in " << std::fixed
+            << std::setprecision(2) << r.seconds << " s\n";
   int64_t failed_extractions = 0, kept = 0;
   for (const WritePathCaseResult& c : r.cases) {
     failed_extractions += static_cast<int64_t>(c.extraction_errors.size());
@@ -95,13 +95,17 @@ json ReportJson(const WritePathReport& r) {
   for (const WritePathCaseResult& c : r.cases) {
     if (!c.passed) failed.push_back({{"id", c.id}, {"failures", c.failures}, {"stored", c.stored}});
     if (!c.extraction_errors.empty()) {
-      errors.push_back({{"id", c.id}, {"passed", c.passed}, {"errors", c.extraction_errors},
-                        {"kept_turns", c.kept_turns}, {"stored", c.stored}});
+      errors.push_back({{"id", c.id},
+                        {"passed", c.passed},
+                        {"errors", c.extraction_errors},
+                        {"kept_turns", c.kept_turns},
+                        {"stored", c.stored}});
     }
   }
-  return {{"cases", r.cases.size()}, {"messages", r.messages}, {"seconds", r.seconds},
-          {"added_after_failure", r.added_after_failure}, {"categories", categories},
-          {"languages", languages}, {"failed", failed}, {"extraction_errors", errors}};
+  return {{"cases", r.cases.size()},  {"messages", r.messages},
+          {"seconds", r.seconds},     {"added_after_failure", r.added_after_failure},
+          {"categories", categories}, {"languages", languages},
+          {"failed", failed},         {"extraction_errors", errors}};
 }
 
 // The fixtures' any-memory rate and type precision per language, or null when absent.
@@ -119,16 +123,17 @@ Result<json> FixtureFigures(const std::string& folder, const std::shared_ptr<Ext
     const ExtractionScore& s = report.score;
     const double any = s.labelled_snippets ? double(s.detected_snippets) / s.labelled_snippets : 0;
     const ExtractionRow& overall = report.rows.back();
-    out[lang] = {{"labelled_snippets", s.labelled_snippets},
-                 {"with_a_typed_memory", s.detected_snippets},
-                 {"any_memory_rate", any},
-                 {"type_precision", std::isnan(overall.precision) ? json(nullptr) : json(overall.precision)},
-                 {"type_recall", std::isnan(overall.recall) ? json(nullptr) : json(overall.recall)}};
+    out[lang] = {
+        {"labelled_snippets", s.labelled_snippets},
+        {"with_a_typed_memory", s.detected_snippets},
+        {"any_memory_rate", any},
+        {"type_precision", std::isnan(overall.precision) ? json(nullptr) : json(overall.precision)},
+        {"type_recall", std::isnan(overall.recall) ? json(nullptr) : json(overall.recall)}};
     if (print) {
       std::cout << "memory_extraction " << lang << ": a typed memory for " << s.detected_snippets
                 << "/" << s.labelled_snippets << " labelled snippets (" << std::setprecision(3)
-                << any << "), type precision " << overall.precision << ", recall "
-                << overall.recall << "\n";
+                << any << "), type precision " << overall.precision << ", recall " << overall.recall
+                << "\n";
     }
   }
   return out;
@@ -143,7 +148,8 @@ int RunWritePath(Context& ctx, const WritePathFlags& f) {
   auto llm = ctx.MakeLlm();
   if (!llm.ok()) return ctx.Fail(llm.status());
   std::string tmpl = (std::filesystem::temp_directory_path() / "engram-writepath-XXXXXX").string();
-  if (!mkdtemp(tmpl.data())) return ctx.Fail(Status::IOError("cannot create a temporary directory"));
+  if (!mkdtemp(tmpl.data()))
+    return ctx.Fail(Status::IOError("cannot create a temporary directory"));
   WritePathBenchOptions options;
   options.data_dir = f.data;
   options.language = f.lang;
@@ -195,8 +201,9 @@ int RunWritePath(Context& ctx, const WritePathFlags& f) {
 void AddWritePathBenchCommand(CLI::App* bench, Context& ctx) {
   auto flags = std::make_shared<WritePathFlags>();
   auto* cmd = bench->add_subcommand(
-      "writepath", "The write-path corpus (bench/data/writepath) through the real write path: "
-                   "pass rates by category and language");
+      "writepath",
+      "The write-path corpus (bench/data/writepath) through the real write path: "
+      "pass rates by category and language");
   cmd->add_option("--data", flags->data, "The corpus folder (en.jsonl, zh.jsonl)")
       ->capture_default_str();
   cmd->add_option("--fixtures", flags->fixtures,
@@ -208,9 +215,8 @@ void AddWritePathBenchCommand(CLI::App* bench, Context& ctx) {
   cmd->add_option("--min-pass", flags->min_pass,
                   "Exit 1 when a language's pass rate is below this (0..1)")
       ->capture_default_str();
-  cmd->callback([&ctx, flags] {
-    ctx.action = [&ctx, flags] { return RunWritePath(ctx, *flags); };
-  });
+  cmd->callback(
+      [&ctx, flags] { ctx.action = [&ctx, flags] { return RunWritePath(ctx, *flags); }; });
 }
 
 }  // namespace engram::cli

@@ -1,13 +1,12 @@
 #include "cli/cli_app.h"
 
-#include <nlohmann/json.hpp>
-
 #include <unistd.h>
 
 #include <algorithm>
 #include <cstdlib>
 #include <filesystem>
 #include <iostream>
+#include <nlohmann/json.hpp>
 
 namespace engram::cli {
 namespace {
@@ -34,22 +33,26 @@ size_t Context::DefaultIndexMemoryMb() {
 
 int ExitCodeFor(const Status& status) {
   switch (status.code()) {
-    case StatusCode::kOk: return kExitOk;
-    case StatusCode::kInvalidArgument: return kExitUsage;
-    case StatusCode::kNotFound: return kExitNotFound;
-    case StatusCode::kConflict: return kExitConflict;
-    default: return kExitInternal;
+    case StatusCode::kOk:
+      return kExitOk;
+    case StatusCode::kInvalidArgument:
+      return kExitUsage;
+    case StatusCode::kNotFound:
+      return kExitNotFound;
+    case StatusCode::kConflict:
+      return kExitConflict;
+    default:
+      return kExitInternal;
   }
 }
 
 int Context::Fail(const Status& status) const {
   if (json) {
-    nlohmann::json body = {{"error", {{"code", StatusCodeName(status.code())},
-                                      {"message", status.message()}}}};
+    nlohmann::json body = {
+        {"error", {{"code", StatusCodeName(status.code())}, {"message", status.message()}}}};
     std::cerr << body.dump() << "\n";
   } else {
-    std::cerr << "engram: " << status.message() << " (" << StatusCodeName(status.code())
-              << ")\n";
+    std::cerr << "engram: " << status.message() << " (" << StatusCodeName(status.code()) << ")\n";
   }
   last_exit = ExitCodeFor(status);
   return last_exit;
@@ -209,19 +212,23 @@ int RunCli(int argc, char** argv) {
   app.add_option("--max-content-bytes", ctx.max_content_bytes,
                  "Reject content longer than this (env ENGRAM_MAX_CONTENT_BYTES)")
       ->check(CLI::PositiveNumber);
-  app.add_option("--embedder", ctx.embedder, "hash (built in, offline) or openai (any "
+  app.add_option("--embedder", ctx.embedder,
+                 "hash (built in, offline) or openai (any "
                  "OpenAI-compatible /v1/embeddings) (env ENGRAM_EMBEDDER)");
   app.add_option("--embed-dim", ctx.embed_dim,
                  "Hash embedder dimension, or the remote model's expected dimension (0: any)");
-  app.add_option("--embed-url", ctx.embed_url, "Base URL of the embeddings API (env ENGRAM_EMBED_URL)");
-  app.add_option("--embed-model", ctx.embed_model, "Remote embedding model (env ENGRAM_EMBED_MODEL)");
-  app.add_option("--embed-key-env", ctx.embed_key_env,
-                 "Environment variable holding the API key");
+  app.add_option("--embed-url", ctx.embed_url,
+                 "Base URL of the embeddings API (env ENGRAM_EMBED_URL)");
+  app.add_option("--embed-model", ctx.embed_model,
+                 "Remote embedding model (env ENGRAM_EMBED_MODEL)");
+  app.add_option("--embed-key-env", ctx.embed_key_env, "Environment variable holding the API key");
   app.add_option("--extractor", ctx.extractor,
                  "Write path for infer=true: rules (built in, zh/en, offline) or llm (any "
                  "OpenAI-compatible /v1/chat/completions) (env ENGRAM_EXTRACTOR)");
-  app.add_option("--llm-url", ctx.llm_url, "Base URL of the chat completions API (env ENGRAM_LLM_URL)");
-  app.add_option("--llm-model", ctx.llm_model, "Chat model for extraction, decisions and "
+  app.add_option("--llm-url", ctx.llm_url,
+                 "Base URL of the chat completions API (env ENGRAM_LLM_URL)");
+  app.add_option("--llm-model", ctx.llm_model,
+                 "Chat model for extraction, decisions and "
                  "summaries (env ENGRAM_LLM_MODEL)");
   app.add_option("--llm-key-env", ctx.llm_key_env, "Environment variable holding the LLM API key");
   app.add_option("--llm-timeout-ms", ctx.llm_timeout_ms, "Timeout of one LLM request")
@@ -253,7 +260,8 @@ int RunCli(int argc, char** argv) {
   // Global options at the top of the file, a command's under its section ([serve]).
   // CLI11 applies the file before environment variables, so the order of precedence is
   // command line > file > environment.
-  app.set_config("--config", "", "Read options from this TOML/INI file (env ENGRAM_CONFIG): "
+  app.set_config("--config", "",
+                 "Read options from this TOML/INI file (env ENGRAM_CONFIG): "
                  "globals at the top, a command's options under [command]; command-line flags "
                  "win over the file, the file over environment variables")
       ->envname("ENGRAM_CONFIG");

@@ -2,7 +2,6 @@
 #pragma once
 
 #include <CLI/CLI.hpp>
-
 #include <functional>
 #include <memory>
 #include <optional>
@@ -10,8 +9,8 @@
 
 #include "engram/engine.h"
 #include "engram/llm.h"
-#include "engram/write_path.h"
 #include "engram/status.h"
+#include "engram/write_path.h"
 
 namespace engram::cli {
 
@@ -40,8 +39,8 @@ struct Context {
   size_t item_cache_mb = EngineOptions{}.item_cache_bytes >> 20;
   bool huge_pages = EngineOptions{}.huge_pages;
   static size_t DefaultIndexMemoryMb();
-  std::string embedder = "hash";     // hash | openai
-  int embed_dim = 384;               // hash dimension, or the expected remote dimension (0: any)
+  std::string embedder = "hash";  // hash | openai
+  int embed_dim = 384;            // hash dimension, or the expected remote dimension (0: any)
   std::string embed_url = "https://api.openai.com/v1";
   std::string embed_model = "text-embedding-3-small";
   std::string embed_key_env = "OPENAI_API_KEY";
@@ -72,7 +71,8 @@ struct Context {
   // NotFound (printed) when --db names no file: for commands that open the database other
   // than through OpenEngine and only read it.
   bool RequireDatabase();
-  // The write path over OpenEngine(/*create=*/true) from the flags above; nullptr (error printed) on failure.
+  // The write path over OpenEngine(/*create=*/true) from the flags above; nullptr (error printed)
+  // on failure.
   MemoryWriter* OpenWriter();
   // The LLM client the --llm flags describe (for summaries too); null unless --extractor llm.
   Result<std::shared_ptr<LlmClient>> MakeLlm() const;

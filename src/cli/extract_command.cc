@@ -2,9 +2,8 @@
 // the candidate memories of the configured extractor (--extractor rules | llm) after the
 // privacy policy, in the extraction contract's JSON (extract/candidate_json.h). --jsonl reads
 // many messages from standard input, one JSON object per line, and answers one line each.
-#include <nlohmann/json.hpp>
-
 #include <iostream>
+#include <nlohmann/json.hpp>
 #include <string>
 
 #include "cli/cli_app.h"
@@ -68,7 +67,8 @@ void PrintText(const nlohmann::ordered_json& reply) {
   }
   for (const auto& m : reply["memories"]) {
     std::cout << "[" << m["type"].get<std::string>() << "] " << m["content"].get<std::string>();
-    if (!m["slot"].get<std::string>().empty()) std::cout << "  slot=" << m["slot"].get<std::string>();
+    if (!m["slot"].get<std::string>().empty())
+      std::cout << "  slot=" << m["slot"].get<std::string>();
     if (m["exclusive"].get<bool>()) std::cout << " (one value)";
     if (!m["valid_from"].is_null()) std::cout << "  from " << m["valid_from"].get<std::string>();
     for (const auto& e : m["ends"]) std::cout << "  ends \"" << e.get<std::string>() << "\"";
@@ -97,13 +97,16 @@ int RunLines(Context& ctx, ExtractRunner& runner) {
       } else {
         auto r = runner.Extract(in["text"].get<std::string>(), in.value("role", "user"),
                                 at->value_or(0));
-        if (r.ok()) reply = std::move(r).value();
-        else st = r.status().WithContext("line " + std::to_string(n));
+        if (r.ok())
+          reply = std::move(r).value();
+        else
+          st = r.status().WithContext("line " + std::to_string(n));
       }
     }
     if (!st.ok()) {
       failed = true;
-      reply = nlohmann::ordered_json{{"error", {{"code", std::string(StatusCodeName(st.code()))}, {"message", st.message()}}}};
+      reply = nlohmann::ordered_json{
+          {"error", {{"code", std::string(StatusCodeName(st.code()))}, {"message", st.message()}}}};
     }
     std::cout << reply.dump() << "\n";
   }
@@ -115,10 +118,12 @@ int RunExtract(Context& ctx, const ExtractFlags& f) {
   ExtractRunner runner(ctx);
   if (Status st = runner.Open(); !st.ok()) return ctx.Fail(st);
   if (f.jsonl) {
-    if (!f.text.empty()) return ctx.Fail(Status::InvalidArgument("--jsonl reads standard input; give no text"));
+    if (!f.text.empty())
+      return ctx.Fail(Status::InvalidArgument("--jsonl reads standard input; give no text"));
     return RunLines(ctx, runner);
   }
-  if (f.text.empty()) return ctx.Fail(Status::InvalidArgument("the text to extract from is required"));
+  if (f.text.empty())
+    return ctx.Fail(Status::InvalidArgument("the text to extract from is required"));
   auto at = OptTime(f.created_at);
   if (!at.ok()) return ctx.Fail(at.status().WithContext("--created-at"));
   std::string text = f.text;
@@ -128,8 +133,10 @@ int RunExtract(Context& ctx, const ExtractFlags& f) {
   }
   auto reply = runner.Extract(text, f.role, at->value_or(0));
   if (!reply.ok()) return ctx.Fail(reply.status());
-  if (ctx.json) std::cout << reply->dump() << "\n";
-  else PrintText(*reply);
+  if (ctx.json)
+    std::cout << reply->dump() << "\n";
+  else
+    PrintText(*reply);
   return kExitOk;
 }
 
@@ -137,9 +144,10 @@ int RunExtract(Context& ctx, const ExtractFlags& f) {
 
 void AddExtractCommand(CLI::App& app, Context& ctx) {
   auto flags = std::make_shared<ExtractFlags>();
-  auto* cmd = app.add_subcommand(
-      "extract", "Show what the write path would extract from a message, storing nothing "
-                 "(--extractor, --pii apply; --json prints the extraction contract)");
+  auto* cmd =
+      app.add_subcommand("extract",
+                         "Show what the write path would extract from a message, storing nothing "
+                         "(--extractor, --pii apply; --json prints the extraction contract)");
   cmd->add_option("text", flags->text, "The message ('-' reads standard input)");
   cmd->add_option("--created-at", flags->created_at,
                   "When it was said (ISO-8601; default now): relative dates resolve from it");

@@ -22,10 +22,14 @@ Result<std::pair<std::string, json>> ParseKeyValue(const std::string& arg) {
 Result<MetadataCondition> ToCondition(const std::pair<std::string, json>& kv) {
   const json& v = kv.second;
   MetadataCondition c{kv.first, nullptr};
-  if (v.is_boolean()) c.value = v.get<bool>();
-  else if (v.is_number_integer()) c.value = v.get<int64_t>();
-  else if (v.is_number()) c.value = v.get<double>();
-  else if (v.is_string()) c.value = v.get<std::string>();
+  if (v.is_boolean())
+    c.value = v.get<bool>();
+  else if (v.is_number_integer())
+    c.value = v.get<int64_t>();
+  else if (v.is_number())
+    c.value = v.get<double>();
+  else if (v.is_string())
+    c.value = v.get<std::string>();
   return c;
 }
 

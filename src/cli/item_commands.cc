@@ -1,8 +1,7 @@
 // engram add | get | list | update | delete | purge | history | sessions | scopes
-#include <nlohmann/json.hpp>
-
 #include <iostream>
 #include <iterator>
+#include <nlohmann/json.hpp>
 
 #include "api/responses.h"
 #include "cli/cli_app.h"
@@ -23,11 +22,14 @@ struct ItemFlags {
 };
 
 void AddItemFlags(CLI::App* cmd, ItemFlags& f) {
-  cmd->add_option("--type,-t", f.type, "fact, preference, goal, event, opinion, decision, "
+  cmd->add_option("--type,-t", f.type,
+                  "fact, preference, goal, event, opinion, decision, "
                   "commitment, summary, skill, knowledge, profile, message");
-  cmd->add_option("--tier", f.tier, "working, episodic, semantic, knowledge (default: from the type)");
+  cmd->add_option("--tier", f.tier,
+                  "working, episodic, semantic, knowledge (default: from the type)");
   cmd->add_option("--tag", f.tags, "A tag (repeat or comma-separate)")->delimiter(',');
-  cmd->add_option("--entity", f.entities, "An entity the memory is about (repeatable)")->delimiter(',');
+  cmd->add_option("--entity", f.entities, "An entity the memory is about (repeatable)")
+      ->delimiter(',');
   cmd->add_option("--meta", f.meta, "Metadata key=value (repeatable)");
   cmd->add_option("--metadata", f.metadata, "Metadata as a JSON object");
   cmd->add_option("--importance", f.importance, "0..1");
@@ -86,9 +88,9 @@ int RunAddAsGiven(Context& ctx, const std::string& text_arg, const ItemFlags& f,
   m.importance = f.importance;
   m.confidence = f.confidence;
   m.reason = f.reason;
-  for (auto [text, field] : {std::pair{&created_at, &m.created_at},
-                             std::pair{&f.valid_from, &m.valid_from},
-                             std::pair{&f.valid_to, &m.valid_to}}) {
+  for (auto [text, field] :
+       {std::pair{&created_at, &m.created_at}, std::pair{&f.valid_from, &m.valid_from},
+        std::pair{&f.valid_to, &m.valid_to}}) {
     auto t = OptTime(*text);
     if (!t.ok()) return ctx.Fail(t.status());
     *field = *t;
@@ -203,11 +205,13 @@ int RunList(Context& ctx, const ListFlags& f) {
 // The flags `add` accepts only when storing as given (--no-infer): with extraction they are
 // decided by the write path, as the HTTP API refuses them with infer.
 Status RefuseAsGivenFlags(const ItemFlags& f) {
-  const std::pair<bool, const char*> given[] = {
-      {!f.type.empty(), "--type"},          {!f.tier.empty(), "--tier"},
-      {!f.entities.empty(), "--entity"},    {f.confidence.has_value(), "--confidence"},
-      {!f.valid_from.empty(), "--valid-from"}, {!f.valid_to.empty(), "--valid-to"},
-      {!f.reason.empty(), "--reason"}};
+  const std::pair<bool, const char*> given[] = {{!f.type.empty(), "--type"},
+                                                {!f.tier.empty(), "--tier"},
+                                                {!f.entities.empty(), "--entity"},
+                                                {f.confidence.has_value(), "--confidence"},
+                                                {!f.valid_from.empty(), "--valid-from"},
+                                                {!f.valid_to.empty(), "--valid-to"},
+                                                {!f.reason.empty(), "--reason"}};
   for (const auto& [set, name] : given) {
     if (set) {
       return Status::InvalidArgument(std::string(name) +
@@ -217,7 +221,6 @@ Status RefuseAsGivenFlags(const ItemFlags& f) {
   }
   return Status::Ok();
 }
-
 
 // engram add (infer, the default) and engram remember: the write path (privacy, the turn
 // kept, extraction, decisions) over one user message.
@@ -236,9 +239,8 @@ int RunRemember(Context& ctx, const std::string& text_arg, const ItemFlags& f,
   if (!at.ok()) return ctx.Fail(at.status());
   MemoryWriter* writer = ctx.OpenWriter();
   if (!writer) return ctx.last_exit;  // a bad --pii is a usage error, a bad database not
-  auto result =
-      writer->Remember(*scope, {Turn{"user", ReadTextArg(text_arg), at->value_or(0), ""}}, {},
-                       options);
+  auto result = writer->Remember(*scope, {Turn{"user", ReadTextArg(text_arg), at->value_or(0), ""}},
+                                 {}, options);
   if (!result.ok()) return ctx.Fail(result.status());
   if (ctx.json) {
     std::cout << api::RememberedToJson({*result}).dump() << "\n";
@@ -252,7 +254,8 @@ int RunRemember(Context& ctx, const std::string& text_arg, const ItemFlags& f,
     std::cout << (w.turn ? "TURN" : ToString(w.decision)) << " " << w.memory.id << "  "
               << (w.turn ? "" : "[" + std::string(ToString(w.memory.type)) + "] ")
               << w.memory.content;
-    if (w.decision == WriteDecision::kSupersede) std::cout << "  (replaces " << w.replaced.id << ")";
+    if (w.decision == WriteDecision::kSupersede)
+      std::cout << "  (replaces " << w.replaced.id << ")";
     std::cout << "\n";
   }
   for (const SkippedTurn& s : result->skipped) std::cout << "not kept: " << s.reason << "\n";
@@ -273,8 +276,8 @@ int RunSessions(Context& ctx, const PageRequest& page) {
   }
   if (listed->sessions.empty()) std::cout << "(no sessions)\n";
   for (const SessionSummary& s : listed->sessions) {
-    std::cout << s.session_id << "  started " << ShortTime(s.started_at) << "  "
-              << s.turn_count << " turns";
+    std::cout << s.session_id << "  started " << ShortTime(s.started_at) << "  " << s.turn_count
+              << " turns";
     if (s.last_turn_at) std::cout << ", last " << ShortTime(*s.last_turn_at);
     if (!s.agent_id.empty()) std::cout << "  agent " << s.agent_id;
     if (s.closed_at) std::cout << "  closed";
@@ -319,21 +322,28 @@ void AddItemCommands(CLI::App& app, Context& ctx) {
   auto state = std::make_shared<ItemCommandState>();
   ItemCommandState& st = *state;
   auto* add = app.add_subcommand(
-      "add", "Remember what the user said: the turn is kept and memories are extracted from it "
-             "and reconciled with the stored ones (ADD, UPDATE, SUPERSEDE, NOOP; --extractor, "
-             "--pii, --keep-turns); --no-infer stores the text exactly as given");
-  add->add_option("text", st.add_text, "What the user said, or with --no-infer the memory's "
-                                       "content ('-' reads standard input)")->required();
-  add->add_option("--created-at", st.add_created, "When it was said (ISO-8601; default now): "
-                                                  "relative dates resolve from it");
+      "add",
+      "Remember what the user said: the turn is kept and memories are extracted from it "
+      "and reconciled with the stored ones (ADD, UPDATE, SUPERSEDE, NOOP; --extractor, "
+      "--pii, --keep-turns); --no-infer stores the text exactly as given");
+  add->add_option("text", st.add_text,
+                  "What the user said, or with --no-infer the memory's "
+                  "content ('-' reads standard input)")
+      ->required();
+  add->add_option("--created-at", st.add_created,
+                  "When it was said (ISO-8601; default now): "
+                  "relative dates resolve from it");
   add->add_flag("--no-infer", st.add_no_infer,
                 "Store the text exactly as given (no turn kept, no extraction); --type, --tier, "
                 "--entity, --confidence, --valid-from/--valid-to and --reason apply then");
   AddItemFlags(add, st.add_flags);
-  add->callback([&ctx, state] { ctx.action = [&ctx, state] {
+  add->callback([&ctx, state] {
+    ctx.action = [&ctx, state] {
       ItemCommandState& st = *state;
       return st.add_no_infer ? RunAddAsGiven(ctx, st.add_text, st.add_flags, st.add_created)
-                             : RunRemember(ctx, st.add_text, st.add_flags, st.add_created); }; });
+                             : RunRemember(ctx, st.add_text, st.add_flags, st.add_created);
+    };
+  });
 
   auto* remember = app.add_subcommand(
       "remember", "The same as `add` with extraction (kept for scripts that use it)");
@@ -346,8 +356,7 @@ void AddItemCommands(CLI::App& app, Context& ctx) {
   remember->add_option("--importance", st.remember_flags.importance, "0..1");
   remember->callback([&ctx, state] {
     ctx.action = [&ctx, state] {
-      return RunRemember(ctx, state->remember_text, state->remember_flags,
-                         state->remember_created);
+      return RunRemember(ctx, state->remember_text, state->remember_flags, state->remember_created);
     };
   });
 
@@ -372,12 +381,17 @@ void AddItemCommands(CLI::App& app, Context& ctx) {
       ->delimiter(',');
   list->add_option("--after", st.lf.after, "Created at or after (ISO-8601)");
   list->add_option("--before", st.lf.before, "Created before (ISO-8601)");
-  list->add_option("--tag", st.lf.tags, "Carrying this tag (repeatable: all must match)")->delimiter(',');
+  list->add_option("--tag", st.lf.tags, "Carrying this tag (repeatable: all must match)")
+      ->delimiter(',');
   list->add_option("--meta", st.lf.meta, "Metadata key=value equality (repeatable)");
   list->add_option("--limit,-n", st.lf.limit, "Page size, 1..1000")->capture_default_str();
   list->add_option("--cursor", st.lf.cursor, "Continue after a previous page");
-  list->callback([&ctx, state] { ctx.action = [&ctx, state] {
-      ItemCommandState& st = *state; return RunList(ctx, st.lf); }; });
+  list->callback([&ctx, state] {
+    ctx.action = [&ctx, state] {
+      ItemCommandState& st = *state;
+      return RunList(ctx, st.lf);
+    };
+  });
 
   auto* update = app.add_subcommand("update", "Change a memory (history keeps the old value)");
   update->add_option("id", st.up_id, "Memory id")->required();
@@ -388,7 +402,8 @@ void AddItemCommands(CLI::App& app, Context& ctx) {
   update->callback([&ctx, state] {
     ctx.action = [&ctx, state] {
       ItemCommandState& st = *state;
-      return RunUpdate(ctx, st.up_id, st.up_content, st.up_flags, st.up_status, st.up_clear_valid_to);
+      return RunUpdate(ctx, st.up_id, st.up_content, st.up_flags, st.up_status,
+                       st.up_clear_valid_to);
     };
   });
 
@@ -401,8 +416,10 @@ void AddItemCommands(CLI::App& app, Context& ctx) {
       return WithEngine(ctx, [&](Engine& e, const Scope& s) {
         Status status = e.Delete(s, st.del_id, st.del_reason);
         if (!status.ok()) return ctx.Fail(status);
-        if (!ctx.json) std::cout << "deleted " << st.del_id << "\n";
-        else std::cout << json{{"deleted", st.del_id}}.dump() << "\n";
+        if (!ctx.json)
+          std::cout << "deleted " << st.del_id << "\n";
+        else
+          std::cout << json{{"deleted", st.del_id}}.dump() << "\n";
         return kExitOk;
       });
     };
@@ -411,7 +428,8 @@ void AddItemCommands(CLI::App& app, Context& ctx) {
   auto* purge = app.add_subcommand(
       "purge", "Hard-delete a memory, or with --all-memories everything of --user");
   purge->add_option("id", st.purge_id, "Memory id");
-  purge->add_flag("--all-memories", st.purge_all, "Remove every memory, history row and vector of --user");
+  purge->add_flag("--all-memories", st.purge_all,
+                  "Remove every memory, history row and vector of --user");
   purge->add_flag("--yes", st.purge_yes, "Confirm --all-memories");
   purge->callback([&ctx, state] {
     ctx.action = [&ctx, state] {
@@ -421,19 +439,24 @@ void AddItemCommands(CLI::App& app, Context& ctx) {
           return ctx.Fail(Status::InvalidArgument("give either a memory id or --all-memories"));
         }
         if (st.purge_all && !st.purge_yes) {
-          return ctx.Fail(Status::InvalidArgument("--all-memories needs --yes: it cannot be undone"));
+          return ctx.Fail(
+              Status::InvalidArgument("--all-memories needs --yes: it cannot be undone"));
         }
         if (st.purge_all) {
           auto n = e.PurgeScope(s);
           if (!n.ok()) return ctx.Fail(n.status());
-          if (ctx.json) std::cout << json{{"purged", *n}}.dump() << "\n";
-          else std::cout << "purged " << *n << " memories of user " << s.user_id << "\n";
+          if (ctx.json)
+            std::cout << json{{"purged", *n}}.dump() << "\n";
+          else
+            std::cout << "purged " << *n << " memories of user " << s.user_id << "\n";
           return kExitOk;
         }
         Status status = e.Purge(s, st.purge_id);
         if (!status.ok()) return ctx.Fail(status);
-        if (ctx.json) std::cout << json{{"purged", 1}}.dump() << "\n";
-        else std::cout << "purged " << st.purge_id << "\n";
+        if (ctx.json)
+          std::cout << json{{"purged", 1}}.dump() << "\n";
+        else
+          std::cout << "purged " << st.purge_id << "\n";
         return kExitOk;
       });
     };
@@ -462,7 +485,8 @@ void AddItemCommands(CLI::App& app, Context& ctx) {
     ctx.action = [&ctx, state] { return RunSessions(ctx, state->sessions_page); };
   });
 
-  auto* scopes = app.add_subcommand("scopes", "List the users holding memories (of --tenant, or --all-tenants)");
+  auto* scopes = app.add_subcommand(
+      "scopes", "List the users holding memories (of --tenant, or --all-tenants)");
   scopes->add_flag("--all-tenants", st.all_tenants, "Every tenant");
   scopes->callback([&ctx, state] {
     ctx.action = [&ctx, state] {
@@ -473,8 +497,10 @@ void AddItemCommands(CLI::App& app, Context& ctx) {
       if (!list.ok()) return ctx.Fail(list.status());
       json out = json::array();
       for (const ScopeSummary& s : *list) {
-        if (ctx.json) out.push_back({{"tenant", s.tenant}, {"user_id", s.user_id}, {"items", s.items}});
-        else std::cout << s.tenant << "\t" << s.user_id << "\t" << s.items << "\n";
+        if (ctx.json)
+          out.push_back({{"tenant", s.tenant}, {"user_id", s.user_id}, {"items", s.items}});
+        else
+          std::cout << s.tenant << "\t" << s.user_id << "\t" << s.items << "\n";
       }
       if (ctx.json) std::cout << json{{"scopes", out}}.dump() << "\n";
       return kExitOk;

@@ -62,8 +62,8 @@ int RunMcp(Context& ctx, const api::Limits& limits) {
   if (!writer) return ctx.last_exit;  // a bad --pii is a usage error, a bad database not
   mcp::McpServer server(engine, std::move(options), writer);
   InstallSignalHandlers();
-  std::cerr << "engram mcp: serving on stdio (database " << ctx.db_path << ", tenant "
-            << ctx.tenant << ", default user "
+  std::cerr << "engram mcp: serving on stdio (database " << ctx.db_path << ", tenant " << ctx.tenant
+            << ", default user "
             << (ctx.user.empty() ? std::string("none: tools need user_id") : ctx.user) << ")\n";
 
   std::string line;
@@ -87,16 +87,17 @@ int RunMcp(Context& ctx, const api::Limits& limits) {
 void AddMcpCommands(CLI::App& app, Context& ctx) {
   auto limits = std::make_shared<api::Limits>();
   CLI::App* cmd = app.add_subcommand(
-      "mcp", "Run a Model Context Protocol server on stdin/stdout (Claude Desktop, Claude "
-             "Code, Cursor...); tools act for --tenant, and for --user unless given user_id");
+      "mcp",
+      "Run a Model Context Protocol server on stdin/stdout (Claude Desktop, Claude "
+      "Code, Cursor...); tools act for --tenant, and for --user unless given user_id");
   cmd->add_option("--max-k", limits->max_k, "Largest k a search may ask for (at most 100)")
-      ->capture_default_str()->check(CLI::Range(1, 100));
+      ->capture_default_str()
+      ->check(CLI::Range(1, 100));
   cmd->add_option("--max-token-budget", limits->max_token_budget,
                   "Largest token_budget of get_context")
-      ->capture_default_str()->check(CLI::Range(16, 32768));
-  cmd->callback([&ctx, limits] {
-    ctx.action = [&ctx, limits] { return RunMcp(ctx, *limits); };
-  });
+      ->capture_default_str()
+      ->check(CLI::Range(16, 32768));
+  cmd->callback([&ctx, limits] { ctx.action = [&ctx, limits] { return RunMcp(ctx, *limits); }; });
 }
 
 }  // namespace engram::cli

@@ -1,8 +1,7 @@
 #include "cli/output.h"
 
-#include <nlohmann/json.hpp>
-
 #include <iomanip>
+#include <nlohmann/json.hpp>
 
 #include "api/responses.h"
 #include "codec/item_json.h"
@@ -44,7 +43,9 @@ std::string OneLine(std::string s) {
 
 }  // namespace
 
-std::string ShortTime(TimestampMs t) { return FormatTimestamp(t).substr(0, 16).replace(10, 1, " "); }
+std::string ShortTime(TimestampMs t) {
+  return FormatTimestamp(t).substr(0, 16).replace(10, 1, " ");
+}
 
 void PrintItem(std::ostream& out, const MemoryItem& m, bool json) {
   if (json) {
@@ -71,9 +72,9 @@ void PrintItem(std::ostream& out, const MemoryItem& m, bool json) {
   row("created", FormatTimestamp(m.created_at) + "  updated " + FormatTimestamp(m.updated_at));
   row("valid", FormatTimestamp(m.valid_from) + " .. " +
                    (m.valid_to ? FormatTimestamp(*m.valid_to) : std::string("now")));
-  row("source", m.source.extractor + (m.source.prompt_version.empty()
-                                          ? ""
-                                          : " (prompt " + m.source.prompt_version + ")"));
+  row("source",
+      m.source.extractor +
+          (m.source.prompt_version.empty() ? "" : " (prompt " + m.source.prompt_version + ")"));
 }
 
 void PrintPage(std::ostream& out, const ListPage& page, bool json) {

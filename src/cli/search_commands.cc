@@ -1,10 +1,9 @@
 // engram search | context | reembed
 #include <unistd.h>
 
-#include <nlohmann/json.hpp>
-
 #include <iomanip>
 #include <iostream>
+#include <nlohmann/json.hpp>
 
 #include "api/responses.h"
 #include "cli/cli_app.h"
@@ -87,9 +86,9 @@ void PrintHits(const std::vector<SearchHit>& hits, bool explain) {
   }
   int rank = 0;
   for (const SearchHit& h : hits) {
-    std::cout << std::right << std::setw(2) << ++rank << ". " << std::fixed << std::setprecision(3) << h.score
-              << "  " << h.item.id << "  " << std::left << std::setw(10) << ToString(h.item.type)
-              << " " << h.item.content << "\n";
+    std::cout << std::right << std::setw(2) << ++rank << ". " << std::fixed << std::setprecision(3)
+              << h.score << "  " << h.item.id << "  " << std::left << std::setw(10)
+              << ToString(h.item.type) << " " << h.item.content << "\n";
     if (explain) {
       const ScoreExplain& e = h.explain;
       std::cout << "      keyword " << e.keyword << " (rank " << e.keyword_rank << ")  vector "
@@ -184,13 +183,15 @@ void AddSearchCommands(CLI::App& app, Context& ctx) {
   auto search_flags = std::make_shared<SearchFlags>();
   auto context_flags = std::make_shared<SearchFlags>();
 
-  auto* search = app.add_subcommand("search", "Hybrid keyword + vector search of a user's memories");
+  auto* search =
+      app.add_subcommand("search", "Hybrid keyword + vector search of a user's memories");
   AddSearchFlags(search, *search_flags);
   search->callback([&ctx, search_flags] {
     ctx.action = [&ctx, search_flags] { return RunSearch(ctx, *search_flags); };
   });
 
-  auto* context = app.add_subcommand("context", "The memories for a query, packed for an LLM prompt");
+  auto* context =
+      app.add_subcommand("context", "The memories for a query, packed for an LLM prompt");
   AddSearchFlags(context, *context_flags);
   context->add_option("--budget", context_flags->budget, "Token budget, 16..32768")
       ->capture_default_str();

@@ -2,16 +2,15 @@
 #include <pthread.h>
 #include <signal.h>
 
-#include <nlohmann/json.hpp>
-
 #include <iomanip>
 #include <iostream>
 #include <memory>
+#include <nlohmann/json.hpp>
 #include <string>
 #include <thread>
 
-#include "cli/cli_app.h"
 #include "api/responses.h"
+#include "cli/cli_app.h"
 #include "cli/output.h"
 #include "engram/jobs.h"
 #include "engram/keys.h"
@@ -31,40 +30,64 @@ using json = nlohmann::json;
 
 void AddServeOptions(CLI::App* cmd, server::ServerOptions& o) {
   cmd->add_option("--host", o.host, "Address to listen on; non-loopback needs an API key")
-      ->envname("ENGRAM_HOST")->capture_default_str();
+      ->envname("ENGRAM_HOST")
+      ->capture_default_str();
   cmd->add_option("--port", o.port, "TCP port (0: any free port, printed at start)")
-      ->envname("ENGRAM_PORT")->capture_default_str();
+      ->envname("ENGRAM_PORT")
+      ->capture_default_str();
   cmd->add_option("--event-threads", o.event_threads,
                   "Event loops reading and answering connections (0: one per core)")
-      ->envname("ENGRAM_EVENT_THREADS")->capture_default_str()->check(CLI::Range(0, 256));
+      ->envname("ENGRAM_EVENT_THREADS")
+      ->capture_default_str()
+      ->check(CLI::Range(0, 256));
   cmd->add_option("--threads", o.threads,
                   "Worker threads for requests that may block (writes, remote embedders, export)")
-      ->envname("ENGRAM_THREADS")->capture_default_str()->check(CLI::Range(1, 4096));
+      ->envname("ENGRAM_THREADS")
+      ->capture_default_str()
+      ->check(CLI::Range(1, 4096));
   cmd->add_option("--max-body-bytes", o.max_body_bytes, "Largest request body (else 413)")
-      ->envname("ENGRAM_MAX_BODY_BYTES")->capture_default_str();
+      ->envname("ENGRAM_MAX_BODY_BYTES")
+      ->capture_default_str();
   cmd->add_option("--max-batch", o.limits.max_batch_items, "Most memories in one request")
-      ->envname("ENGRAM_MAX_BATCH")->capture_default_str()->check(CLI::Range(1, 100000));
+      ->envname("ENGRAM_MAX_BATCH")
+      ->capture_default_str()
+      ->check(CLI::Range(1, 100000));
   cmd->add_option("--max-k", o.limits.max_k, "Largest k a search may ask for (at most 100)")
-      ->envname("ENGRAM_MAX_K")->capture_default_str()->check(CLI::Range(1, 100));
+      ->envname("ENGRAM_MAX_K")
+      ->capture_default_str()
+      ->check(CLI::Range(1, 100));
   cmd->add_option("--max-token-budget", o.limits.max_token_budget,
                   "Largest token_budget of a context request")
-      ->envname("ENGRAM_MAX_TOKEN_BUDGET")->capture_default_str()->check(CLI::Range(16, 32768));
+      ->envname("ENGRAM_MAX_TOKEN_BUDGET")
+      ->capture_default_str()
+      ->check(CLI::Range(16, 32768));
   cmd->add_option("--rate-limit", o.rate_limit, "Requests per second per API key (0: off)")
-      ->envname("ENGRAM_RATE_LIMIT")->capture_default_str()->check(CLI::Range(0.0, 1e9));
+      ->envname("ENGRAM_RATE_LIMIT")
+      ->capture_default_str()
+      ->check(CLI::Range(0.0, 1e9));
   cmd->add_option("--rate-burst", o.rate_burst, "Requests a key may make at once (0: the rate)")
-      ->envname("ENGRAM_RATE_BURST")->capture_default_str()->check(CLI::Range(0.0, 1e9));
+      ->envname("ENGRAM_RATE_BURST")
+      ->capture_default_str()
+      ->check(CLI::Range(0.0, 1e9));
   cmd->add_option("--access-log", o.access_log,
                   "JSON-lines access log: a file, '-' for standard output, '' for none")
-      ->envname("ENGRAM_ACCESS_LOG")->capture_default_str();
+      ->envname("ENGRAM_ACCESS_LOG")
+      ->capture_default_str();
   cmd->add_option("--keep-alive-timeout", o.keep_alive_timeout_s,
                   "Seconds an idle keep-alive connection stays open")
-      ->envname("ENGRAM_KEEP_ALIVE_TIMEOUT")->capture_default_str()->check(CLI::Range(1, 3600));
+      ->envname("ENGRAM_KEEP_ALIVE_TIMEOUT")
+      ->capture_default_str()
+      ->check(CLI::Range(1, 3600));
   cmd->add_option("--keep-alive-max", o.keep_alive_max_requests,
                   "Requests served on one connection before it is closed")
-      ->envname("ENGRAM_KEEP_ALIVE_MAX")->capture_default_str()->check(CLI::Range(1, 1000000));
+      ->envname("ENGRAM_KEEP_ALIVE_MAX")
+      ->capture_default_str()
+      ->check(CLI::Range(1, 1000000));
   cmd->add_option("--read-timeout", o.read_timeout_s,
                   "Seconds a client may stay silent in the middle of a request or its reply")
-      ->envname("ENGRAM_READ_TIMEOUT")->capture_default_str()->check(CLI::Range(1, 3600));
+      ->envname("ENGRAM_READ_TIMEOUT")
+      ->capture_default_str()
+      ->check(CLI::Range(1, 3600));
 }
 
 // Blocks SIGINT and SIGTERM in every thread started after this; a watcher stops the server
@@ -184,8 +207,8 @@ void AddKeyCommands(CLI::App& app, Context& ctx) {
   keys->require_subcommand(1);
   auto flags = std::make_shared<KeyFlags>();
 
-  CLI::App* create = keys->add_subcommand(
-      "create", "Create a key for --tenant; its secret is shown once");
+  CLI::App* create =
+      keys->add_subcommand("create", "Create a key for --tenant; its secret is shown once");
   create->add_option("--name", flags->name, "A label for the key");
   create->add_flag("--admin", flags->admin, "May also create, list and revoke keys over HTTP");
   create->callback([&ctx, flags] {
@@ -193,8 +216,8 @@ void AddKeyCommands(CLI::App& app, Context& ctx) {
       const bool admin = flags->admin;
       auto store = KeyStore::Open(ctx.db_path);
       if (!store.ok()) return ctx.Fail(store.status());
-      auto key = (*store)->Create(ctx.tenant, flags->name,
-                                  admin ? KeyRole::kAdmin : KeyRole::kTenant);
+      auto key =
+          (*store)->Create(ctx.tenant, flags->name, admin ? KeyRole::kAdmin : KeyRole::kTenant);
       if (!key.ok()) return ctx.Fail(key.status());
       if (ctx.json) {
         PrintKey(key->info, true, key->secret);

@@ -1,11 +1,10 @@
 // engram export | import
 #include <unistd.h>
 
-#include <nlohmann/json.hpp>
-
 #include <filesystem>
 #include <fstream>
 #include <iostream>
+#include <nlohmann/json.hpp>
 
 #include "cli/cli_app.h"
 #include "engram/transfer.h"
@@ -29,8 +28,8 @@ class ProgressBar {
     double frac = std::min(1.0, static_cast<double>(done) / static_cast<double>(total_));
     int filled = static_cast<int>(frac * kWidth);
     std::cerr << "\r" << label_ << " [" << std::string(filled, '#')
-              << std::string(kWidth - filled, '-') << "] " << static_cast<int>(frac * 100)
-              << "%  " << done / 1024 << " / " << total_ / 1024 << " KiB" << std::flush;
+              << std::string(kWidth - filled, '-') << "] " << static_cast<int>(frac * 100) << "%  "
+              << done / 1024 << " / " << total_ / 1024 << " KiB" << std::flush;
     drawn_ = true;
   }
 
@@ -52,7 +51,8 @@ struct TransferState {
 
 int RunExport(Context& ctx, const TransferState& st) {
   if (!st.all_users && !st.all_tenants && ctx.user.empty()) {
-    return ctx.Fail(Status::InvalidArgument("give --user, --all (every user of --tenant) or --all-tenants"));
+    return ctx.Fail(
+        Status::InvalidArgument("give --user, --all (every user of --tenant) or --all-tenants"));
   }
   Engine* engine = ctx.OpenEngine();
   if (!engine) return ctx.last_exit;
@@ -111,8 +111,11 @@ int RunImport(Context& ctx, const TransferState& st) {
   const ImportReport& r = *report;
   if (ctx.json) {
     json errors = json::array();
-    for (const ImportLineError& e : r.errors) errors.push_back({{"line", e.line}, {"message", e.message}});
-    std::cout << json{{"imported", r.imported}, {"skipped", r.skipped}, {"rejected", r.rejected},
+    for (const ImportLineError& e : r.errors)
+      errors.push_back({{"line", e.line}, {"message", e.message}});
+    std::cout << json{{"imported", r.imported},
+                      {"skipped", r.skipped},
+                      {"rejected", r.rejected},
                       {"errors", errors}}
                      .dump()
               << "\n";
@@ -120,7 +123,8 @@ int RunImport(Context& ctx, const TransferState& st) {
     for (const ImportLineError& e : r.errors) std::cerr << "engram: " << e.message << "\n";
     std::cout << "imported " << r.imported << " memories";
     if (r.skipped) std::cout << ", skipped " << r.skipped << " already present";
-    if (r.rejected) std::cout << ", rejected " << r.rejected << " (batches with errors are not written)";
+    if (r.rejected)
+      std::cout << ", rejected " << r.rejected << " (batches with errors are not written)";
     std::cout << "\n";
   }
   return r.ok() ? kExitOk : kExitDataErrors;

@@ -10,8 +10,8 @@ namespace {
 
 using json = nlohmann::json;
 
-const std::set<std::string> kAddFields = {"user_id", "agent_id", "session_id", "content", "text",
-                                          "messages", "type", "tier", "tags", "infer"};
+const std::set<std::string> kAddFields = {"user_id",  "agent_id", "session_id", "content", "text",
+                                          "messages", "type",     "tier",       "tags",    "infer"};
 
 TEST(EditDistanceTest, CountsEditsAndNeighbourSwapsOnce) {
   EXPECT_EQ(EditDistance("", ""), 0u);
@@ -72,8 +72,8 @@ TEST(UnknownFieldHintTest, EveryRefusingDecoderNamesTheFieldToUse) {
   EXPECT_NE(patch.status().message().find("'text' is not a known field; did you mean 'content'?"),
             std::string::npos);
 
-  auto search = api::DecodeSearch(json{{"user_id", "u"}, {"query", "x"}, {"top_k", 3}}, "t",
-                                  limits);
+  auto search =
+      api::DecodeSearch(json{{"user_id", "u"}, {"query", "x"}, {"top_k", 3}}, "t", limits);
   ASSERT_FALSE(search.ok());
   EXPECT_NE(search.status().message().find("did you mean 'k'?"), std::string::npos);
 

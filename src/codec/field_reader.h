@@ -4,9 +4,8 @@
 // caller checks status() once after reading every field. Never throws.
 #pragma once
 
-#include <nlohmann/json.hpp>
-
 #include <cstdint>
+#include <nlohmann/json.hpp>
 #include <optional>
 #include <set>
 #include <string>
@@ -54,8 +53,7 @@ class FieldReader {
     *out = *r;
   }
   template <typename E>
-  void EnumList(const std::string& key, std::vector<E>* out,
-                Result<E> (*parse)(std::string_view)) {
+  void EnumList(const std::string& key, std::vector<E>* out, Result<E> (*parse)(std::string_view)) {
     std::vector<std::string> names;
     StringList(key, &names);
     if (!Has(key)) return;

@@ -16,10 +16,12 @@ namespace {
 using json = nlohmann::json;
 
 const std::set<std::string> kItemFields = {
-    "id", "tenant", "user_id", "agent_id", "session_id", "tier", "type", "content",
-    "entities", "tags", "metadata", "importance", "confidence", "source", "created_at",
-    "updated_at", "valid_from", "valid_to", "last_accessed", "access_count", "status",
-    "supersedes", "superseded_by", "embedding_model", "slot", "derived_ids"};
+    "id",         "tenant",     "user_id",       "agent_id",        "session_id",
+    "tier",       "type",       "content",       "entities",        "tags",
+    "metadata",   "importance", "confidence",    "source",          "created_at",
+    "updated_at", "valid_from", "valid_to",      "last_accessed",   "access_count",
+    "status",     "supersedes", "superseded_by", "embedding_model", "slot",
+    "derived_ids"};
 
 }  // namespace
 
@@ -40,13 +42,17 @@ Result<Source> SourceFromJson(const json& j) {
 namespace {
 
 void AppendOptionalTime(std::string* out, const std::optional<TimestampMs>& t) {
-  if (t) json_text::AppendTimestamp(out, *t);
-  else out->append("null");
+  if (t)
+    json_text::AppendTimestamp(out, *t);
+  else
+    out->append("null");
 }
 
 void AppendEmptyAsNull(std::string* out, const std::string& s) {
-  if (s.empty()) out->append("null");
-  else json_text::AppendString(out, s);
+  if (s.empty())
+    out->append("null");
+  else
+    json_text::AppendString(out, s);
 }
 
 // Stored metadata is the compact dump of a validated object; anything unreadable shows as {}.
@@ -131,15 +137,19 @@ Result<MemoryItem> ItemFromJson(const json& j) {
   r.StringList("entities", &m.entities);
   r.StringList("tags", &m.tags);
   if (const json* md = r.Child("metadata")) {
-    if (!md->is_object()) r.Fail("metadata", "must be a JSON object");
-    else m.metadata = md->dump();
+    if (!md->is_object())
+      r.Fail("metadata", "must be a JSON object");
+    else
+      m.metadata = md->dump();
   }
   r.Number("importance", &m.importance);
   r.Number("confidence", &m.confidence);
   if (const json* src = r.Child("source")) {
     auto s = SourceFromJson(*src);
-    if (s.ok()) m.source = std::move(s).value();
-    else r.Absorb(s.status().WithContext("memory"));
+    if (s.ok())
+      m.source = std::move(s).value();
+    else
+      r.Absorb(s.status().WithContext("memory"));
   }
   r.Time("created_at", &m.created_at);
   m.updated_at = m.created_at;
@@ -173,8 +183,8 @@ json HistoryToJson(const HistoryEntry& h) {
 
 Result<HistoryEntry> HistoryFromJson(const json& j) {
   FieldReader r(j, "history entry");
-  r.CheckKnown({"seq", "item_id", "event", "old_content", "new_content", "previous", "reason",
-                "at"});
+  r.CheckKnown(
+      {"seq", "item_id", "event", "old_content", "new_content", "previous", "reason", "at"});
   HistoryEntry h;
   r.Integer("seq", &h.seq);
   r.String("item_id", &h.item_id, /*required=*/true);
@@ -190,8 +200,10 @@ Result<HistoryEntry> HistoryFromJson(const json& j) {
   }
   if (const json* prev = r.Child("previous")) {
     auto item = ItemFromJson(*prev);
-    if (item.ok()) h.previous = std::move(item).value();
-    else r.Absorb(item.status().WithContext("history entry 'previous'"));
+    if (item.ok())
+      h.previous = std::move(item).value();
+    else
+      r.Absorb(item.status().WithContext("history entry 'previous'"));
   }
   r.String("reason", &h.reason);
   if (!r.Has("at")) r.Fail("at", "is required");
@@ -199,7 +211,6 @@ Result<HistoryEntry> HistoryFromJson(const json& j) {
   if (!r.status().ok()) return r.status();
   return h;
 }
-
 
 std::string StringListToJsonText(const std::vector<std::string>& list) {
   if (list.empty()) return "[]";
@@ -262,7 +273,8 @@ std::string EncodeVectorBase64(const std::vector<float>& v) {
 }
 
 Result<std::vector<float>> DecodeVectorBase64(std::string_view b64) {
-  if (b64.size() % 4 != 0) return Status::InvalidArgument("vector base64 length is not a multiple of 4");
+  if (b64.size() % 4 != 0)
+    return Status::InvalidArgument("vector base64 length is not a multiple of 4");
   std::string raw(b64.size() / 4 * 3, '\0');
   int n = EVP_DecodeBlock(reinterpret_cast<unsigned char*>(raw.data()),
                           reinterpret_cast<const unsigned char*>(b64.data()),
@@ -276,7 +288,8 @@ Result<std::vector<float>> DecodeVectorBase64(std::string_view b64) {
   std::vector<float> v(bytes / 4);
   for (size_t i = 0; i < v.size(); ++i) {
     uint32_t bits = 0;
-    for (int b = 0; b < 4; ++b) bits |= uint32_t{static_cast<unsigned char>(raw[i * 4 + b])} << (8 * b);
+    for (int b = 0; b < 4; ++b)
+      bits |= uint32_t{static_cast<unsigned char>(raw[i * 4 + b])} << (8 * b);
     std::memcpy(&v[i], &bits, sizeof bits);
   }
   return v;

@@ -51,7 +51,7 @@ TEST(ItemJsonTest, UnknownFieldsAndWrongTypesAreNamed) {
 }
 
 TEST(ItemJsonTest, VectorBase64RejectsGarbage) {
-  EXPECT_FALSE(DecodeVectorBase64("abc").ok());      // length not a multiple of 4
+  EXPECT_FALSE(DecodeVectorBase64("abc").ok());       // length not a multiple of 4
   EXPECT_FALSE(DecodeVectorBase64("AAAAAAA=").ok());  // 5 bytes: not whole floats
   EXPECT_FALSE(DecodeVectorBase64("AAA*").ok());      // not base64
   auto one = DecodeVectorBase64("AACAPw==");          // 1.0f little-endian

@@ -1,8 +1,7 @@
 #include "codec/item_validation.h"
 
-#include <nlohmann/json.hpp>
-
 #include <cmath>
+#include <nlohmann/json.hpp>
 
 #include "core/id_generator.h"
 #include "core/status_macros.h"
@@ -27,7 +26,8 @@ bool HasControlChar(std::string_view s) {
 Status ValidateText(std::string_view field, std::string_view text, size_t max_bytes) {
   size_t bad = 0;
   if (!IsValidUtf8(text, &bad)) {
-    return Invalid(field, "is not valid UTF-8 (first bad byte at offset " + std::to_string(bad) + ")");
+    return Invalid(field,
+                   "is not valid UTF-8 (first bad byte at offset " + std::to_string(bad) + ")");
   }
   if (text.size() > max_bytes) {
     return Invalid(field, "is " + std::to_string(text.size()) + " bytes, over the limit of " +
@@ -38,8 +38,10 @@ Status ValidateText(std::string_view field, std::string_view text, size_t max_by
 
 Status ValidateScope(const Scope& scope) {
   const std::pair<std::string_view, const std::string*> fields[] = {
-      {"tenant", &scope.tenant}, {"user_id", &scope.user_id},
-      {"agent_id", &scope.agent_id}, {"session_id", &scope.session_id}};
+      {"tenant", &scope.tenant},
+      {"user_id", &scope.user_id},
+      {"agent_id", &scope.agent_id},
+      {"session_id", &scope.session_id}};
   for (const auto& [name, value] : fields) {
     ENGRAM_RETURN_IF_ERROR(ValidateText(name, *value, kMaxScopeFieldBytes));
     if (HasControlChar(*value)) return Invalid(name, "contains a control character");
@@ -79,8 +81,9 @@ Result<std::string> CanonicalMetadata(std::string_view text, size_t max_bytes) {
 
 Status ValidateId(std::string_view id) {
   if (!IsValidId(id)) {
-    return Invalid("id", "'" + std::string(id.substr(0, 64)) +
-                             "' is not a valid memory id (1-128 characters of A-Z a-z 0-9 - _ . :)");
+    return Invalid("id",
+                   "'" + std::string(id.substr(0, 64)) +
+                       "' is not a valid memory id (1-128 characters of A-Z a-z 0-9 - _ . :)");
   }
   return Status::Ok();
 }
@@ -96,8 +99,8 @@ Status ValidateItem(const MemoryItem& m, const ItemLimits& limits) {
   ENGRAM_RETURN_IF_ERROR(ValidateUnit("importance", m.importance));
   ENGRAM_RETURN_IF_ERROR(ValidateUnit("confidence", m.confidence));
   ENGRAM_RETURN_IF_ERROR(ValidateStringList("source.message_ids", m.source.message_ids));
-  for (const std::string* s : {&m.source.session_id, &m.source.extractor, &m.source.prompt_version,
-                               &m.embedding_model}) {
+  for (const std::string* s :
+       {&m.source.session_id, &m.source.extractor, &m.source.prompt_version, &m.embedding_model}) {
     ENGRAM_RETURN_IF_ERROR(ValidateText("source", *s, kMaxListEntryBytes));
   }
   ENGRAM_RETURN_IF_ERROR(ValidateText("slot", m.slot, kMaxListEntryBytes));

@@ -1,10 +1,10 @@
 #include "codec/json_text.h"
 
 #include <gtest/gtest.h>
-#include <nlohmann/json.hpp>
 
 #include <cmath>
 #include <limits>
+#include <nlohmann/json.hpp>
 
 #include "engram/clock.h"
 #include "text/utf8.h"
@@ -46,7 +46,11 @@ TEST(JsonTextTest, TimestampsAreQuotedFormattedTimestamps) {
 
 TEST(JsonTextTest, IllFormedUtf8BecomesReplacementCharacters) {
   // A lone continuation byte, a truncated 3-byte sequence, an overlong '/', a surrogate.
-  const std::string bad = "a\x80" "b\xE7\xBB" "c\xC0\xAF" "d\xED\xA0\x80";
+  const std::string bad =
+      "a\x80"
+      "b\xE7\xBB"
+      "c\xC0\xAF"
+      "d\xED\xA0\x80";
   const json back = json::parse(StringText(bad));  // throws if the text is not valid JSON
   const std::string s = back.get<std::string>();
   EXPECT_EQ(s.substr(0, 4), "a\xEF\xBF\xBD");
@@ -57,8 +61,8 @@ TEST(JsonTextTest, IllFormedUtf8BecomesReplacementCharacters) {
 }
 
 TEST(JsonTextTest, DoublesReadBackExactlyAndStayFloats) {
-  for (double v : {0.0, 1.0, -2.0, 0.5, 0.1, 0.7234567891234567, 1e-7, 123456789.125, 1e300,
-                   5e-324, -0.0, 1e21}) {
+  for (double v : {0.0, 1.0, -2.0, 0.5, 0.1, 0.7234567891234567, 1e-7, 123456789.125, 1e300, 5e-324,
+                   -0.0, 1e21}) {
     const std::string text = DoubleText(v);
     const json back = json::parse(text);
     EXPECT_TRUE(back.is_number_float()) << text;

@@ -66,7 +66,6 @@ void CivilFromDays(int64_t z, int64_t* y, unsigned* m, unsigned* d) {
   *y = static_cast<int64_t>(yoe) + era * 400 + (*m <= 2);
 }
 
-
 TimestampMs SystemClock::NowMs() const {
   using namespace std::chrono;
   return duration_cast<milliseconds>(system_clock::now().time_since_epoch()).count();
@@ -88,7 +87,8 @@ void AppendTimestamp(std::string* out, TimestampMs t) {
     // timestamps for every memory it returns.
     char text[] = "0000-00-00T00:00:00.000Z";
     auto put = [&](size_t end, int64_t value, int digits) {
-      for (int i = 0; i < digits; ++i, value /= 10) text[end - i] = static_cast<char>('0' + value % 10);
+      for (int i = 0; i < digits; ++i, value /= 10)
+        text[end - i] = static_cast<char>('0' + value % 10);
     };
     put(3, y, 4);
     put(6, m, 2);
@@ -117,8 +117,8 @@ std::string FormatTimestamp(TimestampMs t) {
 
 Result<TimestampMs> ParseTimestamp(std::string_view text) {
   auto bad = [&](std::string_view why) {
-    return Status::InvalidArgument("invalid timestamp '" + std::string(text) + "': " +
-                                   std::string(why) +
+    return Status::InvalidArgument("invalid timestamp '" + std::string(text) +
+                                   "': " + std::string(why) +
                                    " (expected e.g. 2026-05-08 or 2026-05-08T13:56:00Z)");
   };
   size_t pos = 0;
@@ -165,11 +165,12 @@ Result<TimestampMs> ParseTimestamp(std::string_view text) {
   }
   if (pos != text.size()) return bad("unexpected trailing characters");
   int64_t days = DaysFromCivil(y, static_cast<unsigned>(mo), static_cast<unsigned>(d));
-  TimestampMs t = days * 86'400'000 + (int64_t{h} * 3600 + mi * 60 + s) * 1000 + ms -
-                  offset_min * 60'000;
+  TimestampMs t =
+      days * 86'400'000 + (int64_t{h} * 3600 + mi * 60 + s) * 1000 + ms - offset_min * 60'000;
   // An offset or a leap second can carry 0000-01-01 or 9999-12-31 into a year that
   // FormatTimestamp writes with other than four digits, which would not parse back.
-  if (t < kMinTimestampMs || t > kMaxTimestampMs) return bad("outside the years 0000 to 9999 (UTC)");
+  if (t < kMinTimestampMs || t > kMaxTimestampMs)
+    return bad("outside the years 0000 to 9999 (UTC)");
   return t;
 }
 

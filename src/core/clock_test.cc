@@ -29,7 +29,8 @@ TEST(TimestampTest, FormatsLikeGmtime) {
   const TimestampMs first = *ParseTimestamp("0000-01-01T00:00:00Z");
   const TimestampMs last = *ParseTimestamp("9999-12-31T23:59:59.999Z");
   std::vector<TimestampMs> instants = {first, last, 0, -1, 253'402'300'799'999};
-  for (int i = 0; i < 20000; ++i) instants.push_back(first + static_cast<TimestampMs>(rng() % (last - first + 1)));
+  for (int i = 0; i < 20000; ++i)
+    instants.push_back(first + static_cast<TimestampMs>(rng() % (last - first + 1)));
   for (TimestampMs t : instants) {
     const std::time_t seconds = static_cast<std::time_t>((t - (((t % 1000) + 1000) % 1000)) / 1000);
     std::tm tm{};
@@ -69,14 +70,14 @@ TEST(TimestampTest, RejectsMalformedText) {
 // Found by fuzz/request_decoders_fuzzer: an offset carried 0000-01-01 into year -1, which
 // FormatTimestamp wrote as "-001-12-31T23:59:00.000Z", so an imported item failed to re-import.
 TEST(TimestampTest, RefusesInstantsItCannotFormatBack) {
-  for (const char* bad : {"0000-01-01T00:00:00+00:01", "9999-12-31T23:59:00-00:01",
-                          "9999-12-31T23:59:60Z"}) {
+  for (const char* bad :
+       {"0000-01-01T00:00:00+00:01", "9999-12-31T23:59:00-00:01", "9999-12-31T23:59:60Z"}) {
     auto r = ParseTimestamp(bad);
     EXPECT_FALSE(r.ok()) << bad;
     if (!r.ok()) EXPECT_EQ(r.status().code(), StatusCode::kInvalidArgument);
   }
-  for (const char* edge : {"0000-01-01T00:00:00Z", "0000-01-01T00:01:00+00:01",
-                           "9999-12-31T23:59:59.999Z"}) {
+  for (const char* edge :
+       {"0000-01-01T00:00:00Z", "0000-01-01T00:01:00+00:01", "9999-12-31T23:59:59.999Z"}) {
     auto r = ParseTimestamp(edge);
     ASSERT_TRUE(r.ok()) << edge;
     EXPECT_EQ(*ParseTimestamp(FormatTimestamp(*r)), *r) << edge;

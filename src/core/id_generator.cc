@@ -22,10 +22,9 @@ std::string IdGenerator::Next(TimestampMs now_ms) {
   uint16_t var_rand_b = static_cast<uint16_t>(0x8000 | ((r1 >> 12) & 0x3FFF));
   uint64_t rand_c = r2 & 0xFFFFFFFFFFFFull;
   char buf[40];
-  std::snprintf(buf, sizeof buf, "%08x-%04x-%04x-%04x-%012llx",
-                static_cast<unsigned>(ts >> 16), static_cast<unsigned>(ts & 0xFFFF),
-                static_cast<unsigned>(ver_rand_a), static_cast<unsigned>(var_rand_b),
-                static_cast<unsigned long long>(rand_c));
+  std::snprintf(buf, sizeof buf, "%08x-%04x-%04x-%04x-%012llx", static_cast<unsigned>(ts >> 16),
+                static_cast<unsigned>(ts & 0xFFFF), static_cast<unsigned>(ver_rand_a),
+                static_cast<unsigned>(var_rand_b), static_cast<unsigned long long>(rand_c));
   return buf;
 }
 

@@ -10,26 +10,34 @@ namespace {
 template <typename E, size_t N>
 using NameTable = std::array<std::pair<E, std::string_view>, N>;
 
-constexpr NameTable<Tier, 4> kTierNames{{
-    {Tier::kWorking, "working"}, {Tier::kEpisodic, "episodic"},
-    {Tier::kSemantic, "semantic"}, {Tier::kKnowledge, "knowledge"}}};
+constexpr NameTable<Tier, 4> kTierNames{{{Tier::kWorking, "working"},
+                                         {Tier::kEpisodic, "episodic"},
+                                         {Tier::kSemantic, "semantic"},
+                                         {Tier::kKnowledge, "knowledge"}}};
 
-constexpr NameTable<MemoryType, 12> kTypeNames{{
-    {MemoryType::kFact, "fact"}, {MemoryType::kPreference, "preference"},
-    {MemoryType::kGoal, "goal"}, {MemoryType::kEvent, "event"},
-    {MemoryType::kSummary, "summary"}, {MemoryType::kSkill, "skill"},
-    {MemoryType::kKnowledge, "knowledge"}, {MemoryType::kProfile, "profile"},
-    {MemoryType::kMessage, "message"}, {MemoryType::kOpinion, "opinion"},
-    {MemoryType::kDecision, "decision"}, {MemoryType::kCommitment, "commitment"}}};
+constexpr NameTable<MemoryType, 12> kTypeNames{{{MemoryType::kFact, "fact"},
+                                                {MemoryType::kPreference, "preference"},
+                                                {MemoryType::kGoal, "goal"},
+                                                {MemoryType::kEvent, "event"},
+                                                {MemoryType::kSummary, "summary"},
+                                                {MemoryType::kSkill, "skill"},
+                                                {MemoryType::kKnowledge, "knowledge"},
+                                                {MemoryType::kProfile, "profile"},
+                                                {MemoryType::kMessage, "message"},
+                                                {MemoryType::kOpinion, "opinion"},
+                                                {MemoryType::kDecision, "decision"},
+                                                {MemoryType::kCommitment, "commitment"}}};
 
-constexpr NameTable<ItemStatus, 4> kStatusNames{{
-    {ItemStatus::kActive, "active"}, {ItemStatus::kSuperseded, "superseded"},
-    {ItemStatus::kArchived, "archived"}, {ItemStatus::kDeleted, "deleted"}}};
+constexpr NameTable<ItemStatus, 4> kStatusNames{{{ItemStatus::kActive, "active"},
+                                                 {ItemStatus::kSuperseded, "superseded"},
+                                                 {ItemStatus::kArchived, "archived"},
+                                                 {ItemStatus::kDeleted, "deleted"}}};
 
-constexpr NameTable<HistoryEvent, 5> kEventNames{{
-    {HistoryEvent::kAdd, "ADD"}, {HistoryEvent::kUpdate, "UPDATE"},
-    {HistoryEvent::kSupersede, "SUPERSEDE"}, {HistoryEvent::kDelete, "DELETE"},
-    {HistoryEvent::kMerge, "MERGE"}}};
+constexpr NameTable<HistoryEvent, 5> kEventNames{{{HistoryEvent::kAdd, "ADD"},
+                                                  {HistoryEvent::kUpdate, "UPDATE"},
+                                                  {HistoryEvent::kSupersede, "SUPERSEDE"},
+                                                  {HistoryEvent::kDelete, "DELETE"},
+                                                  {HistoryEvent::kMerge, "MERGE"}}};
 
 template <typename E, size_t N>
 std::string_view NameOf(const NameTable<E, N>& table, E value) {

@@ -11,9 +11,9 @@ TEST(MemoryEnumsTest, NamesRoundTrip) {
   for (Tier t : {Tier::kWorking, Tier::kEpisodic, Tier::kSemantic, Tier::kKnowledge}) {
     EXPECT_EQ(*ParseTier(ToString(t)), t);
   }
-  for (auto t : {MemoryType::kFact, MemoryType::kPreference, MemoryType::kGoal,
-                 MemoryType::kEvent, MemoryType::kSummary, MemoryType::kSkill,
-                 MemoryType::kKnowledge, MemoryType::kProfile, MemoryType::kMessage}) {
+  for (auto t : {MemoryType::kFact, MemoryType::kPreference, MemoryType::kGoal, MemoryType::kEvent,
+                 MemoryType::kSummary, MemoryType::kSkill, MemoryType::kKnowledge,
+                 MemoryType::kProfile, MemoryType::kMessage}) {
     EXPECT_EQ(*ParseMemoryType(ToString(t)), t);
   }
   for (auto s : {ItemStatus::kActive, ItemStatus::kSuperseded, ItemStatus::kArchived,
@@ -55,7 +55,7 @@ TEST(IdGeneratorTest, IdsAreUuidV7AndTimeOrdered) {
   std::string a = gen.Next(1'700'000'000'000);
   std::string b = gen.Next(1'700'000'000'001);
   ASSERT_EQ(a.size(), 36u);
-  EXPECT_EQ(a[14], '7');  // version nibble
+  EXPECT_EQ(a[14], '7');                                                      // version nibble
   EXPECT_TRUE(a[19] == '8' || a[19] == '9' || a[19] == 'a' || a[19] == 'b');  // variant
   EXPECT_LT(a, b);
   EXPECT_TRUE(IsValidId(a));

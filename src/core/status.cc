@@ -4,15 +4,24 @@ namespace engram {
 
 std::string_view StatusCodeName(StatusCode code) {
   switch (code) {
-    case StatusCode::kOk: return "ok";
-    case StatusCode::kInvalidArgument: return "invalid_argument";
-    case StatusCode::kNotFound: return "not_found";
-    case StatusCode::kConflict: return "conflict";
-    case StatusCode::kUnavailable: return "unavailable";
-    case StatusCode::kCorruption: return "corruption";
-    case StatusCode::kIOError: return "io_error";
-    case StatusCode::kPermissionDenied: return "permission_denied";
-    case StatusCode::kInternal: return "internal";
+    case StatusCode::kOk:
+      return "ok";
+    case StatusCode::kInvalidArgument:
+      return "invalid_argument";
+    case StatusCode::kNotFound:
+      return "not_found";
+    case StatusCode::kConflict:
+      return "conflict";
+    case StatusCode::kUnavailable:
+      return "unavailable";
+    case StatusCode::kCorruption:
+      return "corruption";
+    case StatusCode::kIOError:
+      return "io_error";
+    case StatusCode::kPermissionDenied:
+      return "permission_denied";
+    case StatusCode::kInternal:
+      return "internal";
   }
   return "unknown";
 }

@@ -6,10 +6,10 @@
 #define ENGRAM_CONCAT_INNER(a, b) a##b
 #define ENGRAM_CONCAT(a, b) ENGRAM_CONCAT_INNER(a, b)
 
-#define ENGRAM_RETURN_IF_ERROR(expr)          \
-  do {                                        \
-    ::engram::Status _engram_st = (expr);     \
-    if (!_engram_st.ok()) return _engram_st;  \
+#define ENGRAM_RETURN_IF_ERROR(expr)         \
+  do {                                       \
+    ::engram::Status _engram_st = (expr);    \
+    if (!_engram_st.ok()) return _engram_st; \
   } while (0)
 
 #define ENGRAM_ASSIGN_OR_RETURN_IMPL(tmp, lhs, expr) \

@@ -24,10 +24,10 @@ TEST(StatusTest, CarriesCodeAndMessage) {
 
 TEST(StatusTest, EveryCodeHasADistinctName) {
   std::set<std::string_view> names;
-  for (StatusCode c : {StatusCode::kOk, StatusCode::kInvalidArgument, StatusCode::kNotFound,
-                       StatusCode::kConflict, StatusCode::kUnavailable, StatusCode::kCorruption,
-                       StatusCode::kIOError, StatusCode::kPermissionDenied,
-                       StatusCode::kInternal}) {
+  for (StatusCode c :
+       {StatusCode::kOk, StatusCode::kInvalidArgument, StatusCode::kNotFound, StatusCode::kConflict,
+        StatusCode::kUnavailable, StatusCode::kCorruption, StatusCode::kIOError,
+        StatusCode::kPermissionDenied, StatusCode::kInternal}) {
     names.insert(StatusCodeName(c));
   }
   EXPECT_EQ(names.size(), 9u);

@@ -38,7 +38,8 @@ bool AccessCounts::Due(TimestampMs now) {
 
 Status AccessCounts::Flush(const std::function<void(std::chrono::nanoseconds)>& pause) {
   std::lock_guard<std::mutex> one_at_a_time(flush_mu_);
-  std::vector<int64_t> due;  // what is pending now; counts arriving meanwhile wait for the next flush
+  std::vector<int64_t>
+      due;  // what is pending now; counts arriving meanwhile wait for the next flush
   {
     std::lock_guard<std::mutex> lock(mu_);
     flush_requested_ = false;
@@ -76,9 +77,9 @@ Status AccessCounts::FlushChunk(std::span<const int64_t> seqs) {
     }
   }
   if (deltas.empty()) return Status::Ok();
-  Status written = store_->RecordAccess(
-      deltas, [&](int64_t epoch, const std::function<Status()>& commit,
-                  const std::function<void()>& publish) {
+  Status written =
+      store_->RecordAccess(deltas, [&](int64_t epoch, const std::function<Status()>& commit,
+                                       const std::function<void()>& publish) {
         {
           std::lock_guard<std::mutex> lock(mu_);
           in_flight_epoch_ = epoch;
@@ -122,8 +123,7 @@ Result<std::vector<ScannedItem>> AccessCounts::ReadHitRows(const Scope& scope,
       done_before = flushes_done_;
     }
     MemoryStore::ReadSource source;
-    ENGRAM_ASSIGN_OR_RETURN(std::vector<ScannedItem> rows,
-                            store_->GetBySeqs(scope, seqs, &source));
+    ENGRAM_ASSIGN_OR_RETURN(std::vector<ScannedItem> rows, store_->GetBySeqs(scope, seqs, &source));
     std::lock_guard<std::mutex> lock(mu_);
     if (FlushedSince(done_before, seqs)) continue;
     // Epochs are given in commit order: a snapshot at or past the in-flight chunk's holds it.

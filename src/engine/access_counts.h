@@ -75,8 +75,7 @@ class AccessCounts {
   // keeps the unwritten counts pending. Waits for a flush in progress first.
   Status Flush(const std::function<void(std::chrono::nanoseconds)>& pause = nullptr);
   // A search's rows by seq; with `record_access`, with the counts not yet written added in.
-  Result<std::vector<ScannedItem>> ReadHitRows(const Scope& scope,
-                                               const std::vector<int64_t>& seqs,
+  Result<std::vector<ScannedItem>> ReadHitRows(const Scope& scope, const std::vector<int64_t>& seqs,
                                                bool record_access);
 
  private:
@@ -90,14 +89,14 @@ class AccessCounts {
   AccessCountsOptions options_;
 
   std::mutex mu_;
-  Counts pending_;                    // guarded by mu_
-  Counts in_flight_;                  // guarded by mu_
-  TimestampMs last_flush_ = 0;        // guarded by mu_
-  bool flush_requested_ = false;      // guarded by mu_
-  uint64_t flushes_done_ = 0;         // guarded by mu_
-  int64_t in_flight_epoch_ = 0;       // guarded by mu_; the access epoch of the chunk committing, or 0
+  Counts pending_;                // guarded by mu_
+  Counts in_flight_;              // guarded by mu_
+  TimestampMs last_flush_ = 0;    // guarded by mu_
+  bool flush_requested_ = false;  // guarded by mu_
+  uint64_t flushes_done_ = 0;     // guarded by mu_
+  int64_t in_flight_epoch_ = 0;   // guarded by mu_; the access epoch of the chunk committing, or 0
   std::vector<int64_t> last_flushed_;  // guarded by mu_; ascending
-  std::mutex flush_mu_;               // one flush at a time
+  std::mutex flush_mu_;                // one flush at a time
 };
 
 }  // namespace engram

@@ -59,7 +59,7 @@ TEST_F(AccessCountsTest, AFlushIsDueWhenTheOldestCountIsFiveSecondsOld) {
 TEST_F(AccessCountsTest, ReachingFlushItemsAsksForAFlushOnce) {
   AccessCounts counts(store_.get(), {.flush_items = 2, .clock = &clock_});
   EXPECT_FALSE(counts.Note({seqs_[0]}, clock_.NowMs()));
-  EXPECT_TRUE(counts.Note({seqs_[1]}, clock_.NowMs()));  // the caller wakes the flusher
+  EXPECT_TRUE(counts.Note({seqs_[1]}, clock_.NowMs()));   // the caller wakes the flusher
   EXPECT_FALSE(counts.Note({seqs_[2]}, clock_.NowMs()));  // already asked
   EXPECT_TRUE(counts.Due(clock_.NowMs()));
   ASSERT_TRUE(counts.Flush().ok());
@@ -104,9 +104,10 @@ TEST_F(AccessCountsTest, StoppingTheBackgroundWritesThePendingCounts) {
   Background bg(BackgroundOptions{.clock = &clock_});
   bg.Register({.name = "access-counts",
                .interval = std::chrono::milliseconds(100),
-               .run = [&] {
-                 if (counts.Due(clock_.NowMs())) (void)counts.Flush();
-               },
+               .run =
+                   [&] {
+                     if (counts.Due(clock_.NowMs())) (void)counts.Flush();
+                   },
                .at_stop = [&] { (void)counts.Flush(); }});
   bg.Start();
   counts.Note({seqs_[0], seqs_[2]}, clock_.NowMs());

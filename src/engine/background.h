@@ -37,7 +37,7 @@ class GraphBuilder;
 class ScopeIndex;
 
 struct PeriodicTask {
-  std::string name;                      // for Wake; unique among the registered tasks
+  std::string name;                       // for Wake; unique among the registered tasks
   std::chrono::milliseconds interval{0};  // between the end of one run and the next; 0: off
   std::function<void()> run;
   // Runs once at Stop, after the thread has ended (a last flush); may be empty. Not for a
@@ -46,8 +46,8 @@ struct PeriodicTask {
 };
 
 struct BackgroundOptions {
-  const Clock* clock = nullptr;              // when tasks are due; default: monotonic
-  std::chrono::milliseconds poll{100};       // real time between looks for due tasks
+  const Clock* clock = nullptr;               // when tasks are due; default: monotonic
+  std::chrono::milliseconds poll{100};        // real time between looks for due tasks
   std::string thread_name = "engram-access";  // as shown by top -H (at most 15 bytes)
 };
 
@@ -95,7 +95,7 @@ class Background {
 
   BackgroundOptions options_;
   const Clock* clock_;
-  std::unique_ptr<Clock> own_clock_;  // the default monotonic clock
+  std::unique_ptr<Clock> own_clock_;      // the default monotonic clock
   std::unique_ptr<GraphBuilder> graphs_;  // reset by Stop: a running build is cancelled
 
   std::mutex mu_;

@@ -57,10 +57,12 @@ TEST(BackgroundTest, TasksRunInRegistrationOrderEachOnItsOwnInterval) {
   ManualClock clock(kMarch2026);
   Background bg(BackgroundOptions{.clock = &clock});
   std::vector<std::string> ran;
-  bg.Register({.name = "often", .interval = std::chrono::seconds(1),
-               .run = [&] { ran.push_back("often"); }});
-  bg.Register({.name = "rarely", .interval = std::chrono::seconds(3),
-               .run = [&] { ran.push_back("rarely"); }});
+  bg.Register({.name = "often", .interval = std::chrono::seconds(1), .run = [&] {
+                 ran.push_back("often");
+               }});
+  bg.Register({.name = "rarely", .interval = std::chrono::seconds(3), .run = [&] {
+                 ran.push_back("rarely");
+               }});
   for (int i = 0; i < 3; ++i) {
     clock.Advance(1000);
     bg.RunDue();
@@ -73,7 +75,9 @@ TEST(BackgroundTest, ATaskAtIntervalZeroIsOffAndNeverRuns) {
   Background bg(BackgroundOptions{.clock = &clock});
   RunCounter counter;
   int stops = 0;
-  bg.Register({.name = "off", .interval = std::chrono::milliseconds(0), .run = counter.Fn(),
+  bg.Register({.name = "off",
+               .interval = std::chrono::milliseconds(0),
+               .run = counter.Fn(),
                .at_stop = [&] { ++stops; }});
   clock.Advance(365LL * 24 * 3600 * 1000);
   EXPECT_EQ(bg.RunDue(), 0);
@@ -174,7 +178,9 @@ TEST(BackgroundTest, DestructionStopsAndRunsTheLastFlush) {
   int last_flushes = 0;
   {
     Background bg(BackgroundOptions{.clock = &clock});
-    bg.Register({.name = "flush", .interval = std::chrono::seconds(5), .run = [] {},
+    bg.Register({.name = "flush",
+                 .interval = std::chrono::seconds(5),
+                 .run = [] {},
                  .at_stop = [&] { ++last_flushes; }});
     bg.Start();
   }

@@ -337,7 +337,8 @@ TEST(ConcurrencyTest, SearchHitsAreNeverOlderThanAnAcknowledgedUpdate) {
   Scope scope{"default", "alice", "", ""};
   auto target = engine->Add(scope, testing::Text("jasmine tea version 0"));
   ASSERT_TRUE(target.ok());
-  for (int i = 0; i < 50; ++i) ASSERT_TRUE(engine->Add(scope, testing::Text("other note " + std::to_string(i))).ok());
+  for (int i = 0; i < 50; ++i)
+    ASSERT_TRUE(engine->Add(scope, testing::Text("other note " + std::to_string(i))).ok());
 
   constexpr int kUpdates = 300, kReaders = 3;
   std::atomic<int> acknowledged{0};
@@ -372,7 +373,8 @@ TEST(ConcurrencyTest, SearchHitsAreNeverOlderThanAnAcknowledgedUpdate) {
           if (h.item.id != target->id) continue;
           const int v = version_of(h.item.content);
           if (v < floor) stale.fetch_add(1);
-          EXPECT_DOUBLE_EQ(h.item.importance, 0.5 + (v % 2) * 0.1) << "a torn item: " << h.item.content;
+          EXPECT_DOUBLE_EQ(h.item.importance, 0.5 + (v % 2) * 0.1)
+              << "a torn item: " << h.item.content;
         }
       }
     });
@@ -400,7 +402,8 @@ TEST(ConcurrencyTest, AFlushOfManyItemsWritesEveryCount) {
   Scope scope{"default", "alice", "", ""};
   constexpr int kItems = 2600;
   std::vector<NewMemory> batch;
-  for (int i = 0; i < kItems; ++i) batch.push_back(testing::Text("note marker" + std::to_string(i)));
+  for (int i = 0; i < kItems; ++i)
+    batch.push_back(testing::Text("note marker" + std::to_string(i)));
   auto added = engine->AddBatch(scope, batch);
   ASSERT_TRUE(added.ok());
   for (int round = 0; round < 2; ++round) {

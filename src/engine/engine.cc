@@ -1,10 +1,9 @@
-#include "engine/engine_impl.h"
-
 #include <filesystem>
 
 #include "core/group_commit.h"
 #include "core/id_generator.h"
 #include "core/status_macros.h"
+#include "engine/engine_impl.h"
 #include "engine/validation.h"
 #include "retrieval/scope_index.h"
 #include "storage/memory_store.h"
@@ -17,7 +16,8 @@ Status EnsureParentDirectory(const std::string& path) {
   if (parent.empty()) return Status::Ok();
   std::error_code ec;
   std::filesystem::create_directories(parent, ec);
-  if (ec) return Status::IOError("cannot create directory " + parent.string() + ": " + ec.message());
+  if (ec)
+    return Status::IOError("cannot create directory " + parent.string() + ": " + ec.message());
   return Status::Ok();
 }
 
@@ -38,7 +38,8 @@ Status ValidatePatch(const MemoryPatch& p, const EngineOptions& options) {
   }
   if (p.source) {
     ENGRAM_RETURN_IF_ERROR(ValidateStringList("source.message_ids", p.source->message_ids));
-    for (const std::string* s : {&p.source->session_id, &p.source->extractor, &p.source->prompt_version}) {
+    for (const std::string* s :
+         {&p.source->session_id, &p.source->extractor, &p.source->prompt_version}) {
       ENGRAM_RETURN_IF_ERROR(ValidateText("source", *s, kMaxListEntryBytes));
     }
   }
@@ -106,19 +107,20 @@ Engine::Impl::~Impl() {
 
 void Engine::Impl::StartBackground() {
   // The store's commits never checkpoint the WAL (StoreOptions::background_checkpoints).
-  background_.Register({.name = "wal-checkpoint",
-                        .interval = kCheckpointInterval,
-                        .run = [this] { (void)store_->Checkpoint(); }});  // a busy database: next time
-  background_.Register(
-      {.name = kAccessFlushTask,
-       .interval = kAccessFlushPoll,
-       .run =
-           [this] {
-             if (!access_.Due(Now())) return;
-             // Paced; at shutdown Sleep returns at once. A failure keeps the counts pending.
-             (void)access_.Flush([this](std::chrono::nanoseconds d) { background_.Sleep(d); });
-           },
-       .at_stop = [this] { (void)access_.Flush(); }});
+  background_.Register({.name = "wal-checkpoint", .interval = kCheckpointInterval, .run = [this] {
+                          (void)store_->Checkpoint();
+                        }});  // a busy database: next time
+  background_.Register({.name = kAccessFlushTask,
+                        .interval = kAccessFlushPoll,
+                        .run =
+                            [this] {
+                              if (!access_.Due(Now())) return;
+                              // Paced; at shutdown Sleep returns at once. A failure keeps the
+                              // counts pending.
+                              (void)access_.Flush(
+                                  [this](std::chrono::nanoseconds d) { background_.Sleep(d); });
+                            },
+                        .at_stop = [this] { (void)access_.Flush(); }});
   background_.Start();
 }
 
@@ -163,7 +165,8 @@ Result<std::unique_ptr<Engine>> OpenEngineWithHooks(const EngineOptions& options
   return EngineInternals::Open(options, hooks);
 }
 
-Result<MemoryItem> Engine::Impl::Materialize(const Scope& scope, const NewMemory& m, TimestampMs now) {
+Result<MemoryItem> Engine::Impl::Materialize(const Scope& scope, const NewMemory& m,
+                                             TimestampMs now) {
   ENGRAM_RETURN_IF_ERROR(ValidateText("content", m.content, options_.max_content_bytes));
   if (m.content.empty()) return Status::InvalidArgument("content must not be empty");
   MemoryItem item;
@@ -173,7 +176,8 @@ Result<MemoryItem> Engine::Impl::Materialize(const Scope& scope, const NewMemory
   item.content = m.content;
   item.entities = m.entities;
   item.tags = m.tags;
-  ENGRAM_ASSIGN_OR_RETURN(item.metadata, CanonicalMetadata(m.metadata, options_.max_metadata_bytes));
+  ENGRAM_ASSIGN_OR_RETURN(item.metadata,
+                          CanonicalMetadata(m.metadata, options_.max_metadata_bytes));
   item.importance = m.importance.value_or(0.5);
   item.confidence = m.confidence.value_or(1.0);
   item.source = m.source;
@@ -196,7 +200,7 @@ Result<MemoryItem> Engine::Impl::Add(const Scope& scope, const NewMemory& memory
 }
 
 Result<std::vector<MemoryItem>> Engine::Impl::AddBatch(const Scope& scope,
-                                                 const std::vector<NewMemory>& memories) {
+                                                       const std::vector<NewMemory>& memories) {
   ENGRAM_RETURN_IF_ERROR(ValidateScope(scope));
   if (memories.empty()) return Status::InvalidArgument("batch is empty");
   if (memories.size() > options_.max_batch_items) {
@@ -252,7 +256,8 @@ void Engine::Impl::CommitAddGroup(const std::vector<PendingAdd*>& group) {
       size_t bytes = 0;
       {
         std::unique_lock<std::shared_mutex> index_lock(index->mu);
-        for (const PendingItem& p : *group[i]->items) index->Upsert(p.seq, p.item, &p.vector->values);
+        for (const PendingItem& p : *group[i]->items)
+          index->Upsert(p.seq, p.item, &p.vector->values);
         RequestGraphIfDue(index);
         bytes = index->MemoryBytes();
       }
@@ -274,13 +279,14 @@ Result<ListPage> Engine::Impl::List(const Scope& scope, const ListQuery& query) 
 }
 
 Result<MemoryItem> Engine::Impl::Update(const Scope& scope, std::string_view id,
-                                  const MemoryPatch& patch) {
+                                        const MemoryPatch& patch) {
   ENGRAM_RETURN_IF_ERROR(ValidateScope(scope));
   ENGRAM_RETURN_IF_ERROR(ValidateId(id));
   ENGRAM_RETURN_IF_ERROR(ValidatePatch(patch, options_));
   std::string metadata;
   if (patch.metadata) {
-    ENGRAM_ASSIGN_OR_RETURN(metadata, CanonicalMetadata(*patch.metadata, options_.max_metadata_bytes));
+    ENGRAM_ASSIGN_OR_RETURN(metadata,
+                            CanonicalMetadata(*patch.metadata, options_.max_metadata_bytes));
   }
   std::optional<StoredVector> vector;
   if (patch.content) {
@@ -290,7 +296,8 @@ Result<MemoryItem> Engine::Impl::Update(const Scope& scope, std::string_view id,
   std::lock_guard<std::mutex> lock(write_mu_);
   int64_t seq = 0;
   auto updated = store_->Mutate(
-      scope, id, HistoryEvent::kUpdate, patch.reason, Now(), [&](MemoryItem& m) -> Result<bool> {
+      scope, id, HistoryEvent::kUpdate, patch.reason, Now(),
+      [&](MemoryItem& m) -> Result<bool> {
         if (m.status == ItemStatus::kDeleted) {
           return Status::Conflict("memory '" + m.id + "' is deleted and cannot be updated");
         }
@@ -317,13 +324,14 @@ Status Engine::Impl::Delete(const Scope& scope, std::string_view id, std::string
   ENGRAM_RETURN_IF_ERROR(ValidateText("reason", reason, options_.max_content_bytes));
   std::lock_guard<std::mutex> lock(write_mu_);
   int64_t seq = 0;
-  auto deleted = store_->Mutate(scope, id, HistoryEvent::kDelete, std::string(reason), Now(),
-                                [](MemoryItem& m) -> Result<bool> {
-                                  if (m.status == ItemStatus::kDeleted) return false;
-                                  m.status = ItemStatus::kDeleted;
-                                  return true;
-                                },
-                                nullptr, &seq);
+  auto deleted = store_->Mutate(
+      scope, id, HistoryEvent::kDelete, std::string(reason), Now(),
+      [](MemoryItem& m) -> Result<bool> {
+        if (m.status == ItemStatus::kDeleted) return false;
+        m.status = ItemStatus::kDeleted;
+        return true;
+      },
+      nullptr, &seq);
   if (!deleted.ok()) return deleted.status();
   if (auto index = LoadedIndex(scope)) {
     std::unique_lock<std::shared_mutex> index_lock(index->mu);
@@ -368,7 +376,7 @@ Result<std::vector<HistoryEntry>> Engine::Impl::History(const Scope& scope, std:
 }
 
 Status Engine::Impl::PutVector(const Scope& scope, std::string_view id, std::string_view model,
-                         const std::vector<float>& values) {
+                               const std::vector<float>& values) {
   ENGRAM_RETURN_IF_ERROR(ValidateScope(scope));
   ENGRAM_RETURN_IF_ERROR(ValidateId(id));
   ENGRAM_RETURN_IF_ERROR(ValidateText("model", model, kMaxListEntryBytes));
@@ -381,19 +389,20 @@ Status Engine::Impl::PutVector(const Scope& scope, std::string_view id, std::str
 }
 
 Result<std::vector<float>> Engine::Impl::GetVector(const Scope& scope, std::string_view id,
-                                             std::string_view model) {
+                                                   std::string_view model) {
   ENGRAM_RETURN_IF_ERROR(ValidateScope(scope));
   ENGRAM_RETURN_IF_ERROR(ValidateId(id));
   return store_->GetVector(scope, id, model);
 }
 
-Status Engine::Impl::Export(const Scope& scope, const std::function<Status(const MemoryRecord&)>& sink) {
+Status Engine::Impl::Export(const Scope& scope,
+                            const std::function<Status(const MemoryRecord&)>& sink) {
   ENGRAM_RETURN_IF_ERROR(ValidateScope(scope));
   return store_->Export(scope, sink);
 }
 
 Result<ImportStats> Engine::Impl::Import(const std::vector<MemoryRecord>& records,
-                                   OnConflict on_conflict) {
+                                         OnConflict on_conflict) {
   if (records.size() > options_.max_batch_items) {
     return Status::InvalidArgument("import batch over the limit of " +
                                    std::to_string(options_.max_batch_items));
@@ -410,7 +419,8 @@ Result<ImportStats> Engine::Impl::Import(const std::vector<MemoryRecord>& record
     for (const HistoryEntry& h : r.history) {
       if (!st.ok()) break;
       if (h.old_content) st = ValidateText("history old_content", *h.old_content, SIZE_MAX);
-      if (st.ok() && h.new_content) st = ValidateText("history new_content", *h.new_content, SIZE_MAX);
+      if (st.ok() && h.new_content)
+        st = ValidateText("history new_content", *h.new_content, SIZE_MAX);
       if (st.ok()) st = ValidateText("history reason", h.reason, SIZE_MAX);
     }
     for (const StoredVector& v : r.vectors) {

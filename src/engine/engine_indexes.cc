@@ -80,23 +80,24 @@ Result<std::shared_ptr<ScopeIndex>> Engine::Impl::IndexFor(const Scope& scope) {
   if (auto loaded = LoadedIndex(scope)) return loaded;
   std::lock_guard<std::mutex> lock(write_mu_);  // no write may slip between scan and publish
   if (auto loaded = LoadedIndex(scope)) return loaded;
-  auto index = std::make_shared<ScopeIndex>(ScopeIndexOptions{
-      .dimension = embedder_->dimension(),
-      .hnsw_threshold = options_.hnsw_threshold,
-      .huge_pages = options_.huge_pages});
+  auto index =
+      std::make_shared<ScopeIndex>(ScopeIndexOptions{.dimension = embedder_->dimension(),
+                                                     .hnsw_threshold = options_.hnsw_threshold,
+                                                     .huge_pages = options_.huge_pages});
   const bool from_snapshot = TryLoadSnapshot(scope, index.get());
   std::vector<ScannedItem> unembedded;
   const size_t dim = static_cast<size_t>(embedder_->dimension());
-  ENGRAM_RETURN_IF_ERROR(store_->Scan(scope, embedder_->model(), !from_snapshot, [&](ScannedItem&& s) {
-    if (from_snapshot && s.has_vector) {
-      index->Upsert(s.seq, s.item, nullptr);  // the graph already holds its vector
-    } else if (s.vector && s.vector->size() == dim) {
-      index->Upsert(s.seq, s.item, &*s.vector);
-    } else {
-      unembedded.push_back(std::move(s));
-    }
-    return Status::Ok();
-  }));
+  ENGRAM_RETURN_IF_ERROR(
+      store_->Scan(scope, embedder_->model(), !from_snapshot, [&](ScannedItem&& s) {
+        if (from_snapshot && s.has_vector) {
+          index->Upsert(s.seq, s.item, nullptr);  // the graph already holds its vector
+        } else if (s.vector && s.vector->size() == dim) {
+          index->Upsert(s.seq, s.item, &*s.vector);
+        } else {
+          unembedded.push_back(std::move(s));
+        }
+        return Status::Ok();
+      }));
   for (size_t start = 0; start < unembedded.size(); start += kEmbedBatch) {
     size_t end = std::min(unembedded.size(), start + kEmbedBatch);
     std::vector<std::string> texts;

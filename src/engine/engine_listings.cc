@@ -1,7 +1,7 @@
 // Engine: listings of a tenant's users and of a user's sessions (include/engram/listings.h).
 #include "core/status_macros.h"
-#include "engine/validation.h"
 #include "engine/engine_impl.h"
+#include "engine/validation.h"
 #include "storage/memory_store.h"
 
 namespace engram {

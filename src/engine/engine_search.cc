@@ -26,9 +26,11 @@ Result<std::vector<float>> Engine::Impl::EmbedQuery(const SearchQuery& query) {
   std::vector<float> sum(dim, 0.0f);
   for (size_t i = 0; i < vectors.size(); ++i) {
     if (vectors.size() != texts.size() || vectors[i].size() != dim) {
-      return Status::InvalidArgument("dimension mismatch: the embedder returned unexpected vectors");
+      return Status::InvalidArgument(
+          "dimension mismatch: the embedder returned unexpected vectors");
     }
-    for (size_t j = 0; j < dim; ++j) sum[j] += static_cast<float>(weighted[i].second) * vectors[i][j];
+    for (size_t j = 0; j < dim; ++j)
+      sum[j] += static_cast<float>(weighted[i].second) * vectors[i][j];
   }
   double norm = 0;
   for (float x : sum) norm += static_cast<double>(x) * x;
@@ -111,7 +113,7 @@ Result<std::vector<SearchHit>> Engine::Impl::Search(const Scope& scope, const Se
 // once the user moved) says what no longer holds: its score is scaled by turn_weight again. Only
 // the returned turns are looked at, so a search without kept turns pays nothing.
 void Engine::Impl::DemoteStaleTurns(const Scope& scope, const SearchQuery& query,
-                              std::vector<SearchHit>* hits) {
+                                    std::vector<SearchHit>* hits) {
   bool changed = false;
   for (SearchHit& hit : *hits) {
     if (!IsKeptTurn(hit.item) || hit.item.derived_ids.empty()) continue;
@@ -143,7 +145,8 @@ void Engine::Impl::DemoteStaleTurns(const Scope& scope, const SearchQuery& query
   }
 }
 
-Result<ContextResult> Engine::Impl::BuildContext(const Scope& scope, const ContextRequest& request) {
+Result<ContextResult> Engine::Impl::BuildContext(const Scope& scope,
+                                                 const ContextRequest& request) {
   if (request.token_budget < 16 || request.token_budget > 32768) {
     return Status::InvalidArgument("token_budget must be between 16 and 32768, got " +
                                    std::to_string(request.token_budget));

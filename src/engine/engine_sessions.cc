@@ -1,8 +1,8 @@
 // Engine: conversation sessions — the durable record of turns behind working memory.
 #include "core/id_generator.h"
 #include "core/status_macros.h"
-#include "engine/validation.h"
 #include "engine/engine_impl.h"
+#include "engine/validation.h"
 #include "storage/memory_store.h"
 
 namespace engram {
@@ -19,7 +19,7 @@ Status RequireSession(const Scope& scope) {
 }  // namespace
 
 Result<std::vector<StoredTurn>> Engine::Impl::AppendTurns(const Scope& scope,
-                                                    const std::vector<Turn>& turns) {
+                                                          const std::vector<Turn>& turns) {
   ENGRAM_RETURN_IF_ERROR(ValidateScope(scope));
   ENGRAM_RETURN_IF_ERROR(RequireSession(scope));
   if (turns.empty()) return Status::InvalidArgument("no messages to append");
@@ -34,12 +34,13 @@ Result<std::vector<StoredTurn>> Engine::Impl::AppendTurns(const Scope& scope,
     const Turn& t = turns[i];
     const std::string at = "message " + std::to_string(i);
     if (t.content.empty()) return Status::InvalidArgument(at + ": content must not be empty");
-    ENGRAM_RETURN_IF_ERROR(ValidateText("content", t.content, options_.max_content_bytes).WithContext(at));
+    ENGRAM_RETURN_IF_ERROR(
+        ValidateText("content", t.content, options_.max_content_bytes).WithContext(at));
     ENGRAM_RETURN_IF_ERROR(ValidateText("role", t.role, 64).WithContext(at));
     if (t.role.empty()) return Status::InvalidArgument(at + ": role must not be empty");
     if (!t.id.empty()) ENGRAM_RETURN_IF_ERROR(ValidateId(t.id).WithContext(at));
-    stored.push_back(StoredTurn{t.id.empty() ? "msg_" + ids_->Next(now) : t.id, t.role,
-                                t.content, t.at > 0 ? t.at : now});
+    stored.push_back(StoredTurn{t.id.empty() ? "msg_" + ids_->Next(now) : t.id, t.role, t.content,
+                                t.at > 0 ? t.at : now});
   }
   ENGRAM_RETURN_IF_ERROR(store_->AppendTurns(scope, stored, now));
   return stored;
@@ -55,7 +56,8 @@ Result<SessionInfo> Engine::Impl::GetSession(const Scope& scope, int recent) {
   return store_->GetSession(scope, recent);
 }
 
-Status Engine::Impl::SetSessionSummary(const Scope& scope, const std::string& summary_id, bool close) {
+Status Engine::Impl::SetSessionSummary(const Scope& scope, const std::string& summary_id,
+                                       bool close) {
   ENGRAM_RETURN_IF_ERROR(ValidateScope(scope));
   ENGRAM_RETURN_IF_ERROR(RequireSession(scope));
   if (!summary_id.empty()) ENGRAM_RETURN_IF_ERROR(ValidateId(summary_id));

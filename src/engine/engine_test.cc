@@ -152,8 +152,8 @@ TEST_F(EngineTest, BadInputIsRejectedWithANamedFieldAndNothingStored) {
   EXPECT_EQ(CountRows("SELECT count(*) FROM items"), 0);
   EXPECT_EQ(CountRows("SELECT count(*) FROM item_history"), 0);
 
-  for (const Scope& bad : {Scope{"default", "", "", ""}, Scope{"", "u", "", ""},
-                           Scope{"default", "u\n2", "", ""}}) {
+  for (const Scope& bad :
+       {Scope{"default", "", "", ""}, Scope{"", "u", "", ""}, Scope{"default", "u\n2", "", ""}}) {
     auto r = engine_->Add(bad, Text("x"));
     EXPECT_EQ(r.status().code(), StatusCode::kInvalidArgument);
   }
@@ -487,7 +487,8 @@ TEST_F(EngineTest, PurgeScopeRemovesOneUserOnly) {
   EXPECT_TRUE(ListContents(ListQuery{}).empty());
   EXPECT_TRUE(engine_->Get(bob_, b.id).ok());
   EXPECT_EQ(ListContents(ListQuery{}, Scope{"other", "alice", "", ""}).size(), 1u);
-  EXPECT_EQ(CountRows("SELECT count(*) FROM scopes WHERE user_id = 'alice' AND tenant='default'"), 0);
+  EXPECT_EQ(CountRows("SELECT count(*) FROM scopes WHERE user_id = 'alice' AND tenant='default'"),
+            0);
   EXPECT_EQ(CountRows("SELECT count(*) FROM item_history"), 2);
   // The user can start again.
   AddOk(Text("fresh start"));

@@ -5,8 +5,8 @@
 #include <set>
 
 #include "core/status_macros.h"
-#include "engine/validation.h"
 #include "engine/engine_impl.h"
+#include "engine/validation.h"
 #include "retrieval/scope_index.h"
 #include "storage/memory_store.h"
 #include "text/analyzer.h"
@@ -202,19 +202,23 @@ Result<WriteOutcome> Engine::Impl::ApplyWrite(const Scope& scope, const PlannedW
   WriteOutcome out;
   out.decision = write.decision;
   switch (write.decision) {
-    case WriteDecision::kAdd: out.memory = ops[0].result; break;
+    case WriteDecision::kAdd:
+      out.memory = ops[0].result;
+      break;
     case WriteDecision::kSupersede:
       out.memory = ops[0].result;
       out.replaced = ops[1].result;
       break;
     case WriteDecision::kUpdate:
-    case WriteDecision::kNoop: out.memory = ops[0].result; break;
+    case WriteDecision::kNoop:
+      out.memory = ops[0].result;
+      break;
   }
   return out;
 }
 
 Result<std::vector<Neighbour>> Engine::Impl::FindNeighbours(const Scope& scope,
-                                                      const NeighbourQuery& query) {
+                                                            const NeighbourQuery& query) {
   ENGRAM_ASSIGN_OR_RETURN(std::vector<Neighbour> out,
                           FindNeighbours(scope, query.content, query.slot, query.k));
   Scope user_scope = scope;
@@ -287,8 +291,8 @@ Result<std::vector<Neighbour>> Engine::Impl::FindNeighbours(const Scope& scope,
 }
 
 Result<std::vector<Neighbour>> Engine::Impl::FindNeighbours(const Scope& scope,
-                                                      const std::string& content,
-                                                      const std::string& slot, int k) {
+                                                            const std::string& content,
+                                                            const std::string& slot, int k) {
   ENGRAM_RETURN_IF_ERROR(ValidateScope(scope));
   if (content.empty()) return Status::InvalidArgument("content must not be empty");
   Scope user_scope = scope;
@@ -315,7 +319,7 @@ Result<std::vector<Neighbour>> Engine::Impl::FindNeighbours(const Scope& scope,
     SearchQuery q;
     q.text = content;
     q.k = std::min(3 * k, 100);  // kept turns are not compared; k others at most
-    q.keyword_weight = 0;  // nearest by vector: the decision compares meanings
+    q.keyword_weight = 0;        // nearest by vector: the decision compares meanings
     q.relevance_weight = 1;
     q.importance_weight = 0;
     q.recency_weight = 0;

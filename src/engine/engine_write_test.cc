@@ -56,9 +56,9 @@ TEST_F(EngineWriteTest, SupersedeClosesTheOldItemAndLinksBoth) {
   ASSERT_FALSE(beijing.memory.id.empty());
   EXPECT_EQ(beijing.memory.slot, "user/location");
   clock_.Advance(10 * kDay);
-  WriteOutcome shanghai = Apply(WriteDecision::kSupersede,
-                                Fact("lives in Shanghai", "user/location"), beijing.memory.id,
-                                "same slot user/location, new value");
+  WriteOutcome shanghai =
+      Apply(WriteDecision::kSupersede, Fact("lives in Shanghai", "user/location"),
+            beijing.memory.id, "same slot user/location, new value");
   EXPECT_EQ(shanghai.memory.supersedes, beijing.memory.id);
   EXPECT_EQ(shanghai.replaced.id, beijing.memory.id);
   EXPECT_EQ(shanghai.replaced.status, ItemStatus::kSuperseded);
@@ -157,11 +157,11 @@ TEST_F(EngineWriteTest, TargetsOfAnotherScopeAreNotFound) {
   EXPECT_EQ(out.status().code(), StatusCode::kNotFound);
   EXPECT_EQ(engine_->Get(alice_, a.memory.id)->status, ItemStatus::kActive);
   Scope other_tenant{"t2", "alice", "", ""};
-  EXPECT_EQ(engine_->ApplyWrite(other_tenant, PlannedWrite{WriteDecision::kNoop, {}, a.memory.id,
-                                                           "x"})
-                .status()
-                .code(),
-            StatusCode::kNotFound);
+  EXPECT_EQ(
+      engine_->ApplyWrite(other_tenant, PlannedWrite{WriteDecision::kNoop, {}, a.memory.id, "x"})
+          .status()
+          .code(),
+      StatusCode::kNotFound);
 }
 
 TEST_F(EngineWriteTest, NeighboursAreSameSlotItemsAndNearestActiveItems) {

@@ -22,8 +22,8 @@ class IndexBudgetTest : public ::testing::Test {
   void Fill(Engine& engine, const Scope& scope, int count) {
     std::vector<NewMemory> batch;
     for (int i = 0; i < count; ++i) {
-      batch.push_back(testing::Text(scope.user_id + " memory " + std::to_string(i) + " about topic" +
-                                    std::to_string(i % 5)));
+      batch.push_back(testing::Text(scope.user_id + " memory " + std::to_string(i) +
+                                    " about topic" + std::to_string(i % 5)));
     }
     ASSERT_TRUE(engine.AddBatch(scope, batch).ok());
   }
@@ -64,7 +64,7 @@ TEST_F(IndexBudgetTest, LeastRecentlyUsedIndexesAreEvictedAndReloadedIdentically
   auto bob = Results(*engine, bob_);
   auto carol = Results(*engine, carol_);
   ASSERT_FALSE(alice.empty());
-  EXPECT_EQ(Loaded(*engine), 1);  // only carol's, the last used
+  EXPECT_EQ(Loaded(*engine), 1);               // only carol's, the last used
   EXPECT_EQ(Results(*engine, alice_), alice);  // reloaded from the database
   EXPECT_EQ(Results(*engine, bob_), bob);
   EXPECT_EQ(Loaded(*engine), 1);

@@ -39,7 +39,8 @@ Status ValidateMetadataConditions(const std::vector<MetadataCondition>& conditio
 
 Status ValidateFilters(const SearchFilters& f) {
   if (f.created_after && f.created_before && *f.created_after >= *f.created_before) {
-    return Invalid("time range", "is empty or inverted: created_after must be before created_before");
+    return Invalid("time range",
+                   "is empty or inverted: created_after must be before created_before");
   }
   ENGRAM_RETURN_IF_ERROR(ValidateStringList("tags filter", f.tags));
   ENGRAM_RETURN_IF_ERROR(ValidateStringList("entities filter", f.entities));
@@ -66,7 +67,8 @@ Status ValidateListQuery(const ListQuery& q) {
                                 std::to_string(q.limit));
   }
   if (q.created_after && q.created_before && *q.created_after >= *q.created_before) {
-    return Invalid("time range", "is empty or inverted: created_after must be before created_before");
+    return Invalid("time range",
+                   "is empty or inverted: created_after must be before created_before");
   }
   ENGRAM_RETURN_IF_ERROR(ValidateStringList("tags filter", q.tags));
   ENGRAM_RETURN_IF_ERROR(ValidateText("slot filter", q.slot, kMaxListEntryBytes));
@@ -83,7 +85,8 @@ Status ValidateSearchQuery(const SearchQuery& q, size_t max_text_bytes) {
   for (const std::string& t : q.recent_turns) {
     ENGRAM_RETURN_IF_ERROR(ValidateText("recent turn", t, max_text_bytes));
   }
-  if (q.k < 1 || q.k > 100) return Invalid("k", "must be between 1 and 100, got " + std::to_string(q.k));
+  if (q.k < 1 || q.k > 100)
+    return Invalid("k", "must be between 1 and 100, got " + std::to_string(q.k));
   if (q.min_score) ENGRAM_RETURN_IF_ERROR(ValidateWeight("min_score", *q.min_score));
   ENGRAM_RETURN_IF_ERROR(ValidateWeight("relevance_weight", q.relevance_weight));
   ENGRAM_RETURN_IF_ERROR(ValidateWeight("importance_weight", q.importance_weight));
@@ -99,8 +102,8 @@ Status ValidateSearchQuery(const SearchQuery& q, size_t max_text_bytes) {
   ENGRAM_RETURN_IF_ERROR(ValidateWeight("mmr_similarity_floor", q.mmr_similarity_floor));
   double sum = q.relevance_weight + q.importance_weight + q.recency_weight;
   if (std::fabs(sum - 1.0) > 1e-6) {
-    return Invalid("weights", "relevance, importance and recency must sum to 1, got " +
-                                  std::to_string(sum));
+    return Invalid("weights",
+                   "relevance, importance and recency must sum to 1, got " + std::to_string(sum));
   }
   if (!std::isfinite(q.recency_half_life_days) || q.recency_half_life_days <= 0) {
     return Invalid("recency_half_life_days", "must be positive");

@@ -66,7 +66,8 @@ std::vector<std::vector<Candidate>> ExtractAll(Extractor& extractor,
       out.emplace_back();
       if (report->failed++ == 0) report->first_error = r.status().ToString();
     }
-    if (options.progress) options.progress(static_cast<int64_t>(out.size()), static_cast<int64_t>(texts.size()));
+    if (options.progress)
+      options.progress(static_cast<int64_t>(out.size()), static_cast<int64_t>(texts.size()));
   }
   return out;
 }

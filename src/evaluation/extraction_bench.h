@@ -8,8 +8,8 @@
 #pragma once
 
 #include <array>
-#include <map>
 #include <functional>
+#include <map>
 #include <memory>
 #include <string>
 #include <string_view>
@@ -89,7 +89,7 @@ struct ExtractionReport {
   std::string first_error;
   // Extraction alone, and extraction plus embedding the message and its candidates (what the
   // write path does before it compares with stored memories).
-  Rate extract;        // zero when not measured
+  Rate extract;  // zero when not measured
   Rate extract_embed;
 };
 

@@ -4,10 +4,9 @@
 // protocol: each session is also stored whole, as one memory of a second scope of the
 // conversation, and the question is searched there (plain BM25 over sessions scores 0.95 at
 // k=10 this way). "turn sessions any@k" is the stricter figure: the sessions of the top k turns.
-#include <nlohmann/json.hpp>
-
 #include <chrono>
 #include <fstream>
+#include <nlohmann/json.hpp>
 #include <regex>
 #include <set>
 #include <sstream>
@@ -24,11 +23,16 @@ using json = nlohmann::json;
 
 const char* CategoryName(int c) {
   switch (c) {
-    case 1: return "multi-hop";
-    case 2: return "temporal";
-    case 3: return "open-domain";
-    case 4: return "single-hop";
-    case 5: return "adversarial";
+    case 1:
+      return "multi-hop";
+    case 2:
+      return "temporal";
+    case 3:
+      return "open-domain";
+    case 4:
+      return "single-hop";
+    case 5:
+      return "adversarial";
   }
   return "other";
 }
@@ -37,8 +41,9 @@ const char* CategoryName(int c) {
 TimestampMs ParseLocomoDate(const std::string& s) {
   static const std::regex re(R"((\d{1,2}):(\d{2})\s*(am|pm)\s+on\s+(\d{1,2})\s+(\w+),?\s+(\d{4}))",
                              std::regex::icase);
-  static const char* kMonths[] = {"january", "february", "march",     "april",   "may",      "june",
-                                  "july",    "august",   "september", "october", "november", "december"};
+  static const char* kMonths[] = {"january",   "february", "march",    "april",
+                                  "may",       "june",     "july",     "august",
+                                  "september", "october",  "november", "december"};
   std::smatch m;
   if (!std::regex_search(s, m, re)) return 0;
   int hour = std::stoi(m[1]) % 12 + (std::tolower(m[3].str()[0]) == 'p' ? 12 : 0);
@@ -98,7 +103,8 @@ Status IngestConversation(Engine& engine, const Scope& scope, const json& conv,
     for (const json& t : conv[key]) {
       NewMemory m;
       m.content = t.value("speaker", "") + ": " + t.value("text", "");
-      if (t.contains("blip_caption")) m.content += " [shares a photo: " + t.value("blip_caption", "") + "]";
+      if (t.contains("blip_caption"))
+        m.content += " [shares a photo: " + t.value("blip_caption", "") + "]";
       m.type = MemoryType::kMessage;
       if (when > 0) m.created_at = when + 1000 * index++;
       batch.push_back(std::move(m));
@@ -119,7 +125,8 @@ Status IngestConversation(Engine& engine, const Scope& scope, const json& conv,
   }
   if (documents.empty()) return Status::Ok();
   ENGRAM_ASSIGN_OR_RETURN(auto items, engine.AddBatch(SessionDocumentScope(scope), documents));
-  for (size_t i = 0; i < items.size(); ++i) (*session_of_document)[items[i].id] = document_sessions[i];
+  for (size_t i = 0; i < items.size(); ++i)
+    (*session_of_document)[items[i].id] = document_sessions[i];
   return Status::Ok();
 }
 
@@ -147,9 +154,8 @@ Result<BenchReport> RunLocomoBench(const BenchOptions& options) {
   double search_ms = 0;
   for (const json& sample : data) {
     Scope scope{"bench", sample.value("sample_id", "conv"), "", ""};
-    ENGRAM_RETURN_IF_ERROR(
-        IngestConversation(*engine, scope, sample["conversation"], &turn_of_id,
-                           &session_of_document, &report.memories));
+    ENGRAM_RETURN_IF_ERROR(IngestConversation(*engine, scope, sample["conversation"], &turn_of_id,
+                                              &session_of_document, &report.memories));
     for (const json& qa : sample["qa"]) {
       ++done;
       std::set<std::string> gold;
@@ -169,7 +175,8 @@ Result<BenchReport> RunLocomoBench(const BenchOptions& options) {
       q.record_access = false;
       auto t0 = std::chrono::steady_clock::now();
       ENGRAM_ASSIGN_OR_RETURN(auto hits, engine->Search(scope, q));
-      search_ms += std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
+      search_ms +=
+          std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
       std::set<std::string> found;
       std::set<int> found_sessions;
       for (const SearchHit& h : hits) {
@@ -183,9 +190,10 @@ Result<BenchReport> RunLocomoBench(const BenchOptions& options) {
       for (int s : gold_sessions) turn_session_hit |= found_sessions.count(s) > 0;
       ENGRAM_ASSIGN_OR_RETURN(auto session_hits, engine->Search(SessionDocumentScope(scope), q));
       bool session_hit = false;
-      for (const SearchHit& h : session_hits) session_hit |= gold_sessions.count(session_of_document[h.item.id]) > 0;
-      for (const std::string& name : {std::string(CategoryName(qa.value("category", 0))),
-                                      std::string("overall")}) {
+      for (const SearchHit& h : session_hits)
+        session_hit |= gold_sessions.count(session_of_document[h.item.id]) > 0;
+      for (const std::string& name :
+           {std::string(CategoryName(qa.value("category", 0))), std::string("overall")}) {
         Accumulator& a = by_category[name];
         ++a.n;
         a.any += hit > 0;
@@ -202,8 +210,8 @@ Result<BenchReport> RunLocomoBench(const BenchOptions& options) {
                          " fusion, k=" + std::to_string(options.k);
   const std::string k = std::to_string(options.k);
   report.metric_names = {"any@" + k, "all@" + k, "session any@" + k, "turn sessions any@" + k};
-  for (const char* name : {"single-hop", "multi-hop", "temporal", "open-domain", "adversarial",
-                           "overall"}) {
+  for (const char* name :
+       {"single-hop", "multi-hop", "temporal", "open-domain", "adversarial", "overall"}) {
     auto it = by_category.find(name);
     if (it == by_category.end()) continue;
     const Accumulator& a = it->second;

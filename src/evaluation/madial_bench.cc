@@ -1,9 +1,8 @@
 // MADial-Bench memory recall: the dialogue lines before the test turn are the query, the
 // memories of the same user are the candidates, and recall@k = |relevant ∩ top k| / |relevant|.
-#include <nlohmann/json.hpp>
-
 #include <chrono>
 #include <fstream>
+#include <nlohmann/json.hpp>
 #include <regex>
 #include <set>
 
@@ -78,7 +77,8 @@ Result<BenchReport> RunMadialBench(const BenchOptions& options) {
   const std::string lang = options.language;
   if (lang != "zh" && lang != "en") return Status::InvalidArgument("language must be zh or en");
   const std::string dir = options.data_path + "/";
-  ENGRAM_ASSIGN_OR_RETURN(auto memories, ReadJsonLines(dir + "MADial-Bench-" + lang + "-memory.json"));
+  ENGRAM_ASSIGN_OR_RETURN(auto memories,
+                          ReadJsonLines(dir + "MADial-Bench-" + lang + "-memory.json"));
   ENGRAM_ASSIGN_OR_RETURN(auto dialogues,
                           ReadJsonLines(dir + "MADial-Bench-" + lang + "-dialogue.json"));
   if (lang == "en") {
@@ -128,14 +128,16 @@ Result<BenchReport> RunMadialBench(const BenchOptions& options) {
       // The product's read path: the latest line is the query, the earlier ones its context.
       q.recent_turns.assign(lines.begin(), lines.end() - 1);
     } else {
-      for (size_t i = 0; i + 1 < lines.size(); ++i) q.text = lines[lines.size() - 2 - i] + "\n" + q.text;
+      for (size_t i = 0; i + 1 < lines.size(); ++i)
+        q.text = lines[lines.size() - 2 - i] + "\n" + q.text;
     }
     q.k = 5;
     q.record_access = false;
     std::string user = d.contains("user-id") ? d["user-id"].dump() : "1";
     auto t0 = std::chrono::steady_clock::now();
     ENGRAM_ASSIGN_OR_RETURN(auto hits, engine->Search(Scope{"bench", user, "", ""}, q));
-    search_ms += std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
+    search_ms +=
+        std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
     for (int j = 0; j < 3; ++j) {
       size_t hit = 0;
       for (size_t i = 0; i < hits.size() && i < static_cast<size_t>(ks[j]); ++i) {

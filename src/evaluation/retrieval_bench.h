@@ -17,12 +17,12 @@
 namespace engram {
 
 struct BenchOptions {
-  std::string data_path;           // locomo10.json, or the madial-bench folder
-  std::string work_dir;            // where the temporary database goes
+  std::string data_path;  // locomo10.json, or the madial-bench folder
+  std::string work_dir;   // where the temporary database goes
   int k = 10;
-  SearchQuery search;              // fusion, weights, diversity (text and k are set per query)
+  SearchQuery search;                  // fusion, weights, diversity (text and k are set per query)
   std::shared_ptr<Embedder> embedder;  // default: hash
-  std::string language = "zh";     // madial: zh or en
+  std::string language = "zh";         // madial: zh or en
   // madial: the last dialogue line is the query text and the earlier ones its recent turns;
   // false joins every line into one query text.
   bool split_turns = true;

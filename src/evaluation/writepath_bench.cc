@@ -33,7 +33,8 @@ struct Matcher {
     if (!std::all_of(all.begin(), all.end(), has)) return false;
     if (!any.empty() && !std::any_of(any.begin(), any.end(), has)) return false;
     if (std::any_of(none.begin(), none.end(), has)) return false;
-    if (!types.empty() && std::find(types.begin(), types.end(), m.type) == types.end()) return false;
+    if (!types.empty() && std::find(types.begin(), types.end(), m.type) == types.end())
+      return false;
     return m.importance >= min_importance;
   }
   std::string Describe() const {
@@ -49,7 +50,8 @@ struct Matcher {
     list("none", none);
     if (!types.empty()) {
       out += " type[";
-      for (size_t i = 0; i < types.size(); ++i) out += (i ? "," : "") + std::string(ToString(types[i]));
+      for (size_t i = 0; i < types.size(); ++i)
+        out += (i ? "," : "") + std::string(ToString(types[i]));
       out += "]";
     }
     if (min_importance >= 0) out += " importance>=" + std::to_string(min_importance).substr(0, 4);
@@ -216,13 +218,15 @@ void Check(const Case& c, Engine& engine, const Scope& scope, WritePathCaseResul
     }
   }
   auto any_of = [](const std::vector<const MemoryItem*>& items, const Matcher& m) {
-    return std::any_of(items.begin(), items.end(), [&](const MemoryItem* i) { return m.Matches(*i); });
+    return std::any_of(items.begin(), items.end(),
+                       [&](const MemoryItem* i) { return m.Matches(*i); });
   };
   for (const Matcher& m : c.active) {
     if (!any_of(active, m)) r->failures.push_back("no active memory matches " + m.Describe());
   }
   for (const Matcher& m : c.superseded) {
-    if (!any_of(superseded, m)) r->failures.push_back("no superseded memory matches " + m.Describe());
+    if (!any_of(superseded, m))
+      r->failures.push_back("no superseded memory matches " + m.Describe());
   }
   for (const Matcher& m : c.absent) {
     if (any_of(active, m)) r->failures.push_back("an active memory matches absent " + m.Describe());
@@ -242,7 +246,8 @@ void Check(const Case& c, Engine& engine, const Scope& scope, WritePathCaseResul
         found = found || (m.Matches(*i) && FormatTimestamp(i->valid_from).substr(0, 10) == day);
       }
     }
-    if (!found) r->failures.push_back("no memory matching " + m.Describe() + " is valid from " + day);
+    if (!found)
+      r->failures.push_back("no memory matching " + m.Describe() + " is valid from " + day);
   }
   if (c.nothing && !page->items.empty()) {
     r->failures.push_back("expected nothing stored, found " + std::to_string(page->items.size()));
@@ -333,11 +338,11 @@ Result<WritePathReport> RunWritePathBench(const WritePathBenchOptions& options) 
     report.added_after_failure += c.added_after_failure;
     report.cases.push_back(std::move(r));
     if (options.progress) {
-      options.progress(static_cast<int64_t>(report.cases.size()), static_cast<int64_t>(cases.size()));
+      options.progress(static_cast<int64_t>(report.cases.size()),
+                       static_cast<int64_t>(cases.size()));
     }
   }
-  report.seconds =
-      std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+  report.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
   return report;
 }
 

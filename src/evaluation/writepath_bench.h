@@ -20,17 +20,17 @@
 namespace engram {
 
 struct WritePathBenchOptions {
-  std::string data_dir;      // holds en.jsonl and zh.jsonl
-  std::string language = "all";  // "en", "zh" or "all"
-  std::string work_dir;      // the temporary database goes here
-  std::shared_ptr<Extractor> extractor;        // default: the rules
+  std::string data_dir;                  // holds en.jsonl and zh.jsonl
+  std::string language = "all";          // "en", "zh" or "all"
+  std::string work_dir;                  // the temporary database goes here
+  std::shared_ptr<Extractor> extractor;  // default: the rules
   // Makes the extractor from the bench's clock (an LLM extractor's "now"); used over
   // `extractor` when set.
   std::function<std::shared_ptr<Extractor>(const Clock*)> make_extractor;
   std::shared_ptr<ConflictResolver> resolver;  // default: the rules, with these thresholds
   RuleResolverOptions rules;
-  std::shared_ptr<Embedder> embedder;          // default: hash, 384
-  std::string only;          // run the cases whose id contains this (empty: all)
+  std::shared_ptr<Embedder> embedder;  // default: hash, 384
+  std::string only;                    // run the cases whose id contains this (empty: all)
   std::function<void(int64_t done, int64_t total)> progress;
 };
 

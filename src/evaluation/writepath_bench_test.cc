@@ -33,9 +33,9 @@ TEST(WritePathCorpusTest, TheRulesKeepWhatUsersSayInBothLanguages) {
     EXPECT_GE(n.Rate(), 0.90) << lang << ": " << n.passed << "/" << n.total << failed;
   }
   // every category is represented in both languages
-  for (const char* category : {"new_fact", "change", "correction", "chitchat", "relative_date",
-                               "paraphrase_duplicate", "multi_clause", "third_person", "plan",
-                               "reported_speech", "pii"}) {
+  for (const char* category :
+       {"new_fact", "change", "correction", "chitchat", "relative_date", "paraphrase_duplicate",
+        "multi_clause", "third_person", "plan", "reported_speech", "pii"}) {
     ASSERT_EQ(report->by_category.count(category), 1u) << category;
     EXPECT_GT(report->by_category.at(category).at("en").total, 0) << category;
     EXPECT_GT(report->by_category.at(category).at("zh").total, 0) << category;
@@ -73,7 +73,8 @@ TEST(WritePathCorpusTest, MalformedCasesAndMissingFilesAreNamed) {
   EXPECT_TRUE(run->cases[0].passed);
   EXPECT_FALSE(run->cases[1].passed);
   ASSERT_FALSE(run->cases[1].failures.empty());
-  EXPECT_NE(run->cases[1].failures[0].find("all[bergen]"), std::string::npos) << run->cases[1].failures[0];
+  EXPECT_NE(run->cases[1].failures[0].find("all[bergen]"), std::string::npos)
+      << run->cases[1].failures[0];
   EXPECT_EQ(run->by_language.at("en").passed, 1);
   EXPECT_EQ(run->by_language.at("en").total, 2);
 }

@@ -8,7 +8,8 @@ nlohmann::ordered_json CandidateToJson(const Candidate& c, int utc_offset_minute
   using ordered_json = nlohmann::ordered_json;
   ordered_json valid_from;  // null
   if (c.valid_from) {
-    valid_from = FormatTimestamp(*c.valid_from + int64_t{utc_offset_minutes} * 60'000).substr(0, 10);
+    valid_from =
+        FormatTimestamp(*c.valid_from + int64_t{utc_offset_minutes} * 60'000).substr(0, 10);
   }
   return {{"type", std::string(ToString(c.type))},
           {"content", c.content},

@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <array>
 #include <cctype>
+
 #include "text/find.h"
 #include "text/utf8.h"
 
@@ -79,9 +80,8 @@ bool IsCorrection(std::string_view sentence, bool zh) {
     return sentence.starts_with("其实") || sentence.starts_with("不是");
   }
   std::string low = LowerAscii(sentence);
-  for (std::string_view m :
-       {"actually", "correction", "i meant", "sorry, i", "oops", "to correct", "wait no",
-        "no wait", "sorry,"}) {
+  for (std::string_view m : {"actually", "correction", "i meant", "sorry, i", "oops", "to correct",
+                             "wait no", "no wait", "sorry,"}) {
     if (StartsWithWord(low, m)) return true;
   }
   if (low.size() <= 16) {
@@ -98,9 +98,10 @@ bool IsCorrection(std::string_view sentence, bool zh) {
     }
   }
   for (std::string_view m :
-       {"i meant", "i mean,", "i mean ", ", actually", "actually no", "no wait", "wait no",
-        "sorry, ", "sorry i ", "— sorry", "- sorry", "my bad", "mixed up", "mixed them up",
-        "typo", "got that wrong", "no sorry", "brain fart", "scratch that", "correction:",
+       {"i meant",        "i mean,",  "i mean ",    ", actually",    "actually no",
+        "no wait",        "wait no",  "sorry, ",    "sorry i ",      "— sorry",
+        "- sorry",        "my bad",   "mixed up",   "mixed them up", "typo",
+        "got that wrong", "no sorry", "brain fart", "scratch that",  "correction:",
         "autocorrect"}) {
     if (ContainsText(low, m)) return true;
   }
@@ -216,18 +217,19 @@ static bool StartsWithSubjectEn(std::string_view s) {
 static bool IsListContinuation(std::string_view piece) {
   std::string low = " " + LowerAscii(piece) + " ";
   // "sorry", "no wait", "I meant Dallas", "long day": a new clause, never a list item
-  for (std::string_view m : {" sorry", " no ", " wait", " actually", " i mean", " oops", " typo",
-                             " like ", " so ", " which ", " especially ",
-                             " my bad", " long day", " brain fart", " lol", " haha", " ugh",
-                             " honestly", " i meant", " not ", " rather"}) {
+  for (std::string_view m :
+       {" sorry", " no ",  " wait",   " actually",    " i mean",  " oops",     " typo",
+        " like ", " so ",  " which ", " especially ", " my bad",  " long day", " brain fart",
+        " lol",   " haha", " ugh",    " honestly",    " i meant", " not ",     " rather"}) {
     if (ContainsText(low, m)) return false;
   }
   // "…, carry an epipen", "…, always have snacks": a verb first is the next clause, its
   // subject left out (words that are also common nouns, "watch", "drink", are not read so)
   static const std::vector<std::string_view> kVerbs = {
-      "carry", "keep", "take", "need", "use", "bring", "avoid", "eat", "go", "make", "get",
-      "try", "know", "want", "love", "hate", "have", "see", "call", "check", "remember",
-      "tend", "always", "never", "usually", "also", "can't", "cannot", "don't", "won't"};
+      "carry",   "keep", "take",  "need",   "use",      "bring", "avoid",  "eat",
+      "go",      "make", "get",   "try",    "know",     "want",  "love",   "hate",
+      "have",    "see",  "call",  "check",  "remember", "tend",  "always", "never",
+      "usually", "also", "can't", "cannot", "don't",    "won't"};
   const std::string first = FirstWordLower(piece);
   if (std::find(kVerbs.begin(), kVerbs.end(), first) != kVerbs.end()) return false;
   int words = 0;
@@ -304,7 +306,8 @@ std::vector<Piece> SplitClausesEn(const std::string& sentence) {
       prev_has_subject = true;
     } else if (prev_has_subject && IsPredicateHeadEn(first)) {
       out.push_back({"I " + std::string(trimmed), true});
-    } else if (!out.empty() && prev_has_subject && !prev_correction && IsListContinuation(trimmed)) {
+    } else if (!out.empty() && prev_has_subject && !prev_correction &&
+               IsListContinuation(trimmed)) {
       out.back().text += ", " + std::string(trimmed);  // "I like tea, coffee and juice"
     } else {
       out.push_back({std::string(trimmed), false});
@@ -314,8 +317,6 @@ std::vector<Piece> SplitClausesEn(const std::string& sentence) {
   }
   return out;
 }
-
-
 
 namespace {
 
@@ -355,19 +356,97 @@ std::string DropSymbols(std::string_view s) {
 }  // namespace
 
 std::string StripMarkersEn(std::string_view clause) {
-  static const std::vector<std::string_view> kLead = {
-      "oh btw", "ok btw", "btw", "by the way", "oh and", "oh yeah", "oh", "and", "but", "ok so",
-      "okay so", "so yeah", "so", "ok", "okay", "ugh", "well", "um", "uh", "hmm", "yeah", "yep",
-      "also", "plus", "update", "fyi", "just fyi", "heads up", "honestly", "haha", "lol",
-      "anyway", "anyways", "big news", "good news", "bad news", "quick one", "quick update",
-      "guess what", "omg", "wow", "alright", "reminder that", "just a reminder", "real talk",
-      "tbh", "ah", "welp", "anyhow", "oops", "oops typo", "typo", "sorry", "wait no", "no wait",
-      "wait", "actually no", "no sorry", "my bad", "hey", "hi", "hello", "then", "now",
-      "for the record", "for context", "just so you know", "fun fact", "random but",
-      "side note", "as you know", "you know what", "news", "finally", "sooo", "soo",
-      "ok wait", "actually", "just confirmed", "confirmed", "quick fact for the file",
-      "quick fact", "fact", "note to self", "decision made", "two facts worth filing",
-      "worth noting", "worth filing", "for the file", "fact", "facts"};
+  static const std::vector<std::string_view> kLead = {"oh btw",
+                                                      "ok btw",
+                                                      "btw",
+                                                      "by the way",
+                                                      "oh and",
+                                                      "oh yeah",
+                                                      "oh",
+                                                      "and",
+                                                      "but",
+                                                      "ok so",
+                                                      "okay so",
+                                                      "so yeah",
+                                                      "so",
+                                                      "ok",
+                                                      "okay",
+                                                      "ugh",
+                                                      "well",
+                                                      "um",
+                                                      "uh",
+                                                      "hmm",
+                                                      "yeah",
+                                                      "yep",
+                                                      "also",
+                                                      "plus",
+                                                      "update",
+                                                      "fyi",
+                                                      "just fyi",
+                                                      "heads up",
+                                                      "honestly",
+                                                      "haha",
+                                                      "lol",
+                                                      "anyway",
+                                                      "anyways",
+                                                      "big news",
+                                                      "good news",
+                                                      "bad news",
+                                                      "quick one",
+                                                      "quick update",
+                                                      "guess what",
+                                                      "omg",
+                                                      "wow",
+                                                      "alright",
+                                                      "reminder that",
+                                                      "just a reminder",
+                                                      "real talk",
+                                                      "tbh",
+                                                      "ah",
+                                                      "welp",
+                                                      "anyhow",
+                                                      "oops",
+                                                      "oops typo",
+                                                      "typo",
+                                                      "sorry",
+                                                      "wait no",
+                                                      "no wait",
+                                                      "wait",
+                                                      "actually no",
+                                                      "no sorry",
+                                                      "my bad",
+                                                      "hey",
+                                                      "hi",
+                                                      "hello",
+                                                      "then",
+                                                      "now",
+                                                      "for the record",
+                                                      "for context",
+                                                      "just so you know",
+                                                      "fun fact",
+                                                      "random but",
+                                                      "side note",
+                                                      "as you know",
+                                                      "you know what",
+                                                      "news",
+                                                      "finally",
+                                                      "sooo",
+                                                      "soo",
+                                                      "ok wait",
+                                                      "actually",
+                                                      "just confirmed",
+                                                      "confirmed",
+                                                      "quick fact for the file",
+                                                      "quick fact",
+                                                      "fact",
+                                                      "note to self",
+                                                      "decision made",
+                                                      "two facts worth filing",
+                                                      "worth noting",
+                                                      "worth filing",
+                                                      "for the file",
+                                                      "fact",
+                                                      "facts"};
   std::string s = DropSymbols(clause);
   for (bool moved = true; moved;) {
     moved = false;
@@ -393,17 +472,37 @@ std::string StripMarkersEn(std::string_view clause) {
     if (moved) continue;
     s = t;
   }
-  static const std::vector<std::string_view> kTrail = {
-      "lol", "haha", "hahaha", "tbh", "honestly", "btw", "just fyi", "fyi", "tho", "though",
-      "lmao", "ugh", "lmfao", "xd", "haha jk", "jk", "i guess", "ya know", "you know",
-      "in case that's relevant", "if that matters", "just so you know", "ok", "now", "lolol"};
+  static const std::vector<std::string_view> kTrail = {"lol",
+                                                       "haha",
+                                                       "hahaha",
+                                                       "tbh",
+                                                       "honestly",
+                                                       "btw",
+                                                       "just fyi",
+                                                       "fyi",
+                                                       "tho",
+                                                       "though",
+                                                       "lmao",
+                                                       "ugh",
+                                                       "lmfao",
+                                                       "xd",
+                                                       "haha jk",
+                                                       "jk",
+                                                       "i guess",
+                                                       "ya know",
+                                                       "you know",
+                                                       "in case that's relevant",
+                                                       "if that matters",
+                                                       "just so you know",
+                                                       "ok",
+                                                       "now",
+                                                       "lolol"};
   for (bool moved = true; moved;) {
     moved = false;
     const std::string low = LowerAscii(s);
     for (std::string_view m : kTrail) {
       if (low.size() > m.size() + 1 && low.ends_with(m) &&
-          !std::isalnum(static_cast<unsigned char>(low[low.size() - m.size() - 1])) &&
-          m != "now") {
+          !std::isalnum(static_cast<unsigned char>(low[low.size() - m.size() - 1])) && m != "now") {
         s = Trim(std::string_view(s).substr(0, s.size() - m.size()));
         moved = true;
         break;
@@ -415,17 +514,20 @@ std::string StripMarkersEn(std::string_view clause) {
 
 std::string StripMarkersZh(std::string_view clause) {
   static const std::vector<std::string_view> kLead = {
-      "对了", "话说", "跟你说", "告诉你", "哎呀", "哎", "唉", "嗯嗯", "嗯", "哈哈哈", "哈哈",
-      "另外", "还有", "然后", "而且", "不过", "所以", "但是", "哦", "啊", "噢", "好吧",
-      "顺便说一下", "顺便说下", "顺便", "更新一下", "诶", "呃", "额", "说实话", "老实说",
-      "反正", "总之", "记住啊", "记住", "帮我记一下", "记一下", "天哪", "算了", "不好意思",
-      "抱歉", "对不起", "刚才", "哦不对", "啊不对", "不对", "哦不", "啊不", "说错了", "打错了",
-      "我说错了", "其实", "就是", "那个", "对", "是这样", "跟你讲", "我跟你说", "好消息",
-      "坏消息", "终于", "现在的话", "……", "…", "，", ",", "、", "～", "~", " "};
+      "对了",       "话说",       "跟你说",   "告诉你", "哎呀",     "哎",       "唉",
+      "嗯嗯",       "嗯",         "哈哈哈",   "哈哈",   "另外",     "还有",     "然后",
+      "而且",       "不过",       "所以",     "但是",   "哦",       "啊",       "噢",
+      "好吧",       "顺便说一下", "顺便说下", "顺便",   "更新一下", "诶",       "呃",
+      "额",         "说实话",     "老实说",   "反正",   "总之",     "记住啊",   "记住",
+      "帮我记一下", "记一下",     "天哪",     "算了",   "不好意思", "抱歉",     "对不起",
+      "刚才",       "哦不对",     "啊不对",   "不对",   "哦不",     "啊不",     "说错了",
+      "打错了",     "我说错了",   "其实",     "就是",   "那个",     "对",       "是这样",
+      "跟你讲",     "我跟你说",   "好消息",   "坏消息", "终于",     "现在的话", "……",
+      "…",          "，",         ",",        "、",     "～",       "~",        " "};
   std::string s = DropSymbols(clause);
   static const std::vector<std::string_view> kTrail = {
-      "哈哈", "哈", "～", "~", "……", "…", " ", "啦", "呀", "嘛", "哦",
-      "呢", "啊", "吧", "打错了", "说错了", "记错了"};
+      "哈哈", "哈", "～", "~",  "……", "…",      " ",      "啦",    "呀",
+      "嘛",   "哦", "呢", "啊", "吧", "打错了", "说错了", "记错了"};
   StripLeadingWords(&s, kLead);
   StripTrailingWords(&s, kTrail);
   return s;
@@ -460,10 +562,11 @@ void StripTrailingWords(std::string* s, const std::vector<std::string_view>& wor
 std::optional<Reported> ReportedSpeechEn(std::string_view clause) {
   const std::string low = LowerAscii(clause);
   static const std::vector<std::string_view> kVerbs = {
-      " said that ", " says that ", " told me that ", " tells me that ", " thinks that ",
-      " said ", " says ", " told me ", " tells me ", " thinks ", " mentioned ", " confirmed ",
-      " reckons ", " warned me ", " explained ", " keeps telling me ", " keeps saying ",
-      " always says ", " just told me ", " just said "};
+      " said that ",    " says that ",   " told me that ", " tells me that ",
+      " thinks that ",  " said ",        " says ",         " told me ",
+      " tells me ",     " thinks ",      " mentioned ",    " confirmed ",
+      " reckons ",      " warned me ",   " explained ",    " keeps telling me ",
+      " keeps saying ", " always says ", " just told me ", " just said "};
   for (std::string_view v : kVerbs) {
     size_t k = low.find(v);
     if (k == std::string::npos || k == 0 || k > 40) continue;
@@ -477,16 +580,73 @@ std::optional<Reported> ReportedSpeechEn(std::string_view clause) {
     int words = 1 + static_cast<int>(std::count(who.begin(), who.end(), ' '));
     if (words > 4) return std::nullopt;
     // Only people report: "the chiller spec sheet says …" is a fact about the world.
-    static const std::vector<std::string_view> kPeople = {
-        "doctor", "doc", "dentist", "vet", "allergist", "therapist", "psychiatrist", "nurse",
-        "boss", "manager", "coach", "trainer", "landlord", "advisor", "adviser", "teacher",
-        "professor", "mom", "mum", "mother", "dad", "father", "wife", "husband", "partner",
-        "boyfriend", "girlfriend", "sister", "brother", "friend", "roommate", "coworker",
-        "colleague", "physician", "surgeon", "optometrist", "dermatologist", "cardiologist",
-        "physio", "physical therapist", "eye doctor", "pharmacist", "lawyer", "accountant",
-        "grandma", "grandpa", "son", "daughter", "kids", "parents", "neighbor", "pediatrician",
-        "counselor", "tutor", "mentor", "recruiter", "hr", "gp", "ob", "obgyn", "specialist",
-        "nutritionist", "dietitian", "ophthalmologist", "orthodontist", "fiance", "fiancé"};
+    static const std::vector<std::string_view> kPeople = {"doctor",
+                                                          "doc",
+                                                          "dentist",
+                                                          "vet",
+                                                          "allergist",
+                                                          "therapist",
+                                                          "psychiatrist",
+                                                          "nurse",
+                                                          "boss",
+                                                          "manager",
+                                                          "coach",
+                                                          "trainer",
+                                                          "landlord",
+                                                          "advisor",
+                                                          "adviser",
+                                                          "teacher",
+                                                          "professor",
+                                                          "mom",
+                                                          "mum",
+                                                          "mother",
+                                                          "dad",
+                                                          "father",
+                                                          "wife",
+                                                          "husband",
+                                                          "partner",
+                                                          "boyfriend",
+                                                          "girlfriend",
+                                                          "sister",
+                                                          "brother",
+                                                          "friend",
+                                                          "roommate",
+                                                          "coworker",
+                                                          "colleague",
+                                                          "physician",
+                                                          "surgeon",
+                                                          "optometrist",
+                                                          "dermatologist",
+                                                          "cardiologist",
+                                                          "physio",
+                                                          "physical therapist",
+                                                          "eye doctor",
+                                                          "pharmacist",
+                                                          "lawyer",
+                                                          "accountant",
+                                                          "grandma",
+                                                          "grandpa",
+                                                          "son",
+                                                          "daughter",
+                                                          "kids",
+                                                          "parents",
+                                                          "neighbor",
+                                                          "pediatrician",
+                                                          "counselor",
+                                                          "tutor",
+                                                          "mentor",
+                                                          "recruiter",
+                                                          "hr",
+                                                          "gp",
+                                                          "ob",
+                                                          "obgyn",
+                                                          "specialist",
+                                                          "nutritionist",
+                                                          "dietitian",
+                                                          "ophthalmologist",
+                                                          "orthodontist",
+                                                          "fiance",
+                                                          "fiancé"};
     bool person = std::isupper(static_cast<unsigned char>(who[0])) && !ContainsText(who_low, ' ') &&
                   who_low != "she" && who_low != "he" && who_low != "they" && who_low != "it";
     for (std::string_view p : kPeople) {
@@ -514,8 +674,8 @@ std::optional<Reported> ReportedSpeechZh(std::string_view clause) {
   };
   static const std::vector<Lead> kLeads = {
       {"跟我说", false}, {"告诉我", false}, {"对我说", false}, {"老说", false}, {"总说", false},
-      {"总是说", false}, {"一直说", false}, {"说", false}, {"觉得", false}, {"认为", false},
-      {"让我", true}, {"叫我", true}, {"建议我", true}, {"要我", true}};
+      {"总是说", false}, {"一直说", false}, {"说", false},     {"觉得", false}, {"认为", false},
+      {"让我", true},    {"叫我", true},    {"建议我", true},  {"要我", true}};
   size_t best = std::string_view::npos;
   const Lead* lead = nullptr;
   for (const Lead& l : kLeads) {
@@ -525,18 +685,18 @@ std::optional<Reported> ReportedSpeechZh(std::string_view clause) {
   }
   if (!lead) return std::nullopt;
   std::string who(clause.substr(0, best));
-  if (who == "我" || who == "我们" || ContainsText(who, "你") ||
-      ContainsText(who, "他") || ContainsText(who, "她") ||
-      ContainsText(who, "听") || ContainsText(who, "我觉") ||
+  if (who == "我" || who == "我们" || ContainsText(who, "你") || ContainsText(who, "他") ||
+      ContainsText(who, "她") || ContainsText(who, "听") || ContainsText(who, "我觉") ||
       ContainsText(who, "我说")) {
     return std::nullopt;
   }
   // The reporter is a person or a role: "医生", "我妈", "牙医", "老板", "我们领导".
   static const std::vector<std::string_view> kRoles = {
-      "医生", "大夫", "牙医", "教练", "老师", "领导", "老板", "房东", "妈", "爸", "老婆", "老公",
-      "同事", "朋友", "闺蜜", "女儿", "儿子", "经理", "主任", "护士", "营养师", "律师", "HR",
-      "先生", "太太", "媳妇", "奶奶", "爷爷", "外婆", "姥姥", "哥", "姐", "弟", "妹", "导师",
-      "师傅", "医师", "专家", "客户", "对象", "男朋友", "女朋友", "婆婆", "上司", "boss"};
+      "医生", "大夫", "牙医",   "教练", "老师",   "领导",   "老板", "房东", "妈",
+      "爸",   "老婆", "老公",   "同事", "朋友",   "闺蜜",   "女儿", "儿子", "经理",
+      "主任", "护士", "营养师", "律师", "HR",     "先生",   "太太", "媳妇", "奶奶",
+      "爷爷", "外婆", "姥姥",   "哥",   "姐",     "弟",     "妹",   "导师", "师傅",
+      "医师", "专家", "客户",   "对象", "男朋友", "女朋友", "婆婆", "上司", "boss"};
   bool role = false;
   for (std::string_view r : kRoles) role = role || ContainsText(who, r);
   if (!role) return std::nullopt;
@@ -547,8 +707,10 @@ std::optional<Reported> ReportedSpeechZh(std::string_view clause) {
   if (rest.empty()) return std::nullopt;
   if (lead->directive) rest = "我" + rest;
   std::string reporter = who;
-  if (reporter.starts_with("我们")) reporter.erase(0, 6);
-  else if (reporter.starts_with("我")) reporter.erase(0, 3);
+  if (reporter.starts_with("我们"))
+    reporter.erase(0, 6);
+  else if (reporter.starts_with("我"))
+    reporter.erase(0, 3);
   return Reported{reporter, rest, lead->directive};
 }
 
@@ -560,9 +722,9 @@ std::string TakeEndsEn(std::string_view clause, std::vector<std::string>* ends) 
     size_t to = low.find(" to ", k + 6);
     if (to == std::string::npos || to - k > 40) continue;
     bool change_verb = false;
-    for (std::string_view v : {"switch", "moved", "move", "went", "changed", "transferred",
-                               "upgraded", "upped", "bumped", "raised", "cut", "dropped",
-                               "lowered", "pushed", "reduced"}) {
+    for (std::string_view v :
+         {"switch", "moved", "move", "went", "changed", "transferred", "upgraded", "upped",
+          "bumped", "raised", "cut", "dropped", "lowered", "pushed", "reduced"}) {
       size_t at = low.rfind(v, k);
       change_verb = change_verb || (at != std::string::npos && k - at < 20);
     }
@@ -622,8 +784,8 @@ std::string TakeEndsZh(std::string_view clause, std::vector<std::string>* ends) 
     }
   }
   // X，不是Y / 是X不是Y ("X而不是Y" is a choice of X over Y, not an ending)
-  if (size_t no = s.find("不是"); no != std::string::npos && no > 0 &&
-      !std::string_view(s).substr(0, no).ends_with("而")) {
+  if (size_t no = s.find("不是");
+      no != std::string::npos && no > 0 && !std::string_view(s).substr(0, no).ends_with("而")) {
     std::string old = s.substr(no + 6);
     while (!old.empty() && (old.ends_with("了") || old.ends_with("啊") || old.ends_with("哈"))) {
       old.resize(old.size() - 3);

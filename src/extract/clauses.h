@@ -44,8 +44,8 @@ std::string StripMarkersZh(std::string_view clause);
 // "医生说我有轻度脂肪肝" → {"医生", "我有轻度脂肪肝"}; "医生让我把降压药停了" →
 // {"医生", "我把降压药停了", directive}. nullopt when the clause is not reported speech.
 struct Reported {
-  std::string reporter;  // as said: "doctor", "my boss", "医生"
-  std::string rest;      // what was reported, as a clause of its own
+  std::string reporter;    // as said: "doctor", "my boss", "医生"
+  std::string rest;        // what was reported, as a clause of its own
   bool directive = false;  // "让我…": what the user was told to do
 };
 std::optional<Reported> ReportedSpeechEn(std::string_view clause);

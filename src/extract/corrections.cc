@@ -1,10 +1,10 @@
 #include "extract/corrections.h"
 
-#include "extract/clauses.h"
-
 #include <algorithm>
 #include <cctype>
 #include <vector>
+
+#include "extract/clauses.h"
 #include "text/find.h"
 #include "text/utf8.h"
 
@@ -34,19 +34,22 @@ std::vector<std::string> SplitWords(std::string_view s) {
 }
 
 bool HasDigit(std::string_view s) {
-  return std::any_of(s.begin(), s.end(), [](char c) { return std::isdigit(static_cast<unsigned char>(c)); });
+  return std::any_of(s.begin(), s.end(),
+                     [](char c) { return std::isdigit(static_cast<unsigned char>(c)); });
 }
 
 std::optional<std::string> EnglishValue(std::string_view clause) {
   std::string s = Trim(clause);
   static const std::vector<std::string_view> kLeads = {
-      "sorry", "no", "wait", "actually", "oops", "typo", "i meant", "i mean", "it's", "it is",
-      "make that", "rather", "correction", "my bad", "ugh", "oh", "i mean,", "or rather"};
+      "sorry",      "no",     "wait", "actually", "oops",      "typo",
+      "i meant",    "i mean", "it's", "it is",    "make that", "rather",
+      "correction", "my bad", "ugh",  "oh",       "i mean,",   "or rather"};
   for (bool moved = true; moved;) {
     moved = false;
     const std::string low = Lower(s);
     for (std::string_view m : kLeads) {
-      if (low.starts_with(m) && (low.size() == m.size() || !std::isalpha(static_cast<unsigned char>(low[m.size()])))) {
+      if (low.starts_with(m) &&
+          (low.size() == m.size() || !std::isalpha(static_cast<unsigned char>(low[m.size()])))) {
         s = Trim(std::string_view(s).substr(m.size()));
         moved = true;
         break;
@@ -65,10 +68,11 @@ std::optional<std::string> EnglishValue(std::string_view clause) {
   std::vector<std::string> words = SplitWords(s);
   if (words.empty() || words.size() > 4) return std::nullopt;
   static const std::vector<std::string_view> kVerbs = {
-      "i", "i'm", "is", "am", "are", "was", "were", "have", "has", "live", "work", "my", "we",
-      "you", "it", "that", "this", "he", "she", "they", "do", "did", "got", "keep", "get", "go",
-      "the", "lol", "haha", "long", "day", "autocorrect", "brain", "fart", "again", "strikes",
-      "thanks", "ok", "okay", "yes", "yeah"};
+      "i",      "i'm",  "is",   "am",  "are",         "was",   "were", "have",  "has",
+      "live",   "work", "my",   "we",  "you",         "it",    "that", "this",  "he",
+      "she",    "they", "do",   "did", "got",         "keep",  "get",  "go",    "the",
+      "lol",    "haha", "long", "day", "autocorrect", "brain", "fart", "again", "strikes",
+      "thanks", "ok",   "okay", "yes", "yeah"};
   for (const std::string& w : words) {
     if (std::find(kVerbs.begin(), kVerbs.end(), Lower(w)) != kVerbs.end()) return std::nullopt;
   }
@@ -81,10 +85,10 @@ std::optional<std::string> EnglishValue(std::string_view clause) {
 std::optional<std::string> ChineseValue(std::string_view clause) {
   std::string s(clause);
   static const std::vector<std::string_view> kLeads = {
-      "哦不对", "啊不对", "不对", "哦不是", "啊不是", "不是", "说错了", "哦不", "啊不", "应该是",
-      "我是说", "我的意思是", "我说的是", "是", "哦", "啊", "嗯", "，", ",", " ", "刚才", "打错了",
-      "不好意思", "抱歉"};
-  static const std::vector<std::string_view> kTrails = {"了", "啊", "哈", "吧", "呀",
+      "哦不对", "啊不对", "不对",   "哦不是",     "啊不是",   "不是",   "说错了",   "哦不",
+      "啊不",   "应该是", "我是说", "我的意思是", "我说的是", "是",     "哦",       "啊",
+      "嗯",     "，",     ",",      " ",          "刚才",     "打错了", "不好意思", "抱歉"};
+  static const std::vector<std::string_view> kTrails = {"了",   "啊", "哈", "吧", "呀",
                                                         "才对", "。", "！", " "};
   StripLeadingWords(&s, kLeads);
   StripTrailingWords(&s, kTrails);
@@ -101,7 +105,8 @@ std::optional<std::pair<size_t, size_t>> NumberSpan(std::string_view s, bool wan
   for (size_t i = 0; i < s.size();) {
     auto b = static_cast<unsigned char>(s[i]);
     const size_t n = CodepointLength(s, i);
-    const bool digit = std::isdigit(b) || (s[i] == '$' && i + 1 < s.size() && std::isdigit(static_cast<unsigned char>(s[i + 1])));
+    const bool digit = std::isdigit(b) || (s[i] == '$' && i + 1 < s.size() &&
+                                           std::isdigit(static_cast<unsigned char>(s[i + 1])));
     const bool numeral = n == 3 && kNumerals.find(s.substr(i, 3)) != std::string_view::npos;
     if ((digit && !want_zh) || (want_zh && (numeral || digit))) {
       size_t e = i;
@@ -109,12 +114,15 @@ std::optional<std::pair<size_t, size_t>> NumberSpan(std::string_view s, bool wan
         auto c = static_cast<unsigned char>(s[e]);
         const size_t m = CodepointLength(s, e);
         if (c < 0x80 && (std::isalnum(c) || c == '$' || c == ',' || c == '.')) {
-          if ((c == ',' || c == '.') && !(e + 1 < s.size() && std::isdigit(static_cast<unsigned char>(s[e + 1])))) break;
+          if ((c == ',' || c == '.') &&
+              !(e + 1 < s.size() && std::isdigit(static_cast<unsigned char>(s[e + 1]))))
+            break;
           ++e;
           continue;
         }
-        if (m == 3 && (kNumerals.find(s.substr(e, 3)) != std::string_view::npos ||
-                       s.substr(e, 3) == "岁" || s.substr(e, 3) == "块" || s.substr(e, 3) == "元")) {
+        if (m == 3 &&
+            (kNumerals.find(s.substr(e, 3)) != std::string_view::npos || s.substr(e, 3) == "岁" ||
+             s.substr(e, 3) == "块" || s.substr(e, 3) == "元")) {
           e += 3;
           continue;
         }
@@ -191,7 +199,8 @@ std::optional<std::string> ReplaceValue(std::string_view content, std::string_vi
   }
   if (best == words.size()) return std::nullopt;
   size_t end = best;
-  while (end < words.size() && end < best + std::max<size_t>(fresh.size(), 1) && capital(end)) ++end;
+  while (end < words.size() && end < best + std::max<size_t>(fresh.size(), 1) && capital(end))
+    ++end;
   std::string rebuilt;
   for (size_t i = 0; i < words.size(); ++i) {
     if (i > best && i < end) continue;

@@ -2,12 +2,12 @@
 // third-person rewrite of a predicate.
 #include "extract/english_words.h"
 
-#include "extract/clauses.h"
-
 #include <algorithm>
 #include <array>
 #include <cctype>
 #include <cstring>
+
+#include "extract/clauses.h"
 
 namespace engram::extract::en {
 namespace {
@@ -20,20 +20,45 @@ bool IsWordChar(char c) {
 
 void PushExpanded(std::vector<Tok>* out, std::string_view word) {
   std::string low = Lower(word);
-  struct Contraction { std::string_view word, first, second; };
-  static constexpr std::array<Contraction, 36> kContractions = {{
-      {"we're", "we", "are"}, {"we've", "we", "have"}, {"we'll", "we", "will"},
-      {"we'd", "we", "would"}, {"they're", "they", "are"}, {"they've", "they", "have"},
-      {"you're", "you", "are"}, {"i'ma", "i", "am"}, {"there's", "there", "is"},
-      {"what's", "what", "is"}, {"isnt", "is", "not"}, {"cant", "can", "not"},
-      {"i'm", "i", "am"}, {"i've", "i", "have"}, {"i'd", "i", "would"}, {"i'll", "i", "will"},
-      {"im", "i", "am"}, {"don't", "do", "not"}, {"dont", "do", "not"},
-      {"doesn't", "does", "not"}, {"didn't", "did", "not"}, {"can't", "can", "not"},
-      {"cannot", "can", "not"}, {"won't", "will", "not"}, {"isn't", "is", "not"},
-      {"aren't", "are", "not"}, {"wasn't", "was", "not"}, {"haven't", "have", "not"},
-      {"hasn't", "has", "not"}, {"wouldn't", "would", "not"}, {"couldn't", "could", "not"},
-      {"shouldn't", "should", "not"}, {"ain't", "am", "not"}, {"didnt", "did", "not"},
-      {"wanna", "want", "to"}, {"gonna", "going", "to"}}};
+  struct Contraction {
+    std::string_view word, first, second;
+  };
+  static constexpr std::array<Contraction, 36> kContractions = {{{"we're", "we", "are"},
+                                                                 {"we've", "we", "have"},
+                                                                 {"we'll", "we", "will"},
+                                                                 {"we'd", "we", "would"},
+                                                                 {"they're", "they", "are"},
+                                                                 {"they've", "they", "have"},
+                                                                 {"you're", "you", "are"},
+                                                                 {"i'ma", "i", "am"},
+                                                                 {"there's", "there", "is"},
+                                                                 {"what's", "what", "is"},
+                                                                 {"isnt", "is", "not"},
+                                                                 {"cant", "can", "not"},
+                                                                 {"i'm", "i", "am"},
+                                                                 {"i've", "i", "have"},
+                                                                 {"i'd", "i", "would"},
+                                                                 {"i'll", "i", "will"},
+                                                                 {"im", "i", "am"},
+                                                                 {"don't", "do", "not"},
+                                                                 {"dont", "do", "not"},
+                                                                 {"doesn't", "does", "not"},
+                                                                 {"didn't", "did", "not"},
+                                                                 {"can't", "can", "not"},
+                                                                 {"cannot", "can", "not"},
+                                                                 {"won't", "will", "not"},
+                                                                 {"isn't", "is", "not"},
+                                                                 {"aren't", "are", "not"},
+                                                                 {"wasn't", "was", "not"},
+                                                                 {"haven't", "have", "not"},
+                                                                 {"hasn't", "has", "not"},
+                                                                 {"wouldn't", "would", "not"},
+                                                                 {"couldn't", "could", "not"},
+                                                                 {"shouldn't", "should", "not"},
+                                                                 {"ain't", "am", "not"},
+                                                                 {"didnt", "did", "not"},
+                                                                 {"wanna", "want", "to"},
+                                                                 {"gonna", "going", "to"}}};
   for (const Contraction& c : kContractions) {
     if (low == c.word) {
       out->push_back({std::string(c.first), c.first == "i" ? "I" : std::string(c.first)});
@@ -83,9 +108,10 @@ std::vector<Tok> Tokenize(std::string_view s) {
     while (i < s.size() &&
            (IsWordChar(s[i]) ||
             ((s[i] == '.' || s[i] == ',' || s[i] == '%') && i + 1 <= s.size() &&
-             (s[i] == '%' || (i + 1 < s.size() && std::isalnum(static_cast<unsigned char>(s[i + 1])) &&
-                              (s[i] == '.' || (i > 0 && std::isdigit(static_cast<unsigned char>(s[i - 1])) &&
-                                               std::isdigit(static_cast<unsigned char>(s[i + 1]))))))))) {
+             (s[i] == '%' ||
+              (i + 1 < s.size() && std::isalnum(static_cast<unsigned char>(s[i + 1])) &&
+               (s[i] == '.' || (i > 0 && std::isdigit(static_cast<unsigned char>(s[i - 1])) &&
+                                std::isdigit(static_cast<unsigned char>(s[i + 1]))))))))) {
       ++i;
     }
     std::string_view w = s.substr(b, i - b);
@@ -98,12 +124,14 @@ std::vector<Tok> Tokenize(std::string_view s) {
 
 const WordSet& Adverbs() {
   static const WordSet k = {
-      "really", "also", "actually", "now", "currently", "still", "just", "absolutely", "totally",
-      "definitely", "usually", "honestly", "mostly", "recently", "finally", "truly", "especially",
-      "even", "always", "generally", "personally", "seriously", "literally", "sometimes", "often",
-      "already", "only", "mainly", "basically", "deeply", "genuinely", "so", "very", "much",
-      "kinda", "sorta", "probably", "definitely", "officially", "happily", "secretly", "both",
-      "all", "too", "certainly", "surely", "normally", "typically", "originally", "initially"};
+      "really",     "also",      "actually",   "now",        "currently", "still",     "just",
+      "absolutely", "totally",   "definitely", "usually",    "honestly",  "mostly",    "recently",
+      "finally",    "truly",     "especially", "even",       "always",    "generally", "personally",
+      "seriously",  "literally", "sometimes",  "often",      "already",   "only",      "mainly",
+      "basically",  "deeply",    "genuinely",  "so",         "very",      "much",      "kinda",
+      "sorta",      "probably",  "definitely", "officially", "happily",   "secretly",  "both",
+      "all",        "too",       "certainly",  "surely",     "normally",  "typically", "originally",
+      "initially"};
   return k;
 }
 
@@ -111,33 +139,44 @@ bool IsNegator(std::string_view w) { return w == "not" || w == "never" || w == "
 
 const WordSet& Boundaries() {
   static const WordSet k = {
-      "because", "since", "but", "so", "which", "who", "where", "when", "while", "although",
-      "though", "and", "or", "with", "for", "now", "anymore", "too", "either", "as", "until",
-      "lately", "nowadays", "currently", "these", "right", "at", ",", "lol", "haha", "if",
-      "whenever", "than", "ever", "though", "unless", "cause", "coz", "cuz", "after", "before",
-      "during", "by", "from", "either", "though", "over", "rather", "instead", "especially",
-      "particularly", "including", "like", "such"};
+      "because",    "since",        "but",       "so",       "which",  "who",    "where",
+      "when",       "while",        "although",  "though",   "and",    "or",     "with",
+      "for",        "now",          "anymore",   "too",      "either", "as",     "until",
+      "lately",     "nowadays",     "currently", "these",    "right",  "at",     ",",
+      "lol",        "haha",         "if",        "whenever", "than",   "ever",   "though",
+      "unless",     "cause",        "coz",       "cuz",      "after",  "before", "during",
+      "by",         "from",         "either",    "though",   "over",   "rather", "instead",
+      "especially", "particularly", "including", "like",     "such"};
   return k;
 }
 
 const WordSet& Occupations() {
   static const WordSet k = {
-      "engineer", "developer", "programmer", "designer", "teacher", "professor", "lecturer",
-      "doctor", "nurse", "surgeon", "dentist", "pharmacist", "lawyer", "attorney", "accountant",
-      "consultant", "manager", "director", "analyst", "scientist", "researcher", "architect",
-      "chef", "cook", "baker", "waiter", "waitress", "barista", "driver", "pilot", "mechanic",
-      "electrician", "plumber", "carpenter", "farmer", "writer", "author", "journalist", "editor",
-      "photographer", "artist", "musician", "actor", "actress", "student", "freelancer",
-      "entrepreneur", "founder", "ceo", "cto", "cfo", "intern", "retiree", "clerk", "cashier",
-      "salesperson", "salesman", "banker", "trader", "firefighter", "officer", "soldier",
-      "veterinarian", "vet", "therapist", "psychologist", "counselor", "librarian", "translator",
-      "tutor", "coach", "secretary", "receptionist", "technician", "administrator", "economist",
-      "physician", "paramedic", "cleaner", "janitor", "tailor", "hairdresser", "barber", "guard",
-      "nanny", "housewife", "homemaker", "postdoc", "freshman", "sophomore", "junior", "senior",
-      "undergrad", "undergraduate", "grad", "policeman", "policewoman", "professional",
-      "assistant", "supervisor", "executive", "specialist", "officer", "instructor", "dev",
-      "sre", "pm", "ux", "marketer", "recruiter", "investor", "broker", "agent", "contractor",
-      "builder", "welder", "midwife", "caregiver", "paralegal", "judge", "surveyor", "producer"};
+      "engineer",     "developer",    "programmer",   "designer",      "teacher",
+      "professor",    "lecturer",     "doctor",       "nurse",         "surgeon",
+      "dentist",      "pharmacist",   "lawyer",       "attorney",      "accountant",
+      "consultant",   "manager",      "director",     "analyst",       "scientist",
+      "researcher",   "architect",    "chef",         "cook",          "baker",
+      "waiter",       "waitress",     "barista",      "driver",        "pilot",
+      "mechanic",     "electrician",  "plumber",      "carpenter",     "farmer",
+      "writer",       "author",       "journalist",   "editor",        "photographer",
+      "artist",       "musician",     "actor",        "actress",       "student",
+      "freelancer",   "entrepreneur", "founder",      "ceo",           "cto",
+      "cfo",          "intern",       "retiree",      "clerk",         "cashier",
+      "salesperson",  "salesman",     "banker",       "trader",        "firefighter",
+      "officer",      "soldier",      "veterinarian", "vet",           "therapist",
+      "psychologist", "counselor",    "librarian",    "translator",    "tutor",
+      "coach",        "secretary",    "receptionist", "technician",    "administrator",
+      "economist",    "physician",    "paramedic",    "cleaner",       "janitor",
+      "tailor",       "hairdresser",  "barber",       "guard",         "nanny",
+      "housewife",    "homemaker",    "postdoc",      "freshman",      "sophomore",
+      "junior",       "senior",       "undergrad",    "undergraduate", "grad",
+      "policeman",    "policewoman",  "professional", "assistant",     "supervisor",
+      "executive",    "specialist",   "officer",      "instructor",    "dev",
+      "sre",          "pm",           "ux",           "marketer",      "recruiter",
+      "investor",     "broker",       "agent",        "contractor",    "builder",
+      "welder",       "midwife",      "caregiver",    "paralegal",     "judge",
+      "surveyor",     "producer"};
   return k;
 }
 
@@ -153,40 +192,47 @@ bool LooksLikeOccupation(const std::vector<Tok>& t, size_t b, size_t e) {
 
 const WordSet& Pets() {
   static const WordSet k = {
-      "dog", "dogs", "cat", "cats", "puppy", "puppies", "kitten", "kittens", "hamster",
-      "hamsters", "parrot", "parrots", "rabbit", "rabbits", "bunny", "bird", "birds", "fish",
-      "goldfish", "turtle", "turtles", "tortoise", "snake", "lizard", "gecko", "horse",
-      "ferret", "chinchilla", "budgie", "cockatiel", "pug", "labrador", "corgi", "poodle",
-      "retriever", "beagle", "husky", "terrier", "bulldog", "dachshund", "chihuahua"};
+      "dog",      "dogs",      "cat",      "cats",     "puppy",     "puppies",  "kitten",
+      "kittens",  "hamster",   "hamsters", "parrot",   "parrots",   "rabbit",   "rabbits",
+      "bunny",    "bird",      "birds",    "fish",     "goldfish",  "turtle",   "turtles",
+      "tortoise", "snake",     "lizard",   "gecko",    "horse",     "ferret",   "chinchilla",
+      "budgie",   "cockatiel", "pug",      "labrador", "corgi",     "poodle",   "retriever",
+      "beagle",   "husky",     "terrier",  "bulldog",  "dachshund", "chihuahua"};
   return k;
 }
 
 const WordSet& Relations() {
   static const WordSet k = {
-      "wife", "husband", "spouse", "partner", "boyfriend", "girlfriend", "fiance", "fiancee",
-      "son", "sons", "daughter", "daughters", "kid", "kids", "child", "children", "baby",
-      "mom", "mother", "mum", "dad", "father", "parents", "brother", "brothers", "sister",
-      "sisters", "siblings", "grandma", "grandmother", "grandpa", "grandfather", "grandparents",
-      "aunt", "uncle", "cousin", "niece", "nephew", "twins", "stepson", "stepdaughter",
-      "mother-in-law", "father-in-law", "in-laws", "stepmom", "stepdad", "grandson",
-      "granddaughter", "grandchildren", "grandkids"};
+      "wife",          "husband",     "spouse",       "partner",  "boyfriend",    "girlfriend",
+      "fiance",        "fiancee",     "son",          "sons",     "daughter",     "daughters",
+      "kid",           "kids",        "child",        "children", "baby",         "mom",
+      "mother",        "mum",         "dad",          "father",   "parents",      "brother",
+      "brothers",      "sister",      "sisters",      "siblings", "grandma",      "grandmother",
+      "grandpa",       "grandfather", "grandparents", "aunt",     "uncle",        "cousin",
+      "niece",         "nephew",      "twins",        "stepson",  "stepdaughter", "mother-in-law",
+      "father-in-law", "in-laws",     "stepmom",      "stepdad",  "grandson",     "granddaughter",
+      "grandchildren", "grandkids"};
   return k;
 }
 
 const WordSet& HealthConditions() {
   static const WordSet k = {
-      "diabetes", "asthma", "hypertension", "arthritis", "migraines", "migraine", "epilepsy",
-      "anemia", "depression", "anxiety", "adhd", "autism", "insomnia", "eczema", "psoriasis",
-      "celiac", "gout", "cancer", "copd", "ibs", "crohn's", "lupus", "scoliosis", "tinnitus",
-      "glaucoma", "hypothyroidism", "allergies", "dyslexia", "ptsd", "ocd", "bipolar"};
+      "diabetes",       "asthma",    "hypertension", "arthritis",  "migraines",
+      "migraine",       "epilepsy",  "anemia",       "depression", "anxiety",
+      "adhd",           "autism",    "insomnia",     "eczema",     "psoriasis",
+      "celiac",         "gout",      "cancer",       "copd",       "ibs",
+      "crohn's",        "lupus",     "scoliosis",    "tinnitus",   "glaucoma",
+      "hypothyroidism", "allergies", "dyslexia",     "ptsd",       "ocd",
+      "bipolar"};
   return k;
 }
 
 std::string Singular(std::string_view w) {
   if (w == "children") return "child";
-  static const WordSet kIeWords = {"movies", "cookies", "zombies", "pies", "ties", "lies",
-                                   "brownies", "selfies", "smoothies", "hippies", "rookies",
-                                   "indies", "veggies", "goalies", "newbies", "techies", "freebies"};
+  static const WordSet kIeWords = {"movies",  "cookies",  "zombies", "pies",      "ties",
+                                   "lies",    "brownies", "selfies", "smoothies", "hippies",
+                                   "rookies", "indies",   "veggies", "goalies",   "newbies",
+                                   "techies", "freebies"};
   if (kIeWords.contains(w)) return std::string(w.substr(0, w.size() - 1));
   if (w.size() > 4 && w.ends_with("ies")) return std::string(w.substr(0, w.size() - 3)) + "y";
   for (std::string_view es : {"ches", "shes", "xes", "sses"}) {
@@ -201,19 +247,20 @@ std::string Singular(std::string_view w) {
 
 bool IsPastForm(std::string_view w) {
   static const WordSet k = {
-      "went", "had", "got", "saw", "met", "bought", "took", "came", "left", "began", "ate",
-      "did", "made", "was", "were", "found", "lost", "won", "gave", "flew", "ran", "wrote",
-      "grew", "became", "told", "said", "thought", "felt", "kept", "spent", "sold", "built",
-      "broke", "drove", "fell", "forgot", "heard", "knew", "paid", "read", "sent", "sat",
-      "slept", "spoke", "stood", "taught", "understood", "wore", "caught", "brought", "chose"};
+      "went",   "had",        "got",   "saw",    "met",     "bought", "took",  "came",  "left",
+      "began",  "ate",        "did",   "made",   "was",     "were",   "found", "lost",  "won",
+      "gave",   "flew",       "ran",   "wrote",  "grew",    "became", "told",  "said",  "thought",
+      "felt",   "kept",       "spent", "sold",   "built",   "broke",  "drove", "fell",  "forgot",
+      "heard",  "knew",       "paid",  "read",   "sent",    "sat",    "slept", "spoke", "stood",
+      "taught", "understood", "wore",  "caught", "brought", "chose"};
   return k.contains(w) || (w.size() > 3 && w.ends_with("ed"));
 }
 
 std::string ThirdPerson(const Tok& t) {
   std::string_view w = t.low;
-  static const WordSet kUnchanged = {"will", "would", "can", "could", "should", "might", "must",
-                                     "may", "used", "shall", "quit", "put", "cut", "set", "hit",
-                                     "let", "read", "hurt", "cost", "upset", "bet"};
+  static const WordSet kUnchanged = {"will", "would", "can",   "could", "should", "might", "must",
+                                     "may",  "used",  "shall", "quit",  "put",    "cut",   "set",
+                                     "hit",  "let",   "read",  "hurt",  "cost",   "upset", "bet"};
   if (w == "am" || w == "be") return "is";
   if (w == "have") return "has";
   if (w == "do") return "does";
@@ -284,10 +331,11 @@ bool IsCapitalized(const Tok& t) {
 
 const WordSet& Nationalities() {
   static const WordSet k = {
-      "chinese", "american", "british", "english", "french", "german", "japanese", "korean",
-      "indian", "canadian", "australian", "italian", "spanish", "mexican", "russian",
-      "brazilian", "dutch", "swiss", "swedish", "irish", "scottish", "vietnamese", "thai",
-      "filipino", "taiwanese", "european", "asian", "african", "polish", "turkish", "greek"};
+      "chinese",    "american",  "british",  "english",    "french",   "german",  "japanese",
+      "korean",     "indian",    "canadian", "australian", "italian",  "spanish", "mexican",
+      "russian",    "brazilian", "dutch",    "swiss",      "swedish",  "irish",   "scottish",
+      "vietnamese", "thai",      "filipino", "taiwanese",  "european", "asian",   "african",
+      "polish",     "turkish",   "greek"};
   return k;
 }
 

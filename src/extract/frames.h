@@ -18,19 +18,19 @@ namespace engram::extract {
 
 // A clause as the frames see it.
 struct ClauseView {
-  std::string text;      // markers, a reported-speech lead and the time expression removed
-  std::string raw;       // the same with its time expressions ("周二", "on Fridays")
+  std::string text;  // markers, a reported-speech lead and the time expression removed
+  std::string raw;   // the same with its time expressions ("周二", "on Fridays")
   bool zh = false;
   ClauseInput time;      // the time expression found in it (ClauseInput::has_time …)
   std::string reporter;  // "doctor" when the clause reports what someone said
   bool correction = false;
   std::vector<std::string> ends;  // values the clause says stopped holding (TakeEnds*)
-  std::string topic;     // a topic carried from an earlier clause of the message ("salary")
+  std::string topic;  // a topic carried from an earlier clause of the message ("salary")
 };
 
 // What the frames remember across the clauses of one message.
 struct MessageState {
-  std::string topic;  // "salary" after "got a raise", "employer" after "I left Deloitte"
+  std::string topic;         // "salary" after "got a raise", "employer" after "I left Deloitte"
   std::string topic_object;  // a fronted object ("花生我是不能吃的" → 花生), Chinese
 };
 

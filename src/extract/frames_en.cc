@@ -27,36 +27,39 @@ namespace frames_en {
 bool Is(const Toks& t, size_t i, std::string_view w) { return i < t.size() && t[i].low == w; }
 
 bool IsNumberWord(std::string_view w) {
-  static const WordSet k = {"one", "two", "three", "four", "five", "six", "seven", "eight",
-                            "nine", "ten", "eleven", "twelve"};
+  static const WordSet k = {"one",   "two",   "three", "four", "five",   "six",
+                            "seven", "eight", "nine",  "ten",  "eleven", "twelve"};
   return k.contains(w) || (!w.empty() && std::all_of(w.begin(), w.end(), ::isdigit));
 }
 
 // Verbs a clause without a subject starts with ("got promoted", "moved to Denver"): the user.
 bool IsImplicitVerb(std::string_view w) {
   static const WordSet k = {
-      "got", "moved", "started", "quit", "left", "switched", "finished", "bought", "adopted",
-      "upgraded", "bumped", "pushed", "stopped", "dropped", "gave", "went", "just", "finally",
-      "gonna", "going", "raised", "cut", "transferred", "joined", "became", "weighed", "took",
-      "had", "broke", "tried", "been", "still", "love", "loving", "hate", "need", "want",
-      "working", "living", "learning", "studying", "doing", "planning", "thinking", "trying",
-      "decided", "promised", "committed", "committing", "confirmed", "signed", "booked",
-      "sold", "ran", "passed", "failed", "won", "lost", "made", "found", "turned", "retired",
-      "graduated", "enrolled", "married", "engaged", "divorced", "hired", "fired", "laid",
-      "started", "picked", "renewed", "cancelled", "canceled",
-      "currently", "also", "recently", "usually", "always", "mostly", "really", "fostering",
-      "saving", "taking", "running", "teaching", "using", "drinking", "eating", "reading",
-      "playing", "watching", "going"};
+      "got",       "moved",       "started",  "quit",      "left",     "switched",  "finished",
+      "bought",    "adopted",     "upgraded", "bumped",    "pushed",   "stopped",   "dropped",
+      "gave",      "went",        "just",     "finally",   "gonna",    "going",     "raised",
+      "cut",       "transferred", "joined",   "became",    "weighed",  "took",      "had",
+      "broke",     "tried",       "been",     "still",     "love",     "loving",    "hate",
+      "need",      "want",        "working",  "living",    "learning", "studying",  "doing",
+      "planning",  "thinking",    "trying",   "decided",   "promised", "committed", "committing",
+      "confirmed", "signed",      "booked",   "sold",      "ran",      "passed",    "failed",
+      "won",       "lost",        "made",     "found",     "turned",   "retired",   "graduated",
+      "enrolled",  "married",     "engaged",  "divorced",  "hired",    "fired",     "laid",
+      "started",   "picked",      "renewed",  "cancelled", "canceled", "currently", "also",
+      "recently",  "usually",     "always",   "mostly",    "really",   "fostering", "saving",
+      "taking",    "running",     "teaching", "using",     "drinking", "eating",    "reading",
+      "playing",   "watching",    "going"};
   return k.contains(w);
 }
 
 const WordSet& Function() {
-  static const WordSet k = {"the", "a", "an", "this", "that", "these", "those", "it", "there",
-                            "what", "when", "where", "who", "how", "why", "which", "if",
-                            "you", "he", "she", "they", "his", "her", "their", "its", "your",
-                            "some", "many", "most", "all", "any", "each", "every", "no", "few",
-                            "several", "both", "other", "another", "such", "one", "two",
-                            "three", "everyone", "nobody", "someone", "people"};
+  static const WordSet k = {"the",     "a",        "an",     "this",    "that",  "these", "those",
+                            "it",      "there",    "what",   "when",    "where", "who",   "how",
+                            "why",     "which",    "if",     "you",     "he",    "she",   "they",
+                            "his",     "her",      "their",  "its",     "your",  "some",  "many",
+                            "most",    "all",      "any",    "each",    "every", "no",    "few",
+                            "several", "both",     "other",  "another", "such",  "one",   "two",
+                            "three",   "everyone", "nobody", "someone", "people"};
   return k;
 }
 
@@ -108,12 +111,14 @@ Subject FindSubject(const Toks& t) {
   // "Biscuit passed away", "Kevin moved back to Ohio", "Rufus is my dog": a name, then a verb
   // or the rest of the name ("Real-world peoples do …" is no name).
   static const WordSet kPersonVerbs = {
-      "is", "was", "has", "had", "says", "said", "thinks", "prefers", "likes", "loves", "hates",
-      "wants", "needs", "lives", "works", "moved", "passed", "died", "got", "just", "strongly",
-      "really", "always", "never", "also", "still", "will", "would", "can", "could", "told",
-      "asked", "decided", "committed", "signed", "keeps", "goes", "plays", "studies", "teaches",
-      "started", "'s", ",", "and", "finally", "officially", "recently", "usually", "does", "did",
-      "went", "ran", "left", "came", "turned", "became", "gets", "seems", "feels", "knows"};
+      "is",      "was",       "has",    "had",   "says",     "said",       "thinks",   "prefers",
+      "likes",   "loves",     "hates",  "wants", "needs",    "lives",      "works",    "moved",
+      "passed",  "died",      "got",    "just",  "strongly", "really",     "always",   "never",
+      "also",    "still",     "will",   "would", "can",      "could",      "told",     "asked",
+      "decided", "committed", "signed", "keeps", "goes",     "plays",      "studies",  "teaches",
+      "started", "'s",        ",",      "and",   "finally",  "officially", "recently", "usually",
+      "does",    "did",       "went",   "ran",   "left",     "came",       "turned",   "became",
+      "gets",    "seems",     "feels",  "knows"};
   auto common_noun = [](std::string_view w) {
     for (std::string_view suffix : {"tion", "sion", "ment", "ness", "ity", "ance", "ence", "ism",
                                     "ship", "ure", "ery", "ing", "ogy", "ics"}) {
@@ -157,8 +162,8 @@ Subject FindSubject(const Toks& t) {
   }
   // Notes without a subject: "Adopting the same convention myself", "Updating the schedule". A
   // gerund that is itself the subject ("Swimming helps my back") is followed by its verb.
-  static const WordSet kGerundVerbs = {"is", "was", "helps", "makes", "keeps", "gives", "takes",
-                                       "has", "can", "will", "seems", "feels", "sounds"};
+  static const WordSet kGerundVerbs = {"is",  "was", "helps", "makes", "keeps", "gives", "takes",
+                                       "has", "can", "will",  "seems", "feels", "sounds"};
   if (t[0].low.size() > 5 && t[0].low.ends_with("ing") && t.size() > 1 &&
       !kGerundVerbs.contains(t[1].low) && !Function().contains(t[0].low)) {
     s.who = Who::kNobody;
@@ -221,7 +226,7 @@ void ForPerson(const Subject& s, Statement* st, std::string_view attribute) {
 size_t CapitalSpan(const Toks& t, size_t b) {
   size_t e = b;
   while (e < t.size() && (IsCapitalized(t[e]) || (e > b && (t[e].low == "of" || t[e].low == "&") &&
-                                                   e + 1 < t.size() && IsCapitalized(t[e + 1])))) {
+                                                  e + 1 < t.size() && IsCapitalized(t[e + 1])))) {
     if (t[e].low == "i") break;
     ++e;
   }
@@ -236,8 +241,8 @@ std::vector<Statement> MatchEnglishFrames(const ClauseView& c, MessageState* sta
   while (!t.empty() && t.back().low == ",") t.pop_back();
   if (t.empty()) return {};
   const Subject s = FindSubject(t);
-  using Frame = std::vector<Statement> (*)(const ClauseView&, const Toks&, const Subject&,
-                                           MessageState*);
+  using Frame =
+      std::vector<Statement> (*)(const ClauseView&, const Toks&, const Subject&, MessageState*);
   static const Frame kFrames[] = {
       [](const ClauseView&, const Toks& t, const Subject&, MessageState*) { return Cleft(t); },
       [](const ClauseView& c, const Toks& t, const Subject& s, MessageState*) {
@@ -271,21 +276,15 @@ std::vector<Statement> MatchEnglishFrames(const ClauseView& c, MessageState* sta
         return WorkArrangement(c, t, s);
       },
       [](const ClauseView&, const Toks& t, const Subject& s, MessageState*) { return Fan(t, s); },
-      [](const ClauseView&, const Toks& t, const Subject& s, MessageState*) {
-        return Age(t, s);
-      },
+      [](const ClauseView&, const Toks& t, const Subject& s, MessageState*) { return Age(t, s); },
       [](const ClauseView& c, const Toks& t, const Subject& s, MessageState*) {
         return Plan(c, t, s);
       },
       [](const ClauseView&, const Toks& t, const Subject& s, MessageState*) {
         return School(t, s);
       },
-      [](const ClauseView&, const Toks& t, const Subject& s, MessageState*) {
-        return Pet(t, s);
-      },
-      [](const ClauseView&, const Toks& t, const Subject& s, MessageState*) {
-        return Diet(t, s);
-      },
+      [](const ClauseView&, const Toks& t, const Subject& s, MessageState*) { return Pet(t, s); },
+      [](const ClauseView&, const Toks& t, const Subject& s, MessageState*) { return Diet(t, s); },
       [](const ClauseView&, const Toks& t, const Subject& s, MessageState*) {
         return Location(t, s);
       },

@@ -22,10 +22,10 @@ enum class Who { kUser, kUserThing, kPerson, kNobody, kOther };
 
 struct Subject {
   Who who = Who::kOther;
-  size_t end = 0;       // first token after the subject
-  std::string key;      // kPerson: "kevin", "mom"; kUserThing: "rent", "phone"
-  std::string relation; // kPerson: "brother", "" for a bare name
-  std::string name;     // as written: "Kevin", "Biscuit"
+  size_t end = 0;        // first token after the subject
+  std::string key;       // kPerson: "kevin", "mom"; kUserThing: "rent", "phone"
+  std::string relation;  // kPerson: "brother", "" for a bare name
+  std::string name;      // as written: "Kevin", "Biscuit"
   bool pet = false;
 };
 
@@ -33,10 +33,10 @@ struct Subject {
 
 bool Is(const Toks& t, size_t i, std::string_view w);  // t[i] is the word w
 bool IsNumberWord(std::string_view w);                 // "one" … "twelve", or digits
-bool IsImplicitVerb(std::string_view w);  // a verb that starts a clause about the user
-const en::WordSet& Function();            // determiners, pronouns, question words, quantifiers
+bool IsImplicitVerb(std::string_view w);               // a verb that starts a clause about the user
+const en::WordSet& Function();  // determiners, pronouns, question words, quantifiers
 Subject FindSubject(const Toks& t);
-bool AboutUser(const Subject& s);  // the user, a thing of theirs, or no subject
+bool AboutUser(const Subject& s);                      // the user, a thing of theirs, or no subject
 std::string Words(const Toks& t, size_t b, size_t e);  // t[b, e) as written, without commas
 size_t Find(const Toks& t, std::string_view w, size_t from = 0);  // t.size() when absent
 bool Has(const Toks& t, std::initializer_list<std::string_view> words);
@@ -46,9 +46,9 @@ size_t CapitalSpan(const Toks& t, size_t b);
 
 // ---- words more than one topic reads ----
 
-bool IsPlanNoun(const en::Tok& x);                      // frames_en_plans.cc
+bool IsPlanNoun(const en::Tok& x);                     // frames_en_plans.cc
 bool IsSchoolSpan(const Toks& t, size_t b, size_t e);  // frames_en_work.cc
-bool IsDiet(std::string_view w);                        // frames_en_work.cc
+bool IsDiet(std::string_view w);                       // frames_en_work.cc
 
 // ---- the frames, each empty when it reads nothing ----
 

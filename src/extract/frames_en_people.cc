@@ -21,12 +21,13 @@ namespace frames_en {
 
 std::vector<Statement> Partner(const Toks& t, const Subject& s) {
   // "I'm single", "we're engaged", "got married", "seeing someone", "broke up"
-  static const WordSet kStatus = {"single", "married", "engaged", "divorced", "widowed",
-                                  "separated", "dating", "seeing"};
+  static const WordSet kStatus = {"single",  "married",   "engaged", "divorced",
+                                  "widowed", "separated", "dating",  "seeing"};
   if (s.who == Who::kUser || s.who == Who::kNobody) {
     for (size_t i = s.end; i < t.size(); ++i) {
       if (!kStatus.contains(t[i].low)) continue;
-      if (t[i].low == "seeing" && !(Is(t, i + 1, "someone") || (i + 1 < t.size() && IsCapitalized(t[i + 1])))) {
+      if (t[i].low == "seeing" &&
+          !(Is(t, i + 1, "someone") || (i + 1 < t.size() && IsCapitalized(t[i + 1])))) {
         continue;
       }
       if (t[i].low == "dating" && Is(t, i + 1, "apps")) continue;
@@ -65,7 +66,8 @@ std::vector<Statement> Partner(const Toks& t, const Subject& s) {
   if (s.who == Who::kPerson && s.relation.empty() && !s.pet) {
     for (size_t i = s.end; i + 1 < t.size() && i < s.end + 3; ++i) {
       if ((t[i].low == "my" || t[i].low == "is") &&
-          IsPartnerRelation(RelationKey(t[i + 1].low == "my" && i + 2 < t.size() ? t[i + 2].low : t[i + 1].low))) {
+          IsPartnerRelation(RelationKey(t[i + 1].low == "my" && i + 2 < t.size() ? t[i + 2].low
+                                                                                 : t[i + 1].low))) {
         Statement st = Make(Kind::kPartner, s.name, "", 0.8);
         return {st};
       }
@@ -178,8 +180,8 @@ std::vector<Statement> Age(const Toks& t, const Subject& s) {
   };
   // "I'm 29", "I just turned 30", "my grandma is 89", "Maya is 7"
   for (size_t i = s.end; i < t.size() && i < s.end + 4; ++i) {
-    const bool copula = t[i].low == "am" || t[i].low == "is" || t[i].low == "turned" ||
-                        t[i].low == "turning";
+    const bool copula =
+        t[i].low == "am" || t[i].low == "is" || t[i].low == "turned" || t[i].low == "turning";
     if (!copula || !age_at(i + 1)) continue;
     if (s.who == Who::kUser || s.who == Who::kNobody) {
       return {Make(Kind::kAge, t[i + 1].text, "", 0.85)};
@@ -196,10 +198,10 @@ std::vector<Statement> Age(const Toks& t, const Subject& s) {
 // ---- "my email is …", "license plate is …" ----
 
 std::vector<Statement> Contact(const Toks& t, const Subject& s, const ClauseView& c) {
-  static const WordSet kLabels = {"email", "e-mail", "cell", "phone", "number", "address",
-                                  "passport", "id", "plate", "username", "handle", "zip",
-                                  "postcode", "ssn", "license", "birthday", "anniversary",
-                                  "wifi", "account", "one"};
+  static const WordSet kLabels = {"email",    "e-mail",      "cell",     "phone",   "number",
+                                  "address",  "passport",    "id",       "plate",   "username",
+                                  "handle",   "zip",         "postcode", "ssn",     "license",
+                                  "birthday", "anniversary", "wifi",     "account", "one"};
   if (s.who == Who::kPerson && !s.pet && s.relation.empty()) return {};
   const size_t is = Find(t, "is");
   if (is == t.size() || is == 0 || is > 5 || is + 1 >= t.size()) return {};
@@ -215,25 +217,24 @@ std::vector<Statement> Contact(const Toks& t, const Subject& s, const ClauseView
   for (std::string_view cut : {" for ", " if ", " so ", " in case "}) {
     if (size_t k = Lower(value).find(cut); k != std::string::npos && k > 0) value.resize(k);
   }
-  const bool digits = std::any_of(value.begin(), value.end(), ::isdigit) ||
-                      ContainsText(value, '@');
-  if (!known || (!digits && !ContainsText(label, "birthday") &&
-                 !ContainsText(label, "anniversary"))) {
+  const bool digits =
+      std::any_of(value.begin(), value.end(), ::isdigit) || ContainsText(value, '@');
+  if (!known ||
+      (!digits && !ContainsText(label, "birthday") && !ContainsText(label, "anniversary"))) {
     return {};
   }
   if (s.who == Who::kPerson) return {};
   (void)c;
   std::string key = SlotKey(label);
-  for (std::string_view phone : {"cell", "cell phone", "mobile", "phone number", "number",
-                                 "cell number", "mobile number"}) {
+  for (std::string_view phone :
+       {"cell", "cell phone", "mobile", "phone number", "number", "cell number", "mobile number"}) {
     if (key == phone) key = "phone";
   }
   if (key == "e-mail" || key == "email address") key = "email";
   Statement st = Make(Kind::kContact, value, key, 0.9);
   st.slot = "user/" + key;
   if (ContainsText(label, "birthday")) st.kind = Kind::kBirthday;
-  st.recurring = ContainsText(label, "birthday") ||
-                 ContainsText(label, "anniversary");
+  st.recurring = ContainsText(label, "birthday") || ContainsText(label, "anniversary");
   return {st};
 }
 
@@ -242,15 +243,16 @@ std::vector<Statement> Contact(const Toks& t, const Subject& s, const ClauseView
 namespace {
 
 bool IsMonthOrDay(std::string_view w) {
-  static const WordSet k = {"january", "february", "march", "april", "may", "june", "july",
-                            "august", "september", "october", "november", "december", "monday",
-                            "tuesday", "wednesday", "thursday", "friday", "saturday", "sunday"};
+  static const WordSet k = {"january",  "february", "march",    "april",     "may",
+                            "june",     "july",     "august",   "september", "october",
+                            "november", "december", "monday",   "tuesday",   "wednesday",
+                            "thursday", "friday",   "saturday", "sunday"};
   return k.contains(w);
 }
 
 bool IsPlace(const Toks& t, size_t b, size_t e) {
-  if (b >= e || IsMonthOrDay(t[b].low) || !LanguageKey(t[b].low).empty() ||
-      IsSchoolSpan(t, b, e) || t[b].low == "i") {
+  if (b >= e || IsMonthOrDay(t[b].low) || !LanguageKey(t[b].low).empty() || IsSchoolSpan(t, b, e) ||
+      t[b].low == "i") {
     return false;
   }
   return true;
@@ -281,7 +283,7 @@ std::vector<Statement> Location(const Toks& t, const Subject& s) {
     }
     // "living with my parents in Jersey", "got my own apartment in Brooklyn"
     static const WordSet kHome = {"living", "live", "lives", "staying", "apartment", "place",
-                                  "house", "flat", "condo", "home", "settled", "based"};
+                                  "house",  "flat", "condo", "home",    "settled",   "based"};
     if (kHome.contains(w)) {
       for (size_t k = i + 1; k < t.size() && k < i + 6; ++k) {
         if (t[k].low == "in" || t[k].low == "to") {
@@ -303,8 +305,9 @@ std::vector<Statement> Pet(const Toks& t, const Subject& s) {
     std::string name;
     if ((t[i].low == "named" || t[i].low == "called") && IsCapitalized(t[i + 1])) {
       bool pet_before = false;
-      for (size_t k = 0; k < i; ++k) pet_before = pet_before || Pets().contains(t[k].low) ||
-                                                  t[k].low == "retriever" || t[k].low == "shepherd";
+      for (size_t k = 0; k < i; ++k)
+        pet_before = pet_before || Pets().contains(t[k].low) || t[k].low == "retriever" ||
+                     t[k].low == "shepherd";
       if (!pet_before) continue;
       name = t[i + 1].text;
     } else if (Pets().contains(t[i].low) && t[i + 1].low == "," && i + 2 < t.size() &&

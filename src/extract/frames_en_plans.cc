@@ -45,12 +45,11 @@ std::string FindAmountEn(std::string_view s) {
       ++e;
     }
     std::string_view rest = s.substr(e);
-    const bool unit = rest.starts_with(" dollars") || rest.starts_with(" bucks") ||
-                      rest.starts_with(" grand") || rest.starts_with(" lbs") ||
-                      rest.starts_with(" pounds") || rest.starts_with(" kg") ||
-                      rest.starts_with("lbs") || rest.starts_with("kg") ||
-                      rest.starts_with(" a month") || rest.starts_with(" a year") ||
-                      rest.starts_with(" per ") || rest.starts_with("/mo");
+    const bool unit =
+        rest.starts_with(" dollars") || rest.starts_with(" bucks") || rest.starts_with(" grand") ||
+        rest.starts_with(" lbs") || rest.starts_with(" pounds") || rest.starts_with(" kg") ||
+        rest.starts_with("lbs") || rest.starts_with("kg") || rest.starts_with(" a month") ||
+        rest.starts_with(" a year") || rest.starts_with(" per ") || rest.starts_with("/mo");
     if (currency || e > j || unit || j - digits >= 3) return std::string(s.substr(i, e - i));
   }
   return "";
@@ -67,8 +66,8 @@ std::string TopicAround(const Toks& t, size_t at) {
   for (size_t i = at; i > 0; --i) {
     std::string_view w = t[i - 1].low;
     if (w == "my" || w == "our" || w == "the" || w == "a" || w == "," || w == "'s" ||
-        IsImplicitVerb(w) || w == "is" || w == "to" || w == "raise" || w == "up" ||
-        w == "down" || Function().contains(w) || w == "i" || w == "we" || at - i >= 2) {
+        IsImplicitVerb(w) || w == "is" || w == "to" || w == "raise" || w == "up" || w == "down" ||
+        Function().contains(w) || w == "i" || w == "we" || at - i >= 2) {
       break;
     }
     before = before.empty() ? std::string(w) : std::string(w) + " " + before;
@@ -105,7 +104,8 @@ std::vector<Statement> Amount(const ClauseView& c, const Toks& t, const Subject&
                               MessageState* state) {
   // "rent went up, it's $1,950 now": the clause before named what the amount is
   const bool it_is = s.who == Who::kOther && Is(t, 0, "it") && !c.topic.empty();
-  if (!AboutUser(s) && !it_is && !(s.who == Who::kOther && !t.empty() && !AmountTopic(t[0].low).empty())) {
+  if (!AboutUser(s) && !it_is &&
+      !(s.who == Who::kOther && !t.empty() && !AmountTopic(t[0].low).empty())) {
     return {};
   }
   std::string topic;
@@ -146,9 +146,10 @@ std::vector<Statement> Amount(const ClauseView& c, const Toks& t, const Subject&
 namespace {
 
 bool IsWeekday(std::string_view w) {
-  static const WordSet k = {"monday", "tuesday", "wednesday", "thursday", "friday", "saturday",
-                            "sunday", "mondays", "tuesdays", "wednesdays", "thursdays",
-                            "fridays", "saturdays", "sundays", "weekends", "weekdays"};
+  static const WordSet k = {"monday",    "tuesday",    "wednesday", "thursday",
+                            "friday",    "saturday",   "sunday",    "mondays",
+                            "tuesdays",  "wednesdays", "thursdays", "fridays",
+                            "saturdays", "sundays",    "weekends",  "weekdays"};
   return k.contains(w);
 }
 
@@ -182,22 +183,23 @@ std::vector<Statement> Schedule(const ClauseView& c, const Toks& t, const Subjec
                                "classes", "practice", "gym", "swim", "piano"});
     const bool clock = IsClockTime(t[i].low) || (t[i].low == "at" && i + 1 < t.size() &&
                                                  IsNumberWord(t[i + 1].low) && when < t.size());
-    if (plural_day || every || shift || (clock && when == t.size() && i + 1 < t.size() &&
-                                         (t[i + 1].low == "to" || t[i + 1].low == "-"))) {
+    if (plural_day || every || shift ||
+        (clock && when == t.size() && i + 1 < t.size() &&
+         (t[i + 1].low == "to" || t[i + 1].low == "-"))) {
       when = i;
       break;
     }
   }
   if (when == t.size()) return {};
   // The activity: a known word, else the first noun-like word that is not the time.
-  static const WordSet kSkip = {"even", "weekends", "morning", "by", "always", "get", "every",
-                                "i", "we", "my", "our", "the", "a", "go", "to", "on", "at",
-                                "in", "is", "are", "was", "do", "have", "got", "get", "take",
-                                "moved", "move", "now", "day", "days", "every", "each", "and",
-                                "am", "after", "before", "work", "kids", "shift", "shifts",
-                                "lessons", "class", "usually", "always", "also", "still",
-                                "just", "only", "then", "so", "it", "that", "from", "until",
-                                "starting", "this", "week", "s", "'s", "up", "out"};
+  static const WordSet kSkip = {
+      "even",   "weekends", "morning", "by",    "always", "get",     "every", "i",       "we",
+      "my",     "our",      "the",     "a",     "go",     "to",      "on",    "at",      "in",
+      "is",     "are",      "was",     "do",    "have",   "got",     "get",   "take",    "moved",
+      "move",   "now",      "day",     "days",  "every",  "each",    "and",   "am",      "after",
+      "before", "work",     "kids",    "shift", "shifts", "lessons", "class", "usually", "always",
+      "also",   "still",    "just",    "only",  "then",   "so",      "it",    "that",    "from",
+      "until",  "starting", "this",    "week",  "s",      "'s",      "up",    "out"};
   std::string activity;
   for (size_t i = s.who == Who::kPerson ? s.end : 0; i < t.size(); ++i) {
     std::string_view w = t[i].low;
@@ -293,13 +295,14 @@ std::vector<Statement> Ended(const Toks& t, const Subject& s, const std::string&
   // "I quit coffee", "I left Deloitte", "I dropped Spanish", "stopped the French lessons",
   // "not teaching anymore", "I stopped keto"
   static const std::vector<std::string_view> kVerbs = {
-      "quit", "left", "stopped", "dropped", "gave up", "gave up on", "am done with",
-      "quitting", "leaving", "stopping", "cut out", "kicked", "ditched", "sold"};
+      "quit",     "left",    "stopped",  "dropped", "gave up", "gave up on", "am done with",
+      "quitting", "leaving", "stopping", "cut out", "kicked",  "ditched",    "sold"};
   for (size_t i = s.end; i < t.size(); ++i) {
     for (std::string_view v : kVerbs) {
       size_t n = 1 + static_cast<size_t>(std::count(v.begin(), v.end(), ' '));
       std::string words;
-      for (size_t k = i; k < i + n && k < t.size(); ++k) words += (words.empty() ? "" : " ") + t[k].low;
+      for (size_t k = i; k < i + n && k < t.size(); ++k)
+        words += (words.empty() ? "" : " ") + t[k].low;
       if (words != v) continue;
       size_t b = i + n;
       while (b < t.size() && (t[b].low == "the" || t[b].low == "my" || t[b].low == "a" ||
@@ -354,13 +357,16 @@ std::vector<Statement> Ended(const Toks& t, const Subject& s, const std::string&
 // ---- plans ----
 
 bool IsPlanNoun(const Tok& x) {
-  static const WordSet k = {"wedding", "trip", "vacation", "holiday", "move", "surgery",
-                            "interview", "appointment", "party", "recital", "graduation",
-                            "marathon", "race", "exam", "test", "honeymoon", "concert",
-                            "conference", "flight", "visit", "defense", "retreat"};
+  static const WordSet k = {"wedding",    "trip",      "vacation",    "holiday", "move",
+                            "surgery",    "interview", "appointment", "party",   "recital",
+                            "graduation", "marathon",  "race",        "exam",    "test",
+                            "honeymoon",  "concert",   "conference",  "flight",  "visit",
+                            "defense",    "retreat"};
   const std::string& w = x.text;
-  const bool acronym = w.size() >= 3 && w.size() <= 5 &&
-                       std::all_of(w.begin(), w.end(), [](char ch) { return std::isupper(static_cast<unsigned char>(ch)); });
+  const bool acronym =
+      w.size() >= 3 && w.size() <= 5 && std::all_of(w.begin(), w.end(), [](char ch) {
+        return std::isupper(static_cast<unsigned char>(ch));
+      });
   return k.contains(x.low) || acronym;
 }
 
@@ -368,11 +374,14 @@ std::vector<Statement> Plan(const ClauseView& c, const Toks& t, const Subject& s
   if (!AboutUser(s) && !(s.who == Who::kUserThing)) return {};
   const bool future = c.time.future_time;
   const bool moving = Has(t, {"moving", "relocating", "move"}) && Has(t, {"to"});
-  const bool intention = Has(t, {"planning", "plan", "going", "gonna", "thinking", "will",
-                                 "'ll", "probably", "hoping"});
+  const bool intention = Has(
+      t, {"planning", "plan", "going", "gonna", "thinking", "will", "'ll", "probably", "hoping"});
   // "moving to Denver next month", "planning to move to Lisbon in September": a plan, not home
   if (moving && (future || intention || Has(t, {"moving", "relocating"}))) {
-    size_t to = Find(t, "to", Find(t, Has(t, {"moving"}) ? "moving" : Has(t, {"relocating"}) ? "relocating" : "move"));
+    size_t to = Find(t, "to",
+                     Find(t, Has(t, {"moving"})       ? "moving"
+                             : Has(t, {"relocating"}) ? "relocating"
+                                                      : "move"));
     size_t b = to + 1;
     if (Is(t, b, "back")) ++b;
     size_t e = CapitalSpan(t, b);
@@ -390,14 +399,15 @@ std::vector<Statement> Plan(const ClauseView& c, const Toks& t, const Subject& s
     if (x.low == "i" || x.low == "we" || !IsPlanNoun(x)) continue;
     // "dentist appointment" and "doctor appointment" are two plans; "my appointment" either
     std::string key = SlotKey(x.low);
-    static const WordSet kNoQualifier = {"my", "our", "the", "a", "an", "this", "that", "next",
-                                         "last", "big", "first", "his", "her", "their", "new",
-                                         "have", "has", "had", "got", "booked", "scheduled",
-                                         "moved", "pushed", "rescheduled", "cancelled", "canceled",
-                                         "is", "was", "for", "to", "of", "at", "on", "in", "about",
-                                         "until", "before", "after", "with", "attend", "attending",
-                                         "take", "taking", "took", "missed", "upcoming", "final",
-                                         "second", "another", "some", "any"};
+    static const WordSet kNoQualifier = {
+        "my",     "our",    "the",         "a",         "an",       "this",      "that",
+        "next",   "last",   "big",         "first",     "his",      "her",       "their",
+        "new",    "have",   "has",         "had",       "got",      "booked",    "scheduled",
+        "moved",  "pushed", "rescheduled", "cancelled", "canceled", "is",        "was",
+        "for",    "to",     "of",          "at",        "on",       "in",        "about",
+        "until",  "before", "after",       "with",      "attend",   "attending", "take",
+        "taking", "took",   "missed",      "upcoming",  "final",    "second",    "another",
+        "some",   "any"};
     if (k > 0 && !kNoQualifier.contains(t[k - 1].low) && !IsCapitalized(t[k - 1]) &&
         std::all_of(t[k - 1].low.begin(), t[k - 1].low.end(),
                     [](char ch) { return std::isalpha(static_cast<unsigned char>(ch)); })) {
@@ -405,8 +415,8 @@ std::vector<Statement> Plan(const ClauseView& c, const Toks& t, const Subject& s
     }
     Statement st = Make(Kind::kPlan, x.text, key, 0.8);
     st.entities.clear();
-    static const WordSet kAppointments = {"appointment", "interview", "surgery", "flight",
-                                          "exam", "test", "checkup", "class", "visit"};
+    static const WordSet kAppointments = {"appointment", "interview", "surgery", "flight", "exam",
+                                          "test",        "checkup",   "class",   "visit"};
     st.type = (future || Has(t, {"pushed", "moved", "set", "planning", "booked"})) &&
                       !kAppointments.contains(x.low)
                   ? MemoryType::kGoal

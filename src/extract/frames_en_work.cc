@@ -24,7 +24,8 @@ std::vector<Statement> Work(const Toks& t, const Subject& s, const ClauseView& c
   // "work nights at Mercy General"
   for (size_t i = 0; i + 1 < t.size(); ++i) {
     size_t b = t.size();
-    if (t[i].low == "by" && i > 0 && (t[i - 1].low == "hired" || t[i - 1].low == "recruited")) b = i + 1;
+    if (t[i].low == "by" && i > 0 && (t[i - 1].low == "hired" || t[i - 1].low == "recruited"))
+      b = i + 1;
     if (t[i].low == "at" && i > 0 &&
         (t[i - 1].low == "week" || t[i - 1].low == "day" || t[i - 1].low == "month" ||
          t[i - 1].low == "job" || t[i - 1].low == "nights" || t[i - 1].low == "days" ||
@@ -33,23 +34,26 @@ std::vector<Statement> Work(const Toks& t, const Subject& s, const ClauseView& c
       b = i + 1;
     }
     const bool now_at = t[i].low == "at" && (Has(t, {"now"}) || state->topic == "employer") &&
-                        i > 0 && (t[i - 1].low == "am" || t[i - 1].low == "'m" ||
-                                  t[i - 1].low == "are" || t[i - 1].low == "now");
+                        i > 0 &&
+                        (t[i - 1].low == "am" || t[i - 1].low == "'m" || t[i - 1].low == "are" ||
+                         t[i - 1].low == "now");
     if (now_at) b = i + 1;
     if (b >= t.size()) continue;
     size_t e = CapitalSpan(t, b);
     if (e == b || IsSchoolSpan(t, b, e)) continue;
     Statement st = Make(Kind::kEmployer, Words(t, b, e), "", 0.8);
-    if (s.who == Who::kPerson && !s.pet) ForPerson(s, &st, "employer");
-    else if (!AboutUser(s)) return {};
+    if (s.who == Who::kPerson && !s.pet)
+      ForPerson(s, &st, "employer");
+    else if (!AboutUser(s))
+      return {};
     return {st};
   }
   // "promoted to senior analyst", "took a job as a lab manager", "I'm a UX designer now"
   for (size_t i = 0; i + 1 < t.size(); ++i) {
     size_t b = t.size();
     if (t[i].low == "to" && i > 0 && t[i - 1].low == "promoted") b = i + 1;
-    if (t[i].low == "as" && i > 1 && (t[i - 1].low == "job" || t[i - 1].low == "position" ||
-                                      t[i - 1].low == "role")) {
+    if (t[i].low == "as" && i > 1 &&
+        (t[i - 1].low == "job" || t[i - 1].low == "position" || t[i - 1].low == "role")) {
       b = i + 1;
     }
     if (b >= t.size()) continue;
@@ -116,19 +120,22 @@ std::vector<Statement> WorkArrangement(const ClauseView& c, const Toks& t, const
 bool IsSchoolSpan(const Toks& t, size_t b, size_t e) {
   for (size_t i = b; i < e; ++i) {
     std::string_view w = t[i].low;
-    if (w == "university" || w == "college" || w == "state" || w == "institute" ||
-        w == "school" || w == "academy" || w == "polytechnic") {
+    if (w == "university" || w == "college" || w == "state" || w == "institute" || w == "school" ||
+        w == "academy" || w == "polytechnic") {
       return true;
     }
   }
   if (e == b + 1) {
     const std::string& x = t[b].text;
-    const bool acronym = x.size() >= 2 && x.size() <= 5 &&
-                         std::all_of(x.begin(), x.end(), [](char ch) { return std::isupper(static_cast<unsigned char>(ch)); });
-    static const WordSet kKnown = {"ucla", "mit", "nyu", "usc", "ucsd", "ucsb", "uc", "harvard",
-                                   "stanford", "yale", "princeton", "columbia", "berkeley",
-                                   "oxford", "cambridge", "cornell", "duke", "caltech", "cmu",
-                                   "upenn", "georgetown", "purdue", "rutgers"};
+    const bool acronym =
+        x.size() >= 2 && x.size() <= 5 && std::all_of(x.begin(), x.end(), [](char ch) {
+          return std::isupper(static_cast<unsigned char>(ch));
+        });
+    static const WordSet kKnown = {"ucla",       "mit",      "nyu",      "usc",      "ucsd",
+                                   "ucsb",       "uc",       "harvard",  "stanford", "yale",
+                                   "princeton",  "columbia", "berkeley", "oxford",   "cambridge",
+                                   "cornell",    "duke",     "caltech",  "cmu",      "upenn",
+                                   "georgetown", "purdue",   "rutgers"};
     return (acronym && t[b].low != "ux" && t[b].low != "hr" && t[b].low != "nhs") ||
            kKnown.contains(t[b].low);
   }
@@ -175,10 +182,10 @@ std::vector<Statement> School(const Toks& t, const Subject& s) {
 
 std::vector<Statement> Language(const Toks& t, const Subject& s) {
   if (!AboutUser(s)) return {};
-  static const WordSet kVerbs = {"learning", "learn", "studying", "study", "speak", "speaking",
-                                 "practicing", "practising", "dropped", "studies", "lessons",
-                                 "classes", "class", "fluent", "native", "taking", "doing",
-                                 "stopped", "tutor", "duolingo", "grew"};
+  static const WordSet kVerbs = {
+      "learning",   "learn",   "studying", "study",   "speak",   "speaking", "practicing",
+      "practising", "dropped", "studies",  "lessons", "classes", "class",    "fluent",
+      "native",     "taking",  "doing",    "stopped", "tutor",   "duolingo", "grew"};
   if (!Has(t, {"learning", "learn", "studying", "study", "speak", "speaking", "practicing",
                "practising", "dropped", "studies", "lessons", "classes", "fluent", "native",
                "doing", "stopped", "grew", "class"})) {
@@ -189,7 +196,8 @@ std::vector<Statement> Language(const Toks& t, const Subject& s) {
   for (size_t i = 0; i < t.size(); ++i) {
     std::string_view key = LanguageKey(t[i].low);
     if (key.empty() || !IsCapitalized(t[i]) && t[i].low != "korean" && t[i].low != "japanese" &&
-                           t[i].low != "spanish" && t[i].low != "french" && t[i].low != "mandarin") {
+                           t[i].low != "spanish" && t[i].low != "french" &&
+                           t[i].low != "mandarin") {
       if (key.empty()) continue;
     }
     Statement st = Make(Kind::kLanguage, t[i].text, std::string(key), 0.85);
@@ -207,12 +215,13 @@ namespace {
 
 bool IsMedication(std::string_view w) {
   static const WordSet k = {
-      "sertraline", "zoloft", "prozac", "fluoxetine", "lexapro", "escitalopram", "wellbutrin",
-      "bupropion", "lisinopril", "metformin", "insulin", "levothyroxine", "synthroid",
-      "atorvastatin", "lipitor", "simvastatin", "omeprazole", "adderall", "ritalin",
-      "vyvanse", "melatonin", "ibuprofen", "aspirin", "tylenol", "xanax", "ozempic",
-      "amlodipine", "losartan", "albuterol", "prednisone", "birth", "iron", "metoprolol",
-      "gabapentin", "lamotrigine", "lithium", "seroquel", "humira", "eliquis", "warfarin"};
+      "sertraline", "zoloft",       "prozac",     "fluoxetine",  "lexapro",     "escitalopram",
+      "wellbutrin", "bupropion",    "lisinopril", "metformin",   "insulin",     "levothyroxine",
+      "synthroid",  "atorvastatin", "lipitor",    "simvastatin", "omeprazole",  "adderall",
+      "ritalin",    "vyvanse",      "melatonin",  "ibuprofen",   "aspirin",     "tylenol",
+      "xanax",      "ozempic",      "amlodipine", "losartan",    "albuterol",   "prednisone",
+      "birth",      "iron",         "metoprolol", "gabapentin",  "lamotrigine", "lithium",
+      "seroquel",   "humira",       "eliquis",    "warfarin"};
   return k.contains(w) || w.ends_with("pril") || w.ends_with("olol") || w.ends_with("statin") ||
          w.ends_with("sartan") || w.ends_with("dipine") || w.ends_with("prazole") ||
          w.ends_with("mab") || w.ends_with("cillin") || w.ends_with("mycin") ||
@@ -258,8 +267,11 @@ std::vector<Statement> HealthCondition(const Toks& t, const Subject& s) {
     }
     // "diabetic" is about diabetes: one condition, one key
     static const std::vector<std::pair<std::string_view, std::string_view>> kConditions = {
-        {"diabetic", "diabetes"}, {"prediabetic", "prediabetes"}, {"asthmatic", "asthma"},
-        {"epileptic", "epilepsy"}, {"anemic", "anemia"}};
+        {"diabetic", "diabetes"},
+        {"prediabetic", "prediabetes"},
+        {"asthmatic", "asthma"},
+        {"epileptic", "epilepsy"},
+        {"anemic", "anemia"}};
     std::string key = w;
     for (const auto& [adjective, condition] : kConditions) {
       if (w == adjective) key = std::string(condition);
@@ -273,9 +285,9 @@ std::vector<Statement> HealthCondition(const Toks& t, const Subject& s) {
 // ---- what the user eats ----
 
 bool IsDiet(std::string_view w) {
-  static const WordSet k = {"vegetarian", "vegan", "pescatarian", "keto", "paleo", "carnivore",
-                            "gluten-free", "dairy-free", "plant-based", "kosher", "halal",
-                            "whole30", "low-carb"};
+  static const WordSet k = {"vegetarian", "vegan",       "pescatarian", "keto",        "paleo",
+                            "carnivore",  "gluten-free", "dairy-free",  "plant-based", "kosher",
+                            "halal",      "whole30",     "low-carb"};
   return k.contains(w);
 }
 

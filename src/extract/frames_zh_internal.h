@@ -22,21 +22,21 @@ enum class Who { kUser, kUserThing, kPerson, kNobody, kOther };
 
 struct Subject {
   Who who = Who::kOther;
-  size_t end = 0;     // bytes of the subject
-  std::string key;    // person: name or relation key; user thing: the noun
+  size_t end = 0;   // bytes of the subject
+  std::string key;  // person: name or relation key; user thing: the noun
   std::string relation;
   std::string name;
 };
 
 // ---- text and subjects (frames_zh.cc) ----
 
-bool Has(SV s, SV w);             // s contains w
+bool Has(SV s, SV w);  // s contains w
 std::string Str(SV s);
 std::string TrimValue(SV v);      // particles and fillers off both ends
 size_t ValueEnd(SV s, size_t b);  // where a value starting at b ends
 const std::vector<SV>& RelationWords();
-SV RelationAt(SV s, size_t i);    // the longest relation word at s[i], or ""
-bool IsDigitOrNumeral(SV ch);     // one character: a digit or a Chinese numeral
+SV RelationAt(SV s, size_t i);  // the longest relation word at s[i], or ""
+bool IsDigitOrNumeral(SV ch);   // one character: a digit or a Chinese numeral
 Subject FindSubject(SV s);
 bool AboutUser(const Subject& s);  // the user, a thing of theirs, or no subject
 void ForPerson(const Subject& s, Statement* st, SV attribute);
@@ -68,8 +68,7 @@ std::vector<Statement> Diet(SV s, const Subject& sub);
 // Plans, budgets and amounts, schedules, devices, what ended (frames_zh_plans.cc).
 std::vector<Statement> Plan(SV s, const Subject& sub, const ClauseView& c);
 std::vector<Statement> Budget(SV s, const Subject& sub, const ClauseView& c, MessageState* state);
-std::vector<Statement> Amount(SV s, const Subject& sub, const ClauseView& c,
-                              MessageState* state);
+std::vector<Statement> Amount(SV s, const Subject& sub, const ClauseView& c, MessageState* state);
 std::vector<Statement> Schedule(SV s, const Subject& sub, MessageState* state);
 std::vector<Statement> Device(SV s, const Subject& sub);
 std::vector<Statement> Ended(SV s, const Subject& sub, MessageState* state);

@@ -49,7 +49,8 @@ std::vector<Statement> Partner(SV s, const Subject& sub) {
   if (AboutUser(sub)) {
     for (SV rel : {"男朋友", "女朋友", "男友", "女友", "对象", "老公", "老婆"}) {
       size_t k = s.find(rel);
-      if (k == SV::npos || k > 12 || !(Has(s.substr(0, k), "有") || Has(s.substr(0, k), "个"))) continue;
+      if (k == SV::npos || k > 12 || !(Has(s.substr(0, k), "有") || Has(s.substr(0, k), "个")))
+        continue;
       std::string name = name_after(k + rel.size());
       if (!name.empty()) return {Make(Kind::kPartner, name, "", 0.85)};
     }
@@ -132,7 +133,8 @@ std::vector<Statement> NameOfRelation(SV s) {
     if (rel.empty()) continue;
     std::string name = Str(s.substr(0, k));
     bool bad = false;
-    for (SV w : {"他", "她", "你", "我", "现在", "也", "都", "已经", "这", "那", "就"}) bad = bad || Has(name, w);
+    for (SV w : {"他", "她", "你", "我", "现在", "也", "都", "已经", "这", "那", "就"})
+      bad = bad || Has(name, w);
     if (bad) return {};
     Statement st = Make(Kind::kName, name, "", 0.85);
     st.subject = Str(rel);
@@ -152,7 +154,8 @@ std::vector<Statement> PersonFacts(SV s, const Subject& sub) {
   // 住在X / 在X定居 / 在X上班 / 是X / 有X / 对X过敏 / 叫X
   if (rest.starts_with("住在") || rest.starts_with("住") || rest.starts_with("搬到") ||
       rest.starts_with("搬去")) {
-    size_t b = rest.starts_with("住在") || rest.starts_with("搬到") || rest.starts_with("搬去") ? 6 : 3;
+    size_t b =
+        rest.starts_with("住在") || rest.starts_with("搬到") || rest.starts_with("搬去") ? 6 : 3;
     std::string place = TrimValue(rest.substr(b, ValueEnd(rest, b) - b));
     if (place.empty()) return {};
     Statement st = Make(Kind::kLocation, place, "", 0.8);
@@ -178,7 +181,8 @@ std::vector<Statement> PersonFacts(SV s, const Subject& sub) {
     }
   }
   if (size_t k = rest.find("定居"); k != SV::npos && k > 3) {
-    std::string place = TrimValue(rest.substr(rest.starts_with("在") ? 3 : 0, k - (rest.starts_with("在") ? 3 : 0)));
+    std::string place = TrimValue(
+        rest.substr(rest.starts_with("在") ? 3 : 0, k - (rest.starts_with("在") ? 3 : 0)));
     Statement st = Make(Kind::kLocation, place, "", 0.8);
     ForPerson(sub, &st, "location");
     return {st};
@@ -244,8 +248,10 @@ std::vector<Statement> Age(SV s, const Subject& sub) {
   SV before = s.substr(sub.end, b - sub.end);
   if (CountCodepoints(before) > 4) return {};
   Statement st = Make(Kind::kAge, Str(s.substr(b, k + 3 - b)), "", 0.85);
-  if (sub.who == Who::kPerson) ForPerson(sub, &st, "age");
-  else if (!AboutUser(sub)) return {};
+  if (sub.who == Who::kPerson)
+    ForPerson(sub, &st, "age");
+  else if (!AboutUser(sub))
+    return {};
   return {st};
 }
 
@@ -253,13 +259,14 @@ std::vector<Statement> Age(SV s, const Subject& sub) {
 
 std::vector<Statement> Contact(SV s, const Subject& sub) {
   static const std::vector<std::pair<SV, SV>> kLabels = {
-      {"手机号码", "phone"}, {"手机号", "phone"}, {"电话号码", "phone"}, {"电话", "phone"},
-      {"邮箱", "email"}, {"电子邮件", "email"}, {"身份证号码", "id_card"}, {"身份证号", "id_card"},
-      {"家庭住址", "address"}, {"住址", "address"}, {"家地址", "address"}, {"地址", "address"},
-      {"微信号", "wechat"}, {"微信", "wechat"}, {"车牌号", "license_plate"},
+      {"手机号码", "phone"},     {"手机号", "phone"},      {"电话号码", "phone"},
+      {"电话", "phone"},         {"邮箱", "email"},        {"电子邮件", "email"},
+      {"身份证号码", "id_card"}, {"身份证号", "id_card"},  {"家庭住址", "address"},
+      {"住址", "address"},       {"家地址", "address"},    {"地址", "address"},
+      {"微信号", "wechat"},      {"微信", "wechat"},       {"车牌号", "license_plate"},
       {"车牌", "license_plate"}, {"护照号码", "passport"}, {"护照号", "passport"},
-      {"血型", "blood_type"}, {"生日", "birthday"}, {"QQ号", "qq"}, {"工号", "employee_id"},
-      {"学号", "student_id"}};
+      {"血型", "blood_type"},    {"生日", "birthday"},     {"QQ号", "qq"},
+      {"工号", "employee_id"},   {"学号", "student_id"}};
   if (!AboutUser(sub)) return {};
   for (const auto& [label, key] : kLabels) {
     size_t k = s.find(label);

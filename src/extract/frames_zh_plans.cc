@@ -16,8 +16,9 @@ namespace engram::extract::frames_zh {
 // ---- plans ----
 
 std::vector<Statement> Plan(SV s, const Subject& sub, const ClauseView& c) {
-  const bool event_first = s.starts_with("婚礼") || s.starts_with("考试") || s.starts_with("面试") ||
-                           s.starts_with("手术") || s.starts_with("婚期") || s.starts_with("答辩");
+  const bool event_first = s.starts_with("婚礼") || s.starts_with("考试") ||
+                           s.starts_with("面试") || s.starts_with("手术") ||
+                           s.starts_with("婚期") || s.starts_with("答辩");
   if (!AboutUser(sub) && !event_first) return {};
   // "下个月要搬去深圳", "我们下个月要搬进新房子": a move ahead is a plan, not the home
   for (SV move : {"搬去", "搬到", "搬进", "搬回"}) {
@@ -34,8 +35,9 @@ std::vector<Statement> Plan(SV s, const Subject& sub, const ClauseView& c) {
     return {st};
   }
   // "婚礼推迟到明年春天了", "我们的婚礼定在十月": an event's date
-  static const std::vector<SV> kEvents = {"婚礼", "考试", "面试", "手术", "婚期", "考研", "雅思",
-                                          "托福", "答辩", "毕业典礼", "蜜月", "旅行", "出差"};
+  static const std::vector<SV> kEvents = {"婚礼", "考试", "面试", "手术", "婚期",
+                                          "考研", "雅思", "托福", "答辩", "毕业典礼",
+                                          "蜜月", "旅行", "出差"};
   for (SV ev : kEvents) {
     if (!Has(s, ev)) continue;
     if (!(Has(s, "推迟") || Has(s, "提前") || Has(s, "改到") || Has(s, "定在") || Has(s, "改成") ||
@@ -80,11 +82,10 @@ std::vector<Statement> Budget(SV s, const Subject& sub, const ClauseView& c, Mes
   return {st};
 }
 
-std::vector<Statement> Amount(SV s, const Subject& sub, const ClauseView& c,
-                              MessageState* state) {
-  static const std::vector<SV> kWords = {"房租", "月租", "租金", "工资", "月薪", "年薪", "薪水",
-                                         "收入", "生活费", "体重", "房贷", "存款", "学费", "涨薪",
-                                         "涨租"};
+std::vector<Statement> Amount(SV s, const Subject& sub, const ClauseView& c, MessageState* state) {
+  static const std::vector<SV> kWords = {"房租", "月租", "租金", "工资",   "月薪",
+                                         "年薪", "薪水", "收入", "生活费", "体重",
+                                         "房贷", "存款", "学费", "涨薪",   "涨租"};
   std::string topic;
   for (SV w : kWords) {
     if (Has(s, w)) {
@@ -119,9 +120,9 @@ std::vector<Statement> Amount(SV s, const Subject& sub, const ClauseView& c,
 // ---- schedules ----
 
 std::vector<Statement> Schedule(SV s, const Subject& sub, MessageState* state) {
-  static const std::vector<SV> kWhen = {"每周", "每个周", "每星期", "周一", "周二", "周三", "周四",
-                                        "周五", "周六", "周日", "周末", "星期", "每天早上", "每天晚上",
-                                        "每天", "点上班", "点下班", "点半上班"};
+  static const std::vector<SV> kWhen = {
+      "每周", "每个周", "每星期", "周一",     "周二",     "周三", "周四",   "周五",   "周六",
+      "周日", "周末",   "星期",   "每天早上", "每天晚上", "每天", "点上班", "点下班", "点半上班"};
   size_t when = SV::npos;
   for (SV w : kWhen) {
     size_t k = s.find(w);
@@ -204,9 +205,9 @@ std::vector<Statement> Device(SV s, const Subject& sub) {
   }
   if (kind.empty()) {
     static const std::vector<SV> kBrands = {
-        "小米", "华为", "荣耀", "三星", "安卓", "苹果手机", "戴尔", "联想", "惠普", "华硕", "宏碁",
-        "文石", "掌阅", "比亚迪", "特斯拉", "丰田", "本田", "大众", "宝马", "奔驰", "奥迪", "凯美瑞",
-        "雅阁", "捷达", "理想", "蔚来", "小鹏", "问界"};
+        "小米", "华为",   "荣耀", "三星",   "安卓",   "苹果手机", "戴尔", "联想", "惠普", "华硕",
+        "宏碁", "文石",   "掌阅", "比亚迪", "特斯拉", "丰田",     "本田", "大众", "宝马", "奔驰",
+        "奥迪", "凯美瑞", "雅阁", "捷达",   "理想",   "蔚来",     "小鹏", "问界"};
     for (SV b : kBrands) {
       size_t k = s.find(b);
       if (k == SV::npos || (at != SV::npos && k >= at)) continue;
@@ -254,9 +255,9 @@ std::vector<Statement> Device(SV s, const Subject& sub) {
 
 std::vector<Statement> Ended(SV s, const Subject& sub, MessageState* state) {
   // "旺财上个月去世了", "奶奶上个月走了", "小绿飞走了", "Kindle坏了", "我儿子的猫丢了"
-  static const std::vector<SV> kGone = {"去世", "过世", "走了", "死了", "没了", "飞走", "跑丢",
-                                        "丢了", "跑了", "坏了", "病逝", "离世", "不在了", "送人",
-                                        "卖了", "扔了", "淘汰"};
+  static const std::vector<SV> kGone = {"去世",   "过世", "走了", "死了", "没了", "飞走",
+                                        "跑丢",   "丢了", "跑了", "坏了", "病逝", "离世",
+                                        "不在了", "送人", "卖了", "扔了", "淘汰"};
   // The earliest word of ending ("小绿飞走了": 飞走, not 走了).
   std::vector<std::pair<size_t, SV>> found;
   for (SV g : kGone) {
@@ -272,8 +273,10 @@ std::vector<Statement> Ended(SV s, const Subject& sub, MessageState* state) {
                              : sub.name;
     } else {
       SV lead = s.substr(0, k);
-      if (lead.starts_with("我的")) lead.remove_prefix(6);
-      else if (lead.starts_with("我家")) lead.remove_prefix(6);
+      if (lead.starts_with("我的"))
+        lead.remove_prefix(6);
+      else if (lead.starts_with("我家"))
+        lead.remove_prefix(6);
       for (SV adv : {"已经", "上个月", "昨天", "今天", "前天", "突然", "终于", "也"}) {
         if (lead.ends_with(adv)) lead.remove_suffix(adv.size());
       }
@@ -304,15 +307,19 @@ std::vector<Statement> Ended(SV s, const Subject& sub, MessageState* state) {
     size_t k = s.find(well);
     if (k == SV::npos || k == 0) continue;
     SV lead = s.substr(0, k);
-    if (lead.starts_with("我的")) lead.remove_prefix(6);
-    else if (lead.starts_with("我")) lead.remove_prefix(3);
+    if (lead.starts_with("我的"))
+      lead.remove_prefix(6);
+    else if (lead.starts_with("我"))
+      lead.remove_prefix(3);
     for (SV adv : {"已经", "也", "都", "基本"}) {
       if (lead.ends_with(adv)) lead.remove_suffix(adv.size());
     }
-    static const std::vector<SV> kBody = {"膝盖", "腰", "手腕", "脚踝", "肩膀", "颈椎", "胃", "牙",
-                                          "嗓子", "感冒", "发烧", "伤", "腿", "手", "脚", "背", "眼睛",
-                                          "咳嗽", "过敏"};
-    const bool body = IsHealthWord(lead) || std::any_of(kBody.begin(), kBody.end(), [&](SV b) { return ContainsText(lead, b); });
+    static const std::vector<SV> kBody = {"膝盖", "腰",   "手腕", "脚踝", "肩膀", "颈椎", "胃",
+                                          "牙",   "嗓子", "感冒", "发烧", "伤",   "腿",   "手",
+                                          "脚",   "背",   "眼睛", "咳嗽", "过敏"};
+    const bool body = IsHealthWord(lead) || std::any_of(kBody.begin(), kBody.end(), [&](SV b) {
+                        return ContainsText(lead, b);
+                      });
     if (lead.empty() || !body || CountCodepoints(lead) > 6) continue;
     Statement st = Make(Kind::kEnded, Str(lead), "", 0.85);
     st.ends = {Str(lead)};
@@ -381,13 +388,16 @@ std::vector<Statement> Ended(SV s, const Subject& sub, MessageState* state) {
     state->topic = "employer";
     return ended(Str(s.substr(b, ValueEnd(s, b) - b)), "");
   }
-  if (pred.starts_with("不") && pred.ends_with("了") && CountCodepoints(pred) <= 8 && CountCodepoints(pred) >= 3) {
+  if (pred.starts_with("不") && pred.ends_with("了") && CountCodepoints(pred) <= 8 &&
+      CountCodepoints(pred) >= 3) {
     SV what = pred.substr(3, pred.size() - 6);  // "不考公了"
     if (what.starts_with("再")) what.remove_prefix(3);
     // "不再喜欢咖啡了": a like that turned, read by the likes
-    if (!what.starts_with("喜欢") && !what.starts_with("爱") && !what.empty()) return ended(Str(what), "");
+    if (!what.starts_with("喜欢") && !what.starts_with("爱") && !what.empty())
+      return ended(Str(what), "");
   }
-  for (SV w : {"辞职", "离职", "跳槽", "换工作", "转岗", "新工作", "换了工作", "找到工作", "入职"}) {
+  for (SV w :
+       {"辞职", "离职", "跳槽", "换工作", "转岗", "新工作", "换了工作", "找到工作", "入职"}) {
     if (Has(s, w)) state->topic = "employer";
   }
   return {};

@@ -19,7 +19,7 @@ bool IsSchoolName(SV v) {
   for (SV end : {"大学", "学院", "小学", "中学", "高中", "初中", "幼儿园", "学校", "大"}) {
     if (v.ends_with(end) && CountCodepoints(v) >= 2) return true;
   }
-  static const std::vector<SV> kKnown = {"清华", "北大", "复旦", "浙大", "交大", "人大", "南大",
+  static const std::vector<SV> kKnown = {"清华", "北大", "复旦", "浙大",   "交大",   "人大", "南大",
                                          "武大", "中山", "同济", "哈工大", "中科大", "北航"};
   return std::find(kKnown.begin(), kKnown.end(), v) != kKnown.end();
 }
@@ -27,9 +27,9 @@ bool IsSchoolName(SV v) {
 }  // namespace
 
 std::vector<Statement> School(SV s, const Subject& sub, const MessageState& state) {
-  static const std::vector<SV> kStudy = {"读书", "上学", "读研", "读博", "念书", "读大学", "读高中",
-                                         "上大学", "读本科", "读硕士", "读博士", "读的", "上幼儿园",
-                                         "读初中", "读小学", "留学", "进修", "就读"};
+  static const std::vector<SV> kStudy = {
+      "读书",   "上学",   "读研", "读博",     "念书",   "读大学", "读高中", "上大学", "读本科",
+      "读硕士", "读博士", "读的", "上幼儿园", "读初中", "读小学", "留学",   "进修",   "就读"};
   for (SV verb : kStudy) {
     size_t k = s.find(verb);
     if (k == SV::npos) continue;
@@ -60,9 +60,12 @@ std::vector<Statement> School(SV s, const Subject& sub, const MessageState& stat
     size_t b = s.rfind("读", k);
     if (b == SV::npos) b = s.rfind("上", k);
     if (b == SV::npos) continue;
-    Statement st = Make(Kind::kSchool, TrimValue(s.substr(b + 3, k + grade.size() - b - 3)), "", 0.8);
-    if (sub.who == Who::kPerson) ForPerson(sub, &st, "grade");
-    else st.slot = "user/grade";
+    Statement st =
+        Make(Kind::kSchool, TrimValue(s.substr(b + 3, k + grade.size() - b - 3)), "", 0.8);
+    if (sub.who == Who::kPerson)
+      ForPerson(sub, &st, "grade");
+    else
+      st.slot = "user/grade";
     return {st};
   }
   return {};
@@ -94,10 +97,10 @@ std::vector<Statement> Language(SV s, const Subject& sub) {
 // ---- work the patterns do not read ----
 
 bool LooksLikeJob(SV v) {
-  static const std::vector<SV> kEnds = {"师", "员", "医生", "护士", "老师", "会计", "经理", "主管",
-                                        "总监", "设计", "开发", "运营", "销售", "财务", "HR", "hr",
-                                        "律师", "工程师", "产品", "分析", "编辑", "记者", "顾问",
-                                        "助理", "合伙人", "前端", "后端", "测试", "客服", "主播"};
+  static const std::vector<SV> kEnds = {
+      "师",   "员",   "医生", "护士", "老师",   "会计", "经理", "主管",   "总监", "设计",
+      "开发", "运营", "销售", "财务", "HR",     "hr",   "律师", "工程师", "产品", "分析",
+      "编辑", "记者", "顾问", "助理", "合伙人", "前端", "后端", "测试",   "客服", "主播"};
   if (v.empty() || CountCodepoints(v) > 10) return false;
   for (SV e : kEnds) {
     if (v.ends_with(e)) return true;
@@ -161,8 +164,10 @@ std::vector<Statement> Work(SV s, const Subject& sub, MessageState* state) {
     if (job.empty()) continue;
     Statement st = Make(Kind::kJob, job, "", 0.85);
     st.entities.clear();
-    if (sub.who == Who::kPerson) ForPerson(sub, &st, "job");
-    else if (!AboutUser(sub)) return {};
+    if (sub.who == Who::kPerson)
+      ForPerson(sub, &st, "job");
+    else if (!AboutUser(sub))
+      return {};
     return {st};
   }
   return {};
@@ -172,9 +177,9 @@ std::vector<Statement> Work(SV s, const Subject& sub, MessageState* state) {
 
 std::vector<Statement> Medication(SV s, const Subject& sub) {
   // "在吃降压药", "每天吃铁剂", "睡前吃褪黑素"
-  static const std::vector<SV> kMeds = {"降压药", "降糖药", "胰岛素", "褪黑素", "铁剂", "抗抑郁药",
-                                        "安眠药", "消炎药", "激素", "避孕药", "阿司匹林", "二甲双胍",
-                                        "优甲乐", "钙片", "维生素"};
+  static const std::vector<SV> kMeds = {"降压药",   "降糖药",   "胰岛素", "褪黑素", "铁剂",
+                                        "抗抑郁药", "安眠药",   "消炎药", "激素",   "避孕药",
+                                        "阿司匹林", "二甲双胍", "优甲乐", "钙片",   "维生素"};
   for (SV m : kMeds) {
     if (!Has(s, m)) continue;
     Statement st = Make(Kind::kMedication, Str(m), Str(m));
@@ -189,9 +194,9 @@ std::vector<Statement> Medication(SV s, const Subject& sub) {
 std::vector<Statement> Diet(SV s, const Subject& sub) {
   if (!AboutUser(sub)) return {};
   static const std::vector<std::pair<SV, SV>> kDiets = {
-      {"素食主义", "素食"}, {"素食", "素食"}, {"吃素", "素食"}, {"全素", "纯素"}, {"纯素", "纯素"},
-      {"生酮", "生酮"}, {"轻断食", "轻断食"}, {"开始吃肉", "吃肉"}, {"恢复吃肉", "吃肉"},
-      {"清真", "清真"}};
+      {"素食主义", "素食"}, {"素食", "素食"}, {"吃素", "素食"},     {"全素", "纯素"},
+      {"纯素", "纯素"},     {"生酮", "生酮"}, {"轻断食", "轻断食"}, {"开始吃肉", "吃肉"},
+      {"恢复吃肉", "吃肉"}, {"清真", "清真"}};
   for (const auto& [w, value] : kDiets) {
     if (!Has(s, w)) continue;
     if ((Has(s, "不吃素") || Has(s, "不再吃素")) && value == "素食") {

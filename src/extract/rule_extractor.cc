@@ -17,9 +17,9 @@
 #include "extract/rule_patterns.h"
 #include "extract/speech_acts.h"
 #include "extract/third_person.h"
+#include "text/find.h"
 #include "text/language.h"
 #include "text/normalizer.h"
-#include "text/find.h"
 
 namespace engram {
 namespace extract {
@@ -159,18 +159,18 @@ class RuleExtractor final : public Extractor {
   // What the clauses of one turn share.
   struct TurnState {
     MessageState message;
-    size_t turn_first = 0;   // index in `out` of this turn's first candidate
+    size_t turn_first = 0;  // index in `out` of this turn's first candidate
     bool zh = false;
     TimestampMs said = 0;
     size_t index = 0;
-    std::optional<ClauseInput> pending_time;  // a clause that was only a time dates the next
+    std::optional<ClauseInput> pending_time;   // a clause that was only a time dates the next
     std::optional<ClauseInput> sentence_time;  // the sentence's last time, for later events
     std::optional<MemoryType> sentence_type;   // the type of the sentence's last statement
     std::string subject;  // Chinese: the subject of the sentence's last clause ("我", "我儿子")
     std::string subject_key;  // … and who it is ("user", "儿子")
-    std::string label;    // "wedding" for "ok wedding stuff: budget is $25k, …"
+    std::string label;        // "wedding" for "ok wedding stuff: budget is $25k, …"
     std::string fronted;  // Chinese: an object said before 我 ("花生我是不能吃的" → 花生)
-    bool facts = false;   // "Fact:", "Two facts worth filing:": statements about the world are kept
+    bool facts = false;  // "Fact:", "Two facts worth filing:": statements about the world are kept
     bool after_condition = false;  // the clause before was a condition ("if …", "如果…")
     std::optional<MemoryType> type_hint;  // "I've made up my mind, …": the next clause's type
     // A clause of this sentence that stated nothing by itself, before any statement of the turn
@@ -203,8 +203,10 @@ class RuleExtractor final : public Extractor {
 
   void ExtractTurn(const Turn& turn, size_t index, std::vector<Candidate>* out) {
     std::string text = turn.content;
-    for (size_t k = text.find("’"); k != std::string::npos; k = text.find("’", k)) text.replace(k, 3, "'");
-    for (size_t k = text.find("‘"); k != std::string::npos; k = text.find("‘", k)) text.replace(k, 3, "'");
+    for (size_t k = text.find("’"); k != std::string::npos; k = text.find("’", k))
+      text.replace(k, 3, "'");
+    for (size_t k = text.find("‘"); k != std::string::npos; k = text.find("‘", k))
+      text.replace(k, 3, "'");
     const Language lang = DetectLanguage(text);
     if (lang != Language::kChinese && lang != Language::kLatin) return;
     TurnState ts;
@@ -218,7 +220,8 @@ class RuleExtractor final : public Extractor {
       const bool correction = extract::IsCorrection(sentence.text, ts.zh);
       ts.label = TopicLabel(sentence.text, ts.zh);
       std::string s = ts.zh ? extract::RewriteNotButZh(sentence.text) : sentence.text;
-      std::vector<extract::Piece> pieces = ts.zh ? extract::SplitClausesZh(s) : extract::SplitClausesEn(s);
+      std::vector<extract::Piece> pieces =
+          ts.zh ? extract::SplitClausesZh(s) : extract::SplitClausesEn(s);
       bool corrected = false;  // a correction marker was met in this sentence
       ts.subject.clear();
       ts.fronted.clear();
@@ -238,7 +241,8 @@ class RuleExtractor final : public Extractor {
                   std::vector<Candidate>* out) {
     const bool zh = ts->zh;
     if (AnnouncesFacts(piece.text, zh)) ts->facts = true;
-    std::string clause = zh ? extract::StripMarkersZh(piece.text) : extract::StripMarkersEn(piece.text);
+    std::string clause =
+        zh ? extract::StripMarkersZh(piece.text) : extract::StripMarkersEn(piece.text);
     if (clause.empty()) return;
     if (correction) {
       // What the user said, without a subject the splitter carried over.
@@ -270,9 +274,11 @@ class RuleExtractor final : public Extractor {
     view.zh = zh;
     view.correction = correction;
     view.topic = ts->message.topic;
-    if (auto reported = zh ? extract::ReportedSpeechZh(clause) : extract::ReportedSpeechEn(clause)) {
+    if (auto reported =
+            zh ? extract::ReportedSpeechZh(clause) : extract::ReportedSpeechEn(clause)) {
       view.reporter = reported->reporter;
-      clause = zh ? extract::StripMarkersZh(reported->rest) : extract::StripMarkersEn(reported->rest);
+      clause =
+          zh ? extract::StripMarkersZh(reported->rest) : extract::StripMarkersEn(reported->rest);
       if (clause.empty()) return;
       // "Karis 告诉我她宁愿…": she is the one who reported
       if (zh && (clause.starts_with("她") || clause.starts_with("他"))) {
@@ -288,7 +294,8 @@ class RuleExtractor final : public Extractor {
     std::string own = clause;  // the clause without a subject the splitter carried over
     if (piece.inherited && zh && own.starts_with("我")) own.erase(0, 3);
     if (piece.inherited && !zh && own.starts_with("I ")) own.erase(0, 2);
-    const extract::SubjectInfo first = zh ? extract::ChineseSubject(clause) : extract::EnglishSubject(clause);
+    const extract::SubjectInfo first =
+        zh ? extract::ChineseSubject(clause) : extract::EnglishSubject(clause);
     const bool elaboration = (IsElaboration(clause, zh) && !(zh && !first.key.empty())) ||
                              IsSubordinate(own, zh) || (zh && IsElaboration(own, zh));
     bool implicit = first.implicit;
@@ -296,8 +303,8 @@ class RuleExtractor final : public Extractor {
       // The splitter carried 我 over, but the clause before was about someone else:
       // "我同事老王是个铁杆球迷，特别喜欢皇马" → 老王 likes Real Madrid.
       bool changed = false;
-      if (piece.inherited && clause.starts_with("我") && !ts->subject.empty() && ts->subject != "我" &&
-          ts->subject_key != "user") {
+      if (piece.inherited && clause.starts_with("我") && !ts->subject.empty() &&
+          ts->subject != "我" && ts->subject_key != "user") {
         clause = ts->subject + clause.substr(3);
         changed = true;
       }
@@ -341,8 +348,8 @@ class RuleExtractor final : public Extractor {
       if (in.has_time) ts->pending_time = in;
       return;
     }
-    std::vector<Statement> statements =
-        zh ? extract::MatchChineseFrames(view, &ts->message) : extract::MatchEnglishFrames(view, &ts->message);
+    std::vector<Statement> statements = zh ? extract::MatchChineseFrames(view, &ts->message)
+                                           : extract::MatchEnglishFrames(view, &ts->message);
     bool from_patterns = false;
     if (statements.empty() && view.reporter.empty() && (zh || !IsHypotheticalEn(clause))) {
       std::string v1_storage = zh ? ForPatternsZh(view.text) : ForPatternsEn(view.text);
@@ -353,7 +360,8 @@ class RuleExtractor final : public Extractor {
     }
     if (statements.empty() && !elaboration && !correction) {
       // (in a correction, what is neither a slot's value nor a corrected value is commentary)
-      if (auto generic = Generic(clause, view, zh, ts->facts)) statements.push_back(std::move(*generic));
+      if (auto generic = Generic(clause, view, zh, ts->facts))
+        statements.push_back(std::move(*generic));
     }
     if (statements.empty()) {
       ts->after_condition = IsCondition(own, zh);
@@ -368,7 +376,8 @@ class RuleExtractor final : public Extractor {
         // "they're brothers", "他教物理": detail of the statement before it
         if (elaboration && !correction && HasContent(view.text, zh)) {
           std::string more = Content(clause, view, ts->said, zh, true);
-          if (!zh && !more.empty()) more[0] = static_cast<char>(std::tolower(static_cast<unsigned char>(more[0])));
+          if (!zh && !more.empty())
+            more[0] = static_cast<char>(std::tolower(static_cast<unsigned char>(more[0])));
           out->back().content += (zh ? "，" : "; ") + more;
         }
       }
@@ -377,7 +386,8 @@ class RuleExtractor final : public Extractor {
     std::string content = Content(clause, view, ts->said, zh, /*dates=*/true);
     std::string undated = Content(clause, view, ts->said, zh, /*dates=*/false);
     const bool needs_lead =
-        implicit || std::any_of(statements.begin(), statements.end(), [](const Statement& st) { return st.elliptical; });
+        implicit || std::any_of(statements.begin(), statements.end(),
+                                [](const Statement& st) { return st.elliptical; });
     if (!ts->lead.empty() && needs_lead) {
       // "最多八万" has no subject of its own: what it continues is said with it
       content = JoinLead(ts->lead, content, zh);
@@ -388,25 +398,30 @@ class RuleExtractor final : public Extractor {
     // user ("The discrete nature of the token sets makes Jaccard a better fit", "Target is
     // 97%"), or one that says almost nothing itself ("I'll defend it", "I want to deliver"),
     // is its detail or its reason, not a memory of its own.
-    const bool weak = statements.size() == 1 &&
-                      (statements.front().kind == Kind::kGeneric || statements.front().kind == Kind::kGoal) &&
-                      (zh ? IsWeakStatementZh(view.text) : IsWeakStatement(view.text));
-    if (weak && out->size() == ts->turn_first && !extract::IsPassingMood(extract::LowerAscii(view.text), zh)) {
+    const bool weak =
+        statements.size() == 1 &&
+        (statements.front().kind == Kind::kGeneric || statements.front().kind == Kind::kGoal) &&
+        (zh ? IsWeakStatementZh(view.text) : IsWeakStatement(view.text));
+    if (weak && out->size() == ts->turn_first &&
+        !extract::IsPassingMood(extract::LowerAscii(view.text), zh)) {
       return;  // "I love it" with nothing before it: the kept turn holds it
     }
     const bool consequent = ts->after_condition;  // "If I can't hit it, we revert to …"
     ts->after_condition = false;
     if (statements.size() == 1 &&
         ((statements.front().kind == Kind::kGeneric &&
-          (statements.front().subject.empty() || consequent)) || weak) &&
+          (statements.front().subject.empty() || consequent)) ||
+         weak) &&
         out->size() > ts->turn_first && !correction) {
       std::string more = content;
-      if (!zh && !more.empty()) more[0] = static_cast<char>(std::tolower(static_cast<unsigned char>(more[0])));
+      if (!zh && !more.empty())
+        more[0] = static_cast<char>(std::tolower(static_cast<unsigned char>(more[0])));
       out->back().content += (zh ? "，" : "; ") + more;
       for (const std::string& e : view.ends) out->back().ends.push_back(e);
       return;
     }
-    if (!ts->label.empty() && extract::LowerAscii(content).find(extract::LowerAscii(ts->label)) == std::string::npos) {
+    if (!ts->label.empty() &&
+        extract::LowerAscii(content).find(extract::LowerAscii(ts->label)) == std::string::npos) {
       // "the venue's in Napa" under "wedding stuff:" is about the wedding
       std::string label = ts->label;
       if (!zh) label[0] = static_cast<char>(std::toupper(static_cast<unsigned char>(label[0])));
@@ -469,13 +484,15 @@ class RuleExtractor final : public Extractor {
   // or someone they know, reported by someone, or names something (a person, a number).
   std::optional<Statement> Generic(const std::string& clause, const ClauseView& view, bool zh,
                                    bool facts) const {
-    const std::string subject = zh ? extract::ChineseSubject(clause).key : extract::EnglishSubject(clause).key;
+    const std::string subject =
+        zh ? extract::ChineseSubject(clause).key : extract::EnglishSubject(clause).key;
     const size_t words = WordCount(view.text, zh);
     if (words < 2 || !HasContent(view.text, zh)) return std::nullopt;
     if (!zh && IsHypotheticalEn(clause) && view.reporter.empty()) return std::nullopt;
     // "You live in Paris", "你说得对": about the listener
-    if (view.reporter.empty() && (zh ? clause.starts_with("你") || clause.starts_with("您")
-                                     : extract::StartsWithWord(extract::LowerAscii(clause), "you"))) {
+    if (view.reporter.empty() &&
+        (zh ? clause.starts_with("你") || clause.starts_with("您")
+            : extract::StartsWithWord(extract::LowerAscii(clause), "you"))) {
       return std::nullopt;
     }
     const bool about = !subject.empty() || !view.reporter.empty();
@@ -504,21 +521,23 @@ class RuleExtractor final : public Extractor {
     for (std::string_view is : {" is ", " am ", " are ", " 'm ", "'s "}) {
       size_t k = low.rfind(is);
       if (k == std::string::npos) continue;
-      std::string v = extract::StripMarkersEn(text.substr(std::min(text.size(), k + is.size() - 1)));
+      std::string v =
+          extract::StripMarkersEn(text.substr(std::min(text.size(), k + is.size() - 1)));
       if (!v.empty() && std::count(v.begin(), v.end(), ' ') <= 2) return v;
     }
     return "";
   }
 
-  std::string Content(const std::string& clause, const ClauseView& view, TimestampMs said,
-                      bool zh, bool dates) const {
+  std::string Content(const std::string& clause, const ClauseView& view, TimestampMs said, bool zh,
+                      bool dates) const {
     std::string with_dates = dates ? WithDates(clause, zh, said) : clause;
     std::string content = zh ? RewriteZh(with_dates) : RewriteEn(with_dates);
     if (!view.reporter.empty()) {
       content += zh ? "（" + view.reporter + "说）" : " (according to their " + view.reporter + ")";
       if (!zh && (!ContainsText(view.reporter, ' ') &&
                   std::isupper(static_cast<unsigned char>(view.reporter[0])))) {
-        content = content.substr(0, content.rfind(" (according")) + " (according to " + view.reporter + ")";
+        content = content.substr(0, content.rfind(" (according")) + " (according to " +
+                  view.reporter + ")";
       }
     }
     return content;
@@ -564,7 +583,8 @@ class RuleExtractor final : public Extractor {
                                     "大的叫", "小的叫", "它叫", "她叫", "他叫", "名字叫", "叫"}) {
         if (!clause.starts_with(lead)) continue;
         name = clause.substr(lead.size());
-        another = lead != "它叫" && lead != "她叫" && lead != "他叫" && lead != "名字叫" && lead != "叫";
+        another =
+            lead != "它叫" && lead != "她叫" && lead != "他叫" && lead != "名字叫" && lead != "叫";
         break;
       }
       if (name.empty() || name.size() > 15) return false;
@@ -610,7 +630,8 @@ class RuleExtractor final : public Extractor {
     if (c.content.empty()) return;
     if (ts.zh) c.content = SubjectBeforeDateZh(std::move(c.content));
     if (!st.content.empty() && !view.reporter.empty()) {
-      c.content += ts.zh ? "（" + view.reporter + "说）" : " (according to their " + view.reporter + ")";
+      c.content +=
+          ts.zh ? "（" + view.reporter + "说）" : " (according to their " + view.reporter + ")";
     }
     if (ts.zh && st.kind == Kind::kAllergy && (st.value.starts_with("一") || st.value.empty()) &&
         !ts.fronted.empty()) {
@@ -644,14 +665,16 @@ class RuleExtractor final : public Extractor {
     const bool open_kind = st.kind == Kind::kGeneric || st.kind == Kind::kPersonFact ||
                            st.kind == Kind::kEvent || st.kind == Kind::kAppointment;
     // "我今天好开心", "I'm a bit tired": kept, with little weight, as how the user is
-    const bool passing_mood = open_kind && extract::IsPassingMood(low, ts.zh) && !extract::HasHealthCue(low);
+    const bool passing_mood =
+        open_kind && extract::IsPassingMood(low, ts.zh) && !extract::HasHealthCue(low);
     if (open_kind || st.kind == Kind::kGoal) {
       if (auto cue = extract::TypeFromCues(said, ts.zh)) {
         c.type = *cue;
       } else if (open_kind && view.time.has_time && !passing_mood) {
         // a generic statement about a day ahead is a plan; one about a day behind, or done
         // today, an event
-        const bool ahead = view.time.later_day || (view.time.future_time && FutureMarker(view.text, ts.zh));
+        const bool ahead =
+            view.time.later_day || (view.time.future_time && FutureMarker(view.text, ts.zh));
         c.type = ahead && st.kind != Kind::kEvent && st.kind != Kind::kAppointment &&
                          st.subject == "user"
                      ? MemoryType::kGoal
@@ -672,8 +695,10 @@ class RuleExtractor final : public Extractor {
     } else if (!traits.slot.empty()) {
       std::string slot(traits.slot);
       if (traits.keyed) {
-        if (!st.key.empty()) slot += (st.kind == Kind::kAttribute || st.kind == Kind::kContact ? "/" : ":") + st.key;
-        else if (!st.elliptical) slot.clear();
+        if (!st.key.empty())
+          slot += (st.kind == Kind::kAttribute || st.kind == Kind::kContact ? "/" : ":") + st.key;
+        else if (!st.elliptical)
+          slot.clear();
       }
       if (!slot.empty() && st.subject != "user" && slot.starts_with("user")) {
         slot = st.subject + slot.substr(4);
@@ -686,7 +711,8 @@ class RuleExtractor final : public Extractor {
     for (const std::string& e : view.ends) c.ends.push_back(e);
     // A recurring statement's weekday is its schedule, not a date; a start ("这周开始每天跑步")
     // still dates it.
-    if (view.time.has_time && !(st.recurring && view.time.weekday)) c.valid_from = view.time.time_at;
+    if (view.time.has_time && !(st.recurring && view.time.weekday))
+      c.valid_from = view.time.time_at;
     c.turn_indexes = {ts.index};
     for (size_t k = 0; k < out->size(); ++k) {
       Candidate& seen = (*out)[k];
@@ -702,7 +728,8 @@ class RuleExtractor final : public Extractor {
           ++common;
         }
         if (ts.zh) {
-          while (common > 0 && (static_cast<unsigned char>(c.content[common]) & 0xC0) == 0x80) --common;
+          while (common > 0 && (static_cast<unsigned char>(c.content[common]) & 0xC0) == 0x80)
+            --common;
         } else {
           while (common > 0 && c.content[common - 1] != ' ') --common;
         }

@@ -291,9 +291,8 @@ TEST(RuleExtractorEnTest, ChitChatQuestionsAndOthersGiveNothing) {
 }
 
 TEST(RuleExtractorEnTest, SmallTalkObjectsGiveNothing) {
-  for (const char* text :
-       {"I love it!", "I love how it turned out", "I like your photos", "I love what you did there",
-        "I love that", "I want to see you soon"}) {
+  for (const char* text : {"I love it!", "I love how it turned out", "I like your photos",
+                           "I love what you did there", "I love that", "I want to see you soon"}) {
     EXPECT_TRUE(Extract(text).empty()) << text;
   }
 }

@@ -82,13 +82,13 @@ struct Statement {
   // Who it is about: "user", or the key of someone the user knows ("mom", "kevin", "旺财");
   // the slot starts with it ("mom/location").
   std::string subject = "user";
-  std::string slot;                   // when set, the slot as is (the kind's otherwise)
-  std::optional<bool> exclusive;      // when set, overrides the kind's
-  std::optional<MemoryType> type;     // when set, overrides the kind's
-  std::optional<double> importance;   // when set, the base importance instead of the kind's
-  std::vector<std::string> ends;      // values that stop holding ("Deloitte", "coffee")
-  bool elliptical = false;            // the slot names a keyed family only (Candidate::elliptical)
-  bool keep_content = false;          // content is final: never replaced by the rewrite
+  std::string slot;                  // when set, the slot as is (the kind's otherwise)
+  std::optional<bool> exclusive;     // when set, overrides the kind's
+  std::optional<MemoryType> type;    // when set, overrides the kind's
+  std::optional<double> importance;  // when set, the base importance instead of the kind's
+  std::vector<std::string> ends;     // values that stop holding ("Deloitte", "coffee")
+  bool elliptical = false;           // the slot names a keyed family only (Candidate::elliptical)
+  bool keep_content = false;         // content is final: never replaced by the rewrite
   // A date in it recurs (a birthday, a weekly lesson): the content keeps the words said
   // ("三月十二号", "on Tuesdays") and the statement gets no valid_from from them.
   bool recurring = false;

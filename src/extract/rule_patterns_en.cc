@@ -43,73 +43,127 @@ const std::vector<Pattern>& Patterns() {
   using K = Kind;
   static const std::vector<Pattern> k = {
       // goals (before "like" so "would like to" is a goal)
-      {"would like to {x}", K::kGoal, {}}, {"would love to {x}", K::kGoal, {}},
-      {"want to {x}", K::kGoal, {}}, {"plan to {x}", K::kGoal, {}},
-      {"am planning to {x}", K::kGoal, {}}, {"am planning on {x}", K::kGoal, {}},
-      {"hope to {x}", K::kGoal, {}}, {"am hoping to {x}", K::kGoal, {}},
-      {"intend to {x}", K::kGoal, {}}, {"aim to {x}", K::kGoal, {}},
-      {"am aiming to {x}", K::kGoal, {}}, {"am trying to {x}", K::kGoal, {}, 0.7},
-      {"have decided to {x}", K::kGoal, {}}, {"decided to {x}", K::kGoal, {}},
-      {"am going to {x}", K::kGoal, {}, 0.7}, {"am saving for {x}", K::kGoal, {}},
-      {"am saving up for {x}", K::kGoal, {}}, {"dream of {x}", K::kGoal, {}, 0.7},
-      {"am thinking about {x}", K::kGoal, {}, 0.6}, {"am thinking of {x}", K::kGoal, {}, 0.6},
-      {"am considering {x}", K::kGoal, {}, 0.6}, {"promised to {x}", K::kGoal, {}},
-      {"promise to {x}", K::kGoal, {}}, {"am committed to {x}", K::kGoal, {}},
-      {"am determined to {x}", K::kGoal, {}}, {"need to {x}", K::kGoal, {}, 0.6},
-      {"have to {x}", K::kGoal, {}, 0.6}, {"will {x}", K::kGoal, {}, 0.6},
+      {"would like to {x}", K::kGoal, {}},
+      {"would love to {x}", K::kGoal, {}},
+      {"want to {x}", K::kGoal, {}},
+      {"plan to {x}", K::kGoal, {}},
+      {"am planning to {x}", K::kGoal, {}},
+      {"am planning on {x}", K::kGoal, {}},
+      {"hope to {x}", K::kGoal, {}},
+      {"am hoping to {x}", K::kGoal, {}},
+      {"intend to {x}", K::kGoal, {}},
+      {"aim to {x}", K::kGoal, {}},
+      {"am aiming to {x}", K::kGoal, {}},
+      {"am trying to {x}", K::kGoal, {}, 0.7},
+      {"have decided to {x}", K::kGoal, {}},
+      {"decided to {x}", K::kGoal, {}},
+      {"am going to {x}", K::kGoal, {}, 0.7},
+      {"am saving for {x}", K::kGoal, {}},
+      {"am saving up for {x}", K::kGoal, {}},
+      {"dream of {x}", K::kGoal, {}, 0.7},
+      {"am thinking about {x}", K::kGoal, {}, 0.6},
+      {"am thinking of {x}", K::kGoal, {}, 0.6},
+      {"am considering {x}", K::kGoal, {}, 0.6},
+      {"promised to {x}", K::kGoal, {}},
+      {"promise to {x}", K::kGoal, {}},
+      {"am committed to {x}", K::kGoal, {}},
+      {"am determined to {x}", K::kGoal, {}},
+      {"need to {x}", K::kGoal, {}, 0.6},
+      {"have to {x}", K::kGoal, {}, 0.6},
+      {"will {x}", K::kGoal, {}, 0.6},
       // location and origin
-      {"live in {x}", K::kLocation, {}}, {"am living in {x}", K::kLocation, {}},
-      {"have lived in {x}", K::kLocation, {}}, {"have been living in {x}", K::kLocation, {}},
-      {"moved to {x}", K::kLocation, {}}, {"have moved to {x}", K::kLocation, {}},
-      {"am moving to {x}", K::kLocation, {}, 0.7}, {"relocated to {x}", K::kLocation, {}},
-      {"have relocated to {x}", K::kLocation, {}}, {"am based in {x}", K::kLocation, {}},
-      {"reside in {x}", K::kLocation, {}}, {"am from {x}", K::kHometown, {}},
-      {"come from {x}", K::kHometown, {}}, {"grew up in {x}", K::kHometown, {}},
-      {"was born in {x}", K::kHometown, {}}, {"was born and raised in {x}", K::kHometown, {}},
+      {"live in {x}", K::kLocation, {}},
+      {"am living in {x}", K::kLocation, {}},
+      {"have lived in {x}", K::kLocation, {}},
+      {"have been living in {x}", K::kLocation, {}},
+      {"moved to {x}", K::kLocation, {}},
+      {"have moved to {x}", K::kLocation, {}},
+      {"am moving to {x}", K::kLocation, {}, 0.7},
+      {"relocated to {x}", K::kLocation, {}},
+      {"have relocated to {x}", K::kLocation, {}},
+      {"am based in {x}", K::kLocation, {}},
+      {"reside in {x}", K::kLocation, {}},
+      {"am from {x}", K::kHometown, {}},
+      {"come from {x}", K::kHometown, {}},
+      {"grew up in {x}", K::kHometown, {}},
+      {"was born in {x}", K::kHometown, {}},
+      {"was born and raised in {x}", K::kHometown, {}},
       {"was raised in {x}", K::kHometown, {}},
       // likes that look like "am a {x}"
-      {"am a big fan of {x}", K::kLike, K::kDislike}, {"am a huge fan of {x}", K::kLike, K::kDislike},
-      {"am a fan of {x}", K::kLike, K::kDislike}, {"am fond of {x}", K::kLike, K::kDislike},
+      {"am a big fan of {x}", K::kLike, K::kDislike},
+      {"am a huge fan of {x}", K::kLike, K::kDislike},
+      {"am a fan of {x}", K::kLike, K::kDislike},
+      {"am fond of {x}", K::kLike, K::kDislike},
       {"am into {x}", K::kLike, K::kDislike},
       // work
-      {"work at {x}", K::kEmployer, {}}, {"work for {x}", K::kEmployer, {}},
-      {"am working at {x}", K::kEmployer, {}}, {"am working for {x}", K::kEmployer, {}},
+      {"work at {x}", K::kEmployer, {}},
+      {"work for {x}", K::kEmployer, {}},
+      {"am working at {x}", K::kEmployer, {}},
+      {"am working for {x}", K::kEmployer, {}},
       {"have been working at {x}", K::kEmployer, {}},
-      {"have been working for {x}", K::kEmployer, {}}, {"am employed at {x}", K::kEmployer, {}},
-      {"am employed by {x}", K::kEmployer, {}}, {"got a job at {x}", K::kEmployer, {}},
-      {"started working at {x}", K::kEmployer, {}}, {"joined {x}", K::kEmployer, {}, 0.7},
+      {"have been working for {x}", K::kEmployer, {}},
+      {"am employed at {x}", K::kEmployer, {}},
+      {"am employed by {x}", K::kEmployer, {}},
+      {"got a job at {x}", K::kEmployer, {}},
+      {"started working at {x}", K::kEmployer, {}},
+      {"joined {x}", K::kEmployer, {}, 0.7},
       {"have joined {x}", K::kEmployer, {}, 0.7},
-      {"work as *a {x}", K::kJob, {}}, {"am working as *a {x}", K::kJob, {}},
-      {"work in {x}", K::kWorkPlace, {}, 0.7}, {"am retired", K::kJob, {}},
-      {"am a {x}", K::kJob, {}}, {"am an {x}", K::kJob, {}}, {"became *a {x}", K::kJob, {}},
+      {"work as *a {x}", K::kJob, {}},
+      {"am working as *a {x}", K::kJob, {}},
+      {"work in {x}", K::kWorkPlace, {}, 0.7},
+      {"am retired", K::kJob, {}},
+      {"am a {x}", K::kJob, {}},
+      {"am an {x}", K::kJob, {}},
+      {"became *a {x}", K::kJob, {}},
       // name
-      {"am called {x}", K::kName, {}}, {"go by {x}", K::kName, {}},
+      {"am called {x}", K::kName, {}},
+      {"go by {x}", K::kName, {}},
       // allergies, health, diet, marital status
-      {"am allergic to {x}", K::kAllergy, {}}, {"have *a allergy to {x}", K::kAllergy, {}},
-      {"have allergies to {x}", K::kAllergy, {}}, {"have *a {x} allergy", K::kAllergy, {}},
-      {"have *a {x} allergies", K::kAllergy, {}}, {"suffer from {x}", K::kHealth, {}},
-      {"was diagnosed with {x}", K::kHealth, {}}, {"have been diagnosed with {x}", K::kHealth, {}},
+      {"am allergic to {x}", K::kAllergy, {}},
+      {"have *a allergy to {x}", K::kAllergy, {}},
+      {"have allergies to {x}", K::kAllergy, {}},
+      {"have *a {x} allergy", K::kAllergy, {}},
+      {"have *a {x} allergies", K::kAllergy, {}},
+      {"suffer from {x}", K::kHealth, {}},
+      {"was diagnosed with {x}", K::kHealth, {}},
+      {"have been diagnosed with {x}", K::kHealth, {}},
       {"am recovering from {x}", K::kHealth, {}, 0.7},
-      {"am *a vegetarian", K::kDiet, {}}, {"am *a vegan", K::kDiet, {}},
-      {"am *a pescatarian", K::kDiet, {}}, {"am married", K::kMarital, {}},
-      {"am single", K::kMarital, {}}, {"am divorced", K::kMarital, {}},
-      {"am engaged", K::kMarital, {}}, {"am widowed", K::kMarital, {}},
-      {"got married", K::kMarital, {}}, {"got divorced", K::kMarital, {}},
+      {"am *a vegetarian", K::kDiet, {}},
+      {"am *a vegan", K::kDiet, {}},
+      {"am *a pescatarian", K::kDiet, {}},
+      {"am married", K::kMarital, {}},
+      {"am single", K::kMarital, {}},
+      {"am divorced", K::kMarital, {}},
+      {"am engaged", K::kMarital, {}},
+      {"am widowed", K::kMarital, {}},
+      {"got married", K::kMarital, {}},
+      {"got divorced", K::kMarital, {}},
       {"got engaged", K::kMarital, {}},
       // skills
-      {"can speak {x}", K::kSkill, {}}, {"speak {x}", K::kSkill, {}},
-      {"am fluent in {x}", K::kSkill, {}}, {"am good at {x}", K::kSkill, {}},
-      {"am great at {x}", K::kSkill, {}}, {"am an expert in {x}", K::kSkill, {}},
-      {"know how to {x}", K::kSkill, {}}, {"am learning {x}", K::kSkill, {}, 0.75},
-      {"have been learning {x}", K::kSkill, {}, 0.75}, {"play the {x}", K::kSkill, {}},
+      {"can speak {x}", K::kSkill, {}},
+      {"speak {x}", K::kSkill, {}},
+      {"am fluent in {x}", K::kSkill, {}},
+      {"am good at {x}", K::kSkill, {}},
+      {"am great at {x}", K::kSkill, {}},
+      {"am an expert in {x}", K::kSkill, {}},
+      {"know how to {x}", K::kSkill, {}},
+      {"am learning {x}", K::kSkill, {}, 0.75},
+      {"have been learning {x}", K::kSkill, {}, 0.75},
+      {"play the {x}", K::kSkill, {}},
       // likes and dislikes
       {"am obsessed with {x}", K::kLike, {}},
-      {"am crazy about {x}", K::kLike, {}}, {"love {x}", K::kLike, K::kDislike},
-      {"like {x}", K::kLike, K::kDislike}, {"enjoy {x}", K::kLike, K::kDislike},
-      {"adore {x}", K::kLike, {}}, {"prefer {x}", K::kLike, {}},
-      {"hate {x}", K::kDislike, {}}, {"dislike {x}", K::kDislike, {}},
-      {"detest {x}", K::kDislike, {}}, {"loathe {x}", K::kDislike, {}},
-      {"can stand {x}", {}, K::kDislike}, {"eat {x}", {}, K::kDislike},
+      {"am crazy about {x}", K::kLike, {}},
+      {"love {x}", K::kLike, K::kDislike},
+      {"like {x}", K::kLike, K::kDislike},
+      {"enjoy {x}", K::kLike, K::kDislike},
+      {"adore {x}", K::kLike, {}},
+      {"prefer {x}", K::kLike, {}},
+      {"hate {x}", K::kDislike, {}},
+      {"dislike {x}", K::kDislike, {}},
+      {"detest {x}", K::kDislike, {}},
+      {"loathe {x}", K::kDislike, {}},
+      {"can stand {x}", {}, K::kDislike},
+      {"eat {x}", {}, K::kDislike},
       {"drink {x}", {}, K::kDislike},
   };
   return k;
@@ -160,7 +214,8 @@ size_t ObjectEnd(const Clause& c, size_t b, Kind kind) {
   for (; e < c.t.size(); ++e) {
     std::string_view w = c.t[e].low;
     const bool preposition = w == "with" || w == "for" || w == "at" || w == "from" || w == "by" ||
-                             w == "as" || w == "like" || w == "during" || w == "after" || w == "before";
+                             w == "as" || w == "like" || w == "during" || w == "after" ||
+                             w == "before";
     if (ListKind(kind) && (w == "and" || w == "or" || w == "," || preposition)) {
       if (w == "and" || w == "or" || w == ",") continue;
       if (e > b) continue;
@@ -172,7 +227,10 @@ size_t ObjectEnd(const Clause& c, size_t b, Kind kind) {
   // trailing fillers: "a lot", "so much", "very much", "right now"
   while (e > b) {
     std::string_view w = c.t[e - 1].low;
-    if (w == "lot" && e - 1 > b && c.t[e - 2].low == "a") { e -= 2; continue; }
+    if (w == "lot" && e - 1 > b && c.t[e - 2].low == "a") {
+      e -= 2;
+      continue;
+    }
     if (w == "much" || w == "anymore" || w == "again" || w == "though" || w == "nowadays" ||
         w == "too" || w == "lately" || w == "," || w == "and" || w == "or") {
       --e;
@@ -199,13 +257,15 @@ std::vector<std::pair<size_t, size_t>> ListItems(const Clause& c, size_t b, size
 // An object that names nothing by itself ("it", "how it looks", "what you did") or is about
 // the listener ("your photos", "talking to you"): small talk, not a fact about the user.
 bool IsPronounObject(const Clause& c, size_t b, size_t e) {
-  static const WordSet k = {"it", "that", "this", "them", "you", "him", "her", "those", "these",
-                            "one", "to", "how", "what", "when", "where", "why", "who", "which",
-                            "especially", "beyond", "so", "all", "both", "everything", "lot",
-                            "ton", "more", "seeing", "hearing", "everyone", "everybody"};
+  static const WordSet k = {
+      "it",    "that",  "this",       "them",   "you",     "him",      "her",      "those",
+      "these", "one",   "to",         "how",    "what",    "when",     "where",    "why",
+      "who",   "which", "especially", "beyond", "so",      "all",      "both",     "everything",
+      "lot",   "ton",   "more",       "seeing", "hearing", "everyone", "everybody"};
   if (b >= e) return true;
   if (k.contains(c.t[b].low) && (e - b == 1 || c.t[b].low != "to")) return true;
-  if (c.t[b].low == "a" && e - b == 2 && (c.t[b + 1].low == "lot" || c.t[b + 1].low == "ton")) return true;
+  if (c.t[b].low == "a" && e - b == 2 && (c.t[b + 1].low == "lot" || c.t[b + 1].low == "ton"))
+    return true;
   for (size_t i = b; i < e; ++i) {
     if (c.t[i].low == "you" || c.t[i].low == "your" || c.t[i].low == "yours") return true;
   }
@@ -249,10 +309,10 @@ bool MatchPattern(const Clause& c, const ParsedPattern& p, size_t* last, size_t*
                   std::string_view* trailing) {
   size_t i = c.subject + 1;
   auto skip = [&] {
-    while (i < c.t.size() && (Adverbs().contains(c.t[i].low) || IsNegator(c.t[i].low) ||
-                              c.t[i].low == "longer" ||
-                              ((c.t[i].low == "do" || c.t[i].low == "does" || c.t[i].low == "did") &&
-                               i + 1 < c.t.size() && IsNegator(c.t[i + 1].low)))) {
+    while (i < c.t.size() &&
+           (Adverbs().contains(c.t[i].low) || IsNegator(c.t[i].low) || c.t[i].low == "longer" ||
+            ((c.t[i].low == "do" || c.t[i].low == "does" || c.t[i].low == "did") &&
+             i + 1 < c.t.size() && IsNegator(c.t[i + 1].low)))) {
       ++i;
     }
   };
@@ -297,12 +357,13 @@ Statement Make(const Clause& c, Kind kind, std::string value, std::string key, s
 std::string Canonical(Kind kind, std::string_view value) { return EnglishContent(kind, value); }
 
 bool IsQuestionOrRequest(const std::vector<Tok>& t) {
-  static const WordSet kQuestion = {"what", "where", "who", "when", "why", "how", "which", "do",
-                                    "does", "did", "is", "are", "am", "can", "could", "would",
-                                    "should", "will", "shall", "whats", "wheres", "whose"};
-  static const WordSet kRequest = {"please", "tell", "remind", "help", "show", "give", "let",
-                                   "find", "search", "explain", "write", "translate", "thanks",
-                                   "thank"};
+  static const WordSet kQuestion = {"what",  "where", "who",    "when",  "why",    "how",
+                                    "which", "do",    "does",   "did",   "is",     "are",
+                                    "am",    "can",   "could",  "would", "should", "will",
+                                    "shall", "whats", "wheres", "whose"};
+  static const WordSet kRequest = {"please", "tell",      "remind", "help",   "show",
+                                   "give",   "let",       "find",   "search", "explain",
+                                   "write",  "translate", "thanks", "thank"};
   if (t.empty()) return true;
   if (kQuestion.contains(t[0].low) || kRequest.contains(t[0].low)) return true;
   for (size_t i = 0; i < t.size(); ++i) {
@@ -322,28 +383,31 @@ bool IsQuestionOrRequest(const std::vector<Tok>& t) {
 
 const WordSet& Ignorable() {
   static const WordSet k = {
-      "actually", "well", "so", "oh", "also", "and", "but", "now", "yes", "yeah", "no", "ok",
-      "okay", "btw", "honestly", "anyway", "um", "uh", "hmm", "sorry", "hey", "hi", "hello",
-      "plus", "currently", "nowadays", "oops", "then", "correction", "wait", "right", ",",
-      "lately", "fyi", "oh", "ah", "haha", "lol", "besides", "personally", "basically", "still",
-      "these", "days", "recently", "again", "otherwise", "however", "though", "also"};
+      "actually",  "well",     "so",    "oh",    "also",       "and",   "but",       "now",
+      "yes",       "yeah",     "no",    "ok",    "okay",       "btw",   "honestly",  "anyway",
+      "um",        "uh",       "hmm",   "sorry", "hey",        "hi",    "hello",     "plus",
+      "currently", "nowadays", "oops",  "then",  "correction", "wait",  "right",     ",",
+      "lately",    "fyi",      "oh",    "ah",    "haha",       "lol",   "besides",   "personally",
+      "basically", "still",    "these", "days",  "recently",   "again", "otherwise", "however",
+      "though",    "also"};
   return k;
 }
 
 bool Count(std::string_view w) {
-  static const WordSet k = {"two", "three", "four", "few", "several", "many", "some", "2", "3", "4"};
+  static const WordSet k = {"two",  "three", "four", "few", "several",
+                            "many", "some",  "2",    "3",   "4"};
   return k.contains(w);
 }
 
 // A routine phrase ("every Monday", "on weekends", "each morning"); [b, e) or b == e.
 std::pair<size_t, size_t> RoutineSpan(const std::vector<Tok>& t, std::string* key) {
-  static const WordSet kUnits = {"day", "morning", "night", "evening", "afternoon", "week",
-                                 "weekend", "month", "year", "monday", "tuesday", "wednesday",
-                                 "thursday", "friday", "saturday", "sunday", "weekday",
-                                 "summer", "winter", "spring", "autumn", "fall"};
-  static const WordSet kPlural = {"mondays", "tuesdays", "wednesdays", "thursdays", "fridays",
-                                  "saturdays", "sundays", "weekends", "weekdays", "mornings",
-                                  "evenings", "nights"};
+  static const WordSet kUnits = {
+      "day",     "morning", "night",   "evening",   "afternoon", "week",   "weekend",  "month",
+      "year",    "monday",  "tuesday", "wednesday", "thursday",  "friday", "saturday", "sunday",
+      "weekday", "summer",  "winter",  "spring",    "autumn",    "fall"};
+  static const WordSet kPlural = {"mondays",  "tuesdays",  "wednesdays", "thursdays",
+                                  "fridays",  "saturdays", "sundays",    "weekends",
+                                  "weekdays", "mornings",  "evenings",   "nights"};
   for (size_t i = 0; i < t.size(); ++i) {
     if ((t[i].low == "every" || t[i].low == "each") && i + 1 < t.size()) {
       size_t j = i + 1;
@@ -398,20 +462,20 @@ std::vector<Statement> MatchMy(const Clause& c) {
     if (is == t.size() || b >= e || is == s + 2) return {};
     std::string what = Join(t, s + 2, is);
     std::string v = Join(t, b, e);
-    out.push_back(Make(c, Kind::kFavorite, v, SlotKey(what),
-                       "User's favorite " + what + " is " + v, 0.85));
+    out.push_back(
+        Make(c, Kind::kFavorite, v, SlotKey(what), "User's favorite " + what + " is " + v, 0.85));
     out.back().entities.push_back(v);
     return out;
   }
   static const WordSet kGoalWords = {"goal", "plan", "dream", "aim", "resolution", "ambition"};
   static const WordSet kJobWords = {"job", "profession", "occupation", "role"};
-  static const WordSet kAttributes = {"birthday", "age", "nationality", "major", "height",
-                                      "weight", "zodiac", "religion", "timezone", "pronouns"};
+  static const WordSet kAttributes = {"birthday", "age",    "nationality", "major",    "height",
+                                      "weight",   "zodiac", "religion",    "timezone", "pronouns"};
   if (kGoalWords.contains(n1) || kJobWords.contains(n1) || kAttributes.contains(n1) ||
       n1 == "hometown" || n1 == "home") {
     size_t is = find_is(s + 2);
     if (is == t.size()) return {};
-    Kind kind = kGoalWords.contains(n1) ? Kind::kGoal
+    Kind kind = kGoalWords.contains(n1)  ? Kind::kGoal
                 : kJobWords.contains(n1) ? Kind::kJob
                 : n1 == "hometown"       ? Kind::kHometown
                 : n1 == "home"           ? Kind::kLocation
@@ -424,7 +488,9 @@ std::vector<Statement> MatchMy(const Clause& c) {
     std::string content = kind == Kind::kGoal || kind == Kind::kAttribute
                               ? "User's " + Join(t, s + 1, e)
                               : Canonical(kind, v);
-    std::string key = kind == Kind::kGoal ? ObjectKey(c, b, e) : kind == Kind::kAttribute ? std::string(n1) : "";
+    std::string key = kind == Kind::kGoal        ? ObjectKey(c, b, e)
+                      : kind == Kind::kAttribute ? std::string(n1)
+                                                 : "";
     out.push_back(Make(c, kind, v, key, content, 0.85));
     if (kind != Kind::kGoal) out.back().entities.push_back(v);
     return out;
@@ -485,12 +551,18 @@ std::vector<Statement> MatchPossession(const Clause& c, size_t verb) {
 
 std::vector<Statement> MatchHealthAdjective(const Clause& c, size_t verb) {
   const auto& t = c.t;
-  struct Adjective { std::string_view word, condition; };
-  static constexpr std::array<Adjective, 9> kAdjectives = {{
-      {"diabetic", "diabetes"}, {"asthmatic", "asthma"}, {"anemic", "anemia"},
-      {"epileptic", "epilepsy"}, {"pregnant", "pregnancy"}, {"colorblind", "color blindness"},
-      {"lactose", "lactose intolerance"}, {"gluten", "gluten intolerance"},
-      {"hypertensive", "hypertension"}}};
+  struct Adjective {
+    std::string_view word, condition;
+  };
+  static constexpr std::array<Adjective, 9> kAdjectives = {{{"diabetic", "diabetes"},
+                                                            {"asthmatic", "asthma"},
+                                                            {"anemic", "anemia"},
+                                                            {"epileptic", "epilepsy"},
+                                                            {"pregnant", "pregnancy"},
+                                                            {"colorblind", "color blindness"},
+                                                            {"lactose", "lactose intolerance"},
+                                                            {"gluten", "gluten intolerance"},
+                                                            {"hypertensive", "hypertension"}}};
   if (t[verb].low == "am" && verb + 1 < t.size()) {
     for (const Adjective& a : kAdjectives) {
       if (t[verb + 1].low != a.word) continue;
@@ -517,10 +589,10 @@ std::vector<Statement> MatchHealthAdjective(const Clause& c, size_t verb) {
 
 std::vector<Statement> MatchSkillVerb(const Clause& c, size_t verb) {
   const auto& t = c.t;
-  static const WordSet kSkills = {"speak", "play", "cook", "swim", "code", "program", "drive",
-                                  "sing", "dance", "draw", "paint", "knit", "sew", "ski", "surf",
-                                  "skate", "ride", "juggle", "dive", "climb", "bake", "fly",
-                                  "write", "read", "type"};
+  static const WordSet kSkills = {"speak", "play",  "cook", "swim",   "code", "program", "drive",
+                                  "sing",  "dance", "draw", "paint",  "knit", "sew",     "ski",
+                                  "surf",  "skate", "ride", "juggle", "dive", "climb",   "bake",
+                                  "fly",   "write", "read", "type"};
   if (t[verb].low != "can" || verb + 1 >= t.size() || !kSkills.contains(t[verb + 1].low) ||
       t[verb + 1].low == "speak") {  // "can speak {x}" is in the table, with lists
     return {};
@@ -532,11 +604,12 @@ std::vector<Statement> MatchSkillVerb(const Clause& c, size_t verb) {
 }
 
 // A statement from a table pattern, or none (with *stop when the clause is settled).
-std::vector<Statement> FromPattern(const Clause& c, const ParsedPattern& p, size_t last,
-                                   size_t ob, std::string_view trailing, bool* stop) {
+std::vector<Statement> FromPattern(const Clause& c, const ParsedPattern& p, size_t last, size_t ob,
+                                   std::string_view trailing, bool* stop) {
   const auto& t = c.t;
   Negation neg = NegationBetween(c, c.subject + 1, last + 1);
-  std::optional<Kind> kind = neg.no_longer ? (p.pattern->positive ? p.pattern->positive : p.pattern->negative)
+  std::optional<Kind> kind = neg.no_longer
+                                 ? (p.pattern->positive ? p.pattern->positive : p.pattern->negative)
                              : neg.negated ? p.pattern->negative
                                            : p.pattern->positive;
   if (!kind) {
@@ -566,7 +639,8 @@ std::vector<Statement> FromPattern(const Clause& c, const ParsedPattern& p, size
   if (ob >= oe) return {};
   const bool about_a_place = *kind == Kind::kLocation || *kind == Kind::kHometown ||
                              *kind == Kind::kEmployer || *kind == Kind::kName;
-  if (about_a_place ? (oe - ob == 1 && IsPronounObject(c, ob, oe)) : IsPronounObject(c, ob, oe)) return {};
+  if (about_a_place ? (oe - ob == 1 && IsPronounObject(c, ob, oe)) : IsPronounObject(c, ob, oe))
+    return {};
   // "I'll never …", "I will definitely …": the object starts after the adverb; a negator there
   // negates the statement.
   while (*kind == Kind::kGoal && ob + 1 < oe && Adverbs().contains(t[ob].low)) ++ob;
@@ -583,25 +657,30 @@ std::vector<Statement> FromPattern(const Clause& c, const ParsedPattern& p, size
       }
       break;
     case Kind::kEmployer:
-      if (p.words.back() == "{x}" && p.words[p.words.size() - 2] == "joined" && !IsCapitalized(t[ob])) return {};
+      if (p.words.back() == "{x}" && p.words[p.words.size() - 2] == "joined" &&
+          !IsCapitalized(t[ob]))
+        return {};
       if (first == "home" || first == "myself") return {};
       break;
     case Kind::kWorkPlace:
-      if (first == "the" || first == "a" || first == "an" || first == "my" || first == "home") return {};
+      if (first == "the" || first == "a" || first == "an" || first == "my" || first == "home")
+        return {};
       if (!IsCapitalized(t[ob])) kind = Kind::kJob;  // "work in finance": a field
       break;
     case Kind::kGoal: {
-      static const WordSet kNotGoals = {"know", "ask", "say", "tell", "check", "clarify",
-                                        "confirm", "mention", "add", "thank", "share", "talk",
-                                        "chat", "the", "a", "an", "my", "bed", "sleep", "school",
-                                        "work", "church", "class", "see", "hear", "make"};
-      if (kNotGoals.contains(first) || (p.words[0] == "am" && p.words[1] == "going" && IsCapitalized(t[ob]))) {
+      static const WordSet kNotGoals = {
+          "know",  "ask",    "say",  "tell",   "check", "clarify", "confirm", "mention", "add",
+          "thank", "share",  "talk", "chat",   "the",   "a",       "an",      "my",      "bed",
+          "sleep", "school", "work", "church", "class", "see",     "hear",    "make"};
+      if (kNotGoals.contains(first) ||
+          (p.words[0] == "am" && p.words[1] == "going" && IsCapitalized(t[ob]))) {
         return {};
       }
       // "I'll think about it", "I'll be there", "I need to go": too slight to remember
-      static const WordSet kSlight = {"be", "think", "try", "go", "get", "let", "keep", "do",
-                                      "come", "look", "wait", "figure", "stop", "leave", "have",
-                                      "remember", "forget", "miss", "stay", "start", "never"};
+      static const WordSet kSlight = {"be",   "think", "try",  "go",       "get",    "let",
+                                      "keep", "do",    "come", "look",     "wait",   "figure",
+                                      "stop", "leave", "have", "remember", "forget", "miss",
+                                      "stay", "start", "never"};
       const bool weak = p.pattern->confidence < 0.7;
       if (weak && (oe - ob < 2 || kSlight.contains(first))) return {};
       break;
@@ -610,42 +689,47 @@ std::vector<Statement> FromPattern(const Clause& c, const ParsedPattern& p, size
       if (!IsCapitalized(t[ob])) return {};
       oe = std::min(oe, ob + 3);
       break;
-    case Kind::kLocation: case Kind::kHometown:
+    case Kind::kLocation:
+    case Kind::kHometown:
       if (first == "here" || first == "there" || first == "home" || first == "it") return {};
       break;
     default:
       break;
   }
   *stop = true;
-  const bool canonical = !neg.negated &&
-                         (*kind == Kind::kName || *kind == Kind::kLocation || *kind == Kind::kHometown ||
-                          *kind == Kind::kEmployer || *kind == Kind::kAllergy ||
-                          (*kind == Kind::kJob && p.words[0] != "work" && p.words[1] != "working"));
-  std::vector<std::pair<size_t, size_t>> items = ListKind(*kind) ? ListItems(c, ob, oe)
-                                                                 : std::vector{std::pair{ob, oe}};
+  const bool canonical =
+      !neg.negated &&
+      (*kind == Kind::kName || *kind == Kind::kLocation || *kind == Kind::kHometown ||
+       *kind == Kind::kEmployer || *kind == Kind::kAllergy ||
+       (*kind == Kind::kJob && p.words[0] != "work" && p.words[1] != "working"));
+  std::vector<std::pair<size_t, size_t>> items =
+      ListKind(*kind) ? ListItems(c, ob, oe) : std::vector{std::pair{ob, oe}};
   std::vector<Statement> out;
   for (auto [b, e] : items) {
     if (IsPronounObject(c, b, e)) continue;
     std::string v = Join(t, b, e);
-    std::string content = canonical ? Canonical(*kind, v)
-                                    : "User " + Rewrite(t, c.subject + 1, ob) + " " + v;
+    std::string content =
+        canonical ? Canonical(*kind, v) : "User " + Rewrite(t, c.subject + 1, ob) + " " + v;
     if (!trailing.empty()) content = "User " + Rewrite(t, c.subject + 1, oe + 1);
     bool keyed = TraitsOf(*kind).keyed;
     Statement st = Make(c, *kind, v, keyed ? ObjectKey(c, b, e) : "", content, conf);
     st.correction = neg.no_longer;
-    if (*kind != Kind::kGoal && *kind != Kind::kSkill && *kind != Kind::kJob) st.entities.push_back(v);
+    if (*kind != Kind::kGoal && *kind != Kind::kSkill && *kind != Kind::kJob)
+      st.entities.push_back(v);
     out.push_back(std::move(st));
   }
   return out;
 }
 
 bool HasEventNoun(const std::vector<Tok>& t) {
-  static const WordSet k = {
-      "appointment", "meeting", "interview", "exam", "test", "surgery", "operation", "flight",
-      "party", "wedding", "date", "class", "lesson", "checkup", "check-up", "doctor", "dentist",
-      "vet", "concert", "game", "match", "trip", "vacation", "holiday", "deadline",
-      "presentation", "conference", "birthday", "anniversary", "funeral", "graduation", "visit",
-      "reservation", "booking", "therapy", "session", "recital", "race", "marathon", "shift"};
+  static const WordSet k = {"appointment",  "meeting",    "interview",   "exam",        "test",
+                            "surgery",      "operation",  "flight",      "party",       "wedding",
+                            "date",         "class",      "lesson",      "checkup",     "check-up",
+                            "doctor",       "dentist",    "vet",         "concert",     "game",
+                            "match",        "trip",       "vacation",    "holiday",     "deadline",
+                            "presentation", "conference", "birthday",    "anniversary", "funeral",
+                            "graduation",   "visit",      "reservation", "booking",     "therapy",
+                            "session",      "recital",    "race",        "marathon",    "shift"};
   for (const Tok& w : t) {
     if (k.contains(w.low)) return true;
   }
@@ -659,7 +743,8 @@ std::vector<Statement> MatchTimed(const Clause& c, size_t verb) {
   if (NegationBetween(c, c.subject + 1, t.size()).negated) return {};
   const std::string when = (c.in->date_is_day ? " on " : " in ") + c.in->date;
   // "went to a parade and it was awesome": the event ends where another subject starts.
-  static const WordSet kSubjects = {"it", "we", "they", "he", "she", "that", "this", "there", "i", "everyone"};
+  static const WordSet kSubjects = {"it",   "we",   "they",  "he", "she",
+                                    "that", "this", "there", "i",  "everyone"};
   size_t end = t.size();
   for (size_t k = c.subject + 2; k + 1 < t.size(); ++k) {
     if ((t[k].low == "and" || t[k].low == "but" || t[k].low == "so" || t[k].low == "because" ||
@@ -671,8 +756,8 @@ std::vector<Statement> MatchTimed(const Clause& c, size_t verb) {
   }
   std::string content = "User " + Rewrite(t, c.subject + 1, end) + when;
   if (c.in->future_time) {
-    static const WordSet kFuture = {"have", "will", "am", "need", "must", "start", "leave", "fly",
-                                    "travel", "visit", "meet", "see"};
+    static const WordSet kFuture = {"have",  "will", "am",     "need",  "must", "start",
+                                    "leave", "fly",  "travel", "visit", "meet", "see"};
     if (!kFuture.contains(t[verb].low) && !HasEventNoun(t)) return {};
     return {Make(c, Kind::kAppointment, "", "", content, 0.75)};
   }
@@ -683,10 +768,10 @@ std::vector<Statement> MatchTimed(const Clause& c, size_t verb) {
 std::vector<Statement> MatchI(const Clause& c) {
   const auto& t = c.t;
   size_t verb = c.subject + 1;
-  while (verb < t.size() && (Adverbs().contains(t[verb].low) || IsNegator(t[verb].low) ||
-                             t[verb].low == "longer" ||
-                             ((t[verb].low == "do" || t[verb].low == "does" || t[verb].low == "did") &&
-                              verb + 1 < t.size() && IsNegator(t[verb + 1].low)))) {
+  while (verb < t.size() &&
+         (Adverbs().contains(t[verb].low) || IsNegator(t[verb].low) || t[verb].low == "longer" ||
+          ((t[verb].low == "do" || t[verb].low == "does" || t[verb].low == "did") &&
+           verb + 1 < t.size() && IsNegator(t[verb + 1].low)))) {
     ++verb;
   }
   if (verb >= t.size()) return {};
@@ -722,14 +807,22 @@ std::vector<Statement> MatchI(const Clause& c) {
 std::string EnglishContent(Kind kind, std::string_view value) {
   std::string v(value);
   switch (kind) {
-    case Kind::kName: return "User's name is " + v;
-    case Kind::kLocation: return "User lives in " + v;
-    case Kind::kHometown: return "User is from " + v;
-    case Kind::kEmployer: return "User works at " + v;
-    case Kind::kWorkPlace: return "User works in " + v;
-    case Kind::kJob: return "User is " + WithArticle(v);
-    case Kind::kAllergy: return "User is allergic to " + v;
-    default: return "";
+    case Kind::kName:
+      return "User's name is " + v;
+    case Kind::kLocation:
+      return "User lives in " + v;
+    case Kind::kHometown:
+      return "User is from " + v;
+    case Kind::kEmployer:
+      return "User works at " + v;
+    case Kind::kWorkPlace:
+      return "User works in " + v;
+    case Kind::kJob:
+      return "User is " + WithArticle(v);
+    case Kind::kAllergy:
+      return "User is allergic to " + v;
+    default:
+      return "";
   }
 }
 
@@ -786,7 +879,8 @@ std::optional<std::string> EnglishBareCorrection(std::string_view clause) {
     return std::nullopt;
   }
   i += 2;
-  if (i >= t.size() || t.size() - i > 4 || t[i].low == "i" || t[i].low == "that" || t[i].low == "to") {
+  if (i >= t.size() || t.size() - i > 4 || t[i].low == "i" || t[i].low == "that" ||
+      t[i].low == "to") {
     return std::nullopt;
   }
   return Join(t, i, t.size());

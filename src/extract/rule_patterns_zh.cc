@@ -31,36 +31,39 @@ SV LongestAt(SV s, size_t i, const std::array<SV, N>& words) {
 bool Contains(SV s, SV w) { return ContainsText(s, w); }
 
 constexpr std::array<SV, 44> kAdverbs = {
-    "最近", "平常", "这几年", "这些年", "现在", "目前", "一直", "其实", "真的", "特别", "非常", "很", "最", "都", "已经", "刚刚", "刚",
-    "就", "平时", "比较", "超级", "超", "挺", "蛮", "也", "还是", "还", "本来", "一般", "通常",
-    "经常", "总是", "确实", "实在", "十分", "相当", "有点", "有些", "从小", "向来", "才", "又",
-    "可", "正"};
-constexpr std::array<SV, 10> kNegators = {"不再", "再也不", "从来不", "从来没", "从不", "从没",
-                                          "没有", "不", "没", "别"};
-constexpr std::array<SV, 16> kConnectors = {"因为", "所以", "但是", "可是", "不过", "而且",
-                                            "然后", "并且", "的时候", "已经", "但", "因此",
+    "最近", "平常", "这几年", "这些年", "现在", "目前", "一直", "其实", "真的", "特别", "非常",
+    "很",   "最",   "都",     "已经",   "刚刚", "刚",   "就",   "平时", "比较", "超级", "超",
+    "挺",   "蛮",   "也",     "还是",   "还",   "本来", "一般", "通常", "经常", "总是", "确实",
+    "实在", "十分", "相当",   "有点",   "有些", "从小", "向来", "才",   "又",   "可",   "正"};
+constexpr std::array<SV, 10> kNegators = {"不再", "再也不", "从来不", "从来没", "从不",
+                                          "从没", "没有",   "不",     "没",     "别"};
+constexpr std::array<SV, 16> kConnectors = {"因为", "所以", "但是",   "可是", "不过", "而且",
+                                            "然后", "并且", "的时候", "已经", "但",   "因此",
                                             "虽然", "只是", "就是说", "，"};
 constexpr std::array<SV, 18> kParticles = {"了", "的", "啊", "呀", "哦", "呢", "吧", "啦", "哈",
-                                           "嘛", "喔", "噢", "哟", "咯", "呐", "哇", "~", " "};
+                                           "嘛", "喔", "噢", "哟", "咯", "呐", "哇", "~",  " "};
 constexpr std::array<SV, 32> kPets = {
-    "狗狗", "小狗", "狗", "猫咪", "小猫", "猫", "兔子", "仓鼠", "鹦鹉", "小鸟", "鸟", "金鱼", "鱼",
-    "乌龟", "龟", "蛇", "蜥蜴", "龙猫", "柯基", "金毛", "泰迪", "哈士奇", "布偶猫", "英短", "柴犬",
-    "拉布拉多", "博美", "边牧", "橘猫", "狸花猫", "刺猬", "荷兰猪"};
+    "狗狗", "小狗",     "狗",   "猫咪", "小猫", "猫",     "兔子",   "仓鼠",
+    "鹦鹉", "小鸟",     "鸟",   "金鱼", "鱼",   "乌龟",   "龟",     "蛇",
+    "蜥蜴", "龙猫",     "柯基", "金毛", "泰迪", "哈士奇", "布偶猫", "英短",
+    "柴犬", "拉布拉多", "博美", "边牧", "橘猫", "狸花猫", "刺猬",   "荷兰猪"};
 constexpr std::array<SV, 52> kRelations = {
-    "老婆", "老公", "妻子", "丈夫", "太太", "媳妇", "爱人", "儿子", "女儿", "孩子", "宝宝", "闺女",
-    "妈妈", "母亲", "老妈", "妈", "爸爸", "父亲", "老爸", "爸", "爸妈", "父母", "哥哥", "姐姐",
-    "弟弟", "妹妹", "哥", "姐", "爷爷", "奶奶", "外公", "外婆", "姥姥", "姥爷", "男朋友",
-    "女朋友", "男友", "女友", "对象", "未婚夫", "未婚妻", "公公", "婆婆", "岳父", "岳母", "孙子",
-    "孙女", "双胞胎", "家人", "老伴", "先生", "儿女"};
+    "老婆", "老公", "妻子",   "丈夫",   "太太",   "媳妇", "爱人", "儿子",   "女儿",
+    "孩子", "宝宝", "闺女",   "妈妈",   "母亲",   "老妈", "妈",   "爸爸",   "父亲",
+    "老爸", "爸",   "爸妈",   "父母",   "哥哥",   "姐姐", "弟弟", "妹妹",   "哥",
+    "姐",   "爷爷", "奶奶",   "外公",   "外婆",   "姥姥", "姥爷", "男朋友", "女朋友",
+    "男友", "女友", "对象",   "未婚夫", "未婚妻", "公公", "婆婆", "岳父",   "岳母",
+    "孙子", "孙女", "双胞胎", "家人",   "老伴",   "先生", "儿女"};
 constexpr std::array<SV, 24> kHealth = {
-    "高血压", "低血压", "糖尿病", "哮喘", "心脏病", "胃病", "贫血", "抑郁症", "焦虑症", "失眠",
-    "痛风", "高血脂", "乳糖不耐受", "偏头痛", "鼻炎", "颈椎病", "腰椎间盘突出", "关节炎", "癫痫",
-    "甲亢", "胃炎", "血压高", "血糖高", "怀孕"};
+    "高血压",       "低血压", "糖尿病", "哮喘",   "心脏病",     "胃病",   "贫血",   "抑郁症",
+    "焦虑症",       "失眠",   "痛风",   "高血脂", "乳糖不耐受", "偏头痛", "鼻炎",   "颈椎病",
+    "腰椎间盘突出", "关节炎", "癫痫",   "甲亢",   "胃炎",       "血压高", "血糖高", "怀孕"};
 constexpr std::array<SV, 40> kOccupationEnds = {
-    "师", "员", "医生", "护士", "老师", "会计", "司机", "厨师", "学生", "经理", "主管", "老板",
-    "记者", "警察", "演员", "模特", "保安", "保姆", "码农", "博士生", "研究生", "本科生", "工人",
-    "农民", "作家", "画家", "歌手", "主播", "律师", "总监", "总裁", "创始人", "自由职业者", "公务员",
-    "销售", "教授", "店主", "实习生", "大学生", "军人"};
+    "师",         "员",     "医生", "护士",   "老师",   "会计",   "司机",   "厨师",
+    "学生",       "经理",   "主管", "老板",   "记者",   "警察",   "演员",   "模特",
+    "保安",       "保姆",   "码农", "博士生", "研究生", "本科生", "工人",   "农民",
+    "作家",       "画家",   "歌手", "主播",   "律师",   "总监",   "总裁",   "创始人",
+    "自由职业者", "公务员", "销售", "教授",   "店主",   "实习生", "大学生", "军人"};
 
 // Skips adverbs and negators from s[*i]; reports negation and "不再" (no longer).
 struct Negation {
@@ -261,10 +264,11 @@ std::vector<Statement> Canonical(const Clause& c, Kind kind, SV value, double co
 // Large cities and countries: "我在上海工作" names a place of work, not an employer.
 bool IsKnownPlace(SV v) {
   static constexpr std::array<SV, 44> kPlaces = {
-      "北京", "上海", "广州", "深圳", "杭州", "南京", "成都", "重庆", "武汉", "西安", "天津", "苏州",
-      "长沙", "郑州", "青岛", "厦门", "大连", "沈阳", "哈尔滨", "济南", "合肥", "福州", "昆明",
-      "香港", "澳门", "台北", "东京", "纽约", "伦敦", "巴黎", "新加坡", "美国", "英国", "日本",
-      "韩国", "德国", "法国", "加拿大", "澳大利亚", "国外", "老家", "本地", "外地", "海外"};
+      "北京",   "上海",   "广州",     "深圳",   "杭州", "南京", "成都", "重庆", "武汉",
+      "西安",   "天津",   "苏州",     "长沙",   "郑州", "青岛", "厦门", "大连", "沈阳",
+      "哈尔滨", "济南",   "合肥",     "福州",   "昆明", "香港", "澳门", "台北", "东京",
+      "纽约",   "伦敦",   "巴黎",     "新加坡", "美国", "英国", "日本", "韩国", "德国",
+      "法国",   "加拿大", "澳大利亚", "国外",   "老家", "本地", "外地", "海外"};
   return std::find(kPlaces.begin(), kPlaces.end(), v) != kPlaces.end();
 }
 
@@ -277,12 +281,15 @@ std::vector<Statement> MatchZai(const Clause& c, size_t i, const Negation& neg) 
     if (k == SV::npos || k == b) continue;
     SV v = p.substr(b, k - b);
     if (v == "家" || v == "家里" || v == "这里" || v == "那里" || v == "这" || v == "那") return {};
-    static constexpr std::array<SV, 8> kPlaceEnds = {"市", "省", "区", "县", "国", "州", "镇", "村"};
-    static constexpr std::array<SV, 12> kOrgEnds = {"公司", "集团", "银行", "医院", "学校", "大学",
-                                                    "工厂", "科技", "研究所", "中心", "局", "店"};
-    bool place = (std::any_of(kPlaceEnds.begin(), kPlaceEnds.end(), [&](SV e) { return v.ends_with(e); }) ||
-                  IsKnownPlace(v)) &&
-                 !std::any_of(kOrgEnds.begin(), kOrgEnds.end(), [&](SV e) { return v.ends_with(e); });
+    static constexpr std::array<SV, 8> kPlaceEnds = {"市", "省", "区", "县",
+                                                     "国", "州", "镇", "村"};
+    static constexpr std::array<SV, 12> kOrgEnds = {"公司",   "集团", "银行", "医院",
+                                                    "学校",   "大学", "工厂", "科技",
+                                                    "研究所", "中心", "局",   "店"};
+    bool place =
+        (std::any_of(kPlaceEnds.begin(), kPlaceEnds.end(), [&](SV e) { return v.ends_with(e); }) ||
+         IsKnownPlace(v)) &&
+        !std::any_of(kOrgEnds.begin(), kOrgEnds.end(), [&](SV e) { return v.ends_with(e); });
     if (work == "当") {
       size_t jb = k + work.size();
       size_t je = ValueEnd(p, jb);
@@ -296,7 +303,8 @@ std::vector<Statement> MatchZai(const Clause& c, size_t i, const Negation& neg) 
     if (k == SV::npos || k == b) continue;
     return Canonical(c, Kind::kLocation, p.substr(b, k - b), 0.85, neg, k + live.size());
   }
-  if (Starts(p, b, "学") && !Starts(p, b, "学校") && !Starts(p, b, "学院") && !Starts(p, b, "学生")) {
+  if (Starts(p, b, "学") && !Starts(p, b, "学校") && !Starts(p, b, "学院") &&
+      !Starts(p, b, "学生")) {
     size_t vb = SkipLeading(p, b + 3);
     size_t ve = ValueEnd(p, vb);
     if (ve <= vb) return {};
@@ -324,8 +332,8 @@ std::vector<Statement> MatchShi(const Clause& c, size_t i, const Negation& neg) 
     SV cond = v.substr(0, v.size() - 6);
     return {Make(c, Kind::kHealth, Str(cond), SlotKey(cond), Content(p, e), 0.85)};
   }
-  if (v.ends_with("人") && CountCodepoints(v) >= 3 && CountCodepoints(v) <= 6 && !Contains(v, "的") &&
-      !Starts(v, 0, "一") && !Starts(v, 0, "个")) {
+  if (v.ends_with("人") && CountCodepoints(v) >= 3 && CountCodepoints(v) <= 6 &&
+      !Contains(v, "的") && !Starts(v, 0, "一") && !Starts(v, 0, "个")) {
     SV place = v.substr(0, v.size() - 3);
     return Canonical(c, Kind::kHometown, place, 0.8, neg, e);
   }
@@ -390,7 +398,8 @@ std::vector<Statement> MatchDui(const Clause& c, size_t i, const Negation& neg) 
     std::vector<Statement> out;
     for (auto [ib, ie] : ListItems(p, b, k)) {
       SV item = p.substr(ib, ie - ib);
-      Statement st = Make(c, Kind::kAllergy, Str(item), SlotKey(item), ChineseContent(Kind::kAllergy, item), 0.9);
+      Statement st = Make(c, Kind::kAllergy, Str(item), SlotKey(item),
+                          ChineseContent(Kind::kAllergy, item), 0.9);
       st.entities.push_back(Str(item));
       out.push_back(std::move(st));
     }
@@ -402,7 +411,8 @@ std::vector<Statement> MatchDui(const Clause& c, size_t i, const Negation& neg) 
   bool negative = neg.negated || (k >= 3 && p.substr(k - 3, 3) == "不");
   size_t ve = negative && p.substr(k - 3, 3) == "不" ? k - 3 : k;
   SV v = p.substr(b, ve - b);
-  return {Make(c, negative ? Kind::kDislike : Kind::kLike, Str(v), LikeKey(v), Content(p, k + 9), 0.8)};
+  return {
+      Make(c, negative ? Kind::kDislike : Kind::kLike, Str(v), LikeKey(v), Content(p, k + 9), 0.8)};
 }
 
 struct Trigger {
@@ -417,36 +427,89 @@ constexpr double kWeak = 0.65;
 const std::vector<Trigger>& Triggers() {
   using K = Kind;
   static const std::vector<Trigger> k = {
-      {"名字叫", K::kName, {}}, {"名字是", K::kName, {}}, {"叫", K::kName, {}},
-      {"住在", K::kLocation, {}}, {"搬到", K::kLocation, {}}, {"搬去", K::kLocation, {}},
-      {"搬来", K::kLocation, {}}, {"搬家到", K::kLocation, {}}, {"搬回", K::kLocation, {}},
-      {"定居在", K::kLocation, {}}, {"定居于", K::kLocation, {}}, {"生活在", K::kLocation, {}},
-      {"居住在", K::kLocation, {}}, {"现居", K::kLocation, {}}, {"住", K::kLocation, {}, 0.75},
-      {"老家在", K::kHometown, {}}, {"老家是", K::kHometown, {}}, {"来自", K::kHometown, {}},
-      {"出生在", K::kHometown, {}}, {"出生于", K::kHometown, {}},
-      {"就职于", K::kEmployer, {}}, {"任职于", K::kEmployer, {}}, {"供职于", K::kEmployer, {}},
-      {"入职了", K::kEmployer, {}}, {"入职", K::kEmployer, {}}, {"加入了", K::kEmployer, {}, 0.7},
-      {"工作是", K::kJob, {}}, {"职业是", K::kJob, {}}, {"从事", K::kJob, {}, 0.8},
-      {"更喜欢", K::kLike, K::kDislike}, {"喜欢", K::kLike, K::kDislike},
-      {"热爱", K::kLike, K::kDislike}, {"偏爱", K::kLike, {}}, {"爱", K::kLike, K::kDislike},
-      {"迷上了", K::kLike, {}}, {"讨厌", K::kDislike, {}}, {"厌恶", K::kDislike, {}},
-      {"受不了", K::kDislike, {}}, {"怕", K::kDislike, {}, 0.7}, {"吃素", K::kDiet, {}},
-      {"吃", {}, K::kDislike}, {"喝", {}, K::kDislike},
-      {"患有", K::kHealth, {}}, {"得了", K::kHealth, {}, 0.75}, {"确诊了", K::kHealth, {}},
-      {"被确诊为", K::kHealth, {}}, {"被诊断出", K::kHealth, {}},
-      {"结婚了", K::kMarital, {}}, {"已婚", K::kMarital, {}}, {"单身", K::kMarital, {}},
-      {"离婚了", K::kMarital, {}}, {"订婚了", K::kMarital, {}},
-      {"目标是", K::kGoal, {}}, {"梦想是", K::kGoal, {}}, {"计划是", K::kGoal, {}},
-      {"想要", K::kGoal, {}}, {"想", K::kGoal, {}, 0.75}, {"打算", K::kGoal, {}},
-      {"计划", K::kGoal, {}}, {"准备", K::kGoal, {}, 0.75}, {"希望", K::kGoal, {}, 0.75},
-      {"决定", K::kGoal, {}}, {"考虑", K::kGoal, {}, 0.6},
-      {"擅长", K::kSkill, {}}, {"精通", K::kSkill, {}}, {"正在学", K::kSkill, {}},
-      {"在学", K::kSkill, {}}, {"学过", K::kSkill, {}}, {"会说", K::kSkill, {}},
-      {"会弹", K::kSkill, {}}, {"会拉", K::kSkill, {}}, {"会做", K::kSkill, {}},
-      {"会开", K::kSkill, {}}, {"会游泳", K::kSkill, {}}, {"会编程", K::kSkill, {}},
-      {"会画", K::kSkill, {}}, {"会唱", K::kSkill, {}}, {"会跳", K::kSkill, {}},
-      {"答应", K::kGoal, {}, 0.75}, {"承诺", K::kGoal, {}, 0.75}, {"保证", K::kGoal, {}, 0.7},
-      {"需要", K::kGoal, {}, 0.6}, {"会", K::kGoal, {}, 0.6},
+      {"名字叫", K::kName, {}},
+      {"名字是", K::kName, {}},
+      {"叫", K::kName, {}},
+      {"住在", K::kLocation, {}},
+      {"搬到", K::kLocation, {}},
+      {"搬去", K::kLocation, {}},
+      {"搬来", K::kLocation, {}},
+      {"搬家到", K::kLocation, {}},
+      {"搬回", K::kLocation, {}},
+      {"定居在", K::kLocation, {}},
+      {"定居于", K::kLocation, {}},
+      {"生活在", K::kLocation, {}},
+      {"居住在", K::kLocation, {}},
+      {"现居", K::kLocation, {}},
+      {"住", K::kLocation, {}, 0.75},
+      {"老家在", K::kHometown, {}},
+      {"老家是", K::kHometown, {}},
+      {"来自", K::kHometown, {}},
+      {"出生在", K::kHometown, {}},
+      {"出生于", K::kHometown, {}},
+      {"就职于", K::kEmployer, {}},
+      {"任职于", K::kEmployer, {}},
+      {"供职于", K::kEmployer, {}},
+      {"入职了", K::kEmployer, {}},
+      {"入职", K::kEmployer, {}},
+      {"加入了", K::kEmployer, {}, 0.7},
+      {"工作是", K::kJob, {}},
+      {"职业是", K::kJob, {}},
+      {"从事", K::kJob, {}, 0.8},
+      {"更喜欢", K::kLike, K::kDislike},
+      {"喜欢", K::kLike, K::kDislike},
+      {"热爱", K::kLike, K::kDislike},
+      {"偏爱", K::kLike, {}},
+      {"爱", K::kLike, K::kDislike},
+      {"迷上了", K::kLike, {}},
+      {"讨厌", K::kDislike, {}},
+      {"厌恶", K::kDislike, {}},
+      {"受不了", K::kDislike, {}},
+      {"怕", K::kDislike, {}, 0.7},
+      {"吃素", K::kDiet, {}},
+      {"吃", {}, K::kDislike},
+      {"喝", {}, K::kDislike},
+      {"患有", K::kHealth, {}},
+      {"得了", K::kHealth, {}, 0.75},
+      {"确诊了", K::kHealth, {}},
+      {"被确诊为", K::kHealth, {}},
+      {"被诊断出", K::kHealth, {}},
+      {"结婚了", K::kMarital, {}},
+      {"已婚", K::kMarital, {}},
+      {"单身", K::kMarital, {}},
+      {"离婚了", K::kMarital, {}},
+      {"订婚了", K::kMarital, {}},
+      {"目标是", K::kGoal, {}},
+      {"梦想是", K::kGoal, {}},
+      {"计划是", K::kGoal, {}},
+      {"想要", K::kGoal, {}},
+      {"想", K::kGoal, {}, 0.75},
+      {"打算", K::kGoal, {}},
+      {"计划", K::kGoal, {}},
+      {"准备", K::kGoal, {}, 0.75},
+      {"希望", K::kGoal, {}, 0.75},
+      {"决定", K::kGoal, {}},
+      {"考虑", K::kGoal, {}, 0.6},
+      {"擅长", K::kSkill, {}},
+      {"精通", K::kSkill, {}},
+      {"正在学", K::kSkill, {}},
+      {"在学", K::kSkill, {}},
+      {"学过", K::kSkill, {}},
+      {"会说", K::kSkill, {}},
+      {"会弹", K::kSkill, {}},
+      {"会拉", K::kSkill, {}},
+      {"会做", K::kSkill, {}},
+      {"会开", K::kSkill, {}},
+      {"会游泳", K::kSkill, {}},
+      {"会编程", K::kSkill, {}},
+      {"会画", K::kSkill, {}},
+      {"会唱", K::kSkill, {}},
+      {"会跳", K::kSkill, {}},
+      {"答应", K::kGoal, {}, 0.75},
+      {"承诺", K::kGoal, {}, 0.75},
+      {"保证", K::kGoal, {}, 0.7},
+      {"需要", K::kGoal, {}, 0.6},
+      {"会", K::kGoal, {}, 0.6},
   };
   return k;
 }
@@ -486,7 +549,9 @@ std::optional<std::vector<Statement>> MatchTrigger(const Clause& c, size_t i, co
           return std::vector<Statement>{};
         }
         return Canonical(c, *kind, v, t.confidence, neg, e);
-      case Kind::kLocation: case Kind::kHometown: case Kind::kEmployer:
+      case Kind::kLocation:
+      case Kind::kHometown:
+      case Kind::kEmployer:
         return Canonical(c, *kind, v, t.confidence, neg, e);
       case Kind::kJob:
         return Canonical(c, *kind, v, t.confidence, neg, e);
@@ -496,8 +561,10 @@ std::optional<std::vector<Statement>> MatchTrigger(const Clause& c, size_t i, co
         if (v.empty() || !GoalObjectOk(v)) return std::vector<Statement>{};
         // 我会的, 我会去: too slight to remember
         if (t.confidence < 0.7 && CountCodepoints(v) < 3) return std::vector<Statement>{};
-        return std::vector<Statement>{Make(c, *kind, Str(v), SlotKey(v), Content(p, e), t.confidence)};
-      case Kind::kLike: case Kind::kDislike: {
+        return std::vector<Statement>{
+            Make(c, *kind, Str(v), SlotKey(v), Content(p, e), t.confidence)};
+      case Kind::kLike:
+      case Kind::kDislike: {
         if (v == "你" || v == "他" || v == "她" || v == "它" || v == "这个" || v == "那个" ||
             Contains(v, "我") || Contains(v, "你")) {
           return std::vector<Statement>{};
@@ -507,7 +574,8 @@ std::optional<std::vector<Statement>> MatchTrigger(const Clause& c, size_t i, co
           size_t is = v.find("是");
           if (is == SV::npos || is <= 3 || is + 3 >= v.size()) return std::vector<Statement>{};
           SV what = v.substr(3, is - 3), value = v.substr(is + 3);
-          Statement st = Make(c, Kind::kFavorite, Str(value), SlotKey(what), Content(p, e), t.confidence);
+          Statement st =
+              Make(c, Kind::kFavorite, Str(value), SlotKey(what), Content(p, e), t.confidence);
           st.entities.push_back(Str(value));
           return std::vector<Statement>{std::move(st)};
         }
@@ -542,7 +610,8 @@ std::vector<Statement> MatchPossessive(const Clause& c, size_t i) {
     if (Starts(p, i, "在")) {
       size_t b = i + 3, e = ValueEnd(p, b);
       Negation none;
-      return e > b ? Canonical(c, Kind::kLocation, p.substr(b, e - b), 0.75, none, e) : std::vector<Statement>{};
+      return e > b ? Canonical(c, Kind::kLocation, p.substr(b, e - b), 0.75, none, e)
+                   : std::vector<Statement>{};
     }
     if (Starts(p, i, "有") || Starts(p, i, "养了") || Starts(p, i, "里有") || Starts(p, i, "养")) {
       size_t vl = Starts(p, i, "养了") || Starts(p, i, "里有") ? 6 : 3;
@@ -560,7 +629,8 @@ std::vector<Statement> MatchPossessive(const Clause& c, size_t i) {
       size_t k = p.find(lead, i + noun.size());
       if (k == SV::npos || k >= e) continue;
       size_t ne = ValueEnd(p, k + lead.size());
-      if (ne > k + lead.size() && CountCodepoints(p.substr(k + lead.size(), ne - k - lead.size())) <= 6) {
+      if (ne > k + lead.size() &&
+          CountCodepoints(p.substr(k + lead.size(), ne - k - lead.size())) <= 6) {
         name = Str(p.substr(k + lead.size(), ne - k - lead.size()));
       }
       break;
@@ -583,10 +653,11 @@ std::vector<Statement> MatchPossessive(const Clause& c, size_t i) {
 }
 
 bool IsQuestionOrHypothetical(SV s) {
-  for (SV q : {"什么", "哪里", "哪儿", "哪个", "哪家", "谁", "多少", "怎么", "为什么", "为啥",
-               "是不是", "有没有", "能不能", "要不要", "会不会", "对不对", "吗", "么", "如果",
-               "要是", "假如", "假设", "万一", "的话", "可能", "也许", "或许", "请", "帮我", "帮忙",
-               "告诉我", "提醒我", "你", "？", "?", "曾经", "以前", "小时候"}) {
+  for (SV q : {"什么",   "哪里", "哪儿",   "哪个",   "哪家",   "谁",     "多少",   "怎么",
+               "为什么", "为啥", "是不是", "有没有", "能不能", "要不要", "会不会", "对不对",
+               "吗",     "么",   "如果",   "要是",   "假如",   "假设",   "万一",   "的话",
+               "可能",   "也许", "或许",   "请",     "帮我",   "帮忙",   "告诉我", "提醒我",
+               "你",     "？",   "?",      "曾经",   "以前",   "小时候"}) {
     if (Contains(s, q)) return true;
   }
   return s.ends_with("呢");
@@ -620,13 +691,21 @@ std::string RoutineKey(SV s, size_t* at) {
 std::string ChineseContent(Kind kind, std::string_view value) {
   std::string v(value);
   switch (kind) {
-    case Kind::kName: return "用户叫" + v;
-    case Kind::kLocation: return "用户住在" + v;
-    case Kind::kHometown: return "用户来自" + v;
-    case Kind::kEmployer: case Kind::kWorkPlace: return "用户在" + v + "工作";
-    case Kind::kJob: return "用户是" + v;
-    case Kind::kAllergy: return "用户对" + v + "过敏";
-    default: return "";
+    case Kind::kName:
+      return "用户叫" + v;
+    case Kind::kLocation:
+      return "用户住在" + v;
+    case Kind::kHometown:
+      return "用户来自" + v;
+    case Kind::kEmployer:
+    case Kind::kWorkPlace:
+      return "用户在" + v + "工作";
+    case Kind::kJob:
+      return "用户是" + v;
+    case Kind::kAllergy:
+      return "用户对" + v + "过敏";
+    default:
+      return "";
   }
 }
 
@@ -690,7 +769,8 @@ std::vector<Statement> MatchChineseClause(const ClauseInput& input) {
     if (Starts(p, b, "有")) b += 3;
     SV v = p.substr(b, k - b);
     if (!v.empty() && CountCodepoints(v) <= 8) {
-      Statement st = Make(c, Kind::kAllergy, Str(v), SlotKey(v), ChineseContent(Kind::kAllergy, v), 0.85);
+      Statement st =
+          Make(c, Kind::kAllergy, Str(v), SlotKey(v), ChineseContent(Kind::kAllergy, v), 0.85);
       st.entities.push_back(Str(v));
       return {std::move(st)};
     }
@@ -705,21 +785,24 @@ std::vector<Statement> MatchChineseClause(const ClauseInput& input) {
   // feeling ("我好期待", "我觉得…") is neither.
   if (input.has_time && !neg.negated && CountCodepoints(p) >= 3) {
     SV q = p.substr(i);
-    for (SV feeling : {"好", "很", "太", "真", "超", "特别", "非常", "有点", "觉得", "感觉", "知道"}) {
+    for (SV feeling :
+         {"好", "很", "太", "真", "超", "特别", "非常", "有点", "觉得", "感觉", "知道"}) {
       if (q.starts_with(feeling)) return {};
     }
     size_t e = ValueEnd(p, 0);
     std::string content = Content(p, e) + "（" + input.date + "）";
     if (input.future_time) {
       static constexpr std::array<SV, 34> kPlans = {
-          "要", "去", "有", "得", "约", "会去", "打算", "预约", "面试", "考试", "会议", "开会", "手术",
-          "体检", "航班", "飞机", "婚礼", "聚会", "约会", "牙医", "医生", "复诊", "出差", "旅行",
-          "旅游", "上课", "比赛", "演出", "音乐会", "生日", "派对", "看病", "见面", "搬家"};
+          "要",   "去",     "有",   "得",   "约",   "会去", "打算", "预约", "面试",
+          "考试", "会议",   "开会", "手术", "体检", "航班", "飞机", "婚礼", "聚会",
+          "约会", "牙医",   "医生", "复诊", "出差", "旅行", "旅游", "上课", "比赛",
+          "演出", "音乐会", "生日", "派对", "看病", "见面", "搬家"};
       bool plan = std::any_of(kPlans.begin(), kPlans.end(), [&](SV w) { return Contains(q, w); });
       if (plan) return {Make(c, Kind::kAppointment, "", "", content, 0.75)};
       return {};
     }
-    if (Contains(q, "了") || Contains(q, "过")) return {Make(c, Kind::kEvent, "", "", content, 0.65)};
+    if (Contains(q, "了") || Contains(q, "过"))
+      return {Make(c, Kind::kEvent, "", "", content, 0.65)};
   }
   return {};
 }

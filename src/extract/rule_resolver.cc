@@ -25,8 +25,8 @@
 
 #include "engram/extraction.h"
 #include "text/analyzer.h"
-#include "text/normalizer.h"
 #include "text/find.h"
+#include "text/normalizer.h"
 
 namespace engram {
 namespace {
@@ -74,9 +74,9 @@ bool Negative(std::string_view content) {
                              " can't stand ", " terrified ", " allergic ", " allergy "}) {
     if ((" " + low + " ").find(m) != std::string::npos) return true;
   }
-  for (std::string_view m : {"不喜欢", "不爱", "讨厌", "不再", "不吃", "不喝", "受不了", "厌恶", "过敏",
-                             "没有", "不想", "不打算", "不能", "不感兴趣", "不养", "没养", "怕",
-                             "不碰", "没养"}) {
+  for (std::string_view m :
+       {"不喜欢", "不爱", "讨厌", "不再", "不吃", "不喝", "受不了", "厌恶", "过敏", "没有", "不想",
+        "不打算", "不能", "不感兴趣", "不养", "没养", "怕", "不碰", "没养"}) {
     if (ContainsText(low, m)) return true;
   }
   return false;
@@ -131,15 +131,18 @@ bool KeysRelated(std::string_view a_slot, std::string_view b_slot) {
   if (a.empty() || b.empty() || a == b) return false;
   if (ContainsText(a, b) || ContainsText(b, a)) return true;
   const size_t sa = a.find(' '), sb = b.find(' ');
-  return sa != std::string_view::npos && sb != std::string_view::npos && a.substr(0, sa) == b.substr(0, sb);
+  return sa != std::string_view::npos && sb != std::string_view::npos &&
+         a.substr(0, sa) == b.substr(0, sb);
 }
 
 size_t Words(std::string_view s) {
   size_t n = 0;
   for (size_t i = 0; i < s.size(); ++i) {
     auto c = static_cast<unsigned char>(s[i]);
-    if (c >= 0xE0) ++n;  // one CJK character
-    else if (std::isalnum(c) && (i == 0 || !std::isalnum(static_cast<unsigned char>(s[i - 1])))) ++n;
+    if (c >= 0xE0)
+      ++n;  // one CJK character
+    else if (std::isalnum(c) && (i == 0 || !std::isalnum(static_cast<unsigned char>(s[i - 1]))))
+      ++n;
   }
   return n;
 }
@@ -148,15 +151,18 @@ size_t Words(std::string_view s) {
 // is about.
 bool Generic(std::string_view term) {
   static const std::set<std::string_view> k = {
-      "user", "is", "be", "has", "have", "do", "doe", "like", "love", "hate", "enjoy", "realli",
-      "alway", "usual", "best", "ever", "favorit", "fave", "so", "much", "veri", "still", "just",
-      "also", "now", "current", "get", "got", "go", "think", "feel", "afraid", "scare", "can",
-      "not", "never", "no", "their", "they", "them", "total", "absolut", "definit", "stand",
-      "way", "far", "even", "actual", "tast", "freak", "here", "lol", "haha", "name", "call",
-      "用户", "喜欢", "叫", "名字", "名", "养", "只", "条", "家", "的",
-      "讨厌", "特别", "真的", "很", "非常", "平时", "一直", "不", "没", "是", "有", "就", "都",
-      "也", "还", "吃", "喝", "用", "碰", "能", "会", "习惯", "最", "现在", "目前", "好", "自己",
-      "已经", "的", "了", "太", "超", "挺", "这个", "那个", "真", "烦", "受不了", "不能"};
+      "user", "is",    "be",     "has",    "have",   "do",      "doe",     "like",    "love",
+      "hate", "enjoy", "realli", "alway",  "usual",  "best",    "ever",    "favorit", "fave",
+      "so",   "much",  "veri",   "still",  "just",   "also",    "now",     "current", "get",
+      "got",  "go",    "think",  "feel",   "afraid", "scare",   "can",     "not",     "never",
+      "no",   "their", "they",   "them",   "total",  "absolut", "definit", "stand",   "way",
+      "far",  "even",  "actual", "tast",   "freak",  "here",    "lol",     "haha",    "name",
+      "call", "用户",  "喜欢",   "叫",     "名字",   "名",      "养",      "只",      "条",
+      "家",   "的",    "讨厌",   "特别",   "真的",   "很",      "非常",    "平时",    "一直",
+      "不",   "没",    "是",     "有",     "就",     "都",      "也",      "还",      "吃",
+      "喝",   "用",    "碰",     "能",     "会",     "习惯",    "最",      "现在",    "目前",
+      "好",   "自己",  "已经",   "的",     "了",     "太",      "超",      "挺",      "这个",
+      "那个", "真",    "烦",     "受不了", "不能"};
   return k.contains(term);
 }
 
@@ -171,10 +177,9 @@ bool Restates(const Candidate& c, const MemoryItem& item) {
   for (const std::string& w : a.words) {
     if (Generic(w)) continue;
     ++anchors;
-    bool held = ContainsText(have, w) ||
-                std::find(b.words.begin(), b.words.end(), w) != b.words.end();
-    if (!held && w.size() <= 6 && w.size() % 3 == 0 &&
-        static_cast<unsigned char>(w[0]) >= 0xE0) {
+    bool held =
+        ContainsText(have, w) || std::find(b.words.begin(), b.words.end(), w) != b.words.end();
+    if (!held && w.size() <= 6 && w.size() % 3 == 0 && static_cast<unsigned char>(w[0]) >= 0xE0) {
       // a short Chinese word the segmenter drew across a boundary ("猫叫" of "猫，叫"): its
       // characters, one by one (three UTF-8 bytes each in the CJK block)
       held = true;
@@ -267,7 +272,8 @@ class RuleResolver final : public ConflictResolver {
       if (!n.ended && !flip) continue;
       if (d.decision == WriteDecision::kAdd) {
         d = Result_(WriteDecision::kSupersede, static_cast<int>(i),
-                    n.ended ? "ends \"" + n.item.content + "\"" : "no longer holds: \"" + n.item.content + "\"");
+                    n.ended ? "ends \"" + n.item.content + "\""
+                            : "no longer holds: \"" + n.item.content + "\"");
       } else if (static_cast<int>(i) != d.target) {
         d.also_supersede.push_back(static_cast<int>(i));
       }
@@ -280,7 +286,8 @@ class RuleResolver final : public ConflictResolver {
     // A neighbour of the same family whose key names the same thing counts as the same slot.
     std::vector<Neighbour> neighbours = given;
     for (Neighbour& n : neighbours) {
-      if (!n.same_slot && n.same_family && KeysRelated(candidate.slot, n.item.slot)) n.same_slot = true;
+      if (!n.same_slot && n.same_family && KeysRelated(candidate.slot, n.item.slot))
+        n.same_slot = true;
     }
     const std::string cand = Norm(candidate.content);
     const bool cand_negative = Negative(candidate.content);
@@ -302,7 +309,8 @@ class RuleResolver final : public ConflictResolver {
       const bool same_polarity = Negative(item.content) == cand_negative;
       if (!candidate.correction && same_polarity && SameValue(candidate, item)) {
         if (Words(candidate.content) * 2 >= Words(item.content) * 3) {
-          return Result_(WriteDecision::kUpdate, t, "same slot " + slot + " and value, said in more detail",
+          return Result_(WriteDecision::kUpdate, t,
+                         "same slot " + slot + " and value, said in more detail",
                          candidate.content);
         }
         return Result_(WriteDecision::kNoop, t, "same slot " + slot + ", same value");
@@ -310,8 +318,9 @@ class RuleResolver final : public ConflictResolver {
       // "我家的猫叫豆包" after "我养了一只猫，叫豆包": nothing the stored one does not say
       if (!candidate.correction && same_polarity && candidate.ends.empty() &&
           Digits(item.content) == Digits(candidate.content) && Restates(candidate, item)) {
-        return Result_(WriteDecision::kNoop, t,
-                       "same slot " + slot + ", says nothing new: restates \"" + item.content + "\"");
+        return Result_(
+            WriteDecision::kNoop, t,
+            "same slot " + slot + ", says nothing new: restates \"" + item.content + "\"");
       }
       if (candidate.correction) {
         return Result_(WriteDecision::kSupersede, t, "correction of slot " + slot);
@@ -340,13 +349,15 @@ class RuleResolver final : public ConflictResolver {
       int family = -1, latest = -1;
       for (size_t i = 0; i < neighbours.size(); ++i) {
         const Neighbour& n = neighbours[i];
-        if (n.same_family && (family < 0 || n.item.created_at > neighbours[family].item.created_at)) {
+        if (n.same_family &&
+            (family < 0 || n.item.created_at > neighbours[family].item.created_at)) {
           family = static_cast<int>(i);
         }
         if (n.latest) latest = static_cast<int>(i);
       }
       if (family >= 0) {
-        return Result_(WriteDecision::kSupersede, family, "correction of slot " + neighbours[family].item.slot);
+        return Result_(WriteDecision::kSupersede, family,
+                       "correction of slot " + neighbours[family].item.slot);
       }
       if (latest >= 0) {
         return Result_(WriteDecision::kSupersede, latest, "correction of the latest memory");
@@ -366,15 +377,15 @@ class RuleResolver final : public ConflictResolver {
       const bool same_polarity = Negative(n.item.content) == cand_negative;
       const bool same_numbers = Digits(n.item.content) == Digits(candidate.content);
       if (!same_polarity || !same_numbers) continue;
-      if (norms[i].size() >= 6 && cand.size() > norms[i].size() &&
-          ContainsText(cand, norms[i])) {
+      if (norms[i].size() >= 6 && cand.size() > norms[i].size() && ContainsText(cand, norms[i])) {
         return Result_(WriteDecision::kUpdate, static_cast<int>(i),
                        "contains the stored text and adds detail", candidate.content);
       }
       // Two statements about different slots are different facts, however alike in words.
       if (!slot.empty() && !n.item.slot.empty() && slot != n.item.slot) continue;
       if (!candidate.correction && candidate.ends.empty() && Restates(candidate, n.item)) {
-        return Result_(WriteDecision::kNoop, static_cast<int>(i), "says nothing new: restates \"" + n.item.content + "\"");
+        return Result_(WriteDecision::kNoop, static_cast<int>(i),
+                       "says nothing new: restates \"" + n.item.content + "\"");
       }
       const double overlap = Overlap(candidate.content, n.item.content);
       if (overlap >= options_.duplicate_overlap) {

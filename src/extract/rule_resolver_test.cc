@@ -131,7 +131,8 @@ TEST(RuleResolverTest, SamePolarityInAKeyedSlotIsNoop) {
                             {Near("User likes coffee", 0.8, true)});
   EXPECT_EQ(d.decision, WriteDecision::kNoop);
   // "loves" adds nothing the stored "likes coffee" lacks: a restatement.
-  EXPECT_EQ(d.reason, "same slot user/likes:coffee, says nothing new: restates \"User likes coffee\"");
+  EXPECT_EQ(d.reason,
+            "same slot user/likes:coffee, says nothing new: restates \"User likes coffee\"");
 }
 
 TEST(RuleResolverTest, TopicSlotsHoldManyStatements) {

@@ -15,7 +15,8 @@ namespace engram::extract {
 namespace {
 
 bool IsWordChar(char c) {
-  return std::isalnum(static_cast<unsigned char>(c)) || c == '\'' || static_cast<unsigned char>(c) >= 0x80;
+  return std::isalnum(static_cast<unsigned char>(c)) || c == '\'' ||
+         static_cast<unsigned char>(c) >= 0x80;
 }
 
 }  // namespace
@@ -28,9 +29,9 @@ bool IsElaboration(const std::string& clause, bool zh) {
     return false;
   }
   const std::string low = LowerAscii(clause);
-  for (std::string_view p : {"it ", "it's", "its ", "this ", "that ", "that's", "they ",
-                             "they're", "these ", "those ", "which ", "she ", "he ", "she's",
-                             "he's", "there ", "there's", "so ", "then "}) {
+  for (std::string_view p :
+       {"it ", "it's", "its ", "this ", "that ", "that's", "they ", "they're", "these ", "those ",
+        "which ", "she ", "he ", "she's", "he's", "there ", "there's", "so ", "then "}) {
     if (low.starts_with(p)) return true;
   }
   return false;
@@ -107,15 +108,16 @@ bool IsEventClause(const std::string& clause, bool zh) {
 
 bool IsWeakStatement(const std::string& clause) {
   static const std::vector<std::string_view> kCommon = {
-      "i", "me", "my", "we", "us", "our", "it", "that", "this", "them", "they", "is", "am", "are",
-      "was", "were", "be", "been", "have", "has", "had", "do", "did", "does", "so", "just", "will",
-      "would", "can", "could", "should", "to", "the", "a", "an", "and", "or", "but", "of", "in",
-      "on", "at", "for", "with", "about", "really", "very", "too", "also", "still", "now", "then",
-      "say", "said", "says", "want", "wants", "feel", "feels", "keep", "keeps", "think", "know",
-      "need", "make", "take", "give", "go", "get", "got", "use", "using", "strongly", "yes", "no",
-      "not", "there", "here", "all", "some", "it's", "i'm", "i'll", "i'd", "thing", "stuff",
-      "way", "going", "like", "love", "hate", "mine", "opinion", "view", "read", "take",
-      "defend", "there", "be"};
+      "i",      "me",    "my",       "we",   "us",    "our",    "it",     "that",  "this",  "them",
+      "they",   "is",    "am",       "are",  "was",   "were",   "be",     "been",  "have",  "has",
+      "had",    "do",    "did",      "does", "so",    "just",   "will",   "would", "can",   "could",
+      "should", "to",    "the",      "a",    "an",    "and",    "or",     "but",   "of",    "in",
+      "on",     "at",    "for",      "with", "about", "really", "very",   "too",   "also",  "still",
+      "now",    "then",  "say",      "said", "says",  "want",   "wants",  "feel",  "feels", "keep",
+      "keeps",  "think", "know",     "need", "make",  "take",   "give",   "go",    "get",   "got",
+      "use",    "using", "strongly", "yes",  "no",    "not",    "there",  "here",  "all",   "some",
+      "it's",   "i'm",   "i'll",     "i'd",  "thing", "stuff",  "way",    "going", "like",  "love",
+      "hate",   "mine",  "opinion",  "view", "read",  "take",   "defend", "there", "be"};
   size_t content = 0;
   std::string w;
   auto flush = [&] {
@@ -123,8 +125,10 @@ bool IsWeakStatement(const std::string& clause) {
     w.clear();
   };
   for (char c : clause) {
-    if (std::isalnum(static_cast<unsigned char>(c)) || c == '\'') w += static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
-    else flush();
+    if (std::isalnum(static_cast<unsigned char>(c)) || c == '\'')
+      w += static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+    else
+      flush();
   }
   flush();
   return content <= 1;
@@ -132,19 +136,21 @@ bool IsWeakStatement(const std::string& clause) {
 
 bool IsWeakStatementZh(const std::string& clause) {
   std::string rest = clause;
-  for (std::string_view w : {"我们", "我", "用户", "它们", "它", "这", "那", "把", "在", "的", "了", "想",
-                             "要", "会", "将", "上", "里", "也", "都", "就", "还", "很", "是", "对",
-                             "他们", "她", "他", "着", "过", "吧", "呢", "啊"}) {
+  for (std::string_view w : {"我们", "我", "用户", "它们", "它", "这", "那", "把", "在", "的", "了",
+                             "想",   "要", "会",   "将",   "上", "里", "也", "都", "就", "还", "很",
+                             "是",   "对", "他们", "她",   "他", "着", "过", "吧", "呢", "啊"}) {
     for (size_t k = rest.find(w); k != std::string::npos; k = rest.find(w)) rest.erase(k, w.size());
   }
   size_t chars = 0;
   for (size_t i = 0; i < rest.size(); ++i) {
-    chars += (static_cast<unsigned char>(rest[i]) & 0xC0) != 0x80 && static_cast<unsigned char>(rest[i]) >= 0x80;
+    chars += (static_cast<unsigned char>(rest[i]) & 0xC0) != 0x80 &&
+             static_cast<unsigned char>(rest[i]) >= 0x80;
   }
   for (char c : rest) {
     if (std::isalnum(static_cast<unsigned char>(c))) return false;
   }
-  // "我是独生女" says something in three characters; "我把它放在清单上" refers back to what came before
+  // "我是独生女" says something in three characters; "我把它放在清单上" refers back to what came
+  // before
   return chars <= 2 || (chars <= 4 && ContainsText(clause, "它"));
 }
 
@@ -161,8 +167,9 @@ bool IsCondition(const std::string& clause, bool zh) {
 
 bool IsSubordinate(const std::string& clause, bool zh) {
   if (zh) {
-    for (std::string_view w : {"如果", "要是", "假如", "虽然", "尽管", "以便", "为了", "作为", "除非",
-                               "只要", "即使", "否则", "因为", "所以", "但", "可是", "不过", "而"}) {
+    for (std::string_view w :
+         {"如果", "要是", "假如", "虽然", "尽管", "以便", "为了", "作为", "除非", "只要", "即使",
+          "否则", "因为", "所以", "但", "可是", "不过", "而"}) {
       if (clause.starts_with(w)) return true;
     }
     for (std::string_view w : {"之前", "之后", "以后", "以前", "的时候", "的话"}) {
@@ -187,15 +194,16 @@ bool IsQuestionZh(std::string_view s) {
 }
 
 bool IsSuggestionZh(std::string_view s) {
-  while (!s.empty() && (s.ends_with("。") || s.ends_with("！") || s.ends_with("～") || s.ends_with("~") ||
-                        s.ends_with("!") || s.ends_with("."))) {
+  while (!s.empty() && (s.ends_with("。") || s.ends_with("！") || s.ends_with("～") ||
+                        s.ends_with("~") || s.ends_with("!") || s.ends_with("."))) {
     s.remove_suffix(s.ends_with("。") || s.ends_with("！") || s.ends_with("～") ? 3 : 1);
   }
   return (s.starts_with("我们") || s.starts_with("咱们")) && s.ends_with("吧");
 }
 
 bool IsRequestZh(std::string_view s) {
-  for (std::string_view q : {"请", "帮我", "帮忙", "告诉我", "提醒我", "推荐一下", "你能", "你可以"}) {
+  for (std::string_view q :
+       {"请", "帮我", "帮忙", "告诉我", "提醒我", "推荐一下", "你能", "你可以"}) {
     if (s.starts_with(q) || ContainsText(s, q)) return true;
   }
   if (s.starts_with("给我") && RelationKey(s.substr(6, 3)).empty() &&
@@ -220,10 +228,11 @@ bool IsIndirectQuestionEn(const std::string& low) {
 
 bool IsQuestionEn(const std::string& clause) {
   static const std::vector<std::string_view> kStarts = {
-      "what", "where", "who", "when", "why", "how", "which", "do", "does", "did", "is", "are",
-      "can", "could", "would", "should", "will", "shall", "whats", "wheres", "please", "tell",
-      "remind", "help", "show", "give", "let", "find", "search", "explain", "write",
-      "translate", "recommend", "suggest", "any", "keep", "make", "send", "book", "add"};
+      "what",      "where",   "who",   "when",   "why",    "how",     "which",  "do",
+      "does",      "did",     "is",    "are",    "can",    "could",   "would",  "should",
+      "will",      "shall",   "whats", "wheres", "please", "tell",    "remind", "help",
+      "show",      "give",    "let",   "find",   "search", "explain", "write",  "translate",
+      "recommend", "suggest", "any",   "keep",   "make",   "send",    "book",   "add"};
   const std::string low = LowerAscii(clause);
   for (std::string_view w : kStarts) {
     if (StartsWithWord(low, w)) return true;
@@ -262,22 +271,26 @@ bool NamesSomething(const std::string& clause, bool zh) {
 bool HasContent(const std::string& clause, bool zh) {
   if (zh) {
     std::string rest = clause;
-    for (std::string_view w : {"我们", "我", "用户", "了", "的", "是", "就", "也", "都", "还", "很",
-                               "这", "那", "个", "吧", "啊", "呢", "嗯", "哦", "好", "这样", "一下",
-                               "从", "开始", "起", "以后", "以来", "之后", "到"}) {
-      for (size_t k = rest.find(w); k != std::string::npos; k = rest.find(w)) rest.erase(k, w.size());
+    for (std::string_view w :
+         {"我们", "我",   "用户", "了",   "的", "是",   "就",   "也",   "都", "还",
+          "很",   "这",   "那",   "个",   "吧", "啊",   "呢",   "嗯",   "哦", "好",
+          "这样", "一下", "从",   "开始", "起", "以后", "以来", "之后", "到"}) {
+      for (size_t k = rest.find(w); k != std::string::npos; k = rest.find(w))
+        rest.erase(k, w.size());
     }
     return rest.size() >= 6;  // two characters
   }
   static const std::vector<std::string_view> kEmpty = {
-      "i", "me", "my", "we", "us", "our", "it", "that", "this", "is", "am", "are", "was", "were",
-      "be", "been", "being", "have", "has", "had", "do", "did", "does", "done", "so", "just",
-      "finally", "really", "for", "a", "an", "the", "while", "now", "then", "too", "also",
-      "still", "again", "of", "to", "in", "on", "at", "lol", "haha", "yeah", "ok", "not",
-      "can", "will", "would", "get", "got", "go", "going", "went", "thing", "things", "stuff",
-      "all", "some", "any", "there", "here", "and", "or", "but", "with", "about", "like",
-      "way", "much", "very", "well", "one", "time", "kinda", "sorta", "gonna", "wanna",
-      "since", "starting", "from", "until"};
+      "i",      "me",       "my",    "we",    "us",     "our",   "it",    "that",  "this",
+      "is",     "am",       "are",   "was",   "were",   "be",    "been",  "being", "have",
+      "has",    "had",      "do",    "did",   "does",   "done",  "so",    "just",  "finally",
+      "really", "for",      "a",     "an",    "the",    "while", "now",   "then",  "too",
+      "also",   "still",    "again", "of",    "to",     "in",    "on",    "at",    "lol",
+      "haha",   "yeah",     "ok",    "not",   "can",    "will",  "would", "get",   "got",
+      "go",     "going",    "went",  "thing", "things", "stuff", "all",   "some",  "any",
+      "there",  "here",     "and",   "or",    "but",    "with",  "about", "like",  "way",
+      "much",   "very",     "well",  "one",   "time",   "kinda", "sorta", "gonna", "wanna",
+      "since",  "starting", "from",  "until"};
   size_t content = 0;
   std::string w;
   auto flush = [&] {
@@ -285,8 +298,10 @@ bool HasContent(const std::string& clause, bool zh) {
     w.clear();
   };
   for (char c : clause) {
-    if (std::isalnum(static_cast<unsigned char>(c)) || c == '\'') w += static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
-    else flush();
+    if (std::isalnum(static_cast<unsigned char>(c)) || c == '\'')
+      w += static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+    else
+      flush();
   }
   flush();
   return content >= 1;
@@ -340,7 +355,8 @@ bool PastHabit(const std::string& text) {
   const size_t k = low.find(" used to ");
   if (k == std::string::npos) return false;
   const std::string before = low.substr(0, k);
-  for (std::string_view be : {" am", "'m", " is", " are", " get", " getting", " got", " be", " been"}) {
+  for (std::string_view be :
+       {" am", "'m", " is", " are", " get", " getting", " got", " be", " been"}) {
     if (before.ends_with(be)) return false;
   }
   return true;

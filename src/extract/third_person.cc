@@ -10,8 +10,8 @@
 #include "extract/english_words.h"
 #include "extract/frames.h"
 #include "extract/lexicon.h"
-#include "text/time_expressions.h"
 #include "text/find.h"
+#include "text/time_expressions.h"
 #include "text/utf8.h"
 
 namespace engram::extract {
@@ -54,14 +54,13 @@ ClauseInput WithoutTime(const std::string& clause, bool zh, TimestampMs now, std
         t.granularity == TimeGranularity::kDay || t.granularity == TimeGranularity::kWeek;
     {
       const std::string said = LowerAscii(clause.substr(t.begin, t.end - t.begin));
-      for (std::string_view d : {"周一", "周二", "周三", "周四", "周五", "周六", "周日", "星期",
-                                 "礼拜", "monday", "tuesday", "wednesday", "thursday", "friday",
-                                 "saturday", "sunday"}) {
+      for (std::string_view d :
+           {"周一", "周二", "周三", "周四", "周五", "周六", "周日", "星期", "礼拜", "monday",
+            "tuesday", "wednesday", "thursday", "friday", "saturday", "sunday"}) {
         in.weekday = in.weekday || ContainsText(said, d);
       }
-      in.weekday = in.weekday && !ContainsText(said, "上周") &&
-                   !ContainsText(said, "下周") && !ContainsText(said, "last") &&
-                   !ContainsText(said, "next");
+      in.weekday = in.weekday && !ContainsText(said, "上周") && !ContainsText(said, "下周") &&
+                   !ContainsText(said, "last") && !ContainsText(said, "next");
     }
     in.time_at = t.at;
   }
@@ -70,7 +69,8 @@ ClauseInput WithoutTime(const std::string& clause, bool zh, TimestampMs now, std
 }
 
 std::string WithDates(const std::string& clause, bool zh, TimestampMs now) {
-  auto times = zh ? FindChineseTimeExpressions(clause, now) : FindEnglishTimeExpressions(clause, now);
+  auto times =
+      zh ? FindChineseTimeExpressions(clause, now) : FindEnglishTimeExpressions(clause, now);
   std::string out = clause;
   for (auto it = times.rbegin(); it != times.rend(); ++it) {
     std::string date = DateText(*it);
@@ -81,12 +81,13 @@ std::string WithDates(const std::string& clause, bool zh, TimestampMs now) {
       const bool preposition = said.starts_with("on ") || said.starts_with("in ") ||
                                said.starts_with("since ") || said.starts_with("during ");
       static const std::vector<std::string_view> kRelative = {
-          "yesterday", "today", "tomorrow", "tonight", "last", "next", "this", "ago", "day",
-          "week", "month", "year", "morning", "afternoon", "evening"};
+          "yesterday", "today", "tomorrow", "tonight", "last",    "next",      "this",   "ago",
+          "day",       "week",  "month",    "year",    "morning", "afternoon", "evening"};
       bool relative = false;
       for (std::string_view r : kRelative) relative = relative || ContainsText(said, r);
-      relative = relative || (preposition && said.find_first_of("0123456789") != std::string::npos &&
-                              ContainsText(said, "days"));
+      relative =
+          relative || (preposition && said.find_first_of("0123456789") != std::string::npos &&
+                       ContainsText(said, "days"));
       if (!relative && said.find_first_of("0123456789") == std::string::npos &&
           !ContainsText(said, ' ')) {
         relative = false;  // a weekday or month name alone
@@ -95,11 +96,13 @@ std::string WithDates(const std::string& clause, bool zh, TimestampMs now) {
         // "September 19", "in October": kept as said, with the year it resolved to
         bool has_year = false;
         for (size_t k = 0; k + 4 <= said.size() && !has_year; ++k) {
-          has_year = std::all_of(said.begin() + k, said.begin() + k + 4,
-                                 [](char ch) { return std::isdigit(static_cast<unsigned char>(ch)); });
+          has_year = std::all_of(said.begin() + k, said.begin() + k + 4, [](char ch) {
+            return std::isdigit(static_cast<unsigned char>(ch));
+          });
         }
         if (!has_year && date.size() >= 4) {
-          out.insert(it->end, (it->granularity == TimeGranularity::kDay ? ", " : " ") + date.substr(0, 4));
+          out.insert(it->end,
+                     (it->granularity == TimeGranularity::kDay ? ", " : " ") + date.substr(0, 4));
         }
         continue;
       }
@@ -112,7 +115,7 @@ std::string WithDates(const std::string& clause, bool zh, TimestampMs now) {
                                      before.ends_with(" after");
       std::string prep = preposition ? said.substr(0, said.find(' ') + 1) : "";
       if (prep.empty() && !after_preposition) {
-        prep = it->granularity == TimeGranularity::kDay ? "on "
+        prep = it->granularity == TimeGranularity::kDay    ? "on "
                : it->granularity == TimeGranularity::kWeek ? "the week of "
                                                            : "in ";
       }
@@ -122,12 +125,10 @@ std::string WithDates(const std::string& clause, bool zh, TimestampMs now) {
       date = prep + date;
     } else {
       // Chinese: month and day names ("3月5号", "十月") kept, the date after them
-      const bool absolute = ContainsText(said_text, "月") &&
-                            !ContainsText(said_text, "上个月") &&
+      const bool absolute = ContainsText(said_text, "月") && !ContainsText(said_text, "上个月") &&
                             !ContainsText(said_text, "下个月") &&
                             !ContainsText(said_text, "这个月") &&
-                            !ContainsText(said_text, "本月") &&
-                            !ContainsText(said_text, "上月") &&
+                            !ContainsText(said_text, "本月") && !ContainsText(said_text, "上月") &&
                             !ContainsText(said_text, "下月");
       if (absolute) {
         out.insert(it->end, "（" + date + "）");
@@ -183,9 +184,10 @@ std::string RewriteEn(const std::string& clause) {
       continue;
     }
     static const std::vector<std::string_view> kNotVerbs = {
-        "no", "been", "being", "to", "a", "an", "the", "so", "gonna", "going", "in", "on", "at",
-        "for", "with", "from", "by", "of", "about", "into", "here", "there", "and", "or", "as",
-        "this", "that", "all", "both", "too", "home", "done", "back", "out", "up"};
+        "no",    "been", "being", "to",    "a",    "an",   "the",  "so",   "gonna",
+        "going", "in",   "on",    "at",    "for",  "with", "from", "by",   "of",
+        "about", "into", "here",  "there", "and",  "or",   "as",   "this", "that",
+        "all",   "both", "too",   "home",  "done", "back", "out",  "up"};
     if (conjugate_next && w == "no" && i + 1 < t.size() && t[i + 1].low == "longer") {
       append("no longer");  // "I no longer work" → "User no longer works"
       ++i;
@@ -262,8 +264,7 @@ std::string RewriteZh(const std::string& clause) {
     out.append(clause, i, n);
     i += n;
   }
-  if (!out.starts_with("用户") && !ContainsText(clause, "我") &&
-      !ContainsText(clause, "用户")) {
+  if (!out.starts_with("用户") && !ContainsText(clause, "我") && !ContainsText(clause, "用户")) {
     const std::string subject = ChineseSubjectKey(clause);
     if (subject == "user") out = "用户" + out;
   }

@@ -13,10 +13,10 @@ namespace engram::extract {
 
 // The clause with its first time expression removed (held in *storage, which `text` views), and
 // that expression.
-ClauseInput WithoutTime(const std::string& clause, bool zh, TimestampMs now,
-                        std::string* storage);
+ClauseInput WithoutTime(const std::string& clause, bool zh, TimestampMs now, std::string* storage);
 // The clause with each time expression replaced by its date: "I started learning Rust
-// yesterday" → "I started learning Rust on 2026-03-10"; "我昨天开始学吉他" → "我2026-03-17开始学吉他".
+// yesterday" → "I started learning Rust on 2026-03-10"; "我昨天开始学吉他" →
+// "我2026-03-17开始学吉他".
 std::string WithDates(const std::string& clause, bool zh, TimestampMs now);
 // An English clause in the third person: "I'm allergic to peanuts" → "User is allergic to
 // peanuts"; "my wife says I snore" → "User's wife says user snores"; "we moved" → "User moved".

@@ -199,9 +199,10 @@ void Bm25Index::AccumulateInto(const QueryTerm& term, double avgdl,
     // Gallop: double the step until past `doc`, then binary search the last step.
     size_t step = 1, low = at;
     while (low + step < list.size() && list[low + step].doc < doc) low += step, step *= 2;
-    auto it = std::lower_bound(list.begin() + static_cast<ptrdiff_t>(low),
-                               list.begin() + static_cast<ptrdiff_t>(std::min(list.size(), low + step + 1)),
-                               doc, [](const Posting& p, uint32_t d) { return p.doc < d; });
+    auto it = std::lower_bound(
+        list.begin() + static_cast<ptrdiff_t>(low),
+        list.begin() + static_cast<ptrdiff_t>(std::min(list.size(), low + step + 1)), doc,
+        [](const Posting& p, uint32_t d) { return p.doc < d; });
     at = static_cast<size_t>(it - list.begin());
     if (at == list.size()) break;
     if (it->doc == doc) (*acc)[doc] += contribution(it->tf, doc_length_[doc]);
@@ -246,8 +247,8 @@ std::vector<Bm25Hit> Bm25Index::SearchExhaustive(const std::vector<WeightedTerm>
   return SearchTerms(query_terms, k, filter, /*prune=*/false, stats);
 }
 
-std::vector<Bm25Hit> Bm25Index::SearchTerms(const std::vector<WeightedTerm>& query_terms,
-                                            size_t k, const KeyFilter& filter, bool prune,
+std::vector<Bm25Hit> Bm25Index::SearchTerms(const std::vector<WeightedTerm>& query_terms, size_t k,
+                                            const KeyFilter& filter, bool prune,
                                             Bm25SearchStats* stats) const {
   std::vector<Bm25Hit> hits;
   if (live_docs_ == 0 || k == 0) return hits;

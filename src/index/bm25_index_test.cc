@@ -246,7 +246,6 @@ TEST(Bm25CompactionTest, ResultsStayRightAfterCompaction) {
   EXPECT_EQ(last[0].key, 5);
 }
 
-
 // ---------------------------------------------------------------------------------------------
 // Pruning: SearchWeighted must return exactly what SearchExhaustive returns (keys, order and
 // score bits) on data where it does prune: Zipf-distributed words, so a few words are in most
@@ -256,7 +255,8 @@ std::vector<std::string> ZipfWords(std::mt19937& rng, const std::vector<double>&
   std::vector<std::string> words;
   for (int i = 0; i < n; ++i) {
     const double u = std::uniform_real_distribution<double>(0, 1)(rng);
-    words.push_back("w" + std::to_string(std::lower_bound(cdf.begin(), cdf.end(), u) - cdf.begin()));
+    words.push_back("w" +
+                    std::to_string(std::lower_bound(cdf.begin(), cdf.end(), u) - cdf.begin()));
   }
   return words;
 }

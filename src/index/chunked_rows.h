@@ -77,7 +77,8 @@ class ChunkedBytes {
 template <typename T>
 class ChunkedRows {
  public:
-  ChunkedRows(size_t width, bool huge_pages) : width_(width), bytes_(width * sizeof(T), huge_pages) {}
+  ChunkedRows(size_t width, bool huge_pages)
+      : width_(width), bytes_(width * sizeof(T), huge_pages) {}
 
   size_t width() const { return width_; }
   size_t size() const { return bytes_.size(); }

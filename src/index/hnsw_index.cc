@@ -149,7 +149,7 @@ Result<std::unique_ptr<HnswIndex>> HnswIndex::Create(const HnswOptions& options)
 }
 
 Result<std::unique_ptr<HnswIndex>> HnswIndex::Build(const HnswOptions& options,
-                                                     const HnswBuildInput& input) {
+                                                    const HnswBuildInput& input) {
   HnswOptions sized = options;
   sized.initial_capacity = std::max(options.initial_capacity, input.count);
   ENGRAM_ASSIGN_OR_RETURN(std::unique_ptr<HnswIndex> index, Create(sized));
@@ -187,7 +187,8 @@ Status HnswIndex::InsertRows(const HnswBuildInput& input, std::atomic<size_t>* n
       if (begin >= input.count) return Status::Ok();
       for (size_t i = begin; i < std::min(begin + kChunk, input.count); ++i) {
         const float* v = input.data + i * dim;
-        if (input.keys[i] < 0 || !std::all_of(v, v + dim, [](float x) { return std::isfinite(x); })) {
+        if (input.keys[i] < 0 ||
+            !std::all_of(v, v + dim, [](float x) { return std::isfinite(x); })) {
           next->store(input.count);  // the others stop at their next chunk
           return Status::InvalidArgument("hnsw build: bad key or vector for key " +
                                          std::to_string(input.keys[i]));
@@ -228,8 +229,8 @@ size_t HnswIndex::capacity() const { return graph_->max_elements_; }
 size_t HnswIndex::MemoryBytes() const {
   const Graph& g = *graph_;
   const size_t per_allocated = sizeof(std::mutex) + sizeof(int) + sizeof(void*);
-  const size_t per_used = g.size_data_per_element_ + 40 + sizeof(int64_t) +
-                          g.size_links_per_element_ / options_.M + 1;
+  const size_t per_used =
+      g.size_data_per_element_ + 40 + sizeof(int64_t) + g.size_links_per_element_ / options_.M + 1;
   return g.max_elements_ * per_allocated + g.cur_element_count * per_used + codes_.MemoryBytes();
 }
 size_t HnswIndex::deleted_count() const { return graph_->num_deleted_; }

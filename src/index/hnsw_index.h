@@ -45,11 +45,11 @@ inline constexpr size_t kAutoEfSearch = 0;
 size_t EfSearchForSize(size_t nodes);
 
 struct HnswOptions {
-  int dimension = 0;                        // 1..65536
-  size_t M = 16;                            // graph degree (layer 0 keeps 2*M links); 2..1024
-  size_t ef_construction = 100;             // candidate list while inserting; >= 1
-  size_t ef_search = kAutoEfSearch;         // candidate list while searching; 0: automatic
-  size_t initial_capacity = 1024;           // nodes before the first doubling; >= 1
+  int dimension = 0;                 // 1..65536
+  size_t M = 16;                     // graph degree (layer 0 keeps 2*M links); 2..1024
+  size_t ef_construction = 100;      // candidate list while inserting; >= 1
+  size_t ef_search = kAutoEfSearch;  // candidate list while searching; 0: automatic
+  size_t initial_capacity = 1024;    // nodes before the first doubling; >= 1
 };
 
 // What a snapshot was built from. `fingerprint` is opaque here: the caller derives it from the
@@ -71,8 +71,8 @@ struct HnswBuildInput {
   const int64_t* keys = nullptr;
   const float* data = nullptr;
   size_t count = 0;
-  int threads = 1;                              // inserting threads; 1 gives a reproducible graph
-  const std::atomic<bool>* cancel = nullptr;    // when set and true, the build stops early
+  int threads = 1;                            // inserting threads; 1 gives a reproducible graph
+  const std::atomic<bool>* cancel = nullptr;  // when set and true, the build stops early
 };
 
 // Snapshot file, format version 1 (integers little-endian; L = model length, P = payload
@@ -171,15 +171,14 @@ class HnswIndex final : public VectorIndex {
   // False: traverse with the float rows (hnswlib's own search), as before the int8 copies; for
   // comparisons. Exclusive lock.
   void set_quantized_traversal(bool on) { quantized_traversal_ = on; }
-  size_t capacity() const;               // nodes allocated (live + tombstones + free)
+  size_t capacity() const;  // nodes allocated (live + tombstones + free)
   size_t MemoryBytes() const override;
-  size_t deleted_count() const;          // tombstones
+  size_t deleted_count() const;  // tombstones
 
  private:
   using Graph = hnswlib::HierarchicalNSW<float>;
   using Space = hnswlib::SpaceInterface<float>;
-  HnswIndex(const HnswOptions& options, std::unique_ptr<Space> space,
-            std::unique_ptr<Graph> graph);
+  HnswIndex(const HnswOptions& options, std::unique_ptr<Space> space, std::unique_ptr<Graph> graph);
 
   void GrowIfFull();  // may throw (hnswlib); callers catch
   // Inserts input rows [begin, end) with hnswlib directly; may run on several threads at once.

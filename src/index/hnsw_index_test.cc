@@ -1,7 +1,5 @@
 #include "index/hnsw_index.h"
 
-#include "index/dot_product.h"
-
 #include <gtest/gtest.h>
 #include <stdlib.h>
 
@@ -17,6 +15,8 @@
 #include <set>
 #include <string>
 #include <vector>
+
+#include "index/dot_product.h"
 
 namespace engram {
 namespace {
@@ -256,7 +256,8 @@ TEST(HnswIndexTest, GrowsPastInitialCapacity) {
 TEST(HnswIndexTest, MemoryBytesFollowUseNotCapacity) {
   const Dataset d = RandomUnitVectors(1001, 64, 17);
   auto index = HnswIndex::Create({.dimension = 64, .initial_capacity = 1000}).value();
-  for (size_t i = 0; i < 1000; ++i) ASSERT_TRUE(index->Upsert(static_cast<int64_t>(i), d.row(i)).ok());
+  for (size_t i = 0; i < 1000; ++i)
+    ASSERT_TRUE(index->Upsert(static_cast<int64_t>(i), d.row(i)).ok());
   ASSERT_EQ(index->capacity(), 1000u);
   const size_t full = index->MemoryBytes();
   ASSERT_TRUE(index->Upsert(1000, d.row(1000)).ok());

@@ -27,8 +27,10 @@ __attribute__((target("avx2"))) int32_t DotInt8Avx2(const int8_t* a, const int8_
   __m256i acc1 = _mm256_setzero_si256();
   size_t i = 0;
   for (; i + 32 <= n; i += 32) {
-    const __m256i a0 = _mm256_cvtepi8_epi16(_mm_loadu_si128(reinterpret_cast<const __m128i*>(a + i)));
-    const __m256i b0 = _mm256_cvtepi8_epi16(_mm_loadu_si128(reinterpret_cast<const __m128i*>(b + i)));
+    const __m256i a0 =
+        _mm256_cvtepi8_epi16(_mm_loadu_si128(reinterpret_cast<const __m128i*>(a + i)));
+    const __m256i b0 =
+        _mm256_cvtepi8_epi16(_mm_loadu_si128(reinterpret_cast<const __m128i*>(b + i)));
     const __m256i a1 =
         _mm256_cvtepi8_epi16(_mm_loadu_si128(reinterpret_cast<const __m128i*>(a + i + 16)));
     const __m256i b1 =

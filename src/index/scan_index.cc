@@ -24,10 +24,10 @@
 namespace engram {
 namespace {
 
-constexpr size_t kRows = 32;        // rows per code block
-constexpr int kRounds = 3;          // rotation rounds (two already mix as well on our data)
+constexpr size_t kRows = 32;  // rows per code block
+constexpr int kRounds = 3;    // rotation rounds (two already mix as well on our data)
 constexpr uint64_t kSeed = 0x5EED'CAFE'0001ULL;
-constexpr size_t kScanChunk = 64;   // blocks scanned before their estimates are read (8 KiB)
+constexpr size_t kScanChunk = 64;  // blocks scanned before their estimates are read (8 KiB)
 
 // In-place Walsh–Hadamard transform of n (a power of two) floats, scaled to stay orthogonal.
 void Fwht(float* a, size_t n) {
@@ -107,8 +107,7 @@ ENGRAM_AVX512 inline void FoldLanes(__m512i v, __m128i* even, __m128i* odd) {
 // Adds 16 rows' sums to out[0..15]. Row 2j's sum is 16-bit lane j of `even_rows`, row 2j+1's of
 // `odd_rows` (j = 0..7, each summed over the four 128-bit lanes); rows 4e..4e+3 are lanes 2e
 // and 2e+1 of the two, put in order by a 4 × 4 transpose.
-ENGRAM_AVX512 inline void AddRows(__m512i even_rows, __m512i odd_rows, bool first,
-                                  uint32_t* out) {
+ENGRAM_AVX512 inline void AddRows(__m512i even_rows, __m512i odd_rows, bool first, uint32_t* out) {
   __m128i ee, eo, oe, oo;  // (even rows | odd rows) × (even | odd lane of a pair)
   FoldLanes(even_rows, &ee, &eo);
   FoldLanes(odd_rows, &oe, &oo);
@@ -169,8 +168,7 @@ const ScanFn kScan = __builtin_cpu_supports("avx512bw") ? &ScanCodesAvx512
 
 // Writes the indexes from <= r < n with values[r] >= threshold (NaN never) to out, ascending;
 // returns how many. `out` has room for n - from + 16.
-size_t RowsAtLeastFrom(const float* values, size_t from, size_t n, float threshold,
-                       uint32_t* out) {
+size_t RowsAtLeastFrom(const float* values, size_t from, size_t n, float threshold, uint32_t* out) {
   size_t count = 0;
   for (size_t r = from; r < n; ++r) {
     out[count] = static_cast<uint32_t>(r);
@@ -311,7 +309,8 @@ class ScanIndex final : public VectorIndex {
         low -= std::fabs(c[j]);
       }
       for (size_t pattern = 1; pattern < 16; ++pattern) {
-        v[pattern] = v[pattern & (pattern - 1)] + 2 * c[__builtin_ctz(static_cast<unsigned>(pattern))];
+        v[pattern] =
+            v[pattern & (pattern - 1)] + 2 * c[__builtin_ctz(static_cast<unsigned>(pattern))];
       }
       base += low;
       widest = std::max(widest, *std::max_element(v, v + 16));
@@ -447,8 +446,8 @@ class ScanIndex final : public VectorIndex {
     kept->reserve(2 * want);
     float floor = -INFINITY;
     auto trim = [&] {
-      std::nth_element(kept->begin(), kept->begin() + static_cast<ptrdiff_t>(want - 1),
-                       kept->end(), better);
+      std::nth_element(kept->begin(), kept->begin() + static_cast<ptrdiff_t>(want - 1), kept->end(),
+                       better);
       kept->resize(want);
       floor = kept->back().value;
     };
@@ -502,12 +501,12 @@ class ScanIndex final : public VectorIndex {
   size_t dim_;
   ScanIndexOptions options_;
   SignRotation rotation_;
-  size_t groups_;       // 4-coordinate groups of the padded dimension (a multiple of 16)
-  size_t block_bytes_;  // one block of 32 rows' codes
-  FloatRows rows_;              // keys and floats
-  std::vector<float> inv_l1_;   // by row
-  QuantizedVectors int8_;       // by row: the re-rank's first pass
-  ChunkedBytes codes_;          // by block of 32 rows (ScanCodes layout)
+  size_t groups_;              // 4-coordinate groups of the padded dimension (a multiple of 16)
+  size_t block_bytes_;         // one block of 32 rows' codes
+  FloatRows rows_;             // keys and floats
+  std::vector<float> inv_l1_;  // by row
+  QuantizedVectors int8_;      // by row: the re-rank's first pass
+  ChunkedBytes codes_;         // by block of 32 rows (ScanCodes layout)
 };
 
 }  // namespace

@@ -11,9 +11,9 @@
 // The inner product of a query q with a stored v is estimated as in RaBitQ (Gao & Long, SIGMOD
 // 2024): <s, R·q> / <s, R·v> = <s, R·q> / |R·v|₁, where s is v's sign vector. The numerator is
 // read from an 8-bit table of R·q per 4 coordinates (16 sign patterns each), 32 codes at a time
-// with byte shuffles (AVX-512 or AVX2; a portable loop gives the same integers), the layout known as "fast
-// scan" (Faiss, RaBitQ). The best max(rerank_min, rerank_factor × k) estimates are then scored
-// exactly with the floats, so returned scores are exact and only membership is approximate.
+// with byte shuffles (AVX-512 or AVX2; a portable loop gives the same integers), the layout known
+// as "fast scan" (Faiss, RaBitQ). The best max(rerank_min, rerank_factor × k) estimates are then
+// scored exactly with the floats, so returned scores are exact and only membership is approximate.
 //
 // Why a scan rather than a graph at this size: embeddings of short texts from one vocabulary
 // (the hash embedder's) have many near-ties, which a greedy graph walk misses, while the scan

@@ -40,7 +40,8 @@ std::vector<float> Sparse(std::mt19937& rng, int dim) {
   std::uniform_int_distribution<int> common(0, dim / 6), any(0, dim - 1), count(6, 30);
   std::normal_distribution<float> normal;
   const int n = count(rng);
-  for (int i = 0; i < n; ++i) v[static_cast<size_t>(i % 3 ? common(rng) : any(rng))] += std::fabs(normal(rng));
+  for (int i = 0; i < n; ++i)
+    v[static_cast<size_t>(i % 3 ? common(rng) : any(rng))] += std::fabs(normal(rng));
   Normalize(&v);
   return v;
 }

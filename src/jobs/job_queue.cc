@@ -29,8 +29,10 @@ JobQueue::JobQueue(Engine* engine, JobQueueOptions options, std::unique_ptr<JobS
 JobQueue::~JobQueue() { Stop(); }
 
 void JobQueue::Log(const std::string& line) const {
-  if (options_.log) options_.log(line);
-  else std::cerr << line << "\n";
+  if (options_.log)
+    options_.log(line);
+  else
+    std::cerr << line << "\n";
 }
 
 void JobQueue::Handle(const std::string& kind, JobHandler handler) {
@@ -100,8 +102,7 @@ bool JobQueue::RunOne() {
   Result<std::string> result =
       handler == handlers_.end()
           ? Result<std::string>(Status::InvalidArgument("no handler for job kind " + job.info.kind))
-          : handler->second(job.scope, job.payload,
-                            job.info.attempts >= options_.max_attempts);
+          : handler->second(job.scope, job.payload, job.info.attempts >= options_.max_attempts);
   const TimestampMs done_at = options_.clock->NowMs();
   Status finished;
   if (result.ok()) {
@@ -109,16 +110,14 @@ bool JobQueue::RunOne() {
   } else {
     const bool retry = result.status().code() == StatusCode::kUnavailable &&
                        job.info.attempts < options_.max_attempts;
-    const int64_t backoff =
-        options_.initial_backoff_ms << std::min(job.info.attempts - 1, 16);
-    finished = store_->Finish(job.seq, retry ? JobState::kQueued : JobState::kFailed, "",
-                              result.status().ToString(), retry ? done_at + backoff : done_at,
-                              done_at);
+    const int64_t backoff = options_.initial_backoff_ms << std::min(job.info.attempts - 1, 16);
+    finished =
+        store_->Finish(job.seq, retry ? JobState::kQueued : JobState::kFailed, "",
+                       result.status().ToString(), retry ? done_at + backoff : done_at, done_at);
   }
   if (!finished.ok()) {
     // The job stays `running` and is queued again at the next start.
-    Log("engram: job queue: cannot record the end of " + job.info.id + ": " +
-        finished.ToString());
+    Log("engram: job queue: cannot record the end of " + job.info.id + ": " + finished.ToString());
   }
   done_running();
   return true;

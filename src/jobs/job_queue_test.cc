@@ -1,11 +1,10 @@
 // JobQueue against a real database file: jobs run, retry with backoff on Unavailable, fail
 // at once on other errors, stay in their scope, and survive a restart mid-job.
-#include "engram/jobs.h"
-
 #include <gtest/gtest.h>
 
 #include <atomic>
 
+#include "engram/jobs.h"
 #include "storage/sqlite.h"
 #include "testing/test_support.h"
 
@@ -75,10 +74,12 @@ TEST_F(JobQueueTest, RetriesUnavailableThenSucceeds) {
 }
 
 TEST_F(JobQueueTest, GivesUpAfterMaxAttemptsAndFailsBadInputAtOnce) {
-  auto q = Open([](const Scope&, const std::string& payload, bool) -> Result<std::string> {
-    if (payload == "down") return Status::Unavailable("provider 503");
-    return Status::InvalidArgument("payload is not a request");
-  }, /*max_attempts=*/2);
+  auto q = Open(
+      [](const Scope&, const std::string& payload, bool) -> Result<std::string> {
+        if (payload == "down") return Status::Unavailable("provider 503");
+        return Status::InvalidArgument("payload is not a request");
+      },
+      /*max_attempts=*/2);
   q->Start();
   auto down = q->Submit(alice_, "echo", "down");
   auto bad = q->Submit(alice_, "echo", "bad");
@@ -110,9 +111,8 @@ TEST_F(JobQueueTest, AJobLeftRunningByACrashRunsAfterRestart) {
     ASSERT_TRUE(db.ok());
     ASSERT_TRUE((*db)->Exec("UPDATE jobs SET state = 'running', attempts = 1").ok());
   }
-  auto q = Open([](const Scope&, const std::string& p, bool) -> Result<std::string> {
-    return "done " + p;
-  });
+  auto q = Open(
+      [](const Scope&, const std::string& p, bool) -> Result<std::string> { return "done " + p; });
   auto before = q->Get(alice_, id);
   ASSERT_TRUE(before.ok());
   EXPECT_EQ(before->state, JobState::kQueued);

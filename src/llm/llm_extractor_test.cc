@@ -3,14 +3,13 @@
 // replies, a reply in the wrong language, the confidence threshold, provider failures.
 #include <gtest/gtest.h>
 
-#include "extract/candidate_json.h"
-
 #include <initializer_list>
 #include <nlohmann/json.hpp>
 #include <string>
 
 #include "engram/clock.h"
 #include "engram/llm.h"
+#include "extract/candidate_json.h"
 #include "llm/prompts.h"
 #include "testing/fake_openai_server.h"
 
@@ -177,9 +176,10 @@ TEST_F(LlmExtractorTest, NewerTypesValueAndEndsRoundTrip) {
   Candidate promise = view;
   promise.type = MemoryType::kCommitment;
   promise.content = "用户答应周末陪父母";
-  json reply = {{"memories", {json::parse(CandidateToJson(quit).dump()),
-                              json::parse(CandidateToJson(view).dump()),
-                              json::parse(CandidateToJson(promise).dump())}}};
+  json reply = {
+      {"memories",
+       {json::parse(CandidateToJson(quit).dump()), json::parse(CandidateToJson(view).dump()),
+        json::parse(CandidateToJson(promise).dump())}}};
   reply["memories"][1].erase("value");  // optional: absent reads as empty
   reply["memories"][1].erase("ends");
   server_.PushContent(reply.dump());

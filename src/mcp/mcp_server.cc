@@ -112,9 +112,9 @@ std::string McpServer::HandleLine(std::string_view raw) {
     std::string_view line = Trim(raw);
     if (line.empty()) return "";
     if (line.size() > options_.max_message_bytes) {
-      return Dump(ErrorReply(nullptr, kInvalidRequest,
-                             "message larger than " + std::to_string(options_.max_message_bytes) +
-                                 " bytes"));
+      return Dump(ErrorReply(
+          nullptr, kInvalidRequest,
+          "message larger than " + std::to_string(options_.max_message_bytes) + " bytes"));
     }
     int deepest = 0;
     json message = ParseMessage(line, &deepest);
@@ -123,9 +123,9 @@ std::string McpServer::HandleLine(std::string_view raw) {
     }
     const int max_depth = options_.limits.max_json_depth + kEnvelopeDepth;
     if (deepest > max_depth) {
-      return Dump(ErrorReply(nullptr, kInvalidRequest,
-                             "message nested deeper than " + std::to_string(max_depth) +
-                                 " levels"));
+      return Dump(
+          ErrorReply(nullptr, kInvalidRequest,
+                     "message nested deeper than " + std::to_string(max_depth) + " levels"));
     }
     std::optional<json> reply =
         message.is_array() ? HandleBatch(message) : HandleMessage(message, false);
@@ -138,10 +138,10 @@ std::string McpServer::HandleLine(std::string_view raw) {
 
 std::optional<json> McpServer::HandleBatch(const json& batch) {
   if (protocol_version_ != kBatchVersion) {
-    return ErrorReply(nullptr, kInvalidRequest,
-                      "JSON-RPC batches are not supported with protocol version " +
-                          (protocol_version_.empty() ? std::string("(none yet)")
-                                                     : protocol_version_));
+    return ErrorReply(
+        nullptr, kInvalidRequest,
+        "JSON-RPC batches are not supported with protocol version " +
+            (protocol_version_.empty() ? std::string("(none yet)") : protocol_version_));
   }
   if (batch.empty()) return ErrorReply(nullptr, kInvalidRequest, "the batch is empty");
   json replies = json::array();

@@ -12,9 +12,8 @@
 // Thread safety: none; one instance serves one connection, one message at a time.
 #pragma once
 
-#include <nlohmann/json.hpp>
-
 #include <functional>
+#include <nlohmann/json.hpp>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -33,8 +32,7 @@ inline constexpr int kInternalError = -32603;
 inline constexpr int kNotInitialized = -32002;
 
 // Protocol versions this server speaks, newest first.
-inline constexpr std::string_view kProtocolVersions[] = {"2025-06-18", "2025-03-26",
-                                                         "2024-11-05"};
+inline constexpr std::string_view kProtocolVersions[] = {"2025-06-18", "2025-03-26", "2024-11-05"};
 
 struct McpOptions {
   std::string tenant = "default";

@@ -56,14 +56,14 @@ class McpServerTest : public ::testing::Test {
                           {"clientInfo", {{"name", "test"}, {"version", "1"}}}},
                          server);
     ASSERT_TRUE(reply.contains("result")) << reply.dump();
-    EXPECT_TRUE(Send(R"({"jsonrpc":"2.0","method":"notifications/initialized"})", server)
-                    .is_null());
+    EXPECT_TRUE(
+        Send(R"({"jsonrpc":"2.0","method":"notifications/initialized"})", server).is_null());
   }
 
   // tools/call; returns the CallToolResult.
   json Call(const std::string& tool, json arguments, McpServer* server = nullptr) {
-    json reply = Request("tools/call", {{"name", tool}, {"arguments", std::move(arguments)}},
-                         server);
+    json reply =
+        Request("tools/call", {{"name", tool}, {"arguments", std::move(arguments)}}, server);
     EXPECT_TRUE(reply.contains("result")) << reply.dump();
     return reply.value("result", json::object());
   }
@@ -112,8 +112,7 @@ TEST_F(McpServerTest, InitializeNegotiatesTheVersion) {
   EXPECT_EQ(result["serverInfo"]["name"], "engram");
   EXPECT_EQ(result["serverInfo"]["version"], "9.9.9");
   EXPECT_TRUE(result["instructions"].is_string());
-  EXPECT_EQ(ErrorCode(Request("initialize", {{"protocolVersion", "2024-11-05"}})),
-            kInvalidRequest);
+  EXPECT_EQ(ErrorCode(Request("initialize", {{"protocolVersion", "2024-11-05"}})), kInvalidRequest);
 
   auto other = MakeServer("alice");
   reply = Request("initialize", {{"protocolVersion", "2099-01-01"}}, other.get());
@@ -192,24 +191,23 @@ TEST_F(McpServerTest, AddSearchContextAndList) {
   EXPECT_EQ(added["results"][0]["event"], "ADD");
   EXPECT_EQ(added["results"][0]["memory"]["user_id"], "alice");
   AddOne("Alice prefers green tea", {{"type", "preference"}});
-  json turns = CallOk("add_memory",
-                      {{"infer", false},
-                       {"messages", {{{"role", "user"}, {"content", "I adopted a cat"}},
-                                     {{"role", "assistant"}, {"content", "Congratulations"}}}}});
+  json turns = CallOk("add_memory", {{"infer", false},
+                                     {"messages",
+                                      {{{"role", "user"}, {"content", "I adopted a cat"}},
+                                       {{"role", "assistant"}, {"content", "Congratulations"}}}}});
   EXPECT_EQ(turns["results"].size(), 2u);
 
-  json hits = CallOk("search_memories", {{"query", "where does alice live"}, {"k", 3},
-                                         {"explain", true}});
+  json hits =
+      CallOk("search_memories", {{"query", "where does alice live"}, {"k", 3}, {"explain", true}});
   ASSERT_FALSE(hits["results"].empty());
   EXPECT_EQ(hits["results"][0]["memory"]["content"], "Alice lives in Beijing");
   EXPECT_TRUE(hits["results"][0].contains("explain"));
-  json filtered = CallOk("search_memories",
-                         {{"query", "alice"}, {"filters", {{"types", {"preference"}}}}});
+  json filtered =
+      CallOk("search_memories", {{"query", "alice"}, {"filters", {{"types", {"preference"}}}}});
   ASSERT_EQ(filtered["results"].size(), 1u);
   EXPECT_EQ(filtered["results"][0]["memory"]["content"], "Alice prefers green tea");
 
-  json context = CallOk("get_context", {{"query", "where does alice live"},
-                                        {"token_budget", 64}});
+  json context = CallOk("get_context", {{"query", "where does alice live"}, {"token_budget", 64}});
   EXPECT_NE(context.value("context", "").find("Beijing"), std::string::npos);
   EXPECT_LE(context.value("tokens", 1000), 64);
 
@@ -254,9 +252,9 @@ TEST_F(McpServerTest, GetUpdateHistoryDelete) {
   const std::string id = AddOne("Alice works at Initech");
   EXPECT_EQ(CallOk("get_memory", {{"id", id}})["content"], "Alice works at Initech");
 
-  json updated = CallOk("update_memory", {{"id", id},
-                                          {"content", "Alice works at Globex"},
-                                          {"reason", "changed jobs"}});
+  json updated =
+      CallOk("update_memory",
+             {{"id", id}, {"content", "Alice works at Globex"}, {"reason", "changed jobs"}});
   EXPECT_EQ(updated["content"], "Alice works at Globex");
   EXPECT_EQ(updated["id"], id);
   json history = CallOk("memory_history", {{"id", id}, {"user_id", "alice"}});
@@ -292,8 +290,7 @@ TEST_F(McpServerTest, BadArgumentValuesAreToolErrors) {
             std::string::npos);
   EXPECT_NE(CallError("search_memories", {{"query", "x"}, {"k", 0}}).find("'k'"),
             std::string::npos);
-  EXPECT_NE(CallError("list_memories", {{"limit", {{"a", 1}}}}).find("limit"),
-            std::string::npos);
+  EXPECT_NE(CallError("list_memories", {{"limit", {{"a", 1}}}}).find("limit"), std::string::npos);
   EXPECT_NE(CallError("get_memory", json::object()).find("'id'"), std::string::npos);
   const std::string id = AddOne("something");
   EXPECT_NE(CallError("update_memory", {{"id", id}}).find("changes nothing"), std::string::npos);
@@ -324,8 +321,7 @@ TEST_F(McpServerTest, ProtocolErrors) {
 }
 
 TEST_F(McpServerTest, NotificationsAndResponsesGetNoReply) {
-  EXPECT_EQ(server_->HandleLine(R"({"jsonrpc":"2.0","method":"notifications/initialized"})"),
-            "");
+  EXPECT_EQ(server_->HandleLine(R"({"jsonrpc":"2.0","method":"notifications/initialized"})"), "");
   EXPECT_EQ(server_->HandleLine(R"({"jsonrpc":"2.0","method":"notifications/cancelled",)"
                                 R"("params":{"requestId":3}})"),
             "");
@@ -344,8 +340,7 @@ TEST_F(McpServerTest, BatchesWith20250326) {
   EXPECT_EQ(replies[0]["id"], "a");
   EXPECT_EQ(ErrorCode(replies[1]), kMethodNotFound);
   EXPECT_EQ(ErrorCode(Send("[]")), kInvalidRequest);
-  EXPECT_EQ(server_->HandleLine(R"([{"jsonrpc":"2.0","method":"notifications/initialized"}])"),
-            "");
+  EXPECT_EQ(server_->HandleLine(R"([{"jsonrpc":"2.0","method":"notifications/initialized"}])"), "");
 }
 
 TEST_F(McpServerTest, DeepNestingIsRefused) {
@@ -354,9 +349,9 @@ TEST_F(McpServerTest, DeepNestingIsRefused) {
   deep += std::string(5000, '[') + std::string(5000, ']') + "}}";
   EXPECT_EQ(ErrorCode(Send(deep)), kInvalidRequest);
   // Metadata a few levels deep is fine.
-  json added = CallOk("add_memory", {{"content", "nested"},
-                                     {"infer", false},
-                                     {"metadata", {{"a", {{"b", {{"c", {1, 2}}}}}}}}});
+  json added = CallOk(
+      "add_memory",
+      {{"content", "nested"}, {"infer", false}, {"metadata", {{"a", {{"b", {{"c", {1, 2}}}}}}}}});
   EXPECT_EQ(added["results"].size(), 1u);
 }
 

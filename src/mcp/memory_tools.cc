@@ -90,8 +90,7 @@ Result<json> AddMemory(const ToolEnv& env, const json& args) {
 }
 
 Result<json> SearchMemories(const ToolEnv& env, const json& args) {
-  ENGRAM_ASSIGN_OR_RETURN(api::SearchRequest req,
-                          api::DecodeSearch(args, env.tenant, env.limits));
+  ENGRAM_ASSIGN_OR_RETURN(api::SearchRequest req, api::DecodeSearch(args, env.tenant, env.limits));
   ENGRAM_ASSIGN_OR_RETURN(auto hits, env.engine->Search(req.scope, req.query));
   return api::HitsToJson(hits, req.query.explain);
 }
@@ -99,8 +98,7 @@ Result<json> SearchMemories(const ToolEnv& env, const json& args) {
 Result<json> GetContext(const ToolEnv& env, const json& args) {
   ENGRAM_ASSIGN_OR_RETURN(api::ContextApiRequest req,
                           api::DecodeContext(args, env.tenant, env.limits));
-  ENGRAM_ASSIGN_OR_RETURN(ContextResult context,
-                          env.engine->BuildContext(req.scope, req.request));
+  ENGRAM_ASSIGN_OR_RETURN(ContextResult context, env.engine->BuildContext(req.scope, req.request));
   return api::ContextToJson(context);
 }
 
@@ -143,9 +141,9 @@ Result<json> DeleteMemory(const ToolEnv& env, const json& args) {
                           api::DecodeItemScope(params, env.tenant, {"hard", "reason"}));
   ENGRAM_ASSIGN_OR_RETURN(bool hard, api::ParamBool(params, "hard", false));
   auto reason = params.find("reason");
-  ENGRAM_RETURN_IF_ERROR(hard ? env.engine->Purge(scope, call.id)
-                              : env.engine->Delete(scope, call.id,
-                                                   reason == params.end() ? "" : reason->second));
+  ENGRAM_RETURN_IF_ERROR(
+      hard ? env.engine->Purge(scope, call.id)
+           : env.engine->Delete(scope, call.id, reason == params.end() ? "" : reason->second));
   return json{{"id", call.id}, {"deleted", true}, {"hard", hard}};
 }
 

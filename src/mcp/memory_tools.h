@@ -4,14 +4,13 @@
 #pragma once
 
 #include <nlohmann/json.hpp>
-
 #include <string>
 #include <string_view>
 
 #include "api/requests.h"
 #include "engram/engine.h"
-#include "engram/write_path.h"
 #include "engram/status.h"
+#include "engram/write_path.h"
 
 namespace engram::mcp {
 
@@ -20,8 +19,8 @@ namespace engram::mcp {
 struct ToolEnv {
   Engine* engine = nullptr;
   MemoryWriter* writer = nullptr;  // add_memory with infer; null: infer is refused
-  std::string tenant;        // every tool acts within this tenant only
-  std::string default_user;  // used when the arguments carry no user_id ("" = required)
+  std::string tenant;              // every tool acts within this tenant only
+  std::string default_user;        // used when the arguments carry no user_id ("" = required)
   api::Limits limits;
 };
 

@@ -32,13 +32,11 @@ json OneOf(const std::vector<std::string>& values, const std::string& descriptio
 json ListOf(json items, const std::string& description) {
   return {{"type", "array"}, {"items", std::move(items)}, {"description", description}};
 }
-json StrList(const std::string& description) {
-  return ListOf({{"type", "string"}}, description);
-}
+json StrList(const std::string& description) { return ListOf({{"type", "string"}}, description); }
 
-const std::vector<std::string> kTypes = {
-    "fact",    "preference", "goal",      "event",   "opinion", "decision",
-    "commitment", "summary", "skill", "knowledge", "profile", "message"};
+const std::vector<std::string> kTypes = {"fact",    "preference", "goal",       "event",
+                                         "opinion", "decision",   "commitment", "summary",
+                                         "skill",   "knowledge",  "profile",    "message"};
 const std::vector<std::string> kTiers = {"working", "episodic", "semantic", "knowledge"};
 const std::vector<std::string> kStatuses = {"active", "superseded", "archived", "deleted"};
 
@@ -47,18 +45,17 @@ constexpr const char* kTimeHint =
 
 // The object schema of a tool's arguments; `properties` must not be empty.
 json ObjectSchema(json properties, std::vector<std::string> required = {}) {
-  json schema = {{"type", "object"},
-                 {"properties", std::move(properties)},
-                 {"additionalProperties", false}};
+  json schema = {
+      {"type", "object"}, {"properties", std::move(properties)}, {"additionalProperties", false}};
   if (!required.empty()) schema["required"] = std::move(required);
   return schema;
 }
 
 // Who the memories belong to. The tenant is the server's (--tenant), never an argument.
 void AddScope(json& props, bool with_session) {
-  props["user_id"] = Str(
-      "The user whose memories these are. Optional when the server was started with --user "
-      "(or ENGRAM_USER); required otherwise.");
+  props["user_id"] =
+      Str("The user whose memories these are. Optional when the server was started with --user "
+          "(or ENGRAM_USER); required otherwise.");
   props["agent_id"] = Str("Agent id: recorded on new memories; narrows reads to that agent.");
   if (with_session) {
     props["session_id"] = Str("Session id: recorded on new memories; narrows reads to it.");
@@ -88,15 +85,17 @@ json Filters() {
 
 // The fields of a stored memory that add_memory and update_memory share.
 void AddMemoryFields(json& props) {
-  props["type"] = OneOf(kTypes, "What kind of memory this is (default fact; message for "
-                                "conversation turns).");
+  props["type"] = OneOf(kTypes,
+                        "What kind of memory this is (default fact; message for "
+                        "conversation turns).");
   props["tier"] = OneOf(kTiers, "Memory tier (default follows the type: fact -> semantic).");
   props["tags"] = StrList("Free-form labels for filtering.");
   props["entities"] = StrList("People, places or things the memory is about.");
   props["metadata"] = {{"type", "object"},
                        {"description", "Any JSON object stored with the memory."}};
-  props["importance"] = Score("How much the memory matters, 0..1 (default 0.5); raises its "
-                              "rank in searches.");
+  props["importance"] = Score(
+      "How much the memory matters, 0..1 (default 0.5); raises its "
+      "rank in searches.");
   props["confidence"] = Score("How sure the memory is, 0..1 (default 1).");
   props["valid_from"] = Str(std::string("When the fact began to hold. ") + kTimeHint);
   props["valid_to"] = Str(std::string("When the fact stopped holding. ") + kTimeHint);
@@ -123,30 +122,32 @@ json Tool(const std::string& name, const std::string& title, const std::string& 
 json AddMemoryTool() {
   json props = json::object();
   AddScope(props, /*with_session=*/true);
-  props["content"] = Str("What the user said (\"I moved to Berlin last week\"), or with infer "
-                         "false a self-contained statement to store as given. Give content or "
-                         "messages, not both.");
+  props["content"] =
+      Str("What the user said (\"I moved to Berlin last week\"), or with infer "
+          "false a self-contained statement to store as given. Give content or "
+          "messages, not both.");
   // Kept so that clients that learned the old name still validate; the result's `warnings`
   // says it is going.
   json text = Str("Deprecated alias of content, removed in the next version: use content.");
   text["deprecated"] = true;
   props["text"] = std::move(text);
-  json message = ObjectSchema({{"role", Str("Who spoke: user, assistant, ...")},
-                               {"content", Str("What was said.")}},
-                              {"role", "content"});
-  props["messages"] =
-      ListOf(std::move(message), "Conversation turns: with infer, the user's turns are kept and "
-                                 "extracted from, the others read as context; with infer false "
-                                 "each becomes one memory of type message with metadata.role "
-                                 "set. Give content or messages, not both.");
+  json message = ObjectSchema(
+      {{"role", Str("Who spoke: user, assistant, ...")}, {"content", Str("What was said.")}},
+      {"role", "content"});
+  props["messages"] = ListOf(std::move(message),
+                             "Conversation turns: with infer, the user's turns are kept and "
+                             "extracted from, the others read as context; with infer false "
+                             "each becomes one memory of type message with metadata.role "
+                             "set. Give content or messages, not both.");
   AddMemoryFields(props);
   props["created_at"] = Str(std::string("When it happened (default now). ") + kTimeHint);
-  props["infer"] = Bool("Default true (as in the HTTP API and the CLI): keep what the user "
-                        "said as a conversation turn, extract facts, preferences, goals, "
-                        "plans and events from it and reconcile them with what is stored (ADD, "
-                        "UPDATE, SUPERSEDE an outdated fact, or NOOP); type, tier, entities, "
-                        "confidence and valid times are then decided by extraction and must be "
-                        "left out. false: store exactly as given, with those fields.");
+  props["infer"] = Bool(
+      "Default true (as in the HTTP API and the CLI): keep what the user "
+      "said as a conversation turn, extract facts, preferences, goals, "
+      "plans and events from it and reconcile them with what is stored (ADD, "
+      "UPDATE, SUPERSEDE an outdated fact, or NOOP); type, tier, entities, "
+      "confidence and valid times are then decided by extraction and must be "
+      "left out. false: store exactly as given, with those fields.");
   return Tool("add_memory", "Add memory",
               "Store something worth remembering about the user across conversations: what "
               "they said: facts, preferences, goals, events, opinions, decisions, commitments. "
@@ -164,11 +165,13 @@ json SearchTool(const api::Limits& limits) {
   props["k"] = Int("How many memories to return (default 10).", 1, limits.max_k);
   props["filters"] = Filters();
   props["min_score"] = Score("Drop results scoring below this.");
-  props["recent_turns"] = StrList("The latest conversation turns, to resolve follow-up "
-                                  "questions (\"and her sister?\").");
+  props["recent_turns"] = StrList(
+      "The latest conversation turns, to resolve follow-up "
+      "questions (\"and her sister?\").");
   props["explain"] = Bool("Include each result's score breakdown.");
-  props["fusion"] = OneOf({"weighted", "rrf"}, "How keyword and vector ranks are combined "
-                                               "(default weighted).");
+  props["fusion"] = OneOf({"weighted", "rrf"},
+                          "How keyword and vector ranks are combined "
+                          "(default weighted).");
   props["diversify"] = Bool("Skip near-duplicate results (default true).");
   return Tool("search_memories", "Search memories",
               "Find the user's stored memories relevant to a query (hybrid keyword + semantic "
@@ -181,8 +184,8 @@ json ContextTool(const api::Limits& limits) {
   json props = json::object();
   AddScope(props, /*with_session=*/true);
   props["query"] = Str("The current request or conversation topic.");
-  props["token_budget"] = Int("Most tokens the packed block may take (default 1000).", 16,
-                              limits.max_token_budget);
+  props["token_budget"] =
+      Int("Most tokens the packed block may take (default 1000).", 16, limits.max_token_budget);
   props["k"] = Int("Most memories considered (default 20).", 1, limits.max_k);
   props["filters"] = Filters();
   props["min_score"] = Score("Leave out memories scoring below this.");
@@ -232,9 +235,10 @@ json UpdateTool() {
   AddMemoryFields(props);
   props["valid_to"] = {{"type", json::array({"string", "null"})},
                        {"description", std::string("When the fact stopped holding; null "
-                                                   "clears it. ") + kTimeHint}};
-  props["status"] = OneOf({"active", "archived"},
-                          "archived hides the memory from searches without deleting it.");
+                                                   "clears it. ") +
+                                           kTimeHint}};
+  props["status"] =
+      OneOf({"active", "archived"}, "archived hides the memory from searches without deleting it.");
   props["reason"] = Str("Why it changed; kept in the memory's history.");
   return Tool("update_memory", "Update memory",
               "Change fields of a memory (e.g. correct its text when a fact changed). Only the "
@@ -244,8 +248,9 @@ json UpdateTool() {
 
 json DeleteTool() {
   json props = ItemProps();
-  props["hard"] = Bool("Erase the memory and its history for good (default false: a soft "
-                       "delete that keeps the history).");
+  props["hard"] = Bool(
+      "Erase the memory and its history for good (default false: a soft "
+      "delete that keeps the history).");
   props["reason"] = Str("Why it is deleted; kept in the history of a soft delete.");
   return Tool("delete_memory", "Delete memory",
               "Delete a memory that is wrong or that the user asked to forget. Soft by default "

@@ -15,7 +15,7 @@ namespace engram::pii {
 namespace {
 
 constexpr std::string_view kFullWidthPlus = "\xEF\xBC\x8B";  // '＋'
-constexpr size_t kMaxGroupDigits = 24;                          // longer than any format here
+constexpr size_t kMaxGroupDigits = 24;                       // longer than any format here
 
 // An id check character X at text[i] (ASCII or full-width, either case); its length or 0.
 size_t CheckXAt(std::string_view text, size_t i) {
@@ -31,10 +31,14 @@ size_t MatchShapeChar(std::string_view text, size_t i, char s) {
   char d = 0;
   size_t n = DigitAt(text, i, &d);
   switch (s) {
-    case 'D': return n;
-    case 'N': return d >= '2' ? n : 0;
-    case 'M': return d >= '3' ? n : 0;
-    case 'C': return n > 0 ? n : CheckXAt(text, i);
+    case 'D':
+      return n;
+    case 'N':
+      return d >= '2' ? n : 0;
+    case 'M':
+      return d >= '3' ? n : 0;
+    case 'C':
+      return n > 0 ? n : CheckXAt(text, i);
     default:
       if (IsAsciiDigit(s)) return d == s ? n : 0;
       return i < text.size() && text[i] == s ? 1 : 0;
@@ -214,12 +218,25 @@ void ScanBankCard(std::string_view text, size_t i, Candidates* out) {
 
 // Chinese mobile numbers, 1[3-9] and nine digits, with an optional +86 / 0086 prefix.
 size_t MatchChineseMobile(std::string_view text, size_t i) {
-  static constexpr std::array<std::string_view, 5> kBodies = {
-      "1MDDDDDDDDD", "1MD DDDD DDDD", "1MD-DDDD-DDDD", "1MD\xEF\xBC\x8D" "DDDD\xEF\xBC\x8D" "DDDD",
-      "1MD DDDDDDDD"};
-  static constexpr std::array<std::string_view, 11> kPrefixes = {
-      "", "+86", "+86 ", "+86-", "\xEF\xBC\x8B" "86", "\xEF\xBC\x8B" "86 ", "0086", "0086 ",
-      "0086-", "(+86)", "(+86) "};
+  static constexpr std::array<std::string_view, 5> kBodies = {"1MDDDDDDDDD", "1MD DDDD DDDD",
+                                                              "1MD-DDDD-DDDD",
+                                                              "1MD\xEF\xBC\x8D"
+                                                              "DDDD\xEF\xBC\x8D"
+                                                              "DDDD",
+                                                              "1MD DDDDDDDD"};
+  static constexpr std::array<std::string_view, 11> kPrefixes = {"",
+                                                                 "+86",
+                                                                 "+86 ",
+                                                                 "+86-",
+                                                                 "\xEF\xBC\x8B"
+                                                                 "86",
+                                                                 "\xEF\xBC\x8B"
+                                                                 "86 ",
+                                                                 "0086",
+                                                                 "0086 ",
+                                                                 "0086-",
+                                                                 "(+86)",
+                                                                 "(+86) "};
   for (std::string_view prefix : kPrefixes) {
     if (text.substr(i, prefix.size()) != prefix) continue;
     size_t end = MatchAnyShape(text, i + prefix.size(), kBodies);
@@ -230,8 +247,8 @@ size_t MatchChineseMobile(std::string_view text, size_t i) {
 
 // North American numbers, written the usual ways; area code and exchange start with 2-9.
 size_t MatchUsPhone(std::string_view text, size_t i) {
-  static constexpr std::array<std::string_view, 4> kShapes = {
-      "(NDD) NDD-DDDD", "(NDD)NDD-DDDD", "NDD-NDD-DDDD", "NDD.NDD.DDDD"};
+  static constexpr std::array<std::string_view, 4> kShapes = {"(NDD) NDD-DDDD", "(NDD)NDD-DDDD",
+                                                              "NDD-NDD-DDDD", "NDD.NDD.DDDD"};
   return MatchAnyShape(text, i, kShapes);
 }
 

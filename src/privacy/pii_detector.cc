@@ -39,12 +39,18 @@ std::vector<PiiFinding> Resolve(pii::Candidates candidates) {
 
 std::string_view ToString(PiiKind kind) {
   switch (kind) {
-    case PiiKind::kEmail: return "email";
-    case PiiKind::kPhone: return "phone";
-    case PiiKind::kChineseId: return "cn_id";
-    case PiiKind::kBankCard: return "bank_card";
-    case PiiKind::kIpAddress: return "ip";
-    case PiiKind::kSecret: return "secret";
+    case PiiKind::kEmail:
+      return "email";
+    case PiiKind::kPhone:
+      return "phone";
+    case PiiKind::kChineseId:
+      return "cn_id";
+    case PiiKind::kBankCard:
+      return "bank_card";
+    case PiiKind::kIpAddress:
+      return "ip";
+    case PiiKind::kSecret:
+      return "secret";
   }
   return "unknown";
 }

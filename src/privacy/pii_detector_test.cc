@@ -70,9 +70,9 @@ TEST(PiiDetectorTest, FindsChineseMobileNumbersInsideChineseText) {
 }
 
 TEST(PiiDetectorTest, FindsChineseMobileNumbersInTheirUsualForms) {
-  for (std::string number : {"13812345678", "138-1234-5678", "138 1234 5678", "+86 138 1234 5678",
-                             "+8613812345678", "+86-13812345678", "0086 13812345678",
-                             "(+86) 199 8765 4321", "15912345678"}) {
+  for (std::string number :
+       {"13812345678", "138-1234-5678", "138 1234 5678", "+86 138 1234 5678", "+8613812345678",
+        "+86-13812345678", "0086 13812345678", "(+86) 199 8765 4321", "15912345678"}) {
     EXPECT_EQ(Only(PiiKind::kPhone, "电话：" + number + "。"), number);
   }
 }
@@ -96,11 +96,11 @@ TEST(PiiDetectorTest, FindsEachOfSeveralNumbersSeparatedBySpaces) {
 }
 
 TEST(PiiDetectorTest, DoesNotSplitGluedDigitsOrLettersIntoAPhone) {
-  EXPECT_EQ(Find("订单号213812345678已发货"), Found{});   // 12 digits
-  EXPECT_EQ(Find("流水号 138123456789"), Found{});        // 12 digits
+  EXPECT_EQ(Find("订单号213812345678已发货"), Found{});  // 12 digits
+  EXPECT_EQ(Find("流水号 138123456789"), Found{});       // 12 digits
   EXPECT_EQ(Find("id abc13812345678"), Found{});
   EXPECT_EQ(Find("ref 13812345678abc"), Found{});
-  EXPECT_EQ(Find("code 99-13812345678"), Found{});        // continues a dashed number
+  EXPECT_EQ(Find("code 99-13812345678"), Found{});         // continues a dashed number
   EXPECT_EQ(Find("12345678901 starts with 12"), Found{});  // not a mobile prefix
 }
 
@@ -160,8 +160,8 @@ TEST(PiiDetectorTest, IgnoresNumbersThatAreNotCards) {
   EXPECT_EQ(Find("订单号 4111111111111112"), Found{});  // fails Luhn
   EXPECT_EQ(Find("ts=1700000000000"), Found{});         // a millisecond timestamp
   EXPECT_EQ(Find("0000 0000 0000 0000"), Found{});
-  EXPECT_EQ(Find("4111 1111 11111111"), Found{});       // not a card grouping
-  EXPECT_EQ(Find("4111-1111 1111-1111"), Found{});      // mixed separators
+  EXPECT_EQ(Find("4111 1111 11111111"), Found{});   // not a card grouping
+  EXPECT_EQ(Find("4111-1111 1111-1111"), Found{});  // mixed separators
 }
 
 TEST(PiiDetectorTest, LuhnCheck) {
@@ -274,12 +274,12 @@ TEST(PiiDetectorTest, FindsLongRandomTokens) {
 TEST(PiiDetectorTest, LeavesHashesUuidsUrlsAndIdentifiersAlone) {
   EXPECT_EQ(Find("commit 3f9a1c2b4d5e6f7a8b9c0d1e2f3a4b5c6d7e8f90 fixed it"), Found{});
   EXPECT_EQ(Find("sha256 E3B0C44298FC1C149AFBF4C8996FB92427AE41E4649B934CA495991B7852B855"),
-              Found{});
+            Found{});
   EXPECT_EQ(Find("id 0193a5b2-7c4d-7e8f-9a0b-1c2d3e4f5a6b"), Found{});
   EXPECT_EQ(Find("see https://example.com/AbC123xYz987QwE456rTy321UiO654pAsDfG"), Found{});
   EXPECT_EQ(Find("ThisIsAVeryLongCamelCaseIdentifier2024 and "
-                   "XMLHttpRequestEventTarget2ProgressEvent"),
-              Found{});
+                 "XMLHttpRequestEventTarget2ProgressEvent"),
+            Found{});
   EXPECT_EQ(Find("IMG_20230508_123456_HDR_Portrait_Mode1.jpg"), Found{});
 }
 
@@ -302,18 +302,57 @@ TEST(PiiDetectorTest, FindsSeveralKindsInOrderWithByteOffsets) {
 
 TEST(PiiDetectorTest, PrefersTheMoreSpecificKindWhenMatchesOverlap) {
   EXPECT_EQ(Find("密码：13812345678"), (Found{{PiiKind::kSecret, "13812345678"}}));
-  EXPECT_EQ(Find("password: zhang@example.com"),
-            (Found{{PiiKind::kSecret, "zhang@example.com"}}));
+  EXPECT_EQ(Find("password: zhang@example.com"), (Found{{PiiKind::kSecret, "zhang@example.com"}}));
 }
 
 // Random texts built from the pieces the scanners look for, ill-formed UTF-8 included: findings
 // stay sorted, disjoint, inside the text, and on character boundaries when the text is valid.
 TEST(PiiDetectorTest, FindingsStayWellFormedOnRandomText) {
-  const std::vector<std::string> pieces = {
-      "1", "3", "8", "0", "-", " ", ".", ":", "::", "+", "(", ")", "@", "a", "X", "Z", "_", "/",
-      "=", "sk-", "eyJ", "AKIA", "密码", "是", "：", "password", "is", "，", "１", "８", "－",
-      "＋86", "13812345678", "10.0.0.1", "fe80", "@example.com", "\xEF\xBC", "\xE6", "Bearer ",
-      "-----BEGIN PRIVATE KEY-----", "-----END ", "\"", "“", "\n", "4111111111111111"};
+  const std::vector<std::string> pieces = {"1",
+                                           "3",
+                                           "8",
+                                           "0",
+                                           "-",
+                                           " ",
+                                           ".",
+                                           ":",
+                                           "::",
+                                           "+",
+                                           "(",
+                                           ")",
+                                           "@",
+                                           "a",
+                                           "X",
+                                           "Z",
+                                           "_",
+                                           "/",
+                                           "=",
+                                           "sk-",
+                                           "eyJ",
+                                           "AKIA",
+                                           "密码",
+                                           "是",
+                                           "：",
+                                           "password",
+                                           "is",
+                                           "，",
+                                           "１",
+                                           "８",
+                                           "－",
+                                           "＋86",
+                                           "13812345678",
+                                           "10.0.0.1",
+                                           "fe80",
+                                           "@example.com",
+                                           "\xEF\xBC",
+                                           "\xE6",
+                                           "Bearer ",
+                                           "-----BEGIN PRIVATE KEY-----",
+                                           "-----END ",
+                                           "\"",
+                                           "“",
+                                           "\n",
+                                           "4111111111111111"};
   std::mt19937 rng(20261130);
   size_t total = 0;
   for (int round = 0; round < 10000; ++round) {

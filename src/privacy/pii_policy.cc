@@ -13,7 +13,7 @@
 namespace engram {
 namespace {
 
-constexpr std::array<PiiKind, 6> kKinds = {PiiKind::kEmail,    PiiKind::kPhone,
+constexpr std::array<PiiKind, 6> kKinds = {PiiKind::kEmail,     PiiKind::kPhone,
                                            PiiKind::kChineseId, PiiKind::kBankCard,
                                            PiiKind::kIpAddress, PiiKind::kSecret};
 constexpr std::array<PiiAction, 4> kActions = {PiiAction::kKeep, PiiAction::kRedact,
@@ -57,12 +57,18 @@ Status ParseOverride(std::string_view entry, PiiPolicy* policy) {
 
 std::string_view Description(PiiKind kind) {
   switch (kind) {
-    case PiiKind::kEmail: return "an e-mail address";
-    case PiiKind::kPhone: return "a phone number";
-    case PiiKind::kChineseId: return "a Chinese resident ID number";
-    case PiiKind::kBankCard: return "a bank card number";
-    case PiiKind::kIpAddress: return "an IP address";
-    case PiiKind::kSecret: return "a secret (key, token or password)";
+    case PiiKind::kEmail:
+      return "an e-mail address";
+    case PiiKind::kPhone:
+      return "a phone number";
+    case PiiKind::kChineseId:
+      return "a Chinese resident ID number";
+    case PiiKind::kBankCard:
+      return "a bank card number";
+    case PiiKind::kIpAddress:
+      return "an IP address";
+    case PiiKind::kSecret:
+      return "a secret (key, token or password)";
   }
   return "personal data";
 }
@@ -101,12 +107,14 @@ std::string Normalized(PiiKind kind, std::string_view value) {
       out = pii::DigitsOf(value, 0, value.size());
       if (out.size() == 17) out.push_back('X');  // the one character that is not a digit
       return out;
-    case PiiKind::kBankCard: return pii::DigitsOf(value, 0, value.size());
+    case PiiKind::kBankCard:
+      return pii::DigitsOf(value, 0, value.size());
     case PiiKind::kEmail:
     case PiiKind::kIpAddress:
       for (char c : value) out.push_back(pii::AsciiLower(c));
       return out;
-    case PiiKind::kSecret: break;
+    case PiiKind::kSecret:
+      break;
   }
   return std::string(value);
 }
@@ -117,8 +125,7 @@ std::string HashPlaceholder(PiiKind kind, std::string_view value, const std::str
   unsigned char mac[EVP_MAX_MD_SIZE];
   unsigned int mac_len = 0;
   HMAC(EVP_sha256(), key.data(), static_cast<int>(key.size()),
-       reinterpret_cast<const unsigned char*>(normalized.data()), normalized.size(), mac,
-       &mac_len);
+       reinterpret_cast<const unsigned char*>(normalized.data()), normalized.size(), mac, &mac_len);
   static constexpr char kHex[] = "0123456789abcdef";
   std::string out = "[" + std::string(ToString(kind)) + ":";
   for (int k = 0; k < 4; ++k) {
@@ -137,10 +144,16 @@ std::string Rewrite(std::string_view text, const std::vector<PiiFinding>& findin
     std::string_view value = text.substr(f.offset, f.length);
     out.append(text.substr(copied, f.offset - copied));
     switch (policy.ActionFor(f.kind)) {
-      case PiiAction::kRedact: out += "[" + std::string(ToString(f.kind)) + "]"; break;
-      case PiiAction::kHash: out += HashPlaceholder(f.kind, value, policy.hash_key); break;
+      case PiiAction::kRedact:
+        out += "[" + std::string(ToString(f.kind)) + "]";
+        break;
+      case PiiAction::kHash:
+        out += HashPlaceholder(f.kind, value, policy.hash_key);
+        break;
       case PiiAction::kKeep:
-      case PiiAction::kReject: out.append(value); break;  // a rejection never gets here
+      case PiiAction::kReject:
+        out.append(value);
+        break;  // a rejection never gets here
     }
     copied = f.offset + f.length;
   }
@@ -160,18 +173,23 @@ bool UsesHash(const PiiPolicy& policy) {
 
 std::string_view ToString(PiiAction action) {
   switch (action) {
-    case PiiAction::kKeep: return "keep";
-    case PiiAction::kRedact: return "redact";
-    case PiiAction::kHash: return "hash";
-    case PiiAction::kReject: return "reject";
+    case PiiAction::kKeep:
+      return "keep";
+    case PiiAction::kRedact:
+      return "redact";
+    case PiiAction::kHash:
+      return "hash";
+    case PiiAction::kReject:
+      return "reject";
   }
   return "unknown";
 }
 
 Result<PiiPolicy> PiiPolicy::Parse(std::string_view spec) {
   if (Trim(spec).empty()) {
-    return Status::InvalidArgument("empty privacy policy (expected e.g. \"redact\" or "
-                                   "\"redact,email=keep,secret=reject\")");
+    return Status::InvalidArgument(
+        "empty privacy policy (expected e.g. \"redact\" or "
+        "\"redact,email=keep,secret=reject\")");
   }
   PiiPolicy policy;
   bool first = true;
@@ -186,8 +204,8 @@ Result<PiiPolicy> PiiPolicy::Parse(std::string_view spec) {
       continue;
     }
     if (!first) {
-      return Status::InvalidArgument("privacy policy: the default action \"" +
-                                     std::string(entry) + "\" must come first");
+      return Status::InvalidArgument("privacy policy: the default action \"" + std::string(entry) +
+                                     "\" must come first");
     }
     Result<PiiAction> action = ParseAction(entry);
     if (!action.ok()) return action.status();

@@ -159,8 +159,7 @@ TEST(PiiPolicyTest, RejectNamesTheKindAndNeverTheValue) {
 }
 
 TEST(PiiPolicyTest, RejectListsEveryRejectedKindOnce) {
-  std::string text =
-      "13812345678, li@example.com, 13987654321, password: hunter2, 10.0.0.1";
+  std::string text = "13812345678, li@example.com, 13987654321, password: hunter2, 10.0.0.1";
   Result<PiiOutcome> outcome = ApplyPiiPolicy(text, Policy("reject,ip=keep"));
   ASSERT_FALSE(outcome.ok());
   std::string message = outcome.status().message();

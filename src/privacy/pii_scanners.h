@@ -12,10 +12,10 @@ namespace engram::pii {
 
 // Lower wins when candidates overlap: the more specific the evidence, the lower the rank.
 enum class Rank {
-  kKeyedSecret,    // a known key format, a PEM block, a JWT, a Bearer token, a password value
+  kKeyedSecret,  // a known key format, a PEM block, a JWT, a Bearer token, a password value
   kEmail,
-  kChineseId,      // passed the checksum
-  kBankCard,       // passed Luhn
+  kChineseId,  // passed the checksum
+  kBankCard,   // passed Luhn
   kPhone,
   kIpAddress,
   kGenericSecret,  // a long random-looking token: weakest evidence

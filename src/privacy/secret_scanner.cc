@@ -18,11 +18,16 @@ enum class Body { kAlnum, kUpperDigit, kWord, kAlnumDash, kBase64Url };
 
 bool InBody(Body body, char c) {
   switch (body) {
-    case Body::kAlnum: return IsAsciiAlnum(c);
-    case Body::kUpperDigit: return IsAsciiDigit(c) || (c >= 'A' && c <= 'Z');
-    case Body::kWord: return IsAsciiAlnum(c) || c == '_';
-    case Body::kAlnumDash: return IsAsciiAlnum(c) || c == '-';
-    case Body::kBase64Url: return IsAsciiAlnum(c) || c == '_' || c == '-';
+    case Body::kAlnum:
+      return IsAsciiAlnum(c);
+    case Body::kUpperDigit:
+      return IsAsciiDigit(c) || (c >= 'A' && c <= 'Z');
+    case Body::kWord:
+      return IsAsciiAlnum(c) || c == '_';
+    case Body::kAlnumDash:
+      return IsAsciiAlnum(c) || c == '-';
+    case Body::kBase64Url:
+      return IsAsciiAlnum(c) || c == '_' || c == '-';
   }
   return false;
 }
@@ -124,8 +129,8 @@ void ScanJwts(std::string_view text, Candidates* out) {
 }
 
 bool IsTokenChar(char c) {
-  return IsAsciiAlnum(c) || c == '-' || c == '_' || c == '.' || c == '~' || c == '+' ||
-         c == '/' || c == '=';
+  return IsAsciiAlnum(c) || c == '-' || c == '_' || c == '.' || c == '~' || c == '+' || c == '/' ||
+         c == '=';
 }
 
 // "Bearer <token>" (HTTP Authorization): the token, when it holds letters and digits and is

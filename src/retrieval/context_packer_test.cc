@@ -122,9 +122,9 @@ TEST(ContextPackerTest, TruncatesChineseOnCharacterBoundaries) {
 
 TEST(ContextPackerTest, NeverExceedsTheBudget) {
   std::mt19937 rng(2026);
-  const std::vector<std::string> words = {"tea",  "Beijing", "meeting", "project", "a",
-                                          "extraordinarily", "42", "绿茶", "北京", "喜欢",
-                                          "会议", "。", "，", "!", "co-operate", "😀"};
+  const std::vector<std::string> words = {
+      "tea",  "Beijing", "meeting", "project", "a", "extraordinarily", "42", "绿茶", "北京",
+      "喜欢", "会议",    "。",      "，",      "!", "co-operate",      "😀"};
   const std::vector<MemoryType> types = {MemoryType::kFact, MemoryType::kPreference,
                                          MemoryType::kEvent, MemoryType::kKnowledge};
   int with_memories = 0, truncated = 0;
@@ -236,8 +236,7 @@ TEST_F(ContextPackEngineTest, TokenBudgetIsValidated) {
     auto r = engine_->BuildContext(alice_, request);
     ASSERT_FALSE(r.ok()) << budget;
     EXPECT_EQ(r.status().code(), StatusCode::kInvalidArgument);
-    EXPECT_NE(r.status().message().find("token_budget"), std::string::npos)
-        << r.status().message();
+    EXPECT_NE(r.status().message().find("token_budget"), std::string::npos) << r.status().message();
   }
   for (int budget : {16, 32768}) {
     request.token_budget = budget;

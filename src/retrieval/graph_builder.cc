@@ -49,7 +49,8 @@ void GraphBuilder::EnqueueMerge(const std::shared_ptr<ScopeIndex>& index) {
 }
 
 void GraphBuilder::QueueMergeLocked(Job job) {
-  auto first_build = std::find_if(queue_.begin(), queue_.end(), [](const Job& j) { return !j.merge; });
+  auto first_build =
+      std::find_if(queue_.begin(), queue_.end(), [](const Job& j) { return !j.merge; });
   queue_.insert(first_build, std::move(job));
 }
 

@@ -28,9 +28,9 @@
 namespace engram {
 
 struct GraphBuilderOptions {
-  int max_threads = 0;                 // inserting threads for large builds; 0: one per core
-  size_t parallel_from = 50'000;       // vectors from which a build uses max_threads
-  HnswOptions graph;                   // dimension is taken from the index
+  int max_threads = 0;            // inserting threads for large builds; 0: one per core
+  size_t parallel_from = 50'000;  // vectors from which a build uses max_threads
+  HnswOptions graph;              // dimension is taken from the index
 };
 
 class GraphBuilder {
@@ -73,10 +73,10 @@ class GraphBuilder {
   std::atomic<bool> cancel_{false};
   std::mutex mu_;
   std::condition_variable cv_;
-  std::deque<Job> queue_;                        // guarded by mu_
-  bool busy_ = false;                            // guarded by mu_: a build is running
-  bool stop_ = false;                            // guarded by mu_
-  std::thread worker_;                           // started by the first Enqueue
+  std::deque<Job> queue_;  // guarded by mu_
+  bool busy_ = false;      // guarded by mu_: a build is running
+  bool stop_ = false;      // guarded by mu_
+  std::thread worker_;     // started by the first Enqueue
 };
 
 }  // namespace engram

@@ -27,7 +27,8 @@ std::vector<float> UnitVector(std::mt19937& rng, int dim) {
 // A distinct made-up sentence per n: texts sharing most of their words (say "memory about
 // wordN") give vectors so alike that an HNSW graph of M 16 misses a few exact matches.
 std::string Sentence(int n) {
-  const char* syllables[] = {"ka", "ri", "to", "mo", "na", "se", "lu", "vi", "de", "po", "ga", "shi"};
+  const char* syllables[] = {"ka", "ri", "to", "mo", "na", "se",
+                             "lu", "vi", "de", "po", "ga", "shi"};
   std::mt19937 rng(static_cast<uint32_t>(n) + 1);
   std::string s = "note";
   for (int w = 0; w < 4; ++w) {
@@ -93,14 +94,13 @@ TEST(ScopeIndexGraphBuildTest, ChangesDuringTheBuildReachTheGraph) {
   for (int64_t seq : {3, 50, 110}) index.Remove(seq), truth.erase(seq);
   for (int64_t seq : {7, 115}) put(seq);  // replaced vectors
 
-  auto graph = HnswIndex::Build(HnswOptions{.dimension = kDim},
-                                HnswBuildInput{.keys = set.keys.data(),
-                                               .data = set.data.data(),
-                                               .count = set.keys.size()});
+  auto graph = HnswIndex::Build(
+      HnswOptions{.dimension = kDim},
+      HnswBuildInput{.keys = set.keys.data(), .data = set.data.data(), .count = set.keys.size()});
   ASSERT_TRUE(graph.ok()) << graph.status().ToString();
   for (const VectorChange& c : index.TakeVectorChanges()) {
-    ASSERT_TRUE((c.vector ? (*graph)->Upsert(c.key, c.vector->data())
-                          : (*graph)->Remove(c.key)).ok());
+    ASSERT_TRUE(
+        (c.vector ? (*graph)->Upsert(c.key, c.vector->data()) : (*graph)->Remove(c.key)).ok());
   }
   EXPECT_TRUE(index.TakeVectorChanges().empty());
   index.EndGraphBuild(std::move(graph).value(), false);
@@ -132,17 +132,16 @@ TEST(ScopeIndexGraphBuildTest, WritesAfterTheGraphWaitInTheTailUntilMerged) {
   for (int64_t seq = 1; seq <= 60; ++seq) put(seq);
   ASSERT_TRUE(index.RequestGraph());
   VectorSet set = index.BeginGraphBuild();
-  auto graph = HnswIndex::Build(HnswOptions{.dimension = kDim},
-                                HnswBuildInput{.keys = set.keys.data(),
-                                               .data = set.data.data(),
-                                               .count = set.keys.size()});
+  auto graph = HnswIndex::Build(
+      HnswOptions{.dimension = kDim},
+      HnswBuildInput{.keys = set.keys.data(), .data = set.data.data(), .count = set.keys.size()});
   ASSERT_TRUE(graph.ok());
   index.EndGraphBuild(std::move(graph).value(), false);
   ASSERT_NE(index.hnsw(), nullptr);
   EXPECT_EQ(index.tail_size(), 0u);
   EXPECT_FALSE(index.RequestMerge());  // nothing to merge
 
-  for (int64_t seq = 61; seq <= 70; ++seq) put(seq);   // new
+  for (int64_t seq = 61; seq <= 70; ++seq) put(seq);  // new
   for (int64_t seq : {5, 6}) put(seq);                // replaced: the graph's node is retired
   index.Remove(10), truth.erase(10);                  // from the graph
   index.Remove(65), truth.erase(65);                  // from the tail
@@ -153,15 +152,18 @@ TEST(ScopeIndexGraphBuildTest, WritesAfterTheGraphWaitInTheTailUntilMerged) {
   auto all_found = [&] {
     std::vector<float> got;
     for (const auto& [seq, v] : truth) {
-      if (!index.vectors().Get(seq, &got) || got != v) return ::testing::AssertionFailure() << "get " << seq;
+      if (!index.vectors().Get(seq, &got) || got != v)
+        return ::testing::AssertionFailure() << "get " << seq;
       auto hits = index.vectors().Search(v.data(), 3, {});
-      if (hits.empty() || hits[0].key != seq) return ::testing::AssertionFailure() << "search " << seq;
+      if (hits.empty() || hits[0].key != seq)
+        return ::testing::AssertionFailure() << "search " << seq;
       for (size_t i = 1; i < hits.size(); ++i) {
         if (hits[i].key == hits[0].key) return ::testing::AssertionFailure() << "twice " << seq;
       }
     }
     for (int64_t gone : {10, 65}) {
-      if (index.vectors().Get(gone, &got)) return ::testing::AssertionFailure() << "removed " << gone;
+      if (index.vectors().Get(gone, &got))
+        return ::testing::AssertionFailure() << "removed " << gone;
     }
     return ::testing::AssertionSuccess();
   };
@@ -171,13 +173,13 @@ TEST(ScopeIndexGraphBuildTest, WritesAfterTheGraphWaitInTheTailUntilMerged) {
   EXPECT_FALSE(index.RequestMerge());  // requested once
   EXPECT_EQ(index.MergeTail(4), 7u);
   EXPECT_EQ(index.tail_size(), 7u);
-  EXPECT_TRUE(all_found());            // half merged: still every vector, once
+  EXPECT_TRUE(all_found());  // half merged: still every vector, once
   EXPECT_EQ(index.MergeTail(100), 0u);
   EXPECT_EQ(index.tail_size(), 0u);
   EXPECT_EQ(index.hnsw()->size(), truth.size());
   EXPECT_TRUE(all_found());
   put(71);
-  EXPECT_TRUE(index.RequestMerge());   // emptied: a new write asks again
+  EXPECT_TRUE(index.RequestMerge());  // emptied: a new write asks again
 }
 
 TEST(ScopeIndexGraphBuildTest, AFailedBuildKeepsTheExactIndex) {
@@ -255,7 +257,8 @@ TEST(GraphBuilderTest, ConcurrentWritesAcrossTheThresholdLoseNothing) {
   EXPECT_EQ(search_errors.load(), 0);
   EXPECT_EQ(duplicate_hits.load(), 0);
   // Every item is in the graph: its own text, searched by vector alone, finds it first.
-  for (int n = 0; n < kTotal; ++n) EXPECT_EQ(BestByVector(*engine, scope, Sentence(n)), Sentence(n));
+  for (int n = 0; n < kTotal; ++n)
+    EXPECT_EQ(BestByVector(*engine, scope, Sentence(n)), Sentence(n));
 }
 
 // Adds to a scope with a graph are merged into it in the background; the snapshot taken at
@@ -268,7 +271,8 @@ TEST(GraphBuilderTest, AddsAfterTheGraphAreMergedInTheBackground) {
   {
     auto engine = testing::OpenEngine(dir.File("m.db"), nullptr, options);
     ASSERT_NO_FATAL_FAILURE(AddAndBuildGraph(*engine, scope, 120));
-    for (int i = 120; i < 160; ++i) ASSERT_TRUE(engine->Add(scope, testing::Text(Sentence(i))).ok());
+    for (int i = 120; i < 160; ++i)
+      ASSERT_TRUE(engine->Add(scope, testing::Text(Sentence(i))).ok());
     engine->WaitForIndexBuilds();
     auto info = engine->DescribeIndex(scope);
     ASSERT_TRUE(info.ok());
@@ -280,7 +284,8 @@ TEST(GraphBuilderTest, AddsAfterTheGraphAreMergedInTheBackground) {
   ASSERT_TRUE(info.ok());
   EXPECT_TRUE(info->from_snapshot) << info->snapshot_status;
   EXPECT_EQ(info->vectors, 160);
-  for (int n : {0, 119, 120, 159}) EXPECT_EQ(BestByVector(*engine, scope, Sentence(n)), Sentence(n));
+  for (int n : {0, 119, 120, 159})
+    EXPECT_EQ(BestByVector(*engine, scope, Sentence(n)), Sentence(n));
 }
 
 // Adds still in the tail at close are merged before the snapshot is written. They stay in the

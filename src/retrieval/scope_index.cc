@@ -1,14 +1,12 @@
 #include "retrieval/scope_index.h"
 
-#include "retrieval/slot_terms.h"
-
 #include <algorithm>
-
 #include <nlohmann/json.hpp>
 
 #include "core/status_macros.h"
 #include "index/hnsw_index.h"
 #include "index/scan_index.h"
+#include "retrieval/slot_terms.h"
 #include "text/keyword_terms.h"
 
 namespace engram {
@@ -20,11 +18,16 @@ std::vector<std::pair<std::string, MetadataValue>> FlattenMetadata(const std::st
   auto j = nlohmann::json::parse(text, nullptr, /*allow_exceptions=*/false);
   if (!j.is_object()) return out;
   for (const auto& [key, v] : j.items()) {
-    if (v.is_null()) out.emplace_back(key, nullptr);
-    else if (v.is_boolean()) out.emplace_back(key, v.get<bool>());
-    else if (v.is_number_integer()) out.emplace_back(key, v.get<int64_t>());
-    else if (v.is_number()) out.emplace_back(key, v.get<double>());
-    else if (v.is_string()) out.emplace_back(key, v.get<std::string>());
+    if (v.is_null())
+      out.emplace_back(key, nullptr);
+    else if (v.is_boolean())
+      out.emplace_back(key, v.get<bool>());
+    else if (v.is_number_integer())
+      out.emplace_back(key, v.get<int64_t>());
+    else if (v.is_number())
+      out.emplace_back(key, v.get<double>());
+    else if (v.is_string())
+      out.emplace_back(key, v.get<std::string>());
   }
   return out;
 }
@@ -82,7 +85,8 @@ class ScopeIndex::LayeredVectors final : public VectorIndex {
   }
   // The tail's rows only: a graph's vector is copied out by Get.
   const float* Peek(int64_t key) const override { return tail_->Peek(key); }
-  std::vector<VectorHit> Search(const float* query, size_t k, const KeyFilter& filter) const override {
+  std::vector<VectorHit> Search(const float* query, size_t k,
+                                const KeyFilter& filter) const override {
     std::vector<VectorHit> hits = graph_->Search(query, k, filter);
     if (tail_->size() == 0) return hits;
     std::vector<VectorHit> recent = tail_->Search(query, k, filter);

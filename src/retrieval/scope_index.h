@@ -134,9 +134,9 @@ class ScopeIndex {
   // Where the vector graph came from and whether it has been saved since; kept by the engine
   // under its write lock.
   struct SnapshotState {
-    bool loaded = false;             // the graph was read from a snapshot file
-    std::string status = "none";     // how the last load attempt went
-    uint64_t saved_generation = 0;   // vector_generation() at the last load or save
+    bool loaded = false;            // the graph was read from a snapshot file
+    std::string status = "none";    // how the last load attempt went
+    uint64_t saved_generation = 0;  // vector_generation() at the last load or save
   } snapshot;
 
  private:

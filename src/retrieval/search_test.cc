@@ -5,13 +5,13 @@
 
 #include <algorithm>
 #include <chrono>
-#include <thread>
 #include <cmath>
 #include <functional>
 #include <limits>
 #include <map>
 #include <random>
 #include <set>
+#include <thread>
 #include <tuple>
 
 #include "engram/engine.h"
@@ -99,8 +99,8 @@ TEST_F(SearchTest, FindsTheRightItemInEnglish) {
 
   EXPECT_EQ(TopId("Beijing"), beijing);
   EXPECT_EQ(TopId("where does the user live?"), beijing);
-  EXPECT_EQ(TopId("cats"), cat);                      // stemming: cats → cat
-  EXPECT_EQ(TopId("engineering jobs"), job);          // engineering → engin ← engineer
+  EXPECT_EQ(TopId("cats"), cat);              // stemming: cats → cat
+  EXPECT_EQ(TopId("engineering jobs"), job);  // engineering → engin ← engineer
   EXPECT_EQ(TopId("PEANUT allergies"), allergy);
   EXPECT_EQ(TopId("what does she like to drink"), tea);
 
@@ -236,11 +236,15 @@ TEST_F(SearchFilterTest, NoFilterReturnsEverything) {
 
 TEST_F(SearchFilterTest, TypeAndTier) {
   EXPECT_EQ(With([](SearchFilters& f) { f.types = {MemoryType::kPreference}; }), S({a_}));
-  EXPECT_EQ(With([](SearchFilters& f) { f.types = {MemoryType::kEvent, MemoryType::kFact}; }),
+  EXPECT_EQ(With([](SearchFilters& f) {
+              f.types = {MemoryType::kEvent, MemoryType::kFact};
+            }),
             S({b_, c_, d_}));
   EXPECT_EQ(With([](SearchFilters& f) { f.types = {MemoryType::kSkill}; }), S({}));
   EXPECT_EQ(With([](SearchFilters& f) { f.tiers = {Tier::kEpisodic}; }), S({b_}));
-  EXPECT_EQ(With([](SearchFilters& f) { f.tiers = {Tier::kKnowledge, Tier::kSemantic}; }),
+  EXPECT_EQ(With([](SearchFilters& f) {
+              f.tiers = {Tier::kKnowledge, Tier::kSemantic};
+            }),
             S({a_, c_, d_}));
   EXPECT_EQ(With([](SearchFilters& f) {
               f.tiers = {Tier::kSemantic};
@@ -583,7 +587,8 @@ TEST_F(SearchTest, TimePriorFavoursMemoriesFromTheTimeTheQueryNames) {
   EXPECT_LT(hits[2].explain.time, 1e-6);  // half a year before: closeness halves every day
   const double base = hits[0].explain.relevance;
   for (const SearchHit& h : hits) {
-    EXPECT_NEAR(h.explain.relevance, base * (1 - q.time_weight + q.time_weight * h.explain.time), 1e-9);
+    EXPECT_NEAR(h.explain.relevance, base * (1 - q.time_weight + q.time_weight * h.explain.time),
+                1e-9);
   }
 
   // A query naming no time, or a time no memory is near, scales nothing.
@@ -592,7 +597,8 @@ TEST_F(SearchTest, TimePriorFavoursMemoriesFromTheTimeTheQueryNames) {
     plain.text = text;
     hits = Find(plain);
     ASSERT_EQ(hits.size(), 3u) << text;
-    for (const SearchHit& h : hits) EXPECT_NEAR(h.explain.relevance, hits[0].explain.relevance, 1e-9) << text;
+    for (const SearchHit& h : hits)
+      EXPECT_NEAR(h.explain.relevance, hits[0].explain.relevance, 1e-9) << text;
   }
 
   // Chinese, relative to the search time (kT0 is 2023-11-14): 去年12月 is December 2022.
@@ -745,10 +751,9 @@ TEST_F(SearchTest, MinScoreDropsWeakResults) {
 
 TEST_F(SearchTest, MmrPromotesADifferentRelevantItem) {
   std::set<std::string> dups;
-  for (const char* c :
-       {"I really love drinking green tea", "I really love drinking green tea!",
-        "i REALLY love drinking green tea", "I really love drinking green tea.",
-        "I really love drinking green tea :)"}) {
+  for (const char* c : {"I really love drinking green tea", "I really love drinking green tea!",
+                        "i REALLY love drinking green tea", "I really love drinking green tea.",
+                        "I really love drinking green tea :)"}) {
     NewMemory m = Text(c);
     m.importance = 0.6;
     dups.insert(AddOk(m));
@@ -929,8 +934,8 @@ TEST_F(SearchTest, ImportedItemsAreIndexed) {
   without_vector.item.id = "imported-2";
   without_vector.item.scope = alice_;
   without_vector.item.content = "Collects vintage stamps";
-  without_vector.item.created_at = without_vector.item.updated_at =
-      without_vector.item.valid_from = kT0;
+  without_vector.item.created_at = without_vector.item.updated_at = without_vector.item.valid_from =
+      kT0;
   auto stats = engine_->Import({with_vector, without_vector}, OnConflict::kFail);
   ASSERT_TRUE(stats.ok()) << stats.status().ToString();
   EXPECT_EQ(stats->imported, 2);
@@ -1089,11 +1094,11 @@ TEST(SearchIsolationTest, RandomQueriesNeverCrossScopes) {
   }
   auto name = [](const Scope& s) { return s.tenant + "/" + s.user_id; };
   const std::vector<std::string> vocab = {
-      "tea",    "coffee", "Beijing", "Paris", "cat",  "dog",    "project", "meeting",
-      "budget", "piano",  "hiking",  "北京",  "绿茶", "咖啡",   "会议",    "猫",
+      "tea",    "coffee", "Beijing",  "Paris",  "cat",   "dog",    "project", "meeting",
+      "budget", "piano",  "hiking",   "北京",   "绿茶",  "咖啡",   "会议",    "猫",
       "doctor", "flight", "birthday", "salary", "movie", "garden", "bicycle", "pizza"};
-  std::map<std::string, std::string> owner_of;              // id -> scope name
-  std::map<std::string, std::set<std::string>> words_of;    // scope name -> words it holds
+  std::map<std::string, std::string> owner_of;            // id -> scope name
+  std::map<std::string, std::set<std::string>> words_of;  // scope name -> words it holds
   for (int i = 0; i < 300; ++i) {
     const Scope& s = scopes[rng() % scopes.size()];
     std::string content;
@@ -1338,7 +1343,8 @@ TEST(MmrPicksTest, PicksWhatThePlainLoopPicksWithFewerComparisons) {
     std::vector<std::vector<double>> sim(pool, std::vector<double>(pool, 1.0));
     for (size_t i = 0; i < pool; ++i) {
       for (size_t j = i + 1; j < pool; ++j) {
-        sim[i][j] = sim[j][i] = (i % 5 == j % 5 && rng() % 2) ? 0.8 + 0.2 * unit(rng) : unit(rng) - 0.3;
+        sim[i][j] = sim[j][i] =
+            (i % 5 == j % 5 && rng() % 2) ? 0.8 + 0.2 * unit(rng) : unit(rng) - 0.3;
       }
     }
     SearchQuery q;

@@ -118,10 +118,9 @@ struct Found {
 // superseded or archived items then ask for just what they want: the extra half cost the
 // vector channel a third more re-ranked rows, each a cache miss.
 size_t OverAsk(size_t want, const ScopeIndex& index, const Scope& scope, const SearchFilters& f) {
-  const bool only_status = scope.agent_id.empty() && scope.session_id.empty() &&
-                           f.types.empty() && f.tiers.empty() &&
-                           InSet(f.statuses, ItemStatus::kActive) && !f.created_after &&
-                           !f.created_before && !f.as_of && f.tags.empty() &&
+  const bool only_status = scope.agent_id.empty() && scope.session_id.empty() && f.types.empty() &&
+                           f.tiers.empty() && InSet(f.statuses, ItemStatus::kActive) &&
+                           !f.created_after && !f.created_before && !f.as_of && f.tags.empty() &&
                            f.entities.empty() && f.metadata.empty() && f.metadata_in.empty();
   return only_status ? std::min(want / 2, index.inactive()) : want / 2;
 }
@@ -214,8 +213,8 @@ Candidates Gather(const ScopeIndex& index, const Scope& scope, const SearchQuery
   const size_t vector_pool = std::max<size_t>(30, static_cast<size_t>(q.k) * 3);
   Candidates out;
   auto keyword = FilteredAfter(
-      [&](size_t n, const KeyFilter& f) { return index.keyword().SearchWeighted(terms, n, f); }, pool,
-      index, scope, q.filters);
+      [&](size_t n, const KeyFilter& f) { return index.keyword().SearchWeighted(terms, n, f); },
+      pool, index, scope, q.filters);
   const double best = keyword.empty() ? 1.0 : keyword.front().hit.score;
   for (size_t i = 0; i < keyword.size(); ++i) {
     RankedCandidate& c = out.Entry(keyword[i].hit.key, keyword[i].doc);
@@ -305,10 +304,17 @@ std::vector<TimeSpan> QueryTimeSpans(const std::string& text, TimestampMs now) {
     CivilFromDays(day, &y, &m, &d);
     int64_t end = day + 1;
     switch (t.granularity) {
-      case TimeGranularity::kDay: break;
-      case TimeGranularity::kWeek: end = day + 7; break;
-      case TimeGranularity::kMonth: end = m == 12 ? DaysFromCivil(y + 1, 1, 1) : DaysFromCivil(y, m + 1, 1); break;
-      case TimeGranularity::kYear: end = DaysFromCivil(y + 1, 1, 1); break;
+      case TimeGranularity::kDay:
+        break;
+      case TimeGranularity::kWeek:
+        end = day + 7;
+        break;
+      case TimeGranularity::kMonth:
+        end = m == 12 ? DaysFromCivil(y + 1, 1, 1) : DaysFromCivil(y, m + 1, 1);
+        break;
+      case TimeGranularity::kYear:
+        end = DaysFromCivil(y + 1, 1, 1);
+        break;
     }
     spans.push_back({t.at, static_cast<TimestampMs>(end * kDayMs)});
   }
@@ -405,7 +411,9 @@ std::vector<size_t> MmrPicks(std::span<const double> scores, size_t k, const Sea
   std::vector<bool> used(pool, false);
   std::vector<size_t> picks;
   // With max_sim short of some picks this is an upper bound: redundancy only grows.
-  auto mmr = [&](size_t i) { return lambda * scores[i] - (1.0 - lambda) * Redundancy(max_sim[i], q); };
+  auto mmr = [&](size_t i) {
+    return lambda * scores[i] - (1.0 - lambda) * Redundancy(max_sim[i], q);
+  };
   while (picks.size() < k && picks.size() < pool) {
     size_t best = pool;
     double best_mmr = -1e9;
@@ -443,7 +451,8 @@ std::vector<RankedCandidate> RankCandidates(const ScopeIndex& index, const Scope
     double age = std::max<double>(0, static_cast<double>(now - d->created_at));
     c.explain.recency = half_life_ms > 0 ? std::pow(0.5, age / half_life_ms) : 0;
     c.explain.importance = d->importance;
-    c.explain.relevance = std::min(1.0, Relevance(c.explain, q) + q.context_weight * c.explain.context);
+    c.explain.relevance =
+        std::min(1.0, Relevance(c.explain, q) + q.context_weight * c.explain.context);
     if (session_prior && !d->session_id.empty()) c.explain.relevance *= SessionFactor(c.explain, q);
     if (time_prior) c.explain.relevance *= 1.0 - q.time_weight + q.time_weight * c.explain.time;
     if (d->kept_turn) c.explain.relevance *= q.turn_weight;

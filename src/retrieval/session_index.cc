@@ -52,8 +52,8 @@ void SessionIndex::Remove(int64_t seq) {
   members_.erase(it);
 }
 
-std::unordered_map<std::string, double> SessionIndex::Search(
-    const std::vector<WeightedTerm>& terms, size_t limit) const {
+std::unordered_map<std::string, double> SessionIndex::Search(const std::vector<WeightedTerm>& terms,
+                                                             size_t limit) const {
   std::unordered_map<std::string, double> out;
   if (stats_.empty() || limit == 0) return out;
   std::unordered_map<uint32_t, double> query_tf;  // summed weights

@@ -38,7 +38,7 @@ class SessionIndex {
 
  private:
   struct SessionStats {
-    uint64_t length = 0;   // terms over all members
+    uint64_t length = 0;  // terms over all members
     uint32_t members = 0;
   };
   struct Member {
@@ -53,8 +53,8 @@ class SessionIndex {
   std::unordered_map<std::string, uint32_t> term_ids_;
   std::vector<std::unordered_map<uint32_t, uint32_t>> tf_;  // by term id: session → count
   std::unordered_map<std::string, uint32_t> session_ids_;
-  std::vector<std::string> session_names_;              // by session number
-  std::unordered_map<uint32_t, SessionStats> stats_;    // live sessions only
+  std::vector<std::string> session_names_;            // by session number
+  std::unordered_map<uint32_t, SessionStats> stats_;  // live sessions only
   std::unordered_map<int64_t, Member> members_;
   uint64_t total_length_ = 0;
 };

@@ -24,7 +24,7 @@ TEST(SessionIndexTest, ScoresSessionsByTheirConcatenatedMemories) {
   EXPECT_EQ(index.sessions(), 3u);
 
   auto scores = index.Search(Terms({"paris", "trip"}), 10);
-  ASSERT_EQ(scores.size(), 2u);  // c matches no term
+  ASSERT_EQ(scores.size(), 2u);           // c matches no term
   EXPECT_DOUBLE_EQ(scores.at("a"), 1.0);  // relative to the best session
   EXPECT_GT(scores.at("b"), 0.0);
   EXPECT_LT(scores.at("b"), 1.0);

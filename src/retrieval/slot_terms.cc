@@ -19,8 +19,9 @@ constexpr std::array<Entry, 37> kAttributes = {{
     {"school", "school university college study studies attend 学校 大学 读书 上学 哪个学校"},
     {"major", "major study studying degree 专业 学什么"},
     {"grade", "grade school 年级 几年级 读书"},
-    {"partner", "partner relationship dating married engaged single boyfriend girlfriend wife "
-                "husband fiance 对象 恋爱 结婚 男朋友 女朋友 老公 老婆 关系"},
+    {"partner",
+     "partner relationship dating married engaged single boyfriend girlfriend wife "
+     "husband fiance 对象 恋爱 结婚 男朋友 女朋友 老公 老婆 关系"},
     {"children", "kids children child how many 孩子 几个 小孩"},
     {"pet", "pet pets animal dog cat name named called 宠物 狗 猫 名字 叫"},
     {"diet", "diet eat eating food meat 饮食 吃 吃肉 吃素"},
@@ -93,7 +94,8 @@ std::string SlotSearchText(std::string_view slot) {
   std::string_view key = colon == std::string_view::npos ? "" : rest.substr(colon + 1);
   // "medication:lisinopril", "allowance:妈妈": the nested key is the last part
   if (size_t inner = key.find(':'); inner != std::string_view::npos) {
-    if (std::string_view k = Lookup(key.substr(0, inner), kKeys); !k.empty()) out += std::string(k) + " ";
+    if (std::string_view k = Lookup(key.substr(0, inner), kKeys); !k.empty())
+      out += std::string(k) + " ";
     key = key.substr(inner + 1);
   }
   if (std::string_view a = Lookup(attribute, kAttributes); !a.empty()) out += std::string(a) + " ";

@@ -91,7 +91,7 @@ TEST_F(SnapshotTest, ASnapshotOfAScopeBelowTheThresholdIsRemoved) {
     EXPECT_TRUE(Finds(*engine, 77));
   }
   EXPECT_FALSE(fs::exists(SnapshotFile()));  // nor written again on close
-  auto engine = Open();                        // past the threshold again: rebuilt
+  auto engine = Open();                      // past the threshold again: rebuilt
   auto info = Describe(*engine);
   ASSERT_TRUE(info.ok());
   EXPECT_TRUE(info->approximate);

@@ -51,11 +51,11 @@ class AccessLog {
 
   std::FILE* const out_;  // null: logging off
   const bool owned_;
-  std::mutex mu_;          // guards pending_ and stopping_
+  std::mutex mu_;  // guards pending_ and stopping_
   std::condition_variable wake_;
-  std::string pending_;    // whole lines not yet written
+  std::string pending_;  // whole lines not yet written
   bool stopping_ = false;
-  std::mutex write_mu_;    // one writer of out_ at a time, in order
+  std::mutex write_mu_;  // one writer of out_ at a time, in order
   std::thread flusher_;
 };
 

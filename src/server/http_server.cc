@@ -120,8 +120,7 @@ std::string AddressText(const sockaddr* addr) {
   if (addr->sa_family == AF_INET) {
     inet_ntop(AF_INET, &reinterpret_cast<const sockaddr_in*>(addr)->sin_addr, buf, sizeof(buf));
   } else if (addr->sa_family == AF_INET6) {
-    inet_ntop(AF_INET6, &reinterpret_cast<const sockaddr_in6*>(addr)->sin6_addr, buf,
-              sizeof(buf));
+    inet_ntop(AF_INET6, &reinterpret_cast<const sockaddr_in6*>(addr)->sin6_addr, buf, sizeof(buf));
   }
   return buf;
 }
@@ -188,7 +187,9 @@ bool IsLoopback(const std::string& host) {
 class HttpServer::Impl {
  public:
   Impl(Engine* engine, KeyStore* keys, WritePath write, ServerOptions options)
-      : engine_(engine), keys_(keys), options_(std::move(options)),
+      : engine_(engine),
+        keys_(keys),
+        options_(std::move(options)),
         limiter_(options_.rate_limit, options_.rate_burst) {
     services_.engine = engine_;
     services_.keys = keys_;
@@ -217,21 +218,20 @@ class HttpServer::Impl {
     if (!fd.ok()) return fd.status();
     listen_fd_ = *fd;
     const int port = BoundPort(listen_fd_);
-    const unsigned loops = std::max(1u, options_.event_threads > 0
-                                            ? static_cast<unsigned>(options_.event_threads)
-                                            : std::thread::hardware_concurrency());
+    const unsigned loops =
+        std::max(1u, options_.event_threads > 0 ? static_cast<unsigned>(options_.event_threads)
+                                                : std::thread::hardware_concurrency());
     pool_ = std::make_unique<WorkerPool>(options_.threads);
     for (unsigned i = 0; i < loops; ++i) {
       auto loop = std::make_unique<Loop>();
       loop->daemon = MHD_start_daemon(
           MHD_USE_EPOLL_INTERNAL_THREAD | MHD_USE_NO_LISTEN_SOCKET | MHD_ALLOW_SUSPEND_RESUME |
               MHD_USE_ERROR_LOG,
-          0, nullptr, nullptr, &Impl::OnRequest, this,
-          MHD_OPTION_EXTERNAL_LOGGER, &LogLibraryMessage, nullptr,  // first: covers the rest
+          0, nullptr, nullptr, &Impl::OnRequest, this, MHD_OPTION_EXTERNAL_LOGGER,
+          &LogLibraryMessage, nullptr,  // first: covers the rest
           MHD_OPTION_CONNECTION_TIMEOUT, static_cast<unsigned>(options_.keep_alive_timeout_s),
-          MHD_OPTION_NOTIFY_COMPLETED, &Impl::OnCompleted, this,
-          MHD_OPTION_NOTIFY_CONNECTION, &Impl::OnConnection, loop.get(),
-          MHD_OPTION_END);
+          MHD_OPTION_NOTIFY_COMPLETED, &Impl::OnCompleted, this, MHD_OPTION_NOTIFY_CONNECTION,
+          &Impl::OnConnection, loop.get(), MHD_OPTION_END);
       if (loop->daemon == nullptr) {
         StopLoops();
         ::close(listen_fd_);
@@ -362,8 +362,8 @@ class HttpServer::Impl {
     const char* type = MHD_lookup_connection_value(c, MHD_HEADER_KIND, "Content-Type");
     const char* length = MHD_lookup_connection_value(c, MHD_HEADER_KIND, "Content-Length");
     if (type && std::string_view(type).starts_with("multipart/form-data")) {
-      ex->refused = ProtocolError(415, "unsupported_media_type",
-                                  "bodies are JSON, not multipart forms");
+      ex->refused =
+          ProtocolError(415, "unsupported_media_type", "bodies are JSON, not multipart forms");
     } else if (length && std::strtoull(length, nullptr, 10) > options_.max_body_bytes) {
       ex->refused = TooLarge();
     }
@@ -491,9 +491,9 @@ class HttpServer::Impl {
   }
 
   Reply TooLarge() const {
-    return ProtocolError(413, "payload_too_large",
-                         "the body is larger than " + std::to_string(options_.max_body_bytes) +
-                             " bytes");
+    return ProtocolError(
+        413, "payload_too_large",
+        "the body is larger than " + std::to_string(options_.max_body_bytes) + " bytes");
   }
 
   // 404 for a path no route has, 405 (with Allow) for a method the path does not take.
@@ -520,8 +520,8 @@ class HttpServer::Impl {
     }
     rec.status = reply.status;
     rec.bytes_out = reply.body.size();
-    MHD_Response* res = MHD_create_response_from_buffer(
-        reply.body.size(), reply.body.data(), MHD_RESPMEM_MUST_COPY);
+    MHD_Response* res = MHD_create_response_from_buffer(reply.body.size(), reply.body.data(),
+                                                        MHD_RESPMEM_MUST_COPY);
     MHD_add_response_header(res, "Content-Type", reply.content_type.c_str());
     MHD_add_response_header(res, "X-Request-Id", rec.request_id.c_str());
     for (const auto& [name, value] : reply.headers) {
@@ -608,8 +608,8 @@ class HttpServer::Impl {
   int64_t in_flight_ = 0;               // guarded by state_mu_: begun, not completed
 
   std::mutex open_mu_;
-  bool open_ = false;             // guarded by open_mu_
-  double open_checked_s_ = -1;    // guarded by open_mu_
+  bool open_ = false;           // guarded by open_mu_
+  double open_checked_s_ = -1;  // guarded by open_mu_
 
   std::mutex stats_mu_;
   std::optional<Engine::Stats> stats_;  // guarded by stats_mu_

@@ -18,28 +18,28 @@
 #include "api/requests.h"
 #include "engram/engine.h"
 #include "engram/jobs.h"
-#include "engram/sessions.h"
-#include "engram/write_path.h"
 #include "engram/keys.h"
+#include "engram/sessions.h"
 #include "engram/status.h"
+#include "engram/write_path.h"
 
 namespace engram::server {
 
 struct ServerOptions {
   std::string host = "127.0.0.1";
-  int port = 8420;                   // 0: an ephemeral port (see HttpServer::port())
-  int event_threads = 0;             // event loops; 0: one per core
-  int threads = 32;                  // workers for blocking routes (writes, remote providers)
-  size_t max_body_bytes = 4 << 20;   // larger bodies are refused with 413
+  int port = 8420;                  // 0: an ephemeral port (see HttpServer::port())
+  int event_threads = 0;            // event loops; 0: one per core
+  int threads = 32;                 // workers for blocking routes (writes, remote providers)
+  size_t max_body_bytes = 4 << 20;  // larger bodies are refused with 413
   api::Limits limits;
-  double rate_limit = 0;             // requests per second per key; 0: off
-  double rate_burst = 0;             // bucket size; 0: max(1, rate_limit)
-  std::string access_log = "-";      // file path, "-" standard output, "" off
+  double rate_limit = 0;         // requests per second per key; 0: off
+  double rate_burst = 0;         // bucket size; 0: max(1, rate_limit)
+  std::string access_log = "-";  // file path, "-" standard output, "" off
   int keep_alive_max_requests = 10000;
   int keep_alive_timeout_s = 5;
-  int read_timeout_s = 10;           // silence allowed mid-request (and while replying)
-  std::string openapi_json;          // the document served at /openapi.json
-  bool reads_block = false;          // search and context call a remote provider
+  int read_timeout_s = 10;   // silence allowed mid-request (and while replying)
+  std::string openapi_json;  // the document served at /openapi.json
+  bool reads_block = false;  // search and context call a remote provider
 };
 
 // True for addresses that only this machine can reach: 127.0.0.0/8, ::1, "localhost".

@@ -43,8 +43,8 @@ std::string Metrics::Render(const Engine::Stats* stats) const {
          "# TYPE engram_http_requests_total counter\n";
   std::lock_guard<std::mutex> lock(mu_);
   for (const auto& [key, n] : requests_) {
-    out << "engram_http_requests_total{route=\"" << Label(key.first) << "\",status=\""
-        << key.second << "\"} " << n << "\n";
+    out << "engram_http_requests_total{route=\"" << Label(key.first) << "\",status=\"" << key.second
+        << "\"} " << n << "\n";
   }
   out << "# HELP engram_http_request_duration_seconds Time from routing to response.\n"
          "# TYPE engram_http_request_duration_seconds histogram\n";
@@ -76,15 +76,13 @@ std::string Metrics::Render(const Engine::Stats* stats) const {
         stats->approximate_indexes);
   Gauge(out, "engram_index_documents", "Documents across the loaded indexes.",
         stats->indexed_items);
-  Gauge(out, "engram_index_vectors", "Vectors across the loaded indexes.",
-        stats->indexed_vectors);
+  Gauge(out, "engram_index_vectors", "Vectors across the loaded indexes.", stats->indexed_vectors);
   Gauge(out, "engram_item_cache_entries", "Memories held in the item cache.",
         stats->item_cache_entries);
   Gauge(out, "engram_item_cache_bytes", "Bytes the item cache's entries take.",
         stats->item_cache_bytes);
   Gauge(out, "engram_index_huge_page_bytes",
-        "Bytes of index vector rows in the system's reserved huge pages.",
-        stats->huge_page_bytes);
+        "Bytes of index vector rows in the system's reserved huge pages.", stats->huge_page_bytes);
   out << "# HELP engram_item_cache_lookups_total Search hits looked up in the item cache, by "
          "whether it held them.\n"
          "# TYPE engram_item_cache_lookups_total counter\n"

@@ -17,9 +17,8 @@ namespace engram::server {
 class Metrics {
  public:
   // Latency histogram bucket bounds, seconds.
-  static constexpr std::array<double, 12> kBuckets = {0.0005, 0.001, 0.0025, 0.005, 0.01,
-                                                      0.025,  0.05,  0.1,    0.25,  0.5,
-                                                      1.0,    2.5};
+  static constexpr std::array<double, 12> kBuckets = {0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025,
+                                                      0.05,   0.1,   0.25,   0.5,   1.0,  2.5};
 
   // `route` is the route's template ("POST /v1/search") or "unmatched".
   void Observe(const std::string& route, int status, double seconds);

@@ -187,9 +187,9 @@ Reply DeleteMemory(const Services& s, const Call& call) {
   if (!hard.ok()) return ErrorReply(hard.status());
   const std::string& id = call.path_params.at("id");
   auto reason = call.params.find("reason");
-  Status st = *hard ? s.engine->Purge(*scope, id)
-                    : s.engine->Delete(*scope, id,
-                                       reason == call.params.end() ? "" : reason->second);
+  Status st = *hard
+                  ? s.engine->Purge(*scope, id)
+                  : s.engine->Delete(*scope, id, reason == call.params.end() ? "" : reason->second);
   if (!st.ok()) return ErrorReply(st);
   return JsonReply(json{{"id", id}, {"deleted", true}, {"hard", *hard}});
 }

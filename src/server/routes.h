@@ -34,13 +34,13 @@ struct Call {
 // What handlers work with. Pointers are not owned and outlive the server.
 struct Services {
   Engine* engine = nullptr;
-  MemoryWriter* writer = nullptr;       // infer=true adds; required
-  SessionManager* sessions = nullptr;   // /v1/sessions; required
-  JobQueue* jobs = nullptr;             // async adds, /v1/jobs; required
+  MemoryWriter* writer = nullptr;      // infer=true adds; required
+  SessionManager* sessions = nullptr;  // /v1/sessions; required
+  JobQueue* jobs = nullptr;            // async adds, /v1/jobs; required
   KeyStore* keys = nullptr;
   api::Limits limits;
-  std::string openapi_json;                 // served at /openapi.json
-  std::function<std::string()> metrics;     // renders /metrics
+  std::string openapi_json;              // served at /openapi.json
+  std::function<std::string()> metrics;  // renders /metrics
   bool reads_block = false;  // search and context call a remote provider (the openai embedder)
 };
 

@@ -10,8 +10,8 @@
 
 #include "engram/jobs.h"
 #include "engram/sessions.h"
-#include "server/rate_limiter.h"
 #include "server/metrics.h"
+#include "server/rate_limiter.h"
 #include "testing/test_support.h"
 
 namespace engram::server {
@@ -71,8 +71,8 @@ class RouteHandlersTest : public ::testing::Test {
     services_.engine = engine_.get();
     services_.keys = keys_.get();
     writer_ = std::make_unique<MemoryWriter>(engine_.get(), WriterOptions{});
-    sessions_ = std::make_unique<SessionManager>(engine_.get(), writer_.get(), SessionOptions{},
-                                                 &clock_);
+    sessions_ =
+        std::make_unique<SessionManager>(engine_.get(), writer_.get(), SessionOptions{}, &clock_);
     auto jobs = JobQueue::Open(engine_.get(), JobQueueOptions{});
     ASSERT_TRUE(jobs.ok());
     jobs_ = std::move(jobs).value();
@@ -152,7 +152,8 @@ TEST_F(RouteHandlersTest, TheDeprecatedTextAliasIsWarnedAboutInBodyAndHeader) {
 TEST_F(RouteHandlersTest, AddThenSearchWithinTheCallersTenant) {
   server::Call add;
   add.tenant = "acme";
-  add.body = R"({"user_id":"u1","infer":false,"content":"The deploy key lives in the vault","tags":["ops"]})";
+  add.body =
+      R"({"user_id":"u1","infer":false,"content":"The deploy key lives in the vault","tags":["ops"]})";
   Reply added = Call("POST", "/v1/memories", add);
   ASSERT_EQ(added.status, 201) << added.body;
   const std::string id = json::parse(added.body)["results"][0]["id"];
@@ -183,7 +184,8 @@ TEST_F(RouteHandlersTest, AddThenSearchWithinTheCallersTenant) {
 TEST_F(RouteHandlersTest, HardDeleteErasesAndSoftDeleteKeepsHistory) {
   server::Call add;
   add.tenant = "t";
-  add.body = R"({"user_id":"u","infer":false,"messages":[{"role":"user","content":"a"},{"role":"assistant","content":"b"}]})";
+  add.body =
+      R"({"user_id":"u","infer":false,"messages":[{"role":"user","content":"a"},{"role":"assistant","content":"b"}]})";
   Reply added = Call("POST", "/v1/memories", add);
   ASSERT_EQ(added.status, 201) << added.body;
   json results = json::parse(added.body)["results"];
@@ -229,7 +231,8 @@ TEST_F(RouteHandlersTest, InferAddsExtractAndDecide) {
   EXPECT_EQ(r2["results"][1]["event"], "SUPERSEDE");
   EXPECT_EQ(r2["results"][1]["replaced"]["id"], r1["results"][1]["id"]);
   // Nothing worth keeping: 200 (nothing created) with the reason.
-  add.body = R"({"user_id":"u","messages":[{"role":"user","content":"thanks!"},{"role":"assistant","content":"You're welcome"}]})";
+  add.body =
+      R"({"user_id":"u","messages":[{"role":"user","content":"thanks!"},{"role":"assistant","content":"You're welcome"}]})";
   Reply chat = Call("POST", "/v1/memories", add);
   EXPECT_EQ(chat.status, 200) << chat.body;
   json r3 = json::parse(chat.body);
@@ -255,7 +258,7 @@ TEST(RateLimiterTest, BucketRefillsAtTheRateAndKeysAreIndependent) {
   RateLimiter limiter(/*rate=*/2, /*burst=*/3);
   for (int i = 0; i < 3; ++i) EXPECT_EQ(limiter.Acquire("a", 10.0), 0);
   const double wait = limiter.Acquire("a", 10.0);
-  EXPECT_NEAR(wait, 0.5, 1e-9);            // one token comes back every 1/rate seconds
+  EXPECT_NEAR(wait, 0.5, 1e-9);              // one token comes back every 1/rate seconds
   EXPECT_EQ(limiter.Acquire("b", 10.0), 0);  // another key has its own bucket
   EXPECT_EQ(limiter.Acquire("a", 10.5), 0);
   EXPECT_GT(limiter.Acquire("a", 10.5), 0);

@@ -18,8 +18,8 @@ constexpr int64_t kEvictionIntervalMs = 60'000;
 constexpr int kSummaryTurns = 400;
 
 std::string BufferKey(const Scope& s) {
-  return std::to_string(s.tenant.size()) + ":" + s.tenant + std::to_string(s.user_id.size()) +
-         ":" + s.user_id + s.session_id;
+  return std::to_string(s.tenant.size()) + ":" + s.tenant + std::to_string(s.user_id.size()) + ":" +
+         s.user_id + s.session_id;
 }
 
 int TurnTokens(const StoredTurn& t) { return CountTokens(t.role) + CountTokens(t.content) + 2; }
@@ -87,7 +87,7 @@ void SessionManager::EvictIdle(TimestampMs now) {
 }
 
 Result<std::shared_ptr<SessionManager::Buffer>> SessionManager::LoadBuffer(const Scope& scope,
-                                                                          TimestampMs now) {
+                                                                           TimestampMs now) {
   const std::string key = BufferKey(scope);
   {
     std::lock_guard<std::mutex> lock(mu_);
@@ -152,7 +152,8 @@ Result<SessionAppendResult> SessionManager::Append(const Scope& scope,
   }
   if (infer) {
     std::vector<Turn> fresh, earlier;
-    for (const StoredTurn& t : result.turns) fresh.push_back({t.role, t.content, t.at, t.message_id});
+    for (const StoredTurn& t : result.turns)
+      fresh.push_back({t.role, t.content, t.at, t.message_id});
     for (const StoredTurn& t : context) earlier.push_back({t.role, t.content, t.at, t.message_id});
     ENGRAM_ASSIGN_OR_RETURN(result.remembered, writer_->Remember(scope, fresh, earlier, options));
   }
@@ -214,8 +215,8 @@ Result<MemoryItem> SessionManager::WriteSummary(const Scope& scope, const Sessio
     MemoryPatch patch;
     patch.content = text;
     patch.source = source;  // the turns and method of this summary, not the first one's
-    patch.reason = "session summary rewritten (" + method + ", " +
-                   std::to_string(full.turn_count) + " turns)";
+    patch.reason =
+        "session summary rewritten (" + method + ", " + std::to_string(full.turn_count) + " turns)";
     ENGRAM_ASSIGN_OR_RETURN(summary, engine_->Update(scope, info.summary_id, patch));
   } else {
     NewMemory m;

@@ -1,11 +1,10 @@
 // Sessions and working memory: turns are durable, the buffer keeps the newest within budget
 // and is rebuilt after a restart, summaries are written every N turns and on close (linked to
 // their turns), closed sessions refuse turns, and sessions stay in their scope.
-#include "engram/sessions.h"
-
 #include <gtest/gtest.h>
 
 #include "engram/llm.h"
+#include "engram/sessions.h"
 #include "testing/fake_openai_server.h"
 #include "testing/test_support.h"
 #include "text/token_counter.h"
@@ -110,10 +109,13 @@ TEST_F(SessionManagerTest, BufferKeepsTheNewestTurnsWithinBudgetAndSurvivesResta
   options_.working_token_budget = 60;
   Reopen();
   for (int i = 0; i < 20; ++i) {
-    ASSERT_TRUE(sessions_->Append(s1_, {Turn{"user", "message number " + std::to_string(i) +
-                                                         " about the garden", 0, ""}},
-                                  false)
-                    .ok());
+    ASSERT_TRUE(
+        sessions_
+            ->Append(
+                s1_,
+                {Turn{"user", "message number " + std::to_string(i) + " about the garden", 0, ""}},
+                false)
+            .ok());
   }
   auto w = sessions_->Working(s1_);
   ASSERT_TRUE(w.ok());
@@ -133,8 +135,9 @@ TEST_F(SessionManagerTest, SummaryEveryNTurnsAndOnCloseLinkedToTurns) {
   options_.summarize_every = 4;
   Reopen();
   auto first = sessions_->Append(
-      s1_, Turns({"I am moving to Berlin next month for a new job.", "Congratulations!",
-                  "The job is at a robotics startup in Berlin.", "What will you do there?"}),
+      s1_,
+      Turns({"I am moving to Berlin next month for a new job.", "Congratulations!",
+             "The job is at a robotics startup in Berlin.", "What will you do there?"}),
       false);
   ASSERT_TRUE(first.ok());
   ASSERT_TRUE(first->summary.has_value());
@@ -243,10 +246,9 @@ TEST_F(SessionManagerTest, ExtractiveSummaryPrefersRecurringTopics) {
 }
 
 TEST_F(SessionManagerTest, BadInputIsRefused) {
-  EXPECT_EQ(sessions_->Append(Scope{"default", "alice", "", ""}, Turns({"x"}), false)
-                .status()
-                .code(),
-            StatusCode::kInvalidArgument);
+  EXPECT_EQ(
+      sessions_->Append(Scope{"default", "alice", "", ""}, Turns({"x"}), false).status().code(),
+      StatusCode::kInvalidArgument);
   EXPECT_EQ(sessions_->Append(s1_, {Turn{"user", "", 0, ""}}, false).status().code(),
             StatusCode::kInvalidArgument);
   EXPECT_EQ(sessions_->Append(s1_, {Turn{"", "text", 0, ""}}, false).status().code(),

@@ -16,9 +16,9 @@ size_t ShardCount(size_t capacity) { return capacity >= kShardedFrom ? kShards :
 // Packed layout: the fixed-width fields at fixed offsets (so that AddAccess updates them in
 // place), then every string as a LEB128 length and its bytes, tenant and user first (so that
 // Get checks the scope before unpacking), then the three string lists as a count and strings.
-constexpr size_t kAccessCount = 0, kLastAccessed = 8, kCreated = 16, kUpdated = 24,
-                 kValidFrom = 32, kValidTo = 40, kImportance = 48, kConfidence = 56, kTier = 64,
-                 kType = 65, kStatus = 66, kFlags = 67, kHeader = 68;
+constexpr size_t kAccessCount = 0, kLastAccessed = 8, kCreated = 16, kUpdated = 24, kValidFrom = 32,
+                 kValidTo = 40, kImportance = 48, kConfidence = 56, kTier = 64, kType = 65,
+                 kStatus = 66, kFlags = 67, kHeader = 68;
 constexpr uint8_t kHasLastAccessed = 1, kHasValidTo = 2;
 
 template <typename T>
@@ -86,8 +86,9 @@ std::string Pack(const MemoryItem& m) {
   PutAt<uint8_t>(&out, kTier, static_cast<uint8_t>(m.tier));
   PutAt<uint8_t>(&out, kType, static_cast<uint8_t>(m.type));
   PutAt<uint8_t>(&out, kStatus, static_cast<uint8_t>(m.status));
-  PutAt<uint8_t>(&out, kFlags, static_cast<uint8_t>((m.last_accessed ? kHasLastAccessed : 0) |
-                                                    (m.valid_to ? kHasValidTo : 0)));
+  PutAt<uint8_t>(&out, kFlags,
+                 static_cast<uint8_t>((m.last_accessed ? kHasLastAccessed : 0) |
+                                      (m.valid_to ? kHasValidTo : 0)));
   for (const std::string* s :
        {&m.scope.tenant, &m.scope.user_id, &m.scope.agent_id, &m.scope.session_id, &m.id,
         &m.content, &m.metadata, &m.source.session_id, &m.source.extractor,
@@ -127,8 +128,8 @@ void Unpack(std::string_view in, MemoryItem* m) {
   for (std::string* s :
        {&m->scope.tenant, &m->scope.user_id, &m->scope.agent_id, &m->scope.session_id, &m->id,
         &m->content, &m->metadata, &m->source.session_id, &m->source.extractor,
-        &m->source.prompt_version, &m->supersedes, &m->superseded_by, &m->embedding_model,
-        &m->slot, &m->source.role}) {
+        &m->source.prompt_version, &m->supersedes, &m->superseded_by, &m->embedding_model, &m->slot,
+        &m->source.role}) {
     s->assign(ReadString(in, &at));
   }
   for (auto* list :

@@ -7,7 +7,8 @@
 namespace engram {
 namespace {
 
-MemoryItem Item(const std::string& id, const std::string& tenant = "t", const std::string& user = "u") {
+MemoryItem Item(const std::string& id, const std::string& tenant = "t",
+                const std::string& user = "u") {
   MemoryItem m;
   m.id = id;
   m.content = "content of " + id;
@@ -66,7 +67,7 @@ TEST(ItemCacheTest, WritesEraseAndAccessCountsAdd) {
   cache.Put(cache.Generation(), 2, Item("b"));
   {
     ItemCache::WriteWindow window(&cache);
-    cache.AddAccess(1, 2, 50);   // an older access time leaves last_accessed alone
+    cache.AddAccess(1, 2, 50);  // an older access time leaves last_accessed alone
     cache.AddAccess(1, 1, 200);
     cache.AddAccess(9, 1, 200);  // not cached: nothing happens
     cache.Erase(2);
@@ -86,7 +87,8 @@ TEST(ItemCacheTest, WritesEraseAndAccessCountsAdd) {
 
 TEST(ItemCacheTest, EvictsTheLeastRecentlyUsed) {
   ItemCache cache(Room(3));
-  for (int64_t seq = 1; seq <= 3; ++seq) cache.Put(cache.Generation(), seq, Item(std::to_string(seq)));
+  for (int64_t seq = 1; seq <= 3; ++seq)
+    cache.Put(cache.Generation(), seq, Item(std::to_string(seq)));
   MemoryItem got;
   ASSERT_TRUE(cache.Get(1, kScope, &got));  // 1 is now the most recent; 2 the least
   cache.Put(cache.Generation(), 4, Item("4"));

@@ -36,7 +36,8 @@ Result<JobInfo> ReadInfo(const Statement& st, int first) {
 
 Result<std::unique_ptr<JobStore>> JobStore::Open(const std::string& path, TimestampMs now) {
   // The engine that owns the file checkpoints it in the background; a job insert never does.
-  ENGRAM_ASSIGN_OR_RETURN(auto db, OpenEngramDatabase(path, DatabaseOptions{.wal_autocheckpoint = 0}, now));
+  ENGRAM_ASSIGN_OR_RETURN(auto db,
+                          OpenEngramDatabase(path, DatabaseOptions{.wal_autocheckpoint = 0}, now));
   return std::unique_ptr<JobStore>(new JobStore(std::move(db)));
 }
 
@@ -66,10 +67,9 @@ void JobStore::InsertGroup(const std::vector<PendingInsert*>& group) {
 }
 
 Status JobStore::InsertOne(const PendingInsert& job) {
-  ENGRAM_ASSIGN_OR_RETURN(
-      Statement * scope_row,
-      db_->Prepare("INSERT INTO scopes(tenant, user_id) VALUES (?, ?) "
-                   "ON CONFLICT (tenant, user_id) DO NOTHING"));
+  ENGRAM_ASSIGN_OR_RETURN(Statement * scope_row,
+                          db_->Prepare("INSERT INTO scopes(tenant, user_id) VALUES (?, ?) "
+                                       "ON CONFLICT (tenant, user_id) DO NOTHING"));
   ENGRAM_RETURN_IF_ERROR(scope_row->Bind(1, job.scope->tenant).Bind(2, job.scope->user_id).Run());
   ENGRAM_ASSIGN_OR_RETURN(
       Statement * st,
@@ -155,8 +155,7 @@ Result<std::optional<TimestampMs>> JobStore::NextDue() {
   std::lock_guard<std::mutex> lock(mu_);
   EndOfCall end(db_.get());
   ENGRAM_ASSIGN_OR_RETURN(
-      Statement * st,
-      db_->Prepare("SELECT min(next_attempt_at) FROM jobs WHERE state = 'queued'"));
+      Statement * st, db_->Prepare("SELECT min(next_attempt_at) FROM jobs WHERE state = 'queued'"));
   ENGRAM_ASSIGN_OR_RETURN(bool row, st->Step());
   if (!row) return std::optional<TimestampMs>();
   return st->OptionalInt(0);

@@ -9,9 +9,9 @@
 
 #include <memory>
 #include <mutex>
-#include <vector>
 #include <optional>
 #include <string>
+#include <vector>
 
 #include "core/group_commit.h"
 #include "engram/records.h"

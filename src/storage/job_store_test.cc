@@ -31,7 +31,8 @@ TEST(JobStoreTest, ConcurrentInsertsAreAllCommittedAndADuplicateFailsAlone) {
       for (int i = 0; i < kPerThread; ++i) {
         // Every tenth insert reuses a taken id: it must fail without failing its group.
         const bool duplicate = i % 10 == 0;
-        const std::string id = duplicate ? "job_taken" : "job_" + std::to_string(t) + "_" + std::to_string(i);
+        const std::string id =
+            duplicate ? "job_taken" : "job_" + std::to_string(t) + "_" + std::to_string(i);
         results[t].push_back((*store)->Insert(t % 2 ? alice : bob, id, "echo",
                                               "payload " + std::to_string(i), kNow + i));
       }

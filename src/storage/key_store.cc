@@ -106,10 +106,10 @@ Result<CreatedApiKey> KeyStore::Create(std::string_view tenant, std::string_view
 Result<std::vector<ApiKeyInfo>> KeyStore::List(std::string_view tenant) {
   std::lock_guard<std::mutex> lock(mu_);
   EndOfCall end(db_.get());
-  ENGRAM_ASSIGN_OR_RETURN(
-      Statement * st, db_->Prepare(std::string("SELECT ") + kColumns +
-                                   " FROM api_keys WHERE ?1 = '' OR tenant = ?1 "
-                                   "ORDER BY created_at, id"));
+  ENGRAM_ASSIGN_OR_RETURN(Statement * st,
+                          db_->Prepare(std::string("SELECT ") + kColumns +
+                                       " FROM api_keys WHERE ?1 = '' OR tenant = ?1 "
+                                       "ORDER BY created_at, id"));
   st->Bind(1, tenant);
   std::vector<ApiKeyInfo> out;
   while (true) {
@@ -140,9 +140,8 @@ Result<ApiKeyInfo> KeyStore::Authenticate(std::string_view secret) {
   const std::string hash = Sha256(secret);
   std::lock_guard<std::mutex> lock(mu_);
   EndOfCall end(db_.get());
-  ENGRAM_ASSIGN_OR_RETURN(Statement * st,
-                          db_->Prepare(std::string("SELECT ") + kColumns +
-                                       " FROM api_keys WHERE secret_sha256 = ?"));
+  ENGRAM_ASSIGN_OR_RETURN(Statement * st, db_->Prepare(std::string("SELECT ") + kColumns +
+                                                       " FROM api_keys WHERE secret_sha256 = ?"));
   st->BindBlob(1, hash.data(), hash.size());
   ENGRAM_ASSIGN_OR_RETURN(bool row, st->Step());
   if (!row) return denied;

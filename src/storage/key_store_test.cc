@@ -1,9 +1,8 @@
-#include "engram/keys.h"
-
 #include <gtest/gtest.h>
 
 #include <set>
 
+#include "engram/keys.h"
 #include "storage/sqlite.h"
 #include "testing/record_support.h"
 

@@ -55,9 +55,8 @@ MemoryStore::~MemoryStore() = default;
 
 Result<MemoryStore::ReaderLease> MemoryStore::AcquireReader() {
   std::unique_lock<std::mutex> lock(pool_mu_);
-  pool_cv_.wait(lock, [&] {
-    return !idle_readers_.empty() || open_readers_ < options_.reader_connections;
-  });
+  pool_cv_.wait(
+      lock, [&] { return !idle_readers_.empty() || open_readers_ < options_.reader_connections; });
   if (!idle_readers_.empty()) {
     auto db = std::move(idle_readers_.back());
     idle_readers_.pop_back();
@@ -113,8 +112,8 @@ Result<ScopeFilter> MemoryStore::ResolveForRead(Database* db, const Scope& scope
 
 Status MemoryStore::InsertRow(int64_t scope_id, const MemoryItem& item, int64_t* seq) {
   static const std::string kSqlFixed = [] {
-    std::string s = "INSERT INTO items(id, scope_id, " + std::string(kItemMutableColumns) +
-                    ") VALUES (?, ?";
+    std::string s =
+        "INSERT INTO items(id, scope_id, " + std::string(kItemMutableColumns) + ") VALUES (?, ?";
     for (int i = 0; i < kItemMutableColumnCount; ++i) s += ", ?";
     return s + ")";
   }();
@@ -154,8 +153,7 @@ Status MemoryStore::InsertVector(int64_t item_seq, const StoredVector& v, Timest
   return st->Run();
 }
 
-Status MemoryStore::Insert(const Scope& scope, std::vector<PendingItem>& items,
-                           TimestampMs now) {
+Status MemoryStore::Insert(const Scope& scope, std::vector<PendingItem>& items, TimestampMs now) {
   std::lock_guard<GatedMutex> lock(write_mu_);
   Transaction txn(writer_.get());
   ENGRAM_RETURN_IF_ERROR(txn.Begin());
@@ -206,8 +204,8 @@ void MemoryStore::InsertGroup(std::vector<InsertRequest>& requests) {
 
 Status MemoryStore::InsertLocked(int64_t scope_id, PendingItem& p, TimestampMs now) {
   ENGRAM_RETURN_IF_ERROR(InsertRow(scope_id, p.item, &p.seq));
-  HistoryEntry h{.event = HistoryEvent::kAdd, .new_content = p.item.content,
-                 .reason = p.reason, .at = now};
+  HistoryEntry h{
+      .event = HistoryEvent::kAdd, .new_content = p.item.content, .reason = p.reason, .at = now};
   ENGRAM_RETURN_IF_ERROR(InsertHistory(p.seq, h, /*keep_seq=*/false));
   if (p.vector) ENGRAM_RETURN_IF_ERROR(InsertVector(p.seq, *p.vector, now));
   return Status::Ok();
@@ -243,25 +241,24 @@ Status MemoryStore::Apply(const Scope& scope, std::vector<StoreOp>& ops, Timesta
   return txn.Commit();
 }
 
-Result<MemoryItem> MemoryStore::Mutate(const Scope& scope, std::string_view id,
-                                       HistoryEvent event, const std::string& reason,
-                                       TimestampMs now, const ItemMutation& mutation,
-                                       const StoredVector* vector, int64_t* seq_out) {
+Result<MemoryItem> MemoryStore::Mutate(const Scope& scope, std::string_view id, HistoryEvent event,
+                                       const std::string& reason, TimestampMs now,
+                                       const ItemMutation& mutation, const StoredVector* vector,
+                                       int64_t* seq_out) {
   std::lock_guard<GatedMutex> lock(write_mu_);
   ItemCache::WriteWindow window(&cache_);
   Transaction txn(writer_.get());
   ENGRAM_RETURN_IF_ERROR(txn.Begin());
-  ENGRAM_ASSIGN_OR_RETURN(MemoryItem item,
-                          MutateLocked(scope, id, event, /*record_history=*/true, reason, now,
-                                       mutation, vector, seq_out));
+  ENGRAM_ASSIGN_OR_RETURN(MemoryItem item, MutateLocked(scope, id, event, /*record_history=*/true,
+                                                        reason, now, mutation, vector, seq_out));
   ENGRAM_RETURN_IF_ERROR(txn.Commit());
   return item;
 }
 
 Result<MemoryItem> MemoryStore::MutateLocked(const Scope& scope, std::string_view id,
                                              HistoryEvent event, bool record_history,
-                                             const std::string& reason,
-                                             TimestampMs now, const ItemMutation& mutation,
+                                             const std::string& reason, TimestampMs now,
+                                             const ItemMutation& mutation,
                                              const StoredVector* vector, int64_t* seq_out) {
   ENGRAM_ASSIGN_OR_RETURN(ScopeFilter filter, ResolveForRead(writer_.get(), scope));
   int64_t seq = 0;
@@ -276,13 +273,11 @@ Result<MemoryItem> MemoryStore::MutateLocked(const Scope& scope, std::string_vie
   item.scope.user_id = previous.scope.user_id;
   item.updated_at = now;
   static const std::string kSql = [] {
-    return "UPDATE items SET (" + std::string(kItemMutableColumns) + ") = (" +
-           [] {
-             std::string q = "?";
-             for (int i = 1; i < kItemMutableColumnCount; ++i) q += ", ?";
-             return q;
-           }() +
-           ") WHERE seq = ?";
+    return "UPDATE items SET (" + std::string(kItemMutableColumns) + ") = (" + [] {
+      std::string q = "?";
+      for (int i = 1; i < kItemMutableColumnCount; ++i) q += ", ?";
+      return q;
+    }() + ") WHERE seq = ?";
   }();
   ENGRAM_ASSIGN_OR_RETURN(Statement * st, writer_->Prepare(kSql));
   BindMutableColumns(st, item, 1);
@@ -345,10 +340,9 @@ Result<int64_t> MemoryStore::PurgeScope(const Scope& scope) {
     ENGRAM_ASSIGN_OR_RETURN(auto scope_id, FindScopeId(writer_.get(), scope));
     if (!scope_id) return int64_t{0};
     cache_.Clear();  // rare: every scope's entries go, not only this one's
-    const char* const kDeletes[] = {"DELETE FROM items WHERE scope_id = ?",
-                                     "DELETE FROM sessions WHERE scope_id = ?",
-                                     "DELETE FROM jobs WHERE scope_id = ?",
-                                     "DELETE FROM scopes WHERE id = ?"};
+    const char* const kDeletes[] = {
+        "DELETE FROM items WHERE scope_id = ?", "DELETE FROM sessions WHERE scope_id = ?",
+        "DELETE FROM jobs WHERE scope_id = ?", "DELETE FROM scopes WHERE id = ?"};
     for (const char* sql : kDeletes) {
       ENGRAM_ASSIGN_OR_RETURN(Statement * st, writer_->Prepare(sql));
       ENGRAM_RETURN_IF_ERROR(st->Bind(1, *scope_id).Run());
@@ -395,8 +389,7 @@ Result<bool> MemoryStore::HistorySeqsAreFree(const std::vector<HistoryEntry>& hi
 Status MemoryStore::ImportOne(const MemoryRecord& record, OnConflict on_conflict,
                               ImportStats* stats) {
   const MemoryItem& item = record.item;
-  ENGRAM_ASSIGN_OR_RETURN(Statement * exists,
-                          writer_->Prepare("SELECT 1 FROM items WHERE id = ?"));
+  ENGRAM_ASSIGN_OR_RETURN(Statement * exists, writer_->Prepare("SELECT 1 FROM items WHERE id = ?"));
   exists->Bind(1, item.id);
   ENGRAM_ASSIGN_OR_RETURN(bool present, exists->Step());
   exists->Reset();
@@ -456,10 +449,9 @@ Status MemoryStore::RecordAccess(const std::vector<AccessDelta>& deltas,
   ENGRAM_RETURN_IF_ERROR(txn.Begin());
   // Most counted items already have a row; the others get one if they still exist (a count
   // for an item deleted meanwhile is dropped).
-  ENGRAM_ASSIGN_OR_RETURN(
-      Statement * add,
-      writer_->Prepare("UPDATE item_access SET reads = reads + ?, "
-                       "last_read = max(last_read, ?) WHERE item_seq = ?"));
+  ENGRAM_ASSIGN_OR_RETURN(Statement * add,
+                          writer_->Prepare("UPDATE item_access SET reads = reads + ?, "
+                                           "last_read = max(last_read, ?) WHERE item_seq = ?"));
   ENGRAM_ASSIGN_OR_RETURN(
       Statement * first,
       writer_->Prepare("INSERT INTO item_access (item_seq, reads, last_read) "
@@ -469,8 +461,7 @@ Status MemoryStore::RecordAccess(const std::vector<AccessDelta>& deltas,
     ENGRAM_RETURN_IF_ERROR(add->Bind(1, d.count).Bind(2, d.last_accessed).Bind(3, d.seq).Run());
     if (writer_->Changes() > 0) continue;
     first->Reset();
-    ENGRAM_RETURN_IF_ERROR(
-        first->Bind(1, d.seq).Bind(2, d.count).Bind(3, d.last_accessed).Run());
+    ENGRAM_RETURN_IF_ERROR(first->Bind(1, d.seq).Bind(2, d.count).Bind(3, d.last_accessed).Run());
   }
   ENGRAM_ASSIGN_OR_RETURN(
       Statement * mark,

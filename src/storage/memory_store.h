@@ -8,8 +8,8 @@
 // writer (SQLite WAL). Inputs are assumed validated by Engine (sizes, UTF-8, enum ranges).
 #pragma once
 
-#include <condition_variable>
 #include <array>
+#include <condition_variable>
 #include <functional>
 #include <memory>
 #include <mutex>
@@ -175,9 +175,8 @@ class MemoryStore {
   // must call publish() after a successful commit (the engine does so under the lock under
   // which it forgets its in-flight counts, so that no cached row holds a count that is also
   // still in flight).
-  using CommitWrapper =
-      std::function<Status(int64_t epoch, const std::function<Status()>& commit,
-                           const std::function<void()>& publish)>;
+  using CommitWrapper = std::function<Status(int64_t epoch, const std::function<Status()>& commit,
+                                             const std::function<void()>& publish)>;
   // Copies committed WAL frames into the database file (a PASSIVE checkpoint on its own
   // connection, never waiting for readers). For background_checkpoints. When the WAL holds
   // more than `restart_frames` frames, finishes with a second pass under the write lock, so
@@ -238,8 +237,7 @@ class MemoryStore {
   // scope row, then each item.
   Status InsertItemsLocked(const Scope& scope, std::vector<PendingItem>& items, TimestampMs now);
   Result<MemoryItem> MutateLocked(const Scope& scope, std::string_view id, HistoryEvent event,
-                                  bool record_history,
-                                  const std::string& reason, TimestampMs now,
+                                  bool record_history, const std::string& reason, TimestampMs now,
                                   const ItemMutation& mutation, const StoredVector* vector,
                                   int64_t* seq_out);
   Status InsertVector(int64_t item_seq, const StoredVector& vector, TimestampMs now);
@@ -247,7 +245,7 @@ class MemoryStore {
 
   const StoreOptions options_;
 
-  GatedMutex write_mu_;  // commits, and the checkpoint's moment without them, in turn
+  GatedMutex write_mu_;               // commits, and the checkpoint's moment without them, in turn
   std::unique_ptr<Database> writer_;  // guarded by write_mu_
   // Every write that changes or deletes existing rows opens a window on it (under write_mu_).
   ItemCache cache_;

@@ -14,10 +14,9 @@ constexpr TimestampMs kNow = 1764547200000;  // 2025-12-01T00:00:00Z
 class MemoryStoreListingsTest : public ::testing::Test {
  protected:
   void SetUp() override {
-    auto store = MemoryStore::Open(StoreOptions{.path = dir_.File("s.db"),
-                                                .reader_connections = 1,
-                                                .synchronous = "NORMAL"},
-                                   kNow);
+    auto store = MemoryStore::Open(
+        StoreOptions{.path = dir_.File("s.db"), .reader_connections = 1, .synchronous = "NORMAL"},
+        kNow);
     ASSERT_TRUE(store.ok()) << store.status().ToString();
     store_ = std::move(store).value();
   }
@@ -105,8 +104,8 @@ TEST_F(MemoryStoreListingsTest, SessionsOfOneUserNewestFirstInPages) {
   EXPECT_EQ(theirs->sessions[0].session_id, "secret");
   EXPECT_TRUE(store_->ListSessions({"acme", "nobody", "", ""}, {.limit = 50})->sessions.empty());
   // A cursor read from another tenant's listing still reads only this scope's rows.
-  auto crossed = store_->ListSessions({"other", "alice", "", ""},
-                                      {.limit = 50, .cursor = first->next_cursor});
+  auto crossed =
+      store_->ListSessions({"other", "alice", "", ""}, {.limit = 50, .cursor = first->next_cursor});
   ASSERT_TRUE(crossed.ok());
   for (const SessionSummary& s : crossed->sessions) EXPECT_EQ(s.session_id, "secret");
   EXPECT_EQ(store_->ListSessions(alice, {.limit = 5, .cursor = "x1"}).status().code(),

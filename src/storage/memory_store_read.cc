@@ -68,8 +68,9 @@ void AddMetadataCondition(ListSql* q, const MetadataCondition& c) {
         if constexpr (std::is_same_v<T, std::nullptr_t>) {
           q->Add(" AND json_type(metadata, ?) = 'null'", path);
         } else if constexpr (std::is_same_v<T, bool>) {
-          q->Add(v ? " AND json_type(metadata, ?) = 'true'" : " AND json_type(metadata, ?) = 'false'",
-                 path);
+          q->Add(
+              v ? " AND json_type(metadata, ?) = 'true'" : " AND json_type(metadata, ?) = 'false'",
+              path);
         } else if constexpr (std::is_same_v<T, std::string>) {
           q->Add(" AND json_type(metadata, ?) = 'text'", path);
           q->Add(" AND json_extract(metadata, ?) = ?", path);
@@ -99,8 +100,7 @@ Result<ListSql> BuildListSql(const ListQuery& query) {
   AddEnumSet(&q, "tier", query.tiers);
   if (query.as_of) {
     // A superseded item was active at as_of when its validity covered it (see ListQuery).
-    AddEnumSet(&q, "(CASE status WHEN 'superseded' THEN 'active' ELSE status END)",
-               query.statuses);
+    AddEnumSet(&q, "(CASE status WHEN 'superseded' THEN 'active' ELSE status END)", query.statuses);
     q.Add(" AND valid_from <= ?", *query.as_of);
     q.Add(" AND (valid_to IS NULL OR valid_to > ?)", *query.as_of);
   } else {
@@ -126,8 +126,7 @@ Result<ListSql> BuildListSql(const ListQuery& query) {
     q.Add(" AND seq < ?))", c.seq);
   }
   q.Raw(" ORDER BY created_at DESC, seq DESC LIMIT ?");
-  q.binds.push_back(
-      [n = int64_t{query.limit} + 1](Statement* st, int i) { st->Bind(i, n); });
+  q.binds.push_back([n = int64_t{query.limit} + 1](Statement* st, int i) { st->Bind(i, n); });
   return q;
 }
 
@@ -157,7 +156,8 @@ Result<ListPage> MemoryStore::List(const Scope& scope, const ListQuery& query) {
   ENGRAM_ASSIGN_OR_RETURN(ScopeFilter filter, ResolveForRead(db, scope));
   ListPage page;
   if (filter.scope_id < 0) return page;
-  ENGRAM_ASSIGN_OR_RETURN(Statement * st, db->Prepare(kSelectItems + "WHERE " + filter.Sql() + q.sql));
+  ENGRAM_ASSIGN_OR_RETURN(Statement * st,
+                          db->Prepare(kSelectItems + "WHERE " + filter.Sql() + q.sql));
   int next = filter.Bind(st, 1);
   for (auto& bind : q.binds) bind(st, next++);
   int64_t last_seq = 0;
@@ -198,7 +198,8 @@ Result<std::vector<HistoryEntry>> MemoryStore::HistoryOn(Database* db, int64_t i
     if (!st->IsNull(4)) {
       auto j = nlohmann::json::parse(st->Text(4), nullptr, /*allow_exceptions=*/false);
       auto prev = ItemFromJson(j);
-      if (!prev.ok()) return Status::Corruption("stored history snapshot: " + prev.status().message());
+      if (!prev.ok())
+        return Status::Corruption("stored history snapshot: " + prev.status().message());
       h.previous = std::move(prev).value();
     }
     h.reason = st->String(5);
@@ -279,11 +280,10 @@ Status MemoryStore::Export(const Scope& scope,
 Result<std::vector<ScopeSummary>> MemoryStore::ListScopes(std::string_view tenant) {
   ENGRAM_ASSIGN_OR_RETURN(ReaderLease lease, AcquireReader());
   ENGRAM_ASSIGN_OR_RETURN(
-      Statement * st,
-      lease.db()->Prepare("SELECT s.tenant, s.user_id, count(i.seq) FROM scopes s "
-                          "LEFT JOIN items i ON i.scope_id = s.id "
-                          "WHERE ?1 = '' OR s.tenant = ?1 GROUP BY s.id "
-                          "ORDER BY s.tenant, s.user_id"));
+      Statement * st, lease.db()->Prepare("SELECT s.tenant, s.user_id, count(i.seq) FROM scopes s "
+                                          "LEFT JOIN items i ON i.scope_id = s.id "
+                                          "WHERE ?1 = '' OR s.tenant = ?1 GROUP BY s.id "
+                                          "ORDER BY s.tenant, s.user_id"));
   st->Bind(1, tenant);
   std::vector<ScopeSummary> out;
   while (true) {

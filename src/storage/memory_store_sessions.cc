@@ -19,7 +19,8 @@ Status MemoryStore::AppendTurns(const Scope& scope, const std::vector<StoredTurn
       ins->Bind(1, scope_id).Bind(2, scope.session_id).Bind(3, scope.agent_id).Bind(4, now).Run());
   ENGRAM_ASSIGN_OR_RETURN(
       Statement * find,
-      writer_->Prepare("SELECT seq, closed_at FROM sessions WHERE scope_id = ? AND session_id = ?"));
+      writer_->Prepare(
+          "SELECT seq, closed_at FROM sessions WHERE scope_id = ? AND session_id = ?"));
   find->Bind(1, scope_id).Bind(2, scope.session_id);
   ENGRAM_ASSIGN_OR_RETURN(bool row, find->Step());
   if (!row) return Status::Internal("session row missing after insert");
@@ -33,7 +34,10 @@ Status MemoryStore::AppendTurns(const Scope& scope, const std::vector<StoredTurn
         Statement * st,
         writer_->Prepare("INSERT INTO turns(session_seq, message_id, role, content, created_at) "
                          "VALUES (?, ?, ?, ?, ?)"));
-    Status s = st->Bind(1, session_seq).Bind(2, t.message_id).Bind(3, t.role).Bind(4, t.content)
+    Status s = st->Bind(1, session_seq)
+                   .Bind(2, t.message_id)
+                   .Bind(3, t.role)
+                   .Bind(4, t.content)
                    .Bind(5, t.at)
                    .Run();
     if (s.code() == StatusCode::kConflict) {
@@ -76,10 +80,9 @@ Result<SessionInfo> MemoryStore::GetSession(const Scope& scope, int recent) {
   info.turn_count = st->Int(6);
   st->Reset();
   if (recent > 0) {
-    ENGRAM_ASSIGN_OR_RETURN(
-        Statement * turns,
-        db->Prepare("SELECT message_id, role, content, created_at FROM turns "
-                    "WHERE session_seq = ? ORDER BY seq DESC LIMIT ?"));
+    ENGRAM_ASSIGN_OR_RETURN(Statement * turns,
+                            db->Prepare("SELECT message_id, role, content, created_at FROM turns "
+                                        "WHERE session_seq = ? ORDER BY seq DESC LIMIT ?"));
     turns->Bind(1, session_seq).Bind(2, int64_t{recent});
     while (true) {
       ENGRAM_ASSIGN_OR_RETURN(bool more, turns->Step());
@@ -101,8 +104,11 @@ Status MemoryStore::SetSessionSummary(const Scope& scope, const std::string& sum
       Statement * st,
       writer_->Prepare("UPDATE sessions SET summary_id = ?, "
                        "closed_at = coalesce(closed_at, ?) WHERE scope_id = ? AND session_id = ?"));
-  ENGRAM_RETURN_IF_ERROR(
-      st->Bind(1, summary_id).Bind(2, closed_at).Bind(3, *scope_id).Bind(4, scope.session_id).Run());
+  ENGRAM_RETURN_IF_ERROR(st->Bind(1, summary_id)
+                             .Bind(2, closed_at)
+                             .Bind(3, *scope_id)
+                             .Bind(4, scope.session_id)
+                             .Run());
   if (writer_->Changes() == 0) {
     return Status::NotFound("session '" + scope.session_id + "' not found");
   }

@@ -25,10 +25,9 @@ MemoryItem Item(const std::string& id, const Scope& scope, const std::string& co
 class MemoryStoreTest : public ::testing::Test {
  protected:
   void SetUp() override {
-    auto store = MemoryStore::Open(StoreOptions{.path = dir_.File("s.db"),
-                                                .reader_connections = 1,
-                                                .synchronous = "NORMAL"},
-                                   1000);
+    auto store = MemoryStore::Open(
+        StoreOptions{.path = dir_.File("s.db"), .reader_connections = 1, .synchronous = "NORMAL"},
+        1000);
     ASSERT_TRUE(store.ok()) << store.status().ToString();
     store_ = std::move(store).value();
   }
@@ -42,8 +41,7 @@ class MemoryStoreTest : public ::testing::Test {
 
 TEST_F(MemoryStoreTest, InsertRefusesItemsOfAnotherScope) {
   Scope bob{"default", "bob", "", ""};
-  Status st = InsertAll({{Item("a1", alice_, "mine"), ""},
-                                      {Item("b1", bob, "smuggled"), ""}});
+  Status st = InsertAll({{Item("a1", alice_, "mine"), ""}, {Item("b1", bob, "smuggled"), ""}});
   EXPECT_EQ(st.code(), StatusCode::kInvalidArgument);
   EXPECT_EQ(store_->Get(alice_, "a1").status().code(), StatusCode::kNotFound);
   EXPECT_EQ(store_->Get(bob, "b1").status().code(), StatusCode::kNotFound);
@@ -51,8 +49,7 @@ TEST_F(MemoryStoreTest, InsertRefusesItemsOfAnotherScope) {
 
 TEST_F(MemoryStoreTest, DuplicateIdIsAConflictAndRollsBackTheBatch) {
   ASSERT_TRUE(InsertAll({{Item("a1", alice_, "first"), ""}}).ok());
-  Status st = InsertAll({{Item("a2", alice_, "second"), ""},
-                                      {Item("a1", alice_, "dup"), ""}});
+  Status st = InsertAll({{Item("a2", alice_, "second"), ""}, {Item("a1", alice_, "dup"), ""}});
   EXPECT_EQ(st.code(), StatusCode::kConflict);
   EXPECT_EQ(store_->Get(alice_, "a2").status().code(), StatusCode::kNotFound);
   EXPECT_EQ(store_->Get(alice_, "a1")->content, "first");
@@ -73,10 +70,13 @@ TEST_F(MemoryStoreTest, ScanFillsTheItemCacheAsFarAsItHasRoom) {
         StoreOptions{.path = dir_.File("s.db"), .item_cache_bytes = room_for * footprint}, 1000);
     ASSERT_TRUE(store.ok()) << store.status().ToString();
     std::vector<int64_t> seqs;
-    ASSERT_TRUE((*store)->Scan(alice_, "", false, [&](ScannedItem&& s) {
-      seqs.push_back(s.seq);
-      return Status::Ok();
-    }).ok());
+    ASSERT_TRUE((*store)
+                    ->Scan(alice_, "", false,
+                           [&](ScannedItem&& s) {
+                             seqs.push_back(s.seq);
+                             return Status::Ok();
+                           })
+                    .ok());
     ASSERT_EQ(seqs.size(), 5u);
     EXPECT_EQ((*store)->item_cache().size(), std::min<size_t>(room_for, 5));
     auto bob = (*store)->GetBySeqs(Scope{"default", "bob", "", ""}, seqs);
@@ -100,8 +100,7 @@ class MemoryStoreCheckpointTest : public ::testing::Test {
  protected:
   void SetUp() override {
     auto store = MemoryStore::Open(
-        StoreOptions{.path = path_, .synchronous = "NORMAL", .background_checkpoints = true},
-        1000);
+        StoreOptions{.path = path_, .synchronous = "NORMAL", .background_checkpoints = true}, 1000);
     ASSERT_TRUE(store.ok()) << store.status().ToString();
     store_ = std::move(store).value();
   }
@@ -181,7 +180,8 @@ TEST_F(MemoryStoreTest, InsertGroupRollsBackOnlyTheFailingRequest) {
   ASSERT_TRUE(InsertAll({{Item("a1", alice_, "first"), ""}}).ok());
   Scope bob{"default", "bob", "", ""};
   Scope carol{"t2", "carol", "", ""};  // a scope with no row yet: created in the group
-  std::vector<PendingItem> ok1{{Item("a2", alice_, "second"), ""}, {Item("a3", alice_, "third"), ""}};
+  std::vector<PendingItem> ok1{{Item("a2", alice_, "second"), ""},
+                               {Item("a3", alice_, "third"), ""}};
   std::vector<PendingItem> dup{{Item("b1", bob, "bob's"), ""}, {Item("a1", bob, "dup id"), ""}};
   std::vector<PendingItem> smuggled{{Item("x1", alice_, "not carol's"), ""}};
   std::vector<PendingItem> ok2{{Item("c1", carol, "carol's"), ""}};

@@ -202,9 +202,9 @@ Status ApplyOne(Database* db, const Migration& m, TimestampMs now) {
   Transaction txn(db);
   ENGRAM_RETURN_IF_ERROR(txn.Begin());
   ENGRAM_RETURN_IF_ERROR(db->Exec(m.sql).WithContext("migration " + std::to_string(m.version)));
-  ENGRAM_ASSIGN_OR_RETURN(
-      Statement * ins, db->Prepare("INSERT INTO schema_version(version, name, applied_at) "
-                                   "VALUES (?, ?, ?)"));
+  ENGRAM_ASSIGN_OR_RETURN(Statement * ins,
+                          db->Prepare("INSERT INTO schema_version(version, name, applied_at) "
+                                      "VALUES (?, ?, ?)"));
   ENGRAM_RETURN_IF_ERROR(ins->Bind(1, int64_t{m.version}).Bind(2, m.name).Bind(3, now).Run());
   ENGRAM_RETURN_IF_ERROR(db->Exec("PRAGMA user_version=" + std::to_string(m.version)));
   return txn.Commit();
@@ -263,9 +263,9 @@ Status Migrate(Database* db, TimestampMs now, int target) {
   if (current == 0) {
     Transaction txn(db);
     ENGRAM_RETURN_IF_ERROR(txn.Begin());
-    ENGRAM_RETURN_IF_ERROR(db->Exec(
-        "CREATE TABLE IF NOT EXISTS schema_version (version INTEGER PRIMARY KEY, "
-        "name TEXT NOT NULL, applied_at INTEGER NOT NULL)"));
+    ENGRAM_RETURN_IF_ERROR(
+        db->Exec("CREATE TABLE IF NOT EXISTS schema_version (version INTEGER PRIMARY KEY, "
+                 "name TEXT NOT NULL, applied_at INTEGER NOT NULL)"));
     ENGRAM_RETURN_IF_ERROR(db->Exec("PRAGMA application_id=" + std::to_string(kApplicationId)));
     ENGRAM_RETURN_IF_ERROR(txn.Commit());
   }

@@ -224,8 +224,9 @@ TEST(MigrationsTest, VectorsOfTheDefaultDimensionNeedNoOverflowPages) {
   }
   auto db = OpenRaw(path);
   EXPECT_EQ(QueryInt(db.get(), "SELECT count(*) FROM embeddings WHERE dim = 384"), 200);
-  EXPECT_EQ(QueryInt(db.get(), "SELECT count(*) FROM dbstat WHERE name = 'embeddings' AND "
-                               "pagetype = 'overflow'"),
+  EXPECT_EQ(QueryInt(db.get(),
+                     "SELECT count(*) FROM dbstat WHERE name = 'embeddings' AND "
+                     "pagetype = 'overflow'"),
             0);
   EXPECT_LE(QueryInt(db.get(), "SELECT count(*) FROM dbstat WHERE name = 'embeddings'"), 110);
 }
@@ -261,7 +262,8 @@ TEST(MigrationsTest, RefusesAForeignSqliteFileWithoutTouchingIt) {
   ASSERT_FALSE(engine.ok());
   EXPECT_EQ(engine.status().code(), StatusCode::kCorruption);
   auto db = OpenRaw(path);
-  EXPECT_EQ(QueryInt(db.get(), "SELECT count(*) FROM sqlite_schema WHERE name='schema_version'"), 0);
+  EXPECT_EQ(QueryInt(db.get(), "SELECT count(*) FROM sqlite_schema WHERE name='schema_version'"),
+            0);
   EXPECT_EQ(QueryInt(db.get(), "SELECT count(*) FROM notes"), 1);
 }
 

@@ -51,9 +51,9 @@ Statement& Statement::Bind(int index, double value) {
 }
 
 Statement& Statement::Bind(int index, std::string_view text) {
-  NoteBind(sqlite3_bind_text64(stmt_, index, text.data(), text.size(), SQLITE_TRANSIENT,
-                               SQLITE_UTF8),
-           index);
+  NoteBind(
+      sqlite3_bind_text64(stmt_, index, text.data(), text.size(), SQLITE_TRANSIENT, SQLITE_UTF8),
+      index);
   return *this;
 }
 
@@ -73,8 +73,7 @@ Statement& Statement::BindNull(int index) {
 
 Result<bool> Statement::Step() {
   if (bind_error_ != SQLITE_OK) {
-    return SqliteStatus(bind_error_, db_,
-                        "binding parameter " + std::to_string(bind_error_index_));
+    return SqliteStatus(bind_error_, db_, "binding parameter " + std::to_string(bind_error_index_));
   }
   int rc = sqlite3_step(stmt_);
   if (rc == SQLITE_ROW) return true;
@@ -132,8 +131,8 @@ Result<std::unique_ptr<Database>> Database::Open(const std::string& path,
   sqlite3* raw = nullptr;
   // Readers open read-write with query_only on: a SQLITE_OPEN_READONLY connection to a WAL
   // database cannot always create the shared-memory index it needs.
-  int flags = SQLITE_OPEN_NOMUTEX | SQLITE_OPEN_READWRITE |
-              (options.read_only ? 0 : SQLITE_OPEN_CREATE);
+  int flags =
+      SQLITE_OPEN_NOMUTEX | SQLITE_OPEN_READWRITE | (options.read_only ? 0 : SQLITE_OPEN_CREATE);
   int rc = sqlite3_open_v2(path.c_str(), &raw, flags, nullptr);
   if (rc != SQLITE_OK) {
     Status st = SqliteStatus(rc, raw, "opening database " + path);
@@ -156,11 +155,12 @@ Result<std::unique_ptr<Database>> Database::Open(const std::string& path,
   ENGRAM_RETURN_IF_ERROR(db->Exec("PRAGMA secure_delete=ON"));
   ENGRAM_RETURN_IF_ERROR(db->Exec("PRAGMA temp_store=MEMORY"));
   ENGRAM_RETURN_IF_ERROR(db->Exec("PRAGMA cache_size=-32768"));  // 32 MiB
-  ENGRAM_RETURN_IF_ERROR(
-      db->Exec("PRAGMA wal_autocheckpoint=" + std::to_string(std::max(0, options.wal_autocheckpoint))));
+  ENGRAM_RETURN_IF_ERROR(db->Exec("PRAGMA wal_autocheckpoint=" +
+                                  std::to_string(std::max(0, options.wal_autocheckpoint))));
   // When a commit starts the WAL over, a longer file is cut to this size: the space a burst
   // of writes took is given back, and a file of this size is rewritten in place.
-  ENGRAM_RETURN_IF_ERROR(db->Exec("PRAGMA journal_size_limit=" + std::to_string(kWalSizeLimitBytes)));
+  ENGRAM_RETURN_IF_ERROR(
+      db->Exec("PRAGMA journal_size_limit=" + std::to_string(kWalSizeLimitBytes)));
   return db;
 }
 

@@ -77,7 +77,7 @@ TEST(CheckpointPassiveTest, ReportsTheFramesCopiedAndStopsAtAReadersSnapshot) {
     ASSERT_TRUE(writer->Exec("INSERT INTO t VALUES (randomblob(3000))").ok());
     auto held = checkpointer->CheckpointPassive();
     ASSERT_TRUE(held.ok()) << held.status().ToString();
-    EXPECT_GT(held->checkpointed_frames, 0);  // up to the snapshot
+    EXPECT_GT(held->checkpointed_frames, 0);                 // up to the snapshot
     EXPECT_LT(held->checkpointed_frames, held->log_frames);  // not the second insert
   }
   auto all = checkpointer->CheckpointPassive();

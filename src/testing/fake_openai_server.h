@@ -168,9 +168,9 @@ class FakeOpenAIServer {
   std::mutex mutex_;
   std::condition_variable wake_;
   std::function<ScriptedReply(const std::string&)> fallback_;  // set before Start
-  bool stopping_ = false;                      // guarded by mutex_
-  std::deque<ScriptedReply> script_;       // guarded by mutex_
-  std::vector<ReceivedRequest> received_;  // guarded by mutex_
+  bool stopping_ = false;                                      // guarded by mutex_
+  std::deque<ScriptedReply> script_;                           // guarded by mutex_
+  std::vector<ReceivedRequest> received_;                      // guarded by mutex_
 };
 
 }  // namespace engram::testing

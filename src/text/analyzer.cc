@@ -17,26 +17,25 @@ namespace {
 const std::unordered_set<std::string_view>& Stopwords() {
   static const auto* words = new std::unordered_set<std::string_view>{
       // English
-      "a", "an", "the", "and", "or", "but", "if", "then", "so", "of", "to", "in", "on", "at",
-      "by", "for", "with", "about", "as", "into", "from", "up", "down", "out", "over", "is",
-      "am", "are", "was", "were", "be", "been", "being", "do", "does", "did", "doing", "have",
-      "has", "had", "having", "i", "me", "my", "mine", "myself", "we", "us", "our", "ours",
-      "you", "your", "yours", "he", "him", "his", "she", "her", "hers", "it", "its", "they",
-      "them", "their", "theirs", "this", "that", "these", "those", "there", "here", "what",
-      "which", "who", "whom", "whose", "when", "where", "why", "how", "all", "any", "both",
-      "each", "few", "more", "most", "other", "some", "such", "no", "nor", "not", "only", "own",
-      "same", "than", "too", "very", "can", "will", "just", "should", "would", "could", "shall",
-      "may", "might", "must", "also", "i'm", "i've", "i'd", "i'll", "you're", "it's", "that's",
-      "don't", "doesn't", "didn't", "isn't", "wasn't", "aren't", "weren't", "s", "t", "ve",
-      "ll", "re", "d", "m", "o", "yeah", "oh", "hey", "hi", "ok", "okay", "really", "well",
-      "got", "get", "like", "um", "uh",
+      "a", "an", "the", "and", "or", "but", "if", "then", "so", "of", "to", "in", "on", "at", "by",
+      "for", "with", "about", "as", "into", "from", "up", "down", "out", "over", "is", "am", "are",
+      "was", "were", "be", "been", "being", "do", "does", "did", "doing", "have", "has", "had",
+      "having", "i", "me", "my", "mine", "myself", "we", "us", "our", "ours", "you", "your",
+      "yours", "he", "him", "his", "she", "her", "hers", "it", "its", "they", "them", "their",
+      "theirs", "this", "that", "these", "those", "there", "here", "what", "which", "who", "whom",
+      "whose", "when", "where", "why", "how", "all", "any", "both", "each", "few", "more", "most",
+      "other", "some", "such", "no", "nor", "not", "only", "own", "same", "than", "too", "very",
+      "can", "will", "just", "should", "would", "could", "shall", "may", "might", "must", "also",
+      "i'm", "i've", "i'd", "i'll", "you're", "it's", "that's", "don't", "doesn't", "didn't",
+      "isn't", "wasn't", "aren't", "weren't", "s", "t", "ve", "ll", "re", "d", "m", "o", "yeah",
+      "oh", "hey", "hi", "ok", "okay", "really", "well", "got", "get", "like", "um", "uh",
       // Chinese function words
-      "的", "了", "是", "在", "我", "你", "他", "她", "它", "我们", "你们", "他们", "她们",
-      "这", "那", "这个", "那个", "和", "与", "也", "就", "都", "而", "及", "着", "吗", "呢",
-      "吧", "啊", "呀", "哦", "嗯", "把", "被", "给", "让", "从", "对", "向", "于", "为", "以",
-      "之", "其", "或", "但", "但是", "如果", "因为", "所以", "一个", "有", "没有", "不", "很",
-      "还", "又", "再", "才", "只", "已经", "什么", "怎么", "哪", "哪里", "吗", "么", "得",
-      "地", "过", "会", "要", "能", "可以", "自己", "这样", "那样", "还是", "就是", "一下"};
+      "的", "了", "是", "在", "我", "你", "他", "她", "它", "我们", "你们", "他们", "她们", "这",
+      "那", "这个", "那个", "和", "与", "也", "就", "都", "而", "及", "着", "吗", "呢", "吧", "啊",
+      "呀", "哦", "嗯", "把", "被", "给", "让", "从", "对", "向", "于", "为", "以", "之", "其",
+      "或", "但", "但是", "如果", "因为", "所以", "一个", "有", "没有", "不", "很", "还", "又",
+      "再", "才", "只", "已经", "什么", "怎么", "哪", "哪里", "吗", "么", "得", "地", "过", "会",
+      "要", "能", "可以", "自己", "这样", "那样", "还是", "就是", "一下"};
   return *words;
 }
 
@@ -141,9 +140,7 @@ void AddCjkBigrams(const icu::UnicodeString& text, Analysis* out) {
 
 }  // namespace
 
-bool IsStopword(std::string_view normalized_word) {
-  return Stopwords().count(normalized_word) > 0;
-}
+bool IsStopword(std::string_view normalized_word) { return Stopwords().count(normalized_word) > 0; }
 
 Analysis AnalyzeText(std::string_view raw) {
   Analysis out;

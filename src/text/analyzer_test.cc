@@ -22,13 +22,13 @@ bool Has(const Words& words, const std::string& w) {
 TEST(AnalyzerTest, NormalizationFoldsWidthCaseAndCompatibilityForms) {
   EXPECT_EQ(NormalizeForMatching("ＡＢＣ１２３"), "abc123");
   EXPECT_EQ(NormalizeForMatching("Hello WORLD"), "hello world");
-  EXPECT_EQ(NormalizeForMatching("ﬁne"), "fine");       // ligature
-  EXPECT_EQ(NormalizeForMatching("①"), "1");            // circled digit
+  EXPECT_EQ(NormalizeForMatching("ﬁne"), "fine");        // ligature
+  EXPECT_EQ(NormalizeForMatching("①"), "1");             // circled digit
   EXPECT_EQ(NormalizeForMatching("㎏"), "kg");           // squared unit
   EXPECT_EQ(NormalizeForMatching("Straße"), "strasse");  // full case folding
   EXPECT_EQ(NormalizeForMatching("ΣΊΣΥΦΟΣ"), NormalizeForMatching("σίσυφος"));
   EXPECT_EQ(NormalizeForMatching("ｶﾀｶﾅ"), "カタカナ");  // half-width katakana
-  EXPECT_EQ(NormalizeForMatching("绿茶"), "绿茶");       // CJK unchanged
+  EXPECT_EQ(NormalizeForMatching("绿茶"), "绿茶");      // CJK unchanged
   EXPECT_EQ(NormalizeForMatching(""), "");
 
   EXPECT_EQ(AnalyzeText("ＡＢＣ１２３").words, Words{"abc123"});
@@ -146,13 +146,13 @@ TEST(TokenCountTest, SmallTexts) {
   EXPECT_LE(CountTokens("hello world"), 4);
   EXPECT_EQ(CountTokens("a"), 1);
   EXPECT_EQ(CountTokens("绿茶很好喝"), 5);  // one per CJK character
-  EXPECT_EQ(CountTokens("a, b."), 4);        // punctuation counts
+  EXPECT_EQ(CountTokens("a, b."), 4);       // punctuation counts
 }
 
 TEST(TokenCountTest, NeverBelowTheNumberOfCjkCharacters) {
   std::mt19937 rng(7);
-  const std::vector<std::string> pieces = {"绿", "茶", "北京", "喜欢", " ", "tea", "，", "。",
-                                           "hello", "42", "!", "かな", "한국", "😀", "é"};
+  const std::vector<std::string> pieces = {"绿",    "茶", "北京", "喜欢", " ",    "tea", "，", "。",
+                                           "hello", "42", "!",    "かな", "한국", "😀",   "é"};
   for (int round = 0; round < 300; ++round) {
     std::string text;
     int cjk = 0;
@@ -174,8 +174,8 @@ TEST(TokenCountTest, NeverBelowTheNumberOfCjkCharacters) {
 
 TEST(TokenCountTest, MonotoneWhenTextIsAppended) {
   std::mt19937 rng(11);
-  const std::vector<std::string> pieces = {"a", "bc", "word", " ", "\n", "绿茶", ".", ",",
-                                           "é", "123", "—", "😀", "longerword"};
+  const std::vector<std::string> pieces = {"a", "bc", "word", " ", "\n", "绿茶",      ".",
+                                           ",", "é",  "123",  "—", "😀",  "longerword"};
   for (int round = 0; round < 100; ++round) {
     std::string text;
     int last = 0;

@@ -14,8 +14,8 @@ bool IsHan(char32_t c) {
 bool IsKana(char32_t c) { return (c >= 0x3040 && c <= 0x30FF) || (c >= 0x31F0 && c <= 0x31FF); }
 bool IsHangul(char32_t c) { return (c >= 0xAC00 && c <= 0xD7AF) || (c >= 0x1100 && c <= 0x11FF); }
 bool IsLatin(char32_t c) {
-  return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= 0xC0 && c <= 0x24F && c != 0xD7 &&
-                                                               c != 0xF7);
+  return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') ||
+         (c >= 0xC0 && c <= 0x24F && c != 0xD7 && c != 0xF7);
 }
 
 }  // namespace
@@ -47,11 +47,16 @@ bool HasHan(std::string_view text) {
 
 std::string_view LanguageCode(Language language) {
   switch (language) {
-    case Language::kChinese: return "zh";
-    case Language::kJapanese: return "ja";
-    case Language::kKorean: return "ko";
-    case Language::kLatin: return "en";
-    case Language::kUnknown: break;
+    case Language::kChinese:
+      return "zh";
+    case Language::kJapanese:
+      return "ja";
+    case Language::kKorean:
+      return "ko";
+    case Language::kLatin:
+      return "en";
+    case Language::kUnknown:
+      break;
   }
   return "";
 }

@@ -14,7 +14,7 @@ TEST(LanguageTest, TellsScriptsApart) {
 
 TEST(LanguageTest, HanCountsDoubleAgainstLatin) {
   EXPECT_EQ(DetectLanguage("我在北京工作 at Google"), Language::kChinese);  // 6 Han x2 >= 8 Latin
-  EXPECT_EQ(DetectLanguage("我用 Python"), Language::kLatin);              // 2 Han x2 < 6 Latin
+  EXPECT_EQ(DetectLanguage("我用 Python"), Language::kLatin);               // 2 Han x2 < 6 Latin
 }
 
 TEST(LanguageTest, UnknownWithoutLettersOrForInvalidUtf8) {

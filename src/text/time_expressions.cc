@@ -554,7 +554,6 @@ ZhMatch MatchChineseAt(std::string_view s, size_t i, int64_t today) {
 
 }  // namespace
 
-
 std::vector<TimeExpression> FindEnglishTimeExpressions(std::string_view text, TimestampMs now) {
   std::vector<TimeExpression> out;
   const std::vector<Word> w = Words(text);

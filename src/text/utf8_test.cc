@@ -23,14 +23,14 @@ TEST(Utf8Test, RejectsIllFormedSequencesAndReportsTheOffset) {
     size_t offset;
   };
   const Case cases[] = {
-      {"ab\xFF", 2},                // invalid lead byte
-      {"a\xC0\xAF", 1},             // overlong '/'
-      {"\xE0\x80\xAF", 0},          // overlong 3-byte
-      {"ok\xED\xA0\x80", 2},        // UTF-16 surrogate
-      {"\xF4\x90\x80\x80", 0},      // above U+10FFFF
-      {"\xE6\x88", 0},              // truncated 3-byte
-      {"x\x80", 1},                 // stray continuation
-      {"\xE6\x88\x41", 0},          // bad continuation
+      {"ab\xFF", 2},            // invalid lead byte
+      {"a\xC0\xAF", 1},         // overlong '/'
+      {"\xE0\x80\xAF", 0},      // overlong 3-byte
+      {"ok\xED\xA0\x80", 2},    // UTF-16 surrogate
+      {"\xF4\x90\x80\x80", 0},  // above U+10FFFF
+      {"\xE6\x88", 0},          // truncated 3-byte
+      {"x\x80", 1},             // stray continuation
+      {"\xE6\x88\x41", 0},      // bad continuation
   };
   for (const Case& c : cases) {
     size_t offset = 999;
@@ -72,7 +72,9 @@ TEST(Utf8Test, IllFormedBytesDecodeAsReplacementAndAlwaysAdvance) {
   EXPECT_EQ(Decode("\xE6\x88Z"), (Decoded{{0, kReplacementCharacter}, {2, U'Z'}}));
   // Stray continuation bytes and invalid lead bytes are one U+FFFD each.
   EXPECT_EQ(Decode("\x80\xBF"), (Decoded{{0, kReplacementCharacter}, {1, kReplacementCharacter}}));
-  EXPECT_EQ(Decode("\xFF" "a"), (Decoded{{0, kReplacementCharacter}, {1, U'a'}}));
+  EXPECT_EQ(Decode("\xFF"
+                   "a"),
+            (Decoded{{0, kReplacementCharacter}, {1, U'a'}}));
   // Overlongs and surrogates are rejected, not decoded to the code point they spell.
   EXPECT_EQ(CodepointAt("\xC0\xAF", 0), kReplacementCharacter);
   EXPECT_EQ(CodepointAt("\xED\xA0\x80", 0), kReplacementCharacter);
@@ -89,8 +91,8 @@ TEST(Utf8Test, AppendCodepointEncodesAndReplacesNonCharacters) {
   AppendCodepoint(U'\U0001F600', &out);
   EXPECT_EQ(out, "aé我\xF0\x9F\x98\x80");
   std::string bad;
-  AppendCodepoint(0xD800, &bad);      // a surrogate
-  AppendCodepoint(0x110000, &bad);    // above U+10FFFF
+  AppendCodepoint(0xD800, &bad);    // a surrogate
+  AppendCodepoint(0x110000, &bad);  // above U+10FFFF
   EXPECT_EQ(bad, "\xEF\xBF\xBD\xEF\xBF\xBD");
 }
 

@@ -1,5 +1,4 @@
 #include <nlohmann/json.hpp>
-
 #include <set>
 
 #include "codec/field_names.h"
@@ -33,7 +32,8 @@ json RecordToJson(const MemoryRecord& r) {
 Result<StoredVector> VectorFromJson(const json& j) {
   if (!j.is_object() || !j.contains("model") || !j["model"].is_string() || !j.contains("dim") ||
       !j["dim"].is_number_unsigned() || !j.contains("values_b64") || !j["values_b64"].is_string()) {
-    return Status::InvalidArgument("vector needs string 'model', integer 'dim', string 'values_b64'");
+    return Status::InvalidArgument(
+        "vector needs string 'model', integer 'dim', string 'values_b64'");
   }
   StoredVector v{.model = j["model"].get<std::string>()};
   ENGRAM_ASSIGN_OR_RETURN(v.values, DecodeVectorBase64(j["values_b64"].get<std::string>()));
@@ -47,7 +47,8 @@ Result<MemoryRecord> RecordFromJson(const json& j, const EngineOptions& options)
   static const std::set<std::string> kRecordFields = {"kind", "memory", "history", "vectors"};
   for (const auto& [key, value] : j.items()) {
     if (!kRecordFields.count(key)) {
-      return Status::InvalidArgument("unknown field '" + key + "'" + DidYouMean(key, kRecordFields));
+      return Status::InvalidArgument("unknown field '" + key + "'" +
+                                     DidYouMean(key, kRecordFields));
     }
   }
   if (!j.contains("memory")) return Status::InvalidArgument("field 'memory' is required");
@@ -58,8 +59,8 @@ Result<MemoryRecord> RecordFromJson(const json& j, const EngineOptions& options)
     for (const json& h : j["history"]) {
       ENGRAM_ASSIGN_OR_RETURN(HistoryEntry entry, HistoryFromJson(h));
       if (entry.item_id != r.item.id) {
-        return Status::InvalidArgument("history entry belongs to another item ('" +
-                                       entry.item_id + "')");
+        return Status::InvalidArgument("history entry belongs to another item ('" + entry.item_id +
+                                       "')");
       }
       r.history.push_back(std::move(entry));
     }
@@ -71,9 +72,8 @@ Result<MemoryRecord> RecordFromJson(const json& j, const EngineOptions& options)
       r.vectors.push_back(std::move(vec));
     }
   }
-  ENGRAM_RETURN_IF_ERROR(ValidateItem(
-      r.item, {.max_content_bytes = options.max_content_bytes,
-               .max_metadata_bytes = options.max_metadata_bytes}));
+  ENGRAM_RETURN_IF_ERROR(ValidateItem(r.item, {.max_content_bytes = options.max_content_bytes,
+                                               .max_metadata_bytes = options.max_metadata_bytes}));
   return r;
 }
 
@@ -88,8 +88,8 @@ Result<MemoryRecord> ParseLine(const std::string& line, const EngineOptions& opt
   json j = json::parse(line, nullptr, /*allow_exceptions=*/false);
   if (j.is_discarded()) return Status::InvalidArgument("not valid JSON");
   if (!j.is_object()) return Status::InvalidArgument("a line must be a JSON object");
-  std::string kind = j.contains("kind") && j["kind"].is_string() ? j["kind"].get<std::string>()
-                                                                 : "memory";
+  std::string kind =
+      j.contains("kind") && j["kind"].is_string() ? j["kind"].get<std::string>() : "memory";
   if (kind == "engram-export") {
     *is_header = true;
     if (!j.contains("version") || !j["version"].is_number_integer() ||
@@ -168,8 +168,8 @@ Result<ImportReport> ImportJsonl(Engine& engine, std::istream& in, const ImportO
     bool is_header = false;
     auto record = ParseLine(line, engine.options(), &is_header);
     if (!record.ok()) {
-      report.errors.push_back({line_no, "line " + std::to_string(line_no) + ": " +
-                                            record.status().message()});
+      report.errors.push_back(
+          {line_no, "line " + std::to_string(line_no) + ": " + record.status().message()});
       batch.has_error = true;
     }
     if (is_header) continue;

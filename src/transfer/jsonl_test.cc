@@ -1,9 +1,8 @@
-#include "engram/transfer.h"
-
 #include <gtest/gtest.h>
 
 #include <sstream>
 
+#include "engram/transfer.h"
 #include "testing/test_support.h"
 
 namespace engram {
@@ -15,10 +14,13 @@ constexpr TimestampMs kT0 = 1'700'000'000'000;
 
 std::vector<MemoryRecord> ExportRecords(Engine& engine, const Scope& scope) {
   std::vector<MemoryRecord> out;
-  EXPECT_TRUE(engine.Export(scope, [&](const MemoryRecord& r) {
-    out.push_back(r);
-    return Status::Ok();
-  }).ok());
+  EXPECT_TRUE(engine
+                  .Export(scope,
+                          [&](const MemoryRecord& r) {
+                            out.push_back(r);
+                            return Status::Ok();
+                          })
+                  .ok());
   return out;
 }
 
@@ -51,11 +53,20 @@ MemoryRecord FullRecord() {
   before.content = "想跑半马";
   before.status = ItemStatus::kActive;
   before.valid_to.reset();
-  r.history = {
-      {.seq = 1, .item_id = m.id, .event = HistoryEvent::kAdd, .new_content = "想跑半马",
-       .reason = "extracted", .at = kT0},
-      {.seq = 2, .item_id = m.id, .event = HistoryEvent::kSupersede, .old_content = "想跑半马",
-       .new_content = m.content, .previous = before, .reason = "goal changed", .at = kT0 + 5}};
+  r.history = {{.seq = 1,
+                .item_id = m.id,
+                .event = HistoryEvent::kAdd,
+                .new_content = "想跑半马",
+                .reason = "extracted",
+                .at = kT0},
+               {.seq = 2,
+                .item_id = m.id,
+                .event = HistoryEvent::kSupersede,
+                .old_content = "想跑半马",
+                .new_content = m.content,
+                .previous = before,
+                .reason = "goal changed",
+                .at = kT0 + 5}};
   r.vectors = {{"hash-4", {0.5f, -0.25f, 1e-8f, 3.0f}}};
   return r;
 }
@@ -118,17 +129,21 @@ TEST(JsonlTest, MalformedLinesAreReportedByLineAndTheirBatchIsNotWritten) {
   TempDir dir;
   auto engine = testing::OpenEngine(dir.File("e.db"));
   std::stringstream in;
-  in << R"({"kind":"engram-export","version":1})" << "\n"  // line 1
-     << GoodLine("a1") << "\n"                             // line 2  batch 1
-     << GoodLine("a2") << "\n"                             // line 3  batch 1
-     << "\n"                                               // line 4  (blank)
-     << GoodLine("b1") << "\n"                             // line 5  batch 2
-     << "{not json" << "\n"                                // line 6  batch 2
-     << GoodLine("c1") << "\n"                             // line 7  batch 3
+  in << R"({"kind":"engram-export","version":1})"
+     << "\n"                    // line 1
+     << GoodLine("a1") << "\n"  // line 2  batch 1
+     << GoodLine("a2") << "\n"  // line 3  batch 1
+     << "\n"                    // line 4  (blank)
+     << GoodLine("b1") << "\n"  // line 5  batch 2
+     << "{not json"
+     << "\n"                    // line 6  batch 2
+     << GoodLine("c1") << "\n"  // line 7  batch 3
      << "{\"memory\":{\"id\":\"c2\",\"user_id\":\"u\",\"content\":\"bad \xff byte\"}}\n"  // 8
-     << R"({"memory":{"id":"d1","user_id":"u","content":"x","colour":"red"}})" << "\n"  // 9
-     << R"({"memory":{"id":"d2","user_id":"u"}})" << "\n"  // line 10 batch 4: no content
-     << GoodLine("e1") << "\n";                            // line 11 batch 5
+     << R"({"memory":{"id":"d1","user_id":"u","content":"x","colour":"red"}})"
+     << "\n"  // 9
+     << R"({"memory":{"id":"d2","user_id":"u"}})"
+     << "\n"                     // line 10 batch 4: no content
+     << GoodLine("e1") << "\n";  // line 11 batch 5
   ImportOptions options;
   options.batch_size = 2;
   auto report = ImportJsonl(*engine, in, options);
@@ -163,7 +178,8 @@ TEST(JsonlTest, ExistingIdsFailOrAreSkipped) {
   EXPECT_FALSE(failed->ok());
   EXPECT_EQ(failed->imported, 0);
   EXPECT_NE(failed->errors[0].message.find("already exists"), std::string::npos);
-  EXPECT_EQ(engine->Get(Scope{"default", "u", "", ""}, "x3").status().code(), StatusCode::kNotFound);
+  EXPECT_EQ(engine->Get(Scope{"default", "u", "", ""}, "x3").status().code(),
+            StatusCode::kNotFound);
 
   std::stringstream skip(data + GoodLine("x3") + "\n");
   ImportOptions options;

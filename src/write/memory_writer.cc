@@ -69,8 +69,9 @@ Result<std::vector<RememberResult>> MemoryWriter::RememberEach(
   for (const RememberItem& item : items) {
     auto r = Remember(scope, item.turns, {}, item.options);
     if (!r.ok()) {
-      return items.size() == 1 ? r.status()
-                               : r.status().WithContext("memories[" + std::to_string(out.size()) + "]");
+      return items.size() == 1
+                 ? r.status()
+                 : r.status().WithContext("memories[" + std::to_string(out.size()) + "]");
     }
     out.push_back(std::move(r).value());
   }
@@ -82,8 +83,9 @@ Result<std::vector<MemoryItem>> MemoryWriter::AddAsGiven(const Scope& scope,
   for (size_t i = 0; i < memories.size(); ++i) {
     auto clean = ApplyPrivacy(memories[i].content);
     if (!clean.ok()) {
-      return memories.size() == 1 ? clean.status()
-                                  : clean.status().WithContext("memories[" + std::to_string(i) + "]");
+      return memories.size() == 1
+                 ? clean.status()
+                 : clean.status().WithContext("memories[" + std::to_string(i) + "]");
     }
     memories[i].content = std::move(clean).value();
   }
@@ -95,8 +97,8 @@ Result<RememberResult> MemoryWriter::Remember(const Scope& scope, const std::vec
                                               const RememberOptions& options) {
   if (turns.empty()) return Status::InvalidArgument("no messages to remember");
   // Checked here: it applies to what is extracted, and a message may yield nothing.
-  if (options.importance &&
-      !(std::isfinite(*options.importance) && *options.importance >= 0 && *options.importance <= 1)) {
+  if (options.importance && !(std::isfinite(*options.importance) && *options.importance >= 0 &&
+                              *options.importance <= 1)) {
     return Status::InvalidArgument("importance: must be between 0 and 1, got " +
                                    std::to_string(*options.importance));
   }
@@ -128,8 +130,8 @@ Result<RememberResult> MemoryWriter::Remember(const Scope& scope, const std::vec
   for (size_t i = 0; i < input.turns.size(); ++i) {
     const Turn& t = input.turns[i];
     if (!IsUserTurn(t.role)) {
-      result.skipped.push_back({i, "not said by the user (role '" + t.role +
-                                       "'): read as context, not stored"});
+      result.skipped.push_back(
+          {i, "not said by the user (role '" + t.role + "'): read as context, not stored"});
     } else if (std::string_view kind = ChitChatKind(t.content); !kind.empty()) {
       result.skipped.push_back({i, "chit-chat (" + std::string(kind) + "): nothing to remember"});
     } else {
@@ -309,15 +311,18 @@ Result<WriteOutcome> MemoryWriter::WriteCandidate(const Scope& scope, const Cand
   w.turn_ids = m.source.turn_ids;
   const TimestampMs said = SaidAt(c, turns);
   if (said > 0) m.created_at = said;
-  if (c.valid_from) m.valid_from = c.valid_from;
-  else if (said > 0) m.valid_from = said;
+  if (c.valid_from)
+    m.valid_from = c.valid_from;
+  else if (said > 0)
+    m.valid_from = said;
 
   NeighbourQuery nq;
   nq.content = c.content;
   nq.slot = c.slot;
   nq.k = options_.neighbours;
   nq.ends = c.ends;
-  if (c.correction) nq.latest_since = (said > 0 ? said : engine_->Now()) - options_.correction_window_ms;
+  if (c.correction)
+    nq.latest_since = (said > 0 ? said : engine_->Now()) - options_.correction_window_ms;
   ENGRAM_ASSIGN_OR_RETURN(auto neighbours, engine_->FindNeighbours(scope, nq));
   // Items written by this very message are not what a correction in it corrects, unless they
   // share its slot family: the turn's own ADDs come first in `neighbours` by time only.
@@ -348,7 +353,8 @@ Result<WriteOutcome> MemoryWriter::WriteCandidate(const Scope& scope, const Cand
     for (size_t i = 0; i < neighbours.size(); ++i) {
       const std::string& id = neighbours[i].item.id;
       if (neighbours[i].ended && static_cast<int>(i) != target &&
-          std::find(w.also_supersede.begin(), w.also_supersede.end(), id) == w.also_supersede.end()) {
+          std::find(w.also_supersede.begin(), w.also_supersede.end(), id) ==
+              w.also_supersede.end()) {
         w.also_supersede.push_back(id);
       }
     }

@@ -3,12 +3,11 @@
 // speakers skipped with a reason, a failing extractor keeps the raw turns, a failing resolver
 // falls back to the rules, sources and times recorded. The built-in rules end to end are in
 // rule_scenario_test.cc.
-#include "engram/write_path.h"
-
 #include <gtest/gtest.h>
 
 #include <algorithm>
 
+#include "engram/write_path.h"
 #include "write/writer_test_util.h"
 
 namespace engram {
@@ -85,9 +84,10 @@ TEST_F(MemoryWriterTest, KeepsTheTurnAndLinksItWithWhatItSaid) {
 TEST_F(MemoryWriterTest, OtherSpeakersAndChitChatAreSkippedWithTheReason) {
   auto extractor = std::make_shared<ScriptedExtractor>(std::vector<Result<ExtractionResult>>{});
   MemoryWriter writer(engine_.get(), WriterOptions{.extractor = extractor});
-  auto out = writer.Remember(alice_, {UserTurn("hi!", kT0), Turn{"assistant", "Hello, how can I help?", kT0, ""},
-                                      UserTurn("I've been sleeping badly", kT0), UserTurn("哈哈好的", kT0),
-                                      Turn{"Caroline", "I went to a support group yesterday", kT0, ""}});
+  auto out = writer.Remember(
+      alice_, {UserTurn("hi!", kT0), Turn{"assistant", "Hello, how can I help?", kT0, ""},
+               UserTurn("I've been sleeping badly", kT0), UserTurn("哈哈好的", kT0),
+               Turn{"Caroline", "I went to a support group yesterday", kT0, ""}});
   ASSERT_TRUE(out.ok()) << out.status().ToString();
   ASSERT_EQ(out->skipped.size(), 3u);
   EXPECT_EQ(out->skipped[0].turn, 0u);
@@ -106,7 +106,8 @@ TEST_F(MemoryWriterTest, OtherSpeakersAndChitChatAreSkippedWithTheReason) {
   EXPECT_EQ(extractor->seen[0].turns.size(), 5u);
 
   // Nothing but chit-chat: nothing stored, nothing extracted.
-  auto chat = writer.Remember(alice_, {UserTurn("thanks, that's great", kT0), UserTurn("好的谢谢", kT0)});
+  auto chat =
+      writer.Remember(alice_, {UserTurn("thanks, that's great", kT0), UserTurn("好的谢谢", kT0)});
   ASSERT_TRUE(chat.ok());
   EXPECT_TRUE(chat->writes.empty());
   EXPECT_EQ(chat->skipped.size(), 2u);
@@ -115,8 +116,8 @@ TEST_F(MemoryWriterTest, OtherSpeakersAndChitChatAreSkippedWithTheReason) {
 
 TEST_F(MemoryWriterTest, WithoutKeptTurnsOnlyWhatIsExtractedIsStored) {
   ExtractionResult r{{Cand("lives in Hangzhou", "user/location", true)}, "scripted-v1", ""};
-  auto extractor = std::make_shared<ScriptedExtractor>(std::vector<Result<ExtractionResult>>{
-      r, Status::Unavailable("LLM provider: timeout")});
+  auto extractor = std::make_shared<ScriptedExtractor>(
+      std::vector<Result<ExtractionResult>>{r, Status::Unavailable("LLM provider: timeout")});
   WriterOptions options{.extractor = extractor};
   options.keep_turns = false;
   MemoryWriter writer(engine_.get(), options);
@@ -205,9 +206,11 @@ TEST_F(MemoryWriterTest, BatchesNameTheFailingEntry) {
   items[2].turns = {UserTurn("I like coffee", kT0)};
   auto each = writer.RememberEach(alice_, items);
   ASSERT_FALSE(each.ok());
-  EXPECT_NE(each.status().message().find("memories[1]"), std::string::npos) << each.status().message();
+  EXPECT_NE(each.status().message().find("memories[1]"), std::string::npos)
+      << each.status().message();
   EXPECT_EQ(extractor->seen.size(), 1u);  // the third item never ran
-  EXPECT_EQ(ActiveContents(), (std::vector<std::string>{"I like hiking", "I like tea", "likes tea"}));
+  EXPECT_EQ(ActiveContents(),
+            (std::vector<std::string>{"I like hiking", "I like tea", "likes tea"}));
 }
 
 TEST_F(MemoryWriterTest, FailedExtractionKeepsTheRawTurnsAndSaysWhy) {
@@ -244,8 +247,8 @@ TEST_F(MemoryWriterTest, FailedExtractionKeepsTheRawTurnsAndSaysWhy) {
 TEST_F(MemoryWriterTest, FailingResolverFallsBackToTheRules) {
   ExtractionResult first{{Cand("lives in Beijing", "user/location", true)}, "scripted", ""};
   ExtractionResult second{{Cand("lives in Shanghai", "user/location", true)}, "scripted", ""};
-  auto extractor = std::make_shared<ScriptedExtractor>(
-      std::vector<Result<ExtractionResult>>{first, second});
+  auto extractor =
+      std::make_shared<ScriptedExtractor>(std::vector<Result<ExtractionResult>>{first, second});
   auto resolver = std::make_shared<FailingResolver>();
   MemoryWriter writer(engine_.get(), WriterOptions{.extractor = extractor, .resolver = resolver});
   ASSERT_TRUE(writer.Remember(alice_, {UserTurn("x", kT0)}).ok());
@@ -267,8 +270,8 @@ TEST_F(MemoryWriterTest, TheDuplicateThresholdsAreConfigurable) {
     Scope scope{"default", threshold > 0 ? "default-threshold" : "zero-threshold", "", ""};
     ExtractionResult first{{Cand("User collects vintage vinyl records")}, "scripted", ""};
     ExtractionResult second{{Cand("User plays chess on Sundays")}, "scripted", ""};
-    auto extractor = std::make_shared<ScriptedExtractor>(
-        std::vector<Result<ExtractionResult>>{first, second});
+    auto extractor =
+        std::make_shared<ScriptedExtractor>(std::vector<Result<ExtractionResult>>{first, second});
     WriterOptions options{.extractor = extractor};
     options.rules.duplicate_similarity = threshold;
     MemoryWriter writer(engine_.get(), options);

@@ -265,8 +265,8 @@ TEST_F(RuleScenarioTest, RelativeDatesResolveFromWhenTheyWereSaid) {
                        content.find(iso.substr(0, 7)) != std::string::npos ||
                        content.find(iso.substr(0, 4)) != std::string::npos;
     EXPECT_TRUE(dated) << c.text << " → " << content;
-    for (const char* relative : {"yesterday", "tomorrow", "last week", "next week", "ago",
-                                 "昨天", "明天", "上周", "下周", "前天", "后天", "去年", "明年"}) {
+    for (const char* relative : {"yesterday", "tomorrow", "last week", "next week", "ago", "昨天",
+                                 "明天", "上周", "下周", "前天", "后天", "去年", "明年"}) {
       EXPECT_EQ(content.find(relative), std::string::npos) << c.text << " → " << content;
     }
   }

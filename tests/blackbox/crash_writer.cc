@@ -39,12 +39,18 @@ int main(int argc, char** argv) {
     if (i + 1 >= argc) return Usage((std::string("missing value for ") + flag).c_str());
     const char* value = argv[i + 1];
     bool ok = true;
-    if (std::strcmp(flag, "--db") == 0) db = value;
-    else if (std::strcmp(flag, "--user") == 0) user = value;
-    else if (std::strcmp(flag, "--batches") == 0) ok = ParseCount(value, &batches);
-    else if (std::strcmp(flag, "--batch-size") == 0) ok = ParseCount(value, &batch_size);
-    else if (std::strcmp(flag, "--start-batch") == 0) ok = ParseCount(value, &start);
-    else return Usage((std::string("unknown flag ") + flag).c_str());
+    if (std::strcmp(flag, "--db") == 0)
+      db = value;
+    else if (std::strcmp(flag, "--user") == 0)
+      user = value;
+    else if (std::strcmp(flag, "--batches") == 0)
+      ok = ParseCount(value, &batches);
+    else if (std::strcmp(flag, "--batch-size") == 0)
+      ok = ParseCount(value, &batch_size);
+    else if (std::strcmp(flag, "--start-batch") == 0)
+      ok = ParseCount(value, &start);
+    else
+      return Usage((std::string("unknown flag ") + flag).c_str());
     if (!ok) return Usage((std::string("bad number for ") + flag).c_str());
   }
   if (db.empty() || batches < 0 || batch_size < 1) {
