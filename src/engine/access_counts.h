@@ -53,8 +53,8 @@ class AccessCounts {
   // Counts wait at most this long on the engine's clock: between flushes an item read many
   // times is written once, and the checkpoints copy fewer pages.
   static constexpr TimestampMs kFlushIntervalMs = 5000;
-  // Items per transaction: a writer, or a search of one of the chunk's items, waits for one
-  // chunk's commit at most, so a chunk stays short.
+  // Items per transaction: a writer waits for one chunk's commit at most (searches never wait:
+  // ReadHitRows), so a chunk stays short.
   static constexpr size_t kChunkMax = 500;
   // A paced flush waits this many times as long as each chunk took before the next, so it
   // takes at most a quarter of a core instead of bursts that starve the searches.

@@ -51,8 +51,8 @@ bool Engine::Impl::TryLoadSnapshot(const Scope& scope, ScopeIndex* index) {
   if (!path.ok() || path->empty() || !fingerprint.ok()) return false;
   if (fingerprint->count < static_cast<int64_t>(options_.hnsw_threshold)) {
     // Below the threshold the scope uses the scan index. A snapshot left by a graph the scope
-    // had before (more vectors, or a lower threshold in an earlier version: 5,000 until
-    // 2026-12) would never be read again; it is only a cache, so it goes.
+    // had before (more vectors, or a lower threshold in an earlier version) would never be read
+    // again; it is only a cache, so it goes.
     std::error_code ignored;
     std::filesystem::remove(*path, ignored);
     return false;
