@@ -171,7 +171,9 @@ TEST_F(MemoryStoreCheckpointTest, TheWalStartsOverUnderAStreamOfCommits) {
   ASSERT_GT(checkpoints, 10);
   const uintmax_t database = std::filesystem::file_size(path_);
   EXPECT_GT(database, 30u << 20);
-  EXPECT_LT(largest_wal, database / 3) << "the WAL kept growing: " << largest_wal << " bytes";
+  // A WAL that never started over would hold every page written, more than the database; one
+  // that starts over stays well below it even when the checkpointing thread gets little CPU.
+  EXPECT_LT(largest_wal, database / 2) << "the WAL kept growing: " << largest_wal << " bytes";
   EXPECT_EQ(store_->Get(alice_, "i" + std::to_string(kBatches * 10 - 1))->content,
             Content(kBatches - 1));
 }
