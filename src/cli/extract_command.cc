@@ -77,7 +77,9 @@ void PrintText(const nlohmann::ordered_json& reply) {
   }
 }
 
-// Standard input, one {"text", "at"?, "role"?} per line → one reply (or {"error": …}) per line.
+// Standard input, one {"content", "at"?, "role"?} per line → one reply (or {"error": …}) per
+// line. "text" is the deprecated name of "content" (as in POST /v1/memories): accepted, and the
+// reply carries a "warnings" entry saying so; both with different values is an error.
 int RunLines(Context& ctx, ExtractRunner& runner) {
   std::string line;
   int64_t n = 0;
@@ -88,21 +90,34 @@ int RunLines(Context& ctx, ExtractRunner& runner) {
     json in = json::parse(line, nullptr, false);
     Status st = Status::Ok();
     nlohmann::ordered_json reply;
-    if (!in.is_object() || !in.contains("text") || !in["text"].is_string()) {
-      st = Status::InvalidArgument("line " + std::to_string(n) + ": expected {\"text\": …}");
+    std::string where = "line " + std::to_string(n);
+    const bool has_content = in.is_object() && in.contains("content");
+    const bool has_text = in.is_object() && in.contains("text");
+    std::string warning;
+    if (!in.is_object() || (!has_content && !has_text)) {
+      st = Status::InvalidArgument(where + ": expected {\"content\": …}");
+    } else if ((has_content && !in["content"].is_string()) ||
+               (has_text && !in["text"].is_string())) {
+      st = Status::InvalidArgument(where + ": \"content\" must be a string");
+    } else if (has_content && has_text && in["content"] != in["text"]) {
+      st = Status::InvalidArgument(where +
+                                   ": \"text\" is the deprecated name of \"content\"; give one");
     } else {
+      if (!has_content) warning = "\"text\" is deprecated: use \"content\"";
+      const std::string content =
+          has_content ? in["content"].get<std::string>() : in["text"].get<std::string>();
       auto at = OptTime(in.value("at", ""));
       if (!at.ok()) {
-        st = at.status().WithContext("line " + std::to_string(n));
+        st = at.status().WithContext(where);
       } else {
-        auto r = runner.Extract(in["text"].get<std::string>(), in.value("role", "user"),
-                                at->value_or(0));
+        auto r = runner.Extract(content, in.value("role", "user"), at->value_or(0));
         if (r.ok())
           reply = std::move(r).value();
         else
-          st = r.status().WithContext("line " + std::to_string(n));
+          st = r.status().WithContext(where);
       }
     }
+    if (st.ok() && !warning.empty()) reply["warnings"] = nlohmann::ordered_json::array({warning});
     if (!st.ok()) {
       failed = true;
       reply = nlohmann::ordered_json{
@@ -154,8 +169,9 @@ void AddExtractCommand(CLI::App& app, Context& ctx) {
   cmd->add_option("--role", flags->role, "Who said it (user, or a speaker's name)")
       ->capture_default_str();
   cmd->add_flag("--jsonl", flags->jsonl,
-                "Read {\"text\", \"at\"?, \"role\"?} objects from standard input, one per line, "
-                "and print one JSON reply per line");
+                "Read {\"content\", \"at\"?, \"role\"?} objects from standard input, one per "
+                "line (\"text\": deprecated name of \"content\"), and print one JSON reply per "
+                "line");
   cmd->callback([&ctx, flags] { ctx.action = [&ctx, flags] { return RunExtract(ctx, *flags); }; });
 }
 

@@ -70,7 +70,7 @@ class LlmWritePathTest(unittest.TestCase):
                         cls.index[(case["id"], m["text"])] = len(
                             [x for x in cls.messages if x[0] == case["id"]]) - 1
         # Record the replies: the rules' reading of each message, at its time.
-        lines = "".join(json.dumps({"text": t, "at": at}, ensure_ascii=False) + "\n"
+        lines = "".join(json.dumps({"content": t, "at": at}, ensure_ascii=False) + "\n"
                         for _, _, t, at in cls.messages)
         proc = run(["--json", "extract", "--jsonl"], stdin=lines.encode("utf-8"))
         assert proc.returncode == 0, proc.stderr.decode()
