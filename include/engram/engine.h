@@ -23,6 +23,7 @@
 #include "engram/clock.h"
 #include "engram/embedder.h"
 #include "engram/extraction.h"
+#include "engram/lifecycle.h"
 #include "engram/listings.h"
 #include "engram/memory.h"
 #include "engram/records.h"
@@ -69,6 +70,13 @@ struct EngineOptions {
   // fraction of a page write, and an item read often in the interval is written once. 0 is
   // taken as 1.
   size_t access_flush_items = 100'000;
+  // The lifecycle (include/engram/lifecycle.h): how retention decays and enters ranking, and
+  // what maintenance archives, expires and purges.
+  RetentionPolicy retention;
+  MaintenancePolicy maintenance;
+  // An incremental Maintain() of every scope runs this often, on a thread of its own (never
+  // delaying the checkpoints and access flushes); 0: off (`engram serve` sets it).
+  int64_t maintenance_interval_ms = 0;
 };
 
 // Progress of a long operation: items done so far of a total (total 0 when unknown).
@@ -88,8 +96,9 @@ struct NewMemory {
   std::optional<TimestampMs> created_at;  // default now
   std::optional<TimestampMs> valid_from;  // default created_at
   std::optional<TimestampMs> valid_to;
-  std::string slot;    // see MemoryItem::slot
-  std::string reason;  // recorded in the ADD history row
+  std::string slot;                       // see MemoryItem::slot
+  std::string reason;                     // recorded in the ADD history row
+  std::optional<TimestampMs> expires_at;  // see MemoryItem::expires_at; default never
 };
 
 // A change to an item; only the fields that are set change. Content changes keep the id.
@@ -105,6 +114,8 @@ struct MemoryPatch {
   std::optional<TimestampMs> valid_from;
   std::optional<TimestampMs> valid_to;
   bool clear_valid_to = false;
+  std::optional<TimestampMs> expires_at;
+  bool clear_expires_at = false;     // never expires
   std::optional<ItemStatus> status;  // active or archived; use Delete to delete
   // Provenance, replaced whole: for the write path (a session summary rewritten over more
   // turns, by another method); the API does not expose it.
@@ -260,6 +271,20 @@ class Engine {
   // serves meanwhile, writes are not blocked); this blocks until no build is queued or running.
   // Destroying the engine cancels a running build instead (the next load starts it again).
   void WaitForIndexBuilds();
+
+  // The lifecycle's maintenance (engine_maintain.cc): expires items past their expires_at,
+  // archives active items whose retention fell below options().maintenance.archive_below and
+  // purges archived items past their grace (critical items are never archived or purged), over
+  // the request's tenant and user (empty: all). Each change is a history row on the item with
+  // its reason, and a row of the maintenance log (which outlives purged items). Incremental by
+  // default: only the items due for review (each item's next review time is stored when it is
+  // examined) and those changed since the last run are read. Works a scope at a time, in
+  // transactions of at most a few hundred items, so adds and searches wait at most one commit.
+  // A dry run reports the same decisions and changes nothing.
+  Result<MaintenanceReport> Maintain(const MaintenanceRequest& request,
+                                     const ProgressFn& progress = nullptr);
+  // The scope's (tenant, user) maintenance log, oldest first: at most `limit` (1..100000) rows.
+  Result<std::vector<MaintenanceLogEntry>> MaintenanceLog(const Scope& scope, int limit = 1000);
 
   // Counts for operators (the server's /metrics): stored items by status over every tenant,
   // scopes, and the search indexes loaded in memory. Scans the items table; not a hot path.

@@ -63,6 +63,13 @@ struct Candidate {
   // A correction that gives only the new value ("wait no, Ellie"; content is that value): the
   // write path applies it to the user's latest memory, written moments before.
   bool bare = false;
+  // When it stops being worth recalling: a wish, plan or whereabouts for a day or a week
+  // ("今天想吃川菜", "this week I'm in Tokyo") lapses when that day or week is over. Empty:
+  // never (an allergy, a job).
+  std::optional<TimestampMs> expires_at;
+  // A health or safety fact (an allergy, a medication) or one the user asked to keep
+  // ("remember this", "记住"): stored with kCriticalTag, never forgotten automatically.
+  bool critical = false;
 };
 
 struct ExtractionResult {

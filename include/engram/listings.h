@@ -12,6 +12,7 @@
 #include <vector>
 
 #include "engram/clock.h"
+#include "engram/records.h"  // SessionSummary
 
 namespace engram {
 
@@ -33,18 +34,6 @@ struct UserSummary {
 struct UserPage {
   std::vector<UserSummary> users;
   std::string next_cursor;
-};
-
-// One conversation session of a user (its turns: Engine::GetSession).
-struct SessionSummary {
-  std::string session_id;
-  std::string agent_id;
-  TimestampMs started_at = 0;
-  std::optional<TimestampMs> last_turn_at;
-  std::optional<TimestampMs> closed_at;
-  std::string summary_id;  // the session's summary item, or empty
-  int64_t turn_count = 0;
-  bool operator==(const SessionSummary&) const = default;
 };
 
 // Newest session first (the order sessions were started in, reversed).

@@ -114,6 +114,9 @@ struct MemoryItem {
   // A kept conversation turn (IsKeptTurn): the items extracted from it, or reinforced or
   // replaced by what it said, in the order written. Empty on every other item.
   std::vector<std::string> derived_ids;
+  // When the item stops being worth recalling ("today I want noodles": the end of that day);
+  // empty: never. An expired item leaves search at once; maintenance archives it.
+  std::optional<TimestampMs> expires_at;
 
   bool operator==(const MemoryItem&) const = default;
 };

@@ -23,7 +23,8 @@ struct StoredTurn {
   bool operator==(const StoredTurn&) const = default;
 };
 
-struct SessionInfo {
+// One conversation session of a user, without its turns (Engine::ListSessions lists these).
+struct SessionSummary {
   std::string session_id;
   std::string agent_id;
   TimestampMs started_at = 0;
@@ -31,6 +32,11 @@ struct SessionInfo {
   std::optional<TimestampMs> closed_at;
   std::string summary_id;  // the session's summary item, or empty
   int64_t turn_count = 0;
+  bool operator==(const SessionSummary&) const = default;
+};
+
+// A session with its latest turns (Engine::GetSession).
+struct SessionInfo : SessionSummary {
   std::vector<StoredTurn> recent;  // the latest turns asked for, oldest first
 };
 

@@ -34,6 +34,12 @@ struct SearchFilters {
     std::vector<MetadataValue> values;
   };
   std::vector<MetadataIn> metadata_in;
+  // Expired items (MemoryItem::expires_at at or before the search's time) leave search at once;
+  // true keeps them (to see what maintenance will archive).
+  bool include_expired = false;
+  // Items expiring at or before this time are left out. Engine::Search sets it to its "now"
+  // unless include_expired; nullopt: no expiry check.
+  std::optional<TimestampMs> expires_after;
 };
 
 struct SearchQuery {
@@ -100,6 +106,9 @@ struct ScoreExplain {
   double relevance = 0;  // the fused relevance, context and session prior included
   double recency = 0;    // 0.5^(age / half-life)
   double importance = 0;
+  // Retention (include/engram/lifecycle.h) and the factor it scaled the score by.
+  double retention = 1;
+  double retention_factor = 1;
   int keyword_rank = 0;  // 1-based; 0: not a keyword candidate
   int vector_rank = 0;   // 1-based; 0: not a vector candidate
 };
@@ -124,6 +133,9 @@ struct ContextRequest {
   std::string session_summary;
   std::vector<ContextTurn> session_turns;
   double session_share = 0.5;
+  // The user's profile as text (include/engram/profile.h, ProfileText), placed first; the
+  // caller sizes it (the HTTP API gives it at most profile_share of the budget).
+  std::string profile;
 };
 
 struct ContextResult {
@@ -132,6 +144,7 @@ struct ContextResult {
   int tokens = 0;                   // approximate tokens of `text`
   int session_turns = 0;            // recent turns included
   bool session_summary = false;     // whether the session summary is included
+  bool profile = false;             // whether the profile leads the block
 };
 
 }  // namespace engram

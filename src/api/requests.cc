@@ -88,7 +88,7 @@ Status DecodeMetadataFilter(const json& md, SearchFilters* f) {
 // deprecated alias of "content").
 const std::set<std::string> kMemoryFields = {
     "content",    "text",       "messages",   "type",     "tier", "metadata", "importance",
-    "confidence", "created_at", "valid_from", "valid_to", "tags", "entities"};
+    "confidence", "created_at", "valid_from", "valid_to", "tags", "entities", "expires_at"};
 
 void NoteDeprecated(std::vector<Deprecation>* warnings, const std::string& field,
                     const std::string& replacement) {
@@ -139,6 +139,7 @@ Status DecodeMemories(const json& body, std::string_view what, std::vector<NewMe
   r.OptTime("created_at", &base.created_at);
   r.OptTime("valid_from", &base.valid_from);
   r.OptTime("valid_to", &base.valid_to);
+  r.OptTime("expires_at", &base.expires_at);
   r.StringList("tags", &base.tags);
   r.StringList("entities", &base.entities);
   ENGRAM_RETURN_IF_ERROR(r.status());
@@ -236,7 +237,8 @@ void ReadRememberOptions(FieldReader& r, RememberOptions* o) {
 Status DecodeInferItem(const json& body, std::string_view what, const Limits& limits,
                        InferItem* item, std::vector<Deprecation>* warnings) {
   FieldReader r(body, what);
-  for (const char* field : {"type", "tier", "confidence", "valid_from", "valid_to", "entities"}) {
+  for (const char* field :
+       {"type", "tier", "confidence", "valid_from", "valid_to", "entities", "expires_at"}) {
     if (r.Has(field)) {
       r.Fail(field, "is decided by extraction; send it with infer=false to store as given");
     }
@@ -585,7 +587,7 @@ Result<std::string> DecodeKeyListTenant(const Params& params) {
 Result<MemoryPatch> DecodePatch(const json& body) {
   FieldReader r(body, "request");
   r.CheckKnown({"content", "type", "tier", "tags", "entities", "metadata", "importance",
-                "confidence", "valid_from", "valid_to", "status", "reason"});
+                "confidence", "valid_from", "valid_to", "status", "reason", "expires_at"});
   MemoryPatch p;
   if (r.Has("content")) r.String("content", &p.content.emplace());
   if (r.Has("type")) r.Enum("type", &p.type.emplace(), &ParseMemoryType);
@@ -606,11 +608,17 @@ Result<MemoryPatch> DecodePatch(const json& body) {
   } else {
     r.OptTime("valid_to", &p.valid_to);
   }
+  if (body.is_object() && body.contains("expires_at") && body.at("expires_at").is_null()) {
+    p.clear_expires_at = true;
+  } else {
+    r.OptTime("expires_at", &p.expires_at);
+  }
   if (r.Has("status")) r.Enum("status", &p.status.emplace(), &ParseItemStatus);
   r.String("reason", &p.reason);
   ENGRAM_RETURN_IF_ERROR(r.status());
   if (!p.content && !p.type && !p.tier && !p.tags && !p.entities && !p.metadata && !p.importance &&
-      !p.confidence && !p.valid_from && !p.valid_to && !p.clear_valid_to && !p.status) {
+      !p.confidence && !p.valid_from && !p.valid_to && !p.clear_valid_to && !p.status &&
+      !p.expires_at && !p.clear_expires_at) {
     return Status::InvalidArgument("request changes nothing: name at least one field to change");
   }
   return p;
@@ -619,9 +627,10 @@ Result<MemoryPatch> DecodePatch(const json& body) {
 Result<SearchFilters> DecodeFilters(const json& filters) {
   FieldReader r(filters, "filters");
   r.CheckKnown({"types", "tiers", "statuses", "created_after", "created_before", "as_of", "tags",
-                "entities", "metadata"});
+                "entities", "metadata", "include_expired"});
   SearchFilters f;
   r.EnumList("types", &f.types, &ParseMemoryType);
+  r.Bool("include_expired", &f.include_expired);
   r.EnumList("tiers", &f.tiers, &ParseTier);
   if (const json* s = r.Child("statuses"); s && s->is_string() && s->get<std::string>() == "all") {
     f.statuses.clear();
@@ -663,8 +672,13 @@ Result<ContextApiRequest> DecodeContext(const json& body, const std::string& ten
                                         const Limits& limits) {
   FieldReader r(body, "request");
   r.CheckKnown({"user_id", "agent_id", "session_id", "query", "k", "filters", "min_score",
-                "recent_turns", "token_budget"});
+                "recent_turns", "token_budget", "profile", "profile_share"});
   ContextApiRequest req;
+  r.Bool("profile", &req.profile);
+  r.Number("profile_share", &req.profile_share);
+  if (r.status().ok() && !(req.profile_share > 0 && req.profile_share <= 1)) {
+    r.Fail("profile_share", "must be above 0 and at most 1");
+  }
   ReadScope(r, tenant, &req.scope);
   // More candidates than a search (the budget decides what fits), within the server's cap:
   // a default above --max-k would refuse every request that leaves k out.

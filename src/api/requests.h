@@ -122,7 +122,8 @@ Result<SessionListRequest> DecodeSessionList(const Params& params, const std::st
 Result<std::string> DecodeKeyListTenant(const Params& params);
 
 // PATCH /v1/memories/{id}: the fields to change (content, type, tier, tags, entities,
-// metadata, importance, confidence, valid_from, valid_to (null clears it), status, reason).
+// metadata, importance, confidence, valid_from, valid_to (null clears it), expires_at (null
+// clears it), status, reason).
 Result<MemoryPatch> DecodePatch(const nlohmann::json& body);
 
 // POST /v1/search
@@ -137,6 +138,10 @@ Result<SearchRequest> DecodeSearch(const nlohmann::json& body, const std::string
 struct ContextApiRequest {
   Scope scope;
   ContextRequest request;
+  // "profile": true: the user's profile leads the block, in at most profile_share of the
+  // budget (the route builds it: include/engram/profile.h).
+  bool profile = false;
+  double profile_share = 0.3;
 };
 Result<ContextApiRequest> DecodeContext(const nlohmann::json& body, const std::string& tenant,
                                         const Limits& limits);

@@ -173,6 +173,8 @@ void AppendExplain(std::string* out, const ScoreExplain& e) {
   json_text::AppendInt(o.Key("keyword_rank"), e.keyword_rank);
   json_text::AppendDouble(o.Key("recency"), e.recency);
   json_text::AppendDouble(o.Key("relevance"), e.relevance);
+  json_text::AppendDouble(o.Key("retention"), e.retention);
+  json_text::AppendDouble(o.Key("retention_factor"), e.retention_factor);
   json_text::AppendDouble(o.Key("session"), e.session);
   json_text::AppendDouble(o.Key("time"), e.time);
   json_text::AppendDouble(o.Key("vector"), e.vector);
@@ -212,11 +214,11 @@ json HitsToJson(const std::vector<SearchHit>& hits, bool explain) {
 json ContextToJson(const ContextResult& context) {
   std::string memories;
   AppendHits(&memories, context.memories, /*explain=*/false);
-  return json{
-      {"context", context.text},
-      {"memories", json::parse(memories)},
-      {"tokens", context.tokens},
-      {"session", {{"turns", context.session_turns}, {"summary", context.session_summary}}}};
+  return json{{"context", context.text},
+              {"memories", json::parse(memories)},
+              {"tokens", context.tokens},
+              {"session", {{"turns", context.session_turns}, {"summary", context.session_summary}}},
+              {"profile", context.profile}};
 }
 
 json KeyToJson(const ApiKeyInfo& k) {
@@ -231,6 +233,64 @@ json KeyToJson(const ApiKeyInfo& k) {
 
 json ErrorToJson(const Status& status) {
   return json{{"error", {{"code", StatusCodeName(status.code())}, {"message", status.message()}}}};
+}
+
+json MaintenanceReportToJson(const MaintenanceReport& r) {
+  json users = json::array();
+  for (const MaintenanceUserCounts& u : r.users) {
+    users.push_back({{"tenant", u.tenant},
+                     {"user_id", u.user_id},
+                     {"examined", u.examined},
+                     {"archived", u.archived},
+                     {"expired", u.expired},
+                     {"purged", u.purged}});
+  }
+  json actions = json::array();
+  for (const MaintenanceActionRecord& a : r.actions) {
+    actions.push_back({{"tenant", a.tenant},
+                       {"user_id", a.user_id},
+                       {"id", a.item_id},
+                       {"action", std::string(ToString(a.action))},
+                       {"reason", a.reason},
+                       {"content", a.content}});
+  }
+  return json{{"dry_run", r.dry_run},        {"full", r.full},
+              {"at", FormatTimestamp(r.at)}, {"examined", r.examined},
+              {"archived", r.archived},      {"expired", r.expired},
+              {"purged", r.purged},          {"duration_ms", r.duration_ms},
+              {"users", std::move(users)},   {"actions", std::move(actions)}};
+}
+
+json MaintenanceLogToJson(const std::vector<MaintenanceLogEntry>& log) {
+  json results = json::array();
+  for (const MaintenanceLogEntry& e : log) {
+    results.push_back({{"id", e.item_id},
+                       {"action", std::string(ToString(e.action))},
+                       {"reason", e.reason},
+                       {"at", FormatTimestamp(e.at)}});
+  }
+  return json{{"results", std::move(results)}};
+}
+
+json ProfileToJson(const Profile& profile) {
+  json sections = json::array();
+  for (const ProfileSection& section : profile.sections) {
+    json lines = json::array();
+    for (const ProfileLine& l : section.lines) {
+      lines.push_back({{"text", l.text},
+                       {"memory_ids", l.item_ids},
+                       {"type", std::string(ToString(l.type))},
+                       {"slot", l.slot},
+                       {"importance", l.importance}});
+    }
+    sections.push_back({{"kind", section.kind}, {"lines", std::move(lines)}});
+  }
+  return json{{"sections", std::move(sections)},
+              {"memories", profile.items},
+              {"updated_at", profile.inputs_updated_at > 0
+                                 ? json(FormatTimestamp(profile.inputs_updated_at))
+                                 : json(nullptr)},
+              {"text", ProfileText(profile, 1 << 20)}};
 }
 
 }  // namespace engram::api

@@ -10,6 +10,7 @@
 #include "engram/engine.h"
 #include "engram/jobs.h"
 #include "engram/keys.h"
+#include "engram/profile.h"
 #include "engram/search.h"
 #include "engram/sessions.h"
 #include "engram/status.h"
@@ -56,5 +57,16 @@ nlohmann::json WarningsToJson(const std::vector<Deprecation>& warnings);
 
 // {"error": {"code": StatusCodeName(code), "message"}}
 nlohmann::json ErrorToJson(const Status& status);
+
+// A maintenance run: {"dry_run", "full", "at", "examined", "archived", "expired", "purged",
+// "duration_ms", "users": [{tenant, user_id, examined, archived, expired, purged}],
+// "actions": [{tenant, user_id, id, action, reason, content}]}.
+nlohmann::json MaintenanceReportToJson(const MaintenanceReport& report);
+// {"sections": [{"kind", "lines": [{"text", "memory_ids", "type", "slot", "importance"}]}],
+// "memories", "updated_at" (the latest change of a cited memory, or null), "text" (for a
+// prompt)}.
+nlohmann::json ProfileToJson(const Profile& profile);
+// {"results": [{"id", "action", "reason", "at"}]}, oldest first.
+nlohmann::json MaintenanceLogToJson(const std::vector<MaintenanceLogEntry>& log);
 
 }  // namespace engram::api

@@ -34,7 +34,7 @@ TEST(ResponsesTest, HitsTextHasEachHitWithItsMemoryScoreAndOptionalExplain) {
   const json explained = json::parse(HitsJsonText({a}, true));
   EXPECT_EQ(explained["results"][0]["explain"]["keyword"].get<double>(), 0.5);
   EXPECT_EQ(explained["results"][0]["explain"]["keyword_rank"], 2);
-  EXPECT_EQ(explained["results"][0]["explain"].size(), 10u);
+  EXPECT_EQ(explained["results"][0]["explain"].size(), 12u);
   EXPECT_EQ(HitsToJson({a}, true), explained);
   EXPECT_EQ(json::parse(HitsJsonText({}, false)), json::parse(R"({"results":[]})"));
 }

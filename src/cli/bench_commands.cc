@@ -346,6 +346,7 @@ void AddBenchCommands(CLI::App& app, Context& ctx) {
     ctx.action = [&ctx, extraction_flags] { return RunExtraction(ctx, *extraction_flags); };
   });
   AddWritePathBenchCommand(bench, ctx);
+  AddMaintenanceBenchCommand(bench, ctx);
 }
 
 }  // namespace engram::cli

@@ -23,6 +23,24 @@ Environment: ENGRAM_DB (database path), ENGRAM_TENANT, ENGRAM_USER,
              ENGRAM_MAX_CONTENT_BYTES, ENGRAM_EMBEDDER, ENGRAM_EMBED_URL,
              ENGRAM_EMBED_MODEL.)";
 
+// "preference=90" → (preference, 90 days).
+Result<std::pair<MemoryType, double>> ParseHalfLife(const std::string& entry) {
+  const size_t eq = entry.find('=');
+  if (eq == std::string::npos) {
+    return Status::InvalidArgument("expected TYPE=DAYS, got '" + entry + "'");
+  }
+  auto type = ParseMemoryType(entry.substr(0, eq));
+  if (!type.ok()) return type.status();
+  const std::string days_text = entry.substr(eq + 1);
+  char* end = nullptr;
+  const double days = std::strtod(days_text.c_str(), &end);
+  if (days_text.empty() || end != days_text.c_str() + days_text.size() || !(days >= 0) ||
+      days > 36500) {
+    return Status::InvalidArgument("days must be a number 0..36500, got '" + days_text + "'");
+  }
+  return std::pair{*type, days};
+}
+
 }  // namespace
 
 size_t Context::DefaultIndexMemoryMb() {
@@ -93,6 +111,17 @@ Engine* Context::OpenEngine(bool create) {
   options.index_memory_budget = index_memory_mb << 20;
   options.item_cache_bytes = item_cache_mb << 20;
   options.huge_pages = huge_pages;
+  options.retention = retention;
+  for (const std::string& entry : half_lives) {
+    auto parsed = ParseHalfLife(entry);
+    if (!parsed.ok()) {
+      Fail(parsed.status().WithContext("--half-life"));
+      return nullptr;
+    }
+    options.retention.half_life_days[parsed->first] = parsed->second;
+  }
+  options.maintenance = maintenance;
+  options.maintenance_interval_ms = maintenance_interval_ms;
   auto made = MakeEmbedder();
   if (!made.ok()) {
     Fail(made.status());
@@ -209,6 +238,29 @@ int RunCli(int argc, char** argv) {
                "there are free ones (sysctl vm.nr_hugepages), else in ordinary memory "
                "(env ENGRAM_HUGE_PAGES; default off)")
       ->envname("ENGRAM_HUGE_PAGES");
+  app.add_option("--half-life", ctx.half_lives,
+                 "Retention half-life of a memory type in days, TYPE=DAYS (repeatable; 0: never "
+                 "decays). Defaults: message 30, event 60, commitment 30, goal 90, opinion 120, "
+                 "preference 180, decision 180, fact 365, summary 365, skill 365, knowledge 0, "
+                 "profile 0")
+      ->delimiter(',');
+  app.add_option("--retention-weight", ctx.retention.ranking_weight,
+                 "Share of a search score retention can take away (0: no effect on ranking)")
+      ->envname("ENGRAM_RETENTION_WEIGHT")
+      ->check(CLI::Range(0.0, 1.0));
+  app.add_option("--critical-importance", ctx.retention.critical_importance,
+                 "Importance from which a memory is critical (never decays below the floor, "
+                 "never archived or purged by maintenance); so is one tagged 'critical'")
+      ->check(CLI::Range(0.0, 1.0));
+  app.add_option("--archive-below", ctx.maintenance.archive_below,
+                 "Maintenance archives memories whose retention is below this (0: never)")
+      ->envname("ENGRAM_ARCHIVE_BELOW")
+      ->check(CLI::Range(0.0, 1.0));
+  app.add_option("--purge-after-days", ctx.maintenance.purge_after_days,
+                 "Maintenance purges archived memories this many days after they were archived "
+                 "(0: never)")
+      ->envname("ENGRAM_PURGE_AFTER_DAYS")
+      ->check(CLI::Range(0.0, 36500.0));
   app.add_option("--max-content-bytes", ctx.max_content_bytes,
                  "Reject content longer than this (env ENGRAM_MAX_CONTENT_BYTES)")
       ->check(CLI::PositiveNumber);
@@ -268,6 +320,7 @@ int RunCli(int argc, char** argv) {
 
   AddItemCommands(app, ctx);
   AddExtractCommand(app, ctx);
+  AddMaintainCommand(app, ctx);
   AddTransferCommands(app, ctx);
   AddSearchCommands(app, ctx);
   AddBenchCommands(app, ctx);

@@ -6,6 +6,7 @@
 #include <memory>
 #include <optional>
 #include <string>
+#include <vector>
 
 #include "engram/engine.h"
 #include "engram/llm.h"
@@ -56,6 +57,12 @@ struct Context {
   std::string pii_key_env = "ENGRAM_PII_HASH_KEY";
   bool keep_turns = WriterOptions{}.keep_turns;  // keep user turns as episodic items
   RuleResolverOptions rules;                     // duplicate thresholds of the rule resolver
+  // The lifecycle (include/engram/lifecycle.h): --half-life TYPE=DAYS entries, thresholds,
+  // and the serve schedule (seconds; 0: off).
+  std::vector<std::string> half_lives;
+  RetentionPolicy retention;
+  MaintenancePolicy maintenance;
+  int64_t maintenance_interval_ms = 0;  // EngineOptions::maintenance_interval_ms (serve sets it)
 
   std::unique_ptr<Engine> engine;
   std::unique_ptr<MemoryWriter> writer;
@@ -87,8 +94,10 @@ struct Context {
 void AddItemCommands(CLI::App& app, Context& ctx);
 // `engram extract`: what the write path would extract, storing nothing.
 void AddExtractCommand(CLI::App& app, Context& ctx);
+void AddMaintainCommand(CLI::App& app, Context& ctx);  // maintain (the lifecycle)
 // `engram bench writepath`, under the `bench` command.
 void AddWritePathBenchCommand(CLI::App* bench, Context& ctx);
+void AddMaintenanceBenchCommand(CLI::App* bench, Context& ctx);  // bench maintenance
 void AddTransferCommands(CLI::App& app, Context& ctx);
 void AddSearchCommands(CLI::App& app, Context& ctx);
 void AddBenchCommands(CLI::App& app, Context& ctx);

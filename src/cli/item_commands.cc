@@ -16,7 +16,8 @@ using json = nlohmann::json;
 
 // Options of `add` and `update` that describe an item.
 struct ItemFlags {
-  std::string type, tier, metadata, valid_from, valid_to, reason;
+  std::string type, tier, metadata, valid_from, valid_to, expires_at, reason;
+  bool clear_expires_at = false;  // update only
   std::vector<std::string> tags, entities, meta;
   std::optional<double> importance, confidence;
 };
@@ -36,6 +37,9 @@ void AddItemFlags(CLI::App* cmd, ItemFlags& f) {
   cmd->add_option("--confidence", f.confidence, "0..1");
   cmd->add_option("--valid-from", f.valid_from, "When the fact began to hold (ISO-8601)");
   cmd->add_option("--valid-to", f.valid_to, "When it stopped holding (ISO-8601)");
+  cmd->add_option("--expires-at", f.expires_at,
+                  "When it stops being worth recalling (ISO-8601): expired memories leave "
+                  "search at once and maintenance archives them");
   cmd->add_option("--reason", f.reason, "Recorded in the history row");
 }
 
@@ -90,7 +94,7 @@ int RunAddAsGiven(Context& ctx, const std::string& text_arg, const ItemFlags& f,
   m.reason = f.reason;
   for (auto [text, field] :
        {std::pair{&created_at, &m.created_at}, std::pair{&f.valid_from, &m.valid_from},
-        std::pair{&f.valid_to, &m.valid_to}}) {
+        std::pair{&f.valid_to, &m.valid_to}, std::pair{&f.expires_at, &m.expires_at}}) {
     auto t = OptTime(*text);
     if (!t.ok()) return ctx.Fail(t.status());
     *field = *t;
@@ -145,6 +149,10 @@ int RunUpdate(Context& ctx, const std::string& id, const std::optional<std::stri
   if (!to.ok()) return ctx.Fail(to.status());
   p.valid_from = *from;
   p.valid_to = *to;
+  auto expires = OptTime(f.expires_at);
+  if (!expires.ok()) return ctx.Fail(expires.status().WithContext("--expires-at"));
+  p.expires_at = *expires;
+  p.clear_expires_at = f.clear_expires_at;
   Engine* engine = ctx.OpenEngine();
   if (!engine) return ctx.last_exit;
   auto item = engine->Update(*scope, id, p);
@@ -211,6 +219,7 @@ Status RefuseAsGivenFlags(const ItemFlags& f) {
                                                 {f.confidence.has_value(), "--confidence"},
                                                 {!f.valid_from.empty(), "--valid-from"},
                                                 {!f.valid_to.empty(), "--valid-to"},
+                                                {!f.expires_at.empty(), "--expires-at"},
                                                 {!f.reason.empty(), "--reason"}};
   for (const auto& [set, name] : given) {
     if (set) {
@@ -398,6 +407,7 @@ void AddItemCommands(CLI::App& app, Context& ctx) {
   update->add_option("--content,-c", st.up_content, "New content");
   update->add_option("--status", st.up_status, "active or archived");
   update->add_flag("--clear-valid-to", st.up_clear_valid_to, "The fact holds again");
+  update->add_flag("--clear-expires-at", st.up_flags.clear_expires_at, "It never expires");
   AddItemFlags(update, st.up_flags);
   update->callback([&ctx, state] {
     ctx.action = [&ctx, state] {

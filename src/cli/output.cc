@@ -72,6 +72,7 @@ void PrintItem(std::ostream& out, const MemoryItem& m, bool json) {
   row("created", FormatTimestamp(m.created_at) + "  updated " + FormatTimestamp(m.updated_at));
   row("valid", FormatTimestamp(m.valid_from) + " .. " +
                    (m.valid_to ? FormatTimestamp(*m.valid_to) : std::string("now")));
+  if (m.expires_at) row("expires", FormatTimestamp(*m.expires_at));
   row("source",
       m.source.extractor +
           (m.source.prompt_version.empty() ? "" : " (prompt " + m.source.prompt_version + ")"));

@@ -1,4 +1,4 @@
-// engram search | context | reembed
+// engram search | context | profile | reembed
 #include <unistd.h>
 
 #include <iomanip>
@@ -24,6 +24,7 @@ struct SearchFlags {
   bool explain = false;
   bool no_diversify = false;
   int budget = 1000;
+  bool profile = false;  // context: lead with the user's profile
 };
 
 void AddSearchFlags(CLI::App* cmd, SearchFlags& f) {
@@ -93,7 +94,8 @@ void PrintHits(const std::vector<SearchHit>& hits, bool explain) {
       const ScoreExplain& e = h.explain;
       std::cout << "      keyword " << e.keyword << " (rank " << e.keyword_rank << ")  vector "
                 << e.vector << " (rank " << e.vector_rank << ")  relevance " << e.relevance
-                << "  recency " << e.recency << "  importance " << e.importance << "\n";
+                << "  recency " << e.recency << "  importance " << e.importance << "  retention "
+                << e.retention << "\n";
     }
   }
 }
@@ -143,7 +145,13 @@ int RunContext(Context& ctx, const SearchFlags& f) {
   int exit_code = kExitOk;
   auto p = Prepare(ctx, f, &exit_code);
   if (!p) return exit_code;
-  auto result = p->engine->BuildContext(p->scope, ContextRequest{p->query, f.budget});
+  ContextRequest request{p->query, f.budget};
+  if (f.profile) {
+    auto profile = BuildProfile(*p->engine, p->scope);
+    if (!profile.ok()) return ctx.Fail(profile.status());
+    request.profile = ProfileText(*profile, static_cast<int>(f.budget * 0.3));
+  }
+  auto result = p->engine->BuildContext(p->scope, request);
   if (!result.ok()) return ctx.Fail(result.status());
   if (ctx.json) {
     std::cout << api::ContextToJson(*result).dump() << "\n";
@@ -151,6 +159,30 @@ int RunContext(Context& ctx, const SearchFlags& f) {
     std::cout << result->text;
     std::cerr << "(" << result->tokens << " of " << f.budget << " tokens, "
               << result->memories.size() << " memories)\n";
+  }
+  return kExitOk;
+}
+
+int RunProfile(Context& ctx) {
+  auto scope = ctx.RequireScope();
+  if (!scope) return kExitUsage;
+  Engine* engine = ctx.OpenEngine();
+  if (!engine) return ctx.last_exit;
+  auto profile = BuildProfile(*engine, *scope);
+  if (!profile.ok()) return ctx.Fail(profile.status());
+  if (ctx.json) {
+    std::cout << api::ProfileToJson(*profile).dump() << "\n";
+    return kExitOk;
+  }
+  if (profile->sections.empty()) {
+    std::cout << "(no profile yet: nothing lasting is known about " << scope->user_id << ")\n";
+    return kExitOk;
+  }
+  for (const ProfileSection& section : profile->sections) {
+    std::cout << section.kind << "\n";
+    for (const ProfileLine& line : section.lines) {
+      std::cout << "  " << line.text << "  [" << line.item_ids.front() << "]\n";
+    }
   }
   return kExitOk;
 }
@@ -195,9 +227,16 @@ void AddSearchCommands(CLI::App& app, Context& ctx) {
   AddSearchFlags(context, *context_flags);
   context->add_option("--budget", context_flags->budget, "Token budget, 16..32768")
       ->capture_default_str();
+  context->add_flag("--profile", context_flags->profile,
+                    "Lead with the user's profile (at most 30% of the budget)");
   context->callback([&ctx, context_flags] {
     ctx.action = [&ctx, context_flags] { return RunContext(ctx, *context_flags); };
   });
+
+  auto* profile = app.add_subcommand(
+      "profile",
+      "The user's profile: lasting facts and preferences by kind, each citing its memory");
+  profile->callback([&ctx] { ctx.action = [&ctx] { return RunProfile(ctx); }; });
 
   auto* reembed = app.add_subcommand(
       "reembed", "Store vectors of the current --embedder for every memory that lacks one");

@@ -111,6 +111,7 @@ struct WriteFlags {
   SessionOptions sessions;
   int job_workers = 1;
   int64_t session_ttl_s = 1800;
+  int64_t maintain_interval_s = 3600;
 };
 
 void AddWriteOptions(CLI::App* cmd, WriteFlags& w) {
@@ -125,6 +126,13 @@ void AddWriteOptions(CLI::App* cmd, WriteFlags& w) {
       ->check(CLI::Range(0, 100000));
   cmd->add_option("--job-workers", w.job_workers, "Threads running asynchronous adds")
       ->check(CLI::Range(1, 64));
+  cmd->add_option("--maintain-interval", w.maintain_interval_s,
+                  "Seconds between incremental maintenance runs (what `engram maintain` does: "
+                  "expire, archive faded memories, purge after the grace), on a thread of their "
+                  "own; 0: off (env ENGRAM_MAINTAIN_INTERVAL)")
+      ->envname("ENGRAM_MAINTAIN_INTERVAL")
+      ->capture_default_str()
+      ->check(CLI::Range(int64_t{0}, int64_t{86400 * 365}));
 }
 
 int RunServe(Context& ctx, server::ServerOptions options, WriteFlags flags) {
@@ -133,6 +141,7 @@ int RunServe(Context& ctx, server::ServerOptions options, WriteFlags flags) {
   const int job_workers = flags.job_workers;
   options.openapi_json = server::kOpenApiDocument;
   options.reads_block = ctx.embedder != "hash";  // the openai embedder: a request per query
+  ctx.maintenance_interval_ms = flags.maintain_interval_s * 1000;
   Engine* engine = ctx.OpenEngine(/*create=*/true);
   if (!engine) return ctx.last_exit;
   MemoryWriter* writer = ctx.OpenWriter();

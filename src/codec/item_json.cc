@@ -16,12 +16,12 @@ namespace {
 using json = nlohmann::json;
 
 const std::set<std::string> kItemFields = {
-    "id",         "tenant",     "user_id",       "agent_id",        "session_id",
-    "tier",       "type",       "content",       "entities",        "tags",
-    "metadata",   "importance", "confidence",    "source",          "created_at",
-    "updated_at", "valid_from", "valid_to",      "last_accessed",   "access_count",
-    "status",     "supersedes", "superseded_by", "embedding_model", "slot",
-    "derived_ids"};
+    "id",          "tenant",     "user_id",       "agent_id",        "session_id",
+    "tier",        "type",       "content",       "entities",        "tags",
+    "metadata",    "importance", "confidence",    "source",          "created_at",
+    "updated_at",  "valid_from", "valid_to",      "last_accessed",   "access_count",
+    "status",      "supersedes", "superseded_by", "embedding_model", "slot",
+    "derived_ids", "expires_at"};
 
 }  // namespace
 
@@ -91,6 +91,7 @@ void AppendItemJson(std::string* out, const MemoryItem& m) {
   json_text::AppendStringList(o.Key("derived_ids"), m.derived_ids);
   AppendString(o.Key("embedding_model"), m.embedding_model);
   json_text::AppendStringList(o.Key("entities"), m.entities);
+  AppendOptionalTime(o.Key("expires_at"), m.expires_at);
   AppendString(o.Key("id"), m.id);
   json_text::AppendDouble(o.Key("importance"), m.importance);
   AppendOptionalTime(o.Key("last_accessed"), m.last_accessed);
@@ -157,6 +158,7 @@ Result<MemoryItem> ItemFromJson(const json& j) {
   r.Time("updated_at", &m.updated_at);
   r.Time("valid_from", &m.valid_from);
   r.OptTime("valid_to", &m.valid_to);
+  r.OptTime("expires_at", &m.expires_at);
   r.OptTime("last_accessed", &m.last_accessed);
   r.Integer("access_count", &m.access_count);
   r.Enum("status", &m.status, &ParseItemStatus);

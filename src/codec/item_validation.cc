@@ -110,6 +110,9 @@ Status ValidateItem(const MemoryItem& m, const ItemLimits& limits) {
   if (m.valid_to && *m.valid_to < m.valid_from) {
     return Invalid("valid_to", "must not be before valid_from");
   }
+  if (m.expires_at && *m.expires_at <= m.created_at) {
+    return Invalid("expires_at", "must be after created_at");
+  }
   return Status::Ok();
 }
 

@@ -24,7 +24,8 @@ class MonotonicClock final : public Clock {
 Background::Background(BackgroundOptions options)
     : options_(std::move(options)),
       clock_(options_.clock),
-      graphs_(std::make_unique<GraphBuilder>(GraphBuilderOptions{})) {
+      graphs_(options_.graph_builder ? std::make_unique<GraphBuilder>(GraphBuilderOptions{})
+                                     : nullptr) {
   if (!clock_) {
     own_clock_ = std::make_unique<MonotonicClock>();
     clock_ = own_clock_.get();

@@ -49,6 +49,7 @@ struct BackgroundOptions {
   const Clock* clock = nullptr;               // when tasks are due; default: monotonic
   std::chrono::milliseconds poll{100};        // real time between looks for due tasks
   std::string thread_name = "engram-access";  // as shown by top -H (at most 15 bytes)
+  bool graph_builder = true;                  // false: no graph work (RequestGraphWork ignored)
 };
 
 class Background {

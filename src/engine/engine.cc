@@ -36,6 +36,9 @@ Status ValidatePatch(const MemoryPatch& p, const EngineOptions& options) {
   if (p.valid_to && p.clear_valid_to) {
     return Status::InvalidArgument("valid_to cannot be both set and cleared");
   }
+  if (p.expires_at && p.clear_expires_at) {
+    return Status::InvalidArgument("expires_at cannot be both set and cleared");
+  }
   if (p.source) {
     ENGRAM_RETURN_IF_ERROR(ValidateStringList("source.message_ids", p.source->message_ids));
     for (const std::string* s :
@@ -60,6 +63,8 @@ bool ApplyPatch(const MemoryPatch& p, const std::string& metadata, MemoryItem* m
   if (p.valid_from) m->valid_from = *p.valid_from;
   if (p.valid_to) m->valid_to = *p.valid_to;
   if (p.clear_valid_to) m->valid_to.reset();
+  if (p.expires_at) m->expires_at = *p.expires_at;
+  if (p.clear_expires_at) m->expires_at.reset();
   if (p.status) m->status = *p.status;
   if (p.source) m->source = *p.source;
   return !(before == *m);
@@ -101,7 +106,8 @@ Engine::Impl::Impl(EngineOptions options, std::unique_ptr<MemoryStore> store,
 }
 
 Engine::Impl::~Impl() {
-  background_.Stop();  // joins the thread, cancels graph builds, writes the pending counts
+  maintenance_.Stop();  // a run in progress finishes its current batch's commit first
+  background_.Stop();   // joins the thread, cancels graph builds, writes the pending counts
   (void)SaveIndexSnapshots();
 }
 
@@ -122,6 +128,13 @@ void Engine::Impl::StartBackground() {
                             },
                         .at_stop = [this] { (void)access_.Flush(); }});
   background_.Start();
+  if (options_.maintenance_interval_ms > 0) {
+    maintenance_.Register(
+        {.name = "maintenance",
+         .interval = std::chrono::milliseconds(options_.maintenance_interval_ms),
+         .run = [this] { (void)Maintain(MaintenanceRequest{}, nullptr); }});  // next time
+    maintenance_.Start();
+  }
 }
 
 void Engine::Impl::NoteAccess(const std::vector<int64_t>& seqs, TimestampMs now) {
@@ -187,6 +200,7 @@ Result<MemoryItem> Engine::Impl::Materialize(const Scope& scope, const NewMemory
   item.updated_at = now;
   item.valid_from = m.valid_from.value_or(item.created_at);
   item.valid_to = m.valid_to;
+  item.expires_at = m.expires_at;
   item.slot = m.slot;
   item.id = ids_->Next(item.created_at);
   ENGRAM_RETURN_IF_ERROR(ValidateItem(item, LimitsOf(options_)));
@@ -304,6 +318,9 @@ Result<MemoryItem> Engine::Impl::Update(const Scope& scope, std::string_view id,
         bool changed = ApplyPatch(patch, metadata, &m);
         if (m.valid_to && *m.valid_to < m.valid_from) {
           return Status::InvalidArgument("valid_to must not be before valid_from");
+        }
+        if (m.expires_at && *m.expires_at <= m.created_at) {
+          return Status::InvalidArgument("expires_at must be after created_at");
         }
         return changed;
       },
@@ -528,6 +545,13 @@ Result<Engine::IndexInfo> Engine::DescribeIndex(const Scope& scope) {
 Status Engine::SaveIndexSnapshots() { return impl_->SaveIndexSnapshots(); }
 void Engine::WaitForIndexBuilds() { impl_->WaitForIndexBuilds(); }
 Result<Engine::Stats> Engine::GetStats() { return impl_->GetStats(); }
+Result<MaintenanceReport> Engine::Maintain(const MaintenanceRequest& request,
+                                           const ProgressFn& progress) {
+  return impl_->Maintain(request, progress);
+}
+Result<std::vector<MaintenanceLogEntry>> Engine::MaintenanceLog(const Scope& scope, int limit) {
+  return impl_->MaintenanceLog(scope, limit);
+}
 Result<std::vector<ScopeSummary>> Engine::ListScopes(std::string_view tenant) {
   return impl_->ListScopes(tenant);
 }

@@ -5,7 +5,8 @@
 // snapshots, the memory budget), the write path's primitives (engine.cc, engine_write.cc),
 // search (engine_search.cc), sessions and stats; the access counts of search hits
 // (access_counts.h) and the background work (background.h: the WAL checkpoints, the access
-// flushes and the index graphs' builds and merges).
+// flushes and the index graphs' builds and merges; the lifecycle's maintenance schedule on a
+// thread of its own, engine_maintain.cc).
 //
 // Locking: write_mu_ serializes every write with the index update that follows its commit, so
 // loaded indexes apply changes in commit order; it is also held while an index loads and while
@@ -70,6 +71,8 @@ class Engine::Impl {
   Status SaveIndexSnapshots();
   void WaitForIndexBuilds();
   Result<Stats> GetStats();
+  Result<MaintenanceReport> Maintain(const MaintenanceRequest& request, const ProgressFn& progress);
+  Result<std::vector<MaintenanceLogEntry>> MaintenanceLog(const Scope& scope, int limit);
   Result<std::vector<ScopeSummary>> ListScopes(std::string_view tenant);
   Result<UserPage> ListUsers(std::string_view tenant, const PageRequest& page);
   Result<SessionPage> ListSessions(const Scope& scope, const PageRequest& page);
@@ -129,9 +132,13 @@ class Engine::Impl {
 
   std::unique_ptr<AddGroup> add_group_;
   AccessCounts access_;
-  // Last: stopped explicitly in ~Impl, and destroyed first otherwise, since its tasks use the
-  // members above.
+  std::mutex maintain_mu_;  // one maintenance run at a time (engine_maintain.cc)
+  // Last: stopped explicitly in ~Impl, and destroyed first otherwise, since their tasks use the
+  // members above. Maintenance has a thread of its own: a run takes seconds to minutes, and
+  // the checkpoints and access flushes must not wait for it.
   Background background_;
+  Background maintenance_{
+      BackgroundOptions{.thread_name = "engram-maintain", .graph_builder = false}};
 };
 
 }  // namespace engram

@@ -75,8 +75,15 @@ Result<std::vector<SearchHit>> Engine::Impl::Search(const Scope& scope, const Se
   const TimestampMs now = Now();
   std::vector<RankedCandidate> ranked;
   {
+    const bool check_expiry = !query.filters.include_expired && !query.filters.expires_after;
+    SearchQuery expiring;  // the query, leaving out what expired by now
+    if (check_expiry) {
+      expiring = query;
+      expiring.filters.expires_after = now;
+    }
     std::shared_lock<std::shared_mutex> lock(index->mu);
-    ranked = RankCandidates(*index, scope, query, query_vector, now);
+    ranked = RankCandidates(*index, scope, check_expiry ? expiring : query, query_vector, now,
+                            options_.retention);
   }
   std::vector<int64_t> seqs;
   for (const RankedCandidate& c : ranked) seqs.push_back(c.seq);

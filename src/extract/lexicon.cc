@@ -564,6 +564,22 @@ bool IsHealthWord(std::string_view word) {
 
 bool HasHealthCue(std::string_view t) { return HealthCue(Cues(t)); }
 
+bool CriticalCue(std::string_view text) {
+  const Cues t(text);
+  return t.Words({"remember this", "remember that", "please remember", "don't forget",
+                  "do not forget", "keep in mind", "allergic", "allergy", "allergies", "epipen",
+                  "anaphylaxis", "epilepsy", "seizures", "blood type"}) ||
+         t.Zh({"记住", "别忘了", "不要忘了", "别忘记", "记一下", "帮我记", "过敏", "急救", "血型",
+               "癫痫"});
+}
+
+bool CriticalSlot(std::string_view slot) {
+  for (std::string_view kind : {"/allergy", "/health", "/medication", "/blood_type"}) {
+    if (ContainsText(slot, kind)) return true;
+  }
+  return false;
+}
+
 double ImportanceFromCues(std::string_view text, double base) {
   const Cues t(text);
   double v = base;

@@ -49,6 +49,14 @@ bool HasHealthCue(std::string_view lower_text);
 // kind's importance.
 double ImportanceFromCues(std::string_view lower_text, double base);
 
+// A message that asks to be remembered ("remember this", "don't forget", "记住", "别忘了") or
+// states a safety fact ("allergic", "EpiPen", "过敏", "血型"): what it says is critical
+// (include/engram/lifecycle.h: never forgotten automatically). Lower-cased text.
+bool CriticalCue(std::string_view lower_text);
+// A slot about health or safety, the user's or someone else's: allergies, health conditions,
+// medication, blood type.
+bool CriticalSlot(std::string_view slot);
+
 // A type from cue words ("decided" → decision, "promised" → commitment, "I think" → opinion,
 // "want to" → goal), or nullopt when the text has none.
 std::optional<MemoryType> TypeFromCues(std::string_view lower_text, bool zh);

@@ -139,6 +139,47 @@ bool IsUserRole(std::string_view role) {
   return role != "assistant" && role != "system" && role != "tool" && role != "function";
 }
 
+constexpr TimestampMs kDayMs = 86'400'000;
+
+// A whereabouts or activity said to be under way ("I'm in Tokyo", "我在北京出差"), not done.
+bool UnderWay(const std::string& text, bool zh) {
+  if (zh) return ContainsText(text, "在") && !text.ends_with("了");
+  const std::string low = " " + extract::LowerAscii(text) + " ";
+  for (std::string_view m : {" i'm ", " i am ", " we're ", " we are ", " staying ", " visiting "}) {
+    if (ContainsText(low, m)) return true;
+  }
+  return false;
+}
+
+// When a candidate lapses (Candidate::expires_at). A wish, plan or commitment for a day or a
+// week that is today or ahead, and a whereabouts or activity said to be under way or coming
+// then ("this week I'm in Tokyo", "我这周在北京出差"), lapse when that day is over (a week: its
+// Sunday; a weekend: its Sunday). A thing done ("I started a new job today") does not lapse:
+// it happened, and fades like any memory. Months and years are long enough not to.
+std::optional<TimestampMs> Expiry(const Candidate& c, const ClauseInput& time,
+                                  const std::string& text, bool zh, TimestampMs said) {
+  if (!time.has_time || !time.date_is_day) return std::nullopt;
+  const int days = time.week ? 7 : time.weekend ? 2 : 1;
+  const TimestampMs end = time.time_at + days * kDayMs;
+  if (end <= said) return std::nullopt;  // over already: a thing of the past
+  bool transient = false;
+  switch (c.type) {
+    case MemoryType::kGoal:
+    case MemoryType::kPreference:
+    case MemoryType::kCommitment:
+      transient = true;
+      break;
+    case MemoryType::kEvent:
+    case MemoryType::kFact:
+      transient = UnderWay(text, zh) || FutureMarker(text, zh);
+      break;
+    default:
+      break;
+  }
+  if (!transient) return std::nullopt;
+  return end;
+}
+
 class RuleExtractor final : public Extractor {
  public:
   explicit RuleExtractor(const RuleExtractorOptions& options) : options_(options) {}
@@ -173,6 +214,7 @@ class RuleExtractor final : public Extractor {
     bool facts = false;  // "Fact:", "Two facts worth filing:": statements about the world are kept
     bool after_condition = false;  // the clause before was a condition ("if …", "如果…")
     std::optional<MemoryType> type_hint;  // "I've made up my mind, …": the next clause's type
+    bool critical_cue = false;            // the turn asks to remember, or states a safety fact
     // A clause of this sentence that stated nothing by itself, before any statement of the turn
     // ("预算可以再提高一点，最多八万"): the next statement of the sentence says it with it.
     std::string lead;
@@ -212,6 +254,7 @@ class RuleExtractor final : public Extractor {
     TurnState ts;
     ts.zh = lang == Language::kChinese;
     ts.said = turn.at;
+    ts.critical_cue = extract::CriticalCue(extract::LowerAscii(text));
     ts.index = index;
     ts.turn_first = out->size();
     ts.facts = false;
@@ -337,6 +380,8 @@ class RuleExtractor final : public Extractor {
       in.date = ts->pending_time->date;
       in.date_is_day = ts->pending_time->date_is_day;
       in.time_at = ts->pending_time->time_at;
+      in.week = ts->pending_time->week;
+      in.weekend = ts->pending_time->weekend;
     }
     ts->pending_time.reset();
     if (in.has_time) ts->sentence_time = in;
@@ -713,6 +758,9 @@ class RuleExtractor final : public Extractor {
     // still dates it.
     if (view.time.has_time && !(st.recurring && view.time.weekday))
       c.valid_from = view.time.time_at;
+    c.critical = extract::CriticalSlot(c.slot) || ts.critical_cue;
+    if (!c.critical && !st.recurring)
+      c.expires_at = Expiry(c, view.time, view.text, ts.zh, ts.said);
     c.turn_indexes = {ts.index};
     for (size_t k = 0; k < out->size(); ++k) {
       Candidate& seen = (*out)[k];

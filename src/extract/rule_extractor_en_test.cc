@@ -432,3 +432,46 @@ TEST(RuleExtractorRobustnessTest, OneExtractorServesManyThreads) {
 
 }  // namespace
 }  // namespace engram
+
+namespace engram {
+namespace {
+
+using namespace testing_extract;
+
+// Expiry (Candidate::expires_at): a wish, plan or whereabouts for a day or a week lapses when
+// it is over; what happened, and what lasts, never does. kAt is Monday 2026-11-30.
+TEST(RuleExtractorLifecycleTest, WishesAndPlansForADayOrAWeekExpire) {
+  EXPECT_EQ(One("Today I want to eat Sichuan food").expires_at, Date(2026, 12, 1));
+  EXPECT_EQ(One("tonight I want to watch a movie").expires_at, Date(2026, 12, 1));
+  EXPECT_EQ(One("Tomorrow I'm going to the dentist").expires_at, Date(2026, 12, 2));
+  EXPECT_EQ(One("This week I'm in Tokyo for work").expires_at, Date(2026, 12, 7));
+  EXPECT_EQ(One("我今天想吃川菜").expires_at, Date(2026, 12, 1));
+  EXPECT_EQ(One("明天要去爬山").expires_at, Date(2026, 12, 2));
+  EXPECT_EQ(One("我这周在北京出差").expires_at, Date(2026, 12, 7));
+  // Done, past, or lasting: no expiry.
+  for (const char* text :
+       {"I started a new job today", "Yesterday I wanted pizza", "I live in Shanghai",
+        "I like jazz", "我昨天去爬山了", "I want to learn Japanese this year"}) {
+    for (const Candidate& c : Extract(text)) EXPECT_FALSE(c.expires_at.has_value()) << text;
+  }
+}
+
+TEST(RuleExtractorLifecycleTest, SafetyFactsAndRememberRequestsAreCritical) {
+  for (const char* text : {"I'm allergic to peanuts", "我对花粉过敏", "I take metformin every day",
+                           "Remember this: my passport number ends in 42", "记住，我女儿叫小雨",
+                           "别忘了我下周三要交报告"}) {
+    std::vector<Candidate> found = Extract(text);
+    ASSERT_FALSE(found.empty()) << text;
+    for (const Candidate& c : found) EXPECT_TRUE(c.critical) << text << ": " << c.content;
+  }
+  // A critical statement never lapses, even said for a day.
+  for (const Candidate& c : Extract("Remember this: today I want noodles")) {
+    EXPECT_FALSE(c.expires_at.has_value()) << c.content;
+  }
+  for (const char* text : {"I like jazz", "I live in Shanghai", "I remember when we met"}) {
+    for (const Candidate& c : Extract(text)) EXPECT_FALSE(c.critical) << text;
+  }
+}
+
+}  // namespace
+}  // namespace engram

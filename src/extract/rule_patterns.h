@@ -104,7 +104,9 @@ struct ClauseInput {
   std::string date;                // that expression's date, FormatTimeExpression
   bool date_is_day = false;        // the date names a day (or a week), not a month or year
   bool weekday = false;            // the expression is a weekday's name ("周三", "on Friday")
-  TimestampMs time_at = 0;         // the date as an instant (00:00 UTC)
+  bool week = false;               // the expression names a whole week ("this week", "这周")
+  bool weekend = false;     // ... or a weekend ("this weekend", "这个周末"): its Saturday
+  TimestampMs time_at = 0;  // the date as an instant (00:00 UTC)
 };
 
 // Statements in one clause; empty for questions, requests, hypotheticals, other people.

@@ -63,6 +63,9 @@ ClauseInput WithoutTime(const std::string& clause, bool zh, TimestampMs now, std
                    !ContainsText(said, "last") && !ContainsText(said, "next");
     }
     in.time_at = t.at;
+    in.week = t.granularity == TimeGranularity::kWeek;
+    in.weekend = ContainsText(LowerAscii(clause.substr(t.begin, t.end - t.begin)), "weekend") ||
+                 ContainsText(clause.substr(t.begin, t.end - t.begin), "周末");
   }
   in.text = *storage;
   return in;

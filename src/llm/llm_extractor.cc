@@ -1,4 +1,4 @@
-// Extraction by an LLM: prompts/extract-v2.txt filled with the turns and their times, the
+// Extraction by an LLM: prompts/extract-v3.txt filled with the turns and their times, the
 // reply held to the {"memories":[...]} contract (json_exchange.h), then two filters: the
 // confidence threshold and the language check (Chinese in, Chinese out).
 #include <cmath>
@@ -133,6 +133,24 @@ Status OptionalValueAndEnds(const json& m, Candidate* c) {
   return Status::Ok();
 }
 
+// Optional keys: "expires" (the last day, "YYYY-MM-DD", the statement is worth recalling: it
+// lapses at the end of that local day; null or absent: never) and "critical" (a boolean).
+Status OptionalLifecycle(const json& m, int utc_offset_minutes, Candidate* c) {
+  if (auto e = m.find("expires"); e != m.end() && !e->is_null()) {
+    Result<TimestampMs> day = e->is_string() && e->get<std::string>().size() == 10
+                                  ? ParseTimestamp(e->get<std::string>())
+                                  : Result<TimestampMs>(Status::InvalidArgument("not a date"));
+    if (!day.ok())
+      return Bad("\"expires\" must be a date \"YYYY-MM-DD\" or null, not " + e->dump());
+    c->expires_at = *day + 86'400'000 - int64_t{utc_offset_minutes} * 60'000;
+  }
+  if (auto k = m.find("critical"); k != m.end() && !k->is_null()) {
+    if (!k->is_boolean()) return Bad("\"critical\" must be true or false");
+    c->critical = k->get<bool>();
+  }
+  return Status::Ok();
+}
+
 Result<std::vector<std::string>> Entities(const json& m) {
   ENGRAM_ASSIGN_OR_RETURN(const json* v, Required(m, "entities"));
   if (!v->is_array()) return Bad("\"entities\" must be an array of strings");
@@ -192,6 +210,7 @@ Result<Candidate> DecodeMemory(const json& m, const Contract& contract) {
   ENGRAM_ASSIGN_OR_RETURN(size_t turn, TurnIndex(m, contract.turn_count));
   c.turn_indexes = {turn};
   ENGRAM_RETURN_IF_ERROR(OptionalValueAndEnds(m, &c));
+  ENGRAM_RETURN_IF_ERROR(OptionalLifecycle(m, contract.utc_offset_minutes, &c));
   return c;
 }
 

@@ -91,7 +91,7 @@ TEST_F(LlmExtractorTest, ChineseHappyPath) {
 
   ASSERT_TRUE(result.ok()) << result.status().ToString();
   EXPECT_EQ(result->extractor, "llm:qwen-plus");
-  EXPECT_EQ(result->prompt_version, "extract-v2");
+  EXPECT_EQ(result->prompt_version, "extract-v3");
   ASSERT_EQ(result->candidates.size(), 2u);
   const Candidate& c = result->candidates[0];
   EXPECT_EQ(c.type, MemoryType::kFact);
@@ -200,6 +200,48 @@ TEST_F(LlmExtractorTest, NewerTypesValueAndEndsRoundTrip) {
   EXPECT_EQ(result->candidates[2].type, MemoryType::kCommitment);
 }
 
+// The lifecycle's keys: "expires" (the last day, read back as the end of that day) and
+// "critical"; both optional, and malformed values are refused like any other.
+TEST_F(LlmExtractorTest, ExpiresAndCriticalRoundTrip) {
+  auto extractor = Make();
+  Candidate wish;
+  wish.type = MemoryType::kGoal;
+  wish.content = "用户今天想吃川菜";
+  wish.turn_indexes = {2};
+  wish.expires_at = At("2026-03-13T00:00:00Z");  // the end of 2026-03-12
+  Candidate allergy;
+  allergy.content = "用户对花生过敏";
+  allergy.importance = 0.9;
+  allergy.turn_indexes = {2};
+  allergy.critical = true;
+  json first = json::parse(CandidateToJson(wish).dump());
+  EXPECT_EQ(first["expires"], "2026-03-12");
+  json second = json::parse(CandidateToJson(allergy).dump());
+  EXPECT_TRUE(second["expires"].is_null());
+  EXPECT_EQ(second["critical"], true);
+  json plain = second;
+  plain.erase("expires");
+  plain.erase("critical");
+  server_.PushContent(json{{"memories", {first, second, plain}}}.dump());
+  auto result = extractor->Extract(Chinese());
+  ASSERT_TRUE(result.ok()) << result.status().ToString();
+  ASSERT_EQ(result->candidates.size(), 3u);
+  EXPECT_EQ(result->candidates[0].expires_at, wish.expires_at);
+  EXPECT_FALSE(result->candidates[0].critical);
+  EXPECT_FALSE(result->candidates[1].expires_at.has_value());
+  EXPECT_TRUE(result->candidates[1].critical);
+  EXPECT_FALSE(result->candidates[2].critical);  // absent: false
+
+  json bad = first;
+  bad["expires"] = "tomorrow";
+  server_.PushContent(json{{"memories", {bad}}}.dump());
+  server_.PushContent(json{{"memories", {bad}}}.dump());  // the repair request too
+  auto refused = extractor->Extract(Chinese());
+  ASSERT_FALSE(refused.ok());
+  EXPECT_NE(refused.status().message().find("expires"), std::string::npos)
+      << refused.status().ToString();
+}
+
 TEST_F(LlmExtractorTest, ChitChatGivesNothing) {
   auto extractor = Make();
   server_.PushContent(R"({"memories": []})");
@@ -215,7 +257,7 @@ TEST_F(LlmExtractorTest, NoTurnsAsksNothing) {
   auto result = Make()->Extract(ExtractionInput{});
   ASSERT_TRUE(result.ok());
   EXPECT_TRUE(result->candidates.empty());
-  EXPECT_EQ(result->prompt_version, "extract-v2");
+  EXPECT_EQ(result->prompt_version, "extract-v3");
   EXPECT_TRUE(server_.requests().empty());
 }
 

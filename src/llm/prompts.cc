@@ -22,7 +22,7 @@ Prompt Split(std::string_view version, std::string_view text) {
 }  // namespace
 
 const Prompt& ExtractPrompt() {
-  static const Prompt prompt = Split("extract-v2", kExtractV2Text);
+  static const Prompt prompt = Split("extract-v3", kExtractV3Text);
   return prompt;
 }
 

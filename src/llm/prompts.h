@@ -11,12 +11,12 @@ namespace engram::llm {
 // A prompt file is the system message, then a line "=== user ===", then the user message
 // template with {{name}} placeholders.
 struct Prompt {
-  std::string_view version;  // the file name without ".txt": "extract-v2"; recorded with items
+  std::string_view version;  // the file name without ".txt": "extract-v3"; recorded with items
   std::string_view system;
   std::string_view user_template;
 };
 
-const Prompt& ExtractPrompt();  // prompts/extract-v2.txt
+const Prompt& ExtractPrompt();  // prompts/extract-v3.txt
 const Prompt& DecidePrompt();   // prompts/decide-v1.txt
 
 // Replaces each {{name}} of `values` in `tmpl`. Values are inserted verbatim and never
@@ -25,7 +25,7 @@ std::string FillTemplate(std::string_view tmpl,
                          const std::vector<std::pair<std::string_view, std::string>>& values);
 
 // The raw file texts, defined in the generated prompt_texts.cc.
-extern const char* const kExtractV2Text;
+extern const char* const kExtractV3Text;
 extern const char* const kDecideV1Text;
 
 }  // namespace engram::llm

@@ -18,13 +18,13 @@ std::string ReadSource(const std::string& path) {
 
 // The binary carries the files as they are in the repository, byte for byte.
 TEST(LlmPromptsTest, CompiledPromptsAreTheFiles) {
-  EXPECT_EQ(std::string(kExtractV2Text), ReadSource("prompts/extract-v2.txt"));
+  EXPECT_EQ(std::string(kExtractV3Text), ReadSource("prompts/extract-v3.txt"));
   EXPECT_EQ(std::string(kDecideV1Text), ReadSource("prompts/decide-v1.txt"));
 }
 
 TEST(LlmPromptsTest, SplitIntoSystemAndUserTemplate) {
   const Prompt& extract = ExtractPrompt();
-  EXPECT_EQ(extract.version, "extract-v2");
+  EXPECT_EQ(extract.version, "extract-v3");
   EXPECT_NE(extract.system.find("Example 1"), std::string_view::npos);
   EXPECT_EQ(extract.system.find("=== user ==="), std::string_view::npos);
   for (const char* name : {"{{now}}", "{{context}}", "{{turns}}"}) {

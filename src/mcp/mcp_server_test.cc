@@ -157,7 +157,7 @@ TEST_F(McpServerTest, ToolsListDescribesEveryTool) {
   }
   EXPECT_EQ(names, (std::set<std::string>{"add_memory", "search_memories", "get_context",
                                           "list_memories", "get_memory", "update_memory",
-                                          "delete_memory", "memory_history"}));
+                                          "delete_memory", "memory_history", "get_profile"}));
   EXPECT_EQ(tools.size(), names.size());
 }
 
@@ -219,6 +219,22 @@ TEST_F(McpServerTest, AddSearchContextAndList) {
   EXPECT_TRUE(rest["next_cursor"].is_null());
   json tagged = CallOk("list_memories", {{"tag", {"home"}}, {"type", {"fact"}}});
   EXPECT_EQ(tagged["results"].size(), 1u);
+
+  // The profile: the preference under likes, citing its memory; and leading a context.
+  json profile = CallOk("get_profile", json::object());
+  bool liked = false;
+  for (const json& section : profile["sections"]) {
+    if (section["kind"] != "likes") continue;
+    liked = section["lines"][0]["text"] == "Alice prefers green tea";
+    EXPECT_EQ(section["lines"][0]["memory_ids"].size(), 1u);
+  }
+  EXPECT_TRUE(liked) << profile.dump();
+  EXPECT_NE(profile["text"].get<std::string>().find("- likes: Alice prefers green tea"),
+            std::string::npos);
+  json led = CallOk("get_context",
+                    {{"query", "where does alice live"}, {"token_budget", 200}, {"profile", true}});
+  EXPECT_EQ(led["profile"], true);
+  EXPECT_EQ(led["context"].get<std::string>().rfind("User profile:\n", 0), 0u) << led.dump();
 }
 
 // An assistant calls add_memory with what the user said: by default the turn is kept and what

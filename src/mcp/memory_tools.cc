@@ -98,8 +98,20 @@ Result<json> SearchMemories(const ToolEnv& env, const json& args) {
 Result<json> GetContext(const ToolEnv& env, const json& args) {
   ENGRAM_ASSIGN_OR_RETURN(api::ContextApiRequest req,
                           api::DecodeContext(args, env.tenant, env.limits));
+  if (req.profile) {
+    ENGRAM_ASSIGN_OR_RETURN(Profile profile, BuildProfile(*env.engine, req.scope));
+    req.request.profile =
+        ProfileText(profile, static_cast<int>(req.request.token_budget * req.profile_share));
+  }
   ENGRAM_ASSIGN_OR_RETURN(ContextResult context, env.engine->BuildContext(req.scope, req.request));
   return api::ContextToJson(context);
+}
+
+Result<json> GetProfile(const ToolEnv& env, const json& args) {
+  ENGRAM_ASSIGN_OR_RETURN(api::Params params, AsParams(args));
+  ENGRAM_ASSIGN_OR_RETURN(Scope scope, api::DecodeItemScope(params, env.tenant));
+  ENGRAM_ASSIGN_OR_RETURN(Profile profile, BuildProfile(*env.engine, scope));
+  return api::ProfileToJson(profile);
 }
 
 Result<json> ListMemories(const ToolEnv& env, const json& args) {
@@ -161,7 +173,7 @@ struct ToolEntry {
 };
 
 // Names as in ToolDefinitions (the unit tests check that the two lists agree).
-constexpr std::array<ToolEntry, 8> kTools = {{
+constexpr std::array<ToolEntry, 9> kTools = {{
     {"add_memory", &AddMemory},
     {"search_memories", &SearchMemories},
     {"get_context", &GetContext},
@@ -170,6 +182,7 @@ constexpr std::array<ToolEntry, 8> kTools = {{
     {"update_memory", &UpdateMemory},
     {"delete_memory", &DeleteMemory},
     {"memory_history", &MemoryHistory},
+    {"get_profile", &GetProfile},
 }};
 
 const ToolEntry* FindTool(std::string_view name) {

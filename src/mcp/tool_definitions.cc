@@ -99,6 +99,10 @@ void AddMemoryFields(json& props) {
   props["confidence"] = Score("How sure the memory is, 0..1 (default 1).");
   props["valid_from"] = Str(std::string("When the fact began to hold. ") + kTimeHint);
   props["valid_to"] = Str(std::string("When the fact stopped holding. ") + kTimeHint);
+  props["expires_at"] = Str(std::string("When the memory stops being worth recalling (a plan for "
+                                        "today: the end of the day); expired memories leave "
+                                        "searches. ") +
+                            kTimeHint);
 }
 
 // What every tool states about its effects (MCP tool annotations).
@@ -190,6 +194,8 @@ json ContextTool(const api::Limits& limits) {
   props["filters"] = Filters();
   props["min_score"] = Score("Leave out memories scoring below this.");
   props["recent_turns"] = StrList("The latest conversation turns.");
+  props["profile"] = {{"type", "boolean"},
+                      {"description", "Lead the block with the user's profile (default false)."}};
   return Tool("get_context", "Get memory context",
               "Return the memories most relevant to a query packed into one text block that "
               "fits a token budget, ready to put into a prompt.",
@@ -237,6 +243,10 @@ json UpdateTool() {
                        {"description", std::string("When the fact stopped holding; null "
                                                    "clears it. ") +
                                            kTimeHint}};
+  props["expires_at"] = {{"type", json::array({"string", "null"})},
+                         {"description", std::string("When the memory stops being worth "
+                                                     "recalling; null: never. ") +
+                                             kTimeHint}};
   props["status"] =
       OneOf({"active", "archived"}, "archived hides the memory from searches without deleting it.");
   props["reason"] = Str("Why it changed; kept in the memory's history.");
@@ -265,11 +275,21 @@ json HistoryTool() {
               ObjectSchema(ItemProps(), {"id"}), Hints(true, false, true));
 }
 
+json ProfileTool() {
+  json props = json::object();
+  AddScope(props, /*with_session=*/false);
+  return Tool("get_profile", "Get user profile",
+              "The stable picture of the user: facts and preferences grouped by kind (identity, "
+              "work, family, health, likes, dislikes, goals, habits, other), each line citing "
+              "the memories it comes from, and the same as text for a prompt.",
+              ObjectSchema(std::move(props)), Hints(true, false, true));
+}
+
 }  // namespace
 
 json ToolDefinitions(const api::Limits& limits) {
   return json::array({AddMemoryTool(), SearchTool(limits), ContextTool(limits), ListTool(limits),
-                      GetTool(), UpdateTool(), DeleteTool(), HistoryTool()});
+                      GetTool(), UpdateTool(), DeleteTool(), HistoryTool(), ProfileTool()});
 }
 
 }  // namespace engram::mcp

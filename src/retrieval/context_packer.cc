@@ -79,12 +79,16 @@ std::string SessionBlock(const ContextRequest& req, int budget, ContextResult* r
 }  // namespace
 
 ContextResult PackContext(const std::vector<SearchHit>& ranked, const ContextRequest& request) {
-  if (request.session_summary.empty() && request.session_turns.empty()) {
+  if (request.session_summary.empty() && request.session_turns.empty() && request.profile.empty()) {
     return PackContext(ranked, request.token_budget);
   }
+  std::string lead = request.profile;
+  if (!lead.empty() && lead.back() != '\n') lead += '\n';
+  if (!lead.empty()) lead += '\n';
+  if (CountTokens(lead) > request.token_budget) lead.clear();
   ContextResult session;
   const int share = static_cast<int>(request.token_budget * request.session_share);
-  std::string block = SessionBlock(request, share, &session);
+  std::string block = lead + SessionBlock(request, share, &session);
   int memory_budget = request.token_budget - CountTokens(block);
   // Token counts of two texts need not add up exactly: shrink until the whole fits.
   for (int attempt = 0; attempt < 8; ++attempt) {
@@ -93,12 +97,14 @@ ContextResult PackContext(const std::vector<SearchHit>& ranked, const ContextReq
     out.tokens = CountTokens(out.text);
     out.session_turns = session.session_turns;
     out.session_summary = session.session_summary;
+    out.profile = !lead.empty();
     if (out.tokens <= request.token_budget) return out;
     memory_budget -= out.tokens - request.token_budget;
   }
   ContextResult only;
   only.text = CountTokens(block) <= request.token_budget ? block : "";
   only.tokens = CountTokens(only.text);
+  only.profile = !lead.empty() && !only.text.empty();
   return only;
 }
 

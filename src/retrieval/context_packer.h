@@ -13,8 +13,9 @@ namespace engram {
 // its content is cut to fit and ends with "…". The result lists the memories it includes.
 ContextResult PackContext(const std::vector<SearchHit>& ranked, int token_budget);
 
-// The same, preceded by the request's session block (summary, then the newest turns that fit
-// in session_share of the budget, in order); the memories get what the block leaves.
+// The same, preceded by the request's profile (as given) and session block (summary, then the
+// newest turns that fit in session_share of the budget, in order); the memories get what the block
+// leaves.
 ContextResult PackContext(const std::vector<SearchHit>& ranked, const ContextRequest& request);
 
 }  // namespace engram

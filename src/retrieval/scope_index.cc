@@ -4,6 +4,7 @@
 #include <nlohmann/json.hpp>
 
 #include "core/status_macros.h"
+#include "engram/lifecycle.h"
 #include "index/hnsw_index.h"
 #include "index/scan_index.h"
 #include "retrieval/slot_terms.h"
@@ -48,6 +49,10 @@ DocInfo MakeDocInfo(const MemoryItem& m) {
   d.entities = m.entities;
   d.metadata = FlattenMetadata(m.metadata);
   d.kept_turn = IsKeptTurn(m);
+  d.last_used = std::max({m.created_at, m.updated_at, m.last_accessed.value_or(0)});
+  d.access_count = m.access_count;
+  d.critical_tag = std::find(m.tags.begin(), m.tags.end(), kCriticalTag) != m.tags.end();
+  d.expires_at = m.expires_at;
   return d;
 }
 

@@ -54,6 +54,12 @@ struct DocInfo {
   std::vector<std::string> entities;
   std::vector<std::pair<std::string, MetadataValue>> metadata;  // top-level scalar values
   bool kept_turn = false;  // a conversation turn the write path kept (IsKeptTurn)
+  // Retention's inputs (include/engram/lifecycle.h) as of the item's last write or load: reads
+  // counted since then reach the index when the item is next written or the index reloaded.
+  TimestampMs last_used = 0;
+  int64_t access_count = 0;
+  bool critical_tag = false;  // carries kCriticalTag
+  std::optional<TimestampMs> expires_at;
 };
 
 // Vectors copied out of an index: keys[i] has data[i * dimension, (i + 1) * dimension).

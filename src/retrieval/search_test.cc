@@ -490,7 +490,10 @@ TEST_F(SearchTest, ExplainIsFilledOnlyOnRequestAndMatchesTheScore) {
     const ScoreExplain& e = h.explain;
     EXPECT_EQ(h.item.id, plain[i].item.id);
     EXPECT_NEAR(h.score, plain[i].score, 1e-9);
-    EXPECT_NEAR(h.score, 0.6 * e.relevance + 0.3 * e.importance + 0.1 * e.recency, 1e-9);
+    EXPECT_NEAR(h.score,
+                (0.6 * e.relevance + 0.3 * e.importance + 0.1 * e.recency) * e.retention_factor,
+                1e-9);
+    EXPECT_NEAR(e.retention_factor, 1 - 0.1 * (1 - e.retention), 1e-12);
     // No item has a session, so relevance is the keyword/vector blend alone.
     EXPECT_NEAR(e.relevance, q.keyword_weight * e.keyword + (1 - q.keyword_weight) * e.vector,
                 1e-9);
@@ -526,7 +529,9 @@ TEST_F(SearchTest, ExplainIsFilledOnlyOnRequestAndMatchesTheScore) {
   ASSERT_FALSE(weighted.empty());
   for (const SearchHit& w : weighted) {
     const ScoreExplain& e = w.explain;
-    EXPECT_NEAR(w.score, 0.2 * e.relevance + 0.5 * e.importance + 0.3 * e.recency, 1e-9);
+    EXPECT_NEAR(w.score,
+                (0.2 * e.relevance + 0.5 * e.importance + 0.3 * e.recency) * e.retention_factor,
+                1e-9);
     EXPECT_NEAR(e.relevance, 0.8 * e.keyword + 0.2 * e.vector, 1e-9);
   }
   const SearchHit* t2 = FindHit(weighted, tea_id);
@@ -719,7 +724,10 @@ TEST_F(SearchTest, ReciprocalRankFusion) {
     double rrf = (e.keyword_rank ? 1.0 / (60 + e.keyword_rank) : 0.0) +
                  (e.vector_rank ? 1.0 / (60 + e.vector_rank) : 0.0);
     EXPECT_NEAR(e.relevance, rrf / (2.0 / 61), 1e-12);
-    EXPECT_NEAR(h.score, 0.6 * e.relevance + 0.3 * e.importance + 0.1 * e.recency, 1e-9);
+    EXPECT_NEAR(h.score,
+                (0.6 * e.relevance + 0.3 * e.importance + 0.1 * e.recency) * e.retention_factor,
+                1e-9);
+    EXPECT_NEAR(e.retention_factor, 1 - 0.1 * (1 - e.retention), 1e-12);
     EXPECT_LE(e.relevance, 1.0 + 1e-12);
   }
 }

@@ -58,6 +58,7 @@ bool PassesFilters(const DocInfo& doc, const Scope& scope, const SearchFilters& 
   }
   if (f.created_after && doc.created_at < *f.created_after) return false;
   if (f.created_before && doc.created_at >= *f.created_before) return false;
+  if (f.expires_after && doc.expires_at && *doc.expires_at <= *f.expires_after) return false;
   for (const std::string& t : f.tags) {
     if (!Contains(doc.tags, t)) return false;
   }
@@ -436,7 +437,7 @@ std::vector<size_t> MmrPicks(std::span<const double> scores, size_t k, const Sea
 
 std::vector<RankedCandidate> RankCandidates(const ScopeIndex& index, const Scope& scope,
                                             const SearchQuery& q, const std::vector<float>& qv,
-                                            TimestampMs now) {
+                                            TimestampMs now, const RetentionPolicy& retention) {
   const std::vector<WeightedTerm> terms = WeightedKeywordTerms(q);
   auto gathered = Gather(index, scope, q, terms, qv);
   AddSessionContext(index, scope, q, &gathered);
@@ -459,6 +460,15 @@ std::vector<RankedCandidate> RankCandidates(const ScopeIndex& index, const Scope
     if (c.explain.relevance <= 0) continue;  // no evidence at all: importance alone is not a match
     c.score = q.relevance_weight * c.explain.relevance + q.importance_weight * d->importance +
               q.recency_weight * c.explain.recency;
+    RetentionInputs in{
+        .type = d->type,
+        .importance = d->importance,
+        .last_used = d->last_used,
+        .access_count = d->access_count,
+        .critical = d->critical_tag || d->importance >= retention.critical_importance};
+    c.explain.retention = Retention(in, retention, now);
+    c.explain.retention_factor = RetentionRankFactor(c.explain.retention, retention);
+    c.score *= c.explain.retention_factor;
     if (q.min_score && c.score < *q.min_score) continue;
     ranked.push_back(c);
   }

@@ -1,5 +1,6 @@
 // Ranking: candidates from the keyword and vector channels of a ScopeIndex, filtered, fused
-// with importance and recency, thresholded and diversified (MMR). Pure computation over the
+// with importance and recency, scaled by retention (include/engram/lifecycle.h), thresholded and
+// diversified (MMR). Pure computation over the
 // index; the engine fetches the winning items from the store.
 #pragma once
 
@@ -9,6 +10,7 @@
 #include <utility>
 #include <vector>
 
+#include "engram/lifecycle.h"
 #include "engram/search.h"
 #include "retrieval/scope_index.h"
 
@@ -39,7 +41,7 @@ std::vector<size_t> MmrPicks(std::span<const double> scores, size_t k, const Sea
 // The caller holds index.mu (shared). `query_vector` has index.dimension() floats.
 std::vector<RankedCandidate> RankCandidates(const ScopeIndex& index, const Scope& scope,
                                             const SearchQuery& query,
-                                            const std::vector<float>& query_vector,
-                                            TimestampMs now);
+                                            const std::vector<float>& query_vector, TimestampMs now,
+                                            const RetentionPolicy& retention = RetentionPolicy());
 
 }  // namespace engram

@@ -1,10 +1,12 @@
 #include "server/routes.h"
 
+#include <cstdlib>
 #include <sstream>
 
 #include "api/responses.h"
 #include "codec/field_reader.h"
 #include "codec/item_json.h"
+#include "engram/profile.h"
 #include "engram/transfer.h"
 
 namespace engram::server {
@@ -238,6 +240,12 @@ Reply Context(const Services& s, const Call& call) {
         if (working->summary) req->request.session_summary = working->summary->content;
       }
     }
+    if (req->profile) {
+      auto profile = BuildProfile(*s.engine, search_scope);
+      if (!profile.ok()) return ErrorReply(profile.status());
+      req->request.profile =
+          ProfileText(*profile, static_cast<int>(req->request.token_budget * req->profile_share));
+    }
     return Respond<ContextResult>(s.engine->BuildContext(search_scope, req->request),
                                   &api::ContextToJson);
   });
@@ -254,6 +262,49 @@ Reply Export(const Services& s, const Call& call) {
   r.content_type = "application/x-ndjson";
   r.headers.emplace_back("Content-Disposition", "attachment; filename=\"engram-export.jsonl\"");
   return r;
+}
+
+// GET /v1/profile?user_id=…
+Reply GetProfile(const Services& s, const Call& call) {
+  auto scope = api::DecodeItemScope(call.params, call.tenant);
+  if (!scope.ok()) return ErrorReply(scope.status());
+  return Respond<Profile>(BuildProfile(*s.engine, *scope), &api::ProfileToJson);
+}
+
+// POST /v1/maintenance: one run over the caller's tenant (or one of its users).
+Reply Maintain(const Services& s, const Call& call) {
+  return WithBody(call, s.limits, [&](const json& body) {
+    FieldReader r(body, "request");
+    r.CheckKnown({"user_id", "dry_run", "full", "limit"});
+    MaintenanceRequest req;
+    req.tenant = call.tenant;
+    r.String("user_id", &req.user_id);
+    r.Bool("dry_run", &req.dry_run);
+    r.Bool("full", &req.full);
+    int64_t limit = 1000;
+    r.Integer("limit", &limit);
+    if (r.status().ok() && (limit < 0 || limit > 100'000)) r.Fail("limit", "must be 0..100000");
+    if (!r.status().ok()) return ErrorReply(r.status());
+    req.max_actions_listed = static_cast<size_t>(limit);
+    return Respond<MaintenanceReport>(s.engine->Maintain(req), &api::MaintenanceReportToJson);
+  });
+}
+
+// GET /v1/maintenance/log?user_id=…&limit=…
+Reply MaintenanceLog(const Services& s, const Call& call) {
+  auto scope = api::DecodeItemScope(call.params, call.tenant, {"limit"});
+  if (!scope.ok()) return ErrorReply(scope.status());
+  int limit = 1000;
+  if (auto it = call.params.find("limit"); it != call.params.end()) {
+    char* end = nullptr;
+    const long v = std::strtol(it->second.c_str(), &end, 10);
+    if (it->second.empty() || *end != '\0' || v < 1 || v > 100'000) {
+      return ErrorReply(Status::InvalidArgument("limit must be an integer 1..100000"));
+    }
+    limit = static_cast<int>(v);
+  }
+  return Respond<std::vector<MaintenanceLogEntry>>(s.engine->MaintenanceLog(*scope, limit),
+                                                   &api::MaintenanceLogToJson);
 }
 
 Reply CreateKey(const Services& s, const Call& call) {
@@ -348,6 +399,11 @@ std::vector<Route> MakeRoutes(const Services& services) {
       {"POST", "/v1/context", Access::kTenant, bind(&Context), reads},
       // A user's whole store: long enough to stall an event loop's other connections.
       {"GET", "/v1/export", Access::kTenant, bind(&Export), Blocking::kYes},
+      // A run over a whole tenant reads and writes for seconds or more.
+      {"POST", "/v1/maintenance", Access::kTenant, bind(&Maintain), Blocking::kYes},
+      {"GET", "/v1/maintenance/log", Access::kTenant, bind(&MaintenanceLog)},
+      // Lists every active memory of the user: long for users with many.
+      {"GET", "/v1/profile", Access::kTenant, bind(&GetProfile), Blocking::kYes},
       {"POST", "/v1/admin/keys", Access::kAdmin, bind(&CreateKey), kWrites},
       {"GET", "/v1/admin/keys", Access::kAdmin, bind(&ListKeys)},
       {"DELETE", "/v1/admin/keys/{id}", Access::kAdmin, bind(&RevokeKey), kWrites},

@@ -18,8 +18,8 @@ size_t ShardCount(size_t capacity) { return capacity >= kShardedFrom ? kShards :
 // Get checks the scope before unpacking), then the three string lists as a count and strings.
 constexpr size_t kAccessCount = 0, kLastAccessed = 8, kCreated = 16, kUpdated = 24, kValidFrom = 32,
                  kValidTo = 40, kImportance = 48, kConfidence = 56, kTier = 64, kType = 65,
-                 kStatus = 66, kFlags = 67, kHeader = 68;
-constexpr uint8_t kHasLastAccessed = 1, kHasValidTo = 2;
+                 kStatus = 66, kFlags = 67, kExpiresAt = 68, kHeader = 76;
+constexpr uint8_t kHasLastAccessed = 1, kHasValidTo = 2, kHasExpiresAt = 4;
 
 template <typename T>
 void PutAt(std::string* out, size_t at, T v) {
@@ -81,14 +81,16 @@ std::string Pack(const MemoryItem& m) {
   PutAt<int64_t>(&out, kUpdated, m.updated_at);
   PutAt<int64_t>(&out, kValidFrom, m.valid_from);
   PutAt<int64_t>(&out, kValidTo, m.valid_to.value_or(0));
+  PutAt<int64_t>(&out, kExpiresAt, m.expires_at.value_or(0));
   PutAt<double>(&out, kImportance, m.importance);
   PutAt<double>(&out, kConfidence, m.confidence);
   PutAt<uint8_t>(&out, kTier, static_cast<uint8_t>(m.tier));
   PutAt<uint8_t>(&out, kType, static_cast<uint8_t>(m.type));
   PutAt<uint8_t>(&out, kStatus, static_cast<uint8_t>(m.status));
-  PutAt<uint8_t>(&out, kFlags,
-                 static_cast<uint8_t>((m.last_accessed ? kHasLastAccessed : 0) |
-                                      (m.valid_to ? kHasValidTo : 0)));
+  PutAt<uint8_t>(
+      &out, kFlags,
+      static_cast<uint8_t>((m.last_accessed ? kHasLastAccessed : 0) |
+                           (m.valid_to ? kHasValidTo : 0) | (m.expires_at ? kHasExpiresAt : 0)));
   for (const std::string* s :
        {&m.scope.tenant, &m.scope.user_id, &m.scope.agent_id, &m.scope.session_id, &m.id,
         &m.content, &m.metadata, &m.source.session_id, &m.source.extractor,
@@ -119,6 +121,8 @@ void Unpack(std::string_view in, MemoryItem* m) {
   m->valid_from = GetAt<int64_t>(in, kValidFrom);
   m->valid_to.reset();
   if (flags & kHasValidTo) m->valid_to = GetAt<int64_t>(in, kValidTo);
+  m->expires_at.reset();
+  if (flags & kHasExpiresAt) m->expires_at = GetAt<int64_t>(in, kExpiresAt);
   m->importance = GetAt<double>(in, kImportance);
   m->confidence = GetAt<double>(in, kConfidence);
   m->tier = static_cast<Tier>(GetAt<uint8_t>(in, kTier));

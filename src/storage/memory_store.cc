@@ -324,6 +324,12 @@ Status MemoryStore::Purge(const Scope& scope, std::string_view id, int64_t* seq_
     cache_.Erase(seq);
     ENGRAM_ASSIGN_OR_RETURN(Statement * st, writer_->Prepare("DELETE FROM items WHERE seq = ?"));
     ENGRAM_RETURN_IF_ERROR(st->Bind(1, seq).Run());  // history and vectors cascade
+    // A hard delete leaves no trace: the maintenance log's rows about the item go too.
+    ENGRAM_ASSIGN_OR_RETURN(
+        Statement * log,
+        writer_->Prepare("DELETE FROM lifecycle_log WHERE item_id = ? AND scope_id = "
+                         "(SELECT id FROM scopes WHERE tenant = ? AND user_id = ?)"));
+    ENGRAM_RETURN_IF_ERROR(log->Bind(1, id).Bind(2, scope.tenant).Bind(3, scope.user_id).Run());
     ENGRAM_RETURN_IF_ERROR(txn.Commit());
   }
   CheckpointAfterPurge(writer_.get());
@@ -340,9 +346,12 @@ Result<int64_t> MemoryStore::PurgeScope(const Scope& scope) {
     ENGRAM_ASSIGN_OR_RETURN(auto scope_id, FindScopeId(writer_.get(), scope));
     if (!scope_id) return int64_t{0};
     cache_.Clear();  // rare: every scope's entries go, not only this one's
-    const char* const kDeletes[] = {
-        "DELETE FROM items WHERE scope_id = ?", "DELETE FROM sessions WHERE scope_id = ?",
-        "DELETE FROM jobs WHERE scope_id = ?", "DELETE FROM scopes WHERE id = ?"};
+    const char* const kDeletes[] = {"DELETE FROM items WHERE scope_id = ?",
+                                    "DELETE FROM sessions WHERE scope_id = ?",
+                                    "DELETE FROM jobs WHERE scope_id = ?",
+                                    "DELETE FROM lifecycle_log WHERE scope_id = ?",
+                                    "DELETE FROM lifecycle_scopes WHERE scope_id = ?",
+                                    "DELETE FROM scopes WHERE id = ?"};
     for (const char* sql : kDeletes) {
       ENGRAM_ASSIGN_OR_RETURN(Statement * st, writer_->Prepare(sql));
       ENGRAM_RETURN_IF_ERROR(st->Bind(1, *scope_id).Run());

@@ -18,6 +18,7 @@
 #include <vector>
 
 #include "core/gated_mutex.h"
+#include "engram/lifecycle.h"
 #include "engram/listings.h"
 #include "engram/memory.h"
 #include "engram/records.h"
@@ -89,6 +90,28 @@ struct StoreOp {
   // Results, set by Apply.
   MemoryItem result;  // the item as stored (unchanged items: as read)
   int64_t seq = 0;
+};
+
+// What one maintenance step writes for one scope, in one transaction
+// (MemoryStore::ApplyMaintenance).
+struct MaintenanceBatch {
+  std::vector<StoreOp> changes;        // archive / expire: mutations with history rows
+  std::vector<std::string> purge_ids;  // hard deletes (history and vectors cascade)
+  std::vector<std::pair<int64_t, std::optional<TimestampMs>>> review_at;  // by items.seq
+  std::vector<MaintenanceLogEntry> log;
+  std::vector<int64_t> purged_seqs;  // set by ApplyMaintenance
+};
+
+// A scope maintenance may visit, and how far its last run had seen the history.
+struct MaintainedScope {
+  Scope scope;
+  std::optional<int64_t> history_seq;  // nullopt: never maintained
+};
+
+// Items of one scope for maintenance to look at (MemoryStore::ReviewWorkList).
+struct ReviewWork {
+  Scope scope;
+  std::vector<int64_t> seqs;
 };
 
 // Changes `item` in place. Returns true if it changed (the store then writes it and a history
@@ -197,6 +220,31 @@ class MemoryStore {
   // InvalidArgument.
   Result<UserPage> ListUsers(std::string_view tenant, const PageRequest& page);
   Result<SessionPage> ListSessions(const Scope& scope, const PageRequest& page);
+  // The lifecycle (memory_store_lifecycle.cc). The newest item_history seq.
+  Result<int64_t> LatestHistorySeq();
+  // The (tenant, user) scopes to maintain (`tenant` / `user_id` empty match any), each with
+  // the history seq its last maintenance had seen (nullopt: never maintained).
+  Result<std::vector<MaintainedScope>> MaintenanceScopes(const std::string& tenant,
+                                                         const std::string& user_id);
+  // An incremental run's work: the items due (review_at ≤ now) or changed since their scope's
+  // last run (history rows past both `min_history_seq` and the scope's own mark), by scope (of
+  // `tenant` / `user_id`; empty: any), in scope order.
+  Result<std::vector<ReviewWork>> ReviewWorkList(const std::string& tenant,
+                                                 const std::string& user_id, TimestampMs now,
+                                                 int64_t min_history_seq);
+  // The scope's active and archived items among `seqs` (nullptr: all of them), read from
+  // SQLite in one read transaction, in seq order.
+  Result<std::vector<ScannedItem>> ReviewItems(const Scope& scope,
+                                               const std::vector<int64_t>* seqs);
+  // Records that the scopes were maintained at `at`, having seen history up to `history_seq`
+  // (one transaction).
+  Status MarkMaintained(const std::vector<Scope>& scopes, int64_t history_seq, TimestampMs at);
+  // Writes a batch in one transaction (changes, purges, review times, log rows); then, when
+  // it purged anything, checkpoints as Purge does.
+  Status ApplyMaintenance(const Scope& scope, MaintenanceBatch& batch, TimestampMs now);
+  // The maintenance log of the scope, oldest first, at most `limit` rows.
+  Result<std::vector<MaintenanceLogEntry>> LifecycleLog(const Scope& scope, int limit);
+
   // Items by status (indexed by ItemStatus) and scopes, over every tenant. Scans the items
   // table: for metrics, not for hot paths.
   struct Counts {

@@ -185,6 +185,34 @@ ALTER TABLE items ADD COLUMN source_turns TEXT NOT NULL DEFAULT '[]';
 ALTER TABLE items ADD COLUMN derived_ids TEXT NOT NULL DEFAULT '[]';
 )sql";
 
+// Version 9: the memory lifecycle. `expires_at` is when an item stops being worth recalling;
+// `review_at` when maintenance should look at it again (its retention falls below the archive
+// threshold, it expires, or its grace as an archived item ends), so an incremental run reads
+// only the items due and those changed since the scope's last run (item_history past
+// lifecycle_scopes.history_seq; a scope without a row has never been maintained). `lifecycle_log`
+// records each action maintenance took, with its reason: the record of a purged item outlives the
+// item's own history. NULL review_at: nothing scheduled (not yet seen by a run, or an item that
+// never needs one).
+constexpr std::string_view kV9Lifecycle = R"sql(
+ALTER TABLE items ADD COLUMN expires_at INTEGER;
+ALTER TABLE items ADD COLUMN review_at INTEGER;
+CREATE INDEX items_review ON items (review_at) WHERE review_at IS NOT NULL;
+CREATE TABLE lifecycle_log (
+  seq      INTEGER PRIMARY KEY,
+  scope_id INTEGER NOT NULL REFERENCES scopes(id),
+  item_id  TEXT NOT NULL,
+  action   TEXT NOT NULL,
+  reason   TEXT NOT NULL,
+  at       INTEGER NOT NULL
+);
+CREATE INDEX lifecycle_log_scope ON lifecycle_log (scope_id, seq);
+CREATE TABLE lifecycle_scopes (
+  scope_id    INTEGER PRIMARY KEY REFERENCES scopes(id),
+  history_seq INTEGER NOT NULL,
+  last_run_at INTEGER NOT NULL
+);
+)sql";
+
 Result<bool> TableExists(Database* db, std::string_view name) {
   ENGRAM_ASSIGN_OR_RETURN(Statement * st,
                           db->Prepare("SELECT 1 FROM sqlite_schema WHERE type='table' AND name=?"));
@@ -222,6 +250,7 @@ const std::vector<Migration>& AllMigrations() {
       {6, "access epoch", kV6AccessEpoch},
       {7, "embeddings in a rowid table", kV7EmbeddingRows},
       {8, "kept turns and their links", kV8KeptTurns},
+      {9, "lifecycle: expiry, review times, maintenance log", kV9Lifecycle},
   };
   return kAll;
 }

@@ -45,6 +45,7 @@ void BindMutableColumns(Statement* st, const MemoryItem& m, int first) {
   st->Bind(f + 25, m.source.role);
   st->Bind(f + 26, StringListToJsonText(m.source.turn_ids));
   st->Bind(f + 27, StringListToJsonText(m.derived_ids));
+  st->Bind(f + 28, m.expires_at);
 }
 
 Result<MemoryItem> ReadItemRow(const Statement& st, const Scope& scope, int64_t* seq) {
@@ -81,6 +82,7 @@ Result<MemoryItem> ReadItemRow(const Statement& st, const Scope& scope, int64_t*
   m.source.role = st.String(27);
   ENGRAM_ASSIGN_OR_RETURN(m.source.turn_ids, StringListFromJsonText(st.Text(28)));
   ENGRAM_ASSIGN_OR_RETURN(m.derived_ids, StringListFromJsonText(st.Text(29)));
+  m.expires_at = st.OptionalInt(30);
   return m;
 }
 

@@ -19,7 +19,7 @@ inline constexpr std::string_view kItemSelectColumns =
     "CASE WHEN last_read IS NULL THEN last_accessed "
     "ELSE max(coalesce(last_accessed, 0), last_read) END, "
     "access_count + coalesce(reads, 0), status, supersedes, "
-    "superseded_by, embedding_model, slot, source_role, source_turns, derived_ids";
+    "superseded_by, embedding_model, slot, source_role, source_turns, derived_ids, expires_at";
 inline constexpr std::string_view kItemSelectFrom =
     " FROM items LEFT JOIN item_access ON item_seq = seq ";
 
@@ -28,10 +28,10 @@ inline constexpr std::string_view kItemMutableColumns =
     "agent_id, session_id, tier, type, content, entities, tags, metadata, importance, "
     "confidence, source_messages, source_session, extractor, prompt_version, created_at, "
     "updated_at, valid_from, valid_to, last_accessed, access_count, status, supersedes, "
-    "superseded_by, embedding_model, slot, source_role, source_turns, derived_ids";
-inline constexpr int kItemMutableColumnCount = 28;
+    "superseded_by, embedding_model, slot, source_role, source_turns, derived_ids, expires_at";
+inline constexpr int kItemMutableColumnCount = 29;
 
-// Binds the mutable columns of `m` to parameters first..first+27.
+// Binds the mutable columns of `m` to parameters first..first+28.
 void BindMutableColumns(Statement* st, const MemoryItem& m, int first);
 
 // Decodes the current row (selected with kItemSelectColumns). tenant and user_id come from

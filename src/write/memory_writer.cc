@@ -2,6 +2,7 @@
 #include <cmath>
 
 #include "core/status_macros.h"
+#include "engram/lifecycle.h"
 #include "engram/write_path.h"
 #include "extract/chitchat.h"
 #include "extract/corrections.h"
@@ -297,6 +298,10 @@ Result<WriteOutcome> MemoryWriter::WriteCandidate(const Scope& scope, const Cand
   m.type = c.type;
   m.entities = c.entities;
   m.tags = options.tags;
+  if (c.critical && std::find(m.tags.begin(), m.tags.end(), kCriticalTag) == m.tags.end()) {
+    m.tags.emplace_back(kCriticalTag);
+  }
+  m.expires_at = c.expires_at;
   m.metadata = options.metadata;
   m.importance = options.importance.value_or(c.importance);
   m.confidence = c.confidence;

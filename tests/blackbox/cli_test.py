@@ -452,6 +452,86 @@ class DefaultWritePathTest(EngramTestCase):
         self.fails(EXIT_USAGE, "remember", "x", "--type", "fact")
         self.assertEqual(self.count_all(), 2)
 
+    def test_extract_jsonl_reads_content_and_the_deprecated_text(self):
+        lines = "\n".join(json.dumps(o) for o in [
+            {"content": "My sister is called Anna", "at": "2026-05-04T10:00:00Z"},
+            {"text": "My sister is called Anna"},
+            {"text": "a", "content": "b"},
+            {"message": "no content here"},
+        ]) + "\n"
+        r = self.cli("extract", "--jsonl", as_json=True, stdin=lines)
+        self.assertEqual(r.code, EXIT_DATA, r.describe())
+        out = [json.loads(line) for line in r.out.splitlines()]
+        self.assertEqual(len(out), 4, r.out)
+        self.assertTrue(any("Anna" in m["content"] for m in out[0]["memories"]), out[0])
+        self.assertNotIn("warnings", out[0])
+        self.assertEqual([m["content"] for m in out[1]["memories"]],
+                         [m["content"] for m in out[0]["memories"]])
+        self.assertIn("deprecated", out[1]["warnings"][0])
+        self.assertEqual(out[2]["error"]["code"], "invalid_argument")
+        self.assertIn("line 3", out[2]["error"]["message"])
+        self.assertIn('"content"', out[3]["error"]["message"])
+        self.assertFalse(os.path.exists(self.db), "extract stores nothing")
+
+
+class LifecycleTest(EngramTestCase):
+    """expires_at on add and update, and `engram maintain` (dry run, log, flags)."""
+
+    def test_expiry_and_maintain(self):
+        gone = self.add("wants noodles for lunch", "--type", "preference",
+                        "--created-at", "2026-02-10T08:00:00Z",
+                        "--expires-at", "2026-02-10T16:00:00Z")
+        kept = self.add("likes noodles", "--type", "preference")
+        self.assertEqual(gone["expires_at"], "2026-02-10T16:00:00.000Z")
+        self.assertIn("expires     2026-02-10T16:00:00.000Z", self.ok("get", gone["id"]).out)
+        found = self.ok_json("search", "noodles")["results"]
+        self.assertEqual([h["id"] for h in found], [kept["id"]])
+        r = self.ok("maintain", "--dry-run", user=None)
+        self.assertIn("default/alice: would archive 0, would expire 1, would purge 0", r.out)
+        self.assertIn("expire  " + gone["id"] + "  wants noodles for lunch", r.out)
+        self.assertIn("expired at 2026-02-10T16:00:00.000Z", r.out)
+        self.assertIn("nothing was changed", r.out)
+        self.assertEqual(self.get(gone["id"])["status"], "active")
+        report = self.ok_json("maintain", user=None)
+        self.assertEqual((report["expired"], report["examined"]), (1, 2))
+        self.assertEqual(self.get(gone["id"])["status"], "archived")
+        log = self.ok_json("maintain", "--log")["results"]
+        self.assertEqual([(e["id"], e["action"]) for e in log], [(gone["id"], "expire")])
+        self.assertIn("expire  " + gone["id"], self.ok("maintain", "--log").out)
+        self.assertEqual(self.ok_json("maintain", user=None)["examined"], 0)  # incremental
+        self.assertEqual(self.ok_json("maintain", "--full", user=None)["examined"], 2)
+        updated = self.ok_json("update", kept["id"], "--expires-at", "2099-05-01T00:00:00Z")
+        self.assertEqual(updated["expires_at"], "2099-05-01T00:00:00.000Z")
+        updated = self.ok_json("update", kept["id"], "--clear-expires-at")
+        self.assertIsNone(updated["expires_at"])
+
+    def test_bad_lifecycle_input_is_refused(self):
+        item = self.add("a fact")
+        self.fails(EXIT_USAGE, "add", "--no-infer", "x", "--created-at", "2026-02-10T08:00:00Z",
+                   "--expires-at", "2026-02-09T08:00:00Z")
+        self.fails(EXIT_USAGE, "add", "x", "--expires-at", "2026-02-09T08:00:00Z")  # infer
+        self.fails(EXIT_USAGE, "update", item["id"], "--expires-at", "tomorrow")
+        self.fails(EXIT_USAGE, "--half-life", "fact=-1", "maintain", user=None)
+        self.fails(EXIT_USAGE, "--half-life", "gossip=3", "maintain", user=None)
+        self.fails(EXIT_USAGE, "--archive-below", "2", "maintain", user=None)
+        self.fails(EXIT_USAGE, "maintain", "--log", user=None)  # the log is a user's
+        self.fails(EXIT_NOT_FOUND, "maintain", user=None, db=self.path("missing.db"))
+        self.assertFalse(os.path.exists(self.path("missing.db")))
+        self.assertEqual(self.count_all(), 1)
+
+    def test_half_life_and_threshold_flags_change_what_is_archived(self):
+        old = self.add("talked about the weather", "--type", "message", "--importance", "0")
+        # Judged as of now: just stored, so retention is its strength (0.5); a threshold above
+        # it archives the memory at once, the default (0.05) does not.
+        self.assertEqual(self.ok_json("maintain", "--dry-run", user=None)["archived"], 0)
+        dry = self.ok_json("--archive-below", "0.6", "maintain", "--dry-run", user=None)
+        self.assertEqual(dry["archived"], 1)
+        self.assertIn("half-life 30 days", dry["actions"][0]["reason"])
+        dry = self.ok_json("--archive-below", "0.6", "--half-life", "message=2",
+                           "maintain", "--dry-run", user=None)
+        self.assertIn("half-life 2.0 days", dry["actions"][0]["reason"])
+        self.assertEqual(self.get(old["id"])["status"], "active")
+
 
 # ------------------------------------------------------------------------------------------
 # list

@@ -55,7 +55,10 @@ class SearchCliTest(unittest.TestCase):
         self.assertTrue(all(r["memory"]["type"] == "event" for r in results))
         r = self.search("peanuts", "--explain")[0]
         e = r["explain"]
-        self.assertAlmostEqual(r["score"], 0.6 * e["relevance"] + 0.3 * e["importance"] + 0.1 * e["recency"], places=9)
+        self.assertAlmostEqual(r["score"], (0.6 * e["relevance"] + 0.3 * e["importance"]
+                                            + 0.1 * e["recency"]) * e["retention_factor"],
+                               places=9)
+        self.assertAlmostEqual(e["retention_factor"], 1 - 0.1 * (1 - e["retention"]), places=9)
         self.assertGreater(e["keyword"], 0)
         run("delete", self.ids["I am allergic to peanuts"], "-u", "alice", db=self.db)
         self.assertNotIn(self.ids["I am allergic to peanuts"], [r["id"] for r in self.search("peanuts")])

@@ -559,9 +559,9 @@ class SearchTest(ApiTestCase):
         self.assertGreater(len(hits), 0)
         for x in hits:
             self.assertEqual(set(x["explain"]), {"keyword", "vector", "context", "session", "time",
-                                                 "relevance",
-                                                 "recency", "importance", "keyword_rank",
-                                                 "vector_rank"})
+                                                 "relevance", "recency", "importance",
+                                                 "retention", "retention_factor",
+                                                 "keyword_rank", "vector_rank"})
         all_hits = self.search(query="cats food work hiking tea", k=10)
         self.assertGreater(len(all_hits), 2)
         cut = (all_hits[0]["score"] + all_hits[-1]["score"]) / 2
@@ -630,7 +630,9 @@ class ContextTest(ApiTestCase):
                 ctx = self.ok(self.c, "POST", "/v1/context",
                               {"user_id": "kim", "query": "cats food work", "k": 10,
                                "token_budget": budget})
-                self.assertEqual(set(ctx), {"context", "memories", "tokens", "session"})
+                self.assertEqual(set(ctx), {"context", "memories", "tokens", "session",
+                                            "profile"})
+                self.assertIs(ctx["profile"], False)
                 self.assertEqual(ctx["session"], {"turns": 0, "summary": False})
                 self.assertLessEqual(ctx["tokens"], budget)
                 # A crude independent bound: a token is at least a word or a punctuation run.
@@ -816,6 +818,73 @@ class OpsTest(ApiTestCase):
                     self.assert_error_body(r, 405, "method_not_allowed")
                     self.assertEqual(set(r.header("allow").split(", ")), allowed, r)
 
+
+
+class LifecycleTest(ApiTestCase):
+    """Expiry, retention in explain, and POST /v1/maintenance with its log (the server's clock
+    is the real one: every time here is a real 2026 date in the past of the run)."""
+
+    def test_expired_memories_leave_search_and_maintenance_archives_them(self):
+        gone = self.add(self.c, "lin", "wants hotpot for dinner", type="preference",
+                        created_at="2026-01-05T09:00:00Z", expires_at="2026-01-05T23:59:59Z")
+        kept = self.add(self.c, "lin", "likes hotpot", type="preference")
+        self.assertEqual(gone["expires_at"], "2026-01-05T23:59:59.000Z")
+        self.assertIsNone(kept["expires_at"])
+        hits = self.ok(self.c, "POST", "/v1/search", {"user_id": "lin", "query": "hotpot"})
+        self.assertEqual([h["id"] for h in hits["results"]], [kept["id"]])
+        hits = self.ok(self.c, "POST", "/v1/search",
+                       {"user_id": "lin", "query": "hotpot", "explain": True,
+                        "filters": {"include_expired": True}})["results"]
+        self.assertEqual({h["id"] for h in hits}, {gone["id"], kept["id"]})
+        for h in hits:
+            self.assertGreater(h["explain"]["retention"], 0)
+            self.assertLessEqual(h["explain"]["retention"], 1)
+            self.assertGreaterEqual(h["explain"]["retention_factor"], 0.9)
+        dry = self.ok(self.c, "POST", "/v1/maintenance", {"user_id": "lin", "dry_run": True})
+        self.assertEqual((dry["dry_run"], dry["expired"], dry["archived"], dry["purged"]),
+                         (True, 1, 0, 0))
+        self.assertEqual(dry["actions"][0]["id"], gone["id"])
+        self.assertEqual(dry["actions"][0]["action"], "expire")
+        self.assertEqual(dry["actions"][0]["content"], "wants hotpot for dinner")
+        path, scope = "/v1/memories/" + gone["id"], {"user_id": "lin"}
+        self.assertEqual(self.ok(self.c, "GET", path, params=scope)["status"], "active")
+        run = self.ok(self.c, "POST", "/v1/maintenance", {})  # the whole tenant
+        self.assertEqual((run["dry_run"], run["expired"]), (False, 1))
+        self.assertEqual(run["users"], [{"tenant": "default", "user_id": "lin", "examined": 2,
+                                         "archived": 0, "expired": 1, "purged": 0}])
+        self.assertEqual(self.ok(self.c, "GET", path, params=scope)["status"], "archived")
+        history = self.ok(self.c, "GET", path + "/history", params=scope)["results"]
+        self.assertIn("expired at 2026-01-05T23:59:59.000Z", history[-1]["reason"])
+        log = self.ok(self.c, "GET", "/v1/maintenance/log", params=scope)["results"]
+        self.assertEqual([(e["id"], e["action"]) for e in log], [(gone["id"], "expire")])
+        self.assertRegex(log[0]["at"], r"^2\d{3}-")
+        self.assertEqual(self.ok(self.c, "GET", "/v1/maintenance/log",
+                                 params={"user_id": "nobody"})["results"], [])
+        # Nothing changed since: the next run looks at nothing.
+        self.assertEqual(self.ok(self.c, "POST", "/v1/maintenance", {})["examined"], 0)
+
+    def test_expires_at_is_validated_and_patchable(self):
+        m = self.add(self.c, "kai", "in Tokyo this week", type="event")
+        path, scope = "/v1/memories/" + m["id"], {"user_id": "kai"}
+        p = self.ok(self.c, "PATCH", path, {"expires_at": "2099-01-01T00:00:00Z"}, params=scope)
+        self.assertEqual(p["expires_at"], "2099-01-01T00:00:00.000Z")
+        p = self.ok(self.c, "PATCH", path, {"expires_at": None}, params=scope)
+        self.assertIsNone(p["expires_at"])
+        self.fails(self.c, "PATCH", path, {"expires_at": "2001-01-01T00:00:00Z"}, params=scope,
+                   mentions="expires_at")
+        self.fails(self.c, "PATCH", path, {"expires_at": "soon"}, params=scope,
+                   mentions="expires_at")
+        self.fails(self.c, "POST", "/v1/memories",
+                   {"user_id": "kai", "content": "x", "infer": True,
+                    "expires_at": "2099-01-01T00:00:00Z"}, mentions="expires_at")
+        for body, mention in [({"dry_run": "yes"}, "dry_run"), ({"bogus": 1}, "bogus"),
+                              ({"limit": -1}, "limit")]:
+            with self.subTest(body=body):
+                self.fails(self.c, "POST", "/v1/maintenance", body, mentions=mention)
+        self.fails(self.c, "GET", "/v1/maintenance/log", params={"user_id": "kai", "limit": "0"},
+                   mentions="limit")
+        self.fails(self.c, "GET", "/v1/maintenance/log", params={}, mentions="user_id")
+        self.assertEqual(self.count("kai"), 1)
 
 
 class HugePagesTest(ServerTestCase):

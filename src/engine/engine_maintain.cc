@@ -1,0 +1,254 @@
+// Engine::Maintain: the lifecycle's maintenance run (include/engram/lifecycle.h).
+//
+// For each item looked at, one decision:
+//   active, expires_at passed           → archived ("expire"), grace starts
+//   active, retention < archive_below   → archived ("archive"), unless critical
+//   archived, grace (purge_after_days) over → purged, unless critical
+//   otherwise                           → its next review time is stored: when its retention
+//                                         will cross the threshold, it expires, or its grace ends
+// The next run then reads only the items whose review time has come and those changed since
+// (history rows past the scope's mark), which is what makes a run incremental: an item nobody
+// touched is not read again until it is due. A use (a search hit, a restatement) postpones an
+// item's decline; when its review time comes it is judged again with its current counts and
+// rescheduled if it is still worth keeping.
+#include <algorithm>
+#include <chrono>
+#include <cmath>
+#include <filesystem>
+#include <map>
+#include <mutex>
+#include <shared_mutex>
+
+#include "core/status_macros.h"
+#include "engine/engine_impl.h"
+#include "engine/validation.h"
+#include "retrieval/scope_index.h"
+#include "storage/memory_store.h"
+
+namespace engram {
+namespace {
+
+constexpr double kMsPerDay = 86'400'000.0;
+// Changes, purges and review times written per transaction: adds and searches wait for at
+// most one such commit.
+constexpr size_t kBatchOps = 256;
+
+std::string Fixed(double v, int digits) {
+  char buf[32];
+  std::snprintf(buf, sizeof buf, "%.*f", digits, v);
+  return buf;
+}
+
+std::string Days(double days) {
+  return Fixed(days, days < 10 ? 1 : 0) + (days == 1 ? " day" : " days");
+}
+
+struct Decision {
+  std::optional<MaintenanceAction> action;
+  std::string reason;
+  std::optional<TimestampMs> review_at;
+};
+
+Decision Decide(const MemoryItem& item, const RetentionPolicy& retention,
+                const MaintenancePolicy& policy, TimestampMs now) {
+  Decision d;
+  const bool critical = IsCritical(item, retention);
+  const TimestampMs grace_ms = static_cast<TimestampMs>(policy.purge_after_days * kMsPerDay);
+  if (item.status == ItemStatus::kArchived) {
+    if (critical || policy.purge_after_days <= 0) return d;  // kept archived, never purged
+    const TimestampMs due = item.updated_at + grace_ms;
+    if (due > now) {
+      d.review_at = due;
+      return d;
+    }
+    d.action = MaintenanceAction::kPurge;
+    d.reason = "archived since " + FormatTimestamp(item.updated_at) + ", past the grace of " +
+               Days(policy.purge_after_days);
+    return d;
+  }
+  if (item.expires_at && *item.expires_at <= now) {
+    d.action = MaintenanceAction::kExpire;
+    d.reason = "expired at " + FormatTimestamp(*item.expires_at);
+    return d;
+  }
+  const RetentionInputs in = RetentionInputsOf(item, retention);
+  const double r = Retention(in, retention, now);
+  if (!critical && policy.archive_below > 0 && r < policy.archive_below) {
+    d.action = MaintenanceAction::kArchive;
+    const double base = EffectiveHalfLifeDays(
+        RetentionInputs{.type = in.type, .importance = in.importance}, retention);
+    d.reason = "retention " + Fixed(r, 3) + " below " + Fixed(policy.archive_below, 3) + " (" +
+               std::string(ToString(item.type)) + ", half-life " + Days(base) +
+               (in.access_count > 0 ? " ×" + Fixed(EffectiveHalfLifeDays(in, retention) / base, 2) +
+                                          " for " + std::to_string(in.access_count) + " uses"
+                                    : "") +
+               ", importance " + Fixed(item.importance, 2) + ", last used " +
+               FormatTimestamp(in.last_used) + ")";
+    return d;
+  }
+  std::optional<TimestampMs> next = RetentionFallsBelow(in, retention, policy.archive_below);
+  if (item.expires_at && (!next || *item.expires_at < *next)) next = item.expires_at;
+  if (next) d.review_at = std::max(*next, now + 1);
+  return d;
+}
+
+}  // namespace
+
+Result<MaintenanceReport> Engine::Impl::Maintain(const MaintenanceRequest& request,
+                                                 const ProgressFn& progress) {
+  ENGRAM_RETURN_IF_ERROR(ValidateText("tenant", request.tenant, kMaxListEntryBytes));
+  ENGRAM_RETURN_IF_ERROR(ValidateText("user_id", request.user_id, kMaxListEntryBytes));
+  if (!request.user_id.empty() && request.tenant.empty()) {
+    return Status::InvalidArgument("a user is named within a tenant: give the tenant too");
+  }
+  std::lock_guard<std::mutex> one_run(maintain_mu_);
+  const auto started = std::chrono::steady_clock::now();
+  // Reads counted so far are uses: write them, so that every item is judged with them.
+  ENGRAM_RETURN_IF_ERROR(access_.Flush());
+  const TimestampMs now = Now();
+  ENGRAM_ASSIGN_OR_RETURN(int64_t latest_history, store_->LatestHistorySeq());
+  ENGRAM_ASSIGN_OR_RETURN(std::vector<MaintainedScope> scopes,
+                          store_->MaintenanceScopes(request.tenant, request.user_id));
+  // A scope maintained before is looked at incrementally (unless the request is for a full
+  // run); one never maintained, whole.
+  std::optional<int64_t> min_seen;
+  for (const MaintainedScope& s : scopes) {
+    if (s.history_seq) min_seen = std::min(min_seen.value_or(*s.history_seq), *s.history_seq);
+  }
+  std::map<std::pair<std::string, std::string>, std::vector<int64_t>> due;
+  if (!request.full && min_seen) {
+    ENGRAM_ASSIGN_OR_RETURN(
+        std::vector<ReviewWork> listed,
+        store_->ReviewWorkList(request.tenant, request.user_id, now, *min_seen));
+    for (ReviewWork& w : listed) {
+      due[{w.scope.tenant, w.scope.user_id}] = std::move(w.seqs);
+    }
+  }
+  struct Visit {
+    Scope scope;
+    bool whole = false;
+    std::vector<int64_t> seqs;
+  };
+  std::vector<Scope> maintained;  // every scope of the request: none has anything left to do
+  for (const MaintainedScope& s : scopes) maintained.push_back(s.scope);
+  std::vector<Visit> work;
+  bool full = true;
+  for (MaintainedScope& s : scopes) {
+    if (request.full || !s.history_seq) {
+      work.push_back(Visit{std::move(s.scope), true, {}});
+      continue;
+    }
+    full = false;
+    auto it = due.find({s.scope.tenant, s.scope.user_id});
+    if (it != due.end()) work.push_back(Visit{s.scope, false, std::move(it->second)});
+  }
+
+  MaintenanceReport report;
+  report.dry_run = request.dry_run;
+  report.full = full;
+  report.at = now;
+  const RetentionPolicy& retention = options_.retention;
+  const MaintenancePolicy& policy = options_.maintenance;
+  for (size_t w = 0; w < work.size(); ++w) {
+    // The engine is closing: stop between scopes (no scope is marked maintained, so the next
+    // run looks at what this one did not reach).
+    if (!maintenance_.Sleep(std::chrono::nanoseconds(0))) {
+      return Status::Unavailable("maintenance stopped: the engine is closing");
+    }
+    const Scope& scope = work[w].scope;
+    ENGRAM_ASSIGN_OR_RETURN(std::vector<ScannedItem> items,
+                            store_->ReviewItems(scope, work[w].whole ? nullptr : &work[w].seqs));
+    MaintenanceUserCounts counts{scope.tenant, scope.user_id};
+    MaintenanceBatch batch;
+    auto flush = [&]() -> Status {
+      if (request.dry_run || (batch.changes.empty() && batch.purge_ids.empty() &&
+                              batch.review_at.empty() && batch.log.empty())) {
+        batch = MaintenanceBatch();
+        return Status::Ok();
+      }
+      std::lock_guard<std::mutex> lock(write_mu_);  // the commit and its index update, in order
+      ENGRAM_RETURN_IF_ERROR(store_->ApplyMaintenance(scope, batch, now));
+      if (auto index = LoadedIndex(scope)) {
+        std::unique_lock<std::shared_mutex> index_lock(index->mu);
+        for (const StoreOp& op : batch.changes) {
+          if (op.seq != 0) index->Upsert(op.seq, op.result, nullptr);
+        }
+        for (int64_t seq : batch.purged_seqs) index->Remove(seq);
+      }
+      if (!batch.purged_seqs.empty()) {
+        // A snapshot on disk still holds the purged vectors (rewritten at the next save).
+        auto snapshot = SnapshotPath(scope);
+        std::error_code ec;
+        if (snapshot.ok() && !snapshot->empty()) std::filesystem::remove(*snapshot, ec);
+      }
+      batch = MaintenanceBatch();
+      return Status::Ok();
+    };
+    for (ScannedItem& scanned : items) {
+      const MemoryItem& item = scanned.item;
+      ++counts.examined;
+      Decision d = Decide(item, retention, policy, now);
+      if (!d.action) {
+        batch.review_at.emplace_back(scanned.seq, d.review_at);
+      } else {
+        const MaintenanceAction action = *d.action;
+        if (action == MaintenanceAction::kPurge) {
+          ++counts.purged;
+          batch.purge_ids.push_back(item.id);
+        } else {
+          ++(action == MaintenanceAction::kExpire ? counts.expired : counts.archived);
+          StoreOp op;
+          op.id = item.id;
+          op.event = HistoryEvent::kUpdate;
+          op.reason = "maintenance: " + std::string(ToString(action)) + ": " + d.reason;
+          op.mutation = [](MemoryItem& m) -> Result<bool> {
+            if (m.status != ItemStatus::kActive) return false;  // changed since it was read
+            m.status = ItemStatus::kArchived;
+            return true;
+          };
+          batch.changes.push_back(std::move(op));
+          // Its grace starts now: the next review is when it ends (never for critical items).
+          if (!IsCritical(item, retention) && policy.purge_after_days > 0) {
+            batch.review_at.emplace_back(
+                scanned.seq, now + static_cast<TimestampMs>(policy.purge_after_days * kMsPerDay));
+          } else {
+            batch.review_at.emplace_back(scanned.seq, std::nullopt);
+          }
+        }
+        batch.log.push_back(MaintenanceLogEntry{item.id, action, d.reason, now});
+        if (report.actions.size() < request.max_actions_listed) {
+          report.actions.push_back(MaintenanceActionRecord{scope.tenant, scope.user_id, item.id,
+                                                           action, d.reason, item.content});
+        }
+      }
+      if (batch.changes.size() + batch.purge_ids.size() + batch.review_at.size() >= kBatchOps) {
+        ENGRAM_RETURN_IF_ERROR(flush());
+      }
+    }
+    ENGRAM_RETURN_IF_ERROR(flush());
+    report.examined += counts.examined;
+    report.archived += counts.archived;
+    report.expired += counts.expired;
+    report.purged += counts.purged;
+    if (counts.examined > 0) report.users.push_back(std::move(counts));
+    if (progress) progress(static_cast<int64_t>(w + 1), static_cast<int64_t>(work.size()));
+  }
+  if (!request.dry_run) {
+    ENGRAM_RETURN_IF_ERROR(store_->MarkMaintained(maintained, latest_history, now));
+  }
+  report.duration_ms = std::chrono::duration_cast<std::chrono::milliseconds>(
+                           std::chrono::steady_clock::now() - started)
+                           .count();
+  return report;
+}
+
+Result<std::vector<MaintenanceLogEntry>> Engine::Impl::MaintenanceLog(const Scope& scope,
+                                                                      int limit) {
+  ENGRAM_RETURN_IF_ERROR(ValidateScope(scope));
+  if (limit < 1 || limit > 100'000) {
+    return Status::InvalidArgument("limit must be 1..100000");
+  }
+  return store_->LifecycleLog(scope, limit);
+}
+
+}  // namespace engram

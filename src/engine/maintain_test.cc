@@ -1,0 +1,309 @@
+// The lifecycle at the engine: expiry in search, retention in ranking, and Engine::Maintain
+// (archive, expire, purge; dry runs; incremental runs; the log; the background schedule), on a
+// controllable clock set to real dates.
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <chrono>
+#include <cmath>
+#include <thread>
+
+#include "engram/engine.h"
+#include "testing/test_support.h"
+
+namespace engram {
+namespace {
+
+using testing::TempDir;
+
+constexpr TimestampMs kDay = 86'400'000;
+// 2026-03-02T09:00:00Z: a Monday; every date in these tests is in 2026.
+constexpr TimestampMs kT0 = 1'772'442'000'000;
+
+class MaintainTest : public ::testing::Test {
+ protected:
+  void SetUp() override { Open(); }
+  void Open(EngineOptions options = {}) {
+    engine_.reset();
+    engine_ = testing::OpenEngine(dir_.File("m.db"), &clock_, std::move(options));
+    ASSERT_NE(engine_, nullptr);
+  }
+
+  MemoryItem Add(std::string content, MemoryType type = MemoryType::kFact, double importance = 0.5,
+                 std::vector<std::string> tags = {},
+                 std::optional<TimestampMs> expires_at = std::nullopt) {
+    NewMemory m;
+    m.content = std::move(content);
+    m.type = type;
+    m.importance = importance;
+    m.tags = std::move(tags);
+    m.expires_at = expires_at;
+    auto item = engine_->Add(alice_, m);
+    EXPECT_TRUE(item.ok()) << item.status().ToString();
+    return item.ok() ? *item : MemoryItem{};
+  }
+  ItemStatus StatusOf(const std::string& id) {
+    auto item = engine_->Get(alice_, id);
+    if (!item.ok()) {
+      EXPECT_EQ(item.status().code(), StatusCode::kNotFound);
+      return ItemStatus::kDeleted;  // purged: reported as gone
+    }
+    return item->status;
+  }
+  bool Exists(const std::string& id) { return engine_->Get(alice_, id).ok(); }
+  std::vector<std::string> Search(const std::string& text, bool include_expired = false,
+                                  bool record = false, int k = 10) {
+    SearchQuery q;
+    q.text = text;
+    q.k = k;
+    q.record_access = record;
+    q.filters.include_expired = include_expired;
+    auto hits = engine_->Search(alice_, q);
+    EXPECT_TRUE(hits.ok()) << hits.status().ToString();
+    std::vector<std::string> ids;
+    if (hits.ok()) {
+      for (const SearchHit& h : *hits) ids.push_back(h.item.id);
+    }
+    return ids;
+  }
+  MaintenanceReport Maintain(bool dry_run = false, bool full = false) {
+    MaintenanceRequest r;
+    r.dry_run = dry_run;
+    r.full = full;
+    auto report = engine_->Maintain(r);
+    EXPECT_TRUE(report.ok()) << report.status().ToString();
+    return report.ok() ? *report : MaintenanceReport{};
+  }
+  static bool Contains(const std::vector<std::string>& ids, const std::string& id) {
+    return std::find(ids.begin(), ids.end(), id) != ids.end();
+  }
+
+  TempDir dir_;
+  ManualClock clock_{kT0};
+  std::unique_ptr<Engine> engine_;
+  Scope alice_{"default", "alice", "", ""};
+};
+
+TEST_F(MaintainTest, ExpiredItemsLeaveSearchAtOnceAndMaintenanceArchivesThem) {
+  const MemoryItem tonight =
+      Add("wants Sichuan food tonight", MemoryType::kPreference, 0.5, {}, kT0 + kDay / 2);
+  const MemoryItem lasting = Add("likes Sichuan food", MemoryType::kPreference);
+  EXPECT_TRUE(Contains(Search("Sichuan food"), tonight.id));
+  clock_.Set(kT0 + kDay / 2);  // the moment it expires
+  std::vector<std::string> hits = Search("Sichuan food");
+  EXPECT_FALSE(Contains(hits, tonight.id));
+  EXPECT_TRUE(Contains(hits, lasting.id));
+  EXPECT_TRUE(Contains(Search("Sichuan food", /*include_expired=*/true), tonight.id));
+  // Still active until maintenance runs; then archived with the reason in its history.
+  EXPECT_EQ(StatusOf(tonight.id), ItemStatus::kActive);
+  MaintenanceReport report = Maintain();
+  EXPECT_EQ(report.expired, 1);
+  EXPECT_EQ(report.archived, 0);
+  EXPECT_EQ(StatusOf(tonight.id), ItemStatus::kArchived);
+  EXPECT_EQ(StatusOf(lasting.id), ItemStatus::kActive);
+  auto history = engine_->History(alice_, tonight.id);
+  ASSERT_TRUE(history.ok());
+  ASSERT_EQ(history->size(), 2u);
+  EXPECT_EQ(history->back().event, HistoryEvent::kUpdate);
+  EXPECT_NE(history->back().reason.find("expired at 2026-03-02T21:00:00.000Z"), std::string::npos)
+      << history->back().reason;
+  ASSERT_EQ(report.actions.size(), 1u);
+  EXPECT_EQ(report.actions[0].item_id, tonight.id);
+  EXPECT_EQ(report.actions[0].action, MaintenanceAction::kExpire);
+  // Its own change needs no second look: the next run reads nothing.
+  EXPECT_EQ(Maintain().examined, 0);
+}
+
+TEST_F(MaintainTest, ExpiresAtIsValidatedAndPatchable) {
+  NewMemory m = testing::Text("a meeting");
+  m.expires_at = kT0 - kDay;  // before it was created
+  EXPECT_EQ(engine_->Add(alice_, m).status().code(), StatusCode::kInvalidArgument);
+  const MemoryItem item = Add("in Tokyo this week", MemoryType::kEvent, 0.5, {}, kT0 + 5 * kDay);
+  MemoryPatch never;
+  never.clear_expires_at = true;
+  auto cleared = engine_->Update(alice_, item.id, never);
+  ASSERT_TRUE(cleared.ok());
+  EXPECT_FALSE(cleared->expires_at.has_value());
+  MemoryPatch soon;
+  soon.expires_at = kT0 + 2 * kDay;
+  auto set = engine_->Update(alice_, item.id, soon);
+  ASSERT_TRUE(set.ok());
+  EXPECT_EQ(set->expires_at, kT0 + 2 * kDay);
+  MemoryPatch both;
+  both.expires_at = kT0 + kDay;
+  both.clear_expires_at = true;
+  EXPECT_EQ(engine_->Update(alice_, item.id, both).status().code(), StatusCode::kInvalidArgument);
+  // Survives a reopen (stored, not only cached).
+  Open();
+  EXPECT_EQ(engine_->Get(alice_, item.id)->expires_at, kT0 + 2 * kDay);
+}
+
+TEST_F(MaintainTest, RetentionIsASoftBiasInRankingShownInExplain) {
+  const MemoryItem old_turn =
+      Add("we talked about the hiking trip to Huangshan", MemoryType::kMessage);
+  clock_.Advance(120 * kDay);
+  const MemoryItem recent =
+      Add("we talked about the hiking trip to Huangshan again", MemoryType::kMessage);
+  SearchQuery q;
+  q.text = "hiking trip Huangshan";
+  q.explain = true;
+  q.record_access = false;
+  auto hits = engine_->Search(alice_, q);
+  ASSERT_TRUE(hits.ok());
+  ASSERT_EQ(hits->size(), 2u);  // a bias, never a filter: the faded turn is still found
+  EXPECT_EQ((*hits)[0].item.id, recent.id);
+  const ScoreExplain& faded = (*hits)[1].explain;
+  EXPECT_EQ((*hits)[1].item.id, old_turn.id);
+  EXPECT_NEAR(faded.retention, 0.75 * std::pow(0.5, 4.0), 1e-6);  // 120 days, half-life 30
+  EXPECT_GE(faded.retention_factor, 0.9);
+  EXPECT_LT(faded.retention_factor, 1.0);
+  EXPECT_NEAR((*hits)[0].explain.retention, 0.75, 1e-6);
+}
+
+TEST_F(MaintainTest, FadedItemsAreArchivedThenPurgedAfterTheGraceCriticalOnesNever) {
+  const MemoryItem chat = Add("the weather was nice on the walk", MemoryType::kMessage, 0.3);
+  const MemoryItem allergy =
+      Add("allergic to peanuts", MemoryType::kFact, 0.5, {std::string(kCriticalTag)});
+  const MemoryItem vip = Add("has type 1 diabetes", MemoryType::kFact, 0.95);
+  const MemoryItem job = Add("works as a nurse", MemoryType::kFact, 0.6);
+  EXPECT_EQ(Maintain().examined, 4);  // the first run looks at everything
+  // strength 0.65, half-life 30 days: below 0.05 after 30·log2(13) ≈ 111 days.
+  clock_.Set(kT0 + 110 * kDay);
+  EXPECT_EQ(Maintain().archived, 0);
+  EXPECT_EQ(StatusOf(chat.id), ItemStatus::kActive);
+  clock_.Set(kT0 + 112 * kDay);
+  MaintenanceReport report = Maintain();
+  EXPECT_EQ(report.archived, 1);
+  EXPECT_EQ(report.examined, 1);  // incremental: only the item that became due
+  EXPECT_EQ(StatusOf(chat.id), ItemStatus::kArchived);
+  ASSERT_EQ(report.actions.size(), 1u);
+  EXPECT_NE(report.actions[0].reason.find("retention 0.0"), std::string::npos)
+      << report.actions[0].reason;
+  EXPECT_NE(report.actions[0].reason.find("message, half-life 30 days"), std::string::npos)
+      << report.actions[0].reason;
+  EXPECT_TRUE(Search("weather walk").empty());  // archived items leave search
+  // The grace (90 days by default) runs from the archiving.
+  clock_.Set(kT0 + 112 * kDay + 89 * kDay);
+  EXPECT_EQ(Maintain().purged, 0);
+  EXPECT_TRUE(Exists(chat.id));
+  clock_.Set(kT0 + 112 * kDay + 91 * kDay);
+  EXPECT_EQ(Maintain().purged, 1);
+  EXPECT_FALSE(Exists(chat.id));
+  // Years later the critical facts are still active; the ordinary fact faded and went.
+  clock_.Set(kT0 + 20 * 365 * kDay);
+  Maintain();
+  clock_.Advance(100 * kDay);
+  Maintain();
+  EXPECT_EQ(StatusOf(allergy.id), ItemStatus::kActive);
+  EXPECT_EQ(StatusOf(vip.id), ItemStatus::kActive);
+  EXPECT_FALSE(Exists(job.id));
+  // The log keeps every action with its reason, the purged items' included.
+  auto log = engine_->MaintenanceLog(alice_);
+  ASSERT_TRUE(log.ok());
+  std::vector<std::pair<std::string, MaintenanceAction>> seen;
+  for (const MaintenanceLogEntry& e : *log) seen.emplace_back(e.item_id, e.action);
+  EXPECT_EQ(seen, (std::vector<std::pair<std::string, MaintenanceAction>>{
+                      {chat.id, MaintenanceAction::kArchive},
+                      {chat.id, MaintenanceAction::kPurge},
+                      {job.id, MaintenanceAction::kArchive},
+                      {job.id, MaintenanceAction::kPurge}}));
+  EXPECT_EQ(log->front().at, kT0 + 112 * kDay);
+}
+
+TEST_F(MaintainTest, UseKeepsAnItemAlive) {
+  const MemoryItem used = Add("plays the violin on Sundays", MemoryType::kMessage, 0.3);
+  const MemoryItem unused = Add("plays chess with a neighbour", MemoryType::kMessage, 0.3);
+  Maintain();
+  // Searched every two weeks: each hit is a use, and uses lengthen the half-life.
+  for (int day = 14; day <= 182; day += 14) {
+    clock_.Set(kT0 + day * kDay);
+    ASSERT_EQ(Search("violin", false, /*record=*/true, /*k=*/1), std::vector<std::string>{used.id});
+    Maintain();
+  }
+  EXPECT_EQ(StatusOf(used.id), ItemStatus::kActive);
+  EXPECT_EQ(StatusOf(unused.id), ItemStatus::kArchived);
+  auto item = engine_->Get(alice_, used.id);
+  ASSERT_TRUE(item.ok());
+  EXPECT_EQ(item->access_count, 13);
+}
+
+TEST_F(MaintainTest, DryRunReportsTheSameDecisionsAndChangesNothing) {
+  const MemoryItem a = Add("said hello", MemoryType::kMessage, 0.0);
+  const MemoryItem b =
+      Add("going to the cinema tonight", MemoryType::kEvent, 0.5, {}, kT0 + kDay / 2);
+  clock_.Set(kT0 + 200 * kDay);
+  MaintenanceReport dry = Maintain(/*dry_run=*/true);
+  EXPECT_TRUE(dry.dry_run);
+  EXPECT_EQ(dry.archived, 1);
+  EXPECT_EQ(dry.expired, 1);
+  ASSERT_EQ(dry.users.size(), 1u);
+  EXPECT_EQ(dry.users[0].user_id, "alice");
+  EXPECT_EQ(StatusOf(a.id), ItemStatus::kActive);
+  EXPECT_EQ(StatusOf(b.id), ItemStatus::kActive);
+  EXPECT_TRUE(engine_->MaintenanceLog(alice_)->empty());
+  EXPECT_EQ(engine_->History(alice_, a.id)->size(), 1u);
+  // The real run decides the same.
+  MaintenanceReport real = Maintain();
+  EXPECT_EQ(real.archived, dry.archived);
+  EXPECT_EQ(real.expired, dry.expired);
+  EXPECT_EQ(StatusOf(a.id), ItemStatus::kArchived);
+}
+
+TEST_F(MaintainTest, IncrementalRunsReadOnlyWhatIsDueOrChanged) {
+  for (int i = 0; i < 50; ++i) Add("fact number " + std::to_string(i));
+  EXPECT_EQ(Maintain().examined, 50);
+  EXPECT_EQ(Maintain().examined, 0);  // nothing changed, nothing due
+  const MemoryItem fresh = Add("a new fact");
+  MemoryPatch p;
+  p.importance = 0.7;
+  ASSERT_TRUE(engine_->Update(alice_, fresh.id, p).ok());
+  EXPECT_EQ(Maintain().examined, 1);
+  EXPECT_EQ(Maintain(false, /*full=*/true).examined, 51);
+  // Searching (a use) is not a change that needs a look: it only postpones the review.
+  Search("fact number", false, /*record=*/true);
+  EXPECT_EQ(Maintain().examined, 0);
+}
+
+TEST_F(MaintainTest, RunsAreScopedAndPurgeByTheUserRemovesTheLog) {
+  Scope bob{"default", "bob", "", ""};
+  NewMemory m = testing::Text("bob said hi");
+  m.type = MemoryType::kMessage;
+  m.importance = 0.0;
+  ASSERT_TRUE(engine_->Add(bob, m).ok());
+  const MemoryItem a = Add("alice said hi", MemoryType::kMessage, 0.0);
+  clock_.Set(kT0 + 200 * kDay);
+  MaintenanceRequest only_alice;
+  only_alice.tenant = "default";
+  only_alice.user_id = "alice";
+  auto report = engine_->Maintain(only_alice);
+  ASSERT_TRUE(report.ok());
+  EXPECT_EQ(report->archived, 1);
+  ASSERT_EQ(report->users.size(), 1u);
+  EXPECT_EQ(report->users[0].user_id, "alice");
+  EXPECT_EQ(engine_->List(bob, {})->items.size(), 1u);  // bob's stays active
+  MaintenanceRequest no_tenant;
+  no_tenant.user_id = "alice";
+  EXPECT_EQ(engine_->Maintain(no_tenant).status().code(), StatusCode::kInvalidArgument);
+  ASSERT_EQ(engine_->MaintenanceLog(alice_)->size(), 1u);
+  EXPECT_TRUE(engine_->MaintenanceLog(bob)->empty());
+  ASSERT_TRUE(engine_->Purge(alice_, a.id).ok());
+  EXPECT_TRUE(engine_->MaintenanceLog(alice_)->empty());  // a hard delete leaves no trace
+}
+
+TEST_F(MaintainTest, TheBackgroundScheduleRunsMaintenance) {
+  EngineOptions options;
+  options.maintenance_interval_ms = 20;
+  Open(options);
+  const MemoryItem tonight =
+      Add("dinner with Li Wei tonight", MemoryType::kEvent, 0.5, {}, kT0 + kDay / 2);
+  clock_.Set(kT0 + kDay);
+  // Real time: the schedule runs every 20 ms; allow up to 10 s on a loaded machine.
+  for (int i = 0; i < 1000 && StatusOf(tonight.id) != ItemStatus::kArchived; ++i) {
+    std::this_thread::sleep_for(std::chrono::milliseconds(10));
+  }
+  EXPECT_EQ(StatusOf(tonight.id), ItemStatus::kArchived);
+  engine_.reset();  // stops the schedule cleanly
+}
+
+}  // namespace
+}  // namespace engram

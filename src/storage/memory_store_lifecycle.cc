@@ -1,0 +1,239 @@
+// MemoryStore's part of the lifecycle: what maintenance reads (the items due for review and
+// those changed since the last run) and writes (archives, purges, review times and the
+// maintenance log, one transaction per batch). Policy lives in the engine
+// (src/engine/engine_maintain.cc); this file only stores and finds.
+#include <algorithm>
+
+#include "core/status_macros.h"
+#include "storage/memory_store.h"
+#include "storage/memory_store_internal.h"
+#include "storage/row_codec.h"
+
+namespace engram {
+namespace {
+
+const std::string kSelectItems =
+    "SELECT " + std::string(kItemSelectColumns) + std::string(kItemSelectFrom);
+
+// Moves WAL content into the main file and truncates the WAL, so purged rows do not linger in
+// old page images (as MemoryStore::Purge). Best effort.
+void CheckpointAfterPurge(Database* db) { (void)db->Exec("PRAGMA wal_checkpoint(TRUNCATE)"); }
+
+}  // namespace
+
+Result<int64_t> MemoryStore::LatestHistorySeq() {
+  ENGRAM_ASSIGN_OR_RETURN(ReaderLease lease, AcquireReader());
+  ENGRAM_ASSIGN_OR_RETURN(Statement * st,
+                          lease.db()->Prepare("SELECT coalesce(max(seq), 0) FROM item_history"));
+  ENGRAM_ASSIGN_OR_RETURN(bool row, st->Step());
+  const int64_t seq = row ? st->Int(0) : 0;
+  st->Reset();
+  return seq;
+}
+
+Result<std::vector<MaintainedScope>> MemoryStore::MaintenanceScopes(const std::string& tenant,
+                                                                    const std::string& user_id) {
+  ENGRAM_ASSIGN_OR_RETURN(ReaderLease lease, AcquireReader());
+  ENGRAM_ASSIGN_OR_RETURN(
+      Statement * st,
+      lease.db()->Prepare("SELECT tenant, user_id, history_seq FROM scopes "
+                          "LEFT JOIN lifecycle_scopes ON scope_id = id "
+                          "WHERE (?1 = '' OR tenant = ?1) AND (?2 = '' OR user_id = ?2) "
+                          "ORDER BY id"));
+  st->Bind(1, tenant).Bind(2, user_id);
+  std::vector<MaintainedScope> out;
+  while (true) {
+    ENGRAM_ASSIGN_OR_RETURN(bool row, st->Step());
+    if (!row) break;
+    out.push_back(MaintainedScope{Scope{st->String(0), st->String(1), "", ""}, st->OptionalInt(2)});
+  }
+  return out;
+}
+
+Status MemoryStore::MarkMaintained(const std::vector<Scope>& scopes, int64_t history_seq,
+                                   TimestampMs at) {
+  if (scopes.empty()) return Status::Ok();
+  std::lock_guard<GatedMutex> lock(write_mu_);
+  Transaction txn(writer_.get());
+  ENGRAM_RETURN_IF_ERROR(txn.Begin());
+  ENGRAM_ASSIGN_OR_RETURN(
+      Statement * st,
+      writer_->Prepare("INSERT INTO lifecycle_scopes (scope_id, history_seq, last_run_at) "
+                       "SELECT id, ?3, ?4 FROM scopes WHERE tenant = ?1 AND user_id = ?2 "
+                       "ON CONFLICT (scope_id) DO UPDATE SET "
+                       "history_seq = max(history_seq, excluded.history_seq), "
+                       "last_run_at = excluded.last_run_at"));
+  for (const Scope& scope : scopes) {
+    st->Reset();
+    ENGRAM_RETURN_IF_ERROR(
+        st->Bind(1, scope.tenant).Bind(2, scope.user_id).Bind(3, history_seq).Bind(4, at).Run());
+  }
+  return txn.Commit();
+}
+
+Result<std::vector<ReviewWork>> MemoryStore::ReviewWorkList(const std::string& tenant,
+                                                            const std::string& user_id,
+                                                            TimestampMs now,
+                                                            int64_t min_history_seq) {
+  ENGRAM_ASSIGN_OR_RETURN(ReaderLease lease, AcquireReader());
+  // Both arms use an index: items_review for the due items, the history's primary key for
+  // the changed ones.
+  ENGRAM_ASSIGN_OR_RETURN(
+      Statement * st,
+      lease.db()->Prepare(
+          "SELECT s.tenant, s.user_id, w.seq FROM ("
+          "SELECT scope_id, seq FROM items WHERE review_at IS NOT NULL AND review_at <= ?3 "
+          "UNION SELECT items.scope_id, items.seq FROM item_history "
+          "JOIN items ON items.seq = item_history.item_seq "
+          "LEFT JOIN lifecycle_scopes AS ls ON ls.scope_id = items.scope_id "
+          "WHERE item_history.seq > ?4 AND item_history.seq > coalesce(ls.history_seq, 0) "
+          // Maintenance's own changes need no second look: it scheduled their next review
+          // in the same transaction.
+          "AND item_history.reason NOT LIKE 'maintenance: %'"
+          ") AS w JOIN scopes AS s ON s.id = w.scope_id "
+          "WHERE (?1 = '' OR s.tenant = ?1) AND (?2 = '' OR s.user_id = ?2) "
+          "ORDER BY w.scope_id, w.seq"));
+  st->Bind(1, tenant).Bind(2, user_id).Bind(3, now).Bind(4, min_history_seq);
+  std::vector<ReviewWork> out;
+  while (true) {
+    ENGRAM_ASSIGN_OR_RETURN(bool row, st->Step());
+    if (!row) break;
+    if (out.empty() || out.back().scope.tenant != st->Text(0) ||
+        out.back().scope.user_id != st->Text(1)) {
+      out.push_back(ReviewWork{Scope{st->String(0), st->String(1), "", ""}, {}});
+    }
+    out.back().seqs.push_back(st->Int(2));
+  }
+  return out;
+}
+
+Result<std::vector<ScannedItem>> MemoryStore::ReviewItems(const Scope& scope,
+                                                          const std::vector<int64_t>* seqs) {
+  const Scope whole{scope.tenant, scope.user_id, "", ""};
+  ENGRAM_ASSIGN_OR_RETURN(ReaderLease lease, AcquireReader());
+  Database* db = lease.db();
+  ReadTransaction read(db);
+  ENGRAM_RETURN_IF_ERROR(read.Begin());
+  ENGRAM_ASSIGN_OR_RETURN(ScopeFilter filter, ResolveForRead(db, whole));
+  std::vector<ScannedItem> out;
+  if (filter.scope_id < 0) return out;
+  auto read_rows = [&](Statement* st) -> Status {
+    while (true) {
+      ENGRAM_ASSIGN_OR_RETURN(bool row, st->Step());
+      if (!row) break;
+      ScannedItem scanned;
+      ENGRAM_ASSIGN_OR_RETURN(scanned.item, ReadItemRow(*st, whole, &scanned.seq));
+      if (scanned.item.status == ItemStatus::kActive ||
+          scanned.item.status == ItemStatus::kArchived) {
+        out.push_back(std::move(scanned));
+      }
+    }
+    st->Reset();
+    return Status::Ok();
+  };
+  if (seqs == nullptr) {
+    ENGRAM_ASSIGN_OR_RETURN(Statement * st,
+                            db->Prepare(kSelectItems + "WHERE scope_id = ? AND status IN "
+                                                       "('active', 'archived') ORDER BY seq"));
+    st->Bind(1, filter.scope_id);
+    ENGRAM_RETURN_IF_ERROR(read_rows(st));
+    return out;
+  }
+  ENGRAM_ASSIGN_OR_RETURN(Statement * st,
+                          db->Prepare(kSelectItems + "WHERE seq = ? AND scope_id = ?"));
+  for (int64_t seq : *seqs) {
+    st->Reset();
+    st->Bind(1, seq).Bind(2, filter.scope_id);
+    ENGRAM_RETURN_IF_ERROR(read_rows(st));
+  }
+  return out;
+}
+
+Status MemoryStore::ApplyMaintenance(const Scope& scope, MaintenanceBatch& batch, TimestampMs now) {
+  const Scope whole{scope.tenant, scope.user_id, "", ""};
+  batch.purged_seqs.clear();
+  {
+    std::lock_guard<GatedMutex> lock(write_mu_);
+    ItemCache::WriteWindow window(&cache_);  // closes after the commit (declared before txn)
+    Transaction txn(writer_.get());
+    ENGRAM_RETURN_IF_ERROR(txn.Begin());
+    ENGRAM_ASSIGN_OR_RETURN(auto scope_id, FindScopeId(writer_.get(), whole));
+    if (!scope_id) return Status::Ok();  // purged meanwhile: nothing left to maintain
+    for (StoreOp& op : batch.changes) {
+      auto changed = MutateLocked(whole, op.id, op.event, op.record_history, op.reason, now,
+                                  op.mutation, nullptr, &op.seq);
+      if (!changed.ok() && changed.status().code() == StatusCode::kNotFound) {
+        op.seq = 0;  // purged since it was read
+        continue;
+      }
+      ENGRAM_ASSIGN_OR_RETURN(op.result, std::move(changed));
+    }
+    ENGRAM_ASSIGN_OR_RETURN(Statement * del,
+                            writer_->Prepare("DELETE FROM items WHERE seq = ? AND scope_id = ?"));
+    for (const std::string& id : batch.purge_ids) {
+      auto seq = SeqForWrite(whole, id);
+      if (!seq.ok()) {
+        if (seq.status().code() == StatusCode::kNotFound) continue;
+        return seq.status();
+      }
+      cache_.Erase(*seq);
+      del->Reset();
+      ENGRAM_RETURN_IF_ERROR(del->Bind(1, *seq).Bind(2, *scope_id).Run());
+      batch.purged_seqs.push_back(*seq);
+    }
+    ENGRAM_ASSIGN_OR_RETURN(
+        Statement * review,
+        writer_->Prepare("UPDATE items SET review_at = ? WHERE seq = ? AND scope_id = ?"));
+    for (const auto& [seq, at] : batch.review_at) {
+      review->Reset();
+      ENGRAM_RETURN_IF_ERROR(review->Bind(1, at).Bind(2, seq).Bind(3, *scope_id).Run());
+    }
+    ENGRAM_ASSIGN_OR_RETURN(
+        Statement * log,
+        writer_->Prepare("INSERT INTO lifecycle_log (scope_id, item_id, action, reason, at) "
+                         "VALUES (?, ?, ?, ?, ?)"));
+    for (const MaintenanceLogEntry& e : batch.log) {
+      log->Reset();
+      ENGRAM_RETURN_IF_ERROR(log->Bind(1, *scope_id)
+                                 .Bind(2, e.item_id)
+                                 .Bind(3, ToString(e.action))
+                                 .Bind(4, e.reason)
+                                 .Bind(5, e.at)
+                                 .Run());
+    }
+    ENGRAM_RETURN_IF_ERROR(txn.Commit());
+  }
+  if (!batch.purged_seqs.empty()) {
+    std::lock_guard<GatedMutex> lock(write_mu_);
+    CheckpointAfterPurge(writer_.get());
+  }
+  return Status::Ok();
+}
+
+Result<std::vector<MaintenanceLogEntry>> MemoryStore::LifecycleLog(const Scope& scope, int limit) {
+  const Scope whole{scope.tenant, scope.user_id, "", ""};
+  ENGRAM_ASSIGN_OR_RETURN(ReaderLease lease, AcquireReader());
+  Database* db = lease.db();
+  ENGRAM_ASSIGN_OR_RETURN(auto scope_id, FindScopeId(db, whole));
+  std::vector<MaintenanceLogEntry> out;
+  if (!scope_id) return out;
+  ENGRAM_ASSIGN_OR_RETURN(Statement * st,
+                          db->Prepare("SELECT item_id, action, reason, at FROM lifecycle_log "
+                                      "WHERE scope_id = ? ORDER BY seq LIMIT ?"));
+  st->Bind(1, *scope_id).Bind(2, int64_t{limit});
+  while (true) {
+    ENGRAM_ASSIGN_OR_RETURN(bool row, st->Step());
+    if (!row) break;
+    MaintenanceLogEntry e;
+    e.item_id = st->String(0);
+    auto action = ParseMaintenanceAction(st->Text(1));
+    if (!action.ok()) return Status::Corruption("stored " + action.status().message());
+    e.action = *action;
+    e.reason = st->String(2);
+    e.at = st->Int(3);
+    out.push_back(std::move(e));
+  }
+  return out;
+}
+
+}  // namespace engram
