@@ -81,6 +81,14 @@ struct MaintenancePolicy {
   // Purge (hard-delete) archived items this many days after they were archived (their
   // updated_at). 0: never. Critical items are never purged by maintenance.
   double purge_after_days = 90;
+  // Merge near-duplicates: two active memories of one type (kept turns aside) that say the same
+  // words (case, spacing and punctuation aside), or whose vectors have at least this cosine
+  // similarity, become one: the newer is archived into the older, which takes its sources,
+  // entities, tags and uses (a MERGE history row on both). Same words: among the memories a run
+  // examines. By vector: each memory an incremental run examines (new, changed or due) against
+  // the whole scope; a scope's first or a full run compares words only (a vector search per
+  // memory would take minutes at scale). 0: never merge.
+  double merge_above = 0.95;
 };
 
 struct MaintenanceRequest {
@@ -93,7 +101,7 @@ struct MaintenanceRequest {
   size_t max_actions_listed = 1000;  // actions kept in the report's list (counts are complete)
 };
 
-enum class MaintenanceAction { kArchive, kExpire, kPurge };
+enum class MaintenanceAction { kArchive, kExpire, kPurge, kMerge };
 std::string_view ToString(MaintenanceAction action);
 Result<MaintenanceAction> ParseMaintenanceAction(std::string_view s);
 
@@ -122,6 +130,7 @@ struct MaintenanceUserCounts {
   int64_t archived = 0;
   int64_t expired = 0;
   int64_t purged = 0;
+  int64_t merged = 0;
 };
 
 struct MaintenanceReport {
@@ -129,7 +138,7 @@ struct MaintenanceReport {
   bool full = false;
   TimestampMs at = 0;
   int64_t examined = 0;  // items looked at
-  int64_t archived = 0, expired = 0, purged = 0;
+  int64_t archived = 0, expired = 0, purged = 0, merged = 0;
   std::vector<MaintenanceUserCounts> users;      // users with at least one item examined
   std::vector<MaintenanceActionRecord> actions;  // the first max_actions_listed
   int64_t duration_ms = 0;

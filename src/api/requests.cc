@@ -701,4 +701,25 @@ Result<bool> ParamBool(const Params& params, const std::string& key, bool fallba
   return Status::InvalidArgument("query parameter '" + key + "' must be true or false");
 }
 
+Result<RecallApiRequest> DecodeRecall(const json& body, const std::string& tenant) {
+  FieldReader r(body, "request");
+  r.CheckKnown({"user_id", "agent_id", "messages", "k", "min_score"});
+  RecallApiRequest req;
+  ReadScope(r, tenant, &req.scope);
+  r.Int("k", &req.request.k);
+  r.Number("min_score", &req.request.min_score);
+  if (r.status().ok() && (req.request.k < 1 || req.request.k > 20)) r.Fail("k", "must be 1..20");
+  if (r.status().ok() && !(req.request.min_score >= 0 && req.request.min_score <= 1)) {
+    r.Fail("min_score", "must be between 0 and 1");
+  }
+  if (!r.Has("messages")) r.Fail("messages", "is required: the latest turns, oldest first");
+  ENGRAM_RETURN_IF_ERROR(r.status());
+  std::vector<Turn> turns;
+  ENGRAM_RETURN_IF_ERROR(
+      DecodeTurnList(*r.Child("messages"), "request", /*with_ids=*/false, 0, &turns));
+  if (turns.size() > 64) return Status::InvalidArgument("request: at most 64 messages");
+  for (const Turn& t : turns) req.request.turns.push_back(t.content);
+  return req;
+}
+
 }  // namespace engram::api

@@ -16,6 +16,7 @@
 
 #include "engram/engine.h"
 #include "engram/listings.h"
+#include "engram/recall.h"
 #include "engram/search.h"
 #include "engram/status.h"
 #include "engram/write_path.h"
@@ -145,6 +146,14 @@ struct ContextApiRequest {
 };
 Result<ContextApiRequest> DecodeContext(const nlohmann::json& body, const std::string& tenant,
                                         const Limits& limits);
+
+// POST /v1/recall: {user_id, agent_id?, messages: [{role, content}] (the latest turns, oldest
+// first), k? (1..20, default 3), min_score? (0..1, default 0.6)}.
+struct RecallApiRequest {
+  Scope scope;
+  RecallRequest request;
+};
+Result<RecallApiRequest> DecodeRecall(const nlohmann::json& body, const std::string& tenant);
 
 // Decodes the `filters` object shared by search and context.
 Result<SearchFilters> DecodeFilters(const nlohmann::json& filters);

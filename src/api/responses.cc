@@ -243,7 +243,8 @@ json MaintenanceReportToJson(const MaintenanceReport& r) {
                      {"examined", u.examined},
                      {"archived", u.archived},
                      {"expired", u.expired},
-                     {"purged", u.purged}});
+                     {"purged", u.purged},
+                     {"merged", u.merged}});
   }
   json actions = json::array();
   for (const MaintenanceActionRecord& a : r.actions) {
@@ -254,11 +255,12 @@ json MaintenanceReportToJson(const MaintenanceReport& r) {
                        {"reason", a.reason},
                        {"content", a.content}});
   }
-  return json{{"dry_run", r.dry_run},        {"full", r.full},
-              {"at", FormatTimestamp(r.at)}, {"examined", r.examined},
-              {"archived", r.archived},      {"expired", r.expired},
-              {"purged", r.purged},          {"duration_ms", r.duration_ms},
-              {"users", std::move(users)},   {"actions", std::move(actions)}};
+  return json{{"dry_run", r.dry_run},         {"full", r.full},
+              {"at", FormatTimestamp(r.at)},  {"examined", r.examined},
+              {"archived", r.archived},       {"expired", r.expired},
+              {"purged", r.purged},           {"merged", r.merged},
+              {"duration_ms", r.duration_ms}, {"users", std::move(users)},
+              {"actions", std::move(actions)}};
 }
 
 json MaintenanceLogToJson(const std::vector<MaintenanceLogEntry>& log) {
@@ -291,6 +293,17 @@ json ProfileToJson(const Profile& profile) {
                                  ? json(FormatTimestamp(profile.inputs_updated_at))
                                  : json(nullptr)},
               {"text", ProfileText(profile, 1 << 20)}};
+}
+
+json RecallToJson(const std::vector<RecallHit>& hits) {
+  json results = json::array();
+  for (const RecallHit& h : hits) {
+    results.push_back({{"id", h.item.id},
+                       {"memory", ItemToJson(h.item)},
+                       {"score", h.score},
+                       {"reason", h.reason}});
+  }
+  return json{{"results", std::move(results)}};
 }
 
 }  // namespace engram::api

@@ -66,6 +66,9 @@ nlohmann::json MaintenanceReportToJson(const MaintenanceReport& report);
 // "memories", "updated_at" (the latest change of a cited memory, or null), "text" (for a
 // prompt)}.
 nlohmann::json ProfileToJson(const Profile& profile);
+// {"results": [{"id", "memory", "score", "reason"}]}, best first; empty when nothing is worth
+// raising.
+nlohmann::json RecallToJson(const std::vector<RecallHit>& hits);
 // {"results": [{"id", "action", "reason", "at"}]}, oldest first.
 nlohmann::json MaintenanceLogToJson(const std::vector<MaintenanceLogEntry>& log);
 

@@ -261,6 +261,11 @@ int RunCli(int argc, char** argv) {
                  "(0: never)")
       ->envname("ENGRAM_PURGE_AFTER_DAYS")
       ->check(CLI::Range(0.0, 36500.0));
+  app.add_option("--merge-above", ctx.maintenance.merge_above,
+                 "Maintenance merges two memories of one type whose vectors are at least this "
+                 "similar (cosine) into the older (0: never)")
+      ->envname("ENGRAM_MERGE_ABOVE")
+      ->check(CLI::Range(0.0, 1.0));
   app.add_option("--max-content-bytes", ctx.max_content_bytes,
                  "Reject content longer than this (env ENGRAM_MAX_CONTENT_BYTES)")
       ->check(CLI::PositiveNumber);

@@ -70,10 +70,10 @@ int RunMaintain(Context& ctx, const MaintainFlags& f) {
   const MaintenanceReport& r = *report;
   const char* verb = r.dry_run ? "would " : "";
   for (const MaintenanceUserCounts& u : r.users) {
-    if (u.archived + u.expired + u.purged == 0) continue;
+    if (u.archived + u.expired + u.purged + u.merged == 0) continue;
     std::cout << u.tenant << "/" << u.user_id << ": " << verb << "archive " << u.archived << ", "
-              << verb << "expire " << u.expired << ", " << verb << "purge " << u.purged << " (of "
-              << u.examined << " examined)\n";
+              << verb << "expire " << u.expired << ", " << verb << "purge " << u.purged << ", "
+              << verb << "merge " << u.merged << " (of " << u.examined << " examined)\n";
     for (const MaintenanceActionRecord& a : r.actions) {
       if (a.tenant != u.tenant || a.user_id != u.user_id) continue;
       std::cout << "  " << std::left << std::setw(8) << ToString(a.action) << a.item_id << "  "
@@ -82,9 +82,10 @@ int RunMaintain(Context& ctx, const MaintainFlags& f) {
   }
   std::cout << (r.dry_run ? "dry run: " : "") << r.examined << " memories examined ("
             << (r.full ? "full" : "incremental") << " run, " << r.users.size() << " users), "
-            << r.archived << " archived, " << r.expired << " expired, " << r.purged << " purged in "
-            << r.duration_ms << " ms" << (r.dry_run ? "; nothing was changed" : "") << "\n";
-  if (static_cast<int64_t>(r.actions.size()) < r.archived + r.expired + r.purged) {
+            << r.archived << " archived, " << r.expired << " expired, " << r.purged << " purged, "
+            << r.merged << " merged in " << r.duration_ms << " ms"
+            << (r.dry_run ? "; nothing was changed" : "") << "\n";
+  if (static_cast<int64_t>(r.actions.size()) < r.archived + r.expired + r.purged + r.merged) {
     std::cout << "(" << r.actions.size() << " actions listed; --limit lists more)\n";
   }
   return kExitOk;
@@ -98,7 +99,8 @@ void AddMaintainCommand(CLI::App& app, Context& ctx) {
       "maintain",
       "Run the memory lifecycle's maintenance: expire memories past their expires_at, archive "
       "those whose retention fell below --archive-below, purge archived ones after "
-      "--purge-after-days (every user; --user narrows it)");
+      "--purge-after-days, merge near-duplicates (--merge-above) (every user; --user narrows "
+      "it)");
   cmd->add_flag("--dry-run", flags->dry_run, "Print what would change, per user; change nothing");
   cmd->add_flag("--full", flags->full,
                 "Look at every memory, not only those due or changed since the last run");

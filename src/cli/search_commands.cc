@@ -1,4 +1,4 @@
-// engram search | context | profile | reembed
+// engram search | context | profile | recall | reembed
 #include <unistd.h>
 
 #include <iomanip>
@@ -187,6 +187,35 @@ int RunProfile(Context& ctx) {
   return kExitOk;
 }
 
+struct RecallFlags {
+  std::vector<std::string> turns;
+  int k = 3;
+  double min_score = RecallRequest{}.min_score;
+};
+
+int RunRecall(Context& ctx, const RecallFlags& f) {
+  auto scope = ctx.RequireScope();
+  if (!scope) return kExitUsage;
+  Engine* engine = ctx.OpenEngine();
+  if (!engine) return ctx.last_exit;
+  RecallRequest request;
+  request.turns = f.turns;
+  request.k = f.k;
+  request.min_score = f.min_score;
+  auto hits = Recall(*engine, *scope, request);
+  if (!hits.ok()) return ctx.Fail(hits.status());
+  if (ctx.json) {
+    std::cout << api::RecallToJson(*hits).dump() << "\n";
+    return kExitOk;
+  }
+  if (hits->empty()) std::cout << "(nothing worth raising)\n";
+  for (const RecallHit& h : *hits) {
+    std::cout << std::fixed << std::setprecision(2) << h.score << "  " << h.item.id << "  "
+              << h.item.content << "\n      " << h.reason << "\n";
+  }
+  return kExitOk;
+}
+
 int RunReembed(Context& ctx) {
   Engine* engine = ctx.OpenEngine();
   if (!engine) return ctx.last_exit;
@@ -237,6 +266,19 @@ void AddSearchCommands(CLI::App& app, Context& ctx) {
       "profile",
       "The user's profile: lasting facts and preferences by kind, each citing its memory");
   profile->callback([&ctx] { ctx.action = [&ctx] { return RunProfile(ctx); }; });
+
+  auto recall_flags = std::make_shared<RecallFlags>();
+  auto* recall = app.add_subcommand(
+      "recall",
+      "What is worth raising unasked, given the latest turns (no question): e.g. an allergy "
+      "before a hike; usually nothing");
+  recall->add_option("turns", recall_flags->turns, "The latest turns, oldest first")->required();
+  recall->add_option("-k", recall_flags->k, "Most memories, 1..20")->capture_default_str();
+  recall->add_option("--min-score", recall_flags->min_score, "Raise nothing below this (0..1)")
+      ->capture_default_str();
+  recall->callback([&ctx, recall_flags] {
+    ctx.action = [&ctx, recall_flags] { return RunRecall(ctx, *recall_flags); };
+  });
 
   auto* reembed = app.add_subcommand(
       "reembed", "Store vectors of the current --embedder for every memory that lacks one");

@@ -30,6 +30,7 @@
 namespace engram {
 
 class MemoryStore;
+struct ScannedItem;
 class IdGenerator;
 class ScopeIndex;
 
@@ -73,6 +74,11 @@ class Engine::Impl {
   Result<Stats> GetStats();
   Result<MaintenanceReport> Maintain(const MaintenanceRequest& request, const ProgressFn& progress);
   Result<std::vector<MaintenanceLogEntry>> MaintenanceLog(const Scope& scope, int limit);
+  // Maintenance's consolidation of one scope's near-duplicates among `examined`
+  // (MaintenancePolicy::merge_above); engine_maintain.cc.
+  Status MergeNearDuplicates(const Scope& scope, const std::vector<ScannedItem>& examined,
+                             bool whole, const MaintenanceRequest& request, TimestampMs now,
+                             MaintenanceUserCounts* counts, MaintenanceReport* report);
   Result<std::vector<ScopeSummary>> ListScopes(std::string_view tenant);
   Result<UserPage> ListUsers(std::string_view tenant, const PageRequest& page);
   Result<SessionPage> ListSessions(const Scope& scope, const PageRequest& page);

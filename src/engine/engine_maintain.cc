@@ -17,11 +17,13 @@
 #include <filesystem>
 #include <map>
 #include <mutex>
+#include <set>
 #include <shared_mutex>
 
 #include "core/status_macros.h"
 #include "engine/engine_impl.h"
 #include "engine/validation.h"
+#include "index/vector_index.h"
 #include "retrieval/scope_index.h"
 #include "storage/memory_store.h"
 
@@ -226,10 +228,15 @@ Result<MaintenanceReport> Engine::Impl::Maintain(const MaintenanceRequest& reque
       }
     }
     ENGRAM_RETURN_IF_ERROR(flush());
+    if (policy.merge_above > 0) {
+      ENGRAM_RETURN_IF_ERROR(
+          MergeNearDuplicates(scope, items, work[w].whole, request, now, &counts, &report));
+    }
     report.examined += counts.examined;
     report.archived += counts.archived;
     report.expired += counts.expired;
     report.purged += counts.purged;
+    report.merged += counts.merged;
     if (counts.examined > 0) report.users.push_back(std::move(counts));
     if (progress) progress(static_cast<int64_t>(w + 1), static_cast<int64_t>(work.size()));
   }
@@ -240,6 +247,154 @@ Result<MaintenanceReport> Engine::Impl::Maintain(const MaintenanceRequest& reque
                            std::chrono::steady_clock::now() - started)
                            .count();
   return report;
+}
+
+Status Engine::Impl::MergeNearDuplicates(const Scope& scope,
+                                         const std::vector<ScannedItem>& examined, bool whole,
+                                         const MaintenanceRequest& request, TimestampMs now,
+                                         MaintenanceUserCounts* counts, MaintenanceReport* report) {
+  const MaintenancePolicy& policy = options_.maintenance;
+  std::vector<const ScannedItem*> candidates;
+  for (const ScannedItem& s : examined) {
+    if (s.item.status == ItemStatus::kActive && !IsKeptTurn(s.item)) candidates.push_back(&s);
+  }
+  if (candidates.empty()) return Status::Ok();
+  struct Pair {
+    std::string keeper, gone;
+    double similarity = 0;
+  };
+  std::vector<Pair> pairs;
+  std::set<int64_t> merged;  // merged away in this run: neither kept nor merged again
+  // The same words said again (case, spaces and punctuation aside): cheap for every memory.
+  {
+    std::map<std::pair<MemoryType, std::string>, const ScannedItem*> first;
+    for (const ScannedItem* c : candidates) {
+      std::string key;
+      for (char ch : c->item.content) {
+        const auto u = static_cast<unsigned char>(ch);
+        if (u >= 0x80 || std::isalnum(u)) key += static_cast<char>(std::tolower(u));
+      }
+      auto [it, inserted] = first.emplace(std::pair{c->item.type, key}, c);
+      if (inserted) continue;
+      pairs.push_back(Pair{it->second->item.id, c->item.id, 1.0});  // examined in seq order
+      merged.insert(c->seq);
+    }
+  }
+  // Other wordings, by vector: for the memories of an incremental run (new, changed or due),
+  // each compared with every memory of the scope. A scope's first or a full run compares only
+  // the words above: a vector search per memory would make it minutes long at scale.
+  if (!whole) {
+    ENGRAM_ASSIGN_OR_RETURN(std::shared_ptr<ScopeIndex> index, IndexFor(scope));
+    std::shared_lock<std::shared_mutex> lock(index->mu);
+    std::vector<float> v;
+    for (const ScannedItem* c : candidates) {
+      if (merged.count(c->seq) != 0) continue;
+      const DocInfo* own = index->Find(c->seq);
+      // Archived above, or changed since it was read: judged by what the index holds now.
+      if (own == nullptr || own->status != ItemStatus::kActive) continue;
+      if (!index->vectors().Get(c->seq, &v)) continue;
+      const MemoryType type = own->type;
+      auto same_kind = [&](int64_t key) {
+        if (key == c->seq || merged.count(key) != 0) return false;
+        const DocInfo* d = index->Find(key);
+        return d != nullptr && d->status == ItemStatus::kActive && !d->kept_turn && d->type == type;
+      };
+      for (const VectorHit& hit : index->vectors().Search(v.data(), 4, same_kind)) {
+        if (hit.score < policy.merge_above) break;
+        const int64_t keeper = std::min(hit.key, c->seq), gone = std::max(hit.key, c->seq);
+        const DocInfo* k = index->Find(keeper);
+        const DocInfo* g = index->Find(gone);
+        if (k == nullptr || g == nullptr) continue;
+        pairs.push_back(Pair{k->id, g->id, hit.score});
+        merged.insert(gone);
+        if (gone == c->seq) break;  // this one is gone: nothing more merges into it
+      }
+    }
+  }
+  if (pairs.empty()) return Status::Ok();
+  MaintenanceBatch batch;
+  int64_t found = 0;
+  for (const Pair& p : pairs) {
+    auto gone = store_->Get(scope, p.gone);
+    if (!gone.ok()) continue;  // purged meanwhile
+    char similarity[16];
+    std::snprintf(similarity, sizeof similarity, "%.3f", p.similarity);
+    const std::string reason = "near-duplicate of " + p.keeper + " (similarity " + similarity + ")";
+    ++found;
+    if (report->actions.size() < request.max_actions_listed) {
+      report->actions.push_back(MaintenanceActionRecord{
+          scope.tenant, scope.user_id, p.gone, MaintenanceAction::kMerge, reason, gone->content});
+    }
+    StoreOp keep;
+    keep.id = p.keeper;
+    keep.event = HistoryEvent::kMerge;
+    keep.reason = "maintenance: merge: took in " + p.gone + " (" + gone->content + ")";
+    keep.mutation = [g = *gone](MemoryItem& m) -> Result<bool> {
+      if (m.status != ItemStatus::kActive) return Status::Conflict("changed since it was read");
+      auto add_all = [](std::vector<std::string>* to, const std::vector<std::string>& from) {
+        for (const std::string& x : from) {
+          if (std::find(to->begin(), to->end(), x) == to->end()) to->push_back(x);
+        }
+      };
+      add_all(&m.source.message_ids, g.source.message_ids);
+      add_all(&m.source.turn_ids, g.source.turn_ids);
+      add_all(&m.entities, g.entities);
+      add_all(&m.tags, g.tags);
+      m.importance = std::max(m.importance, g.importance);
+      m.confidence = std::max(m.confidence, g.confidence);
+      m.access_count += g.access_count;
+      if (g.last_accessed) {
+        m.last_accessed = std::max(m.last_accessed.value_or(0), *g.last_accessed);
+      }
+      m.valid_from = std::min(m.valid_from, g.valid_from);
+      if (!g.expires_at) {
+        m.expires_at.reset();  // the longer-lived statement wins
+      } else if (m.expires_at) {
+        m.expires_at = std::max(*m.expires_at, *g.expires_at);
+      }
+      return true;
+    };
+    StoreOp away;
+    away.id = p.gone;
+    away.event = HistoryEvent::kMerge;
+    away.reason = "maintenance: merge: " + reason;
+    away.mutation = [keeper = p.keeper](MemoryItem& m) -> Result<bool> {
+      if (m.status != ItemStatus::kActive) return Status::Conflict("changed since it was read");
+      m.status = ItemStatus::kArchived;
+      m.superseded_by = keeper;
+      return true;
+    };
+    batch.changes.push_back(std::move(keep));
+    batch.changes.push_back(std::move(away));
+    batch.log.push_back(MaintenanceLogEntry{p.gone, MaintenanceAction::kMerge, reason, now});
+  }
+  if (request.dry_run || batch.changes.empty()) {
+    counts->merged += found;
+    return Status::Ok();
+  }
+  // All merges of the scope in one transaction: a pair that changed since it was read fails
+  // the whole batch, and nothing is merged (the next run looks again).
+  std::lock_guard<std::mutex> lock(write_mu_);
+  Status applied = store_->ApplyMaintenance(scope, batch, now);
+  if (!applied.ok()) {
+    if (applied.code() != StatusCode::kConflict) return applied;
+    report->actions.erase(std::remove_if(report->actions.begin(), report->actions.end(),
+                                         [&](const MaintenanceActionRecord& a) {
+                                           return a.action == MaintenanceAction::kMerge &&
+                                                  a.tenant == scope.tenant &&
+                                                  a.user_id == scope.user_id;
+                                         }),
+                          report->actions.end());
+    return Status::Ok();
+  }
+  counts->merged += found;
+  if (auto loaded = LoadedIndex(scope)) {
+    std::unique_lock<std::shared_mutex> index_lock(loaded->mu);
+    for (const StoreOp& op : batch.changes) {
+      if (op.seq != 0) loaded->Upsert(op.seq, op.result, nullptr);
+    }
+  }
+  return Status::Ok();
 }
 
 Result<std::vector<MaintenanceLogEntry>> Engine::Impl::MaintenanceLog(const Scope& scope,

@@ -290,6 +290,58 @@ TEST_F(MaintainTest, RunsAreScopedAndPurgeByTheUserRemovesTheLog) {
   EXPECT_TRUE(engine_->MaintenanceLog(alice_)->empty());  // a hard delete leaves no trace
 }
 
+TEST_F(MaintainTest, NearDuplicatesMergeIntoTheOlderKeepingEverySource) {
+  NewMemory first = testing::Text("User is allergic to peanuts");
+  first.source.message_ids = {"msg-1"};
+  first.entities = {"peanuts"};
+  first.importance = 0.6;
+  auto older = engine_->Add(alice_, first);
+  ASSERT_TRUE(older.ok());
+  clock_.Advance(kDay);
+  NewMemory again = testing::Text("User is allergic to peanuts.");
+  again.source.message_ids = {"msg-2"};
+  again.tags = {"health"};
+  again.importance = 0.8;
+  auto newer = engine_->Add(alice_, again);
+  ASSERT_TRUE(newer.ok());
+  const MemoryItem other = Add("User is allergic to shellfish");  // similar, not the same
+  const MemoryItem pref = Add("User is allergic to peanuts", MemoryType::kPreference);  // type
+
+  MaintenanceReport dry = Maintain(/*dry_run=*/true);
+  EXPECT_EQ(dry.merged, 1);
+  EXPECT_EQ(StatusOf(newer->id), ItemStatus::kActive);
+
+  MaintenanceReport report = Maintain();
+  EXPECT_EQ(report.merged, 1);
+  ASSERT_EQ(report.users.size(), 1u);
+  EXPECT_EQ(report.users[0].merged, 1);
+  auto kept = engine_->Get(alice_, older->id);
+  ASSERT_TRUE(kept.ok());
+  EXPECT_EQ(kept->status, ItemStatus::kActive);
+  EXPECT_EQ(kept->source.message_ids, (std::vector<std::string>{"msg-1", "msg-2"}));
+  EXPECT_EQ(kept->tags, std::vector<std::string>{"health"});
+  EXPECT_DOUBLE_EQ(kept->importance, 0.8);
+  auto gone = engine_->Get(alice_, newer->id);
+  ASSERT_TRUE(gone.ok());
+  EXPECT_EQ(gone->status, ItemStatus::kArchived);
+  EXPECT_EQ(gone->superseded_by, older->id);
+  EXPECT_EQ(engine_->History(alice_, older->id)->back().event, HistoryEvent::kMerge);
+  EXPECT_EQ(engine_->History(alice_, newer->id)->back().event, HistoryEvent::kMerge);
+  EXPECT_EQ(StatusOf(other.id), ItemStatus::kActive);
+  EXPECT_EQ(StatusOf(pref.id), ItemStatus::kActive);
+  std::vector<std::string> hits = Search("allergic to peanuts");
+  EXPECT_TRUE(Contains(hits, older->id));
+  EXPECT_FALSE(Contains(hits, newer->id));
+  EXPECT_EQ(engine_->MaintenanceLog(alice_)->back().action, MaintenanceAction::kMerge);
+  // Nothing left to merge; and with merging off nothing merges.
+  EXPECT_EQ(Maintain(false, /*full=*/true).merged, 0);
+  EngineOptions off;
+  off.maintenance.merge_above = 0;
+  Open(off);
+  Add("User is allergic to shellfish.");
+  EXPECT_EQ(Maintain(false, true).merged, 0);
+}
+
 TEST_F(MaintainTest, TheBackgroundScheduleRunsMaintenance) {
   EngineOptions options;
   options.maintenance_interval_ms = 20;

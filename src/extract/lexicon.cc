@@ -568,9 +568,9 @@ bool CriticalCue(std::string_view text) {
   const Cues t(text);
   return t.Words({"remember this", "remember that", "please remember", "don't forget",
                   "do not forget", "keep in mind", "allergic", "allergy", "allergies", "epipen",
-                  "anaphylaxis", "epilepsy", "seizures", "blood type"}) ||
+                  "anaphylaxis", "epilepsy", "seizures", "blood type", "hay fever"}) ||
          t.Zh({"记住", "别忘了", "不要忘了", "别忘记", "记一下", "帮我记", "过敏", "急救", "血型",
-               "癫痫"});
+               "癫痫", "花粉症"});
 }
 
 bool CriticalSlot(std::string_view slot) {

@@ -22,6 +22,8 @@ std::string_view ToString(MaintenanceAction action) {
       return "expire";
     case MaintenanceAction::kPurge:
       return "purge";
+    case MaintenanceAction::kMerge:
+      return "merge";
     case MaintenanceAction::kArchive:
       break;
   }
@@ -29,12 +31,12 @@ std::string_view ToString(MaintenanceAction action) {
 }
 
 Result<MaintenanceAction> ParseMaintenanceAction(std::string_view s) {
-  for (MaintenanceAction a :
-       {MaintenanceAction::kArchive, MaintenanceAction::kExpire, MaintenanceAction::kPurge}) {
+  for (MaintenanceAction a : {MaintenanceAction::kArchive, MaintenanceAction::kExpire,
+                              MaintenanceAction::kPurge, MaintenanceAction::kMerge}) {
     if (s == ToString(a)) return a;
   }
   return Status::InvalidArgument("unknown maintenance action '" + std::string(s) +
-                                 "' (archive, expire, purge)");
+                                 "' (archive, expire, purge, merge)");
 }
 
 bool IsCritical(const MemoryItem& item, const RetentionPolicy& policy) {

@@ -114,6 +114,12 @@ Result<json> GetProfile(const ToolEnv& env, const json& args) {
   return api::ProfileToJson(profile);
 }
 
+Result<json> RecallMemories(const ToolEnv& env, const json& args) {
+  ENGRAM_ASSIGN_OR_RETURN(api::RecallApiRequest req, api::DecodeRecall(args, env.tenant));
+  ENGRAM_ASSIGN_OR_RETURN(std::vector<RecallHit> hits, Recall(*env.engine, req.scope, req.request));
+  return api::RecallToJson(hits);
+}
+
 Result<json> ListMemories(const ToolEnv& env, const json& args) {
   ENGRAM_ASSIGN_OR_RETURN(api::Params params, AsParams(args));
   ENGRAM_ASSIGN_OR_RETURN(api::ListRequest req, api::DecodeList(params, env.tenant, env.limits));
@@ -173,7 +179,7 @@ struct ToolEntry {
 };
 
 // Names as in ToolDefinitions (the unit tests check that the two lists agree).
-constexpr std::array<ToolEntry, 9> kTools = {{
+constexpr std::array<ToolEntry, 10> kTools = {{
     {"add_memory", &AddMemory},
     {"search_memories", &SearchMemories},
     {"get_context", &GetContext},
@@ -183,6 +189,7 @@ constexpr std::array<ToolEntry, 9> kTools = {{
     {"delete_memory", &DeleteMemory},
     {"memory_history", &MemoryHistory},
     {"get_profile", &GetProfile},
+    {"recall_memories", &RecallMemories},
 }};
 
 const ToolEntry* FindTool(std::string_view name) {

@@ -285,11 +285,31 @@ json ProfileTool() {
               ObjectSchema(std::move(props)), Hints(true, false, true));
 }
 
+json RecallTool() {
+  json props = json::object();
+  AddScope(props, /*with_session=*/false);
+  props["messages"] = {
+      {"type", "array"},
+      {"description", "The latest conversation turns, oldest first: [{role, content}]."},
+      {"items",
+       {{"type", "object"},
+        {"properties", {{"role", Str("user or assistant")}, {"content", Str("What was said.")}}},
+        {"required", json::array({"role", "content"})}}}};
+  props["k"] = Int("Most memories to raise (default 3).", 1, 20);
+  props["min_score"] = Score("Raise nothing scoring below this (default 0.6).");
+  return Tool("recall_memories", "Recall memories worth raising",
+              "Given the latest turns and no question, the few memories worth bringing up "
+              "unasked (an allergy before a hike or a dinner, the partner's name for a booking), "
+              "each with why; usually nothing.",
+              ObjectSchema(std::move(props), {"messages"}), Hints(true, false, true));
+}
+
 }  // namespace
 
 json ToolDefinitions(const api::Limits& limits) {
   return json::array({AddMemoryTool(), SearchTool(limits), ContextTool(limits), ListTool(limits),
-                      GetTool(), UpdateTool(), DeleteTool(), HistoryTool(), ProfileTool()});
+                      GetTool(), UpdateTool(), DeleteTool(), HistoryTool(), ProfileTool(),
+                      RecallTool()});
 }
 
 }  // namespace engram::mcp

@@ -264,6 +264,16 @@ Reply Export(const Services& s, const Call& call) {
   return r;
 }
 
+// POST /v1/recall: what is worth raising unasked, given the latest turns.
+Reply RecallMemories(const Services& s, const Call& call) {
+  return WithBody(call, s.limits, [&](const json& body) {
+    auto req = api::DecodeRecall(body, call.tenant);
+    if (!req.ok()) return ErrorReply(req.status());
+    return Respond<std::vector<RecallHit>>(Recall(*s.engine, req->scope, req->request),
+                                           &api::RecallToJson);
+  });
+}
+
 // GET /v1/profile?user_id=…
 Reply GetProfile(const Services& s, const Call& call) {
   auto scope = api::DecodeItemScope(call.params, call.tenant);
@@ -404,6 +414,7 @@ std::vector<Route> MakeRoutes(const Services& services) {
       {"GET", "/v1/maintenance/log", Access::kTenant, bind(&MaintenanceLog)},
       // Lists every active memory of the user: long for users with many.
       {"GET", "/v1/profile", Access::kTenant, bind(&GetProfile), Blocking::kYes},
+      {"POST", "/v1/recall", Access::kTenant, bind(&RecallMemories), Blocking::kYes},
       {"POST", "/v1/admin/keys", Access::kAdmin, bind(&CreateKey), kWrites},
       {"GET", "/v1/admin/keys", Access::kAdmin, bind(&ListKeys)},
       {"DELETE", "/v1/admin/keys/{id}", Access::kAdmin, bind(&RevokeKey), kWrites},

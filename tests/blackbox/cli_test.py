@@ -487,7 +487,8 @@ class LifecycleTest(EngramTestCase):
         found = self.ok_json("search", "noodles")["results"]
         self.assertEqual([h["id"] for h in found], [kept["id"]])
         r = self.ok("maintain", "--dry-run", user=None)
-        self.assertIn("default/alice: would archive 0, would expire 1, would purge 0", r.out)
+        self.assertIn("default/alice: would archive 0, would expire 1, would purge 0, "
+                      "would merge 0", r.out)
         self.assertIn("expire  " + gone["id"] + "  wants noodles for lunch", r.out)
         self.assertIn("expired at 2026-02-10T16:00:00.000Z", r.out)
         self.assertIn("nothing was changed", r.out)
@@ -504,6 +505,25 @@ class LifecycleTest(EngramTestCase):
         self.assertEqual(updated["expires_at"], "2099-05-01T00:00:00.000Z")
         updated = self.ok_json("update", kept["id"], "--clear-expires-at")
         self.assertIsNone(updated["expires_at"])
+
+    def test_profile_and_recall(self):
+        for said in ["我对花粉过敏", "我老婆叫小美", "I work as a nurse"]:
+            self.ok("add", said)
+        r = self.ok("profile")
+        self.assertIn("health\n  用户对花粉过敏  [", r.out)
+        self.assertIn("work\n  User works as a nurse  [", r.out)
+        body = self.ok_json("profile")
+        self.assertEqual({s["kind"] for s in body["sections"]}, {"health", "family", "work"})
+        r = self.ok("recall", "我明天要去爬山")
+        self.assertIn("用户对花粉过敏", r.out)
+        self.assertIn("outdoors: an outdoor allergy", r.out)
+        hits = self.ok_json("recall", "帮我订个周五的位子", "两个人")["results"]
+        self.assertIn("用户的老婆叫小美", [h["memory"]["content"] for h in hits])
+        self.assertEqual(self.ok("recall", "路由器怎么重置").out, "(nothing worth raising)\n")
+        self.assertEqual(self.ok_json("recall", "路由器怎么重置")["results"], [])
+        self.fails(EXIT_USAGE, "recall", "x", "-k", "0")
+        self.fails(EXIT_USAGE, "recall")  # no turns
+        self.fails(EXIT_USAGE, "profile", user=None)
 
     def test_bad_lifecycle_input_is_refused(self):
         item = self.add("a fact")

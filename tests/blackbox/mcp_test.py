@@ -20,7 +20,8 @@ ENGRAM = None
 TIMEOUT = 30  # seconds to wait for any one reply or exit
 
 TOOLS = {"add_memory", "search_memories", "get_context", "list_memories", "get_memory",
-         "update_memory", "delete_memory", "memory_history", "get_profile"}
+         "update_memory", "delete_memory", "memory_history", "get_profile",
+         "recall_memories"}
 
 
 def clean_env(extra=None):

@@ -851,7 +851,8 @@ class LifecycleTest(ApiTestCase):
         run = self.ok(self.c, "POST", "/v1/maintenance", {})  # the whole tenant
         self.assertEqual((run["dry_run"], run["expired"]), (False, 1))
         self.assertEqual(run["users"], [{"tenant": "default", "user_id": "lin", "examined": 2,
-                                         "archived": 0, "expired": 1, "purged": 0}])
+                                         "archived": 0, "expired": 1, "purged": 0,
+                                         "merged": 0}])
         self.assertEqual(self.ok(self.c, "GET", path, params=scope)["status"], "archived")
         history = self.ok(self.c, "GET", path + "/history", params=scope)["results"]
         self.assertIn("expired at 2026-01-05T23:59:59.000Z", history[-1]["reason"])
@@ -862,6 +863,50 @@ class LifecycleTest(ApiTestCase):
                                  params={"user_id": "nobody"})["results"], [])
         # Nothing changed since: the next run looks at nothing.
         self.assertEqual(self.ok(self.c, "POST", "/v1/maintenance", {})["examined"], 0)
+
+    def test_profile_and_recall(self):
+        c = self.server.client()
+        c.store_as_given = False  # through the write path (rules)
+        for said in ["I'm allergic to pollen", "My wife is called Lily", "I work as a nurse"]:
+            self.ok(c, "POST", "/v1/memories", {"user_id": "ada", "content": said}, expect=201)
+        profile = self.ok(self.c, "GET", "/v1/profile", params={"user_id": "ada"})
+        kinds = {s["kind"]: [l["text"] for l in s["lines"]] for s in profile["sections"]}
+        self.assertTrue(any("pollen" in t for t in kinds.get("health", [])), profile)
+        self.assertTrue(any("nurse" in t for t in kinds.get("work", [])), profile)
+        self.assertIn("User profile:", profile["text"])
+        self.assertRegex(profile["updated_at"], r"^2\d{3}-")
+        for s in profile["sections"]:
+            for line in s["lines"]:
+                got = self.ok(self.c, "GET", "/v1/memories/" + line["memory_ids"][0],
+                              params={"user_id": "ada"})
+                self.assertEqual(got["content"], line["text"])
+        empty = self.ok(self.c, "GET", "/v1/profile", params={"user_id": "nobody"})
+        self.assertEqual((empty["sections"], empty["memories"], empty["updated_at"]),
+                         ([], 0, None))
+        ctx = self.ok(self.c, "POST", "/v1/context",
+                      {"user_id": "ada", "query": "work", "token_budget": 200, "profile": True})
+        self.assertTrue(ctx["profile"])
+        self.assertTrue(ctx["context"].startswith("User profile:\n"), ctx["context"])
+        self.fails(self.c, "POST", "/v1/context", {"user_id": "ada", "query": "x",
+                                                  "profile": True, "profile_share": 2},
+                   mentions="profile_share")
+
+        hike = {"user_id": "ada", "messages": [{"role": "user",
+                                                "content": "I'm going hiking tomorrow"}]}
+        hits = self.ok(self.c, "POST", "/v1/recall", hike)["results"]
+        self.assertEqual(len(hits), 1, hits)
+        self.assertIn("pollen", hits[0]["memory"]["content"])
+        self.assertIn("outdoors", hits[0]["reason"])
+        self.assertGreaterEqual(hits[0]["score"], 0.6)
+        quiet = dict(hike, messages=[{"role": "user", "content": "How do I reset my router?"}])
+        self.assertEqual(self.ok(self.c, "POST", "/v1/recall", quiet)["results"], [])
+        for body, mention in [({"user_id": "ada"}, "messages"),
+                              (dict(hike, k=0), "k"), (dict(hike, min_score=2), "min_score"),
+                              (dict(hike, messages=[]), "messages"),
+                              (dict(hike, bogus=1), "bogus")]:
+            with self.subTest(body=body):
+                self.fails(self.c, "POST", "/v1/recall", body, mentions=mention)
+        c.close()
 
     def test_expires_at_is_validated_and_patchable(self):
         m = self.add(self.c, "kai", "in Tokyo this week", type="event")
