@@ -86,9 +86,15 @@ struct MaintenancePolicy {
   // similarity, become one: the newer is archived into the older, which takes its sources,
   // entities, tags and uses (a MERGE history row on both). Same words: among the memories a run
   // examines. By vector: each memory an incremental run examines (new, changed or due) against
-  // the whole scope; a scope's first or a full run compares words only (a vector search per
-  // memory would take minutes at scale). 0: never merge.
+  // the whole scope, when the scope's search index is loaded (an active user); a scope's first
+  // or a full run compares words only (a vector search per memory, or loading every index,
+  // would take minutes at scale). 0: never merge.
   double merge_above = 0.95;
+  // Kept conversation turns that fade below archive_below together, of one session (or, outside
+  // sessions, one day), become one summary memory (type summary, episodic) when there are at
+  // least this many: their words, linked to them (source.turn_ids); the turns are archived into
+  // it (superseded_by) and never purged, so the summary can be drilled into. 0: no summaries.
+  int summarize_at_least = 2;
 };
 
 struct MaintenanceRequest {
@@ -101,7 +107,7 @@ struct MaintenanceRequest {
   size_t max_actions_listed = 1000;  // actions kept in the report's list (counts are complete)
 };
 
-enum class MaintenanceAction { kArchive, kExpire, kPurge, kMerge };
+enum class MaintenanceAction { kArchive, kExpire, kPurge, kMerge, kSummarize };
 std::string_view ToString(MaintenanceAction action);
 Result<MaintenanceAction> ParseMaintenanceAction(std::string_view s);
 
@@ -131,6 +137,8 @@ struct MaintenanceUserCounts {
   int64_t expired = 0;
   int64_t purged = 0;
   int64_t merged = 0;
+  int64_t summarized = 0;  // turns archived into a summary (counted in archived too)
+  int64_t summaries = 0;   // summary memories written
 };
 
 struct MaintenanceReport {
@@ -139,6 +147,8 @@ struct MaintenanceReport {
   TimestampMs at = 0;
   int64_t examined = 0;  // items looked at
   int64_t archived = 0, expired = 0, purged = 0, merged = 0;
+  int64_t summarized = 0;  // turns archived into a summary (counted in archived too)
+  int64_t summaries = 0;   // summary memories written
   std::vector<MaintenanceUserCounts> users;      // users with at least one item examined
   std::vector<MaintenanceActionRecord> actions;  // the first max_actions_listed
   int64_t duration_ms = 0;

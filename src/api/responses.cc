@@ -244,7 +244,9 @@ json MaintenanceReportToJson(const MaintenanceReport& r) {
                      {"archived", u.archived},
                      {"expired", u.expired},
                      {"purged", u.purged},
-                     {"merged", u.merged}});
+                     {"merged", u.merged},
+                     {"summarized", u.summarized},
+                     {"summaries", u.summaries}});
   }
   json actions = json::array();
   for (const MaintenanceActionRecord& a : r.actions) {
@@ -259,6 +261,7 @@ json MaintenanceReportToJson(const MaintenanceReport& r) {
               {"at", FormatTimestamp(r.at)},  {"examined", r.examined},
               {"archived", r.archived},       {"expired", r.expired},
               {"purged", r.purged},           {"merged", r.merged},
+              {"summarized", r.summarized},   {"summaries", r.summaries},
               {"duration_ms", r.duration_ms}, {"users", std::move(users)},
               {"actions", std::move(actions)}};
 }

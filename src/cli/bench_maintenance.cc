@@ -87,6 +87,7 @@ int RunMaintenanceBench(Context& ctx, const MaintenanceBenchFlags& f) {
   options.clock = &clock;
   options.synchronous = "NORMAL";
   options.retention = ctx.retention;
+  options.index_memory_budget = ctx.index_memory_mb << 20;  // what `engram serve` would have
   options.maintenance = ctx.maintenance;
   auto opened = Engine::Open(options);
   if (!opened.ok()) return ctx.Fail(opened.status());

@@ -73,19 +73,25 @@ int RunMaintain(Context& ctx, const MaintainFlags& f) {
     if (u.archived + u.expired + u.purged + u.merged == 0) continue;
     std::cout << u.tenant << "/" << u.user_id << ": " << verb << "archive " << u.archived << ", "
               << verb << "expire " << u.expired << ", " << verb << "purge " << u.purged << ", "
-              << verb << "merge " << u.merged << " (of " << u.examined << " examined)\n";
+              << verb << "merge " << u.merged << " (of " << u.examined << " examined)";
+    if (u.summaries > 0) {
+      std::cout << "; " << u.summarized << " faded turns " << (r.dry_run ? "would go" : "went")
+                << " into " << u.summaries << " summaries";
+    }
+    std::cout << "\n";
     for (const MaintenanceActionRecord& a : r.actions) {
       if (a.tenant != u.tenant || a.user_id != u.user_id) continue;
-      std::cout << "  " << std::left << std::setw(8) << ToString(a.action) << a.item_id << "  "
+      std::cout << "  " << std::left << std::setw(10) << ToString(a.action) << a.item_id << "  "
                 << a.content << "\n      " << a.reason << "\n";
     }
   }
   std::cout << (r.dry_run ? "dry run: " : "") << r.examined << " memories examined ("
             << (r.full ? "full" : "incremental") << " run, " << r.users.size() << " users), "
             << r.archived << " archived, " << r.expired << " expired, " << r.purged << " purged, "
-            << r.merged << " merged in " << r.duration_ms << " ms"
-            << (r.dry_run ? "; nothing was changed" : "") << "\n";
-  if (static_cast<int64_t>(r.actions.size()) < r.archived + r.expired + r.purged + r.merged) {
+            << r.merged << " merged, " << r.summaries << " summaries written in " << r.duration_ms
+            << " ms" << (r.dry_run ? "; nothing was changed" : "") << "\n";
+  if (static_cast<int64_t>(r.actions.size()) <
+      r.archived + r.expired + r.purged + r.merged + r.summaries) {
     std::cout << "(" << r.actions.size() << " actions listed; --limit lists more)\n";
   }
   return kExitOk;

@@ -31,6 +31,7 @@ namespace engram {
 
 class MemoryStore;
 struct ScannedItem;
+struct PendingItem;
 class IdGenerator;
 class ScopeIndex;
 
@@ -74,6 +75,10 @@ class Engine::Impl {
   Result<Stats> GetStats();
   Result<MaintenanceReport> Maintain(const MaintenanceRequest& request, const ProgressFn& progress);
   Result<std::vector<MaintenanceLogEntry>> MaintenanceLog(const Scope& scope, int limit);
+  // The summary maintenance folds faded kept turns into (engine_maintain.cc).
+  Result<PendingItem> SummaryOf(
+      const Scope& scope, const std::vector<std::pair<const ScannedItem*, std::string>>& turns,
+      TimestampMs now);
   // Maintenance's consolidation of one scope's near-duplicates among `examined`
   // (MaintenancePolicy::merge_above); engine_maintain.cc.
   Status MergeNearDuplicates(const Scope& scope, const std::vector<ScannedItem>& examined,

@@ -26,6 +26,7 @@
 #include "index/vector_index.h"
 #include "retrieval/scope_index.h"
 #include "storage/memory_store.h"
+#include "text/language.h"
 
 namespace engram {
 namespace {
@@ -58,6 +59,8 @@ Decision Decide(const MemoryItem& item, const RetentionPolicy& retention,
   const TimestampMs grace_ms = static_cast<TimestampMs>(policy.purge_after_days * kMsPerDay);
   if (item.status == ItemStatus::kArchived) {
     if (critical || policy.purge_after_days <= 0) return d;  // kept archived, never purged
+    // A turn folded into a summary stays, archived, for the summary to be drilled into.
+    if (IsKeptTurn(item) && !item.superseded_by.empty()) return d;
     const TimestampMs due = item.updated_at + grace_ms;
     if (due > now) {
       d.review_at = due;
@@ -173,7 +176,9 @@ Result<MaintenanceReport> Engine::Impl::Maintain(const MaintenanceRequest& reque
       if (auto index = LoadedIndex(scope)) {
         std::unique_lock<std::shared_mutex> index_lock(index->mu);
         for (const StoreOp& op : batch.changes) {
-          if (op.seq != 0) index->Upsert(op.seq, op.result, nullptr);
+          if (op.seq == 0) continue;
+          const bool with_vector = op.insert && op.insert->vector;
+          index->Upsert(op.seq, op.result, with_vector ? &op.insert->vector->values : nullptr);
         }
         for (int64_t seq : batch.purged_seqs) index->Remove(seq);
       }
@@ -186,42 +191,87 @@ Result<MaintenanceReport> Engine::Impl::Maintain(const MaintenanceRequest& reque
       batch = MaintenanceBatch();
       return Status::Ok();
     };
+    // Archives (or expires) one item; `into` names the summary it was folded into.
+    auto archive = [&](const ScannedItem& scanned, MaintenanceAction action,
+                       const std::string& reason, const std::string& into) {
+      const MemoryItem& item = scanned.item;
+      ++(action == MaintenanceAction::kExpire ? counts.expired : counts.archived);
+      StoreOp op;
+      op.id = item.id;
+      op.event = HistoryEvent::kUpdate;
+      op.reason = "maintenance: " + std::string(ToString(action)) + ": " + reason;
+      op.mutation = [into](MemoryItem& m) -> Result<bool> {
+        if (m.status != ItemStatus::kActive) return false;  // changed since it was read
+        m.status = ItemStatus::kArchived;
+        if (!into.empty()) m.superseded_by = into;
+        return true;
+      };
+      batch.changes.push_back(std::move(op));
+      // Its grace starts now: the next review is when it ends (never for critical items, nor
+      // for turns a summary stands for).
+      if (!IsCritical(item, retention) && policy.purge_after_days > 0 && into.empty()) {
+        batch.review_at.emplace_back(
+            scanned.seq, now + static_cast<TimestampMs>(policy.purge_after_days * kMsPerDay));
+      } else {
+        batch.review_at.emplace_back(scanned.seq, std::nullopt);
+      }
+      batch.log.push_back(MaintenanceLogEntry{item.id, action, reason, now});
+      if (report.actions.size() < request.max_actions_listed) {
+        report.actions.push_back(MaintenanceActionRecord{scope.tenant, scope.user_id, item.id,
+                                                         action, reason, item.content});
+      }
+    };
+    // Kept turns that faded, by session (or day): folded into summaries below.
+    std::map<std::string, std::vector<std::pair<const ScannedItem*, std::string>>> faded_turns;
     for (ScannedItem& scanned : items) {
       const MemoryItem& item = scanned.item;
       ++counts.examined;
       Decision d = Decide(item, retention, policy, now);
       if (!d.action) {
         batch.review_at.emplace_back(scanned.seq, d.review_at);
-      } else {
-        const MaintenanceAction action = *d.action;
-        if (action == MaintenanceAction::kPurge) {
-          ++counts.purged;
-          batch.purge_ids.push_back(item.id);
-        } else {
-          ++(action == MaintenanceAction::kExpire ? counts.expired : counts.archived);
-          StoreOp op;
-          op.id = item.id;
-          op.event = HistoryEvent::kUpdate;
-          op.reason = "maintenance: " + std::string(ToString(action)) + ": " + d.reason;
-          op.mutation = [](MemoryItem& m) -> Result<bool> {
-            if (m.status != ItemStatus::kActive) return false;  // changed since it was read
-            m.status = ItemStatus::kArchived;
-            return true;
-          };
-          batch.changes.push_back(std::move(op));
-          // Its grace starts now: the next review is when it ends (never for critical items).
-          if (!IsCritical(item, retention) && policy.purge_after_days > 0) {
-            batch.review_at.emplace_back(
-                scanned.seq, now + static_cast<TimestampMs>(policy.purge_after_days * kMsPerDay));
-          } else {
-            batch.review_at.emplace_back(scanned.seq, std::nullopt);
-          }
-        }
-        batch.log.push_back(MaintenanceLogEntry{item.id, action, d.reason, now});
+      } else if (*d.action == MaintenanceAction::kPurge) {
+        ++counts.purged;
+        batch.purge_ids.push_back(item.id);
+        batch.log.push_back(MaintenanceLogEntry{item.id, *d.action, d.reason, now});
         if (report.actions.size() < request.max_actions_listed) {
           report.actions.push_back(MaintenanceActionRecord{scope.tenant, scope.user_id, item.id,
-                                                           action, d.reason, item.content});
+                                                           *d.action, d.reason, item.content});
         }
+      } else if (*d.action == MaintenanceAction::kArchive && IsKeptTurn(item) &&
+                 policy.summarize_at_least > 0) {
+        const std::string group = !item.scope.session_id.empty()
+                                      ? "session " + item.scope.session_id
+                                      : "day " + FormatTimestamp(item.created_at).substr(0, 10);
+        faded_turns[group].emplace_back(&scanned, d.reason);
+      } else {
+        archive(scanned, *d.action, d.reason, "");
+      }
+      if (batch.changes.size() + batch.purge_ids.size() + batch.review_at.size() >= kBatchOps) {
+        ENGRAM_RETURN_IF_ERROR(flush());
+      }
+    }
+    for (auto& [group, turns] : faded_turns) {
+      if (turns.size() < static_cast<size_t>(policy.summarize_at_least)) {
+        for (const auto& [scanned, reason] : turns) {
+          archive(*scanned, MaintenanceAction::kArchive, reason, "");
+        }
+        continue;
+      }
+      ENGRAM_ASSIGN_OR_RETURN(PendingItem summary, SummaryOf(scope, turns, now));
+      const std::string summary_id = summary.item.id;
+      ++counts.summaries;
+      if (report.actions.size() < request.max_actions_listed) {
+        report.actions.push_back(MaintenanceActionRecord{
+            scope.tenant, scope.user_id, summary_id, MaintenanceAction::kSummarize,
+            summary.reason + " (" + group + ")", summary.item.content});
+      }
+      StoreOp insert;
+      insert.insert = std::move(summary);
+      batch.changes.push_back(std::move(insert));
+      for (const auto& [scanned, reason] : turns) {
+        ++counts.summarized;
+        archive(*scanned, MaintenanceAction::kArchive,
+                "summarized into " + summary_id + "; " + reason, summary_id);
       }
       if (batch.changes.size() + batch.purge_ids.size() + batch.review_at.size() >= kBatchOps) {
         ENGRAM_RETURN_IF_ERROR(flush());
@@ -237,6 +287,8 @@ Result<MaintenanceReport> Engine::Impl::Maintain(const MaintenanceRequest& reque
     report.expired += counts.expired;
     report.purged += counts.purged;
     report.merged += counts.merged;
+    report.summarized += counts.summarized;
+    report.summaries += counts.summaries;
     if (counts.examined > 0) report.users.push_back(std::move(counts));
     if (progress) progress(static_cast<int64_t>(w + 1), static_cast<int64_t>(work.size()));
   }
@@ -247,6 +299,57 @@ Result<MaintenanceReport> Engine::Impl::Maintain(const MaintenanceRequest& reque
                            std::chrono::steady_clock::now() - started)
                            .count();
   return report;
+}
+
+Result<PendingItem> Engine::Impl::SummaryOf(
+    const Scope& scope, const std::vector<std::pair<const ScannedItem*, std::string>>& turns,
+    TimestampMs now) {
+  // Extractive: the turns' own words, oldest first, after a line saying when and how many.
+  std::vector<const MemoryItem*> items;
+  for (const auto& [scanned, reason] : turns) items.push_back(&scanned->item);
+  std::sort(items.begin(), items.end(),
+            [](const MemoryItem* a, const MemoryItem* b) { return a->created_at < b->created_at; });
+  std::string joined;
+  for (const MemoryItem* m : items) {
+    if (!joined.empty()) joined += " / ";
+    joined += m->content;
+  }
+  const bool zh = DetectLanguage(joined) == Language::kChinese;
+  const std::string day = FormatTimestamp(items.front()->created_at).substr(0, 10);
+  const std::string n = std::to_string(items.size());
+  std::string content =
+      zh ? day + "的对话（" + n + "条）：" : "Conversation on " + day + " (" + n + " turns): ";
+  constexpr size_t kMaxBytes = 2000;
+  if (joined.size() > kMaxBytes) {
+    size_t cut = kMaxBytes;
+    while (cut > 0 && (static_cast<unsigned char>(joined[cut]) & 0xC0) == 0x80) --cut;
+    joined = joined.substr(0, cut) + "…";
+  }
+  content += joined;
+  NewMemory m;
+  m.content = content;
+  m.type = MemoryType::kSummary;
+  m.tier = Tier::kEpisodic;
+  double importance = 0;
+  for (const MemoryItem* t : items) {
+    importance = std::max(importance, t->importance);
+    m.source.turn_ids.push_back(t->id);
+    for (const std::string& id : t->source.message_ids) m.source.message_ids.push_back(id);
+  }
+  m.importance = importance;
+  m.source.extractor = "maintenance-summary";
+  m.source.session_id = items.front()->scope.session_id;
+  m.created_at = items.front()->created_at;
+  m.valid_from = items.front()->created_at;
+  m.reason = "summary of " + n + " faded conversation turns";
+  Scope owner = scope;
+  owner.agent_id = items.front()->scope.agent_id;
+  owner.session_id = items.front()->scope.session_id;
+  ENGRAM_ASSIGN_OR_RETURN(MemoryItem item, Materialize(owner, m, now));
+  ENGRAM_ASSIGN_OR_RETURN(std::vector<float> vector, EmbedOne(item.content));
+  item.embedding_model = embedder_->model();
+  return PendingItem{std::move(item), m.reason,
+                     StoredVector{embedder_->model(), std::move(vector)}};
 }
 
 Status Engine::Impl::MergeNearDuplicates(const Scope& scope,
@@ -281,10 +384,12 @@ Status Engine::Impl::MergeNearDuplicates(const Scope& scope,
     }
   }
   // Other wordings, by vector: for the memories of an incremental run (new, changed or due),
-  // each compared with every memory of the scope. A scope's first or a full run compares only
-  // the words above: a vector search per memory would make it minutes long at scale.
-  if (!whole) {
-    ENGRAM_ASSIGN_OR_RETURN(std::shared_ptr<ScopeIndex> index, IndexFor(scope));
+  // each compared with every memory of the scope, when the scope's index is loaded (the user is
+  // active: their new memories come with it). A scope's first or a full run compares only the
+  // words above, and no index is loaded for this: a vector search per memory, or loading every
+  // user's index, would make a run minutes long at scale.
+  std::shared_ptr<ScopeIndex> index = whole ? nullptr : LoadedIndex(scope);
+  if (index) {
     std::shared_lock<std::shared_mutex> lock(index->mu);
     std::vector<float> v;
     for (const ScannedItem* c : candidates) {

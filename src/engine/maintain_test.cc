@@ -342,6 +342,65 @@ TEST_F(MaintainTest, NearDuplicatesMergeIntoTheOlderKeepingEverySource) {
   EXPECT_EQ(Maintain(false, true).merged, 0);
 }
 
+TEST_F(MaintainTest, FadedTurnsOfASessionBecomeOneSummaryTheyStayBehind) {
+  Scope session = alice_;
+  session.session_id = "walk-chat";
+  std::vector<std::string> turns;
+  for (const char* said : {"The weather was lovely on my walk", "I saw a heron by the river",
+                           "The cafe by the bridge has reopened"}) {
+    NewMemory m = testing::Text(said);
+    m.type = MemoryType::kMessage;
+    m.tier = Tier::kEpisodic;
+    m.importance = 0.3;
+    m.source.extractor = std::string(kTurnExtractor);
+    m.source.message_ids = {std::string("msg-") + std::to_string(turns.size())};
+    auto item = engine_->Add(session, m);
+    ASSERT_TRUE(item.ok()) << item.status().ToString();
+    turns.push_back(item->id);
+    clock_.Advance(60'000);
+  }
+  NewMemory alone = testing::Text("I had a long day");  // no session, another day: alone
+  alone.type = MemoryType::kMessage;
+  alone.importance = 0.3;
+  alone.source.extractor = std::string(kTurnExtractor);
+  clock_.Advance(2 * kDay);
+  auto single = engine_->Add(alice_, alone);
+  ASSERT_TRUE(single.ok());
+  Maintain();
+  clock_.Set(kT0 + 130 * kDay);
+  MaintenanceReport report = Maintain();
+  EXPECT_EQ(report.summaries, 1);
+  EXPECT_EQ(report.summarized, 3);
+  EXPECT_EQ(report.archived, 4);  // the three summarized, and the lone turn
+  ListQuery q;
+  q.types = {MemoryType::kSummary};
+  auto summaries = engine_->List(alice_, q);
+  ASSERT_TRUE(summaries.ok());
+  ASSERT_EQ(summaries->items.size(), 1u);
+  const MemoryItem& summary = summaries->items[0];
+  EXPECT_EQ(summary.content,
+            "Conversation on 2026-03-02 (3 turns): The weather was lovely on my walk / I saw a "
+            "heron by the river / The cafe by the bridge has reopened");
+  EXPECT_EQ(summary.source.turn_ids, turns);
+  EXPECT_EQ(summary.source.message_ids, (std::vector<std::string>{"msg-0", "msg-1", "msg-2"}));
+  EXPECT_EQ(summary.scope.session_id, "walk-chat");
+  EXPECT_EQ(summary.created_at, kT0);
+  EXPECT_EQ(summary.tier, Tier::kEpisodic);
+  for (const std::string& id : turns) {
+    auto turn = engine_->Get(alice_, id);
+    ASSERT_TRUE(turn.ok());
+    EXPECT_EQ(turn->status, ItemStatus::kArchived);
+    EXPECT_EQ(turn->superseded_by, summary.id);
+  }
+  EXPECT_TRUE(Contains(Search("heron river"), summary.id));  // found by what the turns said
+  // Years on: the lone turn is purged after its grace; the summarized ones stay, archived.
+  clock_.Set(kT0 + 400 * kDay);
+  Maintain();
+  EXPECT_FALSE(Exists(single->id));
+  for (const std::string& id : turns) EXPECT_EQ(StatusOf(id), ItemStatus::kArchived);
+  EXPECT_EQ(StatusOf(summary.id), ItemStatus::kActive);
+}
+
 TEST_F(MaintainTest, TheBackgroundScheduleRunsMaintenance) {
   EngineOptions options;
   options.maintenance_interval_ms = 20;

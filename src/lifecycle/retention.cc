@@ -24,6 +24,8 @@ std::string_view ToString(MaintenanceAction action) {
       return "purge";
     case MaintenanceAction::kMerge:
       return "merge";
+    case MaintenanceAction::kSummarize:
+      return "summarize";
     case MaintenanceAction::kArchive:
       break;
   }
@@ -31,12 +33,13 @@ std::string_view ToString(MaintenanceAction action) {
 }
 
 Result<MaintenanceAction> ParseMaintenanceAction(std::string_view s) {
-  for (MaintenanceAction a : {MaintenanceAction::kArchive, MaintenanceAction::kExpire,
-                              MaintenanceAction::kPurge, MaintenanceAction::kMerge}) {
+  for (MaintenanceAction a :
+       {MaintenanceAction::kArchive, MaintenanceAction::kExpire, MaintenanceAction::kPurge,
+        MaintenanceAction::kMerge, MaintenanceAction::kSummarize}) {
     if (s == ToString(a)) return a;
   }
   return Status::InvalidArgument("unknown maintenance action '" + std::string(s) +
-                                 "' (archive, expire, purge, merge)");
+                                 "' (archive, expire, purge, merge, summarize)");
 }
 
 bool IsCritical(const MemoryItem& item, const RetentionPolicy& policy) {

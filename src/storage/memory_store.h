@@ -95,7 +95,9 @@ struct StoreOp {
 // What one maintenance step writes for one scope, in one transaction
 // (MemoryStore::ApplyMaintenance).
 struct MaintenanceBatch {
-  std::vector<StoreOp> changes;        // archive / expire: mutations with history rows
+  // archive / expire / merge: mutations with history rows; an insert (a summary) is written
+  // with its ADD row and vector.
+  std::vector<StoreOp> changes;
   std::vector<std::string> purge_ids;  // hard deletes (history and vectors cascade)
   std::vector<std::pair<int64_t, std::optional<TimestampMs>>> review_at;  // by items.seq
   std::vector<MaintenanceLogEntry> log;

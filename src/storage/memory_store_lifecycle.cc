@@ -160,6 +160,12 @@ Status MemoryStore::ApplyMaintenance(const Scope& scope, MaintenanceBatch& batch
     ENGRAM_ASSIGN_OR_RETURN(auto scope_id, FindScopeId(writer_.get(), whole));
     if (!scope_id) return Status::Ok();  // purged meanwhile: nothing left to maintain
     for (StoreOp& op : batch.changes) {
+      if (op.insert) {  // a summary maintenance writes
+        ENGRAM_RETURN_IF_ERROR(InsertLocked(*scope_id, *op.insert, now));
+        op.seq = op.insert->seq;
+        op.result = op.insert->item;
+        continue;
+      }
       auto changed = MutateLocked(whole, op.id, op.event, op.record_history, op.reason, now,
                                   op.mutation, nullptr, &op.seq);
       if (!changed.ok() && changed.status().code() == StatusCode::kNotFound) {

@@ -82,12 +82,14 @@ class LifecycleScenarioTest : public WriterTest, public ::testing::WithParamInte
     writer_ = std::make_unique<MemoryWriter>(engine_.get(), WriterOptions{});
   }
 
-  // The items (any status) whose content contains `needle`, kept turns apart.
+  // The items (any status) whose content contains `needle`, kept turns apart (and summaries
+  // left out).
   std::vector<MemoryItem> Find(const std::string& needle, bool turns) {
     ListQuery q;
     q.statuses = {};
     std::vector<MemoryItem> out;
     for (MemoryItem& m : List(q, alice_)) {
+      if (m.type == MemoryType::kSummary) continue;
       if (m.content.find(needle) != std::string::npos && IsKeptTurn(m) == turns) {
         out.push_back(std::move(m));
       }
@@ -143,8 +145,22 @@ TEST_P(LifecycleScenarioTest, OneHundredEightyDays) {
     EXPECT_EQ(TurnStatus(s.weather), ItemStatus::kActive);
   };
   checkpoints[120] = [&] {
-    // A kept turn (importance 0.3, half-life 30 days) fades below 0.05 after ~111 days.
+    // A kept turn (importance 0.3, half-life 30 days) fades below 0.05 after ~111 days: alone
+    // on its day it is archived; the three turns of day 0 became one summary they point to.
     EXPECT_EQ(TurnStatus(s.weather), ItemStatus::kArchived);
+    ListQuery q;
+    q.types = {MemoryType::kSummary};
+    std::vector<MemoryItem> summaries = List(q, alice_);
+    ASSERT_EQ(summaries.size(), 1u);
+    EXPECT_NE(summaries[0].content.find(s.allergy), std::string::npos) << summaries[0].content;
+    EXPECT_NE(summaries[0].content.find(s.daughter), std::string::npos) << summaries[0].content;
+    EXPECT_EQ(summaries[0].source.turn_ids.size(), 3u);
+    for (const std::string& id : summaries[0].source.turn_ids) {
+      auto turn = engine_->Get(alice_, id);
+      ASSERT_TRUE(turn.ok());
+      EXPECT_EQ(turn->status, ItemStatus::kArchived);
+      EXPECT_EQ(turn->superseded_by, summaries[0].id);
+    }
   };
   checkpoints[179] = [&] {
     EXPECT_EQ(TurnStatus(s.weather), ItemStatus::kDeleted);  // purged 30 days later

@@ -489,7 +489,7 @@ class LifecycleTest(EngramTestCase):
         r = self.ok("maintain", "--dry-run", user=None)
         self.assertIn("default/alice: would archive 0, would expire 1, would purge 0, "
                       "would merge 0", r.out)
-        self.assertIn("expire  " + gone["id"] + "  wants noodles for lunch", r.out)
+        self.assertIn("expire    " + gone["id"] + "  wants noodles for lunch", r.out)
         self.assertIn("expired at 2026-02-10T16:00:00.000Z", r.out)
         self.assertIn("nothing was changed", r.out)
         self.assertEqual(self.get(gone["id"])["status"], "active")
