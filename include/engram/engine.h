@@ -25,6 +25,7 @@
 #include "engram/extraction.h"
 #include "engram/lifecycle.h"
 #include "engram/listings.h"
+#include "engram/llm.h"
 #include "engram/memory.h"
 #include "engram/records.h"
 #include "engram/search.h"
@@ -77,6 +78,11 @@ struct EngineOptions {
   // An incremental Maintain() of every scope runs this often, on a thread of its own (never
   // delaying the checkpoints and access flushes); 0: off (`engram serve` sets it).
   int64_t maintenance_interval_ms = 0;
+  // Writes the summaries maintenance folds faded turns into (prompts/summarize-v1.txt); null:
+  // extractive summaries (the turns' own words). A reply that is not the JSON contract, is cut
+  // off, or is empty leaves that group of turns as it was (nothing written; the next run tries
+  // again).
+  std::shared_ptr<LlmClient> summarizer;
 };
 
 // Progress of a long operation: items done so far of a total (total 0 when unknown).

@@ -151,6 +151,9 @@ struct MaintenanceReport {
   int64_t summaries = 0;   // summary memories written
   std::vector<MaintenanceUserCounts> users;      // users with at least one item examined
   std::vector<MaintenanceActionRecord> actions;  // the first max_actions_listed
+  // What could not be done and was left for the next run ("alice: session s1: summary reply
+  // unusable (cut off) …").
+  std::vector<std::string> problems;
   int64_t duration_ms = 0;
 };
 

@@ -262,8 +262,8 @@ json MaintenanceReportToJson(const MaintenanceReport& r) {
               {"archived", r.archived},       {"expired", r.expired},
               {"purged", r.purged},           {"merged", r.merged},
               {"summarized", r.summarized},   {"summaries", r.summaries},
-              {"duration_ms", r.duration_ms}, {"users", std::move(users)},
-              {"actions", std::move(actions)}};
+              {"duration_ms", r.duration_ms}, {"problems", r.problems},
+              {"users", std::move(users)},    {"actions", std::move(actions)}};
 }
 
 json MaintenanceLogToJson(const std::vector<MaintenanceLogEntry>& log) {

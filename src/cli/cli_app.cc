@@ -122,6 +122,14 @@ Engine* Context::OpenEngine(bool create) {
   }
   options.maintenance = maintenance;
   options.maintenance_interval_ms = maintenance_interval_ms;
+  if (extractor == "llm") {  // the same model writes the maintenance's summaries
+    auto llm = MakeLlm();
+    if (!llm.ok()) {
+      Fail(llm.status());
+      return nullptr;
+    }
+    options.summarizer = *llm;
+  }
   auto made = MakeEmbedder();
   if (!made.ok()) {
     Fail(made.status());

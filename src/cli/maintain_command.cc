@@ -85,6 +85,8 @@ int RunMaintain(Context& ctx, const MaintainFlags& f) {
                 << a.content << "\n      " << a.reason << "\n";
     }
   }
+  for (const std::string& problem : r.problems)
+    std::cout << "left for the next run: " << problem << "\n";
   std::cout << (r.dry_run ? "dry run: " : "") << r.examined << " memories examined ("
             << (r.full ? "full" : "incremental") << " run, " << r.users.size() << " users), "
             << r.archived << " archived, " << r.expired << " expired, " << r.purged << " purged, "

@@ -75,6 +75,8 @@ class Engine::Impl {
   Result<Stats> GetStats();
   Result<MaintenanceReport> Maintain(const MaintenanceRequest& request, const ProgressFn& progress);
   Result<std::vector<MaintenanceLogEntry>> MaintenanceLog(const Scope& scope, int limit);
+  // A summary of `turns` from options_.summarizer; Unavailable when the reply is unusable.
+  Result<std::string> LlmSummary(const std::vector<const MemoryItem*>& turns);
   // The summary maintenance folds faded kept turns into (engine_maintain.cc).
   Result<PendingItem> SummaryOf(
       const Scope& scope, const std::vector<std::pair<const ScannedItem*, std::string>>& turns,

@@ -17,6 +17,7 @@
 #include <filesystem>
 #include <map>
 #include <mutex>
+#include <nlohmann/json.hpp>
 #include <set>
 #include <shared_mutex>
 
@@ -24,9 +25,11 @@
 #include "engine/engine_impl.h"
 #include "engine/validation.h"
 #include "index/vector_index.h"
+#include "llm/prompts.h"
 #include "retrieval/scope_index.h"
 #include "storage/memory_store.h"
 #include "text/language.h"
+#include "text/utf8.h"
 
 namespace engram {
 namespace {
@@ -177,8 +180,12 @@ Result<MaintenanceReport> Engine::Impl::Maintain(const MaintenanceRequest& reque
         std::unique_lock<std::shared_mutex> index_lock(index->mu);
         for (const StoreOp& op : batch.changes) {
           if (op.seq == 0) continue;
-          const bool with_vector = op.insert && op.insert->vector;
-          index->Upsert(op.seq, op.result, with_vector ? &op.insert->vector->values : nullptr);
+          if (op.insert) {
+            index->Upsert(op.seq, op.result,
+                          op.insert->vector ? &op.insert->vector->values : nullptr);
+          } else {
+            index->UpdateInfo(op.seq, op.result);  // a status change: the text is as it was
+          }
         }
         for (int64_t seq : batch.purged_seqs) index->Remove(seq);
       }
@@ -257,7 +264,15 @@ Result<MaintenanceReport> Engine::Impl::Maintain(const MaintenanceRequest& reque
         }
         continue;
       }
-      ENGRAM_ASSIGN_OR_RETURN(PendingItem summary, SummaryOf(scope, turns, now));
+      auto made = SummaryOf(scope, turns, now);
+      if (!made.ok()) {
+        // Nothing is written for the group: its turns stay active and due, for the next run.
+        if (made.status().code() != StatusCode::kUnavailable) return made.status();
+        report.problems.push_back(scope.tenant + "/" + scope.user_id + ": " + group + ": " +
+                                  made.status().message());
+        continue;
+      }
+      PendingItem summary = std::move(made).value();
       const std::string summary_id = summary.item.id;
       ++counts.summaries;
       if (report.actions.size() < request.max_actions_listed) {
@@ -301,6 +316,35 @@ Result<MaintenanceReport> Engine::Impl::Maintain(const MaintenanceRequest& reque
   return report;
 }
 
+Result<std::string> Engine::Impl::LlmSummary(const std::vector<const MemoryItem*>& turns) {
+  const llm::Prompt& prompt = llm::SummarizePrompt();
+  std::string listed;
+  for (const MemoryItem* t : turns) {
+    listed += "[" + FormatTimestamp(t->created_at).substr(0, 16) + "] " +
+              (t->source.role.empty() ? std::string("user") : t->source.role) + ": " + t->content +
+              "\n";
+  }
+  ChatRequest request;
+  request.messages = {{"system", std::string(prompt.system)},
+                      {"user", llm::FillTemplate(prompt.user_template, {{"turns", listed}})}};
+  request.max_tokens = 512;
+  ENGRAM_ASSIGN_OR_RETURN(ChatReply reply, options_.summarizer->Chat(request));
+  auto unusable = [&](const std::string& why) {
+    return Status::Unavailable("summary reply unusable (" + why + "); the turns stay as they were");
+  };
+  if (reply.finish_reason == "length") return unusable("cut off");
+  const nlohmann::json doc = nlohmann::json::parse(reply.content, nullptr, false);
+  if (doc.is_discarded() || !doc.is_object()) return unusable("not a JSON object");
+  auto summary = doc.find("summary");
+  if (summary == doc.end() || !summary->is_string()) return unusable("no \"summary\" string");
+  std::string text = summary->get<std::string>();
+  while (!text.empty() && std::isspace(static_cast<unsigned char>(text.back()))) text.pop_back();
+  if (text.empty()) return unusable("empty summary");
+  if (text.size() > options_.max_content_bytes) return unusable("summary too long");
+  if (!IsValidUtf8(text)) return unusable("not UTF-8");
+  return text;
+}
+
 Result<PendingItem> Engine::Impl::SummaryOf(
     const Scope& scope, const std::vector<std::pair<const ScannedItem*, std::string>>& turns,
     TimestampMs now) {
@@ -319,6 +363,13 @@ Result<PendingItem> Engine::Impl::SummaryOf(
   const std::string n = std::to_string(items.size());
   std::string content =
       zh ? day + "的对话（" + n + "条）：" : "Conversation on " + day + " (" + n + " turns): ";
+  std::string extractor = "maintenance-summary", prompt_version;
+  if (options_.summarizer) {
+    ENGRAM_ASSIGN_OR_RETURN(std::string written, LlmSummary(items));
+    joined = std::move(written);
+    extractor = "llm:" + options_.summarizer->model();
+    prompt_version = std::string(llm::SummarizePrompt().version);
+  }
   constexpr size_t kMaxBytes = 2000;
   if (joined.size() > kMaxBytes) {
     size_t cut = kMaxBytes;
@@ -337,7 +388,8 @@ Result<PendingItem> Engine::Impl::SummaryOf(
     for (const std::string& id : t->source.message_ids) m.source.message_ids.push_back(id);
   }
   m.importance = importance;
-  m.source.extractor = "maintenance-summary";
+  m.source.extractor = extractor;
+  m.source.prompt_version = prompt_version;
   m.source.session_id = items.front()->scope.session_id;
   m.created_at = items.front()->created_at;
   m.valid_from = items.front()->created_at;
@@ -496,7 +548,7 @@ Status Engine::Impl::MergeNearDuplicates(const Scope& scope,
   if (auto loaded = LoadedIndex(scope)) {
     std::unique_lock<std::shared_mutex> index_lock(loaded->mu);
     for (const StoreOp& op : batch.changes) {
-      if (op.seq != 0) loaded->Upsert(op.seq, op.result, nullptr);
+      if (op.seq != 0) loaded->UpdateInfo(op.seq, op.result);
     }
   }
   return Status::Ok();

@@ -9,6 +9,7 @@
 #include <thread>
 
 #include "engram/engine.h"
+#include "engram/llm.h"
 #include "testing/test_support.h"
 
 namespace engram {
@@ -101,6 +102,9 @@ TEST_F(MaintainTest, ExpiredItemsLeaveSearchAtOnceAndMaintenanceArchivesThem) {
   EXPECT_EQ(report.archived, 0);
   EXPECT_EQ(StatusOf(tonight.id), ItemStatus::kArchived);
   EXPECT_EQ(StatusOf(lasting.id), ItemStatus::kActive);
+  // The loaded index knows it is archived: gone from search, expired or not.
+  EXPECT_FALSE(Contains(Search("Sichuan food", /*include_expired=*/true), tonight.id));
+  EXPECT_TRUE(Contains(Search("Sichuan food", /*include_expired=*/true), lasting.id));
   auto history = engine_->History(alice_, tonight.id);
   ASSERT_TRUE(history.ok());
   ASSERT_EQ(history->size(), 2u);
@@ -399,6 +403,79 @@ TEST_F(MaintainTest, FadedTurnsOfASessionBecomeOneSummaryTheyStayBehind) {
   EXPECT_FALSE(Exists(single->id));
   for (const std::string& id : turns) EXPECT_EQ(StatusOf(id), ItemStatus::kArchived);
   EXPECT_EQ(StatusOf(summary.id), ItemStatus::kActive);
+}
+
+// Replays scripted chat replies (the provider's answers), one per call.
+class ScriptedLlm : public LlmClient {
+ public:
+  explicit ScriptedLlm(std::vector<ChatReply> replies) : replies_(std::move(replies)) {}
+  const std::string& model() const override { return model_; }
+  Result<ChatReply> Chat(const ChatRequest& request) override {
+    requests.push_back(request);
+    if (calls_ >= replies_.size()) return Status::Unavailable("no more scripted replies");
+    return replies_[calls_++];
+  }
+  std::vector<ChatRequest> requests;
+
+ private:
+  std::string model_ = "fake-summarizer";
+  std::vector<ChatReply> replies_;
+  size_t calls_ = 0;
+};
+
+TEST_F(MaintainTest, AnLlmWritesSummariesAndAnUnusableReplyChangesNothing) {
+  auto llm = std::make_shared<ScriptedLlm>(std::vector<ChatReply>{
+      {"not json at all", "stop"},
+      {R"({"summary": "The user walked by the rive)", "length"},  // cut off
+      {R"({"summary": "   "})", "stop"},
+      {R"({"summary": "用户散步时看到了苍鹭，桥边的咖啡馆重新开了。"})", "stop"}});
+  EngineOptions options;
+  options.summarizer = llm;
+  Open(options);
+  Scope session = alice_;
+  session.session_id = "s1";
+  std::vector<std::string> turns;
+  for (const char* said : {"今天散步看到一只苍鹭", "桥边的咖啡馆重新开了"}) {
+    NewMemory m = testing::Text(said);
+    m.type = MemoryType::kMessage;
+    m.importance = 0.3;
+    m.source.extractor = std::string(kTurnExtractor);
+    m.source.role = "user";
+    auto item = engine_->Add(session, m);
+    ASSERT_TRUE(item.ok());
+    turns.push_back(item->id);
+  }
+  Maintain();
+  ListQuery summaries;
+  summaries.types = {MemoryType::kSummary};
+  // Three unusable replies, one per run: nothing written, the turns stay active and due.
+  for (int run = 0; run < 3; ++run) {
+    clock_.Set(kT0 + (130 + run) * kDay);
+    MaintenanceReport report = Maintain();
+    EXPECT_EQ(report.summaries, 0) << run;
+    ASSERT_EQ(report.problems.size(), 1u) << run;
+    EXPECT_NE(report.problems[0].find("unusable"), std::string::npos) << report.problems[0];
+    for (const std::string& id : turns) EXPECT_EQ(StatusOf(id), ItemStatus::kActive) << run;
+    EXPECT_TRUE(engine_->List(alice_, summaries)->items.empty());
+    EXPECT_EQ(engine_->History(alice_, turns[0])->size(), 1u);  // no row written
+  }
+  clock_.Set(kT0 + 140 * kDay);
+  MaintenanceReport report = Maintain();
+  EXPECT_EQ(report.summaries, 1);
+  EXPECT_TRUE(report.problems.empty());
+  auto written = engine_->List(alice_, summaries);
+  ASSERT_EQ(written->items.size(), 1u);
+  EXPECT_EQ(written->items[0].content,
+            "2026-03-02的对话（2条）：用户散步时看到了苍鹭，桥边的咖啡馆重新开了。");
+  EXPECT_EQ(written->items[0].source.extractor, "llm:fake-summarizer");
+  EXPECT_EQ(written->items[0].source.prompt_version, "summarize-v1");
+  for (const std::string& id : turns) EXPECT_EQ(StatusOf(id), ItemStatus::kArchived);
+  // The model saw the turns with their dates, and no id.
+  ASSERT_EQ(llm->requests.size(), 4u);
+  const std::string& asked = llm->requests.back().messages.back().content;
+  EXPECT_NE(asked.find("[2026-03-02T09:00] user: 今天散步看到一只苍鹭"), std::string::npos)
+      << asked;
+  EXPECT_EQ(asked.find(turns[0]), std::string::npos);
 }
 
 TEST_F(MaintainTest, TheBackgroundScheduleRunsMaintenance) {

@@ -26,6 +26,11 @@ const Prompt& ExtractPrompt() {
   return prompt;
 }
 
+const Prompt& SummarizePrompt() {
+  static const Prompt prompt = Split("summarize-v1", kSummarizeV1Text);
+  return prompt;
+}
+
 const Prompt& DecidePrompt() {
   static const Prompt prompt = Split("decide-v1", kDecideV1Text);
   return prompt;

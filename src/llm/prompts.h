@@ -18,6 +18,8 @@ struct Prompt {
 
 const Prompt& ExtractPrompt();  // prompts/extract-v3.txt
 const Prompt& DecidePrompt();   // prompts/decide-v1.txt
+// prompts/summarize-v1.txt: faded turns into one summary (the lifecycle's maintenance).
+const Prompt& SummarizePrompt();
 
 // Replaces each {{name}} of `values` in `tmpl`. Values are inserted verbatim and never
 // rescanned, so a placeholder inside user text stays text.
@@ -27,5 +29,6 @@ std::string FillTemplate(std::string_view tmpl,
 // The raw file texts, defined in the generated prompt_texts.cc.
 extern const char* const kExtractV3Text;
 extern const char* const kDecideV1Text;
+extern const char* const kSummarizeV1Text;
 
 }  // namespace engram::llm

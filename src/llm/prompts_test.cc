@@ -20,6 +20,9 @@ std::string ReadSource(const std::string& path) {
 TEST(LlmPromptsTest, CompiledPromptsAreTheFiles) {
   EXPECT_EQ(std::string(kExtractV3Text), ReadSource("prompts/extract-v3.txt"));
   EXPECT_EQ(std::string(kDecideV1Text), ReadSource("prompts/decide-v1.txt"));
+  EXPECT_EQ(std::string(kSummarizeV1Text), ReadSource("prompts/summarize-v1.txt"));
+  EXPECT_EQ(SummarizePrompt().version, "summarize-v1");
+  EXPECT_NE(SummarizePrompt().user_template.find("{{turns}}"), std::string_view::npos);
 }
 
 TEST(LlmPromptsTest, SplitIntoSystemAndUserTemplate) {

@@ -134,6 +134,15 @@ ScopeIndex::ScopeIndex(const ScopeIndexOptions& options)
       session_index_(options.bm25),
       vectors_(MakeScanIndex(options.dimension, {.huge_pages = options.huge_pages})) {}
 
+void ScopeIndex::UpdateInfo(int64_t seq, const MemoryItem& item) {
+  auto it = docs_.find(seq);
+  if (it == docs_.end()) return Upsert(seq, item, nullptr);
+  DocInfo& doc = it->second;
+  if (doc.status != ItemStatus::kActive) --inactive_;
+  doc = MakeDocInfo(item);
+  if (doc.status != ItemStatus::kActive) ++inactive_;
+}
+
 void ScopeIndex::Upsert(int64_t seq, const MemoryItem& item, const std::vector<float>* vector) {
   // DocInfo keeps no content, so the text is re-indexed whenever the item is given.
   RemoveFromSession(seq);

@@ -88,6 +88,10 @@ class ScopeIndex {
   // Adds or replaces an item. `vector` null keeps the item's current vector (if any).
   void Upsert(int64_t seq, const MemoryItem& item, const std::vector<float>* vector);
   void Remove(int64_t seq);
+  // Replaces an item's filter and ranking facts (status, importance, tags, times...) without
+  // re-indexing its text or vector: for changes that leave its content, slot and session as
+  // they were (maintenance archiving thousands of items). Upsert when the item is not indexed.
+  void UpdateInfo(int64_t seq, const MemoryItem& item);
 
   // Uses `vectors` (a graph loaded from a snapshot) as this index's vector index. Call before
   // any Upsert that carries a vector.

@@ -6,6 +6,7 @@
 #include <functional>
 #include <map>
 
+#include "engram/profile.h"
 #include "write/writer_test_util.h"
 
 namespace engram {
@@ -171,6 +172,20 @@ TEST_P(LifecycleScenarioTest, OneHundredEightyDays) {
     EXPECT_EQ(MemoryStatus(s.jazz), ItemStatus::kActive);
     EXPECT_FALSE(Find(s.job, false).empty());
     for (const MemoryItem& m : Find(s.job, false)) EXPECT_EQ(m.status, ItemStatus::kActive);
+    // The profile: what lasts, by kind; nothing that lapsed or faded.
+    auto profile = BuildProfile(*engine_, alice_);
+    ASSERT_TRUE(profile.ok());
+    std::map<std::string, std::string> sections;
+    for (const ProfileSection& section : profile->sections) {
+      for (const ProfileLine& line : section.lines) sections[section.kind] += line.text + "\n";
+    }
+    EXPECT_NE(sections["health"].find(s.allergy), std::string::npos) << sections["health"];
+    EXPECT_NE(sections["work"].find(s.job), std::string::npos) << sections["work"];
+    EXPECT_NE(sections["likes"].find(s.jazz), std::string::npos) << sections["likes"];
+    for (const auto& [kind, text] : sections) {
+      EXPECT_EQ(text.find(s.wish), std::string::npos) << kind;
+      EXPECT_EQ(text.find(s.trip), std::string::npos) << kind;
+    }
     // Every archive and purge is in the log with a reason.
     auto log = engine_->MaintenanceLog(alice_);
     ASSERT_TRUE(log.ok());
