@@ -77,10 +77,11 @@ class Engine::Impl {
   Result<std::vector<MaintenanceLogEntry>> MaintenanceLog(const Scope& scope, int limit);
   // A summary of `turns` from options_.summarizer; Unavailable when the reply is unusable.
   Result<std::string> LlmSummary(const std::vector<const MemoryItem*>& turns);
-  // The summary maintenance folds faded kept turns into (engine_maintain.cc).
+  // The summary maintenance folds faded kept turns into (engine_maintain.cc); a dry run asks
+  // no LLM.
   Result<PendingItem> SummaryOf(
       const Scope& scope, const std::vector<std::pair<const ScannedItem*, std::string>>& turns,
-      TimestampMs now);
+      TimestampMs now, bool dry_run);
   // Maintenance's consolidation of one scope's near-duplicates among `examined`
   // (MaintenancePolicy::merge_above); engine_maintain.cc.
   Status MergeNearDuplicates(const Scope& scope, const std::vector<ScannedItem>& examined,

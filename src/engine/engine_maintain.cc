@@ -264,7 +264,7 @@ Result<MaintenanceReport> Engine::Impl::Maintain(const MaintenanceRequest& reque
         }
         continue;
       }
-      auto made = SummaryOf(scope, turns, now);
+      auto made = SummaryOf(scope, turns, now, request.dry_run);
       if (!made.ok()) {
         // Nothing is written for the group: its turns stay active and due, for the next run.
         if (made.status().code() != StatusCode::kUnavailable) return made.status();
@@ -347,7 +347,7 @@ Result<std::string> Engine::Impl::LlmSummary(const std::vector<const MemoryItem*
 
 Result<PendingItem> Engine::Impl::SummaryOf(
     const Scope& scope, const std::vector<std::pair<const ScannedItem*, std::string>>& turns,
-    TimestampMs now) {
+    TimestampMs now, bool dry_run) {
   // Extractive: the turns' own words, oldest first, after a line saying when and how many.
   std::vector<const MemoryItem*> items;
   for (const auto& [scanned, reason] : turns) items.push_back(&scanned->item);
@@ -364,7 +364,9 @@ Result<PendingItem> Engine::Impl::SummaryOf(
   std::string content =
       zh ? day + "的对话（" + n + "条）：" : "Conversation on " + day + " (" + n + " turns): ";
   std::string extractor = "maintenance-summary", prompt_version;
-  if (options_.summarizer) {
+  if (options_.summarizer && dry_run) {
+    joined = "(to be written by " + options_.summarizer->model() + ")";  // no call for a preview
+  } else if (options_.summarizer) {
     ENGRAM_ASSIGN_OR_RETURN(std::string written, LlmSummary(items));
     joined = std::move(written);
     extractor = "llm:" + options_.summarizer->model();

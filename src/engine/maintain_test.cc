@@ -448,6 +448,9 @@ TEST_F(MaintainTest, AnLlmWritesSummariesAndAnUnusableReplyChangesNothing) {
   Maintain();
   ListQuery summaries;
   summaries.types = {MemoryType::kSummary};
+  clock_.Set(kT0 + 129 * kDay);
+  EXPECT_EQ(Maintain(/*dry_run=*/true).summaries, 1);  // a preview asks no model
+  EXPECT_TRUE(llm->requests.empty());
   // Three unusable replies, one per run: nothing written, the turns stay active and due.
   for (int run = 0; run < 3; ++run) {
     clock_.Set(kT0 + (130 + run) * kDay);
