@@ -95,6 +95,14 @@ struct MaintenancePolicy {
   // least this many: their words, linked to them (source.turn_ids); the turns are archived into
   // it (superseded_by) and never purged, so the summary can be drilled into. 0: no summaries.
   int summarize_at_least = 2;
+  // Promotion (the MemoryOS idea): a conversation's heat is
+  //   visits + 0.5 · turns + 2 · 0.5^(days since its last turn / 7)
+  // where visits counts the reads of its turns and of the memories extracted from it (search
+  // hits, restatements) and turns its kept turns. A session at least this hot is distilled once:
+  // its extracted memories move to the semantic tier and are reinforced like a restatement
+  // (importance + 0.1 · (1 − importance)), each with an UPDATE history row giving the heat.
+  // 0: no promotion.
+  double promote_heat = 10;
 };
 
 struct MaintenanceRequest {
@@ -107,7 +115,7 @@ struct MaintenanceRequest {
   size_t max_actions_listed = 1000;  // actions kept in the report's list (counts are complete)
 };
 
-enum class MaintenanceAction { kArchive, kExpire, kPurge, kMerge, kSummarize };
+enum class MaintenanceAction { kArchive, kExpire, kPurge, kMerge, kSummarize, kPromote };
 std::string_view ToString(MaintenanceAction action);
 Result<MaintenanceAction> ParseMaintenanceAction(std::string_view s);
 
@@ -139,6 +147,7 @@ struct MaintenanceUserCounts {
   int64_t merged = 0;
   int64_t summarized = 0;  // turns archived into a summary (counted in archived too)
   int64_t summaries = 0;   // summary memories written
+  int64_t promoted = 0;    // memories promoted from hot conversations
 };
 
 struct MaintenanceReport {
@@ -149,6 +158,7 @@ struct MaintenanceReport {
   int64_t archived = 0, expired = 0, purged = 0, merged = 0;
   int64_t summarized = 0;  // turns archived into a summary (counted in archived too)
   int64_t summaries = 0;   // summary memories written
+  int64_t promoted = 0;    // memories promoted from hot conversations
   std::vector<MaintenanceUserCounts> users;      // users with at least one item examined
   std::vector<MaintenanceActionRecord> actions;  // the first max_actions_listed
   // What could not be done and was left for the next run ("alice: session s1: summary reply

@@ -246,7 +246,8 @@ json MaintenanceReportToJson(const MaintenanceReport& r) {
                      {"purged", u.purged},
                      {"merged", u.merged},
                      {"summarized", u.summarized},
-                     {"summaries", u.summaries}});
+                     {"summaries", u.summaries},
+                     {"promoted", u.promoted}});
   }
   json actions = json::array();
   for (const MaintenanceActionRecord& a : r.actions) {
@@ -262,8 +263,9 @@ json MaintenanceReportToJson(const MaintenanceReport& r) {
               {"archived", r.archived},       {"expired", r.expired},
               {"purged", r.purged},           {"merged", r.merged},
               {"summarized", r.summarized},   {"summaries", r.summaries},
-              {"duration_ms", r.duration_ms}, {"problems", r.problems},
-              {"users", std::move(users)},    {"actions", std::move(actions)}};
+              {"promoted", r.promoted},       {"duration_ms", r.duration_ms},
+              {"problems", r.problems},       {"users", std::move(users)},
+              {"actions", std::move(actions)}};
 }
 
 json MaintenanceLogToJson(const std::vector<MaintenanceLogEntry>& log) {

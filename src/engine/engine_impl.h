@@ -75,6 +75,10 @@ class Engine::Impl {
   Result<Stats> GetStats();
   Result<MaintenanceReport> Maintain(const MaintenanceRequest& request, const ProgressFn& progress);
   Result<std::vector<MaintenanceLogEntry>> MaintenanceLog(const Scope& scope, int limit);
+  // Maintenance's promotion of hot conversations among those `examined` touches.
+  Status PromoteHotSessions(const Scope& scope, const std::vector<ScannedItem>& examined,
+                            const MaintenanceRequest& request, TimestampMs now,
+                            MaintenanceUserCounts* counts, MaintenanceReport* report);
   // A summary of `turns` from options_.summarizer; Unavailable when the reply is unusable.
   Result<std::string> LlmSummary(const std::vector<const MemoryItem*>& turns);
   // The summary maintenance folds faded kept turns into (engine_maintain.cc); a dry run asks

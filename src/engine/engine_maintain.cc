@@ -293,6 +293,9 @@ Result<MaintenanceReport> Engine::Impl::Maintain(const MaintenanceRequest& reque
       }
     }
     ENGRAM_RETURN_IF_ERROR(flush());
+    if (policy.promote_heat > 0) {
+      ENGRAM_RETURN_IF_ERROR(PromoteHotSessions(scope, items, request, now, &counts, &report));
+    }
     if (policy.merge_above > 0) {
       ENGRAM_RETURN_IF_ERROR(
           MergeNearDuplicates(scope, items, work[w].whole, request, now, &counts, &report));
@@ -304,6 +307,7 @@ Result<MaintenanceReport> Engine::Impl::Maintain(const MaintenanceRequest& reque
     report.merged += counts.merged;
     report.summarized += counts.summarized;
     report.summaries += counts.summaries;
+    report.promoted += counts.promoted;
     if (counts.examined > 0) report.users.push_back(std::move(counts));
     if (progress) progress(static_cast<int64_t>(w + 1), static_cast<int64_t>(work.size()));
   }
@@ -314,6 +318,83 @@ Result<MaintenanceReport> Engine::Impl::Maintain(const MaintenanceRequest& reque
                            std::chrono::steady_clock::now() - started)
                            .count();
   return report;
+}
+
+Status Engine::Impl::PromoteHotSessions(const Scope& scope,
+                                        const std::vector<ScannedItem>& examined,
+                                        const MaintenanceRequest& request, TimestampMs now,
+                                        MaintenanceUserCounts* counts, MaintenanceReport* report) {
+  const MaintenancePolicy& policy = options_.maintenance;
+  std::set<std::string> sessions;  // the conversations this run touched
+  for (const ScannedItem& s : examined) {
+    if (!s.item.scope.session_id.empty()) sessions.insert(s.item.scope.session_id);
+  }
+  MaintenanceBatch batch;
+  for (const std::string& session : sessions) {
+    const std::string marker = "session:" + session;
+    ENGRAM_ASSIGN_OR_RETURN(bool done,
+                            store_->HasLogEntry(scope, marker, MaintenanceAction::kPromote));
+    if (done) continue;  // distilled once
+    Scope in_session{scope.tenant, scope.user_id, "", session};
+    ListQuery q;
+    q.statuses = {ItemStatus::kActive, ItemStatus::kArchived};
+    q.limit = 1000;
+    ENGRAM_ASSIGN_OR_RETURN(ListPage page, store_->List(in_session, q));
+    int64_t visits = 0, turns = 0;
+    TimestampMs last = 0;
+    std::vector<const MemoryItem*> distilled;
+    for (const MemoryItem& m : page.items) {
+      visits += m.access_count;
+      if (IsKeptTurn(m)) {
+        ++turns;
+        last = std::max(last, m.created_at);
+      } else if (m.status == ItemStatus::kActive && m.type != MemoryType::kSummary) {
+        distilled.push_back(&m);
+        last = std::max(last, m.created_at);
+      }
+    }
+    const double age_days = std::max(0.0, static_cast<double>(now - last) / kMsPerDay);
+    const double recency = std::pow(0.5, age_days / 7);
+    const double heat =
+        static_cast<double>(visits) + 0.5 * static_cast<double>(turns) + 2 * recency;
+    if (heat < policy.promote_heat || distilled.empty()) continue;
+    char why[160];
+    std::snprintf(why, sizeof why,
+                  "from a hot conversation (session %s: heat %.1f = %lld visits, %lld turns, "
+                  "recency %.2f)",
+                  session.c_str(), heat, static_cast<long long>(visits),
+                  static_cast<long long>(turns), recency);
+    for (const MemoryItem* m : distilled) {
+      ++counts->promoted;
+      if (report->actions.size() < request.max_actions_listed) {
+        report->actions.push_back(MaintenanceActionRecord{
+            scope.tenant, scope.user_id, m->id, MaintenanceAction::kPromote, why, m->content});
+      }
+      StoreOp op;
+      op.id = m->id;
+      op.event = HistoryEvent::kUpdate;
+      op.reason = std::string("maintenance: promote: ") + why;
+      op.mutation = [](MemoryItem& item) -> Result<bool> {
+        if (item.status != ItemStatus::kActive) return false;  // changed since it was read
+        item.tier = Tier::kSemantic;
+        item.importance += 0.1 * (1 - item.importance);
+        return true;
+      };
+      batch.changes.push_back(std::move(op));
+      batch.log.push_back(MaintenanceLogEntry{m->id, MaintenanceAction::kPromote, why, now});
+    }
+    batch.log.push_back(MaintenanceLogEntry{marker, MaintenanceAction::kPromote, why, now});
+  }
+  if (request.dry_run || batch.log.empty()) return Status::Ok();
+  std::lock_guard<std::mutex> lock(write_mu_);
+  ENGRAM_RETURN_IF_ERROR(store_->ApplyMaintenance(scope, batch, now));
+  if (auto loaded = LoadedIndex(scope)) {
+    std::unique_lock<std::shared_mutex> index_lock(loaded->mu);
+    for (const StoreOp& op : batch.changes) {
+      if (op.seq != 0) loaded->UpdateInfo(op.seq, op.result);
+    }
+  }
+  return Status::Ok();
 }
 
 Result<std::string> Engine::Impl::LlmSummary(const std::vector<const MemoryItem*>& turns) {

@@ -481,6 +481,67 @@ TEST_F(MaintainTest, AnLlmWritesSummariesAndAnUnusableReplyChangesNothing) {
   EXPECT_EQ(asked.find(turns[0]), std::string::npos);
 }
 
+TEST_F(MaintainTest, AHotConversationIsPromotedOnceAColdOneIsNot) {
+  auto add_in = [&](const std::string& session, const std::string& said, MemoryType type) {
+    Scope in = alice_;
+    in.session_id = session;
+    NewMemory m = testing::Text(said);
+    m.type = type;
+    if (type == MemoryType::kMessage) {
+      m.importance = 0.3;
+      m.source.extractor = std::string(kTurnExtractor);
+    }
+    auto item = engine_->Add(in, m);
+    EXPECT_TRUE(item.ok()) << item.status().ToString();
+    return item.ok() ? *item : MemoryItem{};
+  };
+  for (const char* said : {"we are planning the Kyoto trip", "the Kyoto trip is in April",
+                           "I booked the ryokan in Kyoto", "Kyoto temples first",
+                           "then Nara for a day", "we fly back from Osaka"}) {
+    add_in("trip", said, MemoryType::kMessage);
+  }
+  const MemoryItem ryokan =
+      add_in("trip", "User booked a ryokan in Kyoto for April", MemoryType::kEvent);
+  const MemoryItem nara = add_in("trip", "User will visit Nara for a day", MemoryType::kEvent);
+  add_in("chores", "the dishwasher is broken", MemoryType::kMessage);
+  const MemoryItem repair =
+      add_in("chores", "User called a repairman for the dishwasher", MemoryType::kEvent);
+  EXPECT_EQ(ryokan.tier, Tier::kEpisodic);
+  // The trip is talked about again and again: its memories are read.
+  clock_.Advance(kDay);
+  for (const char* q : {"Kyoto trip plans", "ryokan booking Kyoto", "Nara day trip Kyoto"}) {
+    ASSERT_FALSE(Search(q, false, /*record=*/true).empty());
+  }
+  MaintenanceReport report = Maintain();
+  EXPECT_EQ(report.promoted, 2);
+  for (const MemoryItem& before : {ryokan, nara}) {
+    auto after = engine_->Get(alice_, before.id);
+    ASSERT_TRUE(after.ok());
+    EXPECT_EQ(after->tier, Tier::kSemantic);
+    EXPECT_NEAR(after->importance, 0.55, 1e-9);
+    const std::string reason = engine_->History(alice_, before.id)->back().reason;
+    EXPECT_EQ(reason.rfind("maintenance: promote: from a hot conversation (session trip: heat ", 0),
+              0u)
+        << reason;
+  }
+  auto cold = engine_->Get(alice_, repair.id);
+  ASSERT_TRUE(cold.ok());
+  EXPECT_EQ(cold->tier, Tier::kEpisodic);
+  EXPECT_DOUBLE_EQ(cold->importance, 0.5);
+  // Distilled once: more reads later promote nothing again.
+  for (const char* q : {"Kyoto trip plans", "ryokan booking Kyoto"}) Search(q, false, true);
+  MemoryPatch touch;  // a change brings the session back into the next run
+  touch.tags = std::vector<std::string>{"travel"};
+  ASSERT_TRUE(engine_->Update(alice_, ryokan.id, touch).ok());
+  EXPECT_EQ(Maintain().promoted, 0);
+  EXPECT_NEAR(engine_->Get(alice_, ryokan.id)->importance, 0.55, 1e-9);
+  // Off with 0.
+  EngineOptions off;
+  off.maintenance.promote_heat = 0;
+  Open(off);
+  EXPECT_EQ(Maintain(false, /*full=*/true).promoted, 0);
+}
+
 TEST_F(MaintainTest, TheBackgroundScheduleRunsMaintenance) {
   EngineOptions options;
   options.maintenance_interval_ms = 20;

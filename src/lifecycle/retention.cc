@@ -26,6 +26,8 @@ std::string_view ToString(MaintenanceAction action) {
       return "merge";
     case MaintenanceAction::kSummarize:
       return "summarize";
+    case MaintenanceAction::kPromote:
+      return "promote";
     case MaintenanceAction::kArchive:
       break;
   }
@@ -35,11 +37,11 @@ std::string_view ToString(MaintenanceAction action) {
 Result<MaintenanceAction> ParseMaintenanceAction(std::string_view s) {
   for (MaintenanceAction a :
        {MaintenanceAction::kArchive, MaintenanceAction::kExpire, MaintenanceAction::kPurge,
-        MaintenanceAction::kMerge, MaintenanceAction::kSummarize}) {
+        MaintenanceAction::kMerge, MaintenanceAction::kSummarize, MaintenanceAction::kPromote}) {
     if (s == ToString(a)) return a;
   }
   return Status::InvalidArgument("unknown maintenance action '" + std::string(s) +
-                                 "' (archive, expire, purge, merge, summarize)");
+                                 "' (archive, expire, purge, merge, summarize, promote)");
 }
 
 bool IsCritical(const MemoryItem& item, const RetentionPolicy& policy) {

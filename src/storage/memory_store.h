@@ -246,6 +246,9 @@ class MemoryStore {
   Status ApplyMaintenance(const Scope& scope, MaintenanceBatch& batch, TimestampMs now);
   // The maintenance log of the scope, oldest first, at most `limit` rows.
   Result<std::vector<MaintenanceLogEntry>> LifecycleLog(const Scope& scope, int limit);
+  // Whether the scope's maintenance log has a row for `item_id` with `action`.
+  Result<bool> HasLogEntry(const Scope& scope, const std::string& item_id,
+                           MaintenanceAction action);
 
   // Items by status (indexed by ItemStatus) and scopes, over every tenant. Scans the items
   // table: for metrics, not for hot paths.

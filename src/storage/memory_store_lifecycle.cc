@@ -242,4 +242,20 @@ Result<std::vector<MaintenanceLogEntry>> MemoryStore::LifecycleLog(const Scope& 
   return out;
 }
 
+Result<bool> MemoryStore::HasLogEntry(const Scope& scope, const std::string& item_id,
+                                      MaintenanceAction action) {
+  const Scope whole{scope.tenant, scope.user_id, "", ""};
+  ENGRAM_ASSIGN_OR_RETURN(ReaderLease lease, AcquireReader());
+  Database* db = lease.db();
+  ENGRAM_ASSIGN_OR_RETURN(auto scope_id, FindScopeId(db, whole));
+  if (!scope_id) return false;
+  ENGRAM_ASSIGN_OR_RETURN(Statement * st,
+                          db->Prepare("SELECT 1 FROM lifecycle_log WHERE scope_id = ? AND "
+                                      "item_id = ? AND action = ? LIMIT 1"));
+  st->Bind(1, *scope_id).Bind(2, item_id).Bind(3, ToString(action));
+  ENGRAM_ASSIGN_OR_RETURN(bool row, st->Step());
+  st->Reset();
+  return row;
+}
+
 }  // namespace engram
