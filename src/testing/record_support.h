@@ -50,6 +50,7 @@ inline MemoryItem EveryFieldItem() {
   m.source.role = "Caroline";
   m.source.turn_ids = {"turn_1", "turn_2"};
   m.derived_ids = {"mem_03", "mem_04"};
+  m.expires_at = 1'770'000'000'000;
   return m;
 }
 
