@@ -279,7 +279,7 @@ json MaintenanceLogToJson(const std::vector<MaintenanceLogEntry>& log) {
   return json{{"results", std::move(results)}};
 }
 
-json ProfileToJson(const Profile& profile) {
+json ProfileToJson(const Profile& profile, const std::string& text) {
   json sections = json::array();
   for (const ProfileSection& section : profile.sections) {
     json lines = json::array();
@@ -297,7 +297,7 @@ json ProfileToJson(const Profile& profile) {
               {"updated_at", profile.inputs_updated_at > 0
                                  ? json(FormatTimestamp(profile.inputs_updated_at))
                                  : json(nullptr)},
-              {"text", ProfileText(profile, 1 << 20)}};
+              {"text", text}};
 }
 
 json RecallToJson(const std::vector<RecallHit>& hits) {

@@ -65,7 +65,8 @@ nlohmann::json MaintenanceReportToJson(const MaintenanceReport& report);
 // {"sections": [{"kind", "lines": [{"text", "memory_ids", "type", "slot", "importance"}]}],
 // "memories", "updated_at" (the latest change of a cited memory, or null), "text" (for a
 // prompt)}.
-nlohmann::json ProfileToJson(const Profile& profile);
+// `text` is ProfileText(profile, …), given by the caller (it counts tokens).
+nlohmann::json ProfileToJson(const Profile& profile, const std::string& text);
 // {"results": [{"id", "memory", "score", "reason"}]}, best first; empty when nothing is worth
 // raising.
 nlohmann::json RecallToJson(const std::vector<RecallHit>& hits);

@@ -171,7 +171,7 @@ int RunProfile(Context& ctx) {
   auto profile = BuildProfile(*engine, *scope);
   if (!profile.ok()) return ctx.Fail(profile.status());
   if (ctx.json) {
-    std::cout << api::ProfileToJson(*profile).dump() << "\n";
+    std::cout << api::ProfileToJson(*profile, ProfileText(*profile, 1 << 20)).dump() << "\n";
     return kExitOk;
   }
   if (profile->sections.empty()) {

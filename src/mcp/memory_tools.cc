@@ -111,7 +111,7 @@ Result<json> GetProfile(const ToolEnv& env, const json& args) {
   ENGRAM_ASSIGN_OR_RETURN(api::Params params, AsParams(args));
   ENGRAM_ASSIGN_OR_RETURN(Scope scope, api::DecodeItemScope(params, env.tenant));
   ENGRAM_ASSIGN_OR_RETURN(Profile profile, BuildProfile(*env.engine, scope));
-  return api::ProfileToJson(profile);
+  return api::ProfileToJson(profile, ProfileText(profile, 1 << 20));
 }
 
 Result<json> RecallMemories(const ToolEnv& env, const json& args) {

@@ -278,7 +278,9 @@ Reply RecallMemories(const Services& s, const Call& call) {
 Reply GetProfile(const Services& s, const Call& call) {
   auto scope = api::DecodeItemScope(call.params, call.tenant);
   if (!scope.ok()) return ErrorReply(scope.status());
-  return Respond<Profile>(BuildProfile(*s.engine, *scope), &api::ProfileToJson);
+  auto profile = BuildProfile(*s.engine, *scope);
+  if (!profile.ok()) return ErrorReply(profile.status());
+  return JsonReply(api::ProfileToJson(*profile, ProfileText(*profile, 1 << 20)));
 }
 
 // POST /v1/maintenance: one run over the caller's tenant (or one of its users).
