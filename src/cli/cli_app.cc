@@ -274,6 +274,14 @@ int RunCli(int argc, char** argv) {
                  "similar (cosine) into the older (0: never)")
       ->envname("ENGRAM_MERGE_ABOVE")
       ->check(CLI::Range(0.0, 1.0));
+  app.add_option("--summarize-at-least", ctx.maintenance.summarize_at_least,
+                 "Maintenance folds this many or more faded turns of a session (or day) into one "
+                 "summary (0: never)")
+      ->check(CLI::Range(0, 100000));
+  app.add_option("--promote-heat", ctx.maintenance.promote_heat,
+                 "Maintenance promotes a conversation at least this hot (reads + 0.5·turns + "
+                 "2·recency) once (0: never)")
+      ->check(CLI::Range(0.0, 1e9));
   app.add_option("--max-content-bytes", ctx.max_content_bytes,
                  "Reject content longer than this (env ENGRAM_MAX_CONTENT_BYTES)")
       ->check(CLI::PositiveNumber);

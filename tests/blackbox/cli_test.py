@@ -534,6 +534,8 @@ class LifecycleTest(EngramTestCase):
         self.fails(EXIT_USAGE, "--half-life", "fact=-1", "maintain", user=None)
         self.fails(EXIT_USAGE, "--half-life", "gossip=3", "maintain", user=None)
         self.fails(EXIT_USAGE, "--archive-below", "2", "maintain", user=None)
+        self.fails(EXIT_USAGE, "--promote-heat", "-1", "maintain", user=None)
+        self.fails(EXIT_USAGE, "--summarize-at-least", "many", "maintain", user=None)
         self.fails(EXIT_USAGE, "maintain", "--log", user=None)  # the log is a user's
         self.fails(EXIT_NOT_FOUND, "maintain", user=None, db=self.path("missing.db"))
         self.assertFalse(os.path.exists(self.path("missing.db")))
