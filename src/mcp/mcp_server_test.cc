@@ -236,6 +236,16 @@ TEST_F(McpServerTest, AddSearchContextAndList) {
                     {{"query", "where does alice live"}, {"token_budget", 200}, {"profile", true}});
   EXPECT_EQ(led["profile"], true);
   EXPECT_EQ(led["context"].get<std::string>().rfind("User profile:\n", 0), 0u) << led.dump();
+
+  // Proactive recall: a critical allergy before a hike; nothing for a question about routers.
+  AddOne("Alice is allergic to pollen", {{"type", "fact"}, {"tags", {"critical"}}});
+  json hike = CallOk("recall_memories",
+                     {{"messages", {{{"role", "user"}, {"content", "going hiking tomorrow"}}}}});
+  ASSERT_EQ(hike["results"].size(), 1u) << hike.dump();
+  EXPECT_EQ(hike["results"][0]["memory"]["content"], "Alice is allergic to pollen");
+  json quiet = CallOk("recall_memories",
+                      {{"messages", {{{"role", "user"}, {"content", "reset my router"}}}}});
+  EXPECT_TRUE(quiet["results"].empty()) << quiet.dump();
 }
 
 // An assistant calls add_memory with what the user said: by default the turn is kept and what
