@@ -32,6 +32,7 @@ namespace engram {
 class MemoryStore;
 struct ScannedItem;
 struct PendingItem;
+struct MaintenanceBatch;
 class IdGenerator;
 class ScopeIndex;
 
@@ -75,6 +76,9 @@ class Engine::Impl {
   Result<Stats> GetStats();
   Result<MaintenanceReport> Maintain(const MaintenanceRequest& request, const ProgressFn& progress);
   Result<std::vector<MaintenanceLogEntry>> MaintenanceLog(const Scope& scope, int limit);
+  // Writes one maintenance batch (MemoryStore::ApplyMaintenance) and applies it to the scope's
+  // loaded index under write_mu_, so the index follows the commits in order.
+  Status CommitMaintenance(const Scope& scope, MaintenanceBatch& batch, TimestampMs now);
   // Maintenance's promotion of hot conversations among those `examined` touches.
   Status PromoteHotSessions(const Scope& scope, const std::vector<ScannedItem>& examined,
                             const MaintenanceRequest& request, TimestampMs now,

@@ -174,27 +174,7 @@ Result<MaintenanceReport> Engine::Impl::Maintain(const MaintenanceRequest& reque
         batch = MaintenanceBatch();
         return Status::Ok();
       }
-      std::lock_guard<std::mutex> lock(write_mu_);  // the commit and its index update, in order
-      ENGRAM_RETURN_IF_ERROR(store_->ApplyMaintenance(scope, batch, now));
-      if (auto index = LoadedIndex(scope)) {
-        std::unique_lock<std::shared_mutex> index_lock(index->mu);
-        for (const StoreOp& op : batch.changes) {
-          if (op.seq == 0) continue;
-          if (op.insert) {
-            index->Upsert(op.seq, op.result,
-                          op.insert->vector ? &op.insert->vector->values : nullptr);
-          } else {
-            index->UpdateInfo(op.seq, op.result);  // a status change: the text is as it was
-          }
-        }
-        for (int64_t seq : batch.purged_seqs) index->Remove(seq);
-      }
-      if (!batch.purged_seqs.empty()) {
-        // A snapshot on disk still holds the purged vectors (rewritten at the next save).
-        auto snapshot = SnapshotPath(scope);
-        std::error_code ec;
-        if (snapshot.ok() && !snapshot->empty()) std::filesystem::remove(*snapshot, ec);
-      }
+      ENGRAM_RETURN_IF_ERROR(CommitMaintenance(scope, batch, now));
       batch = MaintenanceBatch();
       return Status::Ok();
     };
@@ -320,6 +300,31 @@ Result<MaintenanceReport> Engine::Impl::Maintain(const MaintenanceRequest& reque
   return report;
 }
 
+Status Engine::Impl::CommitMaintenance(const Scope& scope, MaintenanceBatch& batch,
+                                       TimestampMs now) {
+  std::lock_guard<std::mutex> lock(write_mu_);  // the commit and its index update, in order
+  ENGRAM_RETURN_IF_ERROR(store_->ApplyMaintenance(scope, batch, now));
+  if (auto index = LoadedIndex(scope)) {
+    std::unique_lock<std::shared_mutex> index_lock(index->mu);
+    for (const StoreOp& op : batch.changes) {
+      if (op.seq == 0) continue;
+      if (op.insert) {
+        index->Upsert(op.seq, op.result, op.insert->vector ? &op.insert->vector->values : nullptr);
+      } else {
+        index->UpdateInfo(op.seq, op.result);  // a status or tier change: the text is as it was
+      }
+    }
+    for (int64_t seq : batch.purged_seqs) index->Remove(seq);
+  }
+  if (!batch.purged_seqs.empty()) {
+    // A snapshot on disk still holds the purged vectors (rewritten at the next save).
+    auto snapshot = SnapshotPath(scope);
+    std::error_code ec;
+    if (snapshot.ok() && !snapshot->empty()) std::filesystem::remove(*snapshot, ec);
+  }
+  return Status::Ok();
+}
+
 Status Engine::Impl::PromoteHotSessions(const Scope& scope,
                                         const std::vector<ScannedItem>& examined,
                                         const MaintenanceRequest& request, TimestampMs now,
@@ -386,15 +391,7 @@ Status Engine::Impl::PromoteHotSessions(const Scope& scope,
     batch.log.push_back(MaintenanceLogEntry{marker, MaintenanceAction::kPromote, why, now});
   }
   if (request.dry_run || batch.log.empty()) return Status::Ok();
-  std::lock_guard<std::mutex> lock(write_mu_);
-  ENGRAM_RETURN_IF_ERROR(store_->ApplyMaintenance(scope, batch, now));
-  if (auto loaded = LoadedIndex(scope)) {
-    std::unique_lock<std::shared_mutex> index_lock(loaded->mu);
-    for (const StoreOp& op : batch.changes) {
-      if (op.seq != 0) loaded->UpdateInfo(op.seq, op.result);
-    }
-  }
-  return Status::Ok();
+  return CommitMaintenance(scope, batch, now);
 }
 
 Result<std::string> Engine::Impl::LlmSummary(const std::vector<const MemoryItem*>& turns) {
@@ -614,8 +611,7 @@ Status Engine::Impl::MergeNearDuplicates(const Scope& scope,
   }
   // All merges of the scope in one transaction: a pair that changed since it was read fails
   // the whole batch, and nothing is merged (the next run looks again).
-  std::lock_guard<std::mutex> lock(write_mu_);
-  Status applied = store_->ApplyMaintenance(scope, batch, now);
+  Status applied = CommitMaintenance(scope, batch, now);
   if (!applied.ok()) {
     if (applied.code() != StatusCode::kConflict) return applied;
     report->actions.erase(std::remove_if(report->actions.begin(), report->actions.end(),
@@ -628,12 +624,6 @@ Status Engine::Impl::MergeNearDuplicates(const Scope& scope,
     return Status::Ok();
   }
   counts->merged += found;
-  if (auto loaded = LoadedIndex(scope)) {
-    std::unique_lock<std::shared_mutex> index_lock(loaded->mu);
-    for (const StoreOp& op : batch.changes) {
-      if (op.seq != 0) loaded->UpdateInfo(op.seq, op.result);
-    }
-  }
   return Status::Ok();
 }
 

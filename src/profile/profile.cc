@@ -7,6 +7,8 @@
 #include <string_view>
 
 #include "core/status_macros.h"
+#include "extract/clauses.h"
+#include "text/find.h"
 #include "text/token_counter.h"
 
 namespace engram {
@@ -24,20 +26,14 @@ bool StartsWithAny(std::string_view s, std::initializer_list<std::string_view> p
 
 bool ContainsAny(std::string_view s, std::initializer_list<std::string_view> parts) {
   for (std::string_view p : parts) {
-    if (s.find(p) != std::string_view::npos) return true;
+    if (ContainsText(s, p)) return true;
   }
   return false;
 }
 
-std::string Lower(std::string_view s) {
-  std::string out(s);
-  for (char& c : out) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
-  return out;
-}
-
 // A preference that says what the user does not want.
 bool Negative(std::string_view content) {
-  const std::string low = Lower(content);
+  const std::string low = extract::LowerAscii(content);
   return ContainsAny(low, {"dislike", "hate", "doesn't like", "does not like", "don't like",
                            "can't stand", "cannot stand", "avoid", "not a fan"}) ||
          ContainsAny(content, {"不喜欢", "讨厌", "不爱", "受不了", "不吃", "不喝", "反感"});

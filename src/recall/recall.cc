@@ -15,6 +15,8 @@
 
 #include "core/status_macros.h"
 #include "engram/lifecycle.h"
+#include "extract/clauses.h"
+#include "text/find.h"
 
 namespace engram {
 namespace {
@@ -175,16 +177,6 @@ const std::vector<Situation>& Situations() {
   return kAll;
 }
 
-std::string Lower(std::string_view s) {
-  std::string out(s);
-  for (char& c : out) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
-  return out;
-}
-
-bool Contains(std::string_view text, std::string_view part) {
-  return !part.empty() && text.find(part) != std::string_view::npos;
-}
-
 // `phrase` in lower-case `text` at word boundaries (ASCII letters), or anywhere when it is not
 // ASCII.
 bool HasWord(std::string_view text, std::string_view phrase) {
@@ -210,7 +202,7 @@ bool AnyWord(std::string_view text, const Words& words) {
 
 bool AnyPart(std::string_view text, const Words& parts) {
   for (std::string_view p : parts) {
-    if (Contains(text, p)) return true;
+    if (ContainsText(text, p)) return true;
   }
   return false;
 }
@@ -248,9 +240,9 @@ bool OnlyPastOrOff(std::string_view low) {
 std::vector<std::string> KeysOf(const MemoryItem& m) {
   std::vector<std::string> keys;
   if (const size_t colon = m.slot.find(':'); colon != std::string::npos) {
-    keys.push_back(Lower(m.slot.substr(colon + 1)));
+    keys.push_back(extract::LowerAscii(m.slot.substr(colon + 1)));
   }
-  for (const std::string& e : m.entities) keys.push_back(Lower(e));
+  for (const std::string& e : m.entities) keys.push_back(extract::LowerAscii(e));
   keys.erase(std::remove_if(keys.begin(), keys.end(),
                             [](const std::string& k) {
                               return k.size() < 3;  // a CJK character alone is 3 bytes
@@ -264,7 +256,7 @@ bool MatchesStake(const MemoryItem& m, const std::string& low_content, const Sta
   const bool by_words = !by_slot && AnyPart(low_content, stake.content_words);
   if (!by_slot && !by_words) return false;
   if (stake.keys.empty()) return true;
-  return AnyPart(low_content, stake.keys) || AnyPart(Lower(m.slot), stake.keys);
+  return AnyPart(low_content, stake.keys) || AnyPart(extract::LowerAscii(m.slot), stake.keys);
 }
 
 }  // namespace
@@ -280,11 +272,11 @@ Result<std::vector<RecallHit>> Recall(Engine& engine, const Scope& scope,
   // The latest turns count; the last one most. Situations are read from the last two.
   std::string all, recent;
   for (size_t i = 0; i < request.turns.size(); ++i) {
-    const std::string low = Lower(request.turns[i]);
+    const std::string low = extract::LowerAscii(request.turns[i]);
     all += low + "\n";
     if (i + 2 >= request.turns.size()) recent += low + "\n";
   }
-  const std::string last = Lower(request.turns.back());
+  const std::string last = extract::LowerAscii(request.turns.back());
   std::vector<const Situation*> situations;
   if (!OnlyPastOrOff(last)) {
     for (const Situation& s : Situations()) {
@@ -313,13 +305,13 @@ Result<std::vector<RecallHit>> Recall(Engine& engine, const Scope& scope,
       if (m.expires_at && *m.expires_at <= now) continue;  // lapsed: not worth raising
       const bool critical = IsCritical(m, policy);
       if (m.type == MemoryType::kEvent && !critical) continue;
-      const std::string low = Lower(m.content);
+      const std::string low = extract::LowerAscii(m.content);
       // The turns say it themselves ("I'm allergic to peanuts"): nothing to raise.
       const std::vector<std::string> keys = KeysOf(m);
       bool stated = false;
       for (const std::string& key : keys) {
-        if (Contains(all, key) &&
-            (AnyPart(all, kAllergyWords) || Contains(all, "记住") || Contains(all, "remember"))) {
+        if (ContainsText(all, key) && (AnyPart(all, kAllergyWords) || ContainsText(all, "记住") ||
+                                       ContainsText(all, "remember"))) {
           stated = true;
         }
       }
@@ -328,7 +320,7 @@ Result<std::vector<RecallHit>> Recall(Engine& engine, const Scope& scope,
         // Named outright: worth raising, unless what is said is dated in the past.
         const double direct = DatedPast(last) ? 0.5 : 0.9;
         for (const std::string& key : keys) {
-          if (HasWord(last, key) || (Contains(recent, key) && key.size() >= 4)) {
+          if (HasWord(last, key) || (ContainsText(recent, key) && key.size() >= 4)) {
             offer(m, direct, "the conversation mentions " + key);
           }
         }

@@ -307,12 +307,6 @@ Result<int64_t> MemoryStore::SeqForWrite(const Scope& scope, std::string_view id
   return seq;
 }
 
-namespace {
-// Moves WAL content into the main file and truncates the WAL, so purged rows do not linger in
-// old page images. Best effort: with readers mid-transaction the checkpoint may be partial.
-void CheckpointAfterPurge(Database* db) { (void)db->Exec("PRAGMA wal_checkpoint(TRUNCATE)"); }
-}  // namespace
-
 Status MemoryStore::Purge(const Scope& scope, std::string_view id, int64_t* seq_out) {
   std::lock_guard<GatedMutex> lock(write_mu_);
   {

@@ -5,6 +5,7 @@
 #include <string>
 
 #include "storage/memory_store.h"
+#include "storage/row_codec.h"
 #include "storage/sqlite.h"
 
 namespace engram {
@@ -46,5 +47,18 @@ struct ScopeFilter {
     return first;
   }
 };
+
+// "SELECT <every item column> FROM items LEFT JOIN item_access …": append the WHERE clause.
+inline const std::string& SelectItemsSql() {
+  static const std::string sql =
+      "SELECT " + std::string(kItemSelectColumns) + std::string(kItemSelectFrom);
+  return sql;
+}
+
+// Moves WAL content into the main file and truncates the WAL, so purged rows do not linger in
+// old page images. Best effort: with readers mid-transaction the checkpoint may be partial.
+inline void CheckpointAfterPurge(Database* db) {
+  (void)db->Exec("PRAGMA wal_checkpoint(TRUNCATE)");
+}
 
 }  // namespace engram

@@ -7,19 +7,8 @@
 #include "core/status_macros.h"
 #include "storage/memory_store.h"
 #include "storage/memory_store_internal.h"
-#include "storage/row_codec.h"
 
 namespace engram {
-namespace {
-
-const std::string kSelectItems =
-    "SELECT " + std::string(kItemSelectColumns) + std::string(kItemSelectFrom);
-
-// Moves WAL content into the main file and truncates the WAL, so purged rows do not linger in
-// old page images (as MemoryStore::Purge). Best effort.
-void CheckpointAfterPurge(Database* db) { (void)db->Exec("PRAGMA wal_checkpoint(TRUNCATE)"); }
-
-}  // namespace
 
 Result<int64_t> MemoryStore::LatestHistorySeq() {
   ENGRAM_ASSIGN_OR_RETURN(ReaderLease lease, AcquireReader());
@@ -133,14 +122,14 @@ Result<std::vector<ScannedItem>> MemoryStore::ReviewItems(const Scope& scope,
   };
   if (seqs == nullptr) {
     ENGRAM_ASSIGN_OR_RETURN(Statement * st,
-                            db->Prepare(kSelectItems + "WHERE scope_id = ? AND status IN "
-                                                       "('active', 'archived') ORDER BY seq"));
+                            db->Prepare(SelectItemsSql() + "WHERE scope_id = ? AND status IN "
+                                                           "('active', 'archived') ORDER BY seq"));
     st->Bind(1, filter.scope_id);
     ENGRAM_RETURN_IF_ERROR(read_rows(st));
     return out;
   }
   ENGRAM_ASSIGN_OR_RETURN(Statement * st,
-                          db->Prepare(kSelectItems + "WHERE seq = ? AND scope_id = ?"));
+                          db->Prepare(SelectItemsSql() + "WHERE seq = ? AND scope_id = ?"));
   for (int64_t seq : *seqs) {
     st->Reset();
     st->Bind(1, seq).Bind(2, filter.scope_id);

@@ -12,8 +12,7 @@
 namespace engram {
 namespace {
 
-const std::string kSelectItems =
-    "SELECT " + std::string(kItemSelectColumns) + std::string(kItemSelectFrom);
+const std::string& kSelectItems = SelectItemsSql();
 
 struct Cursor {
   int64_t created_at = 0;
