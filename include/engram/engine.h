@@ -27,6 +27,7 @@
 #include "engram/listings.h"
 #include "engram/llm.h"
 #include "engram/memory.h"
+#include "engram/profile.h"
 #include "engram/records.h"
 #include "engram/search.h"
 #include "engram/status.h"
@@ -81,7 +82,8 @@ struct EngineOptions {
   // Writes the summaries maintenance folds faded turns into (prompts/summarize-v1.txt); null:
   // extractive summaries (the turns' own words). A reply that is not the JSON contract, is cut
   // off, or is empty leaves that group of turns as it was (nothing written; the next run tries
-  // again).
+  // again). The same model writes the profile's summary (prompts/profile-v1.txt) in each run
+  // that finds a user's profile lines changed; a bad reply keeps the summary written before.
   std::shared_ptr<LlmClient> summarizer;
 };
 
@@ -286,9 +288,15 @@ class Engine {
   // default: only the items due for review (each item's next review time is stored when it is
   // examined) and those changed since the last run are read. Works a scope at a time, in
   // transactions of at most a few hundred items, so adds and searches wait at most one commit.
+  // With a summarizer, a run also rewrites the profile summary of each user it looks at whose
+  // profile lines changed since theirs was written (a dry run names them and asks nothing).
   // A dry run reports the same decisions and changes nothing.
   Result<MaintenanceReport> Maintain(const MaintenanceRequest& request,
                                      const ProgressFn& progress = nullptr);
+  // The profile (include/engram/profile.h) of scope's (tenant, user) across sessions, narrowed
+  // to scope.agent_id when set: its lines built from the memories as they are now, and, for the
+  // whole user, the summary maintenance last wrote (marked current or not).
+  Result<Profile> GetProfile(const Scope& scope, const ProfileOptions& options = {});
   // The scope's (tenant, user) maintenance log, oldest first: at most `limit` (1..100000) rows.
   Result<std::vector<MaintenanceLogEntry>> MaintenanceLog(const Scope& scope, int limit = 1000);
 

@@ -115,7 +115,8 @@ struct MaintenanceRequest {
   size_t max_actions_listed = 1000;  // actions kept in the report's list (counts are complete)
 };
 
-enum class MaintenanceAction { kArchive, kExpire, kPurge, kMerge, kSummarize, kPromote };
+// kProfile: the profile's summary was (re)written (its log row's item_id is "profile").
+enum class MaintenanceAction { kArchive, kExpire, kPurge, kMerge, kSummarize, kPromote, kProfile };
 std::string_view ToString(MaintenanceAction action);
 Result<MaintenanceAction> ParseMaintenanceAction(std::string_view s);
 
@@ -148,6 +149,7 @@ struct MaintenanceUserCounts {
   int64_t summarized = 0;  // turns archived into a summary (counted in archived too)
   int64_t summaries = 0;   // summary memories written
   int64_t promoted = 0;    // memories promoted from hot conversations
+  int64_t profiles = 0;    // profile summaries (re)written (0 or 1)
 };
 
 struct MaintenanceReport {
@@ -159,6 +161,7 @@ struct MaintenanceReport {
   int64_t summarized = 0;  // turns archived into a summary (counted in archived too)
   int64_t summaries = 0;   // summary memories written
   int64_t promoted = 0;    // memories promoted from hot conversations
+  int64_t profiles = 0;    // profile summaries (re)written, with an LLM configured
   std::vector<MaintenanceUserCounts> users;      // users with at least one item examined
   std::vector<MaintenanceActionRecord> actions;  // the first max_actions_listed
   // What could not be done and was left for the next run ("alice: session s1: summary reply

@@ -247,7 +247,8 @@ json MaintenanceReportToJson(const MaintenanceReport& r) {
                      {"merged", u.merged},
                      {"summarized", u.summarized},
                      {"summaries", u.summaries},
-                     {"promoted", u.promoted}});
+                     {"promoted", u.promoted},
+                     {"profiles", u.profiles}});
   }
   json actions = json::array();
   for (const MaintenanceActionRecord& a : r.actions) {
@@ -258,14 +259,13 @@ json MaintenanceReportToJson(const MaintenanceReport& r) {
                        {"reason", a.reason},
                        {"content", a.content}});
   }
-  return json{{"dry_run", r.dry_run},         {"full", r.full},
-              {"at", FormatTimestamp(r.at)},  {"examined", r.examined},
-              {"archived", r.archived},       {"expired", r.expired},
-              {"purged", r.purged},           {"merged", r.merged},
-              {"summarized", r.summarized},   {"summaries", r.summaries},
-              {"promoted", r.promoted},       {"duration_ms", r.duration_ms},
-              {"problems", r.problems},       {"users", std::move(users)},
-              {"actions", std::move(actions)}};
+  return json{
+      {"dry_run", r.dry_run},         {"full", r.full},         {"at", FormatTimestamp(r.at)},
+      {"examined", r.examined},       {"archived", r.archived}, {"expired", r.expired},
+      {"purged", r.purged},           {"merged", r.merged},     {"summarized", r.summarized},
+      {"summaries", r.summaries},     {"promoted", r.promoted}, {"profiles", r.profiles},
+      {"duration_ms", r.duration_ms}, {"problems", r.problems}, {"users", std::move(users)},
+      {"actions", std::move(actions)}};
 }
 
 json MaintenanceLogToJson(const std::vector<MaintenanceLogEntry>& log) {
@@ -292,11 +292,19 @@ json ProfileToJson(const Profile& profile, const std::string& text) {
     }
     sections.push_back({{"kind", section.kind}, {"lines", std::move(lines)}});
   }
+  json summary = nullptr;
+  if (profile.summary) {
+    const ProfileSummary& s = *profile.summary;
+    summary = {{"text", s.text},       {"memory_ids", s.item_ids},
+               {"current", s.current}, {"generated_at", FormatTimestamp(s.generated_at)},
+               {"model", s.model},     {"prompt_version", s.prompt_version}};
+  }
   return json{{"sections", std::move(sections)},
               {"memories", profile.items},
               {"updated_at", profile.inputs_updated_at > 0
                                  ? json(FormatTimestamp(profile.inputs_updated_at))
                                  : json(nullptr)},
+              {"summary", std::move(summary)},
               {"text", text}};
 }
 

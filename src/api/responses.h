@@ -63,7 +63,8 @@ nlohmann::json ErrorToJson(const Status& status);
 // "actions": [{tenant, user_id, id, action, reason, content}]}.
 nlohmann::json MaintenanceReportToJson(const MaintenanceReport& report);
 // {"sections": [{"kind", "lines": [{"text", "memory_ids", "type", "slot", "importance"}]}],
-// "memories", "updated_at" (the latest change of a cited memory, or null), "text" (for a
+// "memories", "updated_at" (the latest change of a cited memory, or null), "summary" (null, or
+// {"text", "memory_ids", "current", "generated_at", "model", "prompt_version"}), "text" (for a
 // prompt)}.
 // `text` is ProfileText(profile, …), given by the caller (it counts tokens).
 nlohmann::json ProfileToJson(const Profile& profile, const std::string& text);

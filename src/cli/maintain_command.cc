@@ -70,11 +70,14 @@ int RunMaintain(Context& ctx, const MaintainFlags& f) {
   const MaintenanceReport& r = *report;
   const char* verb = r.dry_run ? "would " : "";
   for (const MaintenanceUserCounts& u : r.users) {
-    if (u.archived + u.expired + u.purged + u.merged + u.promoted == 0) continue;
+    if (u.archived + u.expired + u.purged + u.merged + u.promoted + u.summaries + u.profiles == 0) {
+      continue;
+    }
     std::cout << u.tenant << "/" << u.user_id << ": " << verb << "archive " << u.archived << ", "
               << verb << "expire " << u.expired << ", " << verb << "purge " << u.purged << ", "
               << verb << "merge " << u.merged << " (of " << u.examined << " examined)";
     if (u.promoted > 0) std::cout << ", " << verb << "promote " << u.promoted;
+    if (u.profiles > 0) std::cout << ", " << verb << "rewrite the profile summary";
     if (u.summaries > 0) {
       std::cout << "; " << u.summarized << " faded turns " << (r.dry_run ? "would go" : "went")
                 << " into " << u.summaries << " summaries";
@@ -92,10 +95,10 @@ int RunMaintain(Context& ctx, const MaintainFlags& f) {
             << (r.full ? "full" : "incremental") << " run, " << r.users.size() << " users), "
             << r.archived << " archived, " << r.expired << " expired, " << r.purged << " purged, "
             << r.merged << " merged, " << r.summaries << " summaries written, " << r.promoted
-            << " promoted in " << r.duration_ms << " ms"
-            << (r.dry_run ? "; nothing was changed" : "") << "\n";
+            << " promoted, " << r.profiles << " profile summaries written in " << r.duration_ms
+            << " ms" << (r.dry_run ? "; nothing was changed" : "") << "\n";
   if (static_cast<int64_t>(r.actions.size()) <
-      r.archived + r.expired + r.purged + r.merged + r.summaries) {
+      r.archived + r.expired + r.purged + r.merged + r.summaries + r.profiles) {
     std::cout << "(" << r.actions.size() << " actions listed; --limit lists more)\n";
   }
   return kExitOk;

@@ -147,7 +147,7 @@ int RunContext(Context& ctx, const SearchFlags& f) {
   if (!p) return exit_code;
   ContextRequest request{p->query, f.budget};
   if (f.profile) {
-    auto profile = BuildProfile(*p->engine, p->scope);
+    auto profile = p->engine->GetProfile(p->scope);
     if (!profile.ok()) return ctx.Fail(profile.status());
     request.profile = ProfileText(*profile, static_cast<int>(f.budget * 0.3));
   }
@@ -168,7 +168,7 @@ int RunProfile(Context& ctx) {
   if (!scope) return kExitUsage;
   Engine* engine = ctx.OpenEngine();
   if (!engine) return ctx.last_exit;
-  auto profile = BuildProfile(*engine, *scope);
+  auto profile = engine->GetProfile(*scope);
   if (!profile.ok()) return ctx.Fail(profile.status());
   if (ctx.json) {
     std::cout << api::ProfileToJson(*profile, ProfileText(*profile, 1 << 20)).dump() << "\n";

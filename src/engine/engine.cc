@@ -549,6 +549,10 @@ Result<MaintenanceReport> Engine::Maintain(const MaintenanceRequest& request,
                                            const ProgressFn& progress) {
   return impl_->Maintain(request, progress);
 }
+Result<Profile> Engine::GetProfile(const Scope& scope, const ProfileOptions& options) {
+  return impl_->GetProfile(scope, options);
+}
+
 Result<std::vector<MaintenanceLogEntry>> Engine::MaintenanceLog(const Scope& scope, int limit) {
   return impl_->MaintenanceLog(scope, limit);
 }

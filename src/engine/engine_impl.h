@@ -83,8 +83,12 @@ class Engine::Impl {
   Status PromoteHotSessions(const Scope& scope, const std::vector<ScannedItem>& examined,
                             const MaintenanceRequest& request, TimestampMs now,
                             MaintenanceUserCounts* counts, MaintenanceReport* report);
-  // A summary of `turns` from options_.summarizer; Unavailable when the reply is unusable.
-  Result<std::string> LlmSummary(const std::vector<const MemoryItem*>& turns);
+  // Maintenance's rewrite of the scope's profile summary when its lines changed (with
+  // options_.summarizer); an unusable reply goes to report->problems and changes nothing.
+  Status RefreshProfileSummary(const Scope& scope, const MaintenanceRequest& request,
+                               TimestampMs now, MaintenanceUserCounts* counts,
+                               MaintenanceReport* report);
+  Result<Profile> GetProfile(const Scope& scope, const ProfileOptions& options);
   // The summary maintenance folds faded kept turns into (engine_maintain.cc); a dry run asks
   // no LLM.
   Result<PendingItem> SummaryOf(

@@ -17,7 +17,6 @@
 #include <filesystem>
 #include <map>
 #include <mutex>
-#include <nlohmann/json.hpp>
 #include <set>
 #include <shared_mutex>
 
@@ -25,6 +24,7 @@
 #include "engine/engine_impl.h"
 #include "engine/validation.h"
 #include "index/vector_index.h"
+#include "llm/maintenance_writer.h"
 #include "llm/prompts.h"
 #include "retrieval/scope_index.h"
 #include "storage/memory_store.h"
@@ -151,6 +151,7 @@ Result<MaintenanceReport> Engine::Impl::Maintain(const MaintenanceRequest& reque
     if (it != due.end()) work.push_back(Visit{s.scope, false, std::move(it->second)});
   }
 
+  std::set<std::pair<std::string, std::string>> retry;  // scopes to leave unmarked
   MaintenanceReport report;
   report.dry_run = request.dry_run;
   report.full = full;
@@ -280,6 +281,13 @@ Result<MaintenanceReport> Engine::Impl::Maintain(const MaintenanceRequest& reque
       ENGRAM_RETURN_IF_ERROR(
           MergeNearDuplicates(scope, items, work[w].whole, request, now, &counts, &report));
     }
+    // Last, so that it is written from the lines this run left. A reply it could not use
+    // leaves the scope unmarked, so that the next incremental run comes back to it.
+    if (options_.summarizer) {
+      const size_t problems = report.problems.size();
+      ENGRAM_RETURN_IF_ERROR(RefreshProfileSummary(scope, request, now, &counts, &report));
+      if (report.problems.size() > problems) retry.insert({scope.tenant, scope.user_id});
+    }
     report.examined += counts.examined;
     report.archived += counts.archived;
     report.expired += counts.expired;
@@ -288,10 +296,14 @@ Result<MaintenanceReport> Engine::Impl::Maintain(const MaintenanceRequest& reque
     report.summarized += counts.summarized;
     report.summaries += counts.summaries;
     report.promoted += counts.promoted;
+    report.profiles += counts.profiles;
     if (counts.examined > 0) report.users.push_back(std::move(counts));
     if (progress) progress(static_cast<int64_t>(w + 1), static_cast<int64_t>(work.size()));
   }
   if (!request.dry_run) {
+    std::erase_if(maintained, [&](const Scope& m) {
+      return retry.count({m.tenant, m.user_id}) > 0;
+    });
     ENGRAM_RETURN_IF_ERROR(store_->MarkMaintained(maintained, latest_history, now));
   }
   report.duration_ms = std::chrono::duration_cast<std::chrono::milliseconds>(
@@ -394,35 +406,6 @@ Status Engine::Impl::PromoteHotSessions(const Scope& scope,
   return CommitMaintenance(scope, batch, now);
 }
 
-Result<std::string> Engine::Impl::LlmSummary(const std::vector<const MemoryItem*>& turns) {
-  const llm::Prompt& prompt = llm::SummarizePrompt();
-  std::string listed;
-  for (const MemoryItem* t : turns) {
-    listed += "[" + FormatTimestamp(t->created_at).substr(0, 16) + "] " +
-              (t->source.role.empty() ? std::string("user") : t->source.role) + ": " + t->content +
-              "\n";
-  }
-  ChatRequest request;
-  request.messages = {{"system", std::string(prompt.system)},
-                      {"user", llm::FillTemplate(prompt.user_template, {{"turns", listed}})}};
-  request.max_tokens = 512;
-  ENGRAM_ASSIGN_OR_RETURN(ChatReply reply, options_.summarizer->Chat(request));
-  auto unusable = [&](const std::string& why) {
-    return Status::Unavailable("summary reply unusable (" + why + "); the turns stay as they were");
-  };
-  if (reply.finish_reason == "length") return unusable("cut off");
-  const nlohmann::json doc = nlohmann::json::parse(reply.content, nullptr, false);
-  if (doc.is_discarded() || !doc.is_object()) return unusable("not a JSON object");
-  auto summary = doc.find("summary");
-  if (summary == doc.end() || !summary->is_string()) return unusable("no \"summary\" string");
-  std::string text = summary->get<std::string>();
-  while (!text.empty() && std::isspace(static_cast<unsigned char>(text.back()))) text.pop_back();
-  if (text.empty()) return unusable("empty summary");
-  if (text.size() > options_.max_content_bytes) return unusable("summary too long");
-  if (!IsValidUtf8(text)) return unusable("not UTF-8");
-  return text;
-}
-
 Result<PendingItem> Engine::Impl::SummaryOf(
     const Scope& scope, const std::vector<std::pair<const ScannedItem*, std::string>>& turns,
     TimestampMs now, bool dry_run) {
@@ -445,7 +428,8 @@ Result<PendingItem> Engine::Impl::SummaryOf(
   if (options_.summarizer && dry_run) {
     joined = "(to be written by " + options_.summarizer->model() + ")";  // no call for a preview
   } else if (options_.summarizer) {
-    ENGRAM_ASSIGN_OR_RETURN(std::string written, LlmSummary(items));
+    ENGRAM_ASSIGN_OR_RETURN(std::string written, llm::WriteTurnSummary(*options_.summarizer, items,
+                                                                       options_.max_content_bytes));
     joined = std::move(written);
     extractor = "llm:" + options_.summarizer->model();
     prompt_version = std::string(llm::SummarizePrompt().version);
@@ -624,6 +608,69 @@ Status Engine::Impl::MergeNearDuplicates(const Scope& scope,
     return Status::Ok();
   }
   counts->merged += found;
+  return Status::Ok();
+}
+
+Result<Profile> Engine::Impl::GetProfile(const Scope& scope, const ProfileOptions& options) {
+  ENGRAM_RETURN_IF_ERROR(ValidateScope(scope));
+  ENGRAM_RETURN_IF_ERROR(ValidateProfileOptions(options));
+  Scope user = scope;
+  user.session_id.clear();  // a profile is about the user, across sessions
+  ProfileBuilder builder(options);
+  ListQuery q;
+  q.limit = 1000;
+  while (true) {
+    ENGRAM_ASSIGN_OR_RETURN(ListPage page, List(user, q));
+    for (const MemoryItem& m : page.items) builder.Add(m);
+    if (page.next_cursor.empty()) break;
+    q.cursor = page.next_cursor;
+  }
+  Profile profile = builder.Finish();
+  if (user.agent_id.empty() && !profile.sections.empty()) {
+    ENGRAM_ASSIGN_OR_RETURN(profile.summary, store_->GetProfileSummary(user));
+    if (profile.summary)
+      profile.summary->current = profile.summary->fingerprint == ProfileFingerprint(profile);
+  }
+  return profile;
+}
+
+Status Engine::Impl::RefreshProfileSummary(const Scope& scope, const MaintenanceRequest& request,
+                                           TimestampMs now, MaintenanceUserCounts* counts,
+                                           MaintenanceReport* report) {
+  ENGRAM_ASSIGN_OR_RETURN(Profile profile, GetProfile(scope, ProfileOptions{}));
+  if (profile.sections.empty() || (profile.summary && profile.summary->current)) {
+    return Status::Ok();
+  }
+  const std::string why = profile.summary ? "its profile lines changed since the summary of " +
+                                                FormatTimestamp(profile.summary->generated_at)
+                                          : "no summary yet";
+  if (request.dry_run) {
+    ++counts->profiles;
+    if (report->actions.size() < request.max_actions_listed) {
+      report->actions.push_back(MaintenanceActionRecord{
+          scope.tenant, scope.user_id, "profile", MaintenanceAction::kProfile, why,
+          "(to be written by " + options_.summarizer->model() + ")"});
+    }
+    return Status::Ok();
+  }
+  auto written =
+      llm::WriteProfileSummary(*options_.summarizer, profile, options_.max_content_bytes, now);
+  if (!written.ok()) {
+    if (written.status().code() != StatusCode::kUnavailable) return written.status();
+    report->problems.push_back(scope.tenant + "/" + scope.user_id + ": " +
+                               written.status().message());
+    return Status::Ok();
+  }
+  const std::string reason = why + "; " + std::to_string(profile.items) + " lines, " +
+                             std::to_string(written->item_ids.size()) + " cited";
+  ENGRAM_RETURN_IF_ERROR(store_->PutProfileSummary(
+      scope, *written, MaintenanceLogEntry{"profile", MaintenanceAction::kProfile, reason, now}));
+  ++counts->profiles;
+  if (report->actions.size() < request.max_actions_listed) {
+    report->actions.push_back(MaintenanceActionRecord{scope.tenant, scope.user_id, "profile",
+                                                      MaintenanceAction::kProfile, reason,
+                                                      written->text});
+  }
   return Status::Ok();
 }
 

@@ -6,6 +6,7 @@
 #include <algorithm>
 #include <chrono>
 #include <cmath>
+#include <functional>
 #include <thread>
 
 #include "engram/engine.h"
@@ -479,6 +480,132 @@ TEST_F(MaintainTest, AnLlmWritesSummariesAndAnUnusableReplyChangesNothing) {
   EXPECT_NE(asked.find("[2026-03-02T09:00] user: 今天散步看到一只苍鹭"), std::string::npos)
       << asked;
   EXPECT_EQ(asked.find(turns[0]), std::string::npos);
+}
+
+// Answers each chat request with what `reply` makes of it (so a reply can cite the ids it saw).
+class RepliesBy : public LlmClient {
+ public:
+  explicit RepliesBy(std::function<ChatReply(const std::string& asked)> reply)
+      : reply_(std::move(reply)) {}
+  const std::string& model() const override { return model_; }
+  Result<ChatReply> Chat(const ChatRequest& request) override {
+    asked.push_back(request.messages.back().content);
+    return reply_(asked.back());
+  }
+  std::vector<std::string> asked;
+
+ private:
+  std::string model_ = "fake-profiler";
+  std::function<ChatReply(const std::string&)> reply_;
+};
+
+TEST_F(MaintainTest, TheProfileSummaryFollowsItsLinesAndABadReplyKeepsTheOneBefore) {
+  std::string next;  // the reply the model gives next
+  auto llm = std::make_shared<RepliesBy>([&](const std::string&) {
+    return ChatReply{next, next.find("cut") != std::string::npos ? "length" : "stop"};
+  });
+  EngineOptions options;
+  options.summarizer = llm;
+  Open(options);
+  auto add_slot = [&](std::string content, std::string slot, double importance) {
+    NewMemory m = testing::Text(std::move(content));
+    m.slot = std::move(slot);
+    m.importance = importance;
+    auto item = engine_->Add(alice_, m);
+    EXPECT_TRUE(item.ok()) << item.status().ToString();
+    return item.ok() ? *item : MemoryItem{};
+  };
+  const MemoryItem peanuts = add_slot("User is allergic to peanuts", "user/allergy:peanut", 0.8);
+  const MemoryItem acme = add_slot("User works at Acme as a nurse", "user/employer", 0.7);
+  next = R"({"summary": "The user is a nurse at Acme with a peanut allergy.", "cites": [")" +
+         peanuts.id + R"(", ")" + acme.id + R"("]})";
+  clock_.Set(kT0 + kDay);
+  MaintenanceReport report = Maintain();
+  EXPECT_EQ(report.profiles, 1);
+  EXPECT_TRUE(report.problems.empty());
+  ASSERT_EQ(llm->asked.size(), 1u);
+  // The model saw each line with its memory's id and section.
+  EXPECT_NE(llm->asked[0].find("[" + peanuts.id + "] health: User is allergic to peanuts"),
+            std::string::npos)
+      << llm->asked[0];
+  auto profile = engine_->GetProfile(alice_);
+  ASSERT_TRUE(profile.ok());
+  ASSERT_TRUE(profile->summary.has_value());
+  const ProfileSummary first = *profile->summary;
+  EXPECT_EQ(first.text, "The user is a nurse at Acme with a peanut allergy.");
+  EXPECT_EQ(first.item_ids, (std::vector<std::string>{peanuts.id, acme.id}));
+  EXPECT_TRUE(first.current);
+  EXPECT_EQ(first.model, "fake-profiler");
+  EXPECT_EQ(first.prompt_version, "profile-v1");
+  EXPECT_EQ(FormatTimestamp(first.generated_at).substr(0, 10), "2026-03-03");
+  EXPECT_NE(ProfileText(*profile, 1000).find("Summary: The user is a nurse"), std::string::npos);
+  auto log = engine_->MaintenanceLog(alice_);
+  ASSERT_TRUE(log.ok());
+  ASSERT_FALSE(log->empty());
+  EXPECT_EQ(log->back().item_id, "profile");
+  EXPECT_EQ(log->back().action, MaintenanceAction::kProfile);
+  EXPECT_NE(log->back().reason.find("no summary yet"), std::string::npos) << log->back().reason;
+
+  // Nothing changed: no request.
+  clock_.Set(kT0 + 2 * kDay);
+  EXPECT_EQ(Maintain().profiles, 0);
+  EXPECT_EQ(llm->asked.size(), 1u);
+  // A new line: the summary is still served, marked not current; a dry run asks no model.
+  const MemoryItem berlin = add_slot("User lives in Berlin", "user/location", 0.6);
+  profile = engine_->GetProfile(alice_);
+  ASSERT_TRUE(profile->summary.has_value());
+  EXPECT_FALSE(profile->summary->current);
+  EXPECT_EQ(ProfileText(*profile, 1000).find("Summary:"), std::string::npos);
+  EXPECT_EQ(Maintain(/*dry_run=*/true).profiles, 1);
+  EXPECT_EQ(llm->asked.size(), 1u);
+  // Unusable replies, one per run: each reported, none stored; the run after comes back to the
+  // user though nothing else changed.
+  const std::vector<std::string> bad = {
+      "not json at all",
+      R"({"summary": "The user is a nurse in Ber)" + std::string(" (cut"),
+      R"({"summary": "  ", "cites": [")" + berlin.id + R"("]})",
+      R"({"summary": "The user lives in Berlin.", "cites": []})",
+      R"({"summary": "The user lives in Berlin.", "cites": ["no-such-memory"]})",
+      R"({"summary": "The user lives in Berlin."})",
+      ""};
+  for (size_t i = 0; i < bad.size(); ++i) {
+    next = bad[i];
+    clock_.Advance(kDay);
+    report = Maintain();
+    EXPECT_EQ(report.profiles, 0) << i;
+    ASSERT_EQ(report.problems.size(), 1u) << i;
+    EXPECT_NE(report.problems[0].find("profile summary reply unusable"), std::string::npos)
+        << report.problems[0];
+    EXPECT_EQ(llm->asked.size(), 2 + i);
+    profile = engine_->GetProfile(alice_);
+    ASSERT_TRUE(profile->summary.has_value()) << i;
+    EXPECT_EQ(profile->summary->text, first.text) << i;
+    EXPECT_EQ(profile->summary->generated_at, first.generated_at) << i;
+    EXPECT_FALSE(profile->summary->current) << i;
+  }
+  next = R"({"summary": "The user, a nurse at Acme living in Berlin, is allergic to peanuts.",)"
+         R"( "cites": [")" +
+         berlin.id + R"(", ")" + peanuts.id + R"("]})";
+  clock_.Advance(kDay);
+  report = Maintain();
+  EXPECT_EQ(report.profiles, 1);
+  EXPECT_TRUE(report.problems.empty());
+  profile = engine_->GetProfile(alice_);
+  ASSERT_TRUE(profile->summary.has_value());
+  EXPECT_TRUE(profile->summary->current);
+  EXPECT_NE(profile->summary->text.find("Berlin"), std::string::npos);
+  // Narrowed to an agent, a profile has other lines: no summary of the whole user.
+  Scope agent = alice_;
+  agent.agent_id = "coach";
+  EXPECT_FALSE(engine_->GetProfile(agent)->summary.has_value());
+  // A hard delete of any of the user's memories takes the summary with it (it may say what the
+  // memory said); the next run writes another.
+  ASSERT_TRUE(engine_->Purge(alice_, acme.id).ok());
+  profile = engine_->GetProfile(alice_);
+  EXPECT_FALSE(profile->summary.has_value());
+  clock_.Advance(kDay);
+  EXPECT_EQ(Maintain().profiles, 1);
+  EXPECT_TRUE(engine_->GetProfile(alice_)->summary->current);
 }
 
 TEST_F(MaintainTest, AHotConversationIsPromotedOnceAColdOneIsNot) {

@@ -28,6 +28,8 @@ std::string_view ToString(MaintenanceAction action) {
       return "summarize";
     case MaintenanceAction::kPromote:
       return "promote";
+    case MaintenanceAction::kProfile:
+      return "profile";
     case MaintenanceAction::kArchive:
       break;
   }
@@ -37,11 +39,12 @@ std::string_view ToString(MaintenanceAction action) {
 Result<MaintenanceAction> ParseMaintenanceAction(std::string_view s) {
   for (MaintenanceAction a :
        {MaintenanceAction::kArchive, MaintenanceAction::kExpire, MaintenanceAction::kPurge,
-        MaintenanceAction::kMerge, MaintenanceAction::kSummarize, MaintenanceAction::kPromote}) {
+        MaintenanceAction::kMerge, MaintenanceAction::kSummarize, MaintenanceAction::kPromote,
+        MaintenanceAction::kProfile}) {
     if (s == ToString(a)) return a;
   }
   return Status::InvalidArgument("unknown maintenance action '" + std::string(s) +
-                                 "' (archive, expire, purge, merge, summarize, promote)");
+                                 "' (archive, expire, purge, merge, summarize, promote, profile)");
 }
 
 bool IsCritical(const MemoryItem& item, const RetentionPolicy& policy) {

@@ -31,6 +31,11 @@ const Prompt& SummarizePrompt() {
   return prompt;
 }
 
+const Prompt& ProfilePrompt() {
+  static const Prompt prompt = Split("profile-v1", kProfileV1Text);
+  return prompt;
+}
+
 const Prompt& DecidePrompt() {
   static const Prompt prompt = Split("decide-v1", kDecideV1Text);
   return prompt;

@@ -20,6 +20,8 @@ const Prompt& ExtractPrompt();  // prompts/extract-v3.txt
 const Prompt& DecidePrompt();   // prompts/decide-v1.txt
 // prompts/summarize-v1.txt: faded turns into one summary (the lifecycle's maintenance).
 const Prompt& SummarizePrompt();
+// prompts/profile-v1.txt: a user's profile lines into a short summary citing them.
+const Prompt& ProfilePrompt();
 
 // Replaces each {{name}} of `values` in `tmpl`. Values are inserted verbatim and never
 // rescanned, so a placeholder inside user text stays text.
@@ -30,5 +32,6 @@ std::string FillTemplate(std::string_view tmpl,
 extern const char* const kExtractV3Text;
 extern const char* const kDecideV1Text;
 extern const char* const kSummarizeV1Text;
+extern const char* const kProfileV1Text;
 
 }  // namespace engram::llm

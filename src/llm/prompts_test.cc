@@ -23,6 +23,10 @@ TEST(LlmPromptsTest, CompiledPromptsAreTheFiles) {
   EXPECT_EQ(std::string(kSummarizeV1Text), ReadSource("prompts/summarize-v1.txt"));
   EXPECT_EQ(SummarizePrompt().version, "summarize-v1");
   EXPECT_NE(SummarizePrompt().user_template.find("{{turns}}"), std::string_view::npos);
+  EXPECT_EQ(std::string(kProfileV1Text), ReadSource("prompts/profile-v1.txt"));
+  EXPECT_EQ(ProfilePrompt().version, "profile-v1");
+  EXPECT_NE(ProfilePrompt().user_template.find("{{lines}}"), std::string_view::npos);
+  EXPECT_NE(ProfilePrompt().system.find("\"cites\""), std::string_view::npos);
 }
 
 TEST(LlmPromptsTest, SplitIntoSystemAndUserTemplate) {

@@ -99,7 +99,7 @@ Result<json> GetContext(const ToolEnv& env, const json& args) {
   ENGRAM_ASSIGN_OR_RETURN(api::ContextApiRequest req,
                           api::DecodeContext(args, env.tenant, env.limits));
   if (req.profile) {
-    ENGRAM_ASSIGN_OR_RETURN(Profile profile, BuildProfile(*env.engine, req.scope));
+    ENGRAM_ASSIGN_OR_RETURN(Profile profile, env.engine->GetProfile(req.scope));
     req.request.profile =
         ProfileText(profile, static_cast<int>(req.request.token_budget * req.profile_share));
   }
@@ -110,7 +110,7 @@ Result<json> GetContext(const ToolEnv& env, const json& args) {
 Result<json> GetProfile(const ToolEnv& env, const json& args) {
   ENGRAM_ASSIGN_OR_RETURN(api::Params params, AsParams(args));
   ENGRAM_ASSIGN_OR_RETURN(Scope scope, api::DecodeItemScope(params, env.tenant));
-  ENGRAM_ASSIGN_OR_RETURN(Profile profile, BuildProfile(*env.engine, scope));
+  ENGRAM_ASSIGN_OR_RETURN(Profile profile, env.engine->GetProfile(scope));
   return api::ProfileToJson(profile, ProfileText(profile, 1 << 20));
 }
 

@@ -241,7 +241,7 @@ Reply Context(const Services& s, const Call& call) {
       }
     }
     if (req->profile) {
-      auto profile = BuildProfile(*s.engine, search_scope);
+      auto profile = s.engine->GetProfile(search_scope);
       if (!profile.ok()) return ErrorReply(profile.status());
       req->request.profile =
           ProfileText(*profile, static_cast<int>(req->request.token_budget * req->profile_share));
@@ -278,7 +278,7 @@ Reply RecallMemories(const Services& s, const Call& call) {
 Reply GetProfile(const Services& s, const Call& call) {
   auto scope = api::DecodeItemScope(call.params, call.tenant);
   if (!scope.ok()) return ErrorReply(scope.status());
-  auto profile = BuildProfile(*s.engine, *scope);
+  auto profile = s.engine->GetProfile(*scope);
   if (!profile.ok()) return ErrorReply(profile.status());
   return JsonReply(api::ProfileToJson(*profile, ProfileText(*profile, 1 << 20)));
 }

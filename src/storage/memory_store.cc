@@ -324,6 +324,22 @@ Status MemoryStore::Purge(const Scope& scope, std::string_view id, int64_t* seq_
         writer_->Prepare("DELETE FROM lifecycle_log WHERE item_id = ? AND scope_id = "
                          "(SELECT id FROM scopes WHERE tenant = ? AND user_id = ?)"));
     ENGRAM_RETURN_IF_ERROR(log->Bind(1, id).Bind(2, scope.tenant).Bind(3, scope.user_id).Run());
+    // So does the profile summary, which may have been written from it (cited or not): the
+    // next maintenance run writes another from what is left.
+    ENGRAM_ASSIGN_OR_RETURN(
+        Statement * profile,
+        writer_->Prepare("DELETE FROM profiles WHERE scope_id = "
+                         "(SELECT id FROM scopes WHERE tenant = ? AND user_id = ?)"));
+    ENGRAM_RETURN_IF_ERROR(profile->Bind(1, scope.tenant).Bind(2, scope.user_id).Run());
+    if (writer_->Changes() > 0) {
+      // Nothing left in the history says the scope changed: forget its maintenance mark, so
+      // that the next run looks at the whole scope and writes the summary again.
+      ENGRAM_ASSIGN_OR_RETURN(
+          Statement * unmark,
+          writer_->Prepare("DELETE FROM lifecycle_scopes WHERE scope_id = "
+                           "(SELECT id FROM scopes WHERE tenant = ? AND user_id = ?)"));
+      ENGRAM_RETURN_IF_ERROR(unmark->Bind(1, scope.tenant).Bind(2, scope.user_id).Run());
+    }
     ENGRAM_RETURN_IF_ERROR(txn.Commit());
   }
   CheckpointAfterPurge(writer_.get());
@@ -345,6 +361,7 @@ Result<int64_t> MemoryStore::PurgeScope(const Scope& scope) {
                                     "DELETE FROM jobs WHERE scope_id = ?",
                                     "DELETE FROM lifecycle_log WHERE scope_id = ?",
                                     "DELETE FROM lifecycle_scopes WHERE scope_id = ?",
+                                    "DELETE FROM profiles WHERE scope_id = ?",
                                     "DELETE FROM scopes WHERE id = ?"};
     for (const char* sql : kDeletes) {
       ENGRAM_ASSIGN_OR_RETURN(Statement * st, writer_->Prepare(sql));

@@ -21,6 +21,7 @@
 #include "engram/lifecycle.h"
 #include "engram/listings.h"
 #include "engram/memory.h"
+#include "engram/profile.h"
 #include "engram/records.h"
 #include "engram/status.h"
 #include "storage/item_cache.h"
@@ -246,6 +247,12 @@ class MemoryStore {
   Status ApplyMaintenance(const Scope& scope, MaintenanceBatch& batch, TimestampMs now);
   // The maintenance log of the scope, oldest first, at most `limit` rows.
   Result<std::vector<MaintenanceLogEntry>> LifecycleLog(const Scope& scope, int limit);
+  // The profile summary of the scope's (tenant, user), if one was written.
+  Result<std::optional<ProfileSummary>> GetProfileSummary(const Scope& scope);
+  // Stores the (tenant, user)'s profile summary, replacing the one before, with its log row
+  // (one transaction).
+  Status PutProfileSummary(const Scope& scope, const ProfileSummary& summary,
+                           const MaintenanceLogEntry& log);
   // Whether the scope's maintenance log has a row for `item_id` with `action`.
   Result<bool> HasLogEntry(const Scope& scope, const std::string& item_id,
                            MaintenanceAction action);

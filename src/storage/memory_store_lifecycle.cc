@@ -165,6 +165,9 @@ Status MemoryStore::ApplyMaintenance(const Scope& scope, MaintenanceBatch& batch
     }
     ENGRAM_ASSIGN_OR_RETURN(Statement * del,
                             writer_->Prepare("DELETE FROM items WHERE seq = ? AND scope_id = ?"));
+    ENGRAM_ASSIGN_OR_RETURN(Statement * profile,
+                            writer_->Prepare("DELETE FROM profiles WHERE scope_id = ? AND "
+                                             "instr(' ' || item_ids || ' ', ?) > 0"));
     for (const std::string& id : batch.purge_ids) {
       auto seq = SeqForWrite(whole, id);
       if (!seq.ok()) {
@@ -175,6 +178,11 @@ Status MemoryStore::ApplyMaintenance(const Scope& scope, MaintenanceBatch& batch
       del->Reset();
       ENGRAM_RETURN_IF_ERROR(del->Bind(1, *seq).Bind(2, *scope_id).Run());
       batch.purged_seqs.push_back(*seq);
+      // A profile summary citing a purged memory goes with it (maintenance purges archived
+      // memories, which left the profile's lines when archived; a summary still citing one is
+      // one the LLM could not rewrite since).
+      profile->Reset();
+      ENGRAM_RETURN_IF_ERROR(profile->Bind(1, *scope_id).Bind(2, " " + id + " ").Run());
     }
     ENGRAM_ASSIGN_OR_RETURN(
         Statement * review,
@@ -229,6 +237,71 @@ Result<std::vector<MaintenanceLogEntry>> MemoryStore::LifecycleLog(const Scope& 
     out.push_back(std::move(e));
   }
   return out;
+}
+
+Result<std::optional<ProfileSummary>> MemoryStore::GetProfileSummary(const Scope& scope) {
+  const Scope whole{scope.tenant, scope.user_id, "", ""};
+  ENGRAM_ASSIGN_OR_RETURN(ReaderLease lease, AcquireReader());
+  Database* db = lease.db();
+  ENGRAM_ASSIGN_OR_RETURN(auto scope_id, FindScopeId(db, whole));
+  if (!scope_id) return std::optional<ProfileSummary>();
+  ENGRAM_ASSIGN_OR_RETURN(Statement * st,
+                          db->Prepare("SELECT summary, item_ids, fingerprint, model, "
+                                      "prompt_version, generated_at FROM profiles "
+                                      "WHERE scope_id = ?"));
+  st->Bind(1, *scope_id);
+  ENGRAM_ASSIGN_OR_RETURN(bool row, st->Step());
+  if (!row) return std::optional<ProfileSummary>();
+  ProfileSummary s;
+  s.text = st->String(0);
+  const std::string ids = st->String(1);
+  for (size_t at = 0; at < ids.size();) {
+    const size_t end = std::min(ids.find(' ', at), ids.size());
+    if (end > at) s.item_ids.push_back(ids.substr(at, end - at));
+    at = end + 1;
+  }
+  s.fingerprint = st->String(2);
+  s.model = st->String(3);
+  s.prompt_version = st->String(4);
+  s.generated_at = st->Int(5);
+  st->Reset();
+  return std::optional<ProfileSummary>(std::move(s));
+}
+
+Status MemoryStore::PutProfileSummary(const Scope& scope, const ProfileSummary& summary,
+                                      const MaintenanceLogEntry& log) {
+  const Scope whole{scope.tenant, scope.user_id, "", ""};
+  std::string ids;
+  for (const std::string& id : summary.item_ids) ids += (ids.empty() ? "" : " ") + id;
+  std::lock_guard<GatedMutex> lock(write_mu_);
+  Transaction txn(writer_.get());
+  ENGRAM_RETURN_IF_ERROR(txn.Begin());
+  ENGRAM_ASSIGN_OR_RETURN(auto scope_id, FindScopeId(writer_.get(), whole));
+  if (!scope_id) return Status::Ok();  // purged meanwhile
+  ENGRAM_ASSIGN_OR_RETURN(
+      Statement * put,
+      writer_->Prepare("INSERT OR REPLACE INTO profiles (scope_id, summary, item_ids, "
+                       "fingerprint, model, prompt_version, generated_at) "
+                       "VALUES (?, ?, ?, ?, ?, ?, ?)"));
+  ENGRAM_RETURN_IF_ERROR(put->Bind(1, *scope_id)
+                             .Bind(2, summary.text)
+                             .Bind(3, ids)
+                             .Bind(4, summary.fingerprint)
+                             .Bind(5, summary.model)
+                             .Bind(6, summary.prompt_version)
+                             .Bind(7, summary.generated_at)
+                             .Run());
+  ENGRAM_ASSIGN_OR_RETURN(
+      Statement * row,
+      writer_->Prepare("INSERT INTO lifecycle_log (scope_id, item_id, action, reason, at) "
+                       "VALUES (?, ?, ?, ?, ?)"));
+  ENGRAM_RETURN_IF_ERROR(row->Bind(1, *scope_id)
+                             .Bind(2, log.item_id)
+                             .Bind(3, ToString(log.action))
+                             .Bind(4, log.reason)
+                             .Bind(5, log.at)
+                             .Run());
+  return txn.Commit();
 }
 
 Result<bool> MemoryStore::HasLogEntry(const Scope& scope, const std::string& item_id,

@@ -213,6 +213,21 @@ CREATE TABLE lifecycle_scopes (
 );
 )sql";
 
+// Version 10: the profile's summary maintenance writes with an LLM, one per (tenant, user):
+// its text, the memories it cites (ids separated by spaces), and the fingerprint of the profile
+// lines it was written from (include/engram/profile.h).
+constexpr std::string_view kV10Profiles = R"sql(
+CREATE TABLE profiles (
+  scope_id       INTEGER PRIMARY KEY REFERENCES scopes(id),
+  summary        TEXT NOT NULL,
+  item_ids       TEXT NOT NULL,
+  fingerprint    TEXT NOT NULL,
+  model          TEXT NOT NULL,
+  prompt_version TEXT NOT NULL,
+  generated_at   INTEGER NOT NULL
+);
+)sql";
+
 Result<bool> TableExists(Database* db, std::string_view name) {
   ENGRAM_ASSIGN_OR_RETURN(Statement * st,
                           db->Prepare("SELECT 1 FROM sqlite_schema WHERE type='table' AND name=?"));
@@ -251,6 +266,7 @@ const std::vector<Migration>& AllMigrations() {
       {7, "embeddings in a rowid table", kV7EmbeddingRows},
       {8, "kept turns and their links", kV8KeptTurns},
       {9, "lifecycle: expiry, review times, maintenance log", kV9Lifecycle},
+      {10, "profile summaries", kV10Profiles},
   };
   return kAll;
 }

@@ -173,7 +173,7 @@ TEST_P(LifecycleScenarioTest, OneHundredEightyDays) {
     EXPECT_FALSE(Find(s.job, false).empty());
     for (const MemoryItem& m : Find(s.job, false)) EXPECT_EQ(m.status, ItemStatus::kActive);
     // The profile: what lasts, by kind; nothing that lapsed or faded.
-    auto profile = BuildProfile(*engine_, alice_);
+    auto profile = engine_->GetProfile(alice_);
     ASSERT_TRUE(profile.ok());
     std::map<std::string, std::string> sections;
     for (const ProfileSection& section : profile->sections) {

@@ -853,7 +853,7 @@ class LifecycleTest(ApiTestCase):
         self.assertEqual(run["users"], [{"tenant": "default", "user_id": "lin", "examined": 2,
                                          "archived": 0, "expired": 1, "purged": 0,
                                          "merged": 0, "summarized": 0, "summaries": 0,
-                                         "promoted": 0}])
+                                         "promoted": 0, "profiles": 0}])
         self.assertEqual(self.ok(self.c, "GET", path, params=scope)["status"], "archived")
         history = self.ok(self.c, "GET", path + "/history", params=scope)["results"]
         self.assertIn("expired at 2026-01-05T23:59:59.000Z", history[-1]["reason"])

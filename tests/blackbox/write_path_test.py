@@ -13,6 +13,7 @@ answering.
 
 import json
 import os
+import re
 import signal
 import threading
 import time
@@ -451,6 +452,74 @@ class WritePathTest(h.ServerTestCase):
         turns, memories = self.split(r)
         self.assertEqual((len(turns), len(memories)), (1, 0), r)
         self.assert_turn(turns[0], "I work at Globex now.")
+
+    def test_maintenance_writes_the_profile_summary_and_a_bad_reply_keeps_it(self):
+        said = {"I work at Globex and I'm allergic to peanuts.": [
+                    ("Works at Globex", "user/employer"),
+                    ("Allergic to peanuts", "user/allergy:peanut")],
+                "I moved to Berlin last month.": [("Lives in Berlin", "user/location")]}
+        profile_reply = {"mode": "good", "text": "The user works at Globex and must avoid peanuts."}
+
+        def reply(request):
+            asked = request["messages"][-1]["content"]
+            if "Profile lines:" in asked:  # prompts/profile-v1.txt
+                if profile_reply["mode"] == "bad":
+                    return '{"summary": "The user lives in Berl'  # not JSON
+                ids = re.findall(r"^\[([^\]]+)\] ", asked, re.M)
+                return json.dumps({"summary": profile_reply["text"], "cites": ids})
+            for text, memories in said.items():
+                if text in asked:
+                    return json.dumps({"memories": [{
+                        "type": "fact", "content": content, "importance": 0.8,
+                        "confidence": 0.9, "entities": [], "slot": slot, "exclusive": True,
+                        "correction": False, "valid_from": None, "turn": 0}
+                        for content, slot in memories]})
+            return json.dumps({"memories": []})
+
+        llm = FakeLlm(reply)
+        llm.mode = "up"
+        self.addCleanup(llm.close)
+        s = self.start_server("--extractor", "llm", "--llm-url", llm.url, "--llm-model", "fake-1",
+                              "--llm-timeout-ms", "2000", name="llm-profile")
+        c = self.infer_client(s)
+        self.remember(c, "alice", "I work at Globex and I'm allergic to peanuts.")
+        run = self.ok(c, "POST", "/v1/maintenance", {"user_id": "alice"})
+        self.assertEqual((run["profiles"], run["problems"]), (1, []), run)
+        profile = self.ok(c, "GET", "/v1/profile", params={"user_id": "alice"})
+        summary = profile["summary"]
+        self.assertEqual(summary["text"], "The user works at Globex and must avoid peanuts.")
+        self.assertTrue(summary["current"])
+        self.assertEqual((summary["model"], summary["prompt_version"]), ("fake-1", "profile-v1"))
+        self.assertRegex(summary["generated_at"], r"^2\d{3}-")
+        lines = {m for sec in profile["sections"] for ln in sec["lines"] for m in ln["memory_ids"]}
+        self.assertEqual(set(summary["memory_ids"]), lines)
+        self.assertTrue(profile["text"].startswith("User profile:\nSummary: The user works at"))
+        log = self.ok(c, "GET", "/v1/maintenance/log", params={"user_id": "alice"})["results"]
+        self.assertEqual([e["action"] for e in log if e["id"] == "profile"], ["profile"])
+        # A new line, and a reply that breaks the contract: the summary stays, not current.
+        self.remember(c, "alice", "I moved to Berlin last month.")
+        profile_reply["mode"] = "bad"
+        run = self.ok(c, "POST", "/v1/maintenance", {"user_id": "alice"})
+        self.assertEqual(run["profiles"], 0)
+        self.assertEqual(len(run["problems"]), 1, run)
+        self.assertIn("profile summary reply unusable", run["problems"][0])
+        kept = self.ok(c, "GET", "/v1/profile", params={"user_id": "alice"})["summary"]
+        self.assertEqual((kept["text"], kept["generated_at"]), (summary["text"],
+                                                                 summary["generated_at"]))
+        self.assertFalse(kept["current"])
+        # The model answers again: the next run rewrites it from the three lines.
+        profile_reply.update(mode="good", text="The user works at Globex, lives in Berlin and "
+                                               "is allergic to peanuts.")
+        run = self.ok(c, "POST", "/v1/maintenance", {"user_id": "alice"})
+        self.assertEqual((run["profiles"], run["problems"]), (1, []), run)
+        fresh = self.ok(c, "GET", "/v1/profile", params={"user_id": "alice"})["summary"]
+        self.assertTrue(fresh["current"])
+        self.assertEqual(len(fresh["memory_ids"]), 3)
+        self.assertIn("Berlin", fresh["text"])
+        # A hard delete of one of the user's memories takes the summary with it.
+        self.ok(c, "DELETE", "/v1/memories/" + fresh["memory_ids"][0],
+                params={"user_id": "alice", "hard": "true"})
+        self.assertIsNone(self.ok(c, "GET", "/v1/profile", params={"user_id": "alice"})["summary"])
 
 
 class BlockingRoutesTest(h.ServerTestCase):

@@ -4,10 +4,9 @@
 
 #include <algorithm>
 #include <array>
+#include <cstdio>
 #include <string_view>
 
-#include "core/status_macros.h"
-#include "extract/clauses.h"
 #include "text/find.h"
 #include "text/token_counter.h"
 
@@ -33,7 +32,10 @@ bool ContainsAny(std::string_view s, std::initializer_list<std::string_view> par
 
 // A preference that says what the user does not want.
 bool Negative(std::string_view content) {
-  const std::string low = extract::LowerAscii(content);
+  std::string low(content);
+  for (char& c : low) {
+    if (c >= 'A' && c <= 'Z') c = static_cast<char>(c - 'A' + 'a');
+  }
   return ContainsAny(low, {"dislike", "hate", "doesn't like", "does not like", "don't like",
                            "can't stand", "cannot stand", "avoid", "not a fan"}) ||
          ContainsAny(content, {"不喜欢", "讨厌", "不爱", "受不了", "不吃", "不喝", "反感"});
@@ -98,50 +100,87 @@ bool Eligible(const MemoryItem& m, const ProfileOptions& options) {
 
 }  // namespace
 
-Result<Profile> BuildProfile(Engine& engine, const Scope& scope, const ProfileOptions& options) {
+Status ValidateProfileOptions(const ProfileOptions& options) {
   if (options.max_lines_per_section < 1 || options.max_lines_per_section > 100) {
     return Status::InvalidArgument("max_lines_per_section must be 1..100");
   }
-  Scope user = scope;
-  user.session_id.clear();  // a profile is about the user, across sessions
-  std::vector<std::vector<ProfileLine>> by_section(kSections.size());
-  Profile profile;
-  ListQuery q;
-  q.limit = 1000;
-  while (true) {
-    ENGRAM_ASSIGN_OR_RETURN(ListPage page, engine.List(user, q));
-    for (const MemoryItem& m : page.items) {
-      if (!Eligible(m, options)) continue;
-      const std::string_view section = SectionOf(m);
-      if (section.empty()) continue;
-      const size_t k = static_cast<size_t>(std::find(kSections.begin(), kSections.end(), section) -
-                                           kSections.begin());
-      by_section[k].push_back(
-          ProfileLine{m.content, {m.id}, m.slot, m.type, m.importance, m.updated_at});
-      profile.inputs_updated_at = std::max(profile.inputs_updated_at, m.updated_at);
-    }
-    if (page.next_cursor.empty()) break;
-    q.cursor = page.next_cursor;
+  if (!(options.min_confidence >= 0 && options.min_confidence <= 1)) {
+    return Status::InvalidArgument("min_confidence must be 0..1");
   }
-  for (size_t k = 0; k < kSections.size(); ++k) {
-    std::vector<ProfileLine>& lines = by_section[k];
+  return Status::Ok();
+}
+
+void ProfileBuilder::Add(const MemoryItem& m) {
+  if (!Eligible(m, options_)) return;
+  const std::string_view section = SectionOf(m);
+  if (section.empty()) return;
+  if (by_section_.empty()) by_section_.resize(kSections.size());
+  const size_t k = static_cast<size_t>(std::find(kSections.begin(), kSections.end(), section) -
+                                       kSections.begin());
+  by_section_[k].push_back(
+      ProfileLine{m.content, {m.id}, m.slot, m.type, m.importance, m.updated_at});
+  inputs_updated_at_ = std::max(inputs_updated_at_, m.updated_at);
+}
+
+Profile ProfileBuilder::Finish() {
+  Profile profile;
+  profile.inputs_updated_at = inputs_updated_at_;
+  for (size_t k = 0; k < by_section_.size(); ++k) {
+    std::vector<ProfileLine>& lines = by_section_[k];
     if (lines.empty()) continue;
-    std::stable_sort(lines.begin(), lines.end(), [](const ProfileLine& a, const ProfileLine& b) {
+    // Ties (same importance and time) by id, so that one set of memories gives one profile
+    // whatever order they were listed in (its fingerprint depends on it).
+    std::sort(lines.begin(), lines.end(), [](const ProfileLine& a, const ProfileLine& b) {
       if (a.importance != b.importance) return a.importance > b.importance;
-      return a.updated_at > b.updated_at;
+      if (a.updated_at != b.updated_at) return a.updated_at > b.updated_at;
+      return a.item_ids < b.item_ids;
     });
-    if (lines.size() > static_cast<size_t>(options.max_lines_per_section)) {
-      lines.resize(static_cast<size_t>(options.max_lines_per_section));
+    if (lines.size() > static_cast<size_t>(options_.max_lines_per_section)) {
+      lines.resize(static_cast<size_t>(options_.max_lines_per_section));
     }
     profile.items += static_cast<int64_t>(lines.size());
     profile.sections.push_back(ProfileSection{std::string(kSections[k]), std::move(lines)});
   }
+  by_section_.clear();
+  inputs_updated_at_ = 0;
   return profile;
 }
 
+std::string ProfileFingerprint(const Profile& profile) {
+  // FNV-1a over every line's section, ids, version and text: it only tells "the same lines" from
+  // "changed", so it need not resist anyone crafting a collision (the worst a collision does is
+  // keep a summary one run longer).
+  uint64_t h = 1469598103934665603ull;
+  auto mix = [&h](std::string_view s) {
+    for (unsigned char c : s) {
+      h ^= c;
+      h *= 1099511628211ull;
+    }
+    h ^= 0xff;  // a separator no UTF-8 text contains
+    h *= 1099511628211ull;
+  };
+  for (const ProfileSection& section : profile.sections) {
+    mix(section.kind);
+    for (const ProfileLine& line : section.lines) {
+      for (const std::string& id : line.item_ids) mix(id);
+      mix(std::to_string(line.updated_at));
+      mix(line.text);
+    }
+  }
+  char hex[17];
+  std::snprintf(hex, sizeof hex, "%016llx", static_cast<unsigned long long>(h));
+  return hex;
+}
+
 std::string ProfileText(const Profile& profile, int token_budget) {
-  const std::string header = "User profile:\n";
+  std::string header = "User profile:\n";
   if (profile.sections.empty() || CountTokens(header) >= token_budget) return "";
+  if (profile.summary && profile.summary->current) {
+    std::string summary = "Summary: " + profile.summary->text;
+    std::replace(summary.begin(), summary.end(), '\n', ' ');
+    // The summary only when it leaves room for lines: they are what it cites.
+    if (CountTokens(header + summary + "\n") * 2 <= token_budget) header += summary + "\n";
+  }
   // The most important lines first across sections, then printed in section order.
   struct Pick {
     size_t section, line;

@@ -34,7 +34,7 @@ class ProfileTest : public ::testing::Test {
   }
   // section kind → the texts of its lines, in order.
   std::map<std::string, std::vector<std::string>> Sections() {
-    auto profile = BuildProfile(*engine_, alice_);
+    auto profile = engine_->GetProfile(alice_);
     EXPECT_TRUE(profile.ok()) << profile.status().ToString();
     std::map<std::string, std::vector<std::string>> out;
     if (!profile.ok()) return out;
@@ -84,7 +84,7 @@ TEST_F(ProfileTest, GroupsLastingMemoriesByKindAndCitesThem) {
   EXPECT_EQ(sections["other"], std::vector<std::string>{"User thinks remote work is better"});
   EXPECT_EQ(sections.size(), 9u);
 
-  auto profile = BuildProfile(*engine_, alice_);
+  auto profile = engine_->GetProfile(alice_);
   ASSERT_TRUE(profile.ok());
   EXPECT_EQ(profile->sections.front().kind, "identity");  // the documented order
   EXPECT_EQ(profile->items, 9);
@@ -97,21 +97,21 @@ TEST_F(ProfileTest, GroupsLastingMemoriesByKindAndCitesThem) {
 
 TEST_F(ProfileTest, FollowsTheMemoriesAsTheyChange) {
   const MemoryItem city = Add("User lives in Hangzhou", MemoryType::kFact, "user/location", 0.8);
-  auto first = BuildProfile(*engine_, alice_);
+  auto first = engine_->GetProfile(alice_);
   ASSERT_TRUE(first.ok());
   EXPECT_EQ(first->inputs_updated_at, city.updated_at);
   MemoryPatch moved;
   moved.content = "User lives in Shanghai";
   clock_.Advance(kDay);
   ASSERT_TRUE(engine_->Update(alice_, city.id, moved).ok());
-  auto second = BuildProfile(*engine_, alice_);
+  auto second = engine_->GetProfile(alice_);
   ASSERT_TRUE(second.ok());
   EXPECT_EQ(second->sections.at(0).lines.at(0).text, "User lives in Shanghai");
   EXPECT_EQ(second->inputs_updated_at, clock_.NowMs());
   MemoryPatch archived;
   archived.status = ItemStatus::kArchived;
   ASSERT_TRUE(engine_->Update(alice_, city.id, archived).ok());
-  auto third = BuildProfile(*engine_, alice_);
+  auto third = engine_->GetProfile(alice_);
   ASSERT_TRUE(third.ok());
   EXPECT_TRUE(third->sections.empty());
   EXPECT_EQ(third->inputs_updated_at, 0);
@@ -120,7 +120,7 @@ TEST_F(ProfileTest, FollowsTheMemoriesAsTheyChange) {
   other.content = "Bob likes tea";
   other.type = MemoryType::kPreference;
   ASSERT_TRUE(engine_->Add(Scope{"default", "bob", "", ""}, other).ok());
-  EXPECT_TRUE(BuildProfile(*engine_, alice_)->sections.empty());
+  EXPECT_TRUE(engine_->GetProfile(alice_)->sections.empty());
 }
 
 TEST_F(ProfileTest, MostImportantFirstAndCapped) {
@@ -130,14 +130,14 @@ TEST_F(ProfileTest, MostImportantFirstAndCapped) {
   }
   ProfileOptions options;
   options.max_lines_per_section = 5;
-  auto profile = BuildProfile(*engine_, alice_, options);
+  auto profile = engine_->GetProfile(alice_, options);
   ASSERT_TRUE(profile.ok());
   ASSERT_EQ(profile->sections.size(), 1u);
   ASSERT_EQ(profile->sections[0].lines.size(), 5u);
   EXPECT_EQ(profile->sections[0].lines[0].text, "User likes band 19");
   EXPECT_EQ(profile->sections[0].lines[4].text, "User likes band 15");
   options.max_lines_per_section = 0;
-  EXPECT_EQ(BuildProfile(*engine_, alice_, options).status().code(), StatusCode::kInvalidArgument);
+  EXPECT_EQ(engine_->GetProfile(alice_, options).status().code(), StatusCode::kInvalidArgument);
 }
 
 TEST_F(ProfileTest, TextKeepsTheMostImportantLinesWithinTheBudget) {
@@ -145,7 +145,7 @@ TEST_F(ProfileTest, TextKeepsTheMostImportantLinesWithinTheBudget) {
   Add("User likes jazz", MemoryType::kPreference, "user/likes:jazz", 0.4);
   Add("User works at Alibaba as a frontend engineer in the Hangzhou office", MemoryType::kFact,
       "user/employer", 0.8);
-  auto profile = BuildProfile(*engine_, alice_);
+  auto profile = engine_->GetProfile(alice_);
   ASSERT_TRUE(profile.ok());
   const std::string all = ProfileText(*profile, 1000);
   EXPECT_EQ(all,
@@ -163,7 +163,7 @@ TEST_F(ProfileTest, TextKeepsTheMostImportantLinesWithinTheBudget) {
 TEST_F(ProfileTest, LeadsTheContextWhenAsked) {
   Add("User is allergic to peanuts", MemoryType::kFact, "user/allergy:peanut", 0.9);
   Add("User booked a table at Din Tai Fung", MemoryType::kFact, "", 0.5);
-  auto profile = BuildProfile(*engine_, alice_);
+  auto profile = engine_->GetProfile(alice_);
   ASSERT_TRUE(profile.ok());
   ContextRequest request;
   request.search.text = "dinner reservation";
@@ -180,6 +180,60 @@ TEST_F(ProfileTest, LeadsTheContextWhenAsked) {
   ASSERT_TRUE(plain.ok());
   EXPECT_FALSE(plain->profile);
   EXPECT_EQ(plain->text.find("User profile:"), std::string::npos);
+}
+
+TEST(ProfileBuilderTest, OneSetOfMemoriesGivesOneProfileWhateverTheOrder) {
+  auto memory = [](std::string id, std::string content, std::string slot, TimestampMs at) {
+    MemoryItem m;
+    m.id = std::move(id);
+    m.content = std::move(content);
+    m.slot = std::move(slot);
+    m.type = MemoryType::kFact;
+    m.importance = 0.6;  // ties: the order comes from the time, then the id
+    m.confidence = 1;
+    m.status = ItemStatus::kActive;
+    m.created_at = m.updated_at = at;
+    return m;
+  };
+  const std::vector<MemoryItem> items = {
+      memory("a1", "User likes hiking", "user/likes:hiking", kT0),
+      memory("b2", "User likes tea", "user/likes:tea", kT0),
+      memory("c3", "User works at Acme", "user/employer", kT0 + kDay)};
+  ProfileBuilder forward({}), backward({});
+  for (const MemoryItem& m : items) forward.Add(m);
+  for (auto it = items.rbegin(); it != items.rend(); ++it) backward.Add(*it);
+  const Profile a = forward.Finish(), b = backward.Finish();
+  ASSERT_EQ(a.sections.size(), 2u);
+  EXPECT_EQ(a.sections[1].lines[0].text, "User likes hiking");  // same time: by id
+  EXPECT_EQ(ProfileFingerprint(a), ProfileFingerprint(b));
+  EXPECT_EQ(ProfileFingerprint(a).size(), 16u);
+  // A new version of one memory, or one memory fewer, is another profile.
+  std::vector<MemoryItem> changed = items;
+  changed[2].updated_at += 1000;
+  ProfileBuilder c({});
+  for (const MemoryItem& m : changed) c.Add(m);
+  EXPECT_NE(ProfileFingerprint(c.Finish()), ProfileFingerprint(a));
+  ProfileBuilder d({});
+  d.Add(items[0]);
+  d.Add(items[1]);
+  EXPECT_NE(ProfileFingerprint(d.Finish()), ProfileFingerprint(a));
+}
+
+TEST(ProfileTextTest, ACurrentSummaryLeadsAndAStaleOneIsLeftOut) {
+  Profile profile;
+  profile.sections.push_back(ProfileSection{
+      "health",
+      {ProfileLine{
+          "User is allergic to peanuts", {"m1"}, "user/allergy", MemoryType::kFact, 0.9, kT0}}});
+  profile.summary = ProfileSummary{
+      "The user has a peanut allergy.", {"m1"}, "f", "m", "profile-v1", kT0, /*current=*/true};
+  EXPECT_EQ(ProfileText(profile, 1000),
+            "User profile:\nSummary: The user has a peanut allergy.\n- health: User is allergic "
+            "to peanuts\n");
+  // No room for it next to the lines it cites: the lines alone.
+  EXPECT_EQ(ProfileText(profile, 20), "User profile:\n- health: User is allergic to peanuts\n");
+  profile.summary->current = false;
+  EXPECT_EQ(ProfileText(profile, 1000), "User profile:\n- health: User is allergic to peanuts\n");
 }
 
 }  // namespace
