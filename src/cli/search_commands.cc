@@ -178,6 +178,14 @@ int RunProfile(Context& ctx) {
     std::cout << "(no profile yet: nothing lasting is known about " << scope->user_id << ")\n";
     return kExitOk;
   }
+  if (profile->summary) {
+    const ProfileSummary& summary = *profile->summary;
+    std::cout << "summary (" << summary.model << ", " << FormatTimestamp(summary.generated_at)
+              << (summary.current ? ""
+                                  : "; the lines changed since: the next maintenance run "
+                                    "rewrites it")
+              << ")\n  " << summary.text << "\n";
+  }
   for (const ProfileSection& section : profile->sections) {
     std::cout << section.kind << "\n";
     for (const ProfileLine& line : section.lines) {

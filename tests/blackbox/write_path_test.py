@@ -520,6 +520,16 @@ class WritePathTest(h.ServerTestCase):
         self.ok(c, "DELETE", "/v1/memories/" + fresh["memory_ids"][0],
                 params={"user_id": "alice", "hard": "true"})
         self.assertIsNone(self.ok(c, "GET", "/v1/profile", params={"user_id": "alice"})["summary"])
+        # The CLI: `engram maintain` with the model writes it again; `engram profile` shows it.
+        s.stop()
+        self.servers.remove(s)
+        llm_args = ["--extractor", "llm", "--llm-url", llm.url, "--llm-model", "fake-1"]
+        r = h.run_engram(self.db, "--user", "alice", *llm_args, "maintain")
+        self.assertEqual(r.returncode, 0, r.stderr)
+        self.assertIn("1 profile summaries written", r.stdout.decode())
+        shown = h.run_engram(self.db, "--user", "alice", "profile").stdout.decode()
+        self.assertRegex(shown, r"^summary \(fake-1, 2\d{3}-[^)]*\)\n  The user works at Globex, "
+                                r"lives in Berlin")
 
 
 class BlockingRoutesTest(h.ServerTestCase):
