@@ -4,6 +4,7 @@
 
 #include "codec/field_names.h"
 #include "codec/field_reader.h"
+#include "codec/item_validation.h"
 #include "core/status_macros.h"
 
 namespace engram::api {
@@ -36,11 +37,15 @@ int NestingDepth(std::string_view body, int limit) {
   return deepest;
 }
 
+// Every request's identifiers are held to the store's rules before anything else runs (an
+// add that turns out to be chit-chat, or an async one, would otherwise answer 2xx to an id the
+// store refuses): UTF-8, no control characters, at most 256 bytes (codec/item_validation.h).
 void ReadScope(FieldReader& r, const std::string& tenant, Scope* scope) {
   scope->tenant = tenant;
   r.String("user_id", &scope->user_id, /*required=*/true);
   r.String("agent_id", &scope->agent_id);
   r.String("session_id", &scope->session_id);
+  if (r.status().ok()) r.Absorb(ValidateScope(*scope));
 }
 
 Result<MetadataValue> ScalarValue(const json& v, const std::string& key) {
@@ -366,6 +371,7 @@ Result<Scope> ScopeFromParams(const Params& params, const std::string& tenant) {
   }
   ENGRAM_ASSIGN_OR_RETURN(scope.agent_id, ParamOne(params, "agent_id"));
   ENGRAM_ASSIGN_OR_RETURN(scope.session_id, ParamOne(params, "session_id"));
+  ENGRAM_RETURN_IF_ERROR(ValidateScope(scope));
   return scope;
 }
 
@@ -478,6 +484,7 @@ Result<SessionMessagesRequest> DecodeSessionMessages(const json& body,
   r.String("user_id", &req.scope.user_id, /*required=*/true);
   r.String("agent_id", &req.scope.agent_id);
   req.scope.session_id = session_id;
+  if (r.status().ok()) r.Absorb(ValidateScope(req.scope));
   r.Bool("infer", &req.infer);
   ReadRememberOptions(r, &req.options);
   const json* messages = r.Child("messages");
@@ -497,6 +504,7 @@ Result<Scope> DecodeSessionClose(const json& body, const std::string& session_id
   r.String("user_id", &scope.user_id, /*required=*/true);
   r.String("agent_id", &scope.agent_id);
   scope.session_id = session_id;
+  if (r.status().ok()) r.Absorb(ValidateScope(scope));
   ENGRAM_RETURN_IF_ERROR(r.status());
   return scope;
 }

@@ -76,6 +76,13 @@ Result<std::string> CanonicalMetadata(std::string_view text, size_t max_bytes) {
   auto j = nlohmann::json::parse(text, nullptr, /*allow_exceptions=*/false);
   if (j.is_discarded()) return Invalid("metadata", "is not valid JSON");
   if (!j.is_object()) return Invalid("metadata", "must be a JSON object");
+  for (const auto& [key, value] : j.items()) {
+    if (key.empty() || key.size() > kMaxListEntryBytes) {
+      return Invalid("metadata", "key '" + key.substr(0, 64) + (key.size() > 64 ? "…" : "") +
+                                     "' must be 1.." + std::to_string(kMaxListEntryBytes) +
+                                     " bytes");
+    }
+  }
   return j.dump();
 }
 

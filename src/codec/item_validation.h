@@ -33,7 +33,8 @@ Status ValidateText(std::string_view field, std::string_view text, size_t max_by
 Status ValidateStringList(std::string_view field, const std::vector<std::string>& list);
 // A finite number in [0, 1].
 Status ValidateUnit(std::string_view field, double value);
-// Parses `text` as a JSON object (UTF-8, ≤ max_bytes) and returns its compact form.
+// Parses `text` as a JSON object (UTF-8, ≤ max_bytes, each top-level key 1..256 bytes) and
+// returns its compact form.
 Result<std::string> CanonicalMetadata(std::string_view text, size_t max_bytes);
 Status ValidateId(std::string_view id);
 // Every field of a stored item (for import): the rules above plus consistent times.

@@ -6,6 +6,7 @@
 #include "api/responses.h"
 #include "codec/field_reader.h"
 #include "codec/item_json.h"
+#include "codec/item_validation.h"
 #include "engram/profile.h"
 #include "engram/transfer.h"
 
@@ -296,6 +297,9 @@ Reply Maintain(const Services& s, const Call& call) {
     int64_t limit = 1000;
     r.Integer("limit", &limit);
     if (r.status().ok() && (limit < 0 || limit > 100'000)) r.Fail("limit", "must be 0..100000");
+    if (r.status().ok() && !req.user_id.empty()) {
+      r.Absorb(ValidateScope(Scope{req.tenant, req.user_id, "", ""}));
+    }
     if (!r.status().ok()) return ErrorReply(r.status());
     req.max_actions_listed = static_cast<size_t>(limit);
     return Respond<MaintenanceReport>(s.engine->Maintain(req), &api::MaintenanceReportToJson);

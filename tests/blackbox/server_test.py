@@ -1046,6 +1046,62 @@ class FramingTest(ApiTestCase):
 # one name per thing: content and its deprecated alias, unknown-field hints, listings
 # ------------------------------------------------------------------------------------------
 
+class IdentifierLimitsTest(ApiTestCase):
+    """Every identifier is 1..256 bytes of UTF-8 without control characters (metadata keys
+    1..256 bytes), checked before anything runs: a chit-chat add or an async one is refused
+    like any other, and nothing is stored."""
+
+    def test_every_route_refuses_an_oversized_or_control_character_identifier(self):
+        long = "u" * 60000  # inside the 64 KiB body limit, far over the identifier limit
+        for bad, words in ((long, "over the limit of 256"), ("a\u0007b", "control character"),
+                           ("x" * 257, "257 bytes")):
+            for field in ("user_id", "agent_id", "session_id"):
+                ids = {"user_id": "ida"}
+                ids[field] = bad
+                cases = [
+                    ("POST", "/v1/memories", dict(ids, content="hello!")),  # chit-chat
+                    ("POST", "/v1/memories", dict(ids, content="I live in Oslo", async_=True)),
+                    ("POST", "/v1/memories", dict(ids, content="I live in Oslo", infer=False)),
+                    ("POST", "/v1/memories/batch",
+                     dict(ids, infer=False, memories=[{"content": "likes tea"}])),
+                    ("POST", "/v1/search", dict(ids, query="tea")),
+                    ("POST", "/v1/context", dict(ids, query="tea")),
+                ]
+                if field != "session_id":
+                    cases.append(("POST", "/v1/recall",
+                                  dict(ids, messages=[{"role": "user", "content": "hike"}])))
+                for method, path, body in cases:
+                    body = {("async" if k == "async_" else k): v for k, v in body.items()}
+                    with self.subTest(field=field, path=path, bad=bad[:8], body=list(body)):
+                        self.fails(self.c, method, path, body, status=400,
+                                   code="invalid_argument", mentions=words)
+                if len(bad) < 1000:  # query strings: the URL limit refuses the longest first
+                    for path in ("/v1/memories", "/v1/profile", "/v1/maintenance/log"):
+                        if path != "/v1/memories" and field == "session_id":
+                            continue  # not a parameter of these routes
+                        with self.subTest(field=field, path=path, bad=bad[:8]):
+                            self.fails(self.c, "GET", path, params=ids, status=400,
+                                       code="invalid_argument", mentions=words)
+            self.fails(self.c, "POST", "/v1/sessions/s1/messages",
+                       {"user_id": bad, "messages": [{"role": "user", "content": "I live in Oslo"}]},
+                       status=400, code="invalid_argument", mentions=words)
+            self.fails(self.c, "POST", "/v1/maintenance", {"user_id": bad}, status=400,
+                       code="invalid_argument", mentions=words)
+        self.fails(self.c, "POST", "/v1/memories",
+                   {"user_id": "ida", "content": "likes tea", "infer": False,
+                    "metadata": {"k" * 257: 1}}, status=400, mentions="metadata")
+        self.fails(self.c, "POST", "/v1/memories",
+                   {"user_id": "ida", "content": "likes tea", "infer": False,
+                    "tags": ["t" * 257]}, status=400, mentions="tags")
+        # Nothing was stored, not even a user row; the limit itself is accepted.
+        self.assertEqual(self.ok(self.c, "GET", "/v1/users")["results"], [])
+        edge = "e" * 256
+        self.call(self.c, "POST", "/v1/memories",
+                  {"user_id": edge, "agent_id": edge, "session_id": edge, "content": "likes tea",
+                   "infer": False, "metadata": {"k" * 256: 1}}, expect=201)
+        self.assertEqual(self.count(edge), 1)
+
+
 class NamesAndListingsTest(ApiTestCase):
 
     def test_text_is_a_deprecated_alias_of_content(self):
