@@ -225,11 +225,28 @@ class Engine {
   // Deleting a deleted item is OK and records nothing.
   Status Delete(const Scope& scope, std::string_view id, std::string_view reason = "");
 
-  // Hard delete: the item, its history and its vectors are removed from every table.
-  Status Purge(const Scope& scope, std::string_view id);
+  // Hard delete: the item, its history, vectors, maintenance log rows and the asynchronous jobs
+  // that produced it are removed from every table, the search index and the index snapshot,
+  // and the WAL is checkpointed before the call returns (secure_delete zeroes freed pages).
+  // With options.source_turns (the default) the conversation it came from goes too: its kept
+  // turns, their session turns and the summaries written from them (PurgeOptions, records.h).
+  Result<PurgeResult> Purge(const Scope& scope, std::string_view id, const PurgeOptions& options);
+  Status Purge(const Scope& scope, std::string_view id);  // with the default options
+  // Moves with every hard delete: a cache of stored words outside the engine (the sessions'
+  // working memory) reloads when it has moved since it was filled.
+  int64_t PurgeGeneration() const;
   // Hard delete of everything stored for scope.tenant + scope.user_id (all agents and
   // sessions). Returns the number of items removed.
   Result<int64_t> PurgeScope(const Scope& scope);
+  // PurgeScope, proven: reads what the user's rows hold (each memory's and turn's text, as
+  // stored and normalized for matching; history's previous texts; each vector's bytes), purges,
+  // then scans every file the engine writes for those bytes (FindTraces).
+  Result<VerifiedPurge> PurgeScopeVerified(const Scope& scope);
+  // Scans the database file, its WAL and shared-memory files and the index snapshots for each
+  // text and vector (byte strings of at least 8 bytes; shorter ones are skipped). A needle that
+  // data still stored also holds is counted as shared, not as a trace.
+  Result<TraceReport> FindTraces(const std::vector<std::string>& texts,
+                                 const std::vector<std::string>& vectors);
 
   Result<std::vector<HistoryEntry>> History(const Scope& scope, std::string_view id);
 

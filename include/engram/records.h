@@ -121,4 +121,40 @@ struct JobInfo {
   TimestampMs next_attempt_at = 0;
 };
 
+// A hard delete of one memory (Engine::Purge).
+struct PurgeOptions {
+  // Also erase the conversation it came from: the kept turns it was extracted from
+  // (source.turn_ids), their session turns (the `turns` rows of source.message_ids, which
+  // working memory and /v1/context serve) and the summaries written from those turns. Other
+  // memories extracted from the same turns stay. Default on: a hard delete means the words are
+  // gone, not only one reading of them.
+  bool source_turns = true;
+};
+
+// What a hard delete removed.
+struct PurgeResult {
+  std::vector<std::string> ids;  // the memory first, then its kept turns and summaries
+  std::vector<int64_t> seqs;     // their items.seq, in the same order
+  int64_t session_turns = 0;     // rows of the turns table
+  int64_t jobs = 0;              // asynchronous write jobs that produced any of them
+};
+
+// A byte scan of the files Engram writes for what should no longer be there (Engine::FindTraces).
+struct TraceReport {
+  int64_t files = 0;    // files scanned: the database, its WAL and shared memory, snapshots
+  int64_t bytes = 0;    // bytes read
+  int64_t needles = 0;  // texts (as stored and normalized) and vectors looked for
+  // Needles found, but held by data that stays (another user who said the same words).
+  int64_t shared = 0;
+  // What was found: "<file> at byte <offset>: text '<first bytes>'" or "...: vector bytes".
+  std::vector<std::string> traces;
+};
+
+// A user's hard delete, then the scan for what was stored about them (Engine::PurgeScopeVerified).
+struct VerifiedPurge {
+  int64_t removed = 0;  // memories
+  TraceReport scan;
+  int64_t purge_ms = 0, scan_ms = 0;
+};
+
 }  // namespace engram

@@ -72,6 +72,7 @@ class SessionManager {
     int tokens = 0;
     int64_t since_summary = 0;  // turns appended since the last summary
     TimestampMs last_used = 0;
+    int64_t generation = 0;  // Engine::PurgeGeneration() when it was loaded
   };
   Result<std::shared_ptr<Buffer>> LoadBuffer(const Scope& scope, TimestampMs now);
   void Trim(Buffer* b) const;

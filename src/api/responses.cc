@@ -279,6 +279,15 @@ json MaintenanceLogToJson(const std::vector<MaintenanceLogEntry>& log) {
   return json{{"results", std::move(results)}};
 }
 
+json PurgeToJson(const std::string& id, const PurgeResult& purged) {
+  return json{{"id", id},
+              {"deleted", true},
+              {"hard", true},
+              {"purged", purged.ids},
+              {"session_turns", purged.session_turns},
+              {"jobs", purged.jobs}};
+}
+
 json ProfileToJson(const Profile& profile, const std::string& text) {
   json sections = json::array();
   for (const ProfileSection& section : profile.sections) {

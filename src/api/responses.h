@@ -67,6 +67,9 @@ nlohmann::json MaintenanceReportToJson(const MaintenanceReport& report);
 // {"text", "memory_ids", "current", "generated_at", "model", "prompt_version"}), "text" (for a
 // prompt)}.
 // `text` is ProfileText(profile, …), given by the caller (it counts tokens).
+// A hard delete: {"id", "deleted": true, "hard": true, "purged": [ids: the memory, then its kept
+// turns and summaries], "session_turns", "jobs"}.
+nlohmann::json PurgeToJson(const std::string& id, const PurgeResult& purged);
 nlohmann::json ProfileToJson(const Profile& profile, const std::string& text);
 // {"results": [{"id", "memory", "score", "reason"}]}, best first; empty when nothing is worth
 // raising.

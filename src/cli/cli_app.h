@@ -22,6 +22,7 @@ inline constexpr int kExitUsage = 2;       // bad flags or invalid input
 inline constexpr int kExitNotFound = 3;    // no such memory in this scope
 inline constexpr int kExitConflict = 4;    // e.g. updating a deleted memory, duplicate id
 inline constexpr int kExitDataErrors = 5;  // import finished but rejected some lines
+inline constexpr int kExitTraces = 6;      // purge --verify found purged data still on disk
 
 int ExitCodeFor(const Status& status);
 

@@ -319,7 +319,7 @@ struct ItemCommandState {
   bool up_clear_valid_to = false;
   std::string del_id, del_reason;
   std::string purge_id;
-  bool purge_all = false, purge_yes = false;
+  bool purge_all = false, purge_yes = false, purge_keep_source_turns = false, purge_verify = false;
   std::string hist_id;
   bool all_tenants = false;
   PageRequest sessions_page;
@@ -441,6 +441,12 @@ void AddItemCommands(CLI::App& app, Context& ctx) {
   purge->add_flag("--all-memories", st.purge_all,
                   "Remove every memory, history row and vector of --user");
   purge->add_flag("--yes", st.purge_yes, "Confirm --all-memories");
+  purge->add_flag("--verify", st.purge_verify,
+                  "With --all-memories: then scan every file of the database for what was "
+                  "purged (texts, normalized texts, vector bytes); exit 6 if any is found");
+  purge->add_flag("--keep-source-turns", st.purge_keep_source_turns,
+                  "Keep the conversation the memory came from (by default its kept turns, "
+                  "session turns and their summaries are purged with it)");
   purge->callback([&ctx, state] {
     ctx.action = [&ctx, state] {
       ItemCommandState& st = *state;
@@ -452,6 +458,44 @@ void AddItemCommands(CLI::App& app, Context& ctx) {
           return ctx.Fail(
               Status::InvalidArgument("--all-memories needs --yes: it cannot be undone"));
         }
+        if (st.purge_verify && !st.purge_all) {
+          return ctx.Fail(Status::InvalidArgument("--verify goes with --all-memories"));
+        }
+        if (st.purge_verify) {
+          auto v = e.PurgeScopeVerified(s);
+          if (!v.ok()) return ctx.Fail(v.status());
+          const TraceReport& scan = v->scan;
+          if (ctx.json) {
+            std::cout << json{{"purged", v->removed},
+                              {"verified", scan.traces.empty()},
+                              {"files", scan.files},
+                              {"bytes", scan.bytes},
+                              {"needles", scan.needles},
+                              {"shared", scan.shared},
+                              {"traces", scan.traces},
+                              {"purge_ms", v->purge_ms},
+                              {"scan_ms", v->scan_ms}}
+                             .dump()
+                      << "\n";
+          } else {
+            std::cout << "purged " << v->removed << " memories of user " << s.user_id << " in "
+                      << v->purge_ms << " ms\n";
+            for (const std::string& t : scan.traces) std::cout << "TRACE " << t << "\n";
+            if (scan.traces.empty()) {
+              std::cout << "verified: no trace of " << scan.needles << " texts and vectors";
+            } else {
+              std::cout << "NOT verified: " << scan.traces.size() << " traces";
+            }
+            std::cout << " in " << scan.files << " files (" << scan.bytes << " bytes, "
+                      << v->scan_ms << " ms)";
+            if (scan.shared > 0) {
+              std::cout << "; " << scan.shared
+                        << " of them are also in other users' data, which stays";
+            }
+            std::cout << "\n";
+          }
+          return scan.traces.empty() ? kExitOk : kExitTraces;
+        }
         if (st.purge_all) {
           auto n = e.PurgeScope(s);
           if (!n.ok()) return ctx.Fail(n.status());
@@ -461,12 +505,21 @@ void AddItemCommands(CLI::App& app, Context& ctx) {
             std::cout << "purged " << *n << " memories of user " << s.user_id << "\n";
           return kExitOk;
         }
-        Status status = e.Purge(s, st.purge_id);
-        if (!status.ok()) return ctx.Fail(status);
-        if (ctx.json)
-          std::cout << json{{"purged", 1}}.dump() << "\n";
-        else
-          std::cout << "purged " << st.purge_id << "\n";
+        auto purged =
+            e.Purge(s, st.purge_id, PurgeOptions{.source_turns = !st.purge_keep_source_turns});
+        if (!purged.ok()) return ctx.Fail(purged.status());
+        if (ctx.json) {
+          std::cout << api::PurgeToJson(st.purge_id, *purged).dump() << "\n";
+          return kExitOk;
+        }
+        std::cout << "purged " << st.purge_id;
+        if (purged->ids.size() > 1) {
+          std::cout << " and " << purged->ids.size() - 1
+                    << " memories of the conversation it came from (kept turns, summaries)";
+        }
+        if (purged->session_turns > 0) std::cout << ", " << purged->session_turns << " session turns";
+        if (purged->jobs > 0) std::cout << ", " << purged->jobs << " jobs";
+        std::cout << "\n";
         return kExitOk;
       });
     };

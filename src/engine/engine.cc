@@ -357,21 +357,22 @@ Status Engine::Impl::Delete(const Scope& scope, std::string_view id, std::string
   return Status::Ok();
 }
 
-Status Engine::Impl::Purge(const Scope& scope, std::string_view id) {
+Result<PurgeResult> Engine::Impl::Purge(const Scope& scope, std::string_view id,
+                                        const PurgeOptions& options) {
   ENGRAM_RETURN_IF_ERROR(ValidateScope(scope));
   ENGRAM_RETURN_IF_ERROR(ValidateId(id));
   std::lock_guard<std::mutex> lock(write_mu_);
-  int64_t seq = 0;
-  ENGRAM_RETURN_IF_ERROR(store_->Purge(scope, id, &seq));
+  ENGRAM_ASSIGN_OR_RETURN(PurgeResult purged, store_->Purge(scope, id, options));
+  purge_generation_.fetch_add(1, std::memory_order_acq_rel);
   if (auto index = LoadedIndex(scope)) {
     std::unique_lock<std::shared_mutex> index_lock(index->mu);
-    index->Remove(seq);
+    for (int64_t seq : purged.seqs) index->Remove(seq);
   }
-  // A snapshot on disk still holds the purged vector: remove it (rewritten at the next save).
+  // A snapshot on disk still holds the purged vectors: remove it (rewritten at the next save).
   auto snapshot = SnapshotPath(scope);
   std::error_code ec;
   if (snapshot.ok() && !snapshot->empty()) std::filesystem::remove(*snapshot, ec);
-  return Status::Ok();
+  return purged;
 }
 
 Result<int64_t> Engine::Impl::PurgeScope(const Scope& scope) {
@@ -380,6 +381,7 @@ Result<int64_t> Engine::Impl::PurgeScope(const Scope& scope) {
   std::lock_guard<std::mutex> lock(write_mu_);
   auto snapshot = SnapshotPath(whole);
   auto removed = store_->PurgeScope(whole);
+  purge_generation_.fetch_add(1, std::memory_order_acq_rel);
   DropIndex(whole);
   std::error_code ec;
   if (snapshot.ok() && !snapshot->empty()) std::filesystem::remove(*snapshot, ec);
@@ -511,8 +513,22 @@ Result<MemoryItem> Engine::Update(const Scope& scope, std::string_view id,
 Status Engine::Delete(const Scope& scope, std::string_view id, std::string_view reason) {
   return impl_->Delete(scope, id, reason);
 }
-Status Engine::Purge(const Scope& scope, std::string_view id) { return impl_->Purge(scope, id); }
+Result<PurgeResult> Engine::Purge(const Scope& scope, std::string_view id,
+                                  const PurgeOptions& options) {
+  return impl_->Purge(scope, id, options);
+}
+Status Engine::Purge(const Scope& scope, std::string_view id) {
+  return impl_->Purge(scope, id, PurgeOptions{}).status();
+}
+int64_t Engine::PurgeGeneration() const { return impl_->PurgeGeneration(); }
 Result<int64_t> Engine::PurgeScope(const Scope& scope) { return impl_->PurgeScope(scope); }
+Result<VerifiedPurge> Engine::PurgeScopeVerified(const Scope& scope) {
+  return impl_->PurgeScopeVerified(scope);
+}
+Result<TraceReport> Engine::FindTraces(const std::vector<std::string>& texts,
+                                       const std::vector<std::string>& vectors) {
+  return impl_->FindTraces(texts, vectors);
+}
 Result<std::vector<HistoryEntry>> Engine::History(const Scope& scope, std::string_view id) {
   return impl_->History(scope, id);
 }

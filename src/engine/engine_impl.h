@@ -14,6 +14,7 @@
 // is taken inside write_mu_, never around it. An index's own mu guards its contents.
 #pragma once
 
+#include <atomic>
 #include <cstdint>
 #include <memory>
 #include <mutex>
@@ -57,8 +58,12 @@ class Engine::Impl {
   Result<ListPage> List(const Scope& scope, const ListQuery& query);
   Result<MemoryItem> Update(const Scope& scope, std::string_view id, const MemoryPatch& patch);
   Status Delete(const Scope& scope, std::string_view id, std::string_view reason);
-  Status Purge(const Scope& scope, std::string_view id);
+  Result<PurgeResult> Purge(const Scope& scope, std::string_view id, const PurgeOptions& options);
+  int64_t PurgeGeneration() const { return purge_generation_.load(std::memory_order_acquire); }
   Result<int64_t> PurgeScope(const Scope& scope);
+  Result<VerifiedPurge> PurgeScopeVerified(const Scope& scope);
+  Result<TraceReport> FindTraces(const std::vector<std::string>& texts,
+                                 const std::vector<std::string>& vectors);
   Result<std::vector<HistoryEntry>> History(const Scope& scope, std::string_view id);
   Status PutVector(const Scope& scope, std::string_view id, std::string_view model,
                    const std::vector<float>& values);
@@ -146,6 +151,7 @@ class Engine::Impl {
   std::shared_ptr<Embedder> embedder_;
 
   std::mutex write_mu_;  // see the file comment
+  std::atomic<int64_t> purge_generation_{0};  // PurgeGeneration()
   std::mutex indexes_mu_;
   std::unordered_map<std::string, std::shared_ptr<ScopeIndex>> indexes_;  // guarded by indexes_mu_
   struct IndexUse {

@@ -155,14 +155,23 @@ Result<json> UpdateMemory(const ToolEnv& env, const json& args) {
 Result<json> DeleteMemory(const ToolEnv& env, const json& args) {
   ENGRAM_ASSIGN_OR_RETURN(ItemCall call, SplitId(args));
   ENGRAM_ASSIGN_OR_RETURN(api::Params params, AsParams(call.rest));
-  ENGRAM_ASSIGN_OR_RETURN(Scope scope,
-                          api::DecodeItemScope(params, env.tenant, {"hard", "reason"}));
+  ENGRAM_ASSIGN_OR_RETURN(
+      Scope scope, api::DecodeItemScope(params, env.tenant, {"hard", "reason", "source_turns"}));
   ENGRAM_ASSIGN_OR_RETURN(bool hard, api::ParamBool(params, "hard", false));
+  ENGRAM_ASSIGN_OR_RETURN(bool source_turns,
+                          api::ParamBool(params, "source_turns", PurgeOptions{}.source_turns));
+  if (!hard && params.count("source_turns")) {
+    return Status::InvalidArgument("source_turns applies to hard=true only");
+  }
+  if (hard) {
+    ENGRAM_ASSIGN_OR_RETURN(PurgeResult purged,
+                            env.engine->Purge(scope, call.id, {.source_turns = source_turns}));
+    return api::PurgeToJson(call.id, purged);
+  }
   auto reason = params.find("reason");
   ENGRAM_RETURN_IF_ERROR(
-      hard ? env.engine->Purge(scope, call.id)
-           : env.engine->Delete(scope, call.id, reason == params.end() ? "" : reason->second));
-  return json{{"id", call.id}, {"deleted", true}, {"hard", hard}};
+      env.engine->Delete(scope, call.id, reason == params.end() ? "" : reason->second));
+  return json{{"id", call.id}, {"deleted", true}, {"hard", false}};
 }
 
 Result<json> MemoryHistory(const ToolEnv& env, const json& args) {

@@ -262,6 +262,9 @@ json DeleteTool() {
       "Erase the memory and its history for good (default false: a soft "
       "delete that keeps the history).");
   props["reason"] = Str("Why it is deleted; kept in the history of a soft delete.");
+  props["source_turns"] = Bool(
+      "With hard=true: also erase the conversation it came from (its kept turns, session turns "
+      "and their summaries; default true). Other memories from those turns stay.");
   return Tool("delete_memory", "Delete memory",
               "Delete a memory that is wrong or that the user asked to forget. Soft by default "
               "(recoverable through its history); hard=true erases it permanently.",

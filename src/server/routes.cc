@@ -184,17 +184,25 @@ Reply PatchMemory(const Services& s, const Call& call) {
 }
 
 Reply DeleteMemory(const Services& s, const Call& call) {
-  auto scope = api::DecodeItemScope(call.params, call.tenant, {"hard", "reason"});
+  auto scope = api::DecodeItemScope(call.params, call.tenant, {"hard", "reason", "source_turns"});
   if (!scope.ok()) return ErrorReply(scope.status());
   auto hard = api::ParamBool(call.params, "hard", false);
   if (!hard.ok()) return ErrorReply(hard.status());
+  auto source_turns = api::ParamBool(call.params, "source_turns", PurgeOptions{}.source_turns);
+  if (!source_turns.ok()) return ErrorReply(source_turns.status());
+  if (!*hard && call.params.count("source_turns")) {
+    return ErrorReply(Status::InvalidArgument("source_turns applies to hard=true only"));
+  }
   const std::string& id = call.path_params.at("id");
+  if (*hard) {
+    auto purged = s.engine->Purge(*scope, id, PurgeOptions{.source_turns = *source_turns});
+    if (!purged.ok()) return ErrorReply(purged.status());
+    return JsonReply(api::PurgeToJson(id, *purged));
+  }
   auto reason = call.params.find("reason");
-  Status st = *hard
-                  ? s.engine->Purge(*scope, id)
-                  : s.engine->Delete(*scope, id, reason == call.params.end() ? "" : reason->second);
+  Status st = s.engine->Delete(*scope, id, reason == call.params.end() ? "" : reason->second);
   if (!st.ok()) return ErrorReply(st);
-  return JsonReply(json{{"id", id}, {"deleted", true}, {"hard", *hard}});
+  return JsonReply(json{{"id", id}, {"deleted", true}, {"hard", false}});
 }
 
 Reply DeleteUserMemories(const Services& s, const Call& call) {

@@ -89,16 +89,22 @@ void SessionManager::EvictIdle(TimestampMs now) {
 Result<std::shared_ptr<SessionManager::Buffer>> SessionManager::LoadBuffer(const Scope& scope,
                                                                            TimestampMs now) {
   const std::string key = BufferKey(scope);
+  // Read before the turns are: a hard delete after this point leaves the buffer stale-marked.
+  const int64_t generation = engine_->PurgeGeneration();
   {
     std::lock_guard<std::mutex> lock(mu_);
     EvictIdle(now);
     auto it = buffers_.find(key);
-    if (it != buffers_.end() && now - it->second->last_used <= options_.ttl_ms) {
+    if (it != buffers_.end() && now - it->second->last_used <= options_.ttl_ms &&
+        it->second->generation == generation) {
       it->second->last_used = now;
       return it->second;
     }
+    // A hard delete since it was filled may have taken some of its turns: reload it.
+    if (it != buffers_.end()) buffers_.erase(it);
   }
   auto buffer = std::make_shared<Buffer>();
+  buffer->generation = generation;
   auto info = engine_->GetSession(scope, options_.working_max_turns);
   if (info.ok()) {
     buffer->turns = info->recent;

@@ -223,6 +223,11 @@ Status MemoryStore::Apply(const Scope& scope, std::vector<StoreOp>& ops, Timesta
   Transaction txn(writer_.get());
   ENGRAM_RETURN_IF_ERROR(txn.Begin());
   ENGRAM_ASSIGN_OR_RETURN(int64_t scope_id, EnsureScopeId(scope));
+  // A write in one session may update, supersede or restate a memory of another session of the
+  // user (the write path looks for neighbours across sessions): changes find their item in the
+  // whole user's scope; new items keep their session.
+  Scope targets = scope;
+  targets.session_id.clear();
   for (StoreOp& op : ops) {
     if (op.insert) {
       ENGRAM_RETURN_IF_ERROR(InsertLocked(scope_id, *op.insert, now));
@@ -230,7 +235,7 @@ Status MemoryStore::Apply(const Scope& scope, std::vector<StoreOp>& ops, Timesta
       op.result = op.insert->item;
       continue;
     }
-    auto changed = MutateLocked(scope, op.id, op.event, op.record_history, op.reason, now,
+    auto changed = MutateLocked(targets, op.id, op.event, op.record_history, op.reason, now,
                                 op.mutation, op.vector ? &*op.vector : nullptr, &op.seq);
     if (!changed.ok() && op.skip_missing && changed.status().code() == StatusCode::kNotFound) {
       op.seq = 0;
@@ -307,43 +312,161 @@ Result<int64_t> MemoryStore::SeqForWrite(const Scope& scope, std::string_view id
   return seq;
 }
 
-Status MemoryStore::Purge(const Scope& scope, std::string_view id, int64_t* seq_out) {
+Result<PurgeResult> MemoryStore::Purge(const Scope& scope, std::string_view id,
+                                       const PurgeOptions& options) {
   std::lock_guard<GatedMutex> lock(write_mu_);
+  PurgeResult out;
   {
     ItemCache::WriteWindow window(&cache_);
     Transaction txn(writer_.get());
     ENGRAM_RETURN_IF_ERROR(txn.Begin());
-    ENGRAM_ASSIGN_OR_RETURN(int64_t seq, SeqForWrite(scope, id));
-    if (seq_out) *seq_out = seq;
-    cache_.Erase(seq);
-    ENGRAM_ASSIGN_OR_RETURN(Statement * st, writer_->Prepare("DELETE FROM items WHERE seq = ?"));
-    ENGRAM_RETURN_IF_ERROR(st->Bind(1, seq).Run());  // history and vectors cascade
-    // A hard delete leaves no trace: the maintenance log's rows about the item go too.
+    ENGRAM_ASSIGN_OR_RETURN(ScopeFilter filter, ResolveForRead(writer_.get(), scope));
+    int64_t seq = 0;
+    ENGRAM_ASSIGN_OR_RETURN(MemoryItem item, GetOn(writer_.get(), filter, scope, id, &seq));
+    const int64_t scope_id = filter.scope_id;
+    out.ids.push_back(item.id);
+    out.seqs.push_back(seq);
+    auto add = [&out](const std::string& found_id, int64_t found_seq) {
+      if (std::find(out.seqs.begin(), out.seqs.end(), found_seq) != out.seqs.end()) return;
+      out.ids.push_back(found_id);
+      out.seqs.push_back(found_seq);
+    };
+    if (options.source_turns) {
+      // The conversation: the kept turns it came from, their session turns, and the summaries
+      // written from either (they may repeat the words).
+      const Scope whole{scope.tenant, scope.user_id, "", ""};
+      ScopeFilter all;
+      all.scope_id = scope_id;
+      std::vector<std::string> message_ids = item.source.message_ids;
+      std::vector<std::string> turn_ids;
+      for (const std::string& turn_id : item.source.turn_ids) {
+        int64_t turn_seq = 0;
+        auto turn = GetOn(writer_.get(), all, whole, turn_id, &turn_seq);
+        if (!turn.ok()) {
+          if (turn.status().code() == StatusCode::kNotFound) continue;  // purged before
+          return turn.status();
+        }
+        add(turn->id, turn_seq);
+        turn_ids.push_back(turn->id);
+        for (const std::string& m : turn->source.message_ids) message_ids.push_back(m);
+      }
+      const std::string& session =
+          !item.source.session_id.empty() ? item.source.session_id : item.scope.session_id;
+      ENGRAM_ASSIGN_OR_RETURN(
+          Statement * turns,
+          writer_->Prepare("DELETE FROM turns WHERE message_id = ? AND session_seq = "
+                           "(SELECT seq FROM sessions WHERE scope_id = ? AND session_id = ?)"));
+      ENGRAM_ASSIGN_OR_RETURN(
+          Statement * by_message,
+          writer_->Prepare("SELECT seq, id FROM items WHERE scope_id = ? AND type = 'summary' "
+                           "AND (session_id = ?2 OR source_session = ?2) "
+                           "AND instr(source_messages, json_quote(?3)) > 0"));
+      for (const std::string& m : message_ids) {
+        if (session.empty()) break;  // message ids name turns of one session
+        turns->Reset();
+        ENGRAM_RETURN_IF_ERROR(turns->Bind(1, m).Bind(2, scope_id).Bind(3, session).Run());
+        out.session_turns += writer_->Changes();
+        by_message->Reset();
+        by_message->Bind(1, scope_id).Bind(2, session).Bind(3, m);
+        while (true) {
+          ENGRAM_ASSIGN_OR_RETURN(bool row, by_message->Step());
+          if (!row) break;
+          add(by_message->String(1), by_message->Int(0));
+        }
+      }
+      ENGRAM_ASSIGN_OR_RETURN(
+          Statement * by_turn,
+          writer_->Prepare("SELECT seq, id FROM items WHERE scope_id = ? AND type = 'summary' "
+                           "AND instr(source_turns, json_quote(?)) > 0"));
+      for (const std::string& t : turn_ids) {
+        by_turn->Reset();
+        by_turn->Bind(1, scope_id).Bind(2, t);
+        while (true) {
+          ENGRAM_ASSIGN_OR_RETURN(bool row, by_turn->Step());
+          if (!row) break;
+          add(by_turn->String(1), by_turn->Int(0));
+        }
+      }
+    }
+    // Other memories' history may quote a purged one (a decision's reason: 'new value replaces
+    // "…"', an update's previous text): those fields are blanked, the rows (the fact that
+    // something changed) stay.
+    ENGRAM_ASSIGN_OR_RETURN(
+        Statement * texts,
+        writer_->Prepare("SELECT content FROM items WHERE seq = ?"));
+    ENGRAM_ASSIGN_OR_RETURN(
+        Statement * blank,
+        writer_->Prepare(
+            "UPDATE item_history SET "
+            "reason = CASE WHEN instr(reason, ?2) > 0 THEN ?3 ELSE reason END, "
+            "old_content = CASE WHEN instr(old_content, ?2) > 0 THEN NULL ELSE old_content END, "
+            "new_content = CASE WHEN instr(new_content, ?2) > 0 THEN NULL ELSE new_content END, "
+            "previous = CASE WHEN instr(previous, ?2) > 0 THEN NULL ELSE previous END "
+            "WHERE item_seq IN (SELECT seq FROM items WHERE scope_id = ?1) AND "
+            "(instr(reason, ?2) > 0 OR instr(old_content, ?2) > 0 OR "
+            "instr(new_content, ?2) > 0 OR instr(previous, ?2) > 0)"));
+    for (size_t k = 0; k < out.seqs.size(); ++k) {
+      texts->Reset();
+      texts->Bind(1, out.seqs[k]);
+      ENGRAM_ASSIGN_OR_RETURN(bool row, texts->Step());
+      if (!row) continue;
+      // A long text is quoted whole or cut: its first 48 bytes find both (at a character
+      // boundary).
+      std::string quoted = texts->String(0).substr(0, 48);
+      while (!quoted.empty() && (static_cast<unsigned char>(quoted.back()) & 0xC0) == 0x80) {
+        quoted.pop_back();
+      }
+      if (!quoted.empty() && static_cast<unsigned char>(quoted.back()) >= 0xC0) quoted.pop_back();
+      if (quoted.empty()) continue;
+      blank->Reset();
+      ENGRAM_RETURN_IF_ERROR(blank->Bind(1, scope_id)
+                                 .Bind(2, quoted)
+                                 .Bind(3, "(erased: it named a memory purged since)")
+                                 .Run());
+    }
+    texts->Reset();
+    ENGRAM_ASSIGN_OR_RETURN(Statement * del, writer_->Prepare("DELETE FROM items WHERE seq = ?"));
+    // A hard delete leaves no trace: the maintenance log's rows about the item go too, and so
+    // do the asynchronous jobs whose result carries it (their payload holds the words said).
     ENGRAM_ASSIGN_OR_RETURN(
         Statement * log,
-        writer_->Prepare("DELETE FROM lifecycle_log WHERE item_id = ? AND scope_id = "
-                         "(SELECT id FROM scopes WHERE tenant = ? AND user_id = ?)"));
-    ENGRAM_RETURN_IF_ERROR(log->Bind(1, id).Bind(2, scope.tenant).Bind(3, scope.user_id).Run());
+        writer_->Prepare("DELETE FROM lifecycle_log WHERE scope_id = ? AND item_id = ?"));
+    ENGRAM_ASSIGN_OR_RETURN(
+        Statement * jobs,
+        writer_->Prepare("DELETE FROM jobs WHERE scope_id = ? AND "
+                         "instr(coalesce(result, ''), json_quote(?)) > 0"));
+    ENGRAM_ASSIGN_OR_RETURN(
+        Statement * unlink,
+        writer_->Prepare("UPDATE sessions SET summary_id = '' WHERE scope_id = ? AND "
+                         "summary_id = ?"));
+    for (size_t k = 0; k < out.seqs.size(); ++k) {
+      cache_.Erase(out.seqs[k]);
+      del->Reset();
+      ENGRAM_RETURN_IF_ERROR(del->Bind(1, out.seqs[k]).Run());  // history and vectors cascade
+      log->Reset();
+      ENGRAM_RETURN_IF_ERROR(log->Bind(1, scope_id).Bind(2, out.ids[k]).Run());
+      jobs->Reset();
+      ENGRAM_RETURN_IF_ERROR(jobs->Bind(1, scope_id).Bind(2, out.ids[k]).Run());
+      out.jobs += writer_->Changes();
+      unlink->Reset();
+      ENGRAM_RETURN_IF_ERROR(unlink->Bind(1, scope_id).Bind(2, out.ids[k]).Run());
+    }
     // So does the profile summary, which may have been written from it (cited or not): the
     // next maintenance run writes another from what is left.
-    ENGRAM_ASSIGN_OR_RETURN(
-        Statement * profile,
-        writer_->Prepare("DELETE FROM profiles WHERE scope_id = "
-                         "(SELECT id FROM scopes WHERE tenant = ? AND user_id = ?)"));
-    ENGRAM_RETURN_IF_ERROR(profile->Bind(1, scope.tenant).Bind(2, scope.user_id).Run());
+    ENGRAM_ASSIGN_OR_RETURN(Statement * profile,
+                            writer_->Prepare("DELETE FROM profiles WHERE scope_id = ?"));
+    ENGRAM_RETURN_IF_ERROR(profile->Bind(1, scope_id).Run());
     if (writer_->Changes() > 0) {
       // Nothing left in the history says the scope changed: forget its maintenance mark, so
       // that the next run looks at the whole scope and writes the summary again.
-      ENGRAM_ASSIGN_OR_RETURN(
-          Statement * unmark,
-          writer_->Prepare("DELETE FROM lifecycle_scopes WHERE scope_id = "
-                           "(SELECT id FROM scopes WHERE tenant = ? AND user_id = ?)"));
-      ENGRAM_RETURN_IF_ERROR(unmark->Bind(1, scope.tenant).Bind(2, scope.user_id).Run());
+      ENGRAM_ASSIGN_OR_RETURN(Statement * unmark,
+                              writer_->Prepare("DELETE FROM lifecycle_scopes WHERE scope_id = ?"));
+      ENGRAM_RETURN_IF_ERROR(unmark->Bind(1, scope_id).Run());
     }
     ENGRAM_RETURN_IF_ERROR(txn.Commit());
   }
   CheckpointAfterPurge(writer_.get());
-  return Status::Ok();
+  return out;
 }
 
 Result<int64_t> MemoryStore::PurgeScope(const Scope& scope) {

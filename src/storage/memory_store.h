@@ -106,6 +106,13 @@ struct MaintenanceBatch {
 };
 
 // A scope maintenance may visit, and how far its last run had seen the history.
+// What a scope holds that a purge must erase, as needles for a byte scan (trace_scan.h): each
+// text's first 48 bytes, as stored and normalized for matching; each vector's first 64 bytes.
+struct ScopeTraces {
+  std::vector<std::string> texts;
+  std::vector<std::string> vectors;
+};
+
 struct MaintainedScope {
   Scope scope;
   std::optional<int64_t> history_seq;  // nullopt: never maintained
@@ -160,9 +167,18 @@ class MemoryStore {
   Status SetSessionSummary(const Scope& scope, const std::string& summary_id,
                            std::optional<TimestampMs> closed_at);
 
-  // *seq (optional) receives the removed item's internal key.
-  Status Purge(const Scope& scope, std::string_view id, int64_t* seq = nullptr);
+  // Hard delete of one item (in `scope`) and, with options.source_turns, of the conversation it
+  // came from (PurgeOptions, records.h), in one transaction: the items (history, vectors and
+  // access rows cascade), their maintenance log rows, the jobs whose result names any of them,
+  // the user's profile summary; then checkpoints as PurgeScope does.
+  Result<PurgeResult> Purge(const Scope& scope, std::string_view id,
+                            const PurgeOptions& options = {});
   Result<int64_t> PurgeScope(const Scope& scope);
+  // Verified purge (memory_store_privacy.cc): the needles of scope's (tenant, user), read
+  // before it is purged; and whether a needle found afterwards is held by data that stays
+  // (another user who said the same words): that is not a trace.
+  Result<ScopeTraces> TracesOf(const Scope& scope);
+  Result<bool> HeldByLiveData(const std::string& needle, bool vector);
 
   Result<MemoryItem> Get(const Scope& scope, std::string_view id);
   Result<ListPage> List(const Scope& scope, const ListQuery& query);

@@ -1,0 +1,175 @@
+// Hard deletes leave nothing behind: a memory purged by id takes the conversation it came from
+// (kept turns, session turns in working memory, summaries) unless asked to keep it, and a byte
+// scan of every file the engine writes (database, WAL, shared memory, snapshots) finds none of
+// its words, normalized forms or vector bytes; the same for a whole user. Markers in zh and en,
+// on a clock set to a real date.
+#include <gtest/gtest.h>
+
+#include <algorithm>
+
+#include "engram/sessions.h"
+#include "testing/test_support.h"
+#include "text/normalizer.h"
+
+namespace engram {
+namespace {
+
+using testing::TempDir;
+
+constexpr TimestampMs kT0 = 1'796'000'000'000;  // 2026-11-30
+
+class PurgeTest : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    engine_ = testing::OpenEngine(dir_.File("p.db"), &clock_);
+    ASSERT_NE(engine_, nullptr);
+    writer_ = std::make_unique<MemoryWriter>(
+        engine_.get(), WriterOptions{.extractor = std::shared_ptr<Extractor>(MakeRuleExtractor())});
+    sessions_ = std::make_unique<SessionManager>(engine_.get(), writer_.get(), SessionOptions{},
+                                                 &clock_);
+  }
+  // Says `text` in `session` through the write path; returns the memories extracted from it.
+  std::vector<MemoryItem> Say(const Scope& session, const std::string& text) {
+    auto r = sessions_->Append(session, {Turn{"user", text, 0, ""}}, /*infer=*/true);
+    EXPECT_TRUE(r.ok()) << r.status().ToString();
+    std::vector<MemoryItem> out;
+    if (!r.ok()) return out;
+    for (const auto& w : r->remembered.writes) {
+      if (!w.turn) out.push_back(w.memory);
+    }
+    clock_.Advance(60'000);
+    return out;
+  }
+  std::vector<std::string> Texts(const std::vector<std::string>& markers) {
+    std::vector<std::string> out;
+    for (const std::string& m : markers) {
+      out.push_back(m);
+      const std::string normalized = NormalizeForMatching(m);
+      if (normalized != m) out.push_back(normalized);
+    }
+    return out;
+  }
+  std::string VectorBytes(const MemoryItem& m) {
+    auto v = engine_->GetVector(alice_, m.id, m.embedding_model);
+    EXPECT_TRUE(v.ok()) << v.status().ToString();
+    if (!v.ok()) return "";
+    return std::string(reinterpret_cast<const char*>(v->data()), v->size() * sizeof(float));
+  }
+  bool Found(const std::string& query) {
+    SearchQuery q;
+    q.text = query;
+    auto hits = engine_->Search(alice_, q);
+    EXPECT_TRUE(hits.ok());
+    for (const SearchHit& h : *hits) {
+      if (h.item.content.find(query) != std::string::npos) return true;
+    }
+    return false;
+  }
+
+  TempDir dir_;
+  ManualClock clock_{kT0};
+  std::unique_ptr<Engine> engine_;
+  std::unique_ptr<MemoryWriter> writer_;
+  std::unique_ptr<SessionManager> sessions_;
+  Scope alice_{"default", "alice", "", ""};
+  Scope chat_{"default", "alice", "", "chat-1"};
+};
+
+TEST_F(PurgeTest, APurgedMemoryTakesItsConversationAndLeavesNoByteBehind) {
+  const std::vector<MemoryItem> en = Say(chat_, "I live in Quetzalburg now.");
+  const std::vector<MemoryItem> zh = Say(chat_, "我住在鸢尾镇九四七号。");
+  const std::vector<MemoryItem> tea = Say(chat_, "I love jasmine tea.");
+  ASSERT_EQ(en.size(), 1u);
+  ASSERT_EQ(tea.size(), 1u);
+  ASSERT_FALSE(en[0].source.turn_ids.empty());
+  auto summary = sessions_->Close(chat_);  // a summary repeating the turns' words
+  ASSERT_TRUE(summary.ok() && summary->has_value());
+  EXPECT_NE((*summary)->content.find("Quetzalburg"), std::string::npos);
+  EXPECT_TRUE(Found("Quetzalburg"));  // the index is loaded and holds it
+
+  const std::vector<std::string> markers = {"Quetzalburg", "in Quetzalburg now"};
+  const std::string vector = VectorBytes(en[0]);
+  // The scan works: before the purge it finds the words and the vector, all of them held by
+  // stored data (so shared, not traces).
+  auto before = engine_->FindTraces(Texts(markers), {vector});
+  ASSERT_TRUE(before.ok()) << before.status().ToString();
+  EXPECT_EQ(before->traces, std::vector<std::string>{});
+  // Found: both markers (in the memory, the turn, the summary) and the vector; nothing stores
+  // their normalized forms ("quetzalburg"), which are looked for all the same.
+  EXPECT_EQ(before->shared, 3);
+  EXPECT_GE(before->files, 2);
+
+  auto purged = engine_->Purge(alice_, en[0].id, PurgeOptions{});
+  ASSERT_TRUE(purged.ok()) << purged.status().ToString();
+  EXPECT_EQ(purged->ids.front(), en[0].id);
+  EXPECT_TRUE(std::count(purged->ids.begin(), purged->ids.end(), en[0].source.turn_ids[0]));
+  EXPECT_TRUE(std::count(purged->ids.begin(), purged->ids.end(), (*summary)->id));
+  EXPECT_EQ(purged->session_turns, 1);
+  EXPECT_FALSE(Found("Quetzalburg"));
+  EXPECT_EQ(engine_->Get(alice_, en[0].source.turn_ids[0]).status().code(),
+            StatusCode::kNotFound);
+  auto session = engine_->GetSession(chat_, 50);
+  ASSERT_TRUE(session.ok());
+  for (const StoredTurn& t : session->recent) {
+    EXPECT_EQ(t.content.find("Quetzalburg"), std::string::npos) << t.content;
+  }
+  EXPECT_EQ(session->summary_id, "");
+  // What else was said stays: the tea and the zh turn, with what came from them.
+  EXPECT_TRUE(engine_->Get(alice_, tea[0].id).ok());
+  EXPECT_EQ(session->recent.size(), 2u);
+  auto after = engine_->FindTraces(Texts(markers), {vector});
+  ASSERT_TRUE(after.ok());
+  EXPECT_EQ(after->traces, std::vector<std::string>{});
+  EXPECT_EQ(after->needles, before->needles);
+
+  // Keeping the conversation: only the memory goes; the turn still says it.
+  ASSERT_FALSE(zh.empty());
+  auto kept = engine_->Purge(alice_, zh[0].id, PurgeOptions{.source_turns = false});
+  ASSERT_TRUE(kept.ok());
+  EXPECT_EQ(kept->ids, std::vector<std::string>{zh[0].id});
+  EXPECT_EQ(kept->session_turns, 0);
+  auto zh_traces = engine_->FindTraces(Texts({"鸢尾镇九四七号"}), {});
+  ASSERT_TRUE(zh_traces.ok());
+  EXPECT_EQ(zh_traces->shared, 1);  // the kept turn holds the words, as asked
+  EXPECT_EQ(zh_traces->traces, std::vector<std::string>{});
+}
+
+TEST_F(PurgeTest, WorkingMemoryForgetsAPurgedTurnAtOnce) {
+  const std::vector<MemoryItem> said = Say(chat_, "I live in Quetzalburg now.");
+  Say(chat_, "I love jasmine tea.");
+  auto working = sessions_->Working(chat_);  // fills the buffer
+  ASSERT_TRUE(working.ok());
+  ASSERT_EQ(working->turns.size(), 2u);
+  ASSERT_EQ(said.size(), 1u);
+  ASSERT_TRUE(engine_->Purge(alice_, said[0].id).ok());
+  working = sessions_->Working(chat_);
+  ASSERT_TRUE(working.ok());
+  ASSERT_EQ(working->turns.size(), 1u);
+  EXPECT_EQ(working->turns[0].content, "I love jasmine tea.");
+}
+
+TEST_F(PurgeTest, AVerifiedUserPurgeFindsNothingAndSharedWordsAreNotTraces) {
+  Say(chat_, "I live in Quetzalburg now.");
+  Say(chat_, "我住在鸢尾镇九四七号。");
+  Say(Scope{"default", "alice", "", "chat-2"}, "My favourite band is Zyxwvut Orchestra.");
+  // Another user says one of the same things: it stays, and is no trace of alice.
+  Scope bob{"default", "bob", "", "b"};
+  Say(bob, "I love jasmine tea.");
+  Say(chat_, "I love jasmine tea.");
+  ASSERT_TRUE(Found("Quetzalburg"));
+  auto verified = engine_->PurgeScopeVerified(alice_);
+  ASSERT_TRUE(verified.ok()) << verified.status().ToString();
+  EXPECT_GE(verified->removed, 8);  // kept turns and what came from them
+  EXPECT_EQ(verified->scan.traces, std::vector<std::string>{});
+  EXPECT_GT(verified->scan.needles, 10);
+  EXPECT_GE(verified->scan.shared, 1);  // "I love jasmine tea." is bob's too
+  EXPECT_GE(verified->scan.files, 2);
+  EXPECT_GT(verified->scan.bytes, 0);
+  EXPECT_FALSE(Found("Quetzalburg"));
+  auto bobs = engine_->List(Scope{"default", "bob", "", ""}, ListQuery{});
+  ASSERT_TRUE(bobs.ok());
+  EXPECT_FALSE(bobs->items.empty());
+}
+
+}  // namespace
+}  // namespace engram

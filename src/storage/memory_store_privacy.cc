@@ -1,0 +1,108 @@
+// What a verified purge looks for (memory_store.h, "Verified purge"): the words and vectors a
+// scope holds, and whether words found on disk after a purge belong to data that stays.
+#include <set>
+
+#include "core/status_macros.h"
+#include "storage/memory_store.h"
+#include "storage/memory_store_internal.h"
+#include "text/normalizer.h"
+
+namespace engram {
+namespace {
+
+// The bytes a needle keeps: a long text's first 48 bytes are as telling as the whole, and a
+// value SQLite spills across overflow pages is contiguous only at its start.
+constexpr size_t kNeedlePrefix = 48;
+
+void AddText(std::set<std::string>* out, const std::string& text) {
+  if (text.empty()) return;
+  out->insert(text.substr(0, kNeedlePrefix));
+  const std::string normalized = NormalizeForMatching(text);
+  if (normalized != text) out->insert(normalized.substr(0, kNeedlePrefix));
+}
+
+// A vector's most telling 64 bytes: the window with the fewest zero bytes (a sparse vector's
+// zeros match every zeroed page of the file); none when even that is mostly zeros.
+std::string VectorNeedle(const std::string& blob) {
+  constexpr size_t kWindow = 64;
+  if (blob.size() < kWindow) return "";
+  size_t zeros = 0;
+  for (size_t i = 0; i < kWindow; ++i) zeros += blob[i] == 0;
+  size_t best = 0, best_zeros = zeros;
+  for (size_t at = 4; at + kWindow <= blob.size(); at += 4) {  // whole floats
+    for (size_t i = at - 4; i < at; ++i) zeros -= blob[i] == 0;
+    for (size_t i = at + kWindow - 4; i < at + kWindow; ++i) zeros += blob[i] == 0;
+    if (zeros < best_zeros) {
+      best = at;
+      best_zeros = zeros;
+    }
+  }
+  if (best_zeros > kWindow / 2) return "";
+  return blob.substr(best, kWindow);
+}
+
+}  // namespace
+
+Result<ScopeTraces> MemoryStore::TracesOf(const Scope& scope) {
+  const Scope whole{scope.tenant, scope.user_id, "", ""};
+  ENGRAM_ASSIGN_OR_RETURN(ReaderLease lease, AcquireReader());
+  Database* db = lease.db();
+  ScopeTraces out;
+  ENGRAM_ASSIGN_OR_RETURN(auto scope_id, FindScopeId(db, whole));
+  if (!scope_id) return out;
+  std::set<std::string> texts, vectors;
+  const char* const kTexts[] = {
+      "SELECT content FROM items WHERE scope_id = ?1",
+      "SELECT h.old_content FROM item_history h JOIN items i ON i.seq = h.item_seq "
+      "WHERE i.scope_id = ?1 AND h.old_content IS NOT NULL",
+      "SELECT t.content FROM turns t JOIN sessions s ON s.seq = t.session_seq "
+      "WHERE s.scope_id = ?1",
+      "SELECT summary FROM profiles WHERE scope_id = ?1"};
+  for (const char* sql : kTexts) {
+    ENGRAM_ASSIGN_OR_RETURN(Statement * st, db->Prepare(sql));
+    st->Bind(1, *scope_id);
+    while (true) {
+      ENGRAM_ASSIGN_OR_RETURN(bool row, st->Step());
+      if (!row) break;
+      AddText(&texts, st->String(0));
+    }
+  }
+  ENGRAM_ASSIGN_OR_RETURN(
+      Statement * st, db->Prepare("SELECT e.vector FROM embeddings e JOIN items i ON "
+                                  "i.seq = e.item_seq WHERE i.scope_id = ?"));
+  st->Bind(1, *scope_id);
+  while (true) {
+    ENGRAM_ASSIGN_OR_RETURN(bool row, st->Step());
+    if (!row) break;
+    const char* data = static_cast<const char*>(st->Blob(0));
+    const std::string blob = data ? std::string(data, static_cast<size_t>(st->BlobSize(0))) : "";
+    const std::string needle = VectorNeedle(blob);
+    if (!needle.empty()) vectors.insert(needle);
+  }
+  out.texts.assign(texts.begin(), texts.end());
+  out.vectors.assign(vectors.begin(), vectors.end());
+  return out;
+}
+
+Result<bool> MemoryStore::HeldByLiveData(const std::string& needle, bool vector) {
+  ENGRAM_ASSIGN_OR_RETURN(ReaderLease lease, AcquireReader());
+  Database* db = lease.db();
+  const char* sql =
+      vector ? "SELECT 1 FROM embeddings WHERE substr(vector, 1, length(?1)) = ?1 LIMIT 1"
+             : "SELECT 1 FROM items WHERE instr(content, ?1) > 0 "
+               "UNION ALL SELECT 1 FROM turns WHERE instr(content, ?1) > 0 "
+               "UNION ALL SELECT 1 FROM item_history WHERE instr(old_content, ?1) > 0 "
+               "UNION ALL SELECT 1 FROM jobs WHERE instr(payload, ?1) > 0 "
+               "UNION ALL SELECT 1 FROM profiles WHERE instr(summary, ?1) > 0 LIMIT 1";
+  ENGRAM_ASSIGN_OR_RETURN(Statement * st, db->Prepare(sql));
+  if (vector) {
+    st->BindBlob(1, needle.data(), needle.size());
+  } else {
+    st->Bind(1, needle);
+  }
+  ENGRAM_ASSIGN_OR_RETURN(bool row, st->Step());
+  st->Reset();
+  return row;
+}
+
+}  // namespace engram
