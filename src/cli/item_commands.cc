@@ -466,14 +466,10 @@ void AddItemCommands(CLI::App& app, Context& ctx) {
           if (!v.ok()) return ctx.Fail(v.status());
           const TraceReport& scan = v->scan;
           if (ctx.json) {
-            std::cout << json{{"purged", v->removed},
-                              {"verified", scan.traces.empty()},
-                              {"files", scan.files},
-                              {"bytes", scan.bytes},
-                              {"needles", scan.needles},
-                              {"shared", scan.shared},
-                              {"traces", scan.traces},
-                              {"purge_ms", v->purge_ms},
+            std::cout << json{{"purged", v->removed},    {"verified", scan.traces.empty()},
+                              {"files", scan.files},     {"bytes", scan.bytes},
+                              {"needles", scan.needles}, {"shared", scan.shared},
+                              {"traces", scan.traces},   {"purge_ms", v->purge_ms},
                               {"scan_ms", v->scan_ms}}
                              .dump()
                       << "\n";
@@ -517,7 +513,8 @@ void AddItemCommands(CLI::App& app, Context& ctx) {
           std::cout << " and " << purged->ids.size() - 1
                     << " memories of the conversation it came from (kept turns, summaries)";
         }
-        if (purged->session_turns > 0) std::cout << ", " << purged->session_turns << " session turns";
+        if (purged->session_turns > 0)
+          std::cout << ", " << purged->session_turns << " session turns";
         if (purged->jobs > 0) std::cout << ", " << purged->jobs << " jobs";
         std::cout << "\n";
         return kExitOk;

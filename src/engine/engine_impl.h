@@ -150,7 +150,7 @@ class Engine::Impl {
   std::unique_ptr<IdGenerator> ids_;
   std::shared_ptr<Embedder> embedder_;
 
-  std::mutex write_mu_;  // see the file comment
+  std::mutex write_mu_;                       // see the file comment
   std::atomic<int64_t> purge_generation_{0};  // PurgeGeneration()
   std::mutex indexes_mu_;
   std::unordered_map<std::string, std::shared_ptr<ScopeIndex>> indexes_;  // guarded by indexes_mu_

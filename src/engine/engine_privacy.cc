@@ -51,9 +51,9 @@ Result<TraceReport> Engine::Impl::FindTraces(const std::vector<std::string>& tex
       if (live) ++report.shared;
     }
     if (it->second) continue;
-    report.traces.push_back(hit.file + " at byte " + std::to_string(hit.offset) + ": " +
-                            (vector ? std::string("vector bytes")
-                                    : "text '" + Shown(needles[hit.needle]) + "'"));
+    report.traces.push_back(
+        hit.file + " at byte " + std::to_string(hit.offset) + ": " +
+        (vector ? std::string("vector bytes") : "text '" + Shown(needles[hit.needle]) + "'"));
   }
   return report;
 }

@@ -170,10 +170,10 @@ TEST_F(EngineWriteTest, AWriteInOneSessionChangesMemoriesOfAnother) {
   Scope s1 = alice_, s2 = alice_;
   s1.session_id = "s1";
   s2.session_id = "s2";
-  auto a = engine_->ApplyWrite(s1, PlannedWrite{WriteDecision::kAdd,
-                                                Fact("lives in Paris", "user/location"), "", "new"});
-  auto tea = engine_->ApplyWrite(s1, PlannedWrite{WriteDecision::kAdd, Fact("likes green tea"),
-                                                  "", "new"});
+  auto a = engine_->ApplyWrite(
+      s1, PlannedWrite{WriteDecision::kAdd, Fact("lives in Paris", "user/location"), "", "new"});
+  auto tea = engine_->ApplyWrite(
+      s1, PlannedWrite{WriteDecision::kAdd, Fact("likes green tea"), "", "new"});
   ASSERT_TRUE(a.ok() && tea.ok());
   auto moved = engine_->ApplyWrite(
       s2, PlannedWrite{WriteDecision::kSupersede, Fact("lives in Rome", "user/location"),
@@ -181,8 +181,8 @@ TEST_F(EngineWriteTest, AWriteInOneSessionChangesMemoriesOfAnother) {
   ASSERT_TRUE(moved.ok()) << moved.status().ToString();
   EXPECT_EQ(moved->memory.scope.session_id, "s2");
   EXPECT_EQ(engine_->Get(alice_, a->memory.id)->status, ItemStatus::kSuperseded);
-  auto again = engine_->ApplyWrite(s2, PlannedWrite{WriteDecision::kNoop, {}, tea->memory.id,
-                                                    "said again"});
+  auto again =
+      engine_->ApplyWrite(s2, PlannedWrite{WriteDecision::kNoop, {}, tea->memory.id, "said again"});
   ASSERT_TRUE(again.ok()) << again.status().ToString();
   EXPECT_EQ(engine_->Get(alice_, tea->memory.id)->access_count, 1);
 }

@@ -25,8 +25,8 @@ class PurgeTest : public ::testing::Test {
     ASSERT_NE(engine_, nullptr);
     writer_ = std::make_unique<MemoryWriter>(
         engine_.get(), WriterOptions{.extractor = std::shared_ptr<Extractor>(MakeRuleExtractor())});
-    sessions_ = std::make_unique<SessionManager>(engine_.get(), writer_.get(), SessionOptions{},
-                                                 &clock_);
+    sessions_ =
+        std::make_unique<SessionManager>(engine_.get(), writer_.get(), SessionOptions{}, &clock_);
   }
   // Says `text` in `session` through the write path; returns the memories extracted from it.
   std::vector<MemoryItem> Say(const Scope& session, const std::string& text) {
@@ -106,8 +106,7 @@ TEST_F(PurgeTest, APurgedMemoryTakesItsConversationAndLeavesNoByteBehind) {
   EXPECT_TRUE(std::count(purged->ids.begin(), purged->ids.end(), (*summary)->id));
   EXPECT_EQ(purged->session_turns, 1);
   EXPECT_FALSE(Found("Quetzalburg"));
-  EXPECT_EQ(engine_->Get(alice_, en[0].source.turn_ids[0]).status().code(),
-            StatusCode::kNotFound);
+  EXPECT_EQ(engine_->Get(alice_, en[0].source.turn_ids[0]).status().code(), StatusCode::kNotFound);
   auto session = engine_->GetSession(chat_, 50);
   ASSERT_TRUE(session.ok());
   for (const StoredTurn& t : session->recent) {

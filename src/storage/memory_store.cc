@@ -391,9 +391,8 @@ Result<PurgeResult> MemoryStore::Purge(const Scope& scope, std::string_view id,
     // Other memories' history may quote a purged one (a decision's reason: 'new value replaces
     // "…"', an update's previous text): those fields are blanked, the rows (the fact that
     // something changed) stay.
-    ENGRAM_ASSIGN_OR_RETURN(
-        Statement * texts,
-        writer_->Prepare("SELECT content FROM items WHERE seq = ?"));
+    ENGRAM_ASSIGN_OR_RETURN(Statement * texts,
+                            writer_->Prepare("SELECT content FROM items WHERE seq = ?"));
     ENGRAM_ASSIGN_OR_RETURN(
         Statement * blank,
         writer_->Prepare(
@@ -431,10 +430,9 @@ Result<PurgeResult> MemoryStore::Purge(const Scope& scope, std::string_view id,
     ENGRAM_ASSIGN_OR_RETURN(
         Statement * log,
         writer_->Prepare("DELETE FROM lifecycle_log WHERE scope_id = ? AND item_id = ?"));
-    ENGRAM_ASSIGN_OR_RETURN(
-        Statement * jobs,
-        writer_->Prepare("DELETE FROM jobs WHERE scope_id = ? AND "
-                         "instr(coalesce(result, ''), json_quote(?)) > 0"));
+    ENGRAM_ASSIGN_OR_RETURN(Statement * jobs,
+                            writer_->Prepare("DELETE FROM jobs WHERE scope_id = ? AND "
+                                             "instr(coalesce(result, ''), json_quote(?)) > 0"));
     ENGRAM_ASSIGN_OR_RETURN(
         Statement * unlink,
         writer_->Prepare("UPDATE sessions SET summary_id = '' WHERE scope_id = ? AND "

@@ -67,9 +67,9 @@ Result<ScopeTraces> MemoryStore::TracesOf(const Scope& scope) {
       AddText(&texts, st->String(0));
     }
   }
-  ENGRAM_ASSIGN_OR_RETURN(
-      Statement * st, db->Prepare("SELECT e.vector FROM embeddings e JOIN items i ON "
-                                  "i.seq = e.item_seq WHERE i.scope_id = ?"));
+  ENGRAM_ASSIGN_OR_RETURN(Statement * st,
+                          db->Prepare("SELECT e.vector FROM embeddings e JOIN items i ON "
+                                      "i.seq = e.item_seq WHERE i.scope_id = ?"));
   st->Bind(1, *scope_id);
   while (true) {
     ENGRAM_ASSIGN_OR_RETURN(bool row, st->Step());
