@@ -61,7 +61,7 @@ def fill(engram, db, items, turns, port):
                 print("  big: %d/%d turns" % (i + 1, turns), file=sys.stderr)
     finally:
         server.terminate()
-        server.wait(timeout=60)
+        server.wait(timeout=600)
 
 
 def main():
@@ -82,6 +82,8 @@ def main():
                                 "--all-memories", "--yes", "--verify"], capture_output=True)
             wall = time.monotonic() - started
             report = json.loads(r.stdout)
+            for t in report["traces"][:5]:
+                print("  trace: " + t, file=sys.stderr)
             report["traces"] = len(report["traces"])
             report.update(run=run + 1, exit=r.returncode, wall_s=round(wall, 3),
                           db_bytes=report["bytes"])

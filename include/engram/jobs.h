@@ -37,6 +37,10 @@ struct JobQueueOptions {
   int max_attempts = 5;
   int64_t initial_backoff_ms = 1000;  // doubles per failed attempt
   int64_t poll_interval_ms = 1000;    // how often workers look for due retries
+  // Finished (done or failed) jobs are deleted this long after they finished: a job's payload
+  // and result hold what was said, and GET /v1/jobs/{id} serves them until then. Checked when
+  // the queue opens and then hourly. 0: kept forever.
+  int64_t finished_retention_ms = 7LL * 24 * 60 * 60 * 1000;
   const Clock* clock = nullptr;       // default system clock
   // Where store errors of the workers go (they cannot be returned to anyone); default stderr.
   std::function<void(const std::string&)> log;
@@ -66,6 +70,7 @@ class JobQueue {
   JobQueue(Engine* engine, JobQueueOptions options, std::unique_ptr<JobStore> store);
   void WorkerLoop();
   bool RunOne();  // false when nothing was due
+  void PurgeFinishedIfDue();  // at most hourly (finished_retention_ms)
   void Log(const std::string& line) const;
 
   Engine* engine_;
@@ -78,6 +83,7 @@ class JobQueue {
   std::condition_variable wake_;
   std::condition_variable idle_;
   bool stopping_ = false;  // guarded by mu_
+  TimestampMs last_cleanup_ = 0;  // guarded by mu_: when finished jobs were last purged
   int running_ = 0;        // guarded by mu_
   std::vector<std::thread> workers_;
 };

@@ -112,6 +112,7 @@ struct WriteFlags {
   int job_workers = 1;
   int64_t session_ttl_s = 1800;
   int64_t maintain_interval_s = 3600;
+  double job_retention_days = 7;
 };
 
 void AddWriteOptions(CLI::App* cmd, WriteFlags& w) {
@@ -126,6 +127,11 @@ void AddWriteOptions(CLI::App* cmd, WriteFlags& w) {
       ->check(CLI::Range(0, 100000));
   cmd->add_option("--job-workers", w.job_workers, "Threads running asynchronous adds")
       ->check(CLI::Range(1, 64));
+  cmd->add_option("--job-retention-days", w.job_retention_days,
+                  "Days a finished asynchronous job (its text and result) is kept for "
+                  "GET /v1/jobs/{id}; 0: forever")
+      ->capture_default_str()
+      ->check(CLI::Range(0.0, 3650.0));
   cmd->add_option("--maintain-interval", w.maintain_interval_s,
                   "Seconds between incremental maintenance runs (what `engram maintain` does: "
                   "expire, archive faded memories, purge after the grace), on a thread of their "
@@ -153,6 +159,8 @@ int RunServe(Context& ctx, server::ServerOptions options, WriteFlags flags) {
   SessionManager session_manager(engine, writer, session_options);
   JobQueueOptions job_options;
   job_options.workers = job_workers;
+  job_options.finished_retention_ms =
+      static_cast<int64_t>(flags.job_retention_days * 24 * 60 * 60 * 1000);
   auto jobs = JobQueue::Open(engine, job_options);
   if (!jobs.ok()) return ctx.Fail(jobs.status());
   (*jobs)->Handle(server::kRememberJob, server::RememberJobHandler(writer));

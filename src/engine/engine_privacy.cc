@@ -41,19 +41,34 @@ Result<TraceReport> Engine::Impl::FindTraces(const std::vector<std::string>& tex
   report.files = static_cast<int64_t>(files.size());
   ENGRAM_ASSIGN_OR_RETURN(std::vector<TraceHit> hits,
                           ScanForNeedles(files, needles, &report.bytes));
-  std::map<size_t, bool> held;  // needle → held by data that stays
+  if (hits.empty()) return report;
+  // Found needles that data still stored also holds (another user said the same words) are
+  // shared, not traces: one pass over what is stored decides for all of them.
+  std::vector<std::string> found_texts, found_vectors;
+  std::map<size_t, std::pair<bool, size_t>> found;  // needle → (vector, index in its list)
   for (const TraceHit& hit : hits) {
+    if (found.count(hit.needle)) continue;
     const bool vector = hit.needle >= texts.size();
-    auto it = held.find(hit.needle);
-    if (it == held.end()) {
-      ENGRAM_ASSIGN_OR_RETURN(bool live, store_->HeldByLiveData(needles[hit.needle], vector));
-      it = held.emplace(hit.needle, live).first;
-      if (live) ++report.shared;
-    }
-    if (it->second) continue;
-    report.traces.push_back(
-        hit.file + " at byte " + std::to_string(hit.offset) + ": " +
-        (vector ? std::string("vector bytes") : "text '" + Shown(needles[hit.needle]) + "'"));
+    std::vector<std::string>& list = vector ? found_vectors : found_texts;
+    found[hit.needle] = {vector, list.size()};
+    list.push_back(needles[hit.needle]);
+  }
+  const NeedleSet text_set(found_texts), vector_set(found_vectors);
+  std::vector<bool> text_held(found_texts.size()), vector_held(found_vectors.size());
+  ENGRAM_RETURN_IF_ERROR(store_->ScanLiveData([&](std::string_view data, bool vector) {
+    (vector ? vector_set : text_set).Scan(data, [&](size_t needle, size_t) {
+      (vector ? vector_held : text_held)[needle] = true;
+    });
+  }));
+  for (const auto& [needle, where] : found) {
+    if ((where.first ? vector_held : text_held)[where.second]) ++report.shared;
+  }
+  for (const TraceHit& hit : hits) {
+    const auto& [vector, index] = found[hit.needle];
+    if ((vector ? vector_held : text_held)[index]) continue;
+    report.traces.push_back(hit.file + " at byte " + std::to_string(hit.offset) + ": " +
+                            (vector ? std::string("vector bytes")
+                                    : "text '" + Shown(needles[hit.needle]) + "'"));
   }
   return report;
 }

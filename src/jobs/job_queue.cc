@@ -40,6 +40,7 @@ void JobQueue::Handle(const std::string& kind, JobHandler handler) {
 }
 
 void JobQueue::Start() {
+  PurgeFinishedIfDue();  // takes mu_ itself
   std::lock_guard<std::mutex> lock(mu_);
   if (!workers_.empty()) return;
   stopping_ = false;
@@ -123,6 +124,18 @@ bool JobQueue::RunOne() {
   return true;
 }
 
+void JobQueue::PurgeFinishedIfDue() {
+  if (options_.finished_retention_ms <= 0) return;
+  const TimestampMs now = options_.clock->NowMs();
+  {
+    std::lock_guard<std::mutex> lock(mu_);
+    if (last_cleanup_ != 0 && now - last_cleanup_ < 60 * 60 * 1000) return;
+    last_cleanup_ = now;
+  }
+  auto removed = store_->PurgeFinished(now - options_.finished_retention_ms);
+  if (!removed.ok()) Log("engram: job queue: cannot purge finished jobs: " + removed.status().ToString());
+}
+
 void JobQueue::WorkerLoop() {
   while (true) {
     {
@@ -130,6 +143,7 @@ void JobQueue::WorkerLoop() {
       if (stopping_) return;
     }
     if (RunOne()) continue;
+    PurgeFinishedIfDue();
     std::unique_lock<std::mutex> lock(mu_);
     if (stopping_) return;
     idle_.notify_all();

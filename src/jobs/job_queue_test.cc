@@ -124,6 +124,39 @@ TEST_F(JobQueueTest, AJobLeftRunningByACrashRunsAfterRestart) {
   EXPECT_EQ(after->attempts, 2);
 }
 
+TEST_F(JobQueueTest, FinishedJobsAreDeletedAfterTheirRetention) {
+  ManualClock clock(1'796'000'000'000);  // 2026-11-30
+  auto open = [&] {
+    JobQueueOptions o;
+    o.clock = &clock;
+    o.poll_interval_ms = 5;
+    o.finished_retention_ms = 7 * 86'400'000LL;
+    auto q = JobQueue::Open(engine_.get(), o);
+    EXPECT_TRUE(q.ok());
+    (*q)->Handle("echo", [](const Scope&, const std::string& p, bool) -> Result<std::string> {
+      return "done: " + p;
+    });
+    return std::move(q).value();
+  };
+  auto q = open();
+  q->Start();
+  auto id = q->Submit(alice_, "echo", "my passport number is in the drawer");
+  ASSERT_TRUE(id.ok());
+  q->WaitIdle();
+  ASSERT_EQ(q->Get(alice_, *id)->state, JobState::kDone);
+  q.reset();
+  clock.Advance(6 * 86'400'000LL);
+  q = open();
+  q->Start();
+  q->WaitIdle();
+  EXPECT_TRUE(q->Get(alice_, *id).ok());  // six days on: still served
+  q.reset();
+  clock.Advance(2 * 86'400'000LL);
+  q = open();
+  q->Start();  // eight days on: gone, like one that never existed
+  EXPECT_EQ(q->Get(alice_, *id).status().code(), StatusCode::kNotFound);
+}
+
 TEST_F(JobQueueTest, PurgingAScopeRemovesItsJobs) {
   auto q = Open([](const Scope&, const std::string&, bool) -> Result<std::string> {
     return std::string("r");

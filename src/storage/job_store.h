@@ -39,6 +39,9 @@ class JobStore {
                 TimestampMs next_attempt_at, TimestampMs now);
   // Jobs left running by a process that died are queued again; returns how many.
   Result<int64_t> RequeueRunning(TimestampMs now);
+  // Deletes done and failed jobs last changed before `before` (their payload and result hold
+  // what was said); returns how many.
+  Result<int64_t> PurgeFinished(TimestampMs before);
   // The earliest next_attempt_at of a queued job, if any.
   Result<std::optional<TimestampMs>> NextDue();
 

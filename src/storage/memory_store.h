@@ -176,9 +176,12 @@ class MemoryStore {
   Result<int64_t> PurgeScope(const Scope& scope);
   // Verified purge (memory_store_privacy.cc): the needles of scope's (tenant, user), read
   // before it is purged; and whether a needle found afterwards is held by data that stays
-  // (another user who said the same words): that is not a trace.
+  // (another user who said the same words): that is not a trace (ScanLiveData).
   Result<ScopeTraces> TracesOf(const Scope& scope);
-  Result<bool> HeldByLiveData(const std::string& needle, bool vector);
+  // Visits every stored text that a purge leaves (memories, turns, history's previous texts,
+  // job payloads, profile summaries) and every vector, over all tenants, in one read
+  // transaction: what a trace found after a purge is checked against.
+  Status ScanLiveData(const std::function<void(std::string_view data, bool vector)>& visit);
 
   Result<MemoryItem> Get(const Scope& scope, std::string_view id);
   Result<ListPage> List(const Scope& scope, const ListQuery& query);

@@ -84,25 +84,34 @@ Result<ScopeTraces> MemoryStore::TracesOf(const Scope& scope) {
   return out;
 }
 
-Result<bool> MemoryStore::HeldByLiveData(const std::string& needle, bool vector) {
+Status MemoryStore::ScanLiveData(
+    const std::function<void(std::string_view data, bool vector)>& visit) {
   ENGRAM_ASSIGN_OR_RETURN(ReaderLease lease, AcquireReader());
   Database* db = lease.db();
-  const char* sql =
-      vector ? "SELECT 1 FROM embeddings WHERE substr(vector, 1, length(?1)) = ?1 LIMIT 1"
-             : "SELECT 1 FROM items WHERE instr(content, ?1) > 0 "
-               "UNION ALL SELECT 1 FROM turns WHERE instr(content, ?1) > 0 "
-               "UNION ALL SELECT 1 FROM item_history WHERE instr(old_content, ?1) > 0 "
-               "UNION ALL SELECT 1 FROM jobs WHERE instr(payload, ?1) > 0 "
-               "UNION ALL SELECT 1 FROM profiles WHERE instr(summary, ?1) > 0 LIMIT 1";
-  ENGRAM_ASSIGN_OR_RETURN(Statement * st, db->Prepare(sql));
-  if (vector) {
-    st->BindBlob(1, needle.data(), needle.size());
-  } else {
-    st->Bind(1, needle);
+  // One read transaction, so every table is seen at one moment.
+  ReadTransaction read(db);
+  ENGRAM_RETURN_IF_ERROR(read.Begin());
+  const std::pair<const char*, bool> kColumns[] = {
+      {"SELECT content FROM items", false},
+      {"SELECT content FROM turns", false},
+      {"SELECT old_content FROM item_history WHERE old_content IS NOT NULL", false},
+      {"SELECT payload FROM jobs", false},
+      {"SELECT summary FROM profiles", false},
+      {"SELECT vector FROM embeddings", true}};
+  for (const auto& [sql, vector] : kColumns) {
+    ENGRAM_ASSIGN_OR_RETURN(Statement * st, db->Prepare(sql));
+    while (true) {
+      ENGRAM_ASSIGN_OR_RETURN(bool row, st->Step());
+      if (!row) break;
+      if (vector) {
+        const char* data = static_cast<const char*>(st->Blob(0));
+        if (data) visit(std::string_view(data, static_cast<size_t>(st->BlobSize(0))), true);
+      } else {
+        visit(st->Text(0), false);
+      }
+    }
   }
-  ENGRAM_ASSIGN_OR_RETURN(bool row, st->Step());
-  st->Reset();
-  return row;
+  return Status::Ok();
 }
 
 }  // namespace engram

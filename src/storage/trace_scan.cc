@@ -46,28 +46,51 @@ std::vector<std::string> EngramFiles(const std::string& db_path) {
   return files;
 }
 
-Result<std::vector<TraceHit>> ScanForNeedles(const std::vector<std::string>& files,
-                                             const std::vector<std::string>& needles,
-                                             int64_t* bytes_scanned) {
-  std::vector<bool> filter(kFilterBits, false);
-  std::unordered_multimap<uint64_t, size_t> by_word;
-  size_t longest = kMinNeedleBytes;
+NeedleSet::NeedleSet(const std::vector<std::string>& needles)
+    : needles_(needles), filter_(kFilterBits / 64, 0) {
   for (size_t i = 0; i < needles.size(); ++i) {
     if (needles[i].size() < kMinNeedleBytes) continue;
     const uint64_t word = Load8(needles[i].data());
-    filter[FilterSlot(word)] = true;
-    by_word.emplace(word, i);
-    longest = std::max(longest, needles[i].size());
+    const size_t slot = FilterSlot(word);
+    filter_[slot >> 6] |= uint64_t{1} << (slot & 63);
+    by_word_.emplace(word, i);
+    longest_ = std::max(longest_, needles[i].size());
   }
+}
+
+void NeedleSet::Scan(const char* data, size_t size, size_t stop,
+                     const std::function<void(size_t, size_t)>& found) const {
+  if (size < kMinNeedleBytes || by_word_.empty()) return;
+  stop = std::min(stop, size - kMinNeedleBytes + 1);
+  for (size_t at = 0; at < stop; ++at) {
+    const uint64_t word = Load8(data + at);
+    const size_t slot = FilterSlot(word);
+    if (!(filter_[slot >> 6] >> (slot & 63) & 1)) continue;
+    auto [from, to] = by_word_.equal_range(word);
+    for (auto it = from; it != to; ++it) {
+      const std::string& n = needles_[it->second];
+      if (at + n.size() <= size && std::memcmp(data + at, n.data(), n.size()) == 0) {
+        found(it->second, at);
+      }
+    }
+  }
+}
+
+Result<std::vector<TraceHit>> ScanForNeedles(const std::vector<std::string>& files,
+                                             const std::vector<std::string>& needles,
+                                             int64_t* bytes_scanned) {
+  const NeedleSet set(needles);
   std::vector<TraceHit> hits;
   int64_t scanned = 0;
-  if (by_word.empty()) return hits;
+  if (bytes_scanned) *bytes_scanned = 0;
+  if (set.empty()) return hits;
+  const size_t longest = set.longest();
   std::vector<char> buf(kChunk + longest);
   for (const std::string& file : files) {
     std::ifstream in(file, std::ios::binary);
     if (!in) return Status::IOError("cannot read " + file);
-    // Each chunk is read after the last longest-1 bytes of the one before, so a needle that
-    // straddles two chunks is seen whole.
+    // Each chunk is read after the last bytes of the one before that could start a needle, so
+    // a needle that straddles two chunks is seen whole.
     size_t carried = 0;
     int64_t base = 0;  // file offset of buf[0]
     while (true) {
@@ -76,20 +99,11 @@ Result<std::vector<TraceHit>> ScanForNeedles(const std::vector<std::string>& fil
       const size_t have = carried + got;
       scanned += static_cast<int64_t>(got);
       const bool last = got < kChunk;
-      // Offsets whose whole window is in the buffer; the rest wait for the next chunk.
-      const size_t limit = have < kMinNeedleBytes ? 0 : have - kMinNeedleBytes + 1;
-      const size_t stop = last ? limit : (have >= longest ? have - longest + 1 : 0);
-      for (size_t at = 0; at < stop; ++at) {
-        const uint64_t word = Load8(buf.data() + at);
-        if (!filter[FilterSlot(word)]) continue;
-        auto [from, to] = by_word.equal_range(word);
-        for (auto it = from; it != to; ++it) {
-          const std::string& n = needles[it->second];
-          if (at + n.size() <= have && std::memcmp(buf.data() + at, n.data(), n.size()) == 0) {
-            hits.push_back(TraceHit{file, base + static_cast<int64_t>(at), it->second});
-          }
-        }
-      }
+      // Offsets where every needle fits in the buffer; the rest wait for the next chunk.
+      const size_t stop = last ? have : (have >= longest ? have - longest + 1 : 0);
+      set.Scan(buf.data(), have, stop, [&](size_t needle, size_t at) {
+        hits.push_back(TraceHit{file, base + static_cast<int64_t>(at), needle});
+      });
       if (last) break;
       carried = have - stop;
       std::memmove(buf.data(), buf.data() + stop, carried);
