@@ -41,7 +41,7 @@ struct JobQueueOptions {
   // and result hold what was said, and GET /v1/jobs/{id} serves them until then. Checked when
   // the queue opens and then hourly. 0: kept forever.
   int64_t finished_retention_ms = 7LL * 24 * 60 * 60 * 1000;
-  const Clock* clock = nullptr;       // default system clock
+  const Clock* clock = nullptr;  // default system clock
   // Where store errors of the workers go (they cannot be returned to anyone); default stderr.
   std::function<void(const std::string&)> log;
 };
@@ -69,7 +69,7 @@ class JobQueue {
  private:
   JobQueue(Engine* engine, JobQueueOptions options, std::unique_ptr<JobStore> store);
   void WorkerLoop();
-  bool RunOne();  // false when nothing was due
+  bool RunOne();              // false when nothing was due
   void PurgeFinishedIfDue();  // at most hourly (finished_retention_ms)
   void Log(const std::string& line) const;
 
@@ -82,9 +82,9 @@ class JobQueue {
   std::mutex mu_;
   std::condition_variable wake_;
   std::condition_variable idle_;
-  bool stopping_ = false;  // guarded by mu_
+  bool stopping_ = false;         // guarded by mu_
   TimestampMs last_cleanup_ = 0;  // guarded by mu_: when finished jobs were last purged
-  int running_ = 0;        // guarded by mu_
+  int running_ = 0;               // guarded by mu_
   std::vector<std::thread> workers_;
 };
 

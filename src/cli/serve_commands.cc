@@ -32,6 +32,14 @@ void AddServeOptions(CLI::App* cmd, server::ServerOptions& o) {
   cmd->add_option("--host", o.host, "Address to listen on; non-loopback needs an API key")
       ->envname("ENGRAM_HOST")
       ->capture_default_str();
+  cmd->add_option("--tls-cert", o.tls_cert_file,
+                  "PEM certificate (chain) to serve HTTPS with (with --tls-key)")
+      ->envname("ENGRAM_TLS_CERT");
+  cmd->add_option("--tls-key", o.tls_key_file, "PEM private key of --tls-cert")
+      ->envname("ENGRAM_TLS_KEY");
+  cmd->add_flag("--allow-plain-http", o.allow_plain_http,
+                "Serve plain HTTP on a non-loopback address (a TLS-terminating proxy in front)")
+      ->envname("ENGRAM_ALLOW_PLAIN_HTTP");
   cmd->add_option("--port", o.port, "TCP port (0: any free port, printed at start)")
       ->envname("ENGRAM_PORT")
       ->capture_default_str();
@@ -180,13 +188,14 @@ int RunServe(Context& ctx, server::ServerOptions options, WriteFlags flags) {
     watcher.join();
     return ctx.Fail(started);
   }
-  std::cerr << "engram serve: listening on http://" << options.host << ":" << srv.port()
+  const std::string scheme = options.tls_cert_file.empty() ? "http://" : "https://";
+  std::cerr << "engram serve: listening on " << scheme << options.host << ":" << srv.port()
             << "  (database " << ctx.db_path << ", embedder " << ctx.embedder << ")\n";
   if (*active == 0) {
     std::cerr << "engram serve: no API keys exist: requests without a key act as tenant "
                  "'default'; this is allowed only on loopback addresses\n";
   }
-  std::cout << "http://" << options.host << ":" << srv.port() << std::endl;
+  std::cout << scheme << options.host << ":" << srv.port() << std::endl;
   (*jobs)->Start();
   srv.Wait();
   (*jobs)->Stop();  // a job cut short by the stop is queued again at the next start

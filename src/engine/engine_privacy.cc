@@ -66,9 +66,9 @@ Result<TraceReport> Engine::Impl::FindTraces(const std::vector<std::string>& tex
   for (const TraceHit& hit : hits) {
     const auto& [vector, index] = found[hit.needle];
     if ((vector ? vector_held : text_held)[index]) continue;
-    report.traces.push_back(hit.file + " at byte " + std::to_string(hit.offset) + ": " +
-                            (vector ? std::string("vector bytes")
-                                    : "text '" + Shown(needles[hit.needle]) + "'"));
+    report.traces.push_back(
+        hit.file + " at byte " + std::to_string(hit.offset) + ": " +
+        (vector ? std::string("vector bytes") : "text '" + Shown(needles[hit.needle]) + "'"));
   }
   return report;
 }

@@ -133,7 +133,8 @@ void JobQueue::PurgeFinishedIfDue() {
     last_cleanup_ = now;
   }
   auto removed = store_->PurgeFinished(now - options_.finished_retention_ms);
-  if (!removed.ok()) Log("engram: job queue: cannot purge finished jobs: " + removed.status().ToString());
+  if (!removed.ok())
+    Log("engram: job queue: cannot purge finished jobs: " + removed.status().ToString());
 }
 
 void JobQueue::WorkerLoop() {

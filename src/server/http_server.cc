@@ -18,11 +18,13 @@
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
+#include <fstream>
 #include <iostream>
 #include <map>
 #include <memory>
 #include <mutex>
 #include <optional>
+#include <sstream>
 #include <string_view>
 #include <thread>
 #include <vector>
@@ -184,6 +186,24 @@ bool IsLoopback(const std::string& host) {
   return (ntohl(addr.s_addr) >> 24) == 127;
 }
 
+// A PEM file's text, checked for its block ("CERTIFICATE", "PRIVATE KEY" of any kind), so a
+// swapped or empty file is a clear error at start rather than a failed handshake later.
+Result<std::string> ReadPem(const std::string& path, const std::string& flag,
+                            const std::string& block) {
+  std::ifstream in(path, std::ios::binary);
+  if (!in) return Status::InvalidArgument(flag + ": cannot read " + path);
+  std::ostringstream text;
+  text << in.rdbuf();
+  std::string pem = text.str();
+  const bool has_block = block == "CERTIFICATE"
+                             ? pem.find("-----BEGIN CERTIFICATE-----") != std::string::npos
+                             : pem.find("PRIVATE KEY-----") != std::string::npos;
+  if (!has_block) {
+    return Status::InvalidArgument(flag + ": " + path + " holds no PEM " + block);
+  }
+  return pem;
+}
+
 class HttpServer::Impl {
  public:
   Impl(Engine* engine, KeyStore* keys, WritePath write, ServerOptions options)
@@ -211,6 +231,17 @@ class HttpServer::Impl {
 
   // Binds, and starts the event loops and the workers. Returns the bound port.
   Result<int> Start() {
+    if (!options_.tls_cert_file.empty()) {
+      if (MHD_is_feature_supported(MHD_FEATURE_TLS) != MHD_YES) {
+        return Status::Unavailable("this libmicrohttpd was built without TLS");
+      }
+      auto cert = ReadPem(options_.tls_cert_file, "--tls-cert", "CERTIFICATE");
+      if (!cert.ok()) return cert.status();
+      auto key = ReadPem(options_.tls_key_file, "--tls-key", "PRIVATE KEY");
+      if (!key.ok()) return key.status();
+      tls_cert_pem_ = std::move(cert).value();
+      tls_key_pem_ = std::move(key).value();
+    }
     auto log = AccessLog::Open(options_.access_log);
     if (!log.ok()) return log.status();
     log_ = std::move(log).value();
@@ -222,16 +253,24 @@ class HttpServer::Impl {
         std::max(1u, options_.event_threads > 0 ? static_cast<unsigned>(options_.event_threads)
                                                 : std::thread::hardware_concurrency());
     pool_ = std::make_unique<WorkerPool>(options_.threads);
+    unsigned flags = MHD_USE_EPOLL_INTERNAL_THREAD | MHD_USE_NO_LISTEN_SOCKET |
+                     MHD_ALLOW_SUSPEND_RESUME | MHD_USE_ERROR_LOG;
+    // The TLS options go last; with no certificate they are MHD_OPTION_END (ignored after it).
+    MHD_OPTION tls_key = MHD_OPTION_END, tls_cert = MHD_OPTION_END;
+    if (!tls_cert_pem_.empty()) {
+      flags |= MHD_USE_TLS;
+      tls_key = MHD_OPTION_HTTPS_MEM_KEY;
+      tls_cert = MHD_OPTION_HTTPS_MEM_CERT;
+    }
     for (unsigned i = 0; i < loops; ++i) {
       auto loop = std::make_unique<Loop>();
       loop->daemon = MHD_start_daemon(
-          MHD_USE_EPOLL_INTERNAL_THREAD | MHD_USE_NO_LISTEN_SOCKET | MHD_ALLOW_SUSPEND_RESUME |
-              MHD_USE_ERROR_LOG,
-          0, nullptr, nullptr, &Impl::OnRequest, this, MHD_OPTION_EXTERNAL_LOGGER,
+          flags, 0, nullptr, nullptr, &Impl::OnRequest, this, MHD_OPTION_EXTERNAL_LOGGER,
           &LogLibraryMessage, nullptr,  // first: covers the rest
           MHD_OPTION_CONNECTION_TIMEOUT, static_cast<unsigned>(options_.keep_alive_timeout_s),
           MHD_OPTION_NOTIFY_COMPLETED, &Impl::OnCompleted, this, MHD_OPTION_NOTIFY_CONNECTION,
-          &Impl::OnConnection, loop.get(), MHD_OPTION_END);
+          &Impl::OnConnection, loop.get(), tls_key, tls_key_pem_.c_str(), tls_cert,
+          tls_cert_pem_.c_str(), MHD_OPTION_END);
       if (loop->daemon == nullptr) {
         StopLoops();
         ::close(listen_fd_);
@@ -597,6 +636,7 @@ class HttpServer::Impl {
   std::vector<std::unique_ptr<Loop>> loops_;
   std::thread acceptor_;
   int listen_fd_ = -1;
+  std::string tls_cert_pem_, tls_key_pem_;  // PEM texts; empty: plain HTTP
   std::atomic<uint64_t> request_counter_{0};
   const Clock::time_point epoch_ = Clock::now();
 
@@ -623,6 +663,15 @@ HttpServer::~HttpServer() { Stop(); }
 
 Status HttpServer::Start() {
   const ServerOptions& o = impl_->options();
+  if (o.tls_cert_file.empty() != o.tls_key_file.empty()) {
+    return Status::InvalidArgument("TLS needs both --tls-cert and --tls-key");
+  }
+  if (!IsLoopback(o.host) && o.tls_cert_file.empty() && !o.allow_plain_http) {
+    return Status::InvalidArgument(
+        "refusing to serve plain HTTP on " + o.host +
+        ": memories and API keys would cross the network in the clear. Give --tls-cert and "
+        "--tls-key, or --allow-plain-http when a TLS-terminating proxy is in front");
+  }
   if (!IsLoopback(o.host)) {
     auto n = impl_->keys()->CountActive();
     if (!n.ok()) return n.status();

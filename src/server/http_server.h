@@ -40,6 +40,12 @@ struct ServerOptions {
   int read_timeout_s = 10;   // silence allowed mid-request (and while replying)
   std::string openapi_json;  // the document served at /openapi.json
   bool reads_block = false;  // search and context call a remote provider
+  // TLS (libmicrohttpd over GnuTLS): PEM files of the certificate (chain) and its private key;
+  // both or neither. Without them a non-loopback address is refused unless allow_plain_http
+  // (a TLS-terminating proxy in front): memories would cross the network in the clear.
+  std::string tls_cert_file;
+  std::string tls_key_file;
+  bool allow_plain_http = false;
 };
 
 // True for addresses that only this machine can reach: 127.0.0.0/8, ::1, "localhost".

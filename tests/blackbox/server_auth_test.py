@@ -10,7 +10,10 @@ Usage: server_auth_test.py --engram PATH [--crash-writer PATH] [unittest options
 
 import json
 import os
+import http.client
 import random
+import ssl
+import subprocess
 import sys
 import time
 import unittest
@@ -177,12 +180,12 @@ class AuthTest(ServerTestCase):
 
     def test_non_loopback_bind_needs_a_key(self):
         r = run_engram(self.db, "serve", "--host", "0.0.0.0", "--port", "0", "--access-log", "",
-                       timeout=20)
+                       "--allow-plain-http", timeout=20)
         self.assertEqual(r.returncode, 2, r)
         self.assertEqual(r.stdout, b"")
         self.assertIn(b"API key", r.stderr)
         key = create_key(self.db, "acme", admin=True)
-        s = self.start_server("--host", "0.0.0.0")
+        s = self.start_server("--host", "0.0.0.0", "--allow-plain-http")
         self.assertTrue(s.url.startswith("http://0.0.0.0:"), s.url)
         c = s.client()
         self.fails(c, "GET", "/v1/memories", params={"user_id": "u"}, status=401)
@@ -193,6 +196,76 @@ class AuthTest(ServerTestCase):
         self.fails(c, "GET", "/v1/memories", params={"user_id": "u"}, status=401)
         self.fails(c, "GET", "/v1/memories", params={"user_id": "u"}, key=key["secret"],
                    status=401)
+
+
+class TlsTest(ServerTestCase):
+    """HTTPS with a certificate the test makes (openssl, self-signed, for 127.0.0.1), and the
+    refusal to serve plain HTTP beyond loopback."""
+
+    def make_cert(self):
+        cert, key = os.path.join(self.dir, "cert.pem"), os.path.join(self.dir, "key.pem")
+        r = subprocess.run(["openssl", "req", "-x509", "-newkey", "rsa:2048", "-nodes",
+                            "-keyout", key, "-out", cert, "-days", "2", "-subj", "/CN=localhost",
+                            "-addext", "subjectAltName=IP:127.0.0.1,DNS:localhost"],
+                           capture_output=True)
+        self.assertEqual(r.returncode, 0, r.stderr)
+        return cert, key
+
+    def test_https_serves_and_plain_http_is_refused_beyond_loopback(self):
+        cert, key = self.make_cert()
+        s = self.start_server("--tls-cert", cert, "--tls-key", key)
+        self.assertTrue(s.url.startswith("https://127.0.0.1:"), s.url)
+        c = s.client(tls_ca=cert)
+        self.ok(c, "GET", "/healthz")
+        m = self.ok(c, "POST", "/v1/memories",
+                    {"user_id": "u", "content": "likes green tea"}, expect=201)
+        got = self.ok(c, "GET", "/v1/memories/" + m["results"][0]["id"],
+                      params={"user_id": "u"})
+        self.assertEqual(got["content"], "likes green tea")
+        # Errors are JSON over TLS too.
+        self.fails(c, "GET", "/v1/memories", params={}, status=400)
+        # A client that does not trust the certificate fails the handshake.
+        with self.assertRaises(ssl.SSLError):
+            untrusted = h.Client(s.port, tls_ca=self.make_other_ca())
+            untrusted.request("GET", "/healthz")
+        # Plain HTTP to the TLS port gets no answer a client could take for a response.
+        plain = h.Client(s.port, timeout=5)
+        try:
+            r = plain.request("GET", "/healthz")
+            self.assertNotEqual(r.status, 200, r)
+        except (OSError, http.client.HTTPException):
+            pass
+        plain.close()
+        s.stop()
+        self.servers.remove(s)
+        # Beyond loopback: plain HTTP is refused even with keys; TLS or --allow-plain-http starts.
+        admin = create_key(self.db, "acme", admin=True)
+        r = run_engram(self.db, "serve", "--host", "0.0.0.0", "--port", "0", "--access-log", "",
+                       timeout=20)
+        self.assertEqual(r.returncode, 2, r)
+        self.assertIn(b"plain HTTP", r.stderr)
+        self.assertIn(b"--tls-cert", r.stderr)
+        s = self.start_server("--host", "0.0.0.0", "--tls-cert", cert, "--tls-key", key)
+        self.assertTrue(s.url.startswith("https://0.0.0.0:"), s.url)
+        self.ok(s.client(tls_ca=cert, key=admin["secret"]), "GET", "/v1/memories",
+                params={"user_id": "u"})
+        # Half a pair, a missing file, or the files swapped: clear errors at start.
+        for args, words in ((["--tls-cert", cert], b"both"),
+                            (["--tls-cert", cert, "--tls-key", os.path.join(self.dir, "missing.pem")],
+                             b"cannot read"),
+                            (["--tls-cert", key, "--tls-key", cert], b"no PEM CERTIFICATE")):
+            r = run_engram(self.db, "serve", "--port", "0", "--access-log", "", *args,
+                           timeout=20)
+            self.assertEqual(r.returncode, 2, (args, r))
+            self.assertIn(words, r.stderr, args)
+
+    def make_other_ca(self):
+        other, other_key = os.path.join(self.dir, "other.pem"), os.path.join(self.dir, "other-key.pem")
+        r = subprocess.run(["openssl", "req", "-x509", "-newkey", "rsa:2048", "-nodes",
+                            "-keyout", other_key, "-out", other, "-days", "2",
+                            "-subj", "/CN=someone-else"], capture_output=True)
+        self.assertEqual(r.returncode, 0, r.stderr)
+        return other
 
 
 class KeyStoreSnapshotTest(ServerTestCase):

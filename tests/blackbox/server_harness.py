@@ -9,6 +9,7 @@ import http.client
 import json
 import os
 import signal
+import ssl
 import subprocess
 import sys
 import tempfile
@@ -89,11 +90,17 @@ class Client:
     # sends infer=false when a body does not say; write-path tests set it to False.
     STORE_AS_GIVEN_PATHS = ("/v1/memories", "/v1/memories/batch")
 
-    def __init__(self, port, key=None, timeout=30, store_as_given=True):
+    def __init__(self, port, key=None, timeout=30, store_as_given=True, tls_ca=None):
+        """tls_ca: the PEM certificate to trust; the connection is then HTTPS."""
         self.port = port
         self.key = key
         self.store_as_given = store_as_given
-        self.conn = http.client.HTTPConnection("127.0.0.1", port, timeout=timeout)
+        if tls_ca:
+            context = ssl.create_default_context(cafile=tls_ca)
+            self.conn = http.client.HTTPSConnection("127.0.0.1", port, timeout=timeout,
+                                                    context=context)
+        else:
+            self.conn = http.client.HTTPConnection("127.0.0.1", port, timeout=timeout)
         self.last_used = time.monotonic()
 
     def close(self):
@@ -158,7 +165,7 @@ class Server:
             raise AssertionError("server printed no URL; stderr: %s" % self.stderr())
         self.url = first[0].decode().strip()
         parsed = urllib.parse.urlparse(self.url)
-        if parsed.scheme != "http" or not parsed.port:
+        if parsed.scheme not in ("http", "https") or not parsed.port:
             raise AssertionError("first stdout line is not a URL: %r" % self.url)
         self.port = parsed.port
         # Anything else on stdout would be a bug (the access log goes to its file); drain it
@@ -172,8 +179,8 @@ class Server:
         for line in self.proc.stdout:
             self.stdout_rest.append(line)
 
-    def client(self, key=None, timeout=30):
-        c = Client(self.port, key=key, timeout=timeout)
+    def client(self, key=None, timeout=30, tls_ca=None):
+        c = Client(self.port, key=key, timeout=timeout, tls_ca=tls_ca)
         self.clients.append(c)
         return c
 

@@ -338,6 +338,54 @@ class WritePathTest(h.ServerTestCase):
         # Another user sees no such session.
         self.fails(c, "GET", "/v1/sessions/trip", params={"user_id": "bob"}, status=404)
 
+    def test_a_hard_delete_takes_the_job_and_the_conversation(self):
+        """The two leaks found by hand: a purged async memory still served by GET /v1/jobs/{id},
+        and a purged memory's turn still served by /v1/context."""
+        s = self.start_server()
+        c = self.infer_client(s)
+        job_id = self.ok(c, "POST", "/v1/memories",
+                         {"user_id": "ann", "content": "I live in Quetzalburg now.",
+                          "async": True}, expect=202)["job_id"]
+        job = self.wait_job(c, "ann", job_id)
+        self.assertEqual(job["state"], "done", job)
+        _, memories = self.split(job["result"])
+        self.assertEqual(len(memories), 1, job)
+        r = self.ok(c, "DELETE", "/v1/memories/" + memories[0]["id"],
+                    params={"user_id": "ann", "hard": "true"})
+        self.assertEqual((r["hard"], r["jobs"]), (True, 1), r)
+        self.assertEqual(len(r["purged"]), 2, r)  # the memory and its kept turn
+        self.fails(c, "GET", "/v1/jobs/" + job_id, params={"user_id": "ann"}, status=404)
+        self.assertEqual(self.active(c, "ann"), [])
+        # A session: the turn leaves working memory and the context block with its memory.
+        said = self.ok(c, "POST", "/v1/sessions/s1/messages", {
+            "user_id": "ann", "messages": [
+                {"role": "user", "content": "我住在鸢尾镇九四七号。"},
+                {"role": "user", "content": "I love jasmine tea."}]}, expect=201)
+        home = [x for x in said["results"] if x["kind"] == "memory" and "鸢尾镇" in
+                x["memory"]["content"]]
+        self.assertEqual(len(home), 1, said)
+        ctx = {"user_id": "ann", "session_id": "s1", "query": "where do I live?",
+               "token_budget": 300}
+        self.assertIn("鸢尾镇", self.ok(c, "POST", "/v1/context", ctx)["context"])
+        r = self.ok(c, "DELETE", "/v1/memories/" + home[0]["id"],
+                    params={"user_id": "ann", "hard": "true"})
+        self.assertEqual(r["session_turns"], 1, r)
+        after = self.ok(c, "POST", "/v1/context", ctx)["context"]
+        self.assertNotIn("鸢尾镇", after)
+        self.assertIn("jasmine tea", after)
+        turns = self.ok(c, "GET", "/v1/sessions/s1", params={"user_id": "ann"})["working"]["turns"]
+        self.assertEqual([t["content"] for t in turns], ["I love jasmine tea."])
+        # source_turns=false: only the memory goes; soft deletes refuse the parameter.
+        tea = [m for m in self.list_all(c, "ann") if m["type"] != "message"]
+        self.assertEqual(len(tea), 1, tea)
+        self.fails(c, "DELETE", "/v1/memories/" + tea[0]["id"],
+                   params={"user_id": "ann", "source_turns": "false"}, status=400,
+                   mentions="source_turns")
+        r = self.ok(c, "DELETE", "/v1/memories/" + tea[0]["id"],
+                    params={"user_id": "ann", "hard": "true", "source_turns": "false"})
+        self.assertEqual((r["purged"], r["session_turns"]), ([tea[0]["id"]], 0), r)
+        self.assertIn("jasmine tea", self.ok(c, "POST", "/v1/context", ctx)["context"])
+
     def test_async_add_returns_a_job_that_completes(self):
         c = self.infer_client(self.start_server())
         accepted = self.ok(c, "POST", "/v1/memories",
