@@ -13,6 +13,7 @@ runs `engram purge --all-memories --yes --verify --json`, printing its report an
 import argparse
 import json
 import os
+import shutil
 import subprocess
 import sys
 import tempfile
@@ -71,12 +72,20 @@ def main():
     ap.add_argument("--turns", type=int, default=2000)
     ap.add_argument("--runs", type=int, default=3)
     ap.add_argument("--port", type=int, default=18791)
+    ap.add_argument("--template", help="a database filled before (kept by --keep): copied "
+                    "instead of filling again")
+    ap.add_argument("--keep", help="copy the filled database here before purging")
     args = ap.parse_args()
     for run in range(args.runs):
         with tempfile.TemporaryDirectory() as d:
             db = os.path.join(d, "bench.db")
-            print("run %d: filling %s" % (run + 1, db), file=sys.stderr)
-            fill(args.engram, db, args.items, args.turns, args.port)
+            if args.template:
+                shutil.copy(args.template, db)
+            else:
+                print("run %d: filling %s" % (run + 1, db), file=sys.stderr)
+                fill(args.engram, db, args.items, args.turns, args.port)
+                if args.keep:
+                    shutil.copy(db, args.keep)
             started = time.monotonic()
             r = subprocess.run([args.engram, "--db", db, "--user", "big", "--json", "purge",
                                 "--all-memories", "--yes", "--verify"], capture_output=True)

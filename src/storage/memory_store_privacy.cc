@@ -21,24 +21,27 @@ void AddText(std::set<std::string>* out, const std::string& text) {
   if (normalized != text) out->insert(normalized.substr(0, kNeedlePrefix));
 }
 
-// A vector's most telling 64 bytes: the window with the fewest zero bytes (a sparse vector's
-// zeros match every zeroed page of the file); none when even that is mostly zeros.
+// A vector's most telling 64 bytes (16 floats): of the windows that start with a non-zero float
+// (the scan indexes a needle by its first 8 bytes, and zeroed pages are all zeros), the one
+// holding the most non-zero floats; none when no window holds two (too little to be telling).
 std::string VectorNeedle(const std::string& blob) {
-  constexpr size_t kWindow = 64;
-  if (blob.size() < kWindow) return "";
-  size_t zeros = 0;
-  for (size_t i = 0; i < kWindow; ++i) zeros += blob[i] == 0;
-  size_t best = 0, best_zeros = zeros;
-  for (size_t at = 4; at + kWindow <= blob.size(); at += 4) {  // whole floats
-    for (size_t i = at - 4; i < at; ++i) zeros -= blob[i] == 0;
-    for (size_t i = at + kWindow - 4; i < at + kWindow; ++i) zeros += blob[i] == 0;
-    if (zeros < best_zeros) {
+  constexpr size_t kFloats = 16;
+  const size_t n = blob.size() / 4;
+  auto nonzero = [&](size_t f) {
+    return blob[4 * f] != 0 || blob[4 * f + 1] != 0 || blob[4 * f + 2] != 0 ||
+           blob[4 * f + 3] != 0;
+  };
+  size_t best = n, best_count = 1;
+  for (size_t at = 0; at + kFloats <= n; ++at) {
+    if (!nonzero(at)) continue;
+    size_t count = 0;
+    for (size_t f = at; f < at + kFloats; ++f) count += nonzero(f);
+    if (count > best_count) {
       best = at;
-      best_zeros = zeros;
+      best_count = count;
     }
   }
-  if (best_zeros > kWindow / 2) return "";
-  return blob.substr(best, kWindow);
+  return best < n ? blob.substr(4 * best, 4 * kFloats) : "";
 }
 
 }  // namespace

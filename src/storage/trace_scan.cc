@@ -51,6 +51,9 @@ NeedleSet::NeedleSet(const std::vector<std::string>& needles)
   for (size_t i = 0; i < needles.size(); ++i) {
     if (needles[i].size() < kMinNeedleBytes) continue;
     const uint64_t word = Load8(needles[i].data());
+    // Eight zero bytes begin every zeroed page's offsets: such a needle would be compared at
+    // nearly every byte of the file (the callers make needles that do not start so).
+    if (word == 0) continue;
     const size_t slot = FilterSlot(word);
     filter_[slot >> 6] |= uint64_t{1} << (slot & 63);
     by_word_.emplace(word, i);

@@ -28,7 +28,8 @@ std::vector<std::string> EngramFiles(const std::string& db_path);
 inline constexpr size_t kMinNeedleBytes = 8;
 
 // Many needles, found in one pass over a buffer. Needles shorter than kMinNeedleBytes are
-// skipped (too short to tell a trace from chance).
+// skipped (too short to tell a trace from chance), and so are needles starting with eight zero
+// bytes (indistinguishable from zeroed pages at the scan's first look).
 class NeedleSet {
  public:
   explicit NeedleSet(const std::vector<std::string>& needles);
