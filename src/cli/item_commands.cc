@@ -505,7 +505,13 @@ void AddItemCommands(CLI::App& app, Context& ctx) {
             e.Purge(s, st.purge_id, PurgeOptions{.source_turns = !st.purge_keep_source_turns});
         if (!purged.ok()) return ctx.Fail(purged.status());
         if (ctx.json) {
-          std::cout << api::PurgeToJson(st.purge_id, *purged).dump() << "\n";
+          // "purged" stays the count it always was (as for --all-memories); the ids beside it.
+          std::cout << json{{"purged", purged->ids.size()},
+                            {"ids", purged->ids},
+                            {"session_turns", purged->session_turns},
+                            {"jobs", purged->jobs}}
+                           .dump()
+                    << "\n";
           return kExitOk;
         }
         std::cout << "purged " << st.purge_id;

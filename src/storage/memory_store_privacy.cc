@@ -28,8 +28,7 @@ std::string VectorNeedle(const std::string& blob) {
   constexpr size_t kFloats = 16;
   const size_t n = blob.size() / 4;
   auto nonzero = [&](size_t f) {
-    return blob[4 * f] != 0 || blob[4 * f + 1] != 0 || blob[4 * f + 2] != 0 ||
-           blob[4 * f + 3] != 0;
+    return blob[4 * f] != 0 || blob[4 * f + 1] != 0 || blob[4 * f + 2] != 0 || blob[4 * f + 3] != 0;
   };
   size_t best = n, best_count = 1;
   for (size_t at = 0; at + kFloats <= n; ++at) {

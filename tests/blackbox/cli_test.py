@@ -1033,7 +1033,8 @@ class JsonOutputTest(EngramTestCase):
         self.assertEqual(self.ok_json("export", "-o", out), {"exported": 1, "file": out})
         self.assertEqual(self.ok_json("import", out, db=self.path("other.db"), user=None),
                          {"imported": 1, "skipped": 0, "rejected": 0, "errors": []})
-        self.assertEqual(self.ok_json("purge", item["id"]), {"purged": 1})
+        self.assertEqual(self.ok_json("purge", item["id"]),
+                         {"purged": 1, "ids": [item["id"]], "session_turns": 0, "jobs": 0})
         # --json may also follow the subcommand, on both write paths.
         r = self.ok("add", "--no-infer", "after", "--json")
         self.assertEqual(r.json()["content"], "after")

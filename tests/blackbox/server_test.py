@@ -483,7 +483,8 @@ class ItemTest(ApiTestCase):
                    mentions="bogus")
         self.fails(self.c, "DELETE", path, params={"user_id": "frank", "hard": "true"}, status=404)
         r = self.ok(self.c, "DELETE", path, params=dict(scope, hard="true"))
-        self.assertEqual(r, {"id": m["id"], "deleted": True, "hard": True})
+        self.assertEqual(r, {"id": m["id"], "deleted": True, "hard": True, "purged": [m["id"]],
+                             "session_turns": 0, "jobs": 0})
         self.fails(self.c, "GET", path, params=scope, status=404, code="not_found")
         self.fails(self.c, "GET", path + "/history", params=scope, status=404, code="not_found")
         self.fails(self.c, "DELETE", path, params=dict(scope, hard="1"), status=404)
