@@ -257,6 +257,14 @@ class Engine {
   Result<std::vector<float>> GetVector(const Scope& scope, std::string_view id,
                                        std::string_view model);
 
+  // What is stored about scope's (tenant, user) besides memories (UserExtras, records.h):
+  // sessions with all their turns, the profile summary, the maintenance log. For export.
+  Result<UserExtras> ExportUserExtras(const Scope& scope);
+  // Writes them back in one transaction (import): each session with its turns (one present
+  // already is Conflict, or skipped with OnConflict::kSkip), the profile summary (replacing
+  // one present), the log entries (appended). Every field is checked first.
+  Result<ExtrasImportStats> ImportUserExtras(const Scope& scope, const UserExtras& extras,
+                                             OnConflict on_conflict);
   // Streams every item of the scope (every status), oldest first (insertion order, so an
   // import of the stream lists items exactly as before), with history and vectors.
   // Stops at, and returns, the first error `sink` returns.

@@ -10,7 +10,9 @@
 #include <string_view>
 #include <vector>
 
+#include "engram/lifecycle.h"
 #include "engram/memory.h"
+#include "engram/profile.h"
 
 namespace engram {
 
@@ -155,6 +157,20 @@ struct VerifiedPurge {
   int64_t removed = 0;  // memories
   TraceReport scan;
   int64_t purge_ms = 0, scan_ms = 0;
+};
+
+// What is stored about a user besides their memories (Engine::ExportUserExtras): the sessions
+// with every turn, the profile summary, the maintenance log. With the memories (their history
+// and vectors), everything an export carries.
+struct UserExtras {
+  std::vector<SessionInfo> sessions;  // each with all its turns in `recent`, oldest first
+  std::optional<ProfileSummary> profile;
+  std::vector<MaintenanceLogEntry> maintenance_log;  // oldest first
+};
+
+struct ExtrasImportStats {
+  int64_t sessions = 0, turns = 0, profiles = 0, log_entries = 0;
+  int64_t skipped_sessions = 0;  // present already (OnConflict::kSkip)
 };
 
 }  // namespace engram

@@ -1,8 +1,9 @@
 // Export to and import from JSON Lines (format: docs/storage-format.md, "Export format").
 //
-// An export file starts with a header line {"kind":"engram-export","version":1,...} followed by
-// one line per memory: the item with every field, its full history and its stored vectors.
-// Importing an export into an empty database reproduces every field.
+// An export file starts with a header line {"kind":"engram-export","version":2,...} followed by
+// one line per memory (the item with every field, its full history and its stored vectors),
+// then, per user, one line per session (with every turn), one for the profile summary and one
+// for the maintenance log. Importing an export into an empty database reproduces every field.
 #pragma once
 
 #include <cstdint>
@@ -17,10 +18,13 @@
 
 namespace engram {
 
-inline constexpr int kExportFormatVersion = 1;
+// 2: adds the lines of sessions (with their turns), the profile summary and the maintenance
+// log. Version 1 files (memories only) import as before.
+inline constexpr int kExportFormatVersion = 2;
 
 struct ExportStats {
   int64_t memories = 0;
+  int64_t sessions = 0, turns = 0, profiles = 0, log_entries = 0;
 };
 
 // Writes the header and every record of `scopes` (each a tenant + user) to `out`.
@@ -45,7 +49,8 @@ struct ImportLineError {
 struct ImportReport {
   int64_t lines = 0;  // non-blank lines read, header included
   int64_t imported = 0;
-  int64_t skipped = 0;   // ids already present (OnConflict::kSkip)
+  int64_t skipped = 0;  // ids (and sessions) already present (OnConflict::kSkip)
+  int64_t sessions = 0, turns = 0, profiles = 0, log_entries = 0;  // imported
   int64_t rejected = 0;  // records in rejected batches (good lines among them included)
   std::vector<ImportLineError> errors;  // in line order
   bool ok() const { return errors.empty(); }

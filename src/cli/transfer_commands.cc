@@ -75,9 +75,22 @@ int RunExport(Context& ctx, const TransferState& st) {
   if (!stats.ok()) return ctx.Fail(stats.status());
   if (st.out_path != "-") {
     if (ctx.json) {
-      std::cout << json{{"exported", stats->memories}, {"file", st.out_path}}.dump() << "\n";
+      std::cout << json{{"exported", stats->memories},
+                        {"sessions", stats->sessions},
+                        {"turns", stats->turns},
+                        {"profiles", stats->profiles},
+                        {"log_entries", stats->log_entries},
+                        {"file", st.out_path}}
+                       .dump()
+                << "\n";
     } else {
-      std::cout << "exported " << stats->memories << " memories to " << st.out_path << "\n";
+      std::cout << "exported " << stats->memories << " memories";
+      if (stats->sessions + stats->profiles + stats->log_entries > 0) {
+        std::cout << ", " << stats->sessions << " sessions (" << stats->turns << " turns), "
+                  << stats->profiles << " profile summaries, " << stats->log_entries
+                  << " maintenance log entries";
+      }
+      std::cout << " to " << st.out_path << "\n";
     }
   }
   return kExitOk;
@@ -114,6 +127,10 @@ int RunImport(Context& ctx, const TransferState& st) {
     for (const ImportLineError& e : r.errors)
       errors.push_back({{"line", e.line}, {"message", e.message}});
     std::cout << json{{"imported", r.imported},
+                      {"sessions", r.sessions},
+                      {"turns", r.turns},
+                      {"profiles", r.profiles},
+                      {"log_entries", r.log_entries},
                       {"skipped", r.skipped},
                       {"rejected", r.rejected},
                       {"errors", errors}}
@@ -122,6 +139,10 @@ int RunImport(Context& ctx, const TransferState& st) {
   } else {
     for (const ImportLineError& e : r.errors) std::cerr << "engram: " << e.message << "\n";
     std::cout << "imported " << r.imported << " memories";
+    if (r.sessions + r.profiles + r.log_entries > 0) {
+      std::cout << ", " << r.sessions << " sessions (" << r.turns << " turns), " << r.profiles
+                << " profile summaries, " << r.log_entries << " maintenance log entries";
+    }
     if (r.skipped) std::cout << ", skipped " << r.skipped << " already present";
     if (r.rejected)
       std::cout << ", rejected " << r.rejected << " (batches with errors are not written)";
@@ -136,7 +157,10 @@ void AddTransferCommands(CLI::App& app, Context& ctx) {
   auto state = std::make_shared<TransferState>();
   TransferState& st = *state;
 
-  auto* exp = app.add_subcommand("export", "Write memories, history and vectors as JSON Lines");
+  auto* exp = app.add_subcommand(
+      "export",
+      "Write everything stored about users (memories, history, vectors, sessions, "
+      "profile summary, maintenance log) as JSON Lines");
   exp->add_option("--out,-o", st.out_path, "Output file ('-' for standard output)");
   exp->add_flag("--all", st.all_users, "Every user of --tenant");
   exp->add_flag("--all-tenants", st.all_tenants, "Every user of every tenant");

@@ -522,6 +522,13 @@ Status Engine::Purge(const Scope& scope, std::string_view id) {
 }
 int64_t Engine::PurgeGeneration() const { return impl_->PurgeGeneration(); }
 Result<int64_t> Engine::PurgeScope(const Scope& scope) { return impl_->PurgeScope(scope); }
+Result<UserExtras> Engine::ExportUserExtras(const Scope& scope) {
+  return impl_->ExportUserExtras(scope);
+}
+Result<ExtrasImportStats> Engine::ImportUserExtras(const Scope& scope, const UserExtras& extras,
+                                                   OnConflict on_conflict) {
+  return impl_->ImportUserExtras(scope, extras, on_conflict);
+}
 Result<VerifiedPurge> Engine::PurgeScopeVerified(const Scope& scope) {
   return impl_->PurgeScopeVerified(scope);
 }

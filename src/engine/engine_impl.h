@@ -71,6 +71,9 @@ class Engine::Impl {
                                        std::string_view model);
   Status Export(const Scope& scope, const std::function<Status(const MemoryRecord&)>& sink);
   Result<ImportStats> Import(const std::vector<MemoryRecord>& records, OnConflict on_conflict);
+  Result<UserExtras> ExportUserExtras(const Scope& scope);
+  Result<ExtrasImportStats> ImportUserExtras(const Scope& scope, const UserExtras& extras,
+                                             OnConflict on_conflict);
   Result<std::vector<SearchHit>> Search(const Scope& scope, const SearchQuery& query);
   Result<ContextResult> BuildContext(const Scope& scope, const ContextRequest& request);
   Result<int64_t> Reembed(const ProgressFn& progress);

@@ -86,4 +86,48 @@ Result<VerifiedPurge> Engine::Impl::PurgeScopeVerified(const Scope& scope) {
   return out;
 }
 
+Result<UserExtras> Engine::Impl::ExportUserExtras(const Scope& scope) {
+  ENGRAM_RETURN_IF_ERROR(ValidateScope(scope));
+  return store_->ReadUserExtras(scope);
+}
+
+Result<ExtrasImportStats> Engine::Impl::ImportUserExtras(const Scope& scope,
+                                                         const UserExtras& extras,
+                                                         OnConflict on_conflict) {
+  ENGRAM_RETURN_IF_ERROR(ValidateScope(scope));
+  for (const SessionInfo& s : extras.sessions) {
+    Scope session = scope;
+    session.session_id = s.session_id;
+    session.agent_id = s.agent_id;
+    ENGRAM_RETURN_IF_ERROR(ValidateScope(session).WithContext("session"));
+    if (s.session_id.empty()) return Status::InvalidArgument("a session needs its session_id");
+    if (!s.summary_id.empty()) ENGRAM_RETURN_IF_ERROR(ValidateId(s.summary_id));
+    for (const StoredTurn& t : s.recent) {
+      const std::string where = "session '" + s.session_id + "' turn";
+      ENGRAM_RETURN_IF_ERROR(
+          ValidateText("message_id", t.message_id, kMaxListEntryBytes).WithContext(where));
+      ENGRAM_RETURN_IF_ERROR(ValidateText("role", t.role, kMaxListEntryBytes).WithContext(where));
+      ENGRAM_RETURN_IF_ERROR(
+          ValidateText("content", t.content, options_.max_content_bytes).WithContext(where));
+      if (t.message_id.empty() || t.role.empty() || t.content.empty()) {
+        return Status::InvalidArgument(where + ": message_id, role and content are required");
+      }
+    }
+  }
+  if (extras.profile) {
+    ENGRAM_RETURN_IF_ERROR(
+        ValidateText("profile summary", extras.profile->text, options_.max_content_bytes));
+    for (const std::string& id : extras.profile->item_ids) ENGRAM_RETURN_IF_ERROR(ValidateId(id));
+  }
+  for (const MaintenanceLogEntry& e : extras.maintenance_log) {
+    ENGRAM_RETURN_IF_ERROR(ValidateText("maintenance log item_id", e.item_id, kMaxListEntryBytes));
+    ENGRAM_RETURN_IF_ERROR(ValidateText("maintenance log reason", e.reason, SIZE_MAX));
+  }
+  std::lock_guard<std::mutex> lock(write_mu_);
+  auto stats = store_->WriteUserExtras(scope, extras, on_conflict);
+  // Imported turns may belong to sessions whose working memory is loaded: it reloads.
+  purge_generation_.fetch_add(1, std::memory_order_acq_rel);
+  return stats;
+}
+
 }  // namespace engram

@@ -166,6 +166,14 @@ class MemoryStore {
   Result<SessionInfo> GetSession(const Scope& scope, int recent);
   Status SetSessionSummary(const Scope& scope, const std::string& summary_id,
                            std::optional<TimestampMs> closed_at);
+  // Export and import of what a user has besides memories (memory_store_sessions.cc): every
+  // session of scope's (tenant, user) with all its turns, the profile summary and the
+  // maintenance log; and writing them back in one transaction (sessions present already:
+  // Conflict, or skipped with OnConflict::kSkip; the profile summary replaces one present;
+  // log entries are appended).
+  Result<UserExtras> ReadUserExtras(const Scope& scope);
+  Result<ExtrasImportStats> WriteUserExtras(const Scope& scope, const UserExtras& extras,
+                                            OnConflict on_conflict);
 
   // Hard delete of one item (in `scope`) and, with options.source_turns, of the conversation it
   // came from (PurgeOptions, records.h), in one transaction: the items (history, vectors and

@@ -115,4 +115,133 @@ Status MemoryStore::SetSessionSummary(const Scope& scope, const std::string& sum
   return Status::Ok();
 }
 
+Result<UserExtras> MemoryStore::ReadUserExtras(const Scope& scope) {
+  const Scope whole{scope.tenant, scope.user_id, "", ""};
+  UserExtras out;
+  {
+    ENGRAM_ASSIGN_OR_RETURN(ReaderLease lease, AcquireReader());
+    Database* db = lease.db();
+    ReadTransaction read(db);
+    ENGRAM_RETURN_IF_ERROR(read.Begin());
+    ENGRAM_ASSIGN_OR_RETURN(auto scope_id, FindScopeId(db, whole));
+    if (!scope_id) return out;
+    ENGRAM_ASSIGN_OR_RETURN(
+        Statement * sessions,
+        db->Prepare("SELECT seq, session_id, agent_id, started_at, last_turn_at, closed_at, "
+                    "summary_id FROM sessions WHERE scope_id = ? ORDER BY seq"));
+    ENGRAM_ASSIGN_OR_RETURN(Statement * turns,
+                            db->Prepare("SELECT message_id, role, content, created_at FROM turns "
+                                        "WHERE session_seq = ? ORDER BY seq"));
+    sessions->Bind(1, *scope_id);
+    while (true) {
+      ENGRAM_ASSIGN_OR_RETURN(bool row, sessions->Step());
+      if (!row) break;
+      SessionInfo s;
+      s.session_id = sessions->String(1);
+      s.agent_id = sessions->String(2);
+      s.started_at = sessions->Int(3);
+      s.last_turn_at = sessions->OptionalInt(4);
+      s.closed_at = sessions->OptionalInt(5);
+      s.summary_id = sessions->String(6);
+      turns->Reset();
+      turns->Bind(1, sessions->Int(0));
+      while (true) {
+        ENGRAM_ASSIGN_OR_RETURN(bool more, turns->Step());
+        if (!more) break;
+        s.recent.push_back(
+            StoredTurn{turns->String(0), turns->String(1), turns->String(2), turns->Int(3)});
+      }
+      s.turn_count = static_cast<int64_t>(s.recent.size());
+      out.sessions.push_back(std::move(s));
+    }
+  }
+  ENGRAM_ASSIGN_OR_RETURN(out.profile, GetProfileSummary(whole));
+  ENGRAM_ASSIGN_OR_RETURN(out.maintenance_log, LifecycleLog(whole, 1'000'000'000));
+  return out;
+}
+
+Result<ExtrasImportStats> MemoryStore::WriteUserExtras(const Scope& scope, const UserExtras& extras,
+                                                       OnConflict on_conflict) {
+  const Scope whole{scope.tenant, scope.user_id, "", ""};
+  ExtrasImportStats stats;
+  std::lock_guard<GatedMutex> lock(write_mu_);
+  Transaction txn(writer_.get());
+  ENGRAM_RETURN_IF_ERROR(txn.Begin());
+  ENGRAM_ASSIGN_OR_RETURN(int64_t scope_id, EnsureScopeId(whole));
+  ENGRAM_ASSIGN_OR_RETURN(
+      Statement * session,
+      writer_->Prepare("INSERT INTO sessions(scope_id, session_id, agent_id, started_at, "
+                       "last_turn_at, closed_at, summary_id) VALUES (?, ?, ?, ?, ?, ?, ?) "
+                       "ON CONFLICT (scope_id, session_id) DO NOTHING"));
+  ENGRAM_ASSIGN_OR_RETURN(
+      Statement * turn,
+      writer_->Prepare("INSERT INTO turns(session_seq, message_id, role, content, created_at) "
+                       "VALUES (?, ?, ?, ?, ?)"));
+  for (const SessionInfo& s : extras.sessions) {
+    session->Reset();
+    ENGRAM_RETURN_IF_ERROR(session->Bind(1, scope_id)
+                               .Bind(2, s.session_id)
+                               .Bind(3, s.agent_id)
+                               .Bind(4, s.started_at)
+                               .Bind(5, s.last_turn_at)
+                               .Bind(6, s.closed_at)
+                               .Bind(7, s.summary_id)
+                               .Run());
+    if (writer_->Changes() == 0) {
+      if (on_conflict == OnConflict::kSkip) {
+        ++stats.skipped_sessions;
+        continue;
+      }
+      return Status::Conflict("session '" + s.session_id + "' exists already");
+    }
+    const int64_t session_seq = writer_->LastInsertRowId();
+    ++stats.sessions;
+    for (const StoredTurn& t : s.recent) {
+      turn->Reset();
+      ENGRAM_RETURN_IF_ERROR(turn->Bind(1, session_seq)
+                                 .Bind(2, t.message_id)
+                                 .Bind(3, t.role)
+                                 .Bind(4, t.content)
+                                 .Bind(5, t.at)
+                                 .Run());
+      ++stats.turns;
+    }
+  }
+  if (extras.profile) {
+    const ProfileSummary& p = *extras.profile;
+    std::string ids;
+    for (const std::string& id : p.item_ids) ids += (ids.empty() ? "" : " ") + id;
+    ENGRAM_ASSIGN_OR_RETURN(
+        Statement * put,
+        writer_->Prepare("INSERT OR REPLACE INTO profiles (scope_id, summary, item_ids, "
+                         "fingerprint, model, prompt_version, generated_at) "
+                         "VALUES (?, ?, ?, ?, ?, ?, ?)"));
+    ENGRAM_RETURN_IF_ERROR(put->Bind(1, scope_id)
+                               .Bind(2, p.text)
+                               .Bind(3, ids)
+                               .Bind(4, p.fingerprint)
+                               .Bind(5, p.model)
+                               .Bind(6, p.prompt_version)
+                               .Bind(7, p.generated_at)
+                               .Run());
+    ++stats.profiles;
+  }
+  ENGRAM_ASSIGN_OR_RETURN(
+      Statement * log,
+      writer_->Prepare("INSERT INTO lifecycle_log (scope_id, item_id, action, reason, at) "
+                       "VALUES (?, ?, ?, ?, ?)"));
+  for (const MaintenanceLogEntry& e : extras.maintenance_log) {
+    log->Reset();
+    ENGRAM_RETURN_IF_ERROR(log->Bind(1, scope_id)
+                               .Bind(2, e.item_id)
+                               .Bind(3, ToString(e.action))
+                               .Bind(4, e.reason)
+                               .Bind(5, e.at)
+                               .Run());
+    ++stats.log_entries;
+  }
+  ENGRAM_RETURN_IF_ERROR(txn.Commit());
+  return stats;
+}
+
 }  // namespace engram

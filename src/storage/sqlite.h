@@ -121,6 +121,7 @@ class Database {
 
   int64_t LastInsertRowid() const { return sqlite3_last_insert_rowid(db_); }
   int64_t Changes() const { return sqlite3_changes64(db_); }
+  int64_t LastInsertRowId() const { return sqlite3_last_insert_rowid(db_); }
   sqlite3* raw() const { return db_; }
   const std::string& path() const { return path_; }
 

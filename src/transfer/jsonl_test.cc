@@ -120,6 +120,120 @@ TEST(JsonlTest, ExportThenImportReproducesEveryField) {
   EXPECT_EQ(*second->GetVector(scope, original.item.id, "hash-4"), original.vectors[0].values);
 }
 
+// Sessions with every turn, the profile summary and the maintenance log travel with the
+// memories, field by field; a second import of the same file skips the sessions or refuses them.
+TEST(JsonlTest, SessionsProfileAndMaintenanceLogRoundTrip) {
+  TempDir dir;
+  ManualClock clock(1'796'000'000'000);  // 2026-11-30
+  auto first = testing::OpenEngine(dir.File("a.db"), &clock);
+  const Scope user{"acme", "李雷", "", ""};
+  UserExtras x;
+  SessionInfo open;
+  open.session_id = "s-1";
+  open.agent_id = "coach";
+  open.started_at = 1'796'000'000'000;
+  open.last_turn_at = 1'796'000'060'000;
+  open.summary_id = "sum-1";
+  open.recent = {{"m1", "user", "我明天去爬山", 1'796'000'000'000},
+                 {"m2", "assistant", "Take water \"and\" a map\nplease", 1'796'000'060'000}};
+  open.turn_count = 2;
+  SessionInfo closed;
+  closed.session_id = "s-2";
+  closed.started_at = 1'796'100'000'000;
+  closed.closed_at = 1'796'100'500'000;
+  closed.turn_count = 0;
+  x.sessions = {open, closed};
+  x.profile = ProfileSummary{"用户对花粉过敏。",
+                             {"mem-1", "mem-2"},
+                             "00ff00ff00ff00ff",
+                             "fake-1",
+                             "profile-v1",
+                             1'796'000'100'000,
+                             false};
+  x.maintenance_log = {
+      {"mem-1", MaintenanceAction::kArchive, "retention 0.04", 1'796'000'200'000},
+      {"profile", MaintenanceAction::kProfile, "no summary yet", 1'796'000'300'000}};
+  auto wrote = first->ImportUserExtras(user, x, OnConflict::kFail);
+  ASSERT_TRUE(wrote.ok()) << wrote.status().ToString();
+  EXPECT_EQ(
+      (std::vector<int64_t>{wrote->sessions, wrote->turns, wrote->profiles, wrote->log_entries}),
+      (std::vector<int64_t>{2, 2, 1, 2}));
+  NewMemory m = testing::Text("对花粉过敏");
+  ASSERT_TRUE(first->Add(user, m).ok());
+
+  std::stringstream file;
+  auto stats = ExportJsonl(*first, {user}, file);
+  ASSERT_TRUE(stats.ok()) << stats.status().ToString();
+  EXPECT_EQ((std::vector<int64_t>{stats->memories, stats->sessions, stats->turns, stats->profiles,
+                                  stats->log_entries}),
+            (std::vector<int64_t>{1, 2, 2, 1, 2}));
+  EXPECT_NE(file.str().find(R"("version":2)"), std::string::npos);
+  const std::string text = file.str();
+
+  auto second = testing::OpenEngine(dir.File("b.db"), &clock);
+  std::stringstream in(text);
+  auto report = ImportJsonl(*second, in, ImportOptions{});
+  ASSERT_TRUE(report.ok());
+  ASSERT_TRUE(report->ok()) << report->errors[0].message;
+  EXPECT_EQ((std::vector<int64_t>{report->imported, report->sessions, report->turns,
+                                  report->profiles, report->log_entries}),
+            (std::vector<int64_t>{1, 2, 2, 1, 2}));
+  auto a = first->ExportUserExtras(user);
+  auto b = second->ExportUserExtras(user);
+  ASSERT_TRUE(a.ok() && b.ok());
+  ASSERT_EQ(b->sessions.size(), 2u);
+  for (size_t i = 0; i < 2; ++i) {
+    EXPECT_EQ(static_cast<const SessionSummary&>(a->sessions[i]),
+              static_cast<const SessionSummary&>(b->sessions[i]));
+    EXPECT_EQ(a->sessions[i].recent, b->sessions[i].recent);
+  }
+  EXPECT_EQ(b->sessions[0].recent, open.recent);
+  EXPECT_EQ(b->sessions[1].closed_at, closed.closed_at);
+  ASSERT_TRUE(b->profile.has_value());
+  EXPECT_EQ(b->profile->text, x.profile->text);
+  EXPECT_EQ(b->profile->item_ids, x.profile->item_ids);
+  EXPECT_EQ(b->profile->fingerprint, x.profile->fingerprint);
+  EXPECT_EQ(b->profile->model, x.profile->model);
+  EXPECT_EQ(b->profile->prompt_version, x.profile->prompt_version);
+  EXPECT_EQ(b->profile->generated_at, x.profile->generated_at);
+  ASSERT_EQ(b->maintenance_log.size(), 2u);
+  for (size_t i = 0; i < 2; ++i) {
+    EXPECT_EQ(b->maintenance_log[i].item_id, x.maintenance_log[i].item_id);
+    EXPECT_EQ(b->maintenance_log[i].action, x.maintenance_log[i].action);
+    EXPECT_EQ(b->maintenance_log[i].reason, x.maintenance_log[i].reason);
+    EXPECT_EQ(b->maintenance_log[i].at, x.maintenance_log[i].at);
+  }
+  // The imported turns are the session's working memory.
+  auto working = second->GetSession(Scope{"acme", "李雷", "", "s-1"}, 10);
+  ASSERT_TRUE(working.ok());
+  EXPECT_EQ(working->recent, open.recent);
+  // Again: sessions present already are refused, or skipped.
+  std::stringstream again(text);
+  auto refused = ImportJsonl(*second, again, ImportOptions{});
+  ASSERT_TRUE(refused.ok());
+  EXPECT_FALSE(refused->ok());
+  std::stringstream skip(text);
+  auto skipped = ImportJsonl(*second, skip, ImportOptions{.on_conflict = OnConflict::kSkip});
+  ASSERT_TRUE(skipped.ok());
+  EXPECT_TRUE(skipped->ok()) << skipped->errors[0].message;
+  EXPECT_EQ(skipped->sessions, 0);
+  EXPECT_EQ(skipped->skipped, 1 + 2);  // the memory and both sessions
+  // A malformed session line is reported by its line and writes none of the user's extras.
+  auto third = testing::OpenEngine(dir.File("c.db"), &clock);
+  std::stringstream bad(
+      R"({"kind":"engram-export","version":2})"
+      "\n"
+      R"({"kind":"session","tenant":"acme","user_id":"u","session_id":"s","turns":[{"role":"user"}]})"
+      "\n");
+  auto rejected = ImportJsonl(*third, bad, ImportOptions{});
+  ASSERT_TRUE(rejected.ok());
+  ASSERT_EQ(rejected->errors.size(), 1u);
+  EXPECT_EQ(rejected->errors[0].line, 2);
+  EXPECT_NE(rejected->errors[0].message.find("message_id"), std::string::npos)
+      << rejected->errors[0].message;
+  EXPECT_EQ(third->ExportUserExtras(Scope{"acme", "u", "", ""})->sessions.size(), 0u);
+}
+
 std::string GoodLine(const std::string& id, const std::string& user = "u") {
   return R"({"kind":"memory","memory":{"id":")" + id + R"(","user_id":")" + user +
          R"(","content":"content of )" + id + R"(","created_at":"2026-01-01T00:00:00.000Z"}})";

@@ -1030,9 +1030,12 @@ class JsonOutputTest(EngramTestCase):
         self.assertEqual(self.ok_json("scopes", user=None),
                          {"scopes": [{"tenant": "default", "user_id": "alice", "items": 1}]})
         out = self.path("e.jsonl")
-        self.assertEqual(self.ok_json("export", "-o", out), {"exported": 1, "file": out})
+        self.assertEqual(self.ok_json("export", "-o", out),
+                         {"exported": 1, "file": out, "sessions": 0, "turns": 0, "profiles": 0,
+                          "log_entries": 0})
         self.assertEqual(self.ok_json("import", out, db=self.path("other.db"), user=None),
-                         {"imported": 1, "skipped": 0, "rejected": 0, "errors": []})
+                         {"imported": 1, "skipped": 0, "rejected": 0, "errors": [],
+                          "sessions": 0, "turns": 0, "profiles": 0, "log_entries": 0})
         self.assertEqual(self.ok_json("purge", item["id"]),
                          {"purged": 1, "ids": [item["id"]], "session_turns": 0, "jobs": 0})
         # --json may also follow the subcommand, on both write paths.
@@ -1199,7 +1202,7 @@ class RoundTripTest(EngramTestCase):
     def test_export_has_header_and_every_memory(self):
         for lines in (self.lines1, self.lines2):
             header = json.loads(lines[0])
-            self.assertEqual((header["kind"], header["version"]), ("engram-export", 1))
+            self.assertEqual((header["kind"], header["version"]), ("engram-export", 2))
             self.assertRegex(header["exported_at"], TIME_RE)
         self.assertEqual(len(self.lines1), 1 + 10)
         recs = self.records(self.lines1)
@@ -1312,7 +1315,8 @@ class ExportImportTest(EngramTestCase):
         dump2 = self.ok("export").stdout
         report = self.ok_json("import", "-", "--on-conflict", "skip", db=other, user=None,
                               stdin=dump2)
-        self.assertEqual(report, {"imported": 1, "skipped": 3, "rejected": 0, "errors": []})
+        self.assertEqual(report, {"imported": 1, "skipped": 3, "rejected": 0, "errors": [],
+                                  "sessions": 0, "turns": 0, "profiles": 0, "log_entries": 0})
         self.assertEqual(self.count_all(db=other), 4)
         self.fails(EXIT_USAGE, "import", "-", "--on-conflict", "overwrite", db=other, user=None,
                    stdin=dump2)

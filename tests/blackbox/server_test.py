@@ -672,7 +672,7 @@ class ExportTest(ApiTestCase):
         self.assertIn("attachment", r.header("content-disposition"))
         lines = r.text().splitlines()
         header = json.loads(lines[0])
-        self.assertEqual((header["kind"], header["version"]), ("engram-export", 1))
+        self.assertEqual((header["kind"], header["version"]), ("engram-export", 2))
         records = [json.loads(line) for line in lines[1:]]
         self.assertEqual([x["kind"] for x in records], ["memory", "memory"])
         self.assertEqual([x["memory"]["id"] for x in records], [a["id"], b["id"]])
