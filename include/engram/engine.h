@@ -22,6 +22,7 @@
 
 #include "engram/clock.h"
 #include "engram/embedder.h"
+#include "engram/encryption.h"
 #include "engram/extraction.h"
 #include "engram/lifecycle.h"
 #include "engram/listings.h"
@@ -85,6 +86,10 @@ struct EngineOptions {
   // again). The same model writes the profile's summary (prompts/profile-v1.txt) in each run
   // that finds a user's profile lines changed; a bad reply keeps the summary written before.
   std::shared_ptr<LlmClient> summarizer;
+  // Encryption at rest (include/engram/encryption.h): set, the database, its WAL and journal
+  // and the index snapshots are sealed with this key, and a new database is created sealed;
+  // a sealed database cannot be opened without it. Null: plain files.
+  std::shared_ptr<const EncryptionKey> encryption_key;
 };
 
 // Progress of a long operation: items done so far of a total (total 0 when unknown).
@@ -175,6 +180,14 @@ class Engine {
   // Opens or creates the database at options.path and migrates it to the current schema.
   // Corruption if the file is not an Engram database or is newer than this build.
   static Result<std::unique_ptr<Engine>> Open(const EngineOptions& options);
+  // Encryption at rest: rewrites the database at `path`, read with `old_key` (null: it is
+  // plain), sealed with `new_key` (null: plain again), and removes its index snapshots (they
+  // are rebuilt, under the new key, when next needed). A crash leaves the old file or the new
+  // one, whole. Nothing may have the database open (stop the server first). Errors: a wrong or
+  // missing key as Open reports it; InvalidArgument when nothing would change.
+  static Result<RekeyReport> Rekey(const std::string& path,
+                                   std::shared_ptr<const EncryptionKey> old_key,
+                                   std::shared_ptr<const EncryptionKey> new_key);
   ~Engine();
   Engine(const Engine&) = delete;
   Engine& operator=(const Engine&) = delete;

@@ -13,6 +13,7 @@
 #include <vector>
 
 #include "engram/clock.h"
+#include "engram/encryption.h"
 #include "engram/status.h"
 
 namespace engram {
@@ -43,8 +44,10 @@ class KeyStore {
  public:
   // Opens (creating and migrating if needed) the Engram database at `path`.
   // `clock` is not owned and must outlive the store; nullptr means the system clock.
+  // `key`: the database's encryption key when it is sealed (include/engram/encryption.h).
   static Result<std::unique_ptr<KeyStore>> Open(const std::string& path,
-                                                const Clock* clock = nullptr);
+                                                const Clock* clock = nullptr,
+                                                std::shared_ptr<const EncryptionKey> key = nullptr);
   ~KeyStore();
   KeyStore(const KeyStore&) = delete;
   KeyStore& operator=(const KeyStore&) = delete;

@@ -347,6 +347,7 @@ void AddBenchCommands(CLI::App& app, Context& ctx) {
   });
   AddWritePathBenchCommand(bench, ctx);
   AddMaintenanceBenchCommand(bench, ctx);
+  AddEncryptionBenchCommand(bench, ctx);
 }
 
 }  // namespace engram::cli

@@ -54,6 +54,7 @@ int ExitCodeFor(const Status& status) {
     case StatusCode::kOk:
       return kExitOk;
     case StatusCode::kInvalidArgument:
+    case StatusCode::kPermissionDenied:  // e.g. the wrong encryption key
       return kExitUsage;
     case StatusCode::kNotFound:
       return kExitNotFound;
@@ -102,10 +103,32 @@ bool Context::RequireDatabase() {
   return false;
 }
 
+bool Context::LoadKey() {
+  if (key) return true;
+  if (!key_file.empty()) {
+    auto loaded = EncryptionKey::FromFile(key_file);
+    if (!loaded.ok()) {
+      Fail(loaded.status().WithContext("--key-file"));
+      return false;
+    }
+    key = std::make_shared<const EncryptionKey>(*loaded);
+  } else if (const char* hex = std::getenv("ENGRAM_KEY"); hex && *hex) {
+    auto loaded = EncryptionKey::FromHex(hex);
+    if (!loaded.ok()) {
+      Fail(loaded.status().WithContext("ENGRAM_KEY"));
+      return false;
+    }
+    key = std::make_shared<const EncryptionKey>(*loaded);
+  }
+  return true;
+}
+
 Engine* Context::OpenEngine(bool create) {
   if (engine) return engine.get();
+  if (!LoadKey()) return nullptr;
   EngineOptions options;
   options.path = db_path;
+  options.encryption_key = key;
   options.create_if_missing = create;
   options.max_content_bytes = max_content_bytes;
   options.index_memory_budget = index_memory_mb << 20;
@@ -223,6 +246,10 @@ int RunCli(int argc, char** argv) {
   app.fallthrough(true);  // global options may follow the subcommand
   app.option_defaults()->always_capture_default();
   app.add_option("--db", ctx.db_path, "SQLite database file (env ENGRAM_DB)");
+  app.add_option("--key-file", ctx.key_file,
+                 "Encryption at rest: the file holding the database's key (64 hex digits, "
+                 "`engram keygen`); env ENGRAM_KEY_FILE, or the key itself in ENGRAM_KEY")
+      ->envname("ENGRAM_KEY_FILE");
   app.add_option("--tenant", ctx.tenant, "Tenant (env ENGRAM_TENANT)");
   app.add_option("--user,-u", ctx.user, "User id the command acts for (env ENGRAM_USER)");
   app.add_option("--agent", ctx.agent, "Agent id: recorded on writes, narrows reads");
@@ -347,6 +374,7 @@ int RunCli(int argc, char** argv) {
   AddBenchCommands(app, ctx);
   AddServeCommands(app, ctx);
   AddMcpCommands(app, ctx);
+  AddEncryptionCommands(app, ctx);
 
   // --json is honoured even when parsing fails before CLI11 reaches it.
   for (int i = 1; i < argc; ++i) {

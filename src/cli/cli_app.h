@@ -8,6 +8,7 @@
 #include <string>
 #include <vector>
 
+#include "engram/encryption.h"
 #include "engram/engine.h"
 #include "engram/llm.h"
 #include "engram/status.h"
@@ -65,6 +66,14 @@ struct Context {
   MaintenancePolicy maintenance;
   int64_t maintenance_interval_ms = 0;  // EngineOptions::maintenance_interval_ms (serve sets it)
 
+  // Encryption at rest: the key file (--key-file / ENGRAM_KEY_FILE), or the key itself in
+  // ENGRAM_KEY (64 hex digits); neither: plain files.
+  std::string key_file;
+  // The key, loaded on first use; null when none is configured. Prints the error and returns
+  // false when the key cannot be read.
+  bool LoadKey();
+  std::shared_ptr<const EncryptionKey> key;
+
   std::unique_ptr<Engine> engine;
   std::unique_ptr<MemoryWriter> writer;
   // The action the chosen subcommand registered; run after parsing.
@@ -99,11 +108,13 @@ void AddMaintainCommand(CLI::App& app, Context& ctx);  // maintain (the lifecycl
 // `engram bench writepath`, under the `bench` command.
 void AddWritePathBenchCommand(CLI::App* bench, Context& ctx);
 void AddMaintenanceBenchCommand(CLI::App* bench, Context& ctx);  // bench maintenance
+void AddEncryptionBenchCommand(CLI::App* bench, Context& ctx);   // bench encryption
 void AddTransferCommands(CLI::App& app, Context& ctx);
 void AddSearchCommands(CLI::App& app, Context& ctx);
 void AddBenchCommands(CLI::App& app, Context& ctx);
-void AddServeCommands(CLI::App& app, Context& ctx);  // serve, keys
-void AddMcpCommands(CLI::App& app, Context& ctx);    // mcp (stdio MCP server)
+void AddServeCommands(CLI::App& app, Context& ctx);       // serve, keys
+void AddMcpCommands(CLI::App& app, Context& ctx);         // mcp (stdio MCP server)
+void AddEncryptionCommands(CLI::App& app, Context& ctx);  // keygen, rekey
 
 int RunCli(int argc, char** argv);
 

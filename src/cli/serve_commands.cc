@@ -15,8 +15,10 @@
 #include "engram/jobs.h"
 #include "engram/keys.h"
 #include "engram/sessions.h"
+#include "server/audit_trail.h"
 #include "server/http_server.h"
 #include "server/routes.h"
+#include "storage/audit_store.h"
 
 namespace engram::server {
 // The OpenAPI document, compiled in from docs/openapi.json (generated source).
@@ -121,6 +123,8 @@ struct WriteFlags {
   int64_t session_ttl_s = 1800;
   int64_t maintain_interval_s = 3600;
   double job_retention_days = 7;
+  double audit_retention_days = 365;
+  bool no_audit = false;
 };
 
 void AddWriteOptions(CLI::App* cmd, WriteFlags& w) {
@@ -138,8 +142,16 @@ void AddWriteOptions(CLI::App* cmd, WriteFlags& w) {
   cmd->add_option("--job-retention-days", w.job_retention_days,
                   "Days a finished asynchronous job (its text and result) is kept for "
                   "GET /v1/jobs/{id}; 0: forever")
+      ->envname("ENGRAM_JOB_RETENTION_DAYS")
       ->capture_default_str()
       ->check(CLI::Range(0.0, 3650.0));
+  cmd->add_option("--audit-retention-days", w.audit_retention_days,
+                  "Days the audit log (who read, changed, exported or purged which user's data) "
+                  "keeps an entry; 0: forever")
+      ->envname("ENGRAM_AUDIT_RETENTION_DAYS")
+      ->capture_default_str()
+      ->check(CLI::Range(0.0, 36500.0));
+  cmd->add_flag("--no-audit", w.no_audit, "Keep no audit log")->envname("ENGRAM_NO_AUDIT");
   cmd->add_option("--maintain-interval", w.maintain_interval_s,
                   "Seconds between incremental maintenance runs (what `engram maintain` does: "
                   "expire, archive faded memories, purge after the grace), on a thread of their "
@@ -172,10 +184,20 @@ int RunServe(Context& ctx, server::ServerOptions options, WriteFlags flags) {
   auto jobs = JobQueue::Open(engine, job_options);
   if (!jobs.ok()) return ctx.Fail(jobs.status());
   (*jobs)->Handle(server::kRememberJob, server::RememberJobHandler(writer));
-  auto keys = KeyStore::Open(ctx.db_path);
+  if (!ctx.LoadKey()) return ctx.last_exit;
+  auto keys = KeyStore::Open(ctx.db_path, nullptr, ctx.key);
   if (!keys.ok()) return ctx.Fail(keys.status());
   auto active = (*keys)->CountActive();
   if (!active.ok()) return ctx.Fail(active.status());
+  std::unique_ptr<server::AuditTrail> audit;
+  if (!flags.no_audit) {
+    auto store = AuditStore::Open(ctx.db_path, SystemClock::Default()->NowMs(), ctx.key);
+    if (!store.ok()) return ctx.Fail(store.status());
+    audit = std::make_unique<server::AuditTrail>(
+        std::move(store).value(),
+        static_cast<int64_t>(flags.audit_retention_days * 24 * 60 * 60 * 1000), nullptr);
+    options.audit = audit.get();
+  }
 
   // Signals are blocked before the server starts its threads, so they all inherit the mask.
   std::atomic<int> received{0};
@@ -240,7 +262,8 @@ void AddKeyCommands(CLI::App& app, Context& ctx) {
   create->callback([&ctx, flags] {
     ctx.action = [&ctx, flags] {
       const bool admin = flags->admin;
-      auto store = KeyStore::Open(ctx.db_path);
+      if (!ctx.LoadKey()) return ctx.last_exit;
+      auto store = KeyStore::Open(ctx.db_path, nullptr, ctx.key);
       if (!store.ok()) return ctx.Fail(store.status());
       auto key =
           (*store)->Create(ctx.tenant, flags->name, admin ? KeyRole::kAdmin : KeyRole::kTenant);
@@ -261,7 +284,8 @@ void AddKeyCommands(CLI::App& app, Context& ctx) {
   list->callback([&ctx, flags] {
     ctx.action = [&ctx, flags] {
       if (!ctx.RequireDatabase()) return ctx.last_exit;
-      auto store = KeyStore::Open(ctx.db_path);
+      if (!ctx.LoadKey()) return ctx.last_exit;
+      auto store = KeyStore::Open(ctx.db_path, nullptr, ctx.key);
       if (!store.ok()) return ctx.Fail(store.status());
       auto all = (*store)->List(flags->only_tenant);
       if (!all.ok()) return ctx.Fail(all.status());
@@ -275,11 +299,73 @@ void AddKeyCommands(CLI::App& app, Context& ctx) {
   revoke->callback([&ctx, flags] {
     ctx.action = [&ctx, flags] {
       if (!ctx.RequireDatabase()) return ctx.last_exit;
-      auto store = KeyStore::Open(ctx.db_path);
+      if (!ctx.LoadKey()) return ctx.last_exit;
+      auto store = KeyStore::Open(ctx.db_path, nullptr, ctx.key);
       if (!store.ok()) return ctx.Fail(store.status());
       Status st = (*store)->Revoke(flags->id);
       if (!st.ok()) return ctx.Fail(st);
       if (!ctx.json) std::cout << "revoked " << flags->id << "\n";
+      return kExitOk;
+    };
+  });
+}
+
+struct AuditFlags {
+  std::string only_tenant;
+  std::string since;
+  int limit = 100;
+};
+
+// `engram audit`: the server's audit log, newest first (what GET /v1/admin/audit serves).
+void AddAuditCommand(CLI::App& app, Context& ctx) {
+  auto flags = std::make_shared<AuditFlags>();
+  CLI::App* audit = app.add_subcommand(
+      "audit", "Show the audit log: who read, changed, exported or purged which user's data");
+  audit->add_option("--for", flags->only_tenant, "Only this tenant (default: every tenant)");
+  audit->add_option("--since", flags->since, "Only entries at or after this time (ISO-8601)");
+  audit->add_option("--limit", flags->limit, "Most entries shown (1..10000)")
+      ->capture_default_str();
+  audit->callback([&ctx, flags] {
+    ctx.action = [&ctx, flags] {
+      if (!ctx.RequireDatabase() || !ctx.LoadKey()) return ctx.last_exit;
+      AuditQuery q;
+      q.tenant = flags->only_tenant;
+      q.user_id = ctx.user;
+      q.limit = flags->limit;
+      if (!flags->since.empty()) {
+        auto since = ParseTimestamp(flags->since);
+        if (!since.ok()) return ctx.Fail(since.status().WithContext("--since"));
+        q.since = *since;
+      }
+      auto store = AuditStore::Open(ctx.db_path, SystemClock::Default()->NowMs(), ctx.key);
+      if (!store.ok()) return ctx.Fail(store.status());
+      auto rows = (*store)->List(q);
+      if (!rows.ok()) return ctx.Fail(rows.status());
+      for (const AuditEntry& e : *rows) {
+        if (ctx.json) {
+          std::cout << json{{"seq", e.seq},
+                            {"at", FormatTimestamp(e.at)},
+                            {"request_id", e.request_id},
+                            {"tenant", e.tenant},
+                            {"key_id", e.key_id},
+                            {"action", e.action},
+                            {"method", e.method},
+                            {"route", e.route},
+                            {"user_id", e.user_id},
+                            {"target", e.target},
+                            {"status", e.status},
+                            {"remote", e.remote}}
+                           .dump()
+                    << "\n";
+          continue;
+        }
+        std::cout << FormatTimestamp(e.at) << "  " << std::left << std::setw(8) << e.action << " "
+                  << e.status << "  " << e.method << " " << e.route << "  tenant " << e.tenant
+                  << (e.user_id.empty() ? "" : " user " + e.user_id)
+                  << (e.target.empty() ? "" : " id " + e.target) << "  key "
+                  << (e.key_id.empty() ? "(none)" : e.key_id) << "  from " << e.remote << "  "
+                  << e.request_id << "\n";
+      }
       return kExitOk;
     };
   });
@@ -298,6 +384,7 @@ void AddServeCommands(CLI::App& app, Context& ctx) {
     ctx.action = [&ctx, options, write] { return RunServe(ctx, *options, *write); };
   });
   AddKeyCommands(app, ctx);
+  AddAuditCommand(app, ctx);
 }
 
 }  // namespace engram::cli

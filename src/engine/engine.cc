@@ -167,7 +167,8 @@ Result<std::unique_ptr<Engine>> EngineInternals::Open(const EngineOptions& optio
                              .busy_timeout_ms = opts.busy_timeout_ms,
                              .synchronous = opts.synchronous,
                              .background_checkpoints = true,  // by the background thread
-                             .item_cache_bytes = opts.item_cache_bytes};
+                             .item_cache_bytes = opts.item_cache_bytes,
+                             .key = opts.encryption_key};
   ENGRAM_ASSIGN_OR_RETURN(auto store, MemoryStore::Open(store_options, opts.clock->NowMs()));
   return std::unique_ptr<Engine>(
       new Engine(std::make_unique<Engine::Impl>(std::move(opts), std::move(store), hooks)));

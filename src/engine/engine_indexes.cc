@@ -62,7 +62,7 @@ bool Engine::Impl::TryLoadSnapshot(const Scope& scope, ScopeIndex* index) {
                             .M = HnswOptions{}.M,
                             .ef_construction = HnswOptions{}.ef_construction,
                             .fingerprint = fingerprint->value};
-  auto loaded = LoadHnswSnapshot(*path, expected);
+  auto loaded = LoadHnswSnapshot(*path, expected, kAutoEfSearch, options_.encryption_key.get());
   if (!loaded.ok()) {
     // Missing, corrupt or stale: the graph is rebuilt from the database below.
     index->snapshot.status = loaded.status().ToString();
@@ -164,7 +164,7 @@ Status Engine::Impl::SaveSnapshot(const std::string& key, ScopeIndex& index) {
                         .M = index.hnsw()->M(),
                         .ef_construction = index.hnsw()->ef_construction(),
                         .fingerprint = fingerprint->value};
-  Status st = SaveHnswSnapshot(*index.hnsw(), *path, meta);
+  Status st = SaveHnswSnapshot(*index.hnsw(), *path, meta, options_.encryption_key.get());
   if (st.ok()) index.snapshot.saved_generation = index.vector_generation();
   return st;
 }

@@ -1,12 +1,14 @@
 // Verified purges (Engine::PurgeScopeVerified, Engine::FindTraces): a hard delete proven by a
 // byte scan of every file the engine writes.
 #include <chrono>
+#include <filesystem>
 #include <map>
 
 #include "core/status_macros.h"
 #include "engine/engine_impl.h"
 #include "engine/validation.h"
 #include "storage/memory_store.h"
+#include "storage/reseal.h"
 #include "storage/trace_scan.h"
 
 namespace engram {
@@ -128,6 +130,25 @@ Result<ExtrasImportStats> Engine::Impl::ImportUserExtras(const Scope& scope,
   // Imported turns may belong to sessions whose working memory is loaded: it reloads.
   purge_generation_.fetch_add(1, std::memory_order_acq_rel);
   return stats;
+}
+
+}  // namespace engram
+
+namespace engram {
+
+Result<RekeyReport> Engine::Rekey(const std::string& path,
+                                  std::shared_ptr<const EncryptionKey> old_key,
+                                  std::shared_ptr<const EncryptionKey> new_key) {
+  ENGRAM_ASSIGN_OR_RETURN(RekeyReport report, ResealDatabase(path, old_key, new_key));
+  // The snapshots (Impl::SnapshotPath) were sealed with the old key, or are plain: caches, so
+  // they go rather than being rewritten; the next load rebuilds and saves under the new key.
+  std::error_code ec;
+  for (const auto& entry : std::filesystem::directory_iterator(path + ".indexes", ec)) {
+    if (entry.path().extension() == ".hnsw" && std::filesystem::remove(entry.path(), ec)) {
+      ++report.snapshots_removed;
+    }
+  }
+  return report;
 }
 
 }  // namespace engram

@@ -3,6 +3,8 @@
 
 #include <fcntl.h>
 #include <hnswlib/hnswlib.h>
+#include <sodium.h>
+#include <sys/mman.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -36,6 +38,7 @@ constexpr int kMaxDimension = 65536;
 constexpr size_t kMaxM = 1024;
 constexpr int kMaxGraphSearches = 4;  // per filtered Search, before the exact scan
 constexpr char kMagic[8] = {'E', 'N', 'G', 'R', 'A', 'M', 'H', 'N'};
+constexpr char kSealedMagic[8] = {'E', 'N', 'G', 'R', 'A', 'M', 'H', 'S'};
 constexpr uint32_t kFormatVersion = 1;
 constexpr size_t kFixedHeaderSize = 64;  // header length without the model name
 constexpr size_t kMaxModelLength = 4096;
@@ -572,16 +575,22 @@ class ScopedFd {
 // A file name unlinked when it goes out of scope, unless released (after a rename).
 class ScratchName {
  public:
-  explicit ScratchName(std::string path) : path_(std::move(path)) {}
-  ScratchName(ScratchName&& other) noexcept : path_(std::exchange(other.path_, "")) {}
+  explicit ScratchName(std::string path, bool owned = true)
+      : path_(owned ? std::move(path) : ""), shown_(owned ? "" : std::move(path)) {}
+  ScratchName(ScratchName&& other) noexcept
+      : path_(std::exchange(other.path_, "")), shown_(std::move(other.shown_)) {}
   ~ScratchName() {
     if (!path_.empty()) ::unlink(path_.c_str());
   }
-  const std::string& path() const { return path_; }
-  void Release() { path_.clear(); }
+  const std::string& path() const { return path_.empty() ? shown_ : path_; }
+  void Release() {
+    shown_ = path_;
+    path_.clear();
+  }
 
  private:
-  std::string path_;
+  std::string path_;   // unlinked at the end
+  std::string shown_;  // a name not ours to unlink (a memory file's /proc path)
 };
 
 struct Scratch {
@@ -594,6 +603,14 @@ Result<Scratch> MakeScratch(const std::string& prefix) {
   const int fd = ::mkostemp(name.data(), O_CLOEXEC);
   if (fd < 0) return Status::IOError("create " + name + ": " + ErrnoText());
   return Scratch{ScratchName(name), ScopedFd(fd)};
+}
+
+// A file in memory (memfd), reachable by path as /proc/self/fd/N for hnswlib, which opens
+// paths only: where a sealed snapshot's plaintext goes, so it never reaches a disk.
+Result<Scratch> MakeMemoryScratch(const char* what) {
+  const int fd = ::memfd_create(what, MFD_CLOEXEC);
+  if (fd < 0) return Status::IOError(std::string("memfd_create: ") + ErrnoText());
+  return Scratch{ScratchName("/proc/self/fd/" + std::to_string(fd), false), ScopedFd(fd)};
 }
 
 Status WriteAll(int fd, const char* data, size_t n, const std::string& path) {
@@ -859,10 +876,105 @@ Status WriteSnapshotFile(const std::string& tmp, const HnswSnapshotMeta& meta, c
   return out.SyncAndClose(tmp);
 }
 
+// A sealed snapshot: "ENGRAMHS", format version (4 bytes), the key id (16 hex digits), a
+// libsodium secretstream header, then the plain snapshot in kSealChunk pieces, each pushed
+// through crypto_secretstream_xchacha20poly1305 (the last tagged FINAL, so a cut-off file is
+// told from a whole one).
+constexpr size_t kSealChunk = 1 << 20;
+constexpr size_t kSealedHeaderSize =
+    sizeof(kSealedMagic) + 4 + 16 + crypto_secretstream_xchacha20poly1305_HEADERBYTES;
+
+Status SealSnapshot(int plain, const std::string& plain_path, const EncryptionKey& key,
+                    const std::string& out_path) {
+  if (sodium_init() < 0) return Status::Internal("libsodium did not initialise");
+  struct stat st {};
+  if (::fstat(plain, &st) != 0) return Status::IOError("stat " + plain_path + ": " + ErrnoText());
+  ScopedFd out(::open(out_path.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0600));
+  if (out.get() < 0) return Status::IOError("create " + out_path + ": " + ErrnoText());
+  crypto_secretstream_xchacha20poly1305_state state;
+  std::string header(kSealedMagic, sizeof(kSealedMagic));
+  header.append("\x01\0\0\0", 4);
+  header += key.Id();
+  unsigned char stream_header[crypto_secretstream_xchacha20poly1305_HEADERBYTES];
+  crypto_secretstream_xchacha20poly1305_init_push(&state, stream_header, key.bytes().data());
+  header.append(reinterpret_cast<const char*>(stream_header), sizeof(stream_header));
+  ENGRAM_RETURN_IF_ERROR(WriteAll(out.get(), header.data(), header.size(), out_path));
+  std::vector<unsigned char> in(kSealChunk);
+  std::vector<unsigned char> sealed(kSealChunk + crypto_secretstream_xchacha20poly1305_ABYTES);
+  const uint64_t size = static_cast<uint64_t>(st.st_size);
+  uint64_t offset = 0;
+  do {
+    const size_t n = static_cast<size_t>(std::min<uint64_t>(kSealChunk, size - offset));
+    if (n > 0 &&
+        ::pread(plain, in.data(), n, static_cast<off_t>(offset)) != static_cast<ssize_t>(n)) {
+      return Status::IOError("read " + plain_path + ": " + ErrnoText());
+    }
+    offset += n;
+    const unsigned char tag = offset == size ? crypto_secretstream_xchacha20poly1305_TAG_FINAL : 0;
+    unsigned long long sealed_len = 0;
+    crypto_secretstream_xchacha20poly1305_push(&state, sealed.data(), &sealed_len, in.data(), n,
+                                               nullptr, 0, tag);
+    ENGRAM_RETURN_IF_ERROR(WriteAll(out.get(), reinterpret_cast<const char*>(sealed.data()),
+                                    static_cast<size_t>(sealed_len), out_path));
+  } while (offset < size);
+  sodium_memzero(in.data(), in.size());
+  return out.SyncAndClose(out_path);
+}
+
+Status UnsealSnapshot(int in, const std::string& path, const EncryptionKey& key, int plain) {
+  if (sodium_init() < 0) return Status::Internal("libsodium did not initialise");
+  std::string header(kSealedHeaderSize, '\0');
+  if (::pread(in, header.data(), header.size(), 0) != static_cast<ssize_t>(header.size())) {
+    return SnapshotCorruption(path, "truncated sealed header");
+  }
+  if (GetU32(&header[sizeof(kSealedMagic)]) != 1) {
+    return SnapshotCorruption(path, "unsupported sealed format version");
+  }
+  const std::string key_id = header.substr(sizeof(kSealedMagic) + 4, 16);
+  if (key_id != key.Id()) {
+    return SnapshotCorruption(path, "sealed with key id " + key_id + ", not " + key.Id());
+  }
+  crypto_secretstream_xchacha20poly1305_state state;
+  if (crypto_secretstream_xchacha20poly1305_init_pull(
+          &state, reinterpret_cast<const unsigned char*>(header.data()) + sizeof(kSealedMagic) + 20,
+          key.bytes().data()) != 0) {
+    return SnapshotCorruption(path, "bad sealed header");
+  }
+  std::vector<unsigned char> sealed(kSealChunk + crypto_secretstream_xchacha20poly1305_ABYTES);
+  std::vector<unsigned char> out(kSealChunk);
+  off_t offset = static_cast<off_t>(kSealedHeaderSize);
+  while (true) {
+    const ssize_t got = ::pread(in, sealed.data(), sealed.size(), offset);
+    if (got < 0) return Status::IOError("read " + path + ": " + ErrnoText());
+    if (got < static_cast<ssize_t>(crypto_secretstream_xchacha20poly1305_ABYTES)) {
+      return SnapshotCorruption(path, "sealed stream cut short");
+    }
+    offset += got;
+    unsigned long long n = 0;
+    unsigned char tag = 0;
+    if (crypto_secretstream_xchacha20poly1305_pull(&state, out.data(), &n, &tag, sealed.data(),
+                                                   static_cast<unsigned long long>(got), nullptr,
+                                                   0) != 0) {
+      return SnapshotCorruption(path, "a sealed chunk fails authentication");
+    }
+    ENGRAM_RETURN_IF_ERROR(
+        WriteAll(plain, reinterpret_cast<const char*>(out.data()), static_cast<size_t>(n), path));
+    if (tag == crypto_secretstream_xchacha20poly1305_TAG_FINAL) {
+      char extra;
+      if (::pread(in, &extra, 1, offset) != 0) {
+        return SnapshotCorruption(path, "trailing bytes after the sealed stream");
+      }
+      break;
+    }
+  }
+  sodium_memzero(out.data(), out.size());
+  return Status::Ok();
+}
+
 }  // namespace
 
 Status SaveHnswSnapshot(const HnswIndex& index, const std::string& path,
-                        const HnswSnapshotMeta& meta) {
+                        const HnswSnapshotMeta& meta, const EncryptionKey* key) {
   if (meta.dimension != index.dimension() || meta.M != index.M() ||
       meta.ef_construction != index.ef_construction()) {
     return Status::InvalidArgument(
@@ -873,7 +985,13 @@ Status SaveHnswSnapshot(const HnswIndex& index, const std::string& path,
     return Status::InvalidArgument("hnsw snapshot: model name longer than 4096 bytes");
   }
   ScratchName tmp(path + ".tmp");
-  ENGRAM_RETURN_IF_ERROR(WriteSnapshotFile(tmp.path(), meta, *index.graph_));
+  if (key) {
+    ENGRAM_ASSIGN_OR_RETURN(Scratch plain, MakeMemoryScratch("engram-hnsw-snapshot"));
+    ENGRAM_RETURN_IF_ERROR(WriteSnapshotFile(plain.name.path(), meta, *index.graph_));
+    ENGRAM_RETURN_IF_ERROR(SealSnapshot(plain.fd.get(), plain.name.path(), *key, tmp.path()));
+  } else {
+    ENGRAM_RETURN_IF_ERROR(WriteSnapshotFile(tmp.path(), meta, *index.graph_));
+  }
   if (::rename(tmp.path().c_str(), path.c_str()) != 0) {
     return Status::IOError("rename " + tmp.path() + " to " + path + ": " + ErrnoText());
   }
@@ -881,34 +999,59 @@ Status SaveHnswSnapshot(const HnswIndex& index, const std::string& path,
   return SyncParentDirectory(path);
 }
 
+// Loads the plain snapshot read from `in` (positioned at its start); `path` names it in
+// messages. The payload is staged in memory when `in_memory` (a sealed snapshot's plaintext),
+// else in a scratch file beside `path`.
+struct HnswSnapshotLoader {
+  static Result<std::unique_ptr<HnswIndex>> LoadPlainSnapshot(int in, const std::string& path,
+                                                              const HnswSnapshotMeta& expected,
+                                                              size_t ef_search, bool in_memory) {
+    ENGRAM_ASSIGN_OR_RETURN(std::string header_bytes, ReadHeaderBytes(in, path));
+    ENGRAM_ASSIGN_OR_RETURN(SnapshotHeader header, ParseHeader(header_bytes, path));
+    ENGRAM_RETURN_IF_ERROR(CheckFileSize(in, header, path));
+    ENGRAM_RETURN_IF_ERROR(CheckNotStale(header.meta, expected, path));
+    ENGRAM_ASSIGN_OR_RETURN(Scratch staged, in_memory ? MakeMemoryScratch("engram-hnsw-load")
+                                                      : MakeScratch(path + ".load."));
+    ENGRAM_ASSIGN_OR_RETURN(uint64_t count, StagePayload(in, header, staged, path));
+    const HnswSnapshotMeta& m = header.meta;
+    const HnswOptions options{m.dimension, m.M, m.ef_construction, ef_search};
+    try {
+      auto space = std::make_unique<DotProductSpace>(static_cast<size_t>(m.dimension));
+      // The path constructor: if loadIndex throws, no destructor runs on a half-loaded graph.
+      auto graph = std::make_unique<hnswlib::HierarchicalNSW<float>>(
+          space.get(), staged.name.path(), false, std::max<uint64_t>(count, 1));
+      RecountTombstones(*graph);
+      return std::unique_ptr<HnswIndex>(new HnswIndex(options, std::move(space), std::move(graph)));
+    } catch (const std::bad_alloc&) {
+      return Status::Unavailable("hnsw snapshot " + path + ": out of memory");
+    } catch (const std::exception& e) {
+      return SnapshotCorruption(path, std::string("hnswlib rejected the graph: ") + e.what());
+    }
+  }
+};
+
 Result<std::unique_ptr<HnswIndex>> LoadHnswSnapshot(const std::string& path,
                                                     const HnswSnapshotMeta& expected,
-                                                    size_t ef_search) {
+                                                    size_t ef_search, const EncryptionKey* key) {
   ScopedFd in(::open(path.c_str(), O_RDONLY | O_CLOEXEC));
   if (in.get() < 0) {
     if (errno == ENOENT) return Status::NotFound("hnsw snapshot " + path + ": no such file");
     return Status::IOError("open " + path + ": " + ErrnoText());
   }
-  ENGRAM_ASSIGN_OR_RETURN(std::string header_bytes, ReadHeaderBytes(in.get(), path));
-  ENGRAM_ASSIGN_OR_RETURN(SnapshotHeader header, ParseHeader(header_bytes, path));
-  ENGRAM_RETURN_IF_ERROR(CheckFileSize(in.get(), header, path));
-  ENGRAM_RETURN_IF_ERROR(CheckNotStale(header.meta, expected, path));
-  ENGRAM_ASSIGN_OR_RETURN(Scratch staged, MakeScratch(path + ".load."));
-  ENGRAM_ASSIGN_OR_RETURN(uint64_t count, StagePayload(in.get(), header, staged, path));
-  const HnswSnapshotMeta& m = header.meta;
-  const HnswOptions options{m.dimension, m.M, m.ef_construction, ef_search};
-  try {
-    auto space = std::make_unique<DotProductSpace>(static_cast<size_t>(m.dimension));
-    // The path constructor: if loadIndex throws, no destructor runs on a half-loaded graph.
-    auto graph = std::make_unique<hnswlib::HierarchicalNSW<float>>(
-        space.get(), staged.name.path(), false, std::max<uint64_t>(count, 1));
-    RecountTombstones(*graph);
-    return std::unique_ptr<HnswIndex>(new HnswIndex(options, std::move(space), std::move(graph)));
-  } catch (const std::bad_alloc&) {
-    return Status::Unavailable("hnsw snapshot " + path + ": out of memory");
-  } catch (const std::exception& e) {
-    return SnapshotCorruption(path, std::string("hnswlib rejected the graph: ") + e.what());
+  char magic[sizeof(kSealedMagic)] = {};
+  const bool sealed = ::pread(in.get(), magic, sizeof(magic), 0) == sizeof(magic) &&
+                      std::memcmp(magic, kSealedMagic, sizeof(magic)) == 0;
+  if (!sealed) {
+    if (key) return SnapshotCorruption(path, "not sealed, and encryption is on");
+    return HnswSnapshotLoader::LoadPlainSnapshot(in.get(), path, expected, ef_search, false);
   }
+  if (!key) return SnapshotCorruption(path, "sealed, and no encryption key was given");
+  ENGRAM_ASSIGN_OR_RETURN(Scratch plain, MakeMemoryScratch("engram-hnsw-snapshot"));
+  ENGRAM_RETURN_IF_ERROR(UnsealSnapshot(in.get(), path, *key, plain.fd.get()));
+  if (::lseek(plain.fd.get(), 0, SEEK_SET) != 0) {
+    return Status::IOError("seek " + plain.name.path() + ": " + ErrnoText());
+  }
+  return HnswSnapshotLoader::LoadPlainSnapshot(plain.fd.get(), path, expected, ef_search, true);
 }
 
 }  // namespace engram

@@ -20,6 +20,7 @@
 #include <string>
 #include <vector>
 
+#include "engram/encryption.h"
 #include "engram/status.h"
 #include "index/quantized_vectors.h"
 #include "index/vector_index.h"
@@ -102,8 +103,10 @@ struct HnswBuildInput {
 // InvalidArgument: meta.dimension/M/ef_construction do not describe `index`, or the model name
 // is too long. IOError: the file system refused; `path` is unchanged unless only the final
 // directory fsync failed.
+// With `key`, the file is sealed (a libsodium secretstream of the bytes above, see
+// hnsw_index.cc) and the plaintext is built in memory only, never in a file on disk.
 Status SaveHnswSnapshot(const HnswIndex& index, const std::string& path,
-                        const HnswSnapshotMeta& meta);
+                        const HnswSnapshotMeta& meta, const EncryptionKey* key = nullptr);
 
 // Loads a snapshot written by SaveHnswSnapshot. The loaded index searches with `ef_search`
 // (kAutoEfSearch: scaled with its size) and
@@ -116,9 +119,12 @@ Status SaveHnswSnapshot(const HnswIndex& index, const std::string& path,
 //               `expected` in any field (model, dimension, M, ef_construction, fingerprint).
 // The payload is staged in a scratch file `path`.load.XXXXXX because hnswlib 0.6.2 loads from
 // a path only; it is removed before returning.
+// A sealed snapshot needs `key` (opened in memory; staged in memory too); a plain one must
+// come without it: either mismatch is Corruption, so the caller rebuilds and saves anew.
 Result<std::unique_ptr<HnswIndex>> LoadHnswSnapshot(const std::string& path,
                                                     const HnswSnapshotMeta& expected,
-                                                    size_t ef_search = kAutoEfSearch);
+                                                    size_t ef_search = kAutoEfSearch,
+                                                    const EncryptionKey* key = nullptr);
 
 class HnswIndex final : public VectorIndex {
  public:
@@ -193,9 +199,9 @@ class HnswIndex final : public VectorIndex {
   void QuantizeAllNodes();  // codes_ for every node from the graph's float rows
   std::vector<VectorHit> SearchExact(const float* query, size_t k, const KeyFilter& filter) const;
 
-  friend Status SaveHnswSnapshot(const HnswIndex&, const std::string&, const HnswSnapshotMeta&);
-  friend Result<std::unique_ptr<HnswIndex>> LoadHnswSnapshot(const std::string&,
-                                                             const HnswSnapshotMeta&, size_t);
+  friend Status SaveHnswSnapshot(const HnswIndex&, const std::string&, const HnswSnapshotMeta&,
+                                 const EncryptionKey*);
+  friend struct HnswSnapshotLoader;  // hnsw_index.cc
 
   HnswOptions options_;
   std::unique_ptr<Space> space_;  // outlives graph_ (declared first)

@@ -15,7 +15,8 @@ Result<std::unique_ptr<JobQueue>> JobQueue::Open(Engine* engine, JobQueueOptions
     return Status::InvalidArgument("a job queue needs at least one worker and one attempt");
   }
   const TimestampMs now = options.clock->NowMs();
-  ENGRAM_ASSIGN_OR_RETURN(auto store, JobStore::Open(engine->options().path, now));
+  ENGRAM_ASSIGN_OR_RETURN(
+      auto store, JobStore::Open(engine->options().path, now, engine->options().encryption_key));
   ENGRAM_RETURN_IF_ERROR(store->RequeueRunning(now).status());
   return std::unique_ptr<JobQueue>(new JobQueue(engine, options, std::move(store)));
 }

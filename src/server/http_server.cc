@@ -23,6 +23,7 @@
 #include <map>
 #include <memory>
 #include <mutex>
+#include <nlohmann/json.hpp>
 #include <optional>
 #include <sstream>
 #include <string_view>
@@ -31,6 +32,7 @@
 
 #include "core/status_macros.h"
 #include "server/access_log.h"
+#include "server/audit_trail.h"
 #include "server/metrics.h"
 #include "server/rate_limiter.h"
 #include "server/routes.h"
@@ -219,6 +221,7 @@ class HttpServer::Impl {
     services_.limits = options_.limits;
     services_.openapi_json = options_.openapi_json;
     services_.reads_block = options_.reads_block;
+    services_.audit = options_.audit;
     services_.metrics = [this] { return RenderMetrics(); };
     routes_ = MakeRoutes(services_);
     for (const Route& route : routes_) {
@@ -577,7 +580,43 @@ class HttpServer::Impl {
     rec.duration_ms = seconds * 1000;
     metrics_.Observe(rec.route, rec.status, seconds);
     log_->Write(rec);
+    if (options_.audit && ex->route >= 0 && routes_[ex->route].access != Access::kPublic) {
+      Audit(*ex);
+    }
     return queued;
+  }
+
+  // The request's audit entry: who, which user's data, which route, the outcome; never content.
+  void Audit(const Exchange& ex) {
+    const AccessRecord& rec = ex.rec;
+    AuditEntry e;
+    e.at = SystemClock::Default()->NowMs();
+    e.request_id = rec.request_id;
+    e.tenant = rec.tenant;
+    e.key_id = rec.key_id;
+    e.method = rec.method;
+    e.route = routes_[ex.route].path;  // the template: "/v1/memories/{id}"
+    e.status = rec.status;
+    e.remote = rec.remote;
+    if (auto id = ex.call.path_params.find("id"); id != ex.call.path_params.end()) {
+      e.target = id->second;
+    }
+    if (auto user = ex.call.params.find("user_id"); user != ex.call.params.end()) {
+      e.user_id = user->second;
+    } else if (!ex.call.body.empty() && ex.call.body.front() == '{') {
+      // The body names the user of a write or a search; read only that field.
+      const nlohmann::json body = nlohmann::json::parse(ex.call.body, nullptr, false);
+      if (body.is_object()) {
+        auto user_id = body.find("user_id");
+        if (user_id != body.end() && user_id->is_string()) e.user_id = user_id->get<std::string>();
+      }
+    }
+    if (e.user_id.size() > 256) e.user_id.resize(256);  // a refused oversized id, cut
+    auto hard = ex.call.params.find("hard");
+    e.action = AuditAction(
+        e.method, e.route,
+        hard != ex.call.params.end() && (hard->second == "true" || hard->second == "1"));
+    options_.audit->Record(std::move(e));
   }
 
   static void OnCompleted(void* self, MHD_Connection* c, void** context,

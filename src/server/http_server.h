@@ -46,6 +46,8 @@ struct ServerOptions {
   std::string tls_cert_file;
   std::string tls_key_file;
   bool allow_plain_http = false;
+  // Where each /v1 request's audit entry goes (not owned; outlives the server); null: none.
+  class AuditTrail* audit = nullptr;
 };
 
 // True for addresses that only this machine can reach: 127.0.0.0/8, ::1, "localhost".

@@ -9,6 +9,7 @@
 #include "codec/item_validation.h"
 #include "engram/profile.h"
 #include "engram/transfer.h"
+#include "server/audit_trail.h"
 
 namespace engram::server {
 
@@ -349,6 +350,72 @@ Reply CreateKey(const Services& s, const Call& call) {
   });
 }
 
+// GET /v1/admin/audit?tenant=&user_id=&since=&limit=&cursor=: the audit log, newest first.
+Reply ListAudit(const Services& s, const Call& call) {
+  if (!s.audit) {
+    return ErrorReply(Status::NotFound("the audit log is off (engram serve --no-audit)"));
+  }
+  for (const auto& [name, value] : call.params) {
+    if (name != "tenant" && name != "user_id" && name != "since" && name != "limit" &&
+        name != "cursor") {
+      return ErrorReply(Status::InvalidArgument("query parameter '" + name +
+                                                "' is not known here (tenant, user_id, since, "
+                                                "limit, cursor)"));
+    }
+  }
+  AuditQuery q;
+  auto one = [&](const char* name) -> std::string {
+    auto it = call.params.find(name);
+    return it == call.params.end() ? "" : it->second;
+  };
+  q.tenant = one("tenant");
+  q.user_id = one("user_id");
+  if (!one("since").empty()) {
+    auto since = ParseTimestamp(one("since"));
+    if (!since.ok()) return ErrorReply(since.status().WithContext("since"));
+    q.since = *since;
+  }
+  for (const char* name : {"limit", "cursor"}) {
+    const std::string v = one(name);
+    if (v.empty()) continue;
+    char* end = nullptr;
+    const long long n = std::strtoll(v.c_str(), &end, 10);
+    if (*end != '\0' || n < 1 || (name == std::string("limit") && n > 10000)) {
+      return ErrorReply(
+          Status::InvalidArgument(std::string(name) + " must be a positive integer" +
+                                  (name == std::string("limit") ? " up to 10000" : "")));
+    }
+    if (name == std::string("limit")) {
+      q.limit = static_cast<int>(n);
+    } else {
+      q.before_seq = n;
+    }
+  }
+  s.audit->Flush();  // what was just done is listed
+  auto rows = s.audit->store()->List(q);
+  if (!rows.ok()) return ErrorReply(rows.status());
+  json results = json::array();
+  for (const AuditEntry& e : *rows) {
+    results.push_back({{"seq", e.seq},
+                       {"at", FormatTimestamp(e.at)},
+                       {"request_id", e.request_id},
+                       {"tenant", e.tenant},
+                       {"key_id", e.key_id},
+                       {"action", e.action},
+                       {"method", e.method},
+                       {"route", e.route},
+                       {"user_id", e.user_id},
+                       {"target", e.target},
+                       {"status", e.status},
+                       {"remote", e.remote}});
+  }
+  json next = nullptr;
+  if (static_cast<int>(rows->size()) == q.limit && !rows->empty()) {
+    next = std::to_string(rows->back().seq);
+  }
+  return JsonReply(json{{"results", std::move(results)}, {"next_cursor", next}});
+}
+
 Reply ListKeys(const Services& s, const Call& call) {
   auto tenant = api::DecodeKeyListTenant(call.params);
   if (!tenant.ok()) return ErrorReply(tenant.status());
@@ -431,6 +498,7 @@ std::vector<Route> MakeRoutes(const Services& services) {
       {"POST", "/v1/recall", Access::kTenant, bind(&RecallMemories), Blocking::kYes},
       {"POST", "/v1/admin/keys", Access::kAdmin, bind(&CreateKey), kWrites},
       {"GET", "/v1/admin/keys", Access::kAdmin, bind(&ListKeys)},
+      {"GET", "/v1/admin/audit", Access::kAdmin, bind(&ListAudit), Blocking::kYes},
       {"DELETE", "/v1/admin/keys/{id}", Access::kAdmin, bind(&RevokeKey), kWrites},
       {"GET", "/healthz", Access::kPublic, &Healthz},
       {"GET", "/readyz", Access::kPublic, bind(&Readyz)},

@@ -42,6 +42,7 @@ struct Services {
   std::string openapi_json;              // served at /openapi.json
   std::function<std::string()> metrics;  // renders /metrics
   bool reads_block = false;  // search and context call a remote provider (the openai embedder)
+  class AuditTrail* audit = nullptr;  // GET /v1/admin/audit; null: the route says it is off
 };
 
 // Where the server runs a route's handler.

@@ -34,10 +34,11 @@ Result<JobInfo> ReadInfo(const Statement& st, int first) {
 
 }  // namespace
 
-Result<std::unique_ptr<JobStore>> JobStore::Open(const std::string& path, TimestampMs now) {
+Result<std::unique_ptr<JobStore>> JobStore::Open(const std::string& path, TimestampMs now,
+                                                 std::shared_ptr<const EncryptionKey> key) {
   // The engine that owns the file checkpoints it in the background; a job insert never does.
-  ENGRAM_ASSIGN_OR_RETURN(auto db,
-                          OpenEngramDatabase(path, DatabaseOptions{.wal_autocheckpoint = 0}, now));
+  ENGRAM_ASSIGN_OR_RETURN(
+      auto db, OpenEngramDatabase(path, DatabaseOptions{.wal_autocheckpoint = 0, .key = key}, now));
   return std::unique_ptr<JobStore>(new JobStore(std::move(db)));
 }
 

@@ -14,6 +14,7 @@
 #include <vector>
 
 #include "core/group_commit.h"
+#include "engram/encryption.h"
 #include "engram/records.h"
 #include "storage/sqlite.h"
 
@@ -28,7 +29,8 @@ struct ClaimedJob {
 
 class JobStore {
  public:
-  static Result<std::unique_ptr<JobStore>> Open(const std::string& path, TimestampMs now);
+  static Result<std::unique_ptr<JobStore>> Open(const std::string& path, TimestampMs now,
+                                                std::shared_ptr<const EncryptionKey> key = nullptr);
 
   Status Insert(const Scope& scope, const std::string& id, const std::string& kind,
                 const std::string& payload, TimestampMs now);

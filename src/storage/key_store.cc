@@ -66,9 +66,11 @@ KeyStore::KeyStore(std::unique_ptr<Database> db, const Clock* clock)
     : db_(std::move(db)), clock_(clock) {}
 KeyStore::~KeyStore() = default;
 
-Result<std::unique_ptr<KeyStore>> KeyStore::Open(const std::string& path, const Clock* clock) {
+Result<std::unique_ptr<KeyStore>> KeyStore::Open(const std::string& path, const Clock* clock,
+                                                 std::shared_ptr<const EncryptionKey> key) {
   if (!clock) clock = SystemClock::Default();
-  ENGRAM_ASSIGN_OR_RETURN(auto db, OpenEngramDatabase(path, DatabaseOptions{}, clock->NowMs()));
+  ENGRAM_ASSIGN_OR_RETURN(auto db,
+                          OpenEngramDatabase(path, DatabaseOptions{.key = key}, clock->NowMs()));
   return std::unique_ptr<KeyStore>(new KeyStore(std::move(db), clock));
 }
 

@@ -25,7 +25,8 @@ Result<std::unique_ptr<MemoryStore>> MemoryStore::Open(const StoreOptions& optio
   DatabaseOptions db_options{.read_only = false,
                              .busy_timeout_ms = options.busy_timeout_ms,
                              .synchronous = options.synchronous,
-                             .wal_autocheckpoint = options.background_checkpoints ? 0 : 1000};
+                             .wal_autocheckpoint = options.background_checkpoints ? 0 : 1000,
+                             .key = options.key};
   ENGRAM_ASSIGN_OR_RETURN(store->writer_, OpenEngramDatabase(options.path, db_options, now));
   if (options.background_checkpoints) {
     ENGRAM_ASSIGN_OR_RETURN(store->checkpointer_, Database::Open(options.path, db_options));
@@ -66,7 +67,8 @@ Result<MemoryStore::ReaderLease> MemoryStore::AcquireReader() {
   lock.unlock();
   DatabaseOptions db_options{.read_only = true,
                              .busy_timeout_ms = options_.busy_timeout_ms,
-                             .synchronous = options_.synchronous};
+                             .synchronous = options_.synchronous,
+                             .key = options_.key};
   auto db = Database::Open(options_.path, db_options);
   if (!db.ok()) {
     std::lock_guard<std::mutex> relock(pool_mu_);

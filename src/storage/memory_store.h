@@ -40,6 +40,8 @@ struct StoreOptions {
   bool background_checkpoints = false;
   // Items kept in memory for GetBySeqs (search hits), least recently used evicted; 0: none.
   size_t item_cache_bytes = 0;
+  // Set: the database is sealed with it (DatabaseOptions::key).
+  std::shared_ptr<const EncryptionKey> key;
 };
 
 struct ScopeFilter;  // memory_store_internal.h

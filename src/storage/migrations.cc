@@ -228,6 +228,29 @@ CREATE TABLE profiles (
 );
 )sql";
 
+// Version 11: the audit log — who (API key id, tenant, address) read, changed, exported,
+// purged or administered which user's data, when, through which route, with the request id
+// and status. Never content, a query or a secret. Append-only; rows older than the server's
+// retention are deleted.
+constexpr std::string_view kV11Audit = R"sql(
+CREATE TABLE audit_log (
+  seq        INTEGER PRIMARY KEY,
+  at         INTEGER NOT NULL,
+  request_id TEXT NOT NULL,
+  tenant     TEXT NOT NULL,
+  key_id     TEXT NOT NULL,
+  action     TEXT NOT NULL,
+  method     TEXT NOT NULL,
+  route      TEXT NOT NULL,
+  user_id    TEXT NOT NULL,
+  target     TEXT NOT NULL,
+  status     INTEGER NOT NULL,
+  remote     TEXT NOT NULL
+);
+CREATE INDEX audit_log_tenant ON audit_log (tenant, seq);
+CREATE INDEX audit_log_at ON audit_log (at);
+)sql";
+
 Result<bool> TableExists(Database* db, std::string_view name) {
   ENGRAM_ASSIGN_OR_RETURN(Statement * st,
                           db->Prepare("SELECT 1 FROM sqlite_schema WHERE type='table' AND name=?"));
@@ -267,6 +290,7 @@ const std::vector<Migration>& AllMigrations() {
       {8, "kept turns and their links", kV8KeptTurns},
       {9, "lifecycle: expiry, review times, maintenance log", kV9Lifecycle},
       {10, "profile summaries", kV10Profiles},
+      {11, "audit log", kV11Audit},
   };
   return kAll;
 }

@@ -3,6 +3,7 @@
 #include <algorithm>
 
 #include "core/status_macros.h"
+#include "storage/sealed_vfs.h"
 
 namespace engram {
 
@@ -131,9 +132,13 @@ Result<std::unique_ptr<Database>> Database::Open(const std::string& path,
   sqlite3* raw = nullptr;
   // Readers open read-write with query_only on: a SQLITE_OPEN_READONLY connection to a WAL
   // database cannot always create the shared-memory index it needs.
-  int flags =
-      SQLITE_OPEN_NOMUTEX | SQLITE_OPEN_READWRITE | (options.read_only ? 0 : SQLITE_OPEN_CREATE);
-  int rc = sqlite3_open_v2(path.c_str(), &raw, flags, nullptr);
+  int flags = SQLITE_OPEN_NOMUTEX | SQLITE_OPEN_READWRITE |
+              (options.read_only ? 0 : SQLITE_OPEN_CREATE) |
+              (options.uri_filenames ? SQLITE_OPEN_URI : 0);
+  // A wrong or missing key is named here, before SQLite would call the file damaged.
+  ENGRAM_RETURN_IF_ERROR(CheckDatabaseKey(path, options.key.get()));
+  const std::string vfs = options.key ? SealedVfsName(*options.key) : std::string();
+  int rc = sqlite3_open_v2(path.c_str(), &raw, flags, vfs.empty() ? nullptr : vfs.c_str());
   if (rc != SQLITE_OK) {
     Status st = SqliteStatus(rc, raw, "opening database " + path);
     sqlite3_close_v2(raw);
@@ -148,6 +153,7 @@ Result<std::unique_ptr<Database>> Database::Open(const std::string& path,
   }
   // Check the file is a database at all before changing anything (NOTADB surfaces here).
   ENGRAM_RETURN_IF_ERROR(db->Exec("SELECT count(*) FROM sqlite_schema").WithContext(path));
+  if (options.key) ENGRAM_RETURN_IF_ERROR(db->ReserveSealBytes());
   if (options.read_only) ENGRAM_RETURN_IF_ERROR(db->Exec("PRAGMA query_only=ON"));
   ENGRAM_RETURN_IF_ERROR(db->Exec("PRAGMA synchronous=" + options.synchronous));
   ENGRAM_RETURN_IF_ERROR(db->Exec("PRAGMA foreign_keys=ON"));
@@ -162,6 +168,26 @@ Result<std::unique_ptr<Database>> Database::Open(const std::string& path,
   ENGRAM_RETURN_IF_ERROR(
       db->Exec("PRAGMA journal_size_limit=" + std::to_string(kWalSizeLimitBytes)));
   return db;
+}
+
+Status Database::ReserveSealBytes() {
+  ENGRAM_ASSIGN_OR_RETURN(auto pages, PrepareUncached("PRAGMA page_count"));
+  ENGRAM_ASSIGN_OR_RETURN(bool row, pages->Step());
+  const bool fresh = row && pages->Int(0) == 0;
+  ENGRAM_ASSIGN_OR_RETURN(auto size, PrepareUncached("PRAGMA page_size"));
+  ENGRAM_ASSIGN_OR_RETURN(row, size->Step());
+  if (!row || size->Int(0) != kSealedPageSize) {
+    return Status::InvalidArgument(path_ + ": an encrypted database has pages of " +
+                                   std::to_string(kSealedPageSize) + " bytes");
+  }
+  // -1 reads the reserve; a value sets it, which SQLite honours until the first page is written.
+  int reserve = fresh ? kSealReserveBytes : -1;
+  int rc = sqlite3_file_control(db_, "main", SQLITE_FCNTL_RESERVE_BYTES, &reserve);
+  if (rc != SQLITE_OK) return SqliteStatus(rc, db_, "reserving bytes for sealing");
+  if (!fresh && reserve < kSealReserveBytes) {
+    return Status::Corruption(path_ + ": an encrypted database without room for its seals");
+  }
+  return Status::Ok();
 }
 
 Status Database::Exec(std::string_view sql) {

@@ -18,6 +18,7 @@
 #include <unordered_map>
 #include <vector>
 
+#include "engram/encryption.h"
 #include "engram/status.h"
 
 namespace engram {
@@ -78,6 +79,11 @@ struct DatabaseOptions {
   // Pages of WAL after which a commit also checkpoints (SQLite's default 1000); 0 leaves
   // checkpoints to whoever calls `PRAGMA wal_checkpoint` (the engine's background thread).
   int wal_autocheckpoint = 1000;
+  // Set: the file, its WAL and journal are sealed with this key (storage/sealed_vfs.h); a
+  // new file is created sealed. A sealed file needs it, a plain one must not get one.
+  std::shared_ptr<const EncryptionKey> key;
+  // Lets `VACUUM INTO 'file:...?vfs=...'` name another VFS (the rekey).
+  bool uri_filenames = false;
 };
 
 class Database {
@@ -93,6 +99,8 @@ class Database {
                                                 const DatabaseOptions& options);
 
   Status Exec(std::string_view sql);
+  // A sealed file: a new one gets kSealReserveBytes per page; an existing one must have them.
+  Status ReserveSealBytes();
   // Switches the file to write-ahead logging (persistent: recorded in the file header).
   Status EnableWal();
   // A PASSIVE checkpoint (never waits for readers or writers): copies what it can of the WAL

@@ -1528,5 +1528,89 @@ def main():
     unittest.main(argv=[sys.argv[0]] + rest, verbosity=2)
 
 
+# ------------------------------------------------------------------------------------------
+# encryption at rest
+# ------------------------------------------------------------------------------------------
+
+class EncryptionTest(EngramTestCase):
+    """keygen, --key-file / ENGRAM_KEY_FILE / ENGRAM_KEY, and rekey from plain to sealed, to
+    another key and back; no stored word in any file while sealed; clear errors for a missing,
+    wrong or unneeded key."""
+
+    MARKER = "marker-z9 loves quince paste 榅桲酱"
+
+    def files_holding(self, needle):
+        found = []
+        for root, _, names in os.walk(self.dir):
+            for name in names:
+                with open(os.path.join(root, name), "rb") as f:
+                    if needle.encode("utf-8") in f.read():
+                        found.append(name)
+        return found
+
+    def keygen(self, name):
+        path = self.path(name)
+        r = self.ok_json("keygen", path, user=None)
+        self.assertRegex(r["key_id"], r"^[0-9a-f]{16}$")
+        self.assertEqual(os.stat(path).st_mode & 0o777, 0o600)
+        with open(path) as f:
+            self.assertRegex(f.read(), r"^[0-9a-f]{64}\n$")
+        return path, r["key_id"]
+
+    def test_a_sealed_database_from_keygen_to_rekey(self):
+        key, key_id = self.keygen("a.key")
+        # keygen never overwrites a key.
+        self.fails(EXIT_CONFLICT, "keygen", key, user=None)
+        item = self.add(self.MARKER, "--key-file", key)
+        self.assertEqual(self.get(item["id"], env={"ENGRAM_KEY_FILE": key})["content"],
+                         self.MARKER)
+        with open(key) as f:
+            hex_key = f.read().strip()
+        hits = self.ok_json("search", "quince", env={"ENGRAM_KEY": hex_key})["results"]
+        self.assertEqual([h["id"] for h in hits], [item["id"]])
+        for needle in ("quince", "榅桲", "marker-z9"):
+            self.assertEqual(self.files_holding(needle), [], needle)
+
+        msg = self.fails_json(EXIT_USAGE, "invalid_argument", "get", item["id"])
+        self.assertIn("encrypted (key id %s)" % key_id, msg)
+        other, other_id = self.keygen("b.key")
+        msg = self.fails_json(EXIT_USAGE, "permission_denied", "get", item["id"],
+                              "--key-file", other)
+        self.assertIn("wrong key", msg)
+        self.assertIn(other_id, msg)
+        self.fails(EXIT_NOT_FOUND, "get", item["id"], "--key-file", self.path("missing.key"))
+        self.fails(EXIT_USAGE, "get", item["id"], env={"ENGRAM_KEY": "not-hex"})
+
+        # Rotate to the other key: the old one stops working, every memory stays.
+        r = self.ok_json("rekey", "--new-key-file", other, "--key-file", key, user=None)
+        self.assertEqual((r["from_key_id"], r["to_key_id"]), (key_id, other_id))
+        self.fails(EXIT_USAGE, "get", item["id"], "--key-file", key)
+        self.assertEqual(self.get(item["id"], env={"ENGRAM_KEY_FILE": other})["content"],
+                         self.MARKER)
+        self.assertEqual(self.files_holding("quince"), [])
+        self.fails(EXIT_USAGE, "rekey", "--key-file", other, user=None)  # neither flag
+
+        # Back to plain: readable without a key, and a key is now refused.
+        r = self.ok_json("rekey", "--decrypt", "--key-file", other, user=None)
+        self.assertEqual(r["to_key_id"], "")
+        self.assertEqual(self.get(item["id"])["content"], self.MARKER)
+        self.assertNotEqual(self.files_holding("quince"), [])
+        msg = self.fails_json(EXIT_USAGE, "invalid_argument", "get", item["id"],
+                              "--key-file", other)
+        self.assertIn("not encrypted", msg)
+
+    def test_a_plain_database_is_encrypted_in_place(self):
+        items = [self.add("plain note %d about quince" % i) for i in range(20)]
+        key, key_id = self.keygen("k.key")
+        r = self.ok_json("rekey", "--new-key-file", key, user=None)
+        self.assertEqual((r["from_key_id"], r["to_key_id"]), ("", key_id))
+        self.assertEqual(self.files_holding("quince"), [])
+        self.assertEqual(sorted(self.list_contents(env={"ENGRAM_KEY_FILE": key})),
+                         sorted(i["content"] for i in items))
+        # The sealed database takes writes and keeps them sealed.
+        self.add("another quince remark", "--key-file", key)
+        self.assertEqual(self.files_holding("quince"), [])
+
+
 if __name__ == "__main__":
     main()

@@ -446,5 +446,125 @@ class RateLimitTest(ServerTestCase):
         self.call(c, "GET", "/v1/memories", params={"user_id": "u"}, expect=200)
 
 
+# ------------------------------------------------------------------------------------------
+# Audit log
+# ------------------------------------------------------------------------------------------
+
+class AuditTest(ServerTestCase):
+    """Every /v1 request leaves an audit entry: who (key id, tenant, address), what (action,
+    route, status, request id), whose data (user_id, the route's id), never content or secrets;
+    only an admin key reads it, over HTTP or with `engram audit`."""
+
+    def test_requests_are_audited_without_content(self):
+        admin = create_key(self.db, "ops", admin=True, name="root")
+        acme = create_key(self.db, "acme")
+        beta = create_key(self.db, "beta")
+        s = self.start_server()
+        a, c, b = s.client(admin["secret"]), s.client(acme["secret"]), s.client(beta["secret"])
+        marker = "marker-audit-7f3 likes kumquat jam 金桔果酱"
+        r = self.call(c, "POST", "/v1/memories", {"user_id": "alice", "content": marker},
+                      expect=201)
+        add_request = r.header("x-request-id")
+        mid = r.json()["results"][0]["memory"]["id"]
+        self.ok(c, "POST", "/v1/search", {"user_id": "alice", "query": "kumquat"})
+        self.ok(c, "GET", "/v1/memories/" + mid, params={"user_id": "alice"})
+        self.call(c, "GET", "/v1/export", params={"user_id": "alice"}, expect=200)
+        self.ok(c, "DELETE", "/v1/memories/" + mid, params={"user_id": "alice", "hard": "true"})
+        self.ok(b, "GET", "/v1/memories", params={"user_id": "bob"})
+        self.fails(b, "GET", "/v1/memories/" + mid, params={"user_id": "alice"}, status=404)
+        self.fails(c, "GET", "/v1/admin/audit", status=403, code="permission_denied")
+        self.fails(s.client("egk_not-a-key"), "GET", "/v1/memories", params={"user_id": "x"},
+                   status=401)
+
+        listed = self.call(a, "GET", "/v1/admin/audit", expect=200)
+        for secret in (admin["secret"], acme["secret"], beta["secret"]):
+            self.assertNotIn(secret, listed.text())
+        for word in ("kumquat", "金桔", "marker-audit"):
+            self.assertNotIn(word, listed.text())
+        rows = listed.json()["results"]
+        self.assertIsNone(listed.json()["next_cursor"])
+        # Newest first, seq strictly decreasing, real dates.
+        self.assertEqual([e["seq"] for e in rows], sorted((e["seq"] for e in rows), reverse=True))
+        for e in rows:
+            self.assertTrue(e["at"].startswith("20") and not e["at"].startswith("1970"), e)
+            self.assertEqual(e["remote"], "127.0.0.1", e)
+        mine = [(e["action"], e["method"], e["route"], e["user_id"], e["target"], e["status"])
+                for e in reversed(rows) if e["tenant"] == "acme"]
+        self.assertEqual(mine, [
+            ("write", "POST", "/v1/memories", "alice", "", 201),
+            ("read", "POST", "/v1/search", "alice", "", 200),
+            ("read", "GET", "/v1/memories/{id}", "alice", mid, 200),
+            ("export", "GET", "/v1/export", "alice", "", 200),
+            ("purge", "DELETE", "/v1/memories/{id}", "alice", mid, 200),
+            ("admin", "GET", "/v1/admin/audit", "", "", 403),
+        ])
+        first = [e for e in rows if e["request_id"] == add_request]
+        self.assertEqual(len(first), 1)
+        self.assertEqual((first[0]["key_id"], first[0]["tenant"]), (acme["id"], "acme"))
+        betas = [(e["key_id"], e["user_id"], e["status"]) for e in reversed(rows)
+                 if e["tenant"] == "beta"]
+        self.assertEqual(betas, [(beta["id"], "bob", 200), (beta["id"], "alice", 404)])
+        refused = [e for e in rows if e["status"] == 401]
+        self.assertEqual([(e["tenant"], e["key_id"]) for e in refused], [("", "")])
+        # Operations routes are not audited; the admin's own read of the log is (next listing).
+        self.assertFalse([e for e in rows if e["route"] in ("/healthz", "/metrics")])
+
+        # Filters and pages.
+        only = self.ok(a, "GET", "/v1/admin/audit", params={"tenant": "beta"})["results"]
+        self.assertEqual({e["tenant"] for e in only}, {"beta"})
+        self.assertEqual(len(only), 2)
+        alice = self.ok(a, "GET", "/v1/admin/audit", params={"user_id": "alice"})["results"]
+        self.assertEqual(len(alice), 6)
+        seen, cursor = [], None
+        while True:
+            params = {"limit": "3"}
+            if cursor:
+                params["cursor"] = cursor
+            page = self.ok(a, "GET", "/v1/admin/audit", params=params)
+            seen += [e["seq"] for e in page["results"]]
+            cursor = page["next_cursor"]
+            if cursor is None:
+                break
+        everything = self.ok(a, "GET", "/v1/admin/audit", params={"limit": "10000"})["results"]
+        self.assertEqual(seen, [e["seq"] for e in everything if e["seq"] <= seen[0]])
+        self.assertGreaterEqual(len(seen), len(rows) + 1)
+        self.assertEqual(self.ok(a, "GET", "/v1/admin/audit",
+                                 params={"since": "2999-01-01T00:00:00Z"})["results"], [])
+        for params, mention in (({"limit": "0"}, "limit"), ({"limit": "x"}, "limit"),
+                                ({"cursor": "-1"}, "cursor"), ({"since": "yesterday"}, "since"),
+                                ({"bogus": "1"}, "bogus")):
+            with self.subTest(params=params):
+                self.fails(a, "GET", "/v1/admin/audit", params=params, status=400,
+                           mentions=mention)
+
+        # The CLI reads the same log once the server is gone.
+        self.assertEqual(s.stop(), 0)
+        cli = run_engram(self.db, "--json", "audit", "--for", "acme")
+        self.assertEqual(cli.returncode, 0, cli.stderr)
+        lines = [json.loads(x) for x in cli.stdout.splitlines()]
+        self.assertEqual([e["request_id"] for e in lines if e["action"] == "write"],
+                         [add_request])
+        self.assertEqual({e["tenant"] for e in lines}, {"acme"})
+        cli = run_engram(self.db, "audit", "--user", "alice", "--limit", "2")
+        self.assertEqual(cli.returncode, 0, cli.stderr)
+        text = cli.stdout.decode()
+        self.assertEqual(len(text.splitlines()), 2, text)
+        self.assertNotIn("kumquat", text)
+        bad = run_engram(self.db, "audit", "--since", "last week")
+        self.assertEqual(bad.returncode, 2, bad)
+        self.assertIn(b"--since", bad.stderr)
+
+    def test_no_audit_keeps_no_log(self):
+        admin = create_key(self.db, "ops", admin=True)
+        s = self.start_server("--no-audit")
+        a = s.client(admin["secret"])
+        self.ok(a, "GET", "/v1/memories", params={"user_id": "u"})
+        self.fails(a, "GET", "/v1/admin/audit", status=404, mentions="--no-audit")
+        self.assertEqual(s.stop(), 0)
+        cli = run_engram(self.db, "--json", "audit")
+        self.assertEqual(cli.returncode, 0, cli.stderr)
+        self.assertEqual(cli.stdout, b"")
+
+
 if __name__ == "__main__":
     h.main()
