@@ -27,6 +27,7 @@
 #include "codec/item_json.h"
 #include "engram/clock.h"
 #include "engram/memory.h"
+#include "server/request_head.h"
 
 namespace engram::api {
 namespace {
@@ -341,6 +342,73 @@ void FuzzParamBool(const Params& params) {
     FUZZ_CHECK(*r == (it->second == "true" || it->second == "1"), it->second);
 }
 
+// The gate's check of a raw request head (src/server/request_head.h): a refusal is one of the
+// statuses it documents and its answer is a well-formed response whose body is the JSON error;
+// an accepted head ends with a blank line, starts with "METHOD /", and names HTTP/1.0 or 1.1.
+void FuzzRawHead(std::string_view data, bool tight) {
+  engram::server::HeadLimits limits;
+  if (tight) limits = {.max_uri_bytes = 16, .max_head_bytes = 64};
+  const auto v = engram::server::CheckRequestHead(data, limits);
+  if (v.status != 0) {
+    static const std::set<int> kStatuses = {400, 414, 431, 505};
+    FUZZ_CHECK(kStatuses.count(v.status) == 1, std::to_string(v.status));
+    FUZZ_CHECK(!v.code.empty() && !v.message.empty(), v.code);
+    const std::string reply = engram::server::JsonErrorResponse(v.status, v.code, v.message);
+    const size_t end = reply.find("\r\n\r\n");
+    FUZZ_CHECK(end != std::string::npos, "a response head");
+    FUZZ_CHECK(reply.rfind("HTTP/1.1 " + std::to_string(v.status) + " ", 0) == 0, reply);
+    const json body = json::parse(reply.substr(end + 4), nullptr, false);
+    FUZZ_CHECK(body.is_object() && body["error"]["code"] == v.code, reply);
+    return;
+  }
+  if (!v.complete) return;
+  FUZZ_CHECK(
+      data.find("\n\n") != std::string_view::npos || data.find("\n\r\n") != std::string_view::npos,
+      "accepted without a blank line");
+  const size_t sp = data.find(' ');
+  FUZZ_CHECK(sp != std::string_view::npos && sp > 0 && data.size() > sp + 1 && data[sp + 1] == '/',
+             "accepted without 'METHOD /'");
+  const std::string_view line = data.substr(0, data.find('\n'));
+  FUZZ_CHECK(line.find("HTTP/1.1") != std::string_view::npos ||
+                 line.find("HTTP/1.0") != std::string_view::npos,
+             std::string(line));
+  const std::string_view target = line.substr(sp + 1, line.find(' ', sp + 1) - sp - 1);
+  FUZZ_CHECK(!engram::server::PathHasControlCharacter(target), std::string(target));
+  FUZZ_CHECK(target.size() <= limits.max_uri_bytes, "target over the limit");
+}
+
+// The newer routes' decoders: sessions (messages, close, listing), users, key listing, recall.
+void FuzzNewRoutes(int which, std::string_view text, const Limits& limits) {
+  if (which >= 3) {
+    const Params params = SplitParams(text);
+    if (which == 3) {
+      auto r = DecodeUserList(params, limits);
+      if (CheckResult(r)) FUZZ_CHECK(r->limit >= 1 && r->limit <= limits.max_list_limit, "limit");
+    } else if (which == 4) {
+      auto r = DecodeSessionList(params, kTenant, limits);
+      if (CheckResult(r)) FUZZ_CHECK(r->scope.tenant == kTenant && !r->scope.user_id.empty(), "");
+    } else {
+      CheckResult(DecodeKeyListTenant(params));
+    }
+    return;
+  }
+  auto body = ParseBody(text, limits);
+  if (!CheckResult(body)) return;
+  if (which == 0) {
+    auto r = DecodeSessionMessages(*body, "fuzz-session", kTenant, limits);
+    if (CheckResult(r)) {
+      FUZZ_CHECK(r->scope.tenant == kTenant && r->scope.session_id == "fuzz-session", "scope");
+      FUZZ_CHECK(!r->turns.empty(), "messages");
+    }
+  } else if (which == 1) {
+    auto r = DecodeSessionClose(*body, "fuzz-session", kTenant);
+    if (CheckResult(r)) FUZZ_CHECK(r->session_id == "fuzz-session", "scope");
+  } else {
+    auto r = DecodeRecall(*body, kTenant);
+    if (CheckResult(r)) FUZZ_CHECK(r->scope.tenant == kTenant && !r->scope.user_id.empty(), "");
+  }
+}
+
 enum Decoder : int {
   kAdd,
   kBatch,
@@ -354,6 +422,13 @@ enum Decoder : int {
   kItemScope,
   kUserScope,
   kParamBool,
+  kRawHead,
+  kSessionMessages,
+  kSessionClose,
+  kRecall,
+  kUserList,
+  kSessionList,
+  kKeyListTenant,
   kDecoderCount
 };
 
@@ -406,6 +481,17 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
       break;
     case kParamBool:
       FuzzParamBool(SplitParams(rest));
+      break;
+    case kRawHead:
+      FuzzRawHead(rest, (data[0] & 0x80) != 0);
+      break;
+    case kSessionMessages:
+    case kSessionClose:
+    case kRecall:
+    case kUserList:
+    case kSessionList:
+    case kKeyListTenant:
+      FuzzNewRoutes(decoder - kSessionMessages, rest, limits);
       break;
     default:
       FuzzBody(decoder, rest, limits);

@@ -98,6 +98,22 @@ void AddServeOptions(CLI::App* cmd, server::ServerOptions& o) {
       ->envname("ENGRAM_READ_TIMEOUT")
       ->capture_default_str()
       ->check(CLI::Range(1, 3600));
+  cmd->add_option("--request-timeout", o.request_timeout_s,
+                  "Seconds a request's head and body may take to arrive in all, however "
+                  "steadily they trickle; a slower client gets 408 (or is closed)")
+      ->envname("ENGRAM_REQUEST_TIMEOUT")
+      ->capture_default_str()
+      ->check(CLI::Range(1, 3600));
+  cmd->add_option("--max-connections", o.max_connections,
+                  "Open connections in total; more are answered 503 and closed")
+      ->envname("ENGRAM_MAX_CONNECTIONS")
+      ->capture_default_str()
+      ->check(CLI::Range(1, 1000000));
+  cmd->add_option("--max-connections-per-ip", o.max_connections_per_ip,
+                  "Open connections from one client address; more are answered 503 and closed")
+      ->envname("ENGRAM_MAX_CONNECTIONS_PER_IP")
+      ->capture_default_str()
+      ->check(CLI::Range(1, 1000000));
 }
 
 // Blocks SIGINT and SIGTERM in every thread started after this; a watcher stops the server

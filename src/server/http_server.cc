@@ -6,6 +6,8 @@
 #include <netdb.h>
 #include <netinet/in.h>
 #include <netinet/tcp.h>
+#include <strings.h>
+#include <sys/epoll.h>
 #include <sys/socket.h>
 #include <unistd.h>
 
@@ -28,6 +30,8 @@
 #include <sstream>
 #include <string_view>
 #include <thread>
+#include <unordered_map>
+#include <unordered_set>
 #include <vector>
 
 #include "core/status_macros.h"
@@ -35,6 +39,7 @@
 #include "server/audit_trail.h"
 #include "server/metrics.h"
 #include "server/rate_limiter.h"
+#include "server/request_head.h"
 #include "server/routes.h"
 #include "server/worker_pool.h"
 
@@ -104,7 +109,18 @@ struct Caller {
 struct ConnectionState {
   std::string remote;
   int requests = 0;
+  int fd = -1;
+  // Since when the connection has been receiving a request (opened, or its previous reply
+  // sent), in ms of the server's steady clock; 0 while a request is being handled.
+  std::atomic<int64_t> receiving_since_ms{0};
+  bool bad_target = false;  // the current request's raw path holds a control character
 };
+
+int64_t SteadyMs() {
+  return std::chrono::duration_cast<std::chrono::milliseconds>(
+             std::chrono::steady_clock::now().time_since_epoch())
+      .count();
+}
 
 // One request, from its headers to the completion of its reply (MHD's per-request context).
 struct Exchange {
@@ -267,13 +283,15 @@ class HttpServer::Impl {
     }
     for (unsigned i = 0; i < loops; ++i) {
       auto loop = std::make_unique<Loop>();
+      loop->impl = this;
       loop->daemon = MHD_start_daemon(
           flags, 0, nullptr, nullptr, &Impl::OnRequest, this, MHD_OPTION_EXTERNAL_LOGGER,
           &LogLibraryMessage, nullptr,  // first: covers the rest
           MHD_OPTION_CONNECTION_TIMEOUT, static_cast<unsigned>(options_.keep_alive_timeout_s),
-          MHD_OPTION_NOTIFY_COMPLETED, &Impl::OnCompleted, this, MHD_OPTION_NOTIFY_CONNECTION,
-          &Impl::OnConnection, loop.get(), tls_key, tls_key_pem_.c_str(), tls_cert,
-          tls_cert_pem_.c_str(), MHD_OPTION_END);
+          MHD_OPTION_CONNECTION_LIMIT, static_cast<unsigned>(options_.max_connections),
+          MHD_OPTION_URI_LOG_CALLBACK, &Impl::OnUri, nullptr, MHD_OPTION_NOTIFY_COMPLETED,
+          &Impl::OnCompleted, this, MHD_OPTION_NOTIFY_CONNECTION, &Impl::OnConnection, loop.get(),
+          tls_key, tls_key_pem_.c_str(), tls_cert, tls_cert_pem_.c_str(), MHD_OPTION_END);
       if (loop->daemon == nullptr) {
         StopLoops();
         ::close(listen_fd_);
@@ -322,38 +340,213 @@ class HttpServer::Impl {
  private:
   // One event loop: a libmicrohttpd daemon with its own epoll thread and no listening socket.
   struct Loop {
+    Impl* impl = nullptr;
     MHD_Daemon* daemon = nullptr;
     std::atomic<int> open{0};  // connections handed to it and not yet closed
   };
 
-  // Accepts connections and hands each to the loop serving the fewest. (The library's own
-  // thread pool lets whichever loop wakes first accept: a burst of connections could all land
-  // on one loop and leave the other core idle.)
+  // A connection accepted and not yet handed to an event loop: its first request's head is
+  // being read (peeked, left in the socket for the library), or an answer the gate wrote is
+  // lingering until the client has read it.
+  struct Pending {
+    sockaddr_storage addr{};
+    socklen_t len = 0;
+    std::string remote;  // "" when it holds no slot (refused over the limits)
+    int64_t deadline_ms = 0;
+    bool closing = false;  // answered; draining the client's bytes until it closes
+  };
+
+  // The gate: accepts connections, refuses those over the limits (total, per address) with a
+  // JSON 503, reads each plain-HTTP connection's first request head (MSG_PEEK, so the library
+  // reads it again) and answers a malformed or ambiguous one with the JSON error itself, then
+  // hands the connection to the loop serving the fewest. (The library's own thread pool lets
+  // whichever loop wakes first accept: a burst of connections could all land on one loop.)
+  // Also closes connections that take longer than request_timeout_s to deliver a request:
+  // the library's timeout counts only silence, so a client trickling a byte every few seconds
+  // would keep its slot forever.
   void AcceptLoop() {
-    for (;;) {
-      sockaddr_storage addr{};
-      socklen_t len = sizeof(addr);
-      const int fd = ::accept4(listen_fd_, reinterpret_cast<sockaddr*>(&addr), &len,
-                               SOCK_CLOEXEC | SOCK_NONBLOCK);
-      if (fd < 0) {
-        if (stopping_.load()) return;
-        if (errno != EINTR && errno != ECONNABORTED) {
-          std::cerr << "engram serve: accept: " << std::strerror(errno) << std::endl;
-          std::this_thread::sleep_for(std::chrono::milliseconds(10));  // EMFILE and the like
-        }
-        continue;
-      }
-      int yes = 1;
-      setsockopt(fd, IPPROTO_TCP, TCP_NODELAY, &yes, sizeof(yes));
+    const int ep = ::epoll_create1(EPOLL_CLOEXEC);
+    ::fcntl(listen_fd_, F_SETFL, ::fcntl(listen_fd_, F_GETFL) | O_NONBLOCK);
+    epoll_event lev{};
+    lev.events = EPOLLIN;
+    lev.data.fd = listen_fd_;
+    ::epoll_ctl(ep, EPOLL_CTL_ADD, listen_fd_, &lev);
+    std::unordered_map<int, Pending> pending;
+    const bool peek = tls_cert_pem_.empty();
+    const int64_t timeout_ms = int64_t{std::max(1, options_.request_timeout_s)} * 1000;
+    int64_t last_sweep = SteadyMs();
+    auto drop = [&](int fd) {
+      ::epoll_ctl(ep, EPOLL_CTL_DEL, fd, nullptr);
+      auto it = pending.find(fd);
+      ReleaseSlot(it->second.remote);
+      pending.erase(it);
+      ::close(fd);
+    };
+    // Writes `reply`, stops reading the request, and lets the client read the answer before
+    // the socket closes (closing with its bytes unread would reset the connection).
+    auto answer = [&](int fd, const std::string& reply) {
+      (void)::send(fd, reply.data(), reply.size(), MSG_NOSIGNAL | MSG_DONTWAIT);
+      ::shutdown(fd, SHUT_WR);
+      Pending& p = pending[fd];
+      p.closing = true;
+      p.deadline_ms = SteadyMs() + 2000;
+    };
+    auto hand = [&](int fd) {
+      ::epoll_ctl(ep, EPOLL_CTL_DEL, fd, nullptr);
+      Pending p = std::move(pending[fd]);
+      pending.erase(fd);
       Loop* least = loops_.front().get();
       for (const auto& loop : loops_) {
         if (loop->open.load() < least->open.load()) least = loop.get();
       }
       least->open.fetch_add(1);
       // On failure the library has closed the socket and never reports it opened.
-      if (MHD_add_connection(least->daemon, fd, reinterpret_cast<sockaddr*>(&addr), len) !=
+      if (MHD_add_connection(least->daemon, fd, reinterpret_cast<sockaddr*>(&p.addr), p.len) !=
           MHD_YES) {
         least->open.fetch_sub(1);
+        ReleaseSlot(p.remote);
+      }
+    };
+    std::string buf(head_limits_.max_head_bytes + 1, '\0');
+    // Reads what the client has sent of its first request so far and decides.
+    auto inspect = [&](int fd) {
+      Pending& p = pending[fd];
+      if (p.closing) {
+        char sink[4096];
+        for (;;) {
+          const ssize_t got = ::recv(fd, sink, sizeof(sink), MSG_DONTWAIT);
+          if (got > 0) continue;
+          if (got == 0 || (errno != EAGAIN && errno != EINTR)) drop(fd);
+          return;
+        }
+      }
+      const ssize_t n = ::recv(fd, buf.data(), buf.size(), MSG_PEEK | MSG_DONTWAIT);
+      if (n == 0 || (n < 0 && errno != EAGAIN && errno != EINTR)) {
+        drop(fd);
+        return;
+      }
+      if (n < 0) return;
+      const HeadVerdict v =
+          CheckRequestHead(std::string_view(buf.data(), static_cast<size_t>(n)), head_limits_);
+      if (v.status != 0) {
+        // The head is consumed so the close that follows the answer is orderly.
+        (void)::recv(fd, buf.data(), static_cast<size_t>(n), MSG_DONTWAIT);
+        refused_heads_.fetch_add(1);
+        answer(fd, JsonErrorResponse(v.status, v.code, v.message));
+      } else if (v.complete) {
+        hand(fd);
+      }
+    };
+    for (;;) {
+      epoll_event events[64];
+      const int n = ::epoll_wait(ep, events, 64, 250);
+      if (stopping_.load()) break;
+      for (int i = 0; i < n; ++i) {
+        const int fd = events[i].data.fd;
+        if (fd != listen_fd_) {
+          if (pending.count(fd)) inspect(fd);
+          continue;
+        }
+        for (;;) {
+          Pending p;
+          p.len = sizeof(p.addr);
+          const int conn = ::accept4(listen_fd_, reinterpret_cast<sockaddr*>(&p.addr), &p.len,
+                                     SOCK_CLOEXEC | SOCK_NONBLOCK);
+          if (conn < 0) {
+            if (errno == EINTR || errno == ECONNABORTED) continue;
+            if (errno != EAGAIN && errno != EWOULDBLOCK && !stopping_.load()) {
+              std::cerr << "engram serve: accept: " << std::strerror(errno) << std::endl;
+              std::this_thread::sleep_for(std::chrono::milliseconds(10));  // EMFILE and the like
+            }
+            break;
+          }
+          int yes = 1;
+          setsockopt(conn, IPPROTO_TCP, TCP_NODELAY, &yes, sizeof(yes));
+          const std::string remote = AddressText(reinterpret_cast<sockaddr*>(&p.addr));
+          const std::string over = TakeSlot(remote);
+          p.remote = over.empty() ? remote : "";
+          p.deadline_ms = SteadyMs() + timeout_ms;
+          pending[conn] = std::move(p);
+          if (over.empty() && !peek) {
+            hand(conn);
+            continue;
+          }
+          epoll_event ev{};
+          ev.events = EPOLLIN | EPOLLET | EPOLLRDHUP;
+          ev.data.fd = conn;
+          ::epoll_ctl(ep, EPOLL_CTL_ADD, conn, &ev);
+          if (!over.empty()) {
+            refused_connections_.fetch_add(1);
+            answer(conn, JsonErrorResponse(503, "unavailable", over));
+            continue;
+          }
+          inspect(conn);  // the request may be there already
+        }
+      }
+      const int64_t now = SteadyMs();
+      if (now - last_sweep >= 250) {
+        last_sweep = now;
+        std::vector<int> late;
+        for (const auto& [fd, p] : pending) {
+          if (now > p.deadline_ms) late.push_back(fd);
+        }
+        for (int fd : late) {
+          if (pending[fd].closing) {
+            drop(fd);
+          } else {
+            timed_out_.fetch_add(1);
+            answer(fd, JsonErrorResponse(408, "request_timeout",
+                                         "the request did not arrive within " +
+                                             std::to_string(options_.request_timeout_s) + " s"));
+          }
+        }
+        ReapSlowConnections(now, timeout_ms);
+      }
+    }
+    std::vector<int> left;
+    for (const auto& [fd, p] : pending) left.push_back(fd);
+    for (int fd : left) drop(fd);
+    ::close(ep);
+  }
+
+  // Counts a connection from `remote`; a non-empty message when it is over a limit (and then
+  // nothing is counted).
+  std::string TakeSlot(const std::string& remote) {
+    std::lock_guard<std::mutex> lock(conns_mu_);
+    if (open_total_ >= options_.max_connections) {
+      return "the server has " + std::to_string(open_total_) +
+             " open connections, its limit (--max-connections); retry later";
+    }
+    int& mine = open_per_ip_[remote];
+    if (mine >= options_.max_connections_per_ip) {
+      return "too many open connections from " + remote + " (--max-connections-per-ip " +
+             std::to_string(options_.max_connections_per_ip) + "); retry later";
+    }
+    ++mine;
+    ++open_total_;
+    return "";
+  }
+
+  void ReleaseSlot(const std::string& remote) {
+    if (remote.empty()) return;
+    std::lock_guard<std::mutex> lock(conns_mu_);
+    auto it = open_per_ip_.find(remote);
+    if (it == open_per_ip_.end()) return;
+    if (--it->second <= 0) open_per_ip_.erase(it);
+    --open_total_;
+  }
+
+  // Shuts down (the library then closes) every connection that has been receiving one request
+  // for longer than the timeout. Under conns_mu_, which the close notification takes before
+  // the library closes the socket, so the descriptor is still this connection's.
+  void ReapSlowConnections(int64_t now, int64_t timeout_ms) {
+    std::lock_guard<std::mutex> lock(conns_mu_);
+    for (ConnectionState* c : conns_) {
+      const int64_t since = c->receiving_since_ms.load();
+      if (since != 0 && now - since > timeout_ms && c->fd >= 0) {
+        c->receiving_since_ms.store(0);
+        timed_out_.fetch_add(1);
+        ::shutdown(c->fd, SHUT_RDWR);
       }
     }
   }
@@ -403,7 +596,28 @@ class HttpServer::Impl {
                               static_cast<unsigned>(options_.read_timeout_s));
     const char* type = MHD_lookup_connection_value(c, MHD_HEADER_KIND, "Content-Type");
     const char* length = MHD_lookup_connection_value(c, MHD_HEADER_KIND, "Content-Length");
-    if (type && std::string_view(type).starts_with("multipart/form-data")) {
+    const ConnectionState* conn = StateOf(c);
+    int content_lengths = 0;
+    MHD_get_connection_values(
+        c, MHD_HEADER_KIND,
+        [](void* count, MHD_ValueKind, const char* key, const char*) {
+          if (key && strcasecmp(key, "Content-Length") == 0) ++*static_cast<int*>(count);
+          return MHD_YES;
+        },
+        &content_lengths);
+    // The gate checked the connection's first request; these hold for every later one too.
+    if (conn && conn->bad_target) {
+      ex->refused =
+          ProtocolError(400, "bad_request",
+                        "the path holds an encoded control character (such as %00): ids never do");
+    } else if (content_lengths > 1) {
+      ex->refused = ProtocolError(400, "bad_request", "more than one Content-Length header");
+    } else if (content_lengths == 1 &&
+               MHD_lookup_connection_value(c, MHD_HEADER_KIND, "Transfer-Encoding") != nullptr) {
+      ex->refused = ProtocolError(
+          400, "bad_request",
+          "Content-Length and Transfer-Encoding together: the body's length is ambiguous");
+    } else if (type && std::string_view(type).starts_with("multipart/form-data")) {
       ex->refused =
           ProtocolError(415, "unsupported_media_type", "bodies are JSON, not multipart forms");
     } else if (length && std::strtoull(length, nullptr, 10) > options_.max_body_bytes) {
@@ -426,6 +640,7 @@ class HttpServer::Impl {
   }
 
   MHD_Result Respond(MHD_Connection* c, Exchange* ex) {
+    if (ConnectionState* conn = StateOf(c)) conn->receiving_since_ms.store(0);  // all arrived
     if (ex->queued) return MHD_YES;
     if (ex->reply) return Queue(c, ex, std::move(*ex->reply));
     if (ex->refused) return Queue(c, ex, std::move(*ex->refused));
@@ -622,27 +837,56 @@ class HttpServer::Impl {
   static void OnCompleted(void* self, MHD_Connection* c, void** context,
                           MHD_RequestTerminationCode) {
     Impl* impl = static_cast<Impl*>(self);
+    // With a URI callback the library reports the end of every request whose line arrived,
+    // also one cut off before its headers were complete: no Exchange, nothing was counted.
+    if (*context == nullptr) return;
     delete static_cast<Exchange*>(*context);
     *context = nullptr;
     MHD_set_connection_option(c, MHD_CONNECTION_OPTION_TIMEOUT,
                               static_cast<unsigned>(impl->options_.keep_alive_timeout_s));
+    if (ConnectionState* conn = StateOf(c)) conn->receiving_since_ms.store(SteadyMs());  // next
     std::lock_guard<std::mutex> lock(impl->state_mu_);
     if (--impl->in_flight_ == 0) impl->drained_cv_.notify_all();
   }
 
-  static void OnConnection(void* loop, MHD_Connection* c, void** socket_context,
+  static void OnConnection(void* loop_cls, MHD_Connection* c, void** socket_context,
                            MHD_ConnectionNotificationCode code) {
+    Loop* loop = static_cast<Loop*>(loop_cls);
+    Impl* impl = loop->impl;
     if (code == MHD_CONNECTION_NOTIFY_STARTED) {
       auto state = std::make_unique<ConnectionState>();
       const MHD_ConnectionInfo* info =
           MHD_get_connection_info(c, MHD_CONNECTION_INFO_CLIENT_ADDRESS);
       if (info) state->remote = AddressText(info->client_addr);
+      if (const MHD_ConnectionInfo* fd =
+              MHD_get_connection_info(c, MHD_CONNECTION_INFO_CONNECTION_FD)) {
+        state->fd = fd->connect_fd;
+      }
+      state->receiving_since_ms.store(SteadyMs());
+      std::lock_guard<std::mutex> lock(impl->conns_mu_);
+      impl->conns_.insert(state.get());
       *socket_context = state.release();
     } else if (code == MHD_CONNECTION_NOTIFY_CLOSED) {
-      delete static_cast<ConnectionState*>(*socket_context);
+      auto* state = static_cast<ConnectionState*>(*socket_context);
+      if (state) {
+        {
+          std::lock_guard<std::mutex> lock(impl->conns_mu_);
+          impl->conns_.erase(state);
+        }
+        impl->ReleaseSlot(state->remote);
+        delete state;
+      }
       *socket_context = nullptr;
-      static_cast<Loop*>(loop)->open.fetch_sub(1);
+      loop->open.fetch_sub(1);
     }
+  }
+
+  // Sees the raw request target before the library decodes it (a %00 would cut the path).
+  static void* OnUri(void*, const char* uri, MHD_Connection* c) {
+    if (ConnectionState* state = StateOf(c)) {
+      state->bad_target = PathHasControlCharacter(uri ? std::string_view(uri) : "");
+    }
+    return nullptr;
   }
 
   static ConnectionState* StateOf(MHD_Connection* c) {
@@ -658,7 +902,28 @@ class HttpServer::Impl {
       if (stats.ok()) stats_ = *stats;
       stats_at_s_ = now;
     }
-    return metrics_.Render(stats_ ? &*stats_ : nullptr);
+    std::string out = metrics_.Render(stats_ ? &*stats_ : nullptr);
+    int open = 0;
+    {
+      std::lock_guard<std::mutex> lock(conns_mu_);
+      open = open_total_;
+    }
+    out +=
+        "# HELP engram_http_open_connections Connections open now (gate and event loops).\n"
+        "# TYPE engram_http_open_connections gauge\n"
+        "engram_http_open_connections " +
+        std::to_string(open) +
+        "\n"
+        "# HELP engram_http_refused_total Connections and requests the server refused "
+        "itself: over the connection limits (503), a malformed or ambiguous head (4xx), or "
+        "too slow to arrive (408 or closed).\n"
+        "# TYPE engram_http_refused_total counter\n"
+        "engram_http_refused_total{reason=\"limit\"} " +
+        std::to_string(refused_connections_.load()) + "\n" +
+        "engram_http_refused_total{reason=\"head\"} " + std::to_string(refused_heads_.load()) +
+        "\n" + "engram_http_refused_total{reason=\"timeout\"} " +
+        std::to_string(timed_out_.load()) + "\n";
+    return out;
   }
 
   Engine* engine_;
@@ -667,7 +932,15 @@ class HttpServer::Impl {
   Services services_;
   std::vector<Route> routes_;
   std::vector<PathPattern> patterns_;  // routes_[i]'s path
-  std::vector<std::string> labels_;    // "POST /v1/search": metrics and the access log
+  HeadLimits head_limits_;
+  std::mutex conns_mu_;                         // guards the three below
+  std::unordered_set<ConnectionState*> conns_;  // connections the event loops hold
+  std::unordered_map<std::string, int> open_per_ip_;
+  int open_total_ = 0;  // gate and event loops
+  std::atomic<int64_t> refused_connections_{0};
+  std::atomic<int64_t> refused_heads_{0};
+  std::atomic<int64_t> timed_out_{0};
+  std::vector<std::string> labels_;  // "POST /v1/search": metrics and the access log
   RateLimiter limiter_;
   Metrics metrics_;
   std::unique_ptr<AccessLog> log_;

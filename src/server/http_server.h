@@ -37,7 +37,15 @@ struct ServerOptions {
   std::string access_log = "-";  // file path, "-" standard output, "" off
   int keep_alive_max_requests = 10000;
   int keep_alive_timeout_s = 5;
-  int read_timeout_s = 10;   // silence allowed mid-request (and while replying)
+  int read_timeout_s = 10;  // silence allowed mid-request (and while replying)
+  // A request's head and body must arrive within this many seconds of the connection being
+  // opened or its previous reply sent, however steadily they trickle (a slow client holding a
+  // slot is closed past it; an idle keep-alive connection is closed by the keep-alive timeout).
+  int request_timeout_s = 30;
+  // Open connections, in total and from one client address; the excess is answered with a
+  // JSON 503 and closed.
+  int max_connections = 4096;
+  int max_connections_per_ip = 256;
   std::string openapi_json;  // the document served at /openapi.json
   bool reads_block = false;  // search and context call a remote provider
   // TLS (libmicrohttpd over GnuTLS): PEM files of the certificate (chain) and its private key;

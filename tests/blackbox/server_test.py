@@ -1043,6 +1043,217 @@ class FramingTest(ApiTestCase):
         self.assertEqual(len(self.list_all(self.c, "alice")), 1, "the GET body ran as a DELETE")
 
 
+class EdgeTest(ServerTestCase):
+    """The hardened HTTP edge, over raw sockets: every error a client can cause comes back as
+    the JSON error body; ambiguous framing is refused and the connection closed; a request that
+    trickles in is cut off at --request-timeout however steadily it arrives; connections over
+    --max-connections-per-ip get a JSON 503; and normal clients keep being served while a slow
+    flood from another address runs."""
+
+    def raw(self, port, data, wait=2.0, source=None):
+        sock = socket.socket()
+        if source:
+            sock.bind((source, 0))
+        sock.connect(("127.0.0.1", port))
+        sock.settimeout(wait)
+        out = b""
+        try:
+            sock.sendall(data)
+            while True:
+                chunk = sock.recv(65536)
+                if not chunk:
+                    break
+                out += chunk
+        except (socket.timeout, OSError):
+            pass
+        finally:
+            sock.close()
+        return out
+
+    def responses(self, data):
+        """Splits raw bytes into (status, headers dict, body) triples by Content-Length."""
+        out = []
+        while data:
+            head, sep, rest = data.partition(b"\r\n\r\n")
+            self.assertTrue(sep, "a response head without its end: %r" % data[:300])
+            lines = head.decode("latin-1").split("\r\n")
+            status = int(lines[0].split(" ")[1])
+            headers = {k.strip().lower(): v.strip() for k, _, v in
+                       (l.partition(":") for l in lines[1:])}
+            n = int(headers.get("content-length", "0"))
+            out.append((status, headers, rest[:n]))
+            data = rest[n:]
+        return out
+
+    def assert_json_error(self, data, status, mention=None):
+        replies = self.responses(data)
+        self.assertEqual(len(replies), 1, "exactly one response: %r" % data[:600])
+        got, headers, body = replies[0]
+        self.assertEqual(got, status, data[:400])
+        self.assertTrue(headers.get("content-type", "").startswith("application/json"), headers)
+        self.assertEqual(headers.get("connection"), "close", headers)
+        err = json.loads(body)["error"]
+        self.assertEqual(set(err), {"code", "message"})
+        if mention:
+            self.assertIn(mention, err["message"])
+
+    def test_protocol_errors_are_json_and_close_the_connection(self):
+        s = self.start_server()
+        self.add(s.client(), "alice", "still here")
+        post = b"POST /v1/search HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\n"
+        cases = [
+            (post + b"Content-Length: -1\r\n\r\n{}", 400, "Content-Length"),
+            (post + b"Content-Length: abc\r\n\r\n{}", 400, "Content-Length"),
+            (post + b"Content-Length: +10\r\n\r\n{}", 400, "Content-Length"),
+            (post + b"Content-Length: 18446744073709551617\r\n\r\n{}", 400, "Content-Length"),
+            (post + b"Content-Length: 2\r\nContent-Length: 5\r\n\r\n{}", 400, "Content-Length"),
+            (post + b"Content-Length: 2\r\nContent-Length: 2\r\n\r\n{}", 400, "Content-Length"),
+            (b"GET /v1/memories/abc%00garbage?user_id=alice HTTP/1.1\r\nHost: x\r\n\r\n", 400,
+             "control character"),
+            (b"GET /v1/memories/abc%0a?user_id=alice HTTP/1.1\r\nHost: x\r\n\r\n", 400,
+             "control character"),
+            (b"GET /" + b"a" * 20000 + b" HTTP/1.1\r\nHost: x\r\n\r\n", 414, None),
+            (b"GET /healthz HTTP/1.1\r\nHost: x\r\nX-Big: " + b"b" * 40000 + b"\r\n\r\n", 431,
+             None),
+            (b"GET /healthz HTTP/1.1\r\nHost: x\r\nno colon here\r\n\r\n", 400, None),
+            (b"GET /healthz HTTP/1.1\r\nHost: x\r\n folded: line\r\n\r\n", 400, None),
+            (b"GET /healthz HTTP/2.5\r\nHost: x\r\n\r\n", 505, "HTTP/2.5"),
+            (b"GET healthz HTTP/1.1\r\nHost: x\r\n\r\n", 400, None),
+        ]
+        for data, status, mention in cases:
+            with self.subTest(request=data[:70]):
+                self.assert_json_error(self.raw(s.port, data), status, mention)
+        # After a good request on a keep-alive connection, the checks hold as well.
+        ok = b"GET /healthz HTTP/1.1\r\nHost: x\r\n\r\n"
+        for data, mention in [
+                (b"GET /v1/memories/x%00y?user_id=alice HTTP/1.1\r\nHost: x\r\n\r\n",
+                 "control character"),
+                (post + b"Content-Length: 2\r\nContent-Length: 2\r\n\r\n{}", "Content-Length"),
+                (post + b"Content-Length: 5\r\nTransfer-Encoding: chunked\r\n\r\n"
+                 b"2\r\n{}\r\n0\r\n\r\n", "Transfer-Encoding")]:
+            with self.subTest(follow_up=data[:70]):
+                replies = self.responses(self.raw(s.port, ok + data))
+                self.assertEqual([r[0] for r in replies], [200, 400])
+                self.assertIn(mention, json.loads(replies[1][2])["error"]["message"])
+        self.assertEqual([m["content"] for m in self.list_all(s.client(), "alice")],
+                         ["still here"])
+
+    def test_content_length_with_chunked_never_serves_the_bytes_after(self):
+        s = self.start_server()
+        self.add(s.client(), "alice", "must survive")
+        smuggled = b"DELETE /v1/memories?user_id=alice HTTP/1.1\r\nHost: x\r\n\r\n"
+        data = (b"POST /v1/search HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\n"
+                b"Content-Length: 4\r\nTransfer-Encoding: chunked\r\n\r\n"
+                b"2\r\n{}\r\n0\r\n\r\n" + smuggled)
+        self.assert_json_error(self.raw(s.port, data), 400, "Transfer-Encoding")
+        self.assertEqual(len(self.list_all(s.client(), "alice")), 1, "the smuggled DELETE ran")
+
+    def test_trickled_requests_are_cut_off_at_the_request_timeout(self):
+        s = self.start_server("--request-timeout", "2", "--read-timeout", "10")
+        for prefix in (b"", b"GET /healthz HTTP/1.1\r\nHost: x\r\n\r\n"):
+            with self.subTest(after_a_request=bool(prefix)):
+                sock = socket.create_connection(("127.0.0.1", s.port))
+                sock.sendall(prefix + b"POST /v1/search HTTP/1.1\r\nHost: x\r\n")
+                sock.settimeout(0.3)
+                start, got, closed = time.monotonic(), b"", False
+                while time.monotonic() - start < 8:
+                    try:
+                        sock.sendall(b"X")  # a byte every 0.3 s: never silent for long
+                        chunk = sock.recv(65536)
+                        if not chunk:
+                            closed = True
+                            break
+                        got += chunk
+                    except socket.timeout:
+                        continue
+                    except OSError:
+                        closed = True
+                        break
+                elapsed = time.monotonic() - start
+                sock.close()
+                self.assertTrue(closed, "a trickling request kept its connection for 8 s")
+                self.assertLess(elapsed, 4.5)
+                if not prefix:  # the gate answers the first request itself
+                    self.assertIn(b"408", got)
+                    self.assertIn(b"request_timeout", got)
+        metrics = s.client().request("GET", "/metrics").text()
+        self.assertRegex(metrics, r'engram_http_refused_total\{reason="timeout"\} [1-9]')
+
+    def test_connections_over_the_per_address_limit_get_a_json_503(self):
+        s = self.start_server("--max-connections-per-ip", "4")
+        held = [socket.create_connection(("127.0.0.1", s.port), source_address=("127.0.0.2", 0))
+                for _ in range(4)]
+        try:
+            over = self.raw(s.port, b"GET /healthz HTTP/1.1\r\nHost: x\r\n\r\n",
+                            source="127.0.0.2")
+            self.assert_json_error(over, 503, "--max-connections-per-ip")
+            # Another address is not affected.
+            ok = self.responses(self.raw(s.port, b"GET /healthz HTTP/1.1\r\nHost: x\r\n"
+                                         b"Connection: close\r\n\r\n"))
+            self.assertEqual(ok[0][0], 200)
+        finally:
+            for sock in held:
+                sock.close()
+        time.sleep(0.5)  # the slots are given back once the server sees the closes
+        again = self.responses(self.raw(s.port, b"GET /healthz HTTP/1.1\r\nHost: x\r\n"
+                                        b"Connection: close\r\n\r\n", source="127.0.0.2"))
+        self.assertEqual(again[0][0], 200)
+
+    def test_normal_clients_are_served_while_a_slow_flood_runs(self):
+        s = self.start_server("--request-timeout", "3", "--max-connections-per-ip", "100")
+        stop = time.monotonic() + 8
+        flood_states = {"opened": 0, "refused": 0, "cut": 0}
+
+        def flood():
+            socks = []
+            while time.monotonic() < stop:
+                for _ in range(20):
+                    if len(socks) >= 400:
+                        break
+                    sock = socket.socket()
+                    sock.bind(("127.0.0.2", 0))
+                    sock.setblocking(False)
+                    sock.connect_ex(("127.0.0.1", s.port))
+                    socks.append(sock)
+                    flood_states["opened"] += 1
+                for sock in list(socks):
+                    try:
+                        data = sock.recv(4096)
+                    except BlockingIOError:
+                        try:
+                            sock.send(b"G")  # a byte at a time, never silent for long
+                        except OSError:
+                            pass
+                        continue
+                    except OSError:
+                        data = b""
+                    flood_states["refused" if b" 503 " in data else "cut"] += 1
+                    socks.remove(sock)
+                    sock.close()
+                time.sleep(0.05)
+            for sock in socks:
+                sock.close()
+
+        import threading
+        t = threading.Thread(target=flood)
+        t.start()
+        time.sleep(1)
+        c = s.client(timeout=5)
+        served, failed = 0, 0
+        while time.monotonic() < stop - 0.5:
+            try:
+                r = c.request("GET", "/v1/memories", params={"user_id": "alice"})
+                served += r.status == 200
+                failed += r.status != 200
+            except OSError:
+                failed += 1
+        t.join()
+        self.assertGreater(served, 50)
+        self.assertEqual(failed, 0, "normal requests failed during the flood")
+        self.assertGreater(flood_states["refused"], 0, flood_states)
+        self.assertGreater(flood_states["cut"], 0, flood_states)
+
+
 # ------------------------------------------------------------------------------------------
 # one name per thing: content and its deprecated alias, unknown-field hints, listings
 # ------------------------------------------------------------------------------------------

@@ -1,0 +1,251 @@
+// Request-head checks (request_head.h).
+#include "server/request_head.h"
+
+#include <cctype>
+#include <cstdint>
+#include <nlohmann/json.hpp>
+
+namespace engram::server {
+namespace {
+
+bool IsTokenChar(unsigned char c) {
+  if (std::isalnum(c)) return true;
+  switch (c) {
+    case '!':
+    case '#':
+    case '$':
+    case '%':
+    case '&':
+    case '\'':
+    case '*':
+    case '+':
+    case '-':
+    case '.':
+    case '^':
+    case '_':
+    case '`':
+    case '|':
+    case '~':
+      return true;
+    default:
+      return false;
+  }
+}
+
+bool IsToken(std::string_view s) {
+  if (s.empty()) return false;
+  for (unsigned char c : s) {
+    if (!IsTokenChar(c)) return false;
+  }
+  return true;
+}
+
+bool EqualsIgnoreCase(std::string_view a, std::string_view b) {
+  if (a.size() != b.size()) return false;
+  for (size_t i = 0; i < a.size(); ++i) {
+    if (std::tolower(static_cast<unsigned char>(a[i])) !=
+        std::tolower(static_cast<unsigned char>(b[i]))) {
+      return false;
+    }
+  }
+  return true;
+}
+
+std::string_view TrimSpaces(std::string_view s) {
+  while (!s.empty() && (s.front() == ' ' || s.front() == '\t')) s.remove_prefix(1);
+  while (!s.empty() && (s.back() == ' ' || s.back() == '\t')) s.remove_suffix(1);
+  return s;
+}
+
+HeadVerdict Refuse(int status, std::string code, std::string message) {
+  HeadVerdict v;
+  v.complete = true;
+  v.status = status;
+  v.code = std::move(code);
+  v.message = std::move(message);
+  return v;
+}
+
+int HexValue(char c) {
+  if (c >= '0' && c <= '9') return c - '0';
+  if (c >= 'a' && c <= 'f') return c - 'a' + 10;
+  if (c >= 'A' && c <= 'F') return c - 'A' + 10;
+  return -1;
+}
+
+// Checks the request line; status 0 when sound.
+HeadVerdict CheckRequestLine(std::string_view line, const HeadLimits& limits) {
+  const size_t sp1 = line.find(' ');
+  const size_t sp2 = sp1 == std::string_view::npos ? sp1 : line.find(' ', sp1 + 1);
+  if (sp2 == std::string_view::npos || line.find(' ', sp2 + 1) != std::string_view::npos) {
+    return Refuse(400, "bad_request", "the request line must be 'METHOD /path HTTP/1.1'");
+  }
+  const std::string_view method = line.substr(0, sp1);
+  const std::string_view target = line.substr(sp1 + 1, sp2 - sp1 - 1);
+  const std::string_view version = line.substr(sp2 + 1);
+  if (!IsToken(method)) return Refuse(400, "bad_request", "the request method is not a token");
+  if (target.size() > limits.max_uri_bytes) {
+    return Refuse(
+        414, "uri_too_long",
+        "the request target is longer than " + std::to_string(limits.max_uri_bytes) + " bytes");
+  }
+  if (target.empty() || target.front() != '/') {
+    return Refuse(400, "bad_request", "the request target must start with '/'");
+  }
+  for (unsigned char c : target) {
+    if (c < 0x21 || c == 0x7f) {
+      return Refuse(400, "bad_request", "the request target holds a control character");
+    }
+  }
+  if (PathHasControlCharacter(target)) {
+    return Refuse(400, "bad_request",
+                  "the path holds an encoded control character (such as %00): ids never do");
+  }
+  if (version != "HTTP/1.1" && version != "HTTP/1.0") {
+    if (version.size() == 8 && version.substr(0, 5) == "HTTP/" && std::isdigit(version[5]) &&
+        version[6] == '.' && std::isdigit(version[7])) {
+      return Refuse(505, "http_version_not_supported",
+                    "HTTP/1.0 and HTTP/1.1 are served, not " + std::string(version));
+    }
+    return Refuse(400, "bad_request", "the request line does not end with an HTTP version");
+  }
+  return HeadVerdict{};
+}
+
+}  // namespace
+
+bool PathHasControlCharacter(std::string_view target) {
+  const std::string_view path = target.substr(0, target.find('?'));
+  for (size_t i = 0; i < path.size(); ++i) {
+    const unsigned char c = static_cast<unsigned char>(path[i]);
+    if (c < 0x20 || c == 0x7f) return true;
+    if (c == '%' && i + 2 < path.size()) {
+      const int hi = HexValue(path[i + 1]), lo = HexValue(path[i + 2]);
+      if (hi >= 0 && lo >= 0) {
+        const int v = hi * 16 + lo;
+        if (v < 0x20 || v == 0x7f) return true;
+      }
+    }
+  }
+  return false;
+}
+
+HeadVerdict CheckRequestHead(std::string_view data, const HeadLimits& limits) {
+  // Where the head ends: the first empty line (CRLF CRLF, or bare LFs, which the library takes).
+  size_t end = std::string_view::npos;
+  for (size_t i = data.find('\n'); i != std::string_view::npos; i = data.find('\n', i + 1)) {
+    if (i + 1 < data.size() && data[i + 1] == '\n') {
+      end = i + 1;
+      break;
+    }
+    if (i + 2 < data.size() && data[i + 1] == '\r' && data[i + 2] == '\n') {
+      end = i + 1;
+      break;
+    }
+  }
+  const size_t line_end = data.find('\n');
+  if (line_end != std::string_view::npos) {
+    std::string_view line = data.substr(0, line_end);
+    if (!line.empty() && line.back() == '\r') line.remove_suffix(1);
+    HeadVerdict v = CheckRequestLine(line, limits);
+    if (v.status != 0) return v;
+  } else if (data.size() > limits.max_uri_bytes + 64) {
+    return Refuse(
+        414, "uri_too_long",
+        "the request target is longer than " + std::to_string(limits.max_uri_bytes) + " bytes");
+  }
+  if (end == std::string_view::npos) {
+    if (data.size() > limits.max_head_bytes) {
+      return Refuse(
+          431, "request_header_fields_too_large",
+          "the request head is longer than " + std::to_string(limits.max_head_bytes) + " bytes");
+    }
+    return HeadVerdict{};  // wait for more
+  }
+  if (end > limits.max_head_bytes) {
+    return Refuse(
+        431, "request_header_fields_too_large",
+        "the request head is longer than " + std::to_string(limits.max_head_bytes) + " bytes");
+  }
+  int content_lengths = 0;
+  bool transfer_encoding = false;
+  size_t pos = line_end + 1;
+  while (pos < end) {
+    size_t nl = data.find('\n', pos);
+    std::string_view field = data.substr(pos, nl - pos);
+    pos = nl + 1;
+    if (!field.empty() && field.back() == '\r') field.remove_suffix(1);
+    if (field.empty()) break;
+    if (field.front() == ' ' || field.front() == '\t') {
+      return Refuse(400, "bad_request", "folded header lines are not accepted");
+    }
+    const size_t colon = field.find(':');
+    if (colon == std::string_view::npos || !IsToken(field.substr(0, colon))) {
+      return Refuse(400, "bad_request", "a header line is not 'Name: value'");
+    }
+    const std::string_view name = field.substr(0, colon);
+    const std::string_view value = TrimSpaces(field.substr(colon + 1));
+    for (unsigned char c : value) {
+      if ((c < 0x20 && c != '\t') || c == 0x7f) {
+        return Refuse(400, "bad_request", "a header value holds a control character");
+      }
+    }
+    if (EqualsIgnoreCase(name, "Content-Length")) {
+      if (++content_lengths > 1) {
+        return Refuse(400, "bad_request", "more than one Content-Length header");
+      }
+      bool digits = !value.empty() && value.size() <= 19;
+      for (char c : value) digits = digits && c >= '0' && c <= '9';
+      if (!digits || (value.size() == 19 && value > "9223372036854775807")) {
+        return Refuse(400, "bad_request", "Content-Length must be a decimal number of bytes");
+      }
+    } else if (EqualsIgnoreCase(name, "Transfer-Encoding")) {
+      transfer_encoding = true;
+    }
+  }
+  if (content_lengths > 0 && transfer_encoding) {
+    return Refuse(400, "bad_request",
+                  "Content-Length and Transfer-Encoding together: the body's length is ambiguous");
+  }
+  HeadVerdict v;
+  v.complete = true;
+  return v;
+}
+
+std::string JsonErrorResponse(int status, std::string_view code, std::string_view message) {
+  const char* reason = "Error";
+  switch (status) {
+    case 400:
+      reason = "Bad Request";
+      break;
+    case 408:
+      reason = "Request Timeout";
+      break;
+    case 413:
+      reason = "Content Too Large";
+      break;
+    case 414:
+      reason = "URI Too Long";
+      break;
+    case 431:
+      reason = "Request Header Fields Too Large";
+      break;
+    case 503:
+      reason = "Service Unavailable";
+      break;
+    case 505:
+      reason = "HTTP Version Not Supported";
+      break;
+    default:
+      break;
+  }
+  const std::string body = nlohmann::json{{"error", {{"code", code}, {"message", message}}}}.dump();
+  std::string out =
+      "HTTP/1.1 " + std::to_string(status) + " " + reason +
+      "\r\nContent-Type: application/json\r\nContent-Length: " + std::to_string(body.size()) +
+      "\r\nConnection: close\r\n";
+  if (status == 503) out += "Retry-After: 1\r\n";
+  return out + "\r\n" + body;
+}
+
+}  // namespace engram::server
