@@ -255,6 +255,13 @@ class Engine {
   // stored and normalized for matching; history's previous texts; each vector's bytes), purges,
   // then scans every file the engine writes for those bytes (FindTraces).
   Result<VerifiedPurge> PurgeScopeVerified(const Scope& scope);
+  // Erases a whole tenant: PurgeScope for every user it has (memories, history, vectors, kept
+  // turns, sessions, jobs, profiles, maintenance log); with `verify`, reads what their rows
+  // hold first and scans every file for it afterwards, as PurgeScopeVerified does for one user
+  // (words another tenant also stored count as shared). API keys are not touched (revoke them
+  // with KeyStore); the audit log keeps its rows (who did what, never content).
+  // `users` (if set) receives how many users were erased.
+  Result<VerifiedPurge> PurgeTenant(std::string_view tenant, bool verify, int64_t* users = nullptr);
   // Scans the database file, its WAL and shared-memory files and the index snapshots for each
   // text and vector (byte strings of at least 8 bytes; shorter ones are skipped). A needle that
   // data still stored also holds is counted as shared, not as a trace.

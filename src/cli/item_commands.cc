@@ -320,12 +320,56 @@ struct ItemCommandState {
   std::string del_id, del_reason;
   std::string purge_id;
   bool purge_all = false, purge_yes = false, purge_keep_source_turns = false, purge_verify = false;
+  bool purge_tenant = false;
   std::string hist_id;
   bool all_tenants = false;
   PageRequest sessions_page;
 };
 
 }  // namespace
+
+// `engram purge --tenant-all --yes [--verify]`: every user of --tenant.
+static int PurgeTenantCommand(Context& ctx, const ItemCommandState& st) {
+  if (st.purge_all || !st.purge_id.empty()) {
+    return ctx.Fail(Status::InvalidArgument("--tenant-all goes without an id or --all-memories"));
+  }
+  if (!st.purge_yes) {
+    return ctx.Fail(Status::InvalidArgument("--tenant-all needs --yes: it cannot be undone"));
+  }
+  Engine* e = ctx.OpenEngine();
+  if (!e) return ctx.last_exit;
+  int64_t users = 0;
+  auto v = e->PurgeTenant(ctx.tenant, st.purge_verify, &users);
+  if (!v.ok()) return ctx.Fail(v.status());
+  const TraceReport& scan = v->scan;
+  if (ctx.json) {
+    json out{{"tenant", ctx.tenant},
+             {"users", users},
+             {"purged", v->removed},
+             {"purge_ms", v->purge_ms}};
+    if (st.purge_verify) {
+      out["verified"] = scan.traces.empty();
+      out["files"] = scan.files;
+      out["bytes"] = scan.bytes;
+      out["needles"] = scan.needles;
+      out["shared"] = scan.shared;
+      out["traces"] = scan.traces;
+      out["scan_ms"] = v->scan_ms;
+    }
+    std::cout << out.dump() << "\n";
+  } else {
+    std::cout << "purged " << v->removed << " memories of " << users << " users of tenant "
+              << ctx.tenant << " in " << v->purge_ms << " ms\n";
+    if (st.purge_verify) {
+      for (const std::string& t : scan.traces) std::cout << "TRACE " << t << "\n";
+      std::cout << (scan.traces.empty() ? "verified: no trace of " : "NOT verified: ")
+                << (scan.traces.empty() ? scan.needles : static_cast<int64_t>(scan.traces.size()))
+                << (scan.traces.empty() ? " texts and vectors" : " traces") << " in " << scan.files
+                << " files (" << scan.bytes << " bytes, " << v->scan_ms << " ms)\n";
+    }
+  }
+  return scan.traces.empty() ? kExitOk : kExitTraces;
+}
 
 void AddItemCommands(CLI::App& app, Context& ctx) {
   auto state = std::make_shared<ItemCommandState>();
@@ -440,7 +484,9 @@ void AddItemCommands(CLI::App& app, Context& ctx) {
   purge->add_option("id", st.purge_id, "Memory id");
   purge->add_flag("--all-memories", st.purge_all,
                   "Remove every memory, history row and vector of --user");
-  purge->add_flag("--yes", st.purge_yes, "Confirm --all-memories");
+  purge->add_flag("--tenant-all", st.purge_tenant,
+                  "Remove everything of every user of --tenant (its API keys stay: revoke them)");
+  purge->add_flag("--yes", st.purge_yes, "Confirm --all-memories or --tenant-all");
   purge->add_flag("--verify", st.purge_verify,
                   "With --all-memories: then scan every file of the database for what was "
                   "purged (texts, normalized texts, vector bytes); exit 6 if any is found");
@@ -450,6 +496,7 @@ void AddItemCommands(CLI::App& app, Context& ctx) {
   purge->callback([&ctx, state] {
     ctx.action = [&ctx, state] {
       ItemCommandState& st = *state;
+      if (st.purge_tenant) return PurgeTenantCommand(ctx, st);
       return WithEngine(ctx, [&](Engine& e, const Scope& s) {
         if (st.purge_all == !st.purge_id.empty()) {
           return ctx.Fail(Status::InvalidArgument("give either a memory id or --all-memories"));

@@ -530,6 +530,10 @@ Result<ExtrasImportStats> Engine::ImportUserExtras(const Scope& scope, const Use
                                                    OnConflict on_conflict) {
   return impl_->ImportUserExtras(scope, extras, on_conflict);
 }
+Result<VerifiedPurge> Engine::PurgeTenant(std::string_view tenant, bool verify, int64_t* users) {
+  return impl_->PurgeTenant(tenant, verify, users);
+}
+
 Result<VerifiedPurge> Engine::PurgeScopeVerified(const Scope& scope) {
   return impl_->PurgeScopeVerified(scope);
 }

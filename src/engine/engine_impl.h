@@ -62,6 +62,7 @@ class Engine::Impl {
   int64_t PurgeGeneration() const { return purge_generation_.load(std::memory_order_acquire); }
   Result<int64_t> PurgeScope(const Scope& scope);
   Result<VerifiedPurge> PurgeScopeVerified(const Scope& scope);
+  Result<VerifiedPurge> PurgeTenant(std::string_view tenant, bool verify, int64_t* users);
   Result<TraceReport> FindTraces(const std::vector<std::string>& texts,
                                  const std::vector<std::string>& vectors);
   Result<std::vector<HistoryEntry>> History(const Scope& scope, std::string_view id);

@@ -88,6 +88,39 @@ Result<VerifiedPurge> Engine::Impl::PurgeScopeVerified(const Scope& scope) {
   return out;
 }
 
+Result<VerifiedPurge> Engine::Impl::PurgeTenant(std::string_view tenant, bool verify,
+                                                int64_t* users) {
+  const auto started = std::chrono::steady_clock::now();
+  // Every user first (a page at a time), so the purge does not move the listing under it.
+  std::vector<std::string> ids;
+  PageRequest page{.limit = 1000};
+  do {
+    ENGRAM_ASSIGN_OR_RETURN(UserPage listed, ListUsers(tenant, page));
+    for (const UserSummary& u : listed.users) ids.push_back(u.user_id);
+    page.cursor = listed.next_cursor;
+  } while (!page.cursor.empty());
+  std::vector<std::string> texts, vectors;
+  VerifiedPurge out;
+  for (const std::string& id : ids) {
+    const Scope scope{std::string(tenant), id, "", ""};
+    if (verify) {
+      ENGRAM_ASSIGN_OR_RETURN(ScopeTraces traces, store_->TracesOf(scope));
+      texts.insert(texts.end(), traces.texts.begin(), traces.texts.end());
+      vectors.insert(vectors.end(), traces.vectors.begin(), traces.vectors.end());
+    }
+    ENGRAM_ASSIGN_OR_RETURN(int64_t removed, PurgeScope(scope));
+    out.removed += removed;
+  }
+  if (users) *users = static_cast<int64_t>(ids.size());
+  out.purge_ms = MsSince(started);
+  if (verify) {
+    const auto scan_started = std::chrono::steady_clock::now();
+    ENGRAM_ASSIGN_OR_RETURN(out.scan, FindTraces(texts, vectors));
+    out.scan_ms = MsSince(scan_started);
+  }
+  return out;
+}
+
 Result<UserExtras> Engine::Impl::ExportUserExtras(const Scope& scope) {
   ENGRAM_RETURN_IF_ERROR(ValidateScope(scope));
   return store_->ReadUserExtras(scope);

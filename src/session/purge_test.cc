@@ -177,5 +177,44 @@ TEST_F(PurgeTest, AVerifiedUserPurgeFindsNothingAndSharedWordsAreNotTraces) {
   EXPECT_FALSE(bobs->items.empty());
 }
 
+TEST_F(PurgeTest, ATenantPurgeErasesEveryUserOfItAndNoOtherTenant) {
+  const Scope acme_ann{"acme", "ann", "", "s1"}, acme_ben{"acme", "ben", "", "s2"};
+  const Scope beta_cat{"beta", "cat", "", "s3"};
+  Say(acme_ann, "I live in Vrombaut-sur-Mer now.");
+  Say(acme_ben, "我的狗叫旺财九号。");
+  Say(acme_ben, "My favourite band is Qwertzuiop Ensemble.");
+  Say(beta_cat, "I live in Lindenbrook.");
+  int64_t users = 0;
+  auto purged = engine_->PurgeTenant("acme", /*verify=*/true, &users);
+  ASSERT_TRUE(purged.ok()) << purged.status().ToString();
+  EXPECT_EQ(users, 2);
+  EXPECT_GE(purged->removed, 6);  // kept turns and what came from them
+  EXPECT_EQ(purged->scan.traces, std::vector<std::string>{});
+  EXPECT_GT(purged->scan.needles, 6);
+  // Nothing of acme's is listed, searched or stored; beta's stays.
+  auto acme = engine_->ListUsers("acme", PageRequest{});
+  ASSERT_TRUE(acme.ok());
+  EXPECT_TRUE(acme->users.empty());
+  for (const Scope& s : {acme_ann, acme_ben}) {
+    auto page = engine_->List(Scope{s.tenant, s.user_id, "", ""}, ListQuery{});
+    ASSERT_TRUE(page.ok());
+    EXPECT_TRUE(page->items.empty());
+  }
+  auto found = engine_->FindTraces({"Vrombaut-sur-Mer", "旺财九号", "Qwertzuiop"}, {});
+  ASSERT_TRUE(found.ok());
+  EXPECT_EQ(found->traces, std::vector<std::string>{});
+  auto beta = engine_->List(Scope{"beta", "cat", "", ""}, ListQuery{});
+  ASSERT_TRUE(beta.ok());
+  EXPECT_FALSE(beta->items.empty());
+  auto kept = engine_->FindTraces({"Lindenbrook"}, {});
+  ASSERT_TRUE(kept.ok());
+  EXPECT_EQ(kept->shared, 1) << "beta's words are still stored";
+  // A tenant with nobody is a no-op, not an error.
+  auto again = engine_->PurgeTenant("acme", true, &users);
+  ASSERT_TRUE(again.ok());
+  EXPECT_EQ(users, 0);
+  EXPECT_EQ(again->removed, 0);
+}
+
 }  // namespace
 }  // namespace engram

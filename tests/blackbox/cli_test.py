@@ -1529,6 +1529,55 @@ def main():
 
 
 # ------------------------------------------------------------------------------------------
+# verified purges: a user, a tenant
+# ------------------------------------------------------------------------------------------
+
+class VerifiedPurgeTest(EngramTestCase):
+    """`purge --all-memories --yes --verify` and `purge --tenant-all --yes --verify`: the data
+    goes, a byte scan of every file proves it (exit 0, no TRACE), other tenants keep theirs."""
+
+    def file_holding(self, needle):
+        for root, _, names in os.walk(self.dir):
+            for name in names:
+                with open(os.path.join(root, name), "rb") as f:
+                    if needle.encode("utf-8") in f.read():
+                        return name
+        return None
+
+    def test_user_and_tenant_purges_are_verified(self):
+        self.add("Zorblax lives in Quillfeather Lane", user="ann", tenant="acme")
+        self.add("安娜的猫叫雪球七号", user="ann", tenant="acme")
+        self.add("Ben plays the theremin at Vexholm", user="ben", tenant="acme")
+        self.add("Cat grows Ulmbrook pears", user="cat", tenant="beta")
+        self.add("Dan keeps Pyrrhic bees", user="dan", tenant="acme")
+        for needle in ("Quillfeather", "雪球七号", "Vexholm", "Ulmbrook", "Pyrrhic"):
+            self.assertIsNotNone(self.file_holding(needle), needle)
+
+        self.fails(EXIT_USAGE, "purge", "--all-memories", "--verify", user="dan", tenant="acme")
+        r = self.ok_json("purge", "--all-memories", "--yes", "--verify", user="dan",
+                         tenant="acme")
+        self.assertEqual((r["purged"], r["verified"], r["traces"]), (1, True, []))
+        self.assertIsNone(self.file_holding("Pyrrhic"))
+
+        self.fails(EXIT_USAGE, "purge", "--tenant-all", user=None, tenant="acme")
+        self.fails(EXIT_USAGE, "purge", "--tenant-all", "--yes", "some-id", user=None,
+                   tenant="acme")
+        r = self.ok_json("purge", "--tenant-all", "--yes", "--verify", user=None, tenant="acme")
+        self.assertEqual((r["tenant"], r["users"], r["purged"], r["verified"], r["traces"]),
+                         ("acme", 2, 3, True, []))
+        self.assertGreater(r["needles"], 3)
+        for needle in ("Quillfeather", "雪球七号", "Vexholm"):
+            self.assertIsNone(self.file_holding(needle), needle)
+        self.assertEqual(self.list_contents(user="ann", tenant="acme"), [])
+        self.assertEqual(self.list_contents(user="cat", tenant="beta"),
+                         ["Cat grows Ulmbrook pears"])
+        text = self.ok("purge", "--tenant-all", "--yes", "--verify", user=None,
+                       tenant="acme").out
+        self.assertIn("purged 0 memories of 0 users of tenant acme", text)
+        self.assertIn("verified: no trace", text)
+
+
+# ------------------------------------------------------------------------------------------
 # encryption at rest
 # ------------------------------------------------------------------------------------------
 
