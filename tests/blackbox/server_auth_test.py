@@ -12,6 +12,7 @@ import json
 import os
 import http.client
 import random
+import re
 import ssl
 import subprocess
 import sys
@@ -411,6 +412,169 @@ class IsolationTest(ServerTestCase):
         gone = self.ok(clients["red"], "DELETE", "/v1/memories", params=scope)
         self.assertEqual(gone["deleted"], len(owned["red"]))
         self.assertEqual(len(self.list_all(clients["blue"], user)), len(owned["blue"]))
+
+    def test_random_requests_over_every_route_never_cross_tenants_users_or_keys(self):
+        """Three tenants (two keys for one), users with the same names in each, a revoked key
+        and an admin key; random requests through every /v1 route, with ids and session ids
+        taken from anyone. Every memory text carries a marker naming its tenant and user, and
+        no reply may show a marker of another tenant or user than the one it asked for."""
+        seed = int(os.environ.get("ENGRAM_SERVER_SEED", str(int(time.time() * 1000))))
+        print("cross-tenant seed: %d (set ENGRAM_SERVER_SEED to repeat)" % seed, file=sys.stderr)
+        rng = random.Random(seed)
+        tenants = ["red", "blue", "green"]
+        keys = {"red": [create_key(self.db, "red"), create_key(self.db, "red")],
+                "blue": [create_key(self.db, "blue")], "green": [create_key(self.db, "green")]}
+        revoked = create_key(self.db, "green")
+        admin = create_key(self.db, "ops", admin=True)
+        self.assertEqual(run_engram(self.db, "keys", "revoke", revoked["id"]).returncode, 0)
+        s = self.start_server()
+        clients = {t: [s.client(k["secret"]) for k in ks] for t, ks in keys.items()}
+        gone_client, admin_client = s.client(revoked["secret"]), s.client(admin["secret"])
+        users = ["ann", "bob"]
+        owned = {(t, u): {} for t in tenants for u in users}  # id -> text, active memories
+        all_ids, sessions, jobs = [], set(), []
+        marker_re = re.compile(r"MK([a-z]+)_([a-z]+)_\d+")
+        words = ["apple", "river", "violin", "rocket", "garden", "copper", "tea", "peanut"]
+
+        def check_markers(text, tenant, user, step, what):
+            for t, u in marker_re.findall(text):
+                self.assertEqual((t, u), (tenant, user),
+                                 "step %d %s: %s/%s saw %s/%s's data" % (step, what, tenant,
+                                                                        user, t, u))
+
+        def text_for(t, u, n):
+            return "MK%s_%s_%d likes %s and %s" % (t, u, n, rng.choice(words), rng.choice(words))
+
+        routes_seen = set()
+        for step in range(600):
+            t = rng.choice(tenants)
+            u = rng.choice(users)
+            c = rng.choice(clients[t])
+            q = {"user_id": u}
+            op = rng.choice(["add", "add", "batch", "async", "list", "users", "sessions",
+                             "message", "session_get", "job", "get", "patch", "delete",
+                             "history", "search", "context", "recall", "export", "profile",
+                             "maintain", "maintenance_log", "admin", "revoked", "admin_data"])
+            routes_seen.add(op)
+            if op == "add" or (op in ("get", "patch", "delete", "history") and not all_ids):
+                text = text_for(t, u, step)
+                m = self.add(c, u, text, infer=False)
+                owned[(t, u)][m["id"]] = text
+                all_ids.append(((t, u), m["id"]))
+            elif op == "batch":
+                texts = [text_for(t, u, step * 10 + i) for i in range(3)]
+                res = self.ok(c, "POST", "/v1/memories/batch",
+                              {"user_id": u, "infer": False,
+                               "memories": [{"content": x} for x in texts]}, expect=201)
+                for r, x in zip(res["results"], texts):
+                    owned[(t, u)][r["id"]] = x
+                    all_ids.append(((t, u), r["id"]))
+            elif op == "async":
+                r = self.call(c, "POST", "/v1/memories",
+                              {"user_id": u, "content": "I love %s MK%s_%s_%d" %
+                               (rng.choice(words), t, u, step), "async": True, "infer": True},
+                              expect=202)
+                jobs.append(((t, u), r.json()["job_id"]))
+            elif op == "job" and jobs:
+                (jt, ju), jid = rng.choice(jobs)
+                r = self.call(c, "GET", "/v1/jobs/" + jid, params=q)
+                if (jt, ju) == (t, u):
+                    self.assertEqual(r.status, 200, r)
+                else:
+                    self.assertEqual(r.status, 404, r)
+                check_markers(r.text(), t, u, step, op)
+            elif op == "list":
+                page = self.list_all(c, u)
+                for m in page:
+                    check_markers(m["content"], t, u, step, op)
+            elif op == "users":
+                listed = self.ok(c, "GET", "/v1/users")["results"]
+                for x in listed:
+                    self.assertIn(x["user_id"], users)
+                expected = {uu for (tt, uu), ids in owned.items() if tt == t and ids}
+                self.assertTrue(expected <= {x["user_id"] for x in listed}, (step, listed))
+            elif op == "sessions":
+                for x in self.ok(c, "GET", "/v1/sessions", params=q)["results"]:
+                    self.assertIn((t, u, x["session_id"]), sessions, step)
+            elif op == "message":
+                sid = "s%d" % rng.randrange(3)  # the same session ids in every tenant
+                self.ok(c, "POST", "/v1/sessions/%s/messages" % sid,
+                        {"user_id": u, "infer": False,
+                         "messages": [{"role": "user", "content": text_for(t, u, step)}]},
+                        expect=201)
+                sessions.add((t, u, sid))
+            elif op == "session_get":
+                sid = "s%d" % rng.randrange(3)
+                r = self.call(c, "GET", "/v1/sessions/" + sid, params=q)
+                self.assertEqual(r.status, 200 if (t, u, sid) in sessions else 404, (step, r))
+                check_markers(r.text(), t, u, step, op)
+            elif op in ("get", "patch", "delete", "history"):
+                (ot, ou), mid = rng.choice(all_ids)
+                mine = (ot, ou) == (t, u) and mid in owned[(t, u)]
+                if op == "get":
+                    r = self.call(c, "GET", "/v1/memories/" + mid, params=q)
+                elif op == "history":
+                    r = self.call(c, "GET", "/v1/memories/%s/history" % mid, params=q)
+                elif op == "patch":
+                    new = text_for(t, u, step)
+                    r = self.call(c, "PATCH", "/v1/memories/" + mid, {"content": new},
+                                  params=q)
+                    if mine and r.status == 200:
+                        owned[(t, u)][mid] = new
+                else:
+                    r = self.call(c, "DELETE", "/v1/memories/" + mid, params=q)
+                    if mine and r.status == 200:
+                        del owned[(t, u)][mid]
+                if (ot, ou) != (t, u):
+                    self.assertEqual(r.status, 404, "step %d: %s on another's id: %r" %
+                                     (step, op, r))
+                check_markers(r.text(), t, u, step, op)
+            elif op in ("search", "context", "recall"):
+                body = {"user_id": u, "query": "likes %s" % rng.choice(words), "k": 20}
+                if op == "recall":
+                    body = {"user_id": u, "messages": [
+                        {"role": "user", "content": "what about %s" % rng.choice(words)}]}
+                r = self.call(c, "POST", "/v1/" + op, body, expect=200)
+                check_markers(r.text(), t, u, step, op)
+            elif op == "export":
+                r = self.call(c, "GET", "/v1/export", params=q, expect=200)
+                check_markers(r.text(), t, u, step, op)
+            elif op == "profile":
+                r = self.call(c, "GET", "/v1/profile", params=q, expect=200)
+                check_markers(r.text(), t, u, step, op)
+            elif op == "maintain":
+                r = self.call(c, "POST", "/v1/maintenance", {"dry_run": True}, expect=200)
+                for a in r.json()["actions"]:
+                    self.assertEqual(a["tenant"], t, step)
+                for x in r.json()["users"]:
+                    self.assertEqual(x["tenant"], t, step)
+            elif op == "maintenance_log":
+                r = self.call(c, "GET", "/v1/maintenance/log", params=q, expect=200)
+                check_markers(r.text(), t, u, step, op)
+            elif op == "admin":
+                for method, path in (("GET", "/v1/admin/keys"), ("GET", "/v1/admin/audit")):
+                    self.fails(c, method, path, status=403, code="permission_denied")
+            elif op == "revoked":
+                for method, path, body in (("GET", "/v1/memories", None),
+                                           ("POST", "/v1/search", {"user_id": u, "query": "x"}),
+                                           ("GET", "/v1/export", None)):
+                    r = gone_client.request(method, path, body=body, params=q)
+                    self.assert_error_body(r, 401, "unauthenticated")
+            elif op == "admin_data":
+                # An admin key's data routes act in its own tenant: nobody's memories there.
+                r = self.call(admin_client, "POST", "/v1/search",
+                              {"user_id": u, "query": "likes"}, expect=200)
+                self.assertEqual(r.json()["results"], [], step)
+                self.assertEqual(self.ok(admin_client, "GET", "/v1/users")["results"], [])
+        self.assertGreaterEqual(len(routes_seen), 20, routes_seen)
+        # In the end each tenant's user holds what was written there (and what the write path
+        # made of its session turns and async adds), and nothing of anyone else.
+        for (t, u), ids in owned.items():
+            listed = {m["id"]: m["content"] for m in self.list_all(clients[t][0], u)}
+            for mid, text in ids.items():
+                self.assertEqual(listed.get(mid), text, (t, u, mid))
+            for text in listed.values():
+                check_markers(text, t, u, -1, "final list")
 
 
 class RateLimitTest(ServerTestCase):
