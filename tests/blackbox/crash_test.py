@@ -42,10 +42,10 @@ CONTENT_RE = re.compile(r"^batch (\d+) item (\d+)$")
 class CrashWriterRun:
     """One crash_writer process whose "ACK <b>" lines are collected by a reader thread."""
 
-    def __init__(self, db, start_batch):
+    def __init__(self, db, start_batch, extra=()):
         self.proc = subprocess.Popen(
             [CRASH_WRITER, "--db", db, "--batches", "100000", "--batch-size", str(BATCH_SIZE),
-             "--user", USER, "--start-batch", str(start_batch)],
+             "--user", USER, "--start-batch", str(start_batch), *extra],
             stdout=subprocess.PIPE, stderr=subprocess.PIPE)
         self.acked = []
         self.bad_lines = []
@@ -80,11 +80,13 @@ class CrashWriterRun:
             return list(self.acked), status, stderr
 
 
-def engram(db, *args):
-    return subprocess.run([ENGRAM, "--db", db, *args], capture_output=True, timeout=60)
+def engram(db, *args, key_file=None):
+    extra = ["--key-file", key_file] if key_file else []
+    return subprocess.run([ENGRAM, "--db", db, *extra, *args], capture_output=True, timeout=60)
 
 
 class CrashDurabilityTest(unittest.TestCase):
+    key_file = None  # set by the encrypted variant
 
     def setUp(self):
         self._tmp = tempfile.TemporaryDirectory(prefix="engram-crash-")
@@ -98,7 +100,8 @@ class CrashDurabilityTest(unittest.TestCase):
 
     def run_until_killed(self, start_batch):
         """Runs crash_writer from start_batch; kills it after some ACKs and a random delay."""
-        run = CrashWriterRun(self.db, start_batch)
+        run = CrashWriterRun(self.db, start_batch,
+                             ["--key-file", self.key_file] if self.key_file else [])
         try:
             # At least a few acknowledged batches, so every cycle checks something.
             deadline = time.monotonic() + 20
@@ -126,7 +129,7 @@ class CrashDurabilityTest(unittest.TestCase):
         sample.update(self.rng.sample(sorted(acked_batches), min(5, len(acked_batches))))
         for b in sorted(sample):
             r = engram(self.db, "list", "--user", USER, "--tag", "batch-%d" % b, "--json",
-                       "--limit", "1000")
+                       "--limit", "1000", key_file=self.key_file)
             self.assertEqual(r.returncode, 0, r.stderr.decode())
             page = json.loads(r.stdout)
             self.assertIsNone(page["next_cursor"])
@@ -138,9 +141,13 @@ class CrashDurabilityTest(unittest.TestCase):
                 self.assertEqual(m["user_id"], USER)
                 self.assertEqual(m["status"], "active")
 
+    def plain_copy(self):
+        """The database as SQL can read it: itself, or a decrypted copy of the crashed files."""
+        return self.db
+
     def check_with_sqlite(self, all_acked, in_flight):
         """Integrity, durability of every ACK, and all-or-nothing batches, straight from SQL."""
-        conn = sqlite3.connect(self.db)
+        conn = sqlite3.connect(self.plain_copy())
         try:
             self.assertEqual(conn.execute("PRAGMA integrity_check").fetchall(), [("ok",)])
             self.assertEqual(conn.execute("PRAGMA foreign_key_check").fetchall(), [])
@@ -194,13 +201,41 @@ class CrashDurabilityTest(unittest.TestCase):
             # Continue after every id used so far, committed or not.
             start = max(max(stored), in_flight[-1]) + 1
         # The database still takes writes after the crashes, through the real binary.
-        r = engram(self.db, "add", "--no-infer", "after the crashes", "--user", USER, "--json")
+        r = engram(self.db, "add", "--no-infer", "after the crashes", "--user", USER, "--json",
+                   key_file=self.key_file)
         self.assertEqual(r.returncode, 0, r.stderr.decode())
         added = json.loads(r.stdout)
-        r = engram(self.db, "get", added["id"], "--user", USER, "--json")
+        r = engram(self.db, "get", added["id"], "--user", USER, "--json", key_file=self.key_file)
         self.assertEqual(r.returncode, 0, r.stderr.decode())
         self.assertEqual(json.loads(r.stdout)["content"], "after the crashes")
         self.assertLess(time.monotonic() - started, 60)
+
+
+class EncryptedCrashDurabilityTest(CrashDurabilityTest):
+    """The same with encryption at rest: the sealing VFS must recover the WAL a SIGKILL left
+    (a torn last frame fails authentication and reads as the log's end), and the files hold no
+    plaintext. SQL checks run on a decrypted copy (`engram rekey --decrypt`)."""
+
+    def setUp(self):
+        super().setUp()
+        self.key_file = os.path.join(self._tmp.name, "crash.key")
+        r = subprocess.run([ENGRAM, "keygen", self.key_file], capture_output=True, timeout=60)
+        self.assertEqual(r.returncode, 0, r.stderr)
+
+    def plain_copy(self):
+        import shutil
+        copy_dir = tempfile.mkdtemp(dir=self._tmp.name)
+        copy = os.path.join(copy_dir, "crash.db")
+        for suffix in ("", "-wal", "-shm"):
+            if os.path.exists(self.db + suffix):
+                shutil.copyfile(self.db + suffix, copy + suffix)
+        for suffix in ("", "-wal"):
+            if os.path.exists(self.db + suffix):
+                with open(self.db + suffix, "rb") as f:
+                    self.assertNotIn(b"batch 0 item", f.read(), "plaintext in " + suffix)
+        r = engram(copy, "rekey", "--decrypt", key_file=self.key_file)
+        self.assertEqual(r.returncode, 0, r.stderr.decode())
+        return copy
 
 
 def main():

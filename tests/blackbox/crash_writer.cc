@@ -1,6 +1,7 @@
 // crash_writer: adds numbered batches of memories and prints "ACK <b>" after each one commits.
 //
 // Usage: crash_writer --db PATH --batches N --batch-size M [--user U] [--start-batch S]
+//                     [--key-file K]  (encryption at rest: the database is sealed with K)
 // Batch b (S <= b < S + N) holds M memories "batch <b> item <i>" tagged "batch-<b>". The
 // crash-durability test kills this process at a random moment and checks that every
 // acknowledged batch is in the database whole, and that no batch is there in part.
@@ -32,7 +33,7 @@ bool ParseCount(const char* text, long long* out) {
 }  // namespace
 
 int main(int argc, char** argv) {
-  std::string db, user = "crash-user";
+  std::string db, user = "crash-user", key_file;
   long long batches = -1, batch_size = -1, start = 0;
   for (int i = 1; i < argc; i += 2) {
     const char* flag = argv[i];
@@ -43,6 +44,8 @@ int main(int argc, char** argv) {
       db = value;
     else if (std::strcmp(flag, "--user") == 0)
       user = value;
+    else if (std::strcmp(flag, "--key-file") == 0)
+      key_file = value;
     else if (std::strcmp(flag, "--batches") == 0)
       ok = ParseCount(value, &batches);
     else if (std::strcmp(flag, "--batch-size") == 0)
@@ -59,6 +62,14 @@ int main(int argc, char** argv) {
 
   engram::EngineOptions options;
   options.path = db;
+  if (!key_file.empty()) {
+    auto key = engram::EncryptionKey::FromFile(key_file);
+    if (!key.ok()) {
+      std::fprintf(stderr, "crash_writer: %s\n", key.status().ToString().c_str());
+      return 1;
+    }
+    options.encryption_key = std::make_shared<const engram::EncryptionKey>(*key);
+  }
   auto engine = engram::Engine::Open(options);
   if (!engine.ok()) {
     std::fprintf(stderr, "crash_writer: %s\n", engine.status().ToString().c_str());
