@@ -363,7 +363,8 @@ Result<PurgeResult> Engine::Impl::Purge(const Scope& scope, std::string_view id,
   ENGRAM_RETURN_IF_ERROR(ValidateScope(scope));
   ENGRAM_RETURN_IF_ERROR(ValidateId(id));
   std::lock_guard<std::mutex> lock(write_mu_);
-  ENGRAM_ASSIGN_OR_RETURN(PurgeResult purged, store_->Purge(scope, id, options));
+  ENGRAM_ASSIGN_OR_RETURN(PurgeResult purged,
+                          store_->Purge(scope, id, options, options_.clock->NowMs()));
   purge_generation_.fetch_add(1, std::memory_order_acq_rel);
   if (auto index = LoadedIndex(scope)) {
     std::unique_lock<std::shared_mutex> index_lock(index->mu);

@@ -113,6 +113,20 @@ TEST_F(PurgeTest, APurgedMemoryTakesItsConversationAndLeavesNoByteBehind) {
   EXPECT_TRUE(std::count(purged->ids.begin(), purged->ids.end(), (*summary)->id));
   EXPECT_EQ(purged->session_turns, 1);
   EXPECT_FALSE(Found("Quetzalburg"));
+  // The fact of the deletion stays, dated, without content: one log row per erased id.
+  auto log = engine_->MaintenanceLog(alice_);
+  ASSERT_TRUE(log.ok());
+  std::vector<std::string> logged;
+  for (const MaintenanceLogEntry& e : *log) {
+    if (e.action != MaintenanceAction::kPurge) continue;
+    logged.push_back(e.item_id);
+    EXPECT_EQ(FormatTimestamp(e.at).substr(0, 4), "2026");
+    EXPECT_EQ(e.reason.find("Quetzalburg"), std::string::npos);
+    EXPECT_EQ(e.reason, e.item_id == en[0].id
+                            ? "hard delete asked for"
+                            : "hard delete of " + en[0].id + ": part of its conversation");
+  }
+  EXPECT_EQ(logged, purged->ids);
   EXPECT_EQ(engine_->Get(alice_, en[0].source.turn_ids[0]).status().code(), StatusCode::kNotFound);
   auto session = engine_->GetSession(chat_, 50);
   ASSERT_TRUE(session.ok());

@@ -315,7 +315,7 @@ Result<int64_t> MemoryStore::SeqForWrite(const Scope& scope, std::string_view id
 }
 
 Result<PurgeResult> MemoryStore::Purge(const Scope& scope, std::string_view id,
-                                       const PurgeOptions& options) {
+                                       const PurgeOptions& options, TimestampMs now) {
   std::lock_guard<GatedMutex> lock(write_mu_);
   PurgeResult out;
   {
@@ -432,6 +432,12 @@ Result<PurgeResult> MemoryStore::Purge(const Scope& scope, std::string_view id,
     ENGRAM_ASSIGN_OR_RETURN(
         Statement * log,
         writer_->Prepare("DELETE FROM lifecycle_log WHERE scope_id = ? AND item_id = ?"));
+    // What stays is the fact of the deletion: one maintenance-log row per erased id, with no
+    // content (GET /v1/maintenance/log shows it).
+    ENGRAM_ASSIGN_OR_RETURN(
+        Statement * tombstone,
+        writer_->Prepare("INSERT INTO lifecycle_log (scope_id, item_id, action, reason, at) "
+                         "VALUES (?, ?, 'purge', ?, ?)"));
     ENGRAM_ASSIGN_OR_RETURN(Statement * jobs,
                             writer_->Prepare("DELETE FROM jobs WHERE scope_id = ? AND "
                                              "instr(coalesce(result, ''), json_quote(?)) > 0"));
@@ -445,6 +451,14 @@ Result<PurgeResult> MemoryStore::Purge(const Scope& scope, std::string_view id,
       ENGRAM_RETURN_IF_ERROR(del->Bind(1, out.seqs[k]).Run());  // history and vectors cascade
       log->Reset();
       ENGRAM_RETURN_IF_ERROR(log->Bind(1, scope_id).Bind(2, out.ids[k]).Run());
+      tombstone->Reset();
+      ENGRAM_RETURN_IF_ERROR(tombstone->Bind(1, scope_id)
+                                 .Bind(2, out.ids[k])
+                                 .Bind(3, out.ids[k] == id ? std::string("hard delete asked for")
+                                                           : "hard delete of " + std::string(id) +
+                                                                 ": part of its conversation")
+                                 .Bind(4, now)
+                                 .Run());
       jobs->Reset();
       ENGRAM_RETURN_IF_ERROR(jobs->Bind(1, scope_id).Bind(2, out.ids[k]).Run());
       out.jobs += writer_->Changes();

@@ -181,8 +181,9 @@ class MemoryStore {
   // came from (PurgeOptions, records.h), in one transaction: the items (history, vectors and
   // access rows cascade), their maintenance log rows, the jobs whose result names any of them,
   // the user's profile summary; then checkpoints as PurgeScope does.
+  // `now` dates the maintenance-log row each erased id leaves (the fact, never the content).
   Result<PurgeResult> Purge(const Scope& scope, std::string_view id,
-                            const PurgeOptions& options = {});
+                            const PurgeOptions& options = {}, TimestampMs now = 0);
   Result<int64_t> PurgeScope(const Scope& scope);
   // Verified purge (memory_store_privacy.cc): the needles of scope's (tenant, user), read
   // before it is purged; and whether a needle found afterwards is held by data that stays
