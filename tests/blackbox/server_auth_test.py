@@ -577,6 +577,59 @@ class IsolationTest(ServerTestCase):
                 check_markers(text, t, u, -1, "final list")
 
 
+class EncryptedServerTest(ServerTestCase):
+    """engram serve on a sealed database (ENGRAM_KEY_FILE): keys, audit, async jobs, sessions,
+    search and a hard delete all work, and no file the server wrote holds a stored word."""
+
+    def test_a_sealed_server_works_and_writes_no_plaintext(self):
+        key_file = os.path.join(self.dir, "engram.key")
+        r = subprocess.run([h.ENGRAM, "keygen", key_file], capture_output=True, timeout=60)
+        self.assertEqual(r.returncode, 0, r.stderr)
+        env = dict(h.clean_env(), ENGRAM_KEY_FILE=key_file)
+        # Keys are made with the key too (the CLI opens the sealed file).
+        r = subprocess.run([h.ENGRAM, "--db", self.db, "--tenant", "acme", "--json", "keys",
+                            "create"], capture_output=True, env=env, timeout=60)
+        self.assertEqual(r.returncode, 0, r.stderr)
+        acme = json.loads(r.stdout)
+        admin = json.loads(subprocess.run(
+            [h.ENGRAM, "--db", self.db, "--tenant", "ops", "--json", "keys", "create", "--admin"],
+            capture_output=True, env=env, timeout=60).stdout)
+        s = self.start_server(env=env)
+        c = s.client(acme["secret"])
+        m = self.add(c, "alice", "Xanthippe keeps a quokka named Wobblesworth")
+        self.ok(c, "POST", "/v1/sessions/s1/messages",
+                {"user_id": "alice", "infer": True,
+                 "messages": [{"role": "user", "content": "I am allergic to Glimmerberries"}]},
+                expect=201)
+        job = self.call(c, "POST", "/v1/memories",
+                        {"user_id": "alice", "content": "I live in Brackenfold now",
+                         "infer": True, "async": True}, expect=202).json()["job_id"]
+        deadline = time.monotonic() + 20
+        while self.ok(c, "GET", "/v1/jobs/" + job,
+                      params={"user_id": "alice"})["state"] != "done":
+            self.assertLess(time.monotonic(), deadline)
+            time.sleep(0.05)
+        hits = self.ok(c, "POST", "/v1/search", {"user_id": "alice", "query": "quokka"})
+        self.assertEqual(hits["results"][0]["id"], m["id"])
+        self.ok(c, "DELETE", "/v1/memories/" + m["id"],
+                params={"user_id": "alice", "hard": "true"})
+        audit = self.ok(s.client(admin["secret"]), "GET", "/v1/admin/audit")["results"]
+        self.assertTrue(any(e["action"] == "purge" for e in audit))
+        self.assertEqual(s.stop(), 0, s.stderr())
+        for root, _, names in os.walk(self.dir):
+            for name in names:
+                if name.endswith("access.log") or name.endswith("stderr.log") or name == "engram.key":
+                    continue
+                with open(os.path.join(root, name), "rb") as f:
+                    data = f.read()
+                for word in (b"Glimmerberries", b"Brackenfold", b"Wobblesworth", b"quokka"):
+                    self.assertNotIn(word, data, "%s in %s" % (word, name))
+        # Without the key the server does not start, and says why.
+        r = run_engram(self.db, "serve", "--port", "0", "--access-log", "", timeout=20)
+        self.assertEqual(r.returncode, 2, r)
+        self.assertIn(b"encrypted", r.stderr)
+
+
 class RateLimitTest(ServerTestCase):
 
     def test_a_burst_over_the_limit_gets_429_and_other_keys_do_not(self):
