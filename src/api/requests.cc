@@ -6,6 +6,7 @@
 #include "codec/field_reader.h"
 #include "codec/item_validation.h"
 #include "core/status_macros.h"
+#include "text/utf8.h"
 
 namespace engram::api {
 namespace {
@@ -590,6 +591,22 @@ Result<SessionListRequest> DecodeSessionList(const Params& params, const std::st
 Result<std::string> DecodeKeyListTenant(const Params& params) {
   ENGRAM_RETURN_IF_ERROR(CheckKnownParams(params, {"tenant"}));
   return ParamOne(params, "tenant");
+}
+
+Result<TenantPurgeRequest> DecodeTenantPurge(const std::string& tenant, const Params& params) {
+  ENGRAM_RETURN_IF_ERROR(CheckKnownParams(params, {"verify"}));
+  TenantPurgeRequest req;
+  if (tenant.empty() || tenant.size() > 128 || !IsValidUtf8(tenant)) {
+    return Status::InvalidArgument("tenant must be 1..128 bytes of UTF-8");
+  }
+  for (unsigned char c : tenant) {
+    if (c < 0x20 || c == 0x7f) {
+      return Status::InvalidArgument("tenant must not hold control characters");
+    }
+  }
+  req.tenant = tenant;
+  ENGRAM_ASSIGN_OR_RETURN(req.verify, ParamBool(params, "verify", false));
+  return req;
 }
 
 Result<MemoryPatch> DecodePatch(const json& body) {

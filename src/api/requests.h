@@ -121,6 +121,13 @@ Result<SessionListRequest> DecodeSessionList(const Params& params, const std::st
 
 // GET /v1/admin/keys?tenant=…: the tenant whose keys to list, "" for every tenant.
 Result<std::string> DecodeKeyListTenant(const Params& params);
+// DELETE /v1/admin/tenants/{tenant}?verify=…: the tenant to erase (1..128 bytes of UTF-8
+// without control characters) and whether to prove it by the byte scan (default false).
+struct TenantPurgeRequest {
+  std::string tenant;
+  bool verify = false;
+};
+Result<TenantPurgeRequest> DecodeTenantPurge(const std::string& tenant, const Params& params);
 
 // PATCH /v1/memories/{id}: the fields to change (content, type, tier, tags, entities,
 // metadata, importance, confidence, valid_from, valid_to (null clears it), expires_at (null

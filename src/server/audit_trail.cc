@@ -78,6 +78,7 @@ void AuditTrail::Loop() {
 }
 
 std::string AuditAction(const std::string& method, const std::string& route, bool hard) {
+  if (route.starts_with("/v1/admin/tenants/")) return "purge";
   if (route.starts_with("/v1/admin/")) return "admin";
   if (route == "/v1/export") return "export";
   if (route == "/v1/maintenance") return method == "GET" ? "read" : "maintain";

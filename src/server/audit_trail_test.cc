@@ -149,6 +149,7 @@ TEST(AuditActionTest, RoutesMapToWhatTheyDo) {
   EXPECT_EQ(AuditAction("POST", "/v1/maintenance", false), "maintain");
   EXPECT_EQ(AuditAction("GET", "/v1/admin/audit", false), "admin");
   EXPECT_EQ(AuditAction("DELETE", "/v1/admin/keys/{id}", false), "admin");
+  EXPECT_EQ(AuditAction("DELETE", "/v1/admin/tenants/{id}", false), "purge");
 }
 
 }  // namespace

@@ -416,6 +416,29 @@ Reply ListAudit(const Services& s, const Call& call) {
   return JsonReply(json{{"results", std::move(results)}, {"next_cursor", next}});
 }
 
+// DELETE /v1/admin/tenants/{id}?verify=: erases every user of the tenant (Engine::PurgeTenant).
+Reply PurgeTenant(const Services& s, const Call& call) {
+  auto req = api::DecodeTenantPurge(call.path_params.at("id"), call.params);
+  if (!req.ok()) return ErrorReply(req.status());
+  int64_t users = 0;
+  auto purged = s.engine->PurgeTenant(req->tenant, req->verify, &users);
+  if (!purged.ok()) return ErrorReply(purged.status());
+  json out{{"tenant", req->tenant},
+           {"users", users},
+           {"purged", purged->removed},
+           {"purge_ms", purged->purge_ms}};
+  if (req->verify) {
+    const TraceReport& scan = purged->scan;
+    out["verified"] = scan.traces.empty();
+    out["traces"] = scan.traces;
+    out["needles"] = scan.needles;
+    out["shared"] = scan.shared;
+    out["files"] = scan.files;
+    out["scan_ms"] = purged->scan_ms;
+  }
+  return JsonReply(out);
+}
+
 Reply ListKeys(const Services& s, const Call& call) {
   auto tenant = api::DecodeKeyListTenant(call.params);
   if (!tenant.ok()) return ErrorReply(tenant.status());
@@ -499,6 +522,7 @@ std::vector<Route> MakeRoutes(const Services& services) {
       {"POST", "/v1/admin/keys", Access::kAdmin, bind(&CreateKey), kWrites},
       {"GET", "/v1/admin/keys", Access::kAdmin, bind(&ListKeys)},
       {"GET", "/v1/admin/audit", Access::kAdmin, bind(&ListAudit), Blocking::kYes},
+      {"DELETE", "/v1/admin/tenants/{id}", Access::kAdmin, bind(&PurgeTenant), kWrites},
       {"DELETE", "/v1/admin/keys/{id}", Access::kAdmin, bind(&RevokeKey), kWrites},
       {"GET", "/healthz", Access::kPublic, &Healthz},
       {"GET", "/readyz", Access::kPublic, bind(&Readyz)},

@@ -630,6 +630,49 @@ class EncryptedServerTest(ServerTestCase):
         self.assertIn(b"encrypted", r.stderr)
 
 
+class TenantPurgeTest(ServerTestCase):
+    """DELETE /v1/admin/tenants/{id}: an admin erases a whole tenant, proven by the byte scan;
+    other tenants keep theirs; tenant keys may not; the audit log records it as a purge."""
+
+    def test_an_admin_erases_a_tenant(self):
+        admin = create_key(self.db, "ops", admin=True)
+        acme, beta = create_key(self.db, "acme"), create_key(self.db, "beta")
+        s = self.start_server()
+        a, c, b = s.client(admin["secret"]), s.client(acme["secret"]), s.client(beta["secret"])
+        self.add(c, "ann", "Ann rides a unicycle through Snorkelwick")
+        self.add(c, "bob", "鲍勃的鹦鹉叫翡翠十一号")
+        self.ok(c, "POST", "/v1/sessions/s1/messages",
+                {"user_id": "bob", "infer": False,
+                 "messages": [{"role": "user", "content": "Bob collects Frumious spoons"}]},
+                expect=201)
+        self.add(b, "ann", "Beta Ann grows Tumbleweed figs")
+        self.fails(c, "DELETE", "/v1/admin/tenants/acme", status=403, code="permission_denied")
+        self.fails(a, "DELETE", "/v1/admin/tenants/acme", params={"bogus": "1"}, status=400,
+                   mentions="bogus")
+        self.fails(a, "DELETE", "/v1/admin/tenants/" + "x" * 200, status=400, mentions="tenant")
+        r = self.ok(a, "DELETE", "/v1/admin/tenants/acme", params={"verify": "true"})
+        self.assertEqual((r["tenant"], r["users"], r["verified"], r["traces"]),
+                         ("acme", 2, True, []))
+        self.assertGreaterEqual(r["purged"], 2)
+        self.assertGreater(r["needles"], 2)
+        self.assertEqual(self.ok(c, "GET", "/v1/users")["results"], [])
+        self.assertEqual(self.list_all(c, "ann"), [])
+        self.assertEqual([m["content"] for m in self.list_all(b, "ann")],
+                         ["Beta Ann grows Tumbleweed figs"])
+        audit = self.ok(a, "GET", "/v1/admin/audit", params={"tenant": "ops"})["results"]
+        purge = [e for e in audit if e["route"] == "/v1/admin/tenants/{id}" and e["status"] == 200]
+        self.assertEqual([(e["action"], e["target"]) for e in purge], [("purge", "acme")])
+        self.assertEqual(s.stop(), 0)
+        for name in os.listdir(self.dir):
+            path = os.path.join(self.dir, name)
+            if not name.startswith("engram.db") or not os.path.isfile(path):
+                continue
+            with open(path, "rb") as f:
+                data = f.read()
+            for word in ("Snorkelwick", "翡翠十一号", "Frumious"):
+                self.assertNotIn(word.encode(), data, (word, name))
+
+
 class RateLimitTest(ServerTestCase):
 
     def test_a_burst_over_the_limit_gets_429_and_other_keys_do_not(self):
