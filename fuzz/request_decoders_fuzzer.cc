@@ -377,13 +377,22 @@ void FuzzRawHead(std::string_view data, bool tight) {
   FUZZ_CHECK(target.size() <= limits.max_uri_bytes, "target over the limit");
 }
 
-// The newer routes' decoders: sessions (messages, close, listing), users, key listing, recall.
+// The newer routes' decoders: sessions (messages, close, listing), users, key listing, recall,
+// tenant purge.
 void FuzzNewRoutes(int which, std::string_view text, const Limits& limits) {
   if (which >= 3) {
     const Params params = SplitParams(text);
     if (which == 3) {
       auto r = DecodeUserList(params, limits);
       if (CheckResult(r)) FUZZ_CHECK(r->limit >= 1 && r->limit <= limits.max_list_limit, "limit");
+    } else if (which == 6) {
+      // The tenant comes from the path: the part before the first '&' plays it.
+      const size_t amp = text.find('&');
+      const std::string tenant(text.substr(0, amp));
+      auto r = DecodeTenantPurge(
+          tenant,
+          SplitParams(amp == std::string_view::npos ? std::string_view() : text.substr(amp + 1)));
+      if (CheckResult(r)) FUZZ_CHECK(r->tenant == tenant && !tenant.empty(), tenant);
     } else if (which == 4) {
       auto r = DecodeSessionList(params, kTenant, limits);
       if (CheckResult(r)) FUZZ_CHECK(r->scope.tenant == kTenant && !r->scope.user_id.empty(), "");
@@ -429,6 +438,7 @@ enum Decoder : int {
   kUserList,
   kSessionList,
   kKeyListTenant,
+  kTenantPurge,
   kDecoderCount
 };
 
@@ -491,6 +501,7 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
     case kUserList:
     case kSessionList:
     case kKeyListTenant:
+    case kTenantPurge:
       FuzzNewRoutes(decoder - kSessionMessages, rest, limits);
       break;
     default:
