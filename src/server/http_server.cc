@@ -384,7 +384,8 @@ class HttpServer::Impl {
     };
     // Writes `reply`, stops reading the request, and lets the client read the answer before
     // the socket closes (closing with its bytes unread would reset the connection).
-    auto answer = [&](int fd, const std::string& reply) {
+    auto answer = [&](int fd, const std::string& reply, int status, std::string_view head) {
+      LogRefusal(status, pending[fd].remote.empty() ? "" : pending[fd].remote, head);
       (void)::send(fd, reply.data(), reply.size(), MSG_NOSIGNAL | MSG_DONTWAIT);
       ::shutdown(fd, SHUT_WR);
       Pending& p = pending[fd];
@@ -432,7 +433,8 @@ class HttpServer::Impl {
         // The head is consumed so the close that follows the answer is orderly.
         (void)::recv(fd, buf.data(), static_cast<size_t>(n), MSG_DONTWAIT);
         refused_heads_.fetch_add(1);
-        answer(fd, JsonErrorResponse(v.status, v.code, v.message));
+        answer(fd, JsonErrorResponse(v.status, v.code, v.message), v.status,
+               std::string_view(buf.data(), static_cast<size_t>(n)));
       } else if (v.complete) {
         hand(fd);
       }
@@ -477,7 +479,8 @@ class HttpServer::Impl {
           ::epoll_ctl(ep, EPOLL_CTL_ADD, conn, &ev);
           if (!over.empty()) {
             refused_connections_.fetch_add(1);
-            answer(conn, JsonErrorResponse(503, "unavailable", over));
+            LogRefusal(503, remote, "");
+            answer(conn, JsonErrorResponse(503, "unavailable", over), 0, "");
             continue;
           }
           inspect(conn);  // the request may be there already
@@ -495,9 +498,11 @@ class HttpServer::Impl {
             drop(fd);
           } else {
             timed_out_.fetch_add(1);
-            answer(fd, JsonErrorResponse(408, "request_timeout",
-                                         "the request did not arrive within " +
-                                             std::to_string(options_.request_timeout_s) + " s"));
+            answer(fd,
+                   JsonErrorResponse(408, "request_timeout",
+                                     "the request did not arrive within " +
+                                         std::to_string(options_.request_timeout_s) + " s"),
+                   408, "");
           }
         }
         ReapSlowConnections(now, timeout_ms);
@@ -507,6 +512,26 @@ class HttpServer::Impl {
     for (const auto& [fd, p] : pending) left.push_back(fd);
     for (int fd : left) drop(fd);
     ::close(ep);
+  }
+
+  // An access-log line for a request or connection the gate answered itself (route
+  // "refused"): the method and path when the head shows them, never more of it.
+  void LogRefusal(int status, const std::string& remote, std::string_view head) {
+    if (status == 0) return;
+    AccessRecord rec;
+    rec.request_id = std::to_string(++request_counter_);
+    rec.route = "refused";
+    rec.status = status;
+    rec.remote = remote;
+    const std::string_view line = head.substr(0, head.find_first_of("\r\n"));
+    const size_t sp = line.find(' ');
+    if (sp != std::string_view::npos) {
+      rec.method = std::string(line.substr(0, std::min<size_t>(sp, 16)));
+      std::string_view target = line.substr(sp + 1);
+      target = target.substr(0, target.find_first_of(" ?"));
+      rec.path = std::string(target.substr(0, 256));
+    }
+    log_->Write(rec);
   }
 
   // Counts a connection from `remote`; a non-empty message when it is over a limit (and then
