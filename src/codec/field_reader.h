@@ -19,7 +19,8 @@ namespace engram {
 
 class FieldReader {
  public:
-  // `obj` must outlive the reader; a non-object is reported as "<what> must be a JSON object".
+  // `obj` and `what` must outlive the reader (it keeps a view of `what` for its messages); a
+  // non-object is reported as "<what> must be a JSON object".
   FieldReader(const nlohmann::json& obj, std::string_view what);
 
   // Fails on the first key of the object not in `known`, naming the known field it most

@@ -1,8 +1,10 @@
 // Pieces of MemoryStore shared by its two source files; not for use elsewhere.
 #pragma once
 
+#include <chrono>
 #include <memory>
 #include <string>
+#include <thread>
 
 #include "storage/memory_store.h"
 #include "storage/row_codec.h"
@@ -56,9 +58,17 @@ inline const std::string& SelectItemsSql() {
 }
 
 // Moves WAL content into the main file and truncates the WAL, so purged rows do not linger in
-// old page images. Best effort: with readers mid-transaction the checkpoint may be partial.
+// old page images. A reader mid-transaction (a search, the access-count flusher) makes the
+// checkpoint report busy, without an error, once SQLite's busy handler has waited: it is tried
+// again for up to ~5 s more rather than left with the purged text still in the WAL.
 inline void CheckpointAfterPurge(Database* db) {
-  (void)db->Exec("PRAGMA wal_checkpoint(TRUNCATE)");
+  for (int attempt = 0; attempt < 250; ++attempt) {
+    auto st = db->PrepareUncached("PRAGMA wal_checkpoint(TRUNCATE)");
+    if (!st.ok()) return;
+    auto row = (*st)->Step();
+    if (!row.ok() || !*row || (*st)->Int(0) == 0) return;  // done (or an error to not loop on)
+    std::this_thread::sleep_for(std::chrono::milliseconds(20));
+  }
 }
 
 }  // namespace engram

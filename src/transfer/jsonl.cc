@@ -169,7 +169,8 @@ Status ReadExtras(const json& j, const std::string& kind, Scope* scope, UserExtr
     ENGRAM_RETURN_IF_ERROR(r.status());
     if (turns) {
       for (size_t i = 0; i < turns->size(); ++i) {
-        FieldReader t(turns->at(i), "turns[" + std::to_string(i) + "]");
+        const std::string what = "turns[" + std::to_string(i) + "]";  // outlives the reader
+        FieldReader t(turns->at(i), what);
         t.CheckKnown({"message_id", "role", "content", "at"});
         StoredTurn turn;
         t.String("message_id", &turn.message_id, /*required=*/true);
@@ -205,7 +206,8 @@ Status ReadExtras(const json& j, const std::string& kind, Scope* scope, UserExtr
   if (!entries || !entries->is_array()) r.Fail("entries", "must be an array");
   ENGRAM_RETURN_IF_ERROR(r.status());
   for (size_t i = 0; i < entries->size(); ++i) {
-    FieldReader e(entries->at(i), "entries[" + std::to_string(i) + "]");
+    const std::string what = "entries[" + std::to_string(i) + "]";  // outlives the reader
+    FieldReader e(entries->at(i), what);
     e.CheckKnown({"item_id", "action", "reason", "at"});
     MaintenanceLogEntry entry;
     e.String("item_id", &entry.item_id, /*required=*/true);
