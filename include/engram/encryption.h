@@ -25,9 +25,13 @@ class EncryptionKey {
   // NotFound / IOError / InvalidArgument with the path.
   static Result<EncryptionKey> FromFile(const std::string& path);
 
+  using IdBytes = std::array<unsigned char, 8>;
+
   const std::array<unsigned char, kBytes>& bytes() const { return bytes_; }
-  // The key id: 16 hex digits, safe to print and to store.
-  std::string Id() const;
+  // The key id: 8 bytes, stored in a sealed file; as text (Id), 16 hex digits, safe to print.
+  IdBytes IdRaw() const;
+  std::string Id() const { return IdText(IdRaw()); }
+  static std::string IdText(const IdBytes& id);
   std::string Hex() const;
   bool operator==(const EncryptionKey& other) const { return bytes_ == other.bytes_; }
 

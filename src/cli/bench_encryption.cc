@@ -15,6 +15,7 @@
 #include <random>
 
 #include "cli/cli_app.h"
+#include "cli/output.h"
 #include "engram/clock.h"
 
 namespace engram::cli {
@@ -39,12 +40,6 @@ std::string Sentence(std::mt19937& rng, int i) {
   std::uniform_int_distribution<int> w(0, 17);
   return std::string("note ") + std::to_string(i) + ": likes " + kWords[w(rng)] + " and " +
          kWords[w(rng)] + ", visited " + kWords[w(rng)] + " with a friend about " + kWords[w(rng)];
-}
-
-double Percentile(std::vector<double> v, double p) {
-  if (v.empty()) return 0;
-  std::sort(v.begin(), v.end());
-  return v[std::min(v.size() - 1, static_cast<size_t>(p * static_cast<double>(v.size())))];
 }
 
 double Ms(SteadyClock::time_point a, SteadyClock::time_point b) {

@@ -16,6 +16,7 @@
 #include <thread>
 
 #include "cli/cli_app.h"
+#include "cli/output.h"
 #include "engram/clock.h"
 #include "evaluation/recall_bench.h"
 
@@ -35,13 +36,6 @@ struct MaintenanceBenchFlags {
 };
 
 constexpr TimestampMs kDay = 86'400'000;
-
-double Percentile(std::vector<double> v, double p) {
-  if (v.empty()) return 0;
-  std::sort(v.begin(), v.end());
-  const size_t i = std::min(v.size() - 1, static_cast<size_t>(p * static_cast<double>(v.size())));
-  return v[i];
-}
 
 std::string UserId(int u) { return "user" + std::to_string(u); }
 

@@ -1,5 +1,6 @@
 #include "cli/output.h"
 
+#include <algorithm>
 #include <iomanip>
 #include <nlohmann/json.hpp>
 
@@ -120,6 +121,12 @@ void PrintHistory(std::ostream& out, const std::vector<HistoryEntry>& history, b
     if (!h.reason.empty()) out << "  reason: " << Clip(OneLine(h.reason), 60);
     out << "\n";
   }
+}
+
+double Percentile(std::vector<double> v, double p) {
+  if (v.empty()) return 0;
+  std::sort(v.begin(), v.end());
+  return v[std::min(v.size() - 1, static_cast<size_t>(p * static_cast<double>(v.size())))];
 }
 
 }  // namespace engram::cli

@@ -15,5 +15,7 @@ void PrintPage(std::ostream& out, const ListPage& page, bool json);
 void PrintHistory(std::ostream& out, const std::vector<HistoryEntry>& history, bool json);
 // A short date for tables: "2026-11-30 05:23".
 std::string ShortTime(TimestampMs t);
+// The p-quantile (0..1) of `v` by the nearest rank below; 0 for no values (bench reports).
+double Percentile(std::vector<double> v, double p);
 
 }  // namespace engram::cli

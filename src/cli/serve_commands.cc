@@ -359,20 +359,7 @@ void AddAuditCommand(CLI::App& app, Context& ctx) {
       if (!rows.ok()) return ctx.Fail(rows.status());
       for (const AuditEntry& e : *rows) {
         if (ctx.json) {
-          std::cout << json{{"seq", e.seq},
-                            {"at", FormatTimestamp(e.at)},
-                            {"request_id", e.request_id},
-                            {"tenant", e.tenant},
-                            {"key_id", e.key_id},
-                            {"action", e.action},
-                            {"method", e.method},
-                            {"route", e.route},
-                            {"user_id", e.user_id},
-                            {"target", e.target},
-                            {"status", e.status},
-                            {"remote", e.remote}}
-                           .dump()
-                    << "\n";
+          std::cout << server::AuditEntryToJson(e).dump() << "\n";
           continue;
         }
         std::cout << FormatTimestamp(e.at) << "  " << std::left << std::setw(8) << e.action << " "

@@ -87,13 +87,16 @@ Result<EncryptionKey> EncryptionKey::FromFile(const std::string& path) {
   return key;
 }
 
-std::string EncryptionKey::Id() const {
+EncryptionKey::IdBytes EncryptionKey::IdRaw() const {
   InitSodium();
   static constexpr unsigned char kLabel[] = "engram key id v1";
-  unsigned char id[8];
-  crypto_generichash(id, sizeof(id), kLabel, sizeof(kLabel) - 1, bytes_.data(), bytes_.size());
-  return ToHex(id, sizeof(id));
+  IdBytes id;
+  crypto_generichash(id.data(), id.size(), kLabel, sizeof(kLabel) - 1, bytes_.data(),
+                     bytes_.size());
+  return id;
 }
+
+std::string EncryptionKey::IdText(const IdBytes& id) { return ToHex(id.data(), id.size()); }
 
 std::string EncryptionKey::Hex() const { return ToHex(bytes_.data(), bytes_.size()); }
 

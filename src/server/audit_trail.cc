@@ -77,6 +77,21 @@ void AuditTrail::Loop() {
   }
 }
 
+nlohmann::json AuditEntryToJson(const AuditEntry& e) {
+  return nlohmann::json{{"seq", e.seq},
+                        {"at", FormatTimestamp(e.at)},
+                        {"request_id", e.request_id},
+                        {"tenant", e.tenant},
+                        {"key_id", e.key_id},
+                        {"action", e.action},
+                        {"method", e.method},
+                        {"route", e.route},
+                        {"user_id", e.user_id},
+                        {"target", e.target},
+                        {"status", e.status},
+                        {"remote", e.remote}};
+}
+
 std::string AuditAction(const std::string& method, const std::string& route, bool hard) {
   if (route.starts_with("/v1/admin/tenants/")) return "purge";
   if (route.starts_with("/v1/admin/")) return "admin";

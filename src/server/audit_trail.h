@@ -7,6 +7,7 @@
 #include <condition_variable>
 #include <memory>
 #include <mutex>
+#include <nlohmann/json.hpp>
 #include <string>
 #include <thread>
 #include <vector>
@@ -42,6 +43,9 @@ class AuditTrail {
   TimestampMs last_retention_ = 0;  // guarded by write_mu_
   std::thread flusher_;
 };
+
+// An entry as GET /v1/admin/audit and `engram audit --json` show it.
+nlohmann::json AuditEntryToJson(const AuditEntry& entry);
 
 // The audit action of a request: read, write, delete, purge, export, maintain or admin.
 std::string AuditAction(const std::string& method, const std::string& route, bool hard);

@@ -395,20 +395,7 @@ Reply ListAudit(const Services& s, const Call& call) {
   auto rows = s.audit->store()->List(q);
   if (!rows.ok()) return ErrorReply(rows.status());
   json results = json::array();
-  for (const AuditEntry& e : *rows) {
-    results.push_back({{"seq", e.seq},
-                       {"at", FormatTimestamp(e.at)},
-                       {"request_id", e.request_id},
-                       {"tenant", e.tenant},
-                       {"key_id", e.key_id},
-                       {"action", e.action},
-                       {"method", e.method},
-                       {"route", e.route},
-                       {"user_id", e.user_id},
-                       {"target", e.target},
-                       {"status", e.status},
-                       {"remote", e.remote}});
-  }
+  for (const AuditEntry& e : *rows) results.push_back(AuditEntryToJson(e));
   json next = nullptr;
   if (static_cast<int>(rows->size()) == q.limit && !rows->empty()) {
     next = std::to_string(rows->back().seq);

@@ -19,6 +19,7 @@
 #include <fstream>
 #include <map>
 #include <mutex>
+#include <optional>
 
 namespace engram {
 namespace {
@@ -40,7 +41,7 @@ struct SealedVfs {
   sqlite3_vfs base;
   sqlite3_vfs* inner;
   std::array<unsigned char, EncryptionKey::kBytes> key;
-  unsigned char key_id[8];
+  EncryptionKey::IdBytes key_id;
   std::string name;
 };
 
@@ -52,21 +53,6 @@ struct SealedFile {
   unsigned char* sealed;  // scratch: a page as stored
   unsigned char* plain;   // scratch: a page as SQLite sees it
 };
-
-void KeyIdBytes(const std::string& hex, unsigned char out[8]) {
-  for (int i = 0; i < 8; ++i)
-    out[i] = static_cast<unsigned char>(std::stoi(hex.substr(2 * i, 2), nullptr, 16));
-}
-
-std::string HexOf(const unsigned char* p, size_t n) {
-  static constexpr char kDigits[] = "0123456789abcdef";
-  std::string out;
-  for (size_t i = 0; i < n; ++i) {
-    out += kDigits[p[i] >> 4];
-    out += kDigits[p[i] & 15];
-  }
-  return out;
-}
 
 // The associated data binding a sealed page to its place: the file kind and the offset (and
 // for page 1 its readable head), so pages cannot be swapped or moved unnoticed.
@@ -87,7 +73,7 @@ void Seal(const SealedVfs& vfs, Kind kind, sqlite3_int64 offset, const unsigned 
   const unsigned char* head = nullptr;
   if (IsPageOne(kind, offset)) {
     std::memcpy(out, kMagic, 8);
-    std::memcpy(out + 8, vfs.key_id, 8);
+    std::memcpy(out + 8, vfs.key_id.data(), 8);
     std::memcpy(out + 16, plain + 16, 8);  // page size, versions, reserve, payload fractions
     start = kClearHead;
     head = out;
@@ -184,7 +170,7 @@ int ReadPage(SealedFile* s, sqlite3_int64 start) {
     return rc;
   }
   if (rc != SQLITE_OK) return rc;
-  if (!Unseal(s->vfs->key.data(), s->vfs->key_id, s->kind, start, s->sealed, s->plain)) {
+  if (!Unseal(s->vfs->key.data(), s->vfs->key_id.data(), s->kind, start, s->sealed, s->plain)) {
     std::memset(s->plain, 0, kP);
     if (s->kind == Kind::kDatabase) return SQLITE_IOERR_DATA;
   }
@@ -403,7 +389,7 @@ std::string SealedVfsName(const EncryptionKey& key) {
   auto* vfs = new SealedVfs();
   vfs->inner = sqlite3_vfs_find(nullptr);
   vfs->key = key.bytes();
-  KeyIdBytes(id, vfs->key_id);
+  vfs->key_id = key.IdRaw();
   vfs->name = "engram-sealed-" + id;
   sqlite3_vfs& b = vfs->base;
   b.iVersion = 2;
@@ -429,30 +415,48 @@ std::string SealedVfsName(const EncryptionKey& key) {
   return vfs->name;
 }
 
-Result<FileSealState> InspectDatabaseFile(const std::string& path) {
-  std::ifstream in(path, std::ios::binary);
-  if (!in) return FileSealState{};
-  char head[kClearHead] = {};
-  in.read(head, sizeof(head));
-  const auto got = in.gcount();
+namespace {
+
+// What the first bytes of a file (`head`, all that was read) say it is.
+FileSealState StateOfHead(std::string_view head) {
   FileSealState state;
-  if (got == 0) {
+  if (head.empty()) {
     state.sealing = FileSealing::kEmpty;
-  } else if (got >= 16 && std::memcmp(head, kSqliteMagic, 16) == 0) {
+  } else if (head.size() >= 16 && std::memcmp(head.data(), kSqliteMagic, 16) == 0) {
     state.sealing = FileSealing::kPlain;
-  } else if (got == kClearHead && std::memcmp(head, kMagic, 8) == 0) {
+  } else if (head.size() >= kClearHead && std::memcmp(head.data(), kMagic, 8) == 0) {
     state.sealing = FileSealing::kSealed;
-    state.key_id = HexOf(reinterpret_cast<unsigned char*>(head) + 8, 8);
+    EncryptionKey::IdBytes id;
+    std::memcpy(id.data(), head.data() + 8, id.size());
+    state.key_id = EncryptionKey::IdText(id);
   } else {
     state.sealing = FileSealing::kUnknown;
   }
   return state;
 }
 
+// Up to `n` bytes from the start of `path`; nullopt when there is no such file.
+std::optional<std::string> ReadHead(const std::string& path, size_t n) {
+  std::ifstream in(path, std::ios::binary);
+  if (!in) return std::nullopt;
+  std::string head(n, '\0');
+  in.read(head.data(), static_cast<std::streamsize>(n));
+  head.resize(static_cast<size_t>(in.gcount()));
+  return head;
+}
+
+}  // namespace
+
+Result<FileSealState> InspectDatabaseFile(const std::string& path) {
+  const auto head = ReadHead(path, kClearHead);
+  return head ? StateOfHead(*head) : FileSealState{};
+}
+
 Status CheckDatabaseKey(const std::string& path, const EncryptionKey* key) {
-  auto state = InspectDatabaseFile(path);
-  if (!state.ok()) return state.status();
-  switch (state->sealing) {
+  const auto page = ReadHead(path, kP);
+  if (!page) return Status::Ok();
+  const FileSealState state = StateOfHead(*page);
+  switch (state.sealing) {
     case FileSealing::kMissing:
     case FileSealing::kEmpty:
     case FileSealing::kUnknown:  // SQLite says what it is not
@@ -468,25 +472,20 @@ Status CheckDatabaseKey(const std::string& path, const EncryptionKey* key) {
   }
   if (!key) {
     return Status::InvalidArgument("the database " + path + " is encrypted (key id " +
-                                   state->key_id +
+                                   state.key_id +
                                    "): give its key with --key-file FILE or ENGRAM_KEY_FILE");
   }
   const std::string id = key->Id();
-  if (id != state->key_id) {
+  if (id != state.key_id) {
     return Status::PermissionDenied("wrong key for " + path + ": it was encrypted with key id " +
-                                    state->key_id + ", the key given has id " + id);
+                                    state.key_id + ", the key given has id " + id);
   }
-  std::ifstream in(path, std::ios::binary);
-  std::string page(kP, '\0');
-  in.read(page.data(), kP);
-  if (in.gcount() != kP) {
+  if (page->size() != static_cast<size_t>(kP)) {
     return Status::Corruption("the encrypted database " + path + " is cut short in page 1");
   }
-  unsigned char key_id[8];
-  KeyIdBytes(id, key_id);
   std::string plain(kP, '\0');
-  if (!Unseal(key->bytes().data(), key_id, Kind::kDatabase, 0,
-              reinterpret_cast<const unsigned char*>(page.data()),
+  if (!Unseal(key->bytes().data(), key->IdRaw().data(), Kind::kDatabase, 0,
+              reinterpret_cast<const unsigned char*>(page->data()),
               reinterpret_cast<unsigned char*>(plain.data()))) {
     return Status::Corruption("page 1 of the encrypted database " + path +
                               " fails authentication: the file is damaged or was altered");
