@@ -9,6 +9,7 @@
 #include <strings.h>
 #include <sys/epoll.h>
 #include <sys/socket.h>
+#include <sys/un.h>
 #include <unistd.h>
 
 #include <atomic>
@@ -37,6 +38,7 @@
 #include "core/status_macros.h"
 #include "server/access_log.h"
 #include "server/audit_trail.h"
+#include "server/edge_relay.h"
 #include "server/metrics.h"
 #include "server/rate_limiter.h"
 #include "server/request_head.h"
@@ -114,6 +116,9 @@ struct ConnectionState {
   // sent), in ms of the server's steady clock; 0 while a request is being handled.
   std::atomic<int64_t> receiving_since_ms{0};
   bool bad_target = false;  // the current request's raw path holds a control character
+  // Plain HTTP: the relay's count of this connection's finished replies (its slot is the
+  // relay's to release). Null with TLS.
+  EdgeRelay::ReplyCount replies;
 };
 
 int64_t SteadyMs() {
@@ -192,6 +197,9 @@ void LogLibraryMessage(void*, const char* format, va_list args) {
   std::vsnprintf(buf, sizeof(buf), format, args);
   std::string text(buf);
   while (!text.empty() && (text.back() == '\n' || text.back() == '\r')) text.pop_back();
+  // The relay hands the library AF_UNIX sockets, on which it tries TCP options once per
+  // connection and reports the failure: nothing is wrong, and nothing is delayed.
+  if (text.starts_with("Setting TCP_") || text.starts_with("Failed to push the data")) return;
   std::cerr << "engram serve: http: " << text << "\n";
 }
 
@@ -301,6 +309,21 @@ class HttpServer::Impl {
       }
       loops_.push_back(std::move(loop));
     }
+    if (tls_cert_pem_.empty()) {
+      EdgeRelay::Hooks hooks;
+      hooks.attach = [this](int fd) {
+        sockaddr_un local{};
+        local.sun_family = AF_UNIX;
+        return Attach(fd, reinterpret_cast<const sockaddr*>(&local), sizeof(local));
+      };
+      hooks.refused = [this](int status, const std::string& remote, std::string_view head) {
+        (status == 408 ? timed_out_ : refused_heads_).fetch_add(1);
+        LogRefusal(status, remote, head);
+      };
+      hooks.closed = [this](const std::string& remote) { ReleaseSlot(remote); };
+      relay_ = std::make_unique<EdgeRelay>(head_limits_, options_.request_timeout_s,
+                                           static_cast<int>(loops), std::move(hooks));
+    }
     acceptor_ = std::thread([this] { AcceptLoop(); });
     std::lock_guard<std::mutex> lock(state_mu_);
     running_ = true;
@@ -323,6 +346,7 @@ class HttpServer::Impl {
     drained_cv_.wait(lock, [this] { return in_flight_ == 0; });
     lock.unlock();
     StopLoops();
+    relay_.reset();  // after the loops: their last replies are relayed, then it closes
     pool_->Shutdown();
     lock.lock();
     running_ = false;
@@ -345,25 +369,12 @@ class HttpServer::Impl {
     std::atomic<int> open{0};  // connections handed to it and not yet closed
   };
 
-  // A connection accepted and not yet handed to an event loop: its first request's head is
-  // being read (peeked, left in the socket for the library), or an answer the gate wrote is
-  // lingering until the client has read it.
-  struct Pending {
-    sockaddr_storage addr{};
-    socklen_t len = 0;
-    std::string remote;  // "" when it holds no slot (refused over the limits)
-    int64_t deadline_ms = 0;
-    bool closing = false;  // answered; draining the client's bytes until it closes
-  };
-
   // The gate: accepts connections, refuses those over the limits (total, per address) with a
-  // JSON 503, reads each plain-HTTP connection's first request head (MSG_PEEK, so the library
-  // reads it again) and answers a malformed or ambiguous one with the JSON error itself, then
-  // hands the connection to the loop serving the fewest. (The library's own thread pool lets
-  // whichever loop wakes first accept: a burst of connections could all land on one loop.)
-  // Also closes connections that take longer than request_timeout_s to deliver a request:
-  // the library's timeout counts only silence, so a client trickling a byte every few seconds
-  // would keep its slot forever.
+  // JSON 503, and passes the others on: plain HTTP to the relay (edge_relay.h), which reads
+  // and checks every request head before the library does, TLS straight to an event loop.
+  // Also closes connections whose request takes longer than request_timeout_s to arrive once
+  // the library has them: its timeout counts only silence, so a client trickling a byte every
+  // few seconds would keep its slot forever.
   void AcceptLoop() {
     const int ep = ::epoll_create1(EPOLL_CLOEXEC);
     ::fcntl(listen_fd_, F_SETFL, ::fcntl(listen_fd_, F_GETFL) | O_NONBLOCK);
@@ -371,72 +382,24 @@ class HttpServer::Impl {
     lev.events = EPOLLIN;
     lev.data.fd = listen_fd_;
     ::epoll_ctl(ep, EPOLL_CTL_ADD, listen_fd_, &lev);
-    std::unordered_map<int, Pending> pending;
-    const bool peek = tls_cert_pem_.empty();
+    // Refused connections whose 503 is written: what the client still sends is read until it
+    // closes or the deadline passes (closing with its bytes unread would reset the connection
+    // and lose the answer).
+    std::unordered_map<int, int64_t> refused;
     const int64_t timeout_ms = int64_t{std::max(1, options_.request_timeout_s)} * 1000;
     int64_t last_sweep = SteadyMs();
     auto drop = [&](int fd) {
       ::epoll_ctl(ep, EPOLL_CTL_DEL, fd, nullptr);
-      auto it = pending.find(fd);
-      ReleaseSlot(it->second.remote);
-      pending.erase(it);
+      refused.erase(fd);
       ::close(fd);
     };
-    // Writes `reply`, stops reading the request, and lets the client read the answer before
-    // the socket closes (closing with its bytes unread would reset the connection).
-    auto answer = [&](int fd, const std::string& reply, int status, std::string_view head) {
-      LogRefusal(status, pending[fd].remote.empty() ? "" : pending[fd].remote, head);
-      (void)::send(fd, reply.data(), reply.size(), MSG_NOSIGNAL | MSG_DONTWAIT);
-      ::shutdown(fd, SHUT_WR);
-      Pending& p = pending[fd];
-      p.closing = true;
-      p.deadline_ms = SteadyMs() + 2000;
-    };
-    auto hand = [&](int fd) {
-      ::epoll_ctl(ep, EPOLL_CTL_DEL, fd, nullptr);
-      Pending p = std::move(pending[fd]);
-      pending.erase(fd);
-      Loop* least = loops_.front().get();
-      for (const auto& loop : loops_) {
-        if (loop->open.load() < least->open.load()) least = loop.get();
-      }
-      least->open.fetch_add(1);
-      // On failure the library has closed the socket and never reports it opened.
-      if (MHD_add_connection(least->daemon, fd, reinterpret_cast<sockaddr*>(&p.addr), p.len) !=
-          MHD_YES) {
-        least->open.fetch_sub(1);
-        ReleaseSlot(p.remote);
-      }
-    };
-    std::string buf(head_limits_.max_head_bytes + 1, '\0');
-    // Reads what the client has sent of its first request so far and decides.
-    auto inspect = [&](int fd) {
-      Pending& p = pending[fd];
-      if (p.closing) {
-        char sink[4096];
-        for (;;) {
-          const ssize_t got = ::recv(fd, sink, sizeof(sink), MSG_DONTWAIT);
-          if (got > 0) continue;
-          if (got == 0 || (errno != EAGAIN && errno != EINTR)) drop(fd);
-          return;
-        }
-      }
-      const ssize_t n = ::recv(fd, buf.data(), buf.size(), MSG_PEEK | MSG_DONTWAIT);
-      if (n == 0 || (n < 0 && errno != EAGAIN && errno != EINTR)) {
-        drop(fd);
+    auto drain = [&](int fd) {
+      char sink[4096];
+      for (;;) {
+        const ssize_t got = ::recv(fd, sink, sizeof(sink), MSG_DONTWAIT);
+        if (got > 0 || (got < 0 && errno == EINTR)) continue;
+        if (got == 0 || (errno != EAGAIN && errno != EWOULDBLOCK)) drop(fd);
         return;
-      }
-      if (n < 0) return;
-      const HeadVerdict v =
-          CheckRequestHead(std::string_view(buf.data(), static_cast<size_t>(n)), head_limits_);
-      if (v.status != 0) {
-        // The head is consumed so the close that follows the answer is orderly.
-        (void)::recv(fd, buf.data(), static_cast<size_t>(n), MSG_DONTWAIT);
-        refused_heads_.fetch_add(1);
-        answer(fd, JsonErrorResponse(v.status, v.code, v.message), v.status,
-               std::string_view(buf.data(), static_cast<size_t>(n)));
-      } else if (v.complete) {
-        hand(fd);
       }
     };
     for (;;) {
@@ -446,13 +409,13 @@ class HttpServer::Impl {
       for (int i = 0; i < n; ++i) {
         const int fd = events[i].data.fd;
         if (fd != listen_fd_) {
-          if (pending.count(fd)) inspect(fd);
+          if (refused.count(fd)) drain(fd);
           continue;
         }
         for (;;) {
-          Pending p;
-          p.len = sizeof(p.addr);
-          const int conn = ::accept4(listen_fd_, reinterpret_cast<sockaddr*>(&p.addr), &p.len,
+          sockaddr_storage addr{};
+          socklen_t len = sizeof(addr);
+          const int conn = ::accept4(listen_fd_, reinterpret_cast<sockaddr*>(&addr), &len,
                                      SOCK_CLOEXEC | SOCK_NONBLOCK);
           if (conn < 0) {
             if (errno == EINTR || errno == ECONNABORTED) continue;
@@ -464,54 +427,61 @@ class HttpServer::Impl {
           }
           int yes = 1;
           setsockopt(conn, IPPROTO_TCP, TCP_NODELAY, &yes, sizeof(yes));
-          const std::string remote = AddressText(reinterpret_cast<sockaddr*>(&p.addr));
+          const std::string remote = AddressText(reinterpret_cast<sockaddr*>(&addr));
           const std::string over = TakeSlot(remote);
-          p.remote = over.empty() ? remote : "";
-          p.deadline_ms = SteadyMs() + timeout_ms;
-          pending[conn] = std::move(p);
-          if (over.empty() && !peek) {
-            hand(conn);
+          if (over.empty()) {
+            if (relay_) {
+              relay_->Adopt(conn, remote);
+            } else if (!Attach(conn, reinterpret_cast<sockaddr*>(&addr), len)) {
+              ReleaseSlot(remote);
+            }
             continue;
           }
+          refused_connections_.fetch_add(1);
+          LogRefusal(503, remote, "");
+          const std::string reply = JsonErrorResponse(503, "unavailable", over);
+          (void)::send(conn, reply.data(), reply.size(), MSG_NOSIGNAL | MSG_DONTWAIT);
+          ::shutdown(conn, SHUT_WR);
+          refused[conn] = SteadyMs() + 2000;
           epoll_event ev{};
           ev.events = EPOLLIN | EPOLLET | EPOLLRDHUP;
           ev.data.fd = conn;
           ::epoll_ctl(ep, EPOLL_CTL_ADD, conn, &ev);
-          if (!over.empty()) {
-            refused_connections_.fetch_add(1);
-            LogRefusal(503, remote, "");
-            answer(conn, JsonErrorResponse(503, "unavailable", over), 0, "");
-            continue;
-          }
-          inspect(conn);  // the request may be there already
+          drain(conn);
         }
       }
       const int64_t now = SteadyMs();
       if (now - last_sweep >= 250) {
         last_sweep = now;
         std::vector<int> late;
-        for (const auto& [fd, p] : pending) {
-          if (now > p.deadline_ms) late.push_back(fd);
+        for (const auto& [fd, deadline] : refused) {
+          if (now > deadline) late.push_back(fd);
         }
-        for (int fd : late) {
-          if (pending[fd].closing) {
-            drop(fd);
-          } else {
-            timed_out_.fetch_add(1);
-            answer(fd,
-                   JsonErrorResponse(408, "request_timeout",
-                                     "the request did not arrive within " +
-                                         std::to_string(options_.request_timeout_s) + " s"),
-                   408, "");
-          }
-        }
+        for (int fd : late) drop(fd);
         ReapSlowConnections(now, timeout_ms);
       }
     }
     std::vector<int> left;
-    for (const auto& [fd, p] : pending) left.push_back(fd);
+    for (const auto& [fd, deadline] : refused) left.push_back(fd);
     for (int fd : left) drop(fd);
     ::close(ep);
+  }
+
+  // Gives a connection (a client's socket, or the relay's socket pair) to the event loop
+  // serving the fewest: the library's own thread pool lets whichever loop wakes first accept,
+  // so a burst of connections could all land on one loop. False when the library refused it
+  // (it has then closed the socket and never reports it opened).
+  bool Attach(int fd, const sockaddr* addr, socklen_t len) {
+    Loop* least = loops_.front().get();
+    for (const auto& loop : loops_) {
+      if (loop->open.load() < least->open.load()) least = loop.get();
+    }
+    least->open.fetch_add(1);
+    if (MHD_add_connection(least->daemon, fd, addr, len) != MHD_YES) {
+      least->open.fetch_sub(1);
+      return false;
+    }
+    return true;
   }
 
   // An access-log line for a request or connection the gate answered itself (route
@@ -567,6 +537,7 @@ class HttpServer::Impl {
   void ReapSlowConnections(int64_t now, int64_t timeout_ms) {
     std::lock_guard<std::mutex> lock(conns_mu_);
     for (ConnectionState* c : conns_) {
+      if (c->replies) continue;  // relayed: the relay times its requests
       const int64_t since = c->receiving_since_ms.load();
       if (since != 0 && now - since > timeout_ms && c->fd >= 0) {
         c->receiving_since_ms.store(0);
@@ -862,6 +833,8 @@ class HttpServer::Impl {
   static void OnCompleted(void* self, MHD_Connection* c, void** context,
                           MHD_RequestTerminationCode) {
     Impl* impl = static_cast<Impl*>(self);
+    // Counted first: every request the relay forwarded ends here, also one the library refused.
+    if (ConnectionState* conn = StateOf(c); conn && conn->replies) conn->replies->fetch_add(1);
     // With a URI callback the library reports the end of every request whose line arrived,
     // also one cut off before its headers were complete: no Exchange, nothing was counted.
     if (*context == nullptr) return;
@@ -886,6 +859,13 @@ class HttpServer::Impl {
       if (const MHD_ConnectionInfo* fd =
               MHD_get_connection_info(c, MHD_CONNECTION_INFO_CONNECTION_FD)) {
         state->fd = fd->connect_fd;
+        if (impl->relay_) {
+          EdgeRelay::Claimed claimed = impl->relay_->Claim(state->fd);
+          if (claimed.replies) {
+            state->replies = std::move(claimed.replies);
+            state->remote = std::move(claimed.remote);
+          }
+        }
       }
       state->receiving_since_ms.store(SteadyMs());
       std::lock_guard<std::mutex> lock(impl->conns_mu_);
@@ -898,7 +878,7 @@ class HttpServer::Impl {
           std::lock_guard<std::mutex> lock(impl->conns_mu_);
           impl->conns_.erase(state);
         }
-        impl->ReleaseSlot(state->remote);
+        if (!state->replies) impl->ReleaseSlot(state->remote);  // else the relay's
         delete state;
       }
       *socket_context = nullptr;
@@ -971,6 +951,7 @@ class HttpServer::Impl {
   std::unique_ptr<AccessLog> log_;
   std::unique_ptr<WorkerPool> pool_;
   std::vector<std::unique_ptr<Loop>> loops_;
+  std::unique_ptr<EdgeRelay> relay_;  // plain HTTP only
   std::thread acceptor_;
   int listen_fd_ = -1;
   std::string tls_cert_pem_, tls_key_pem_;  // PEM texts; empty: plain HTTP

@@ -164,7 +164,8 @@ HeadVerdict CheckRequestHead(std::string_view data, const HeadLimits& limits) {
         "the request head is longer than " + std::to_string(limits.max_head_bytes) + " bytes");
   }
   int content_lengths = 0;
-  bool transfer_encoding = false;
+  int transfer_encodings = 0;
+  int64_t content_length = -1;
   size_t pos = line_end + 1;
   while (pos < end) {
     size_t nl = data.find('\n', pos);
@@ -195,16 +196,25 @@ HeadVerdict CheckRequestHead(std::string_view data, const HeadLimits& limits) {
       if (!digits || (value.size() == 19 && value > "9223372036854775807")) {
         return Refuse(400, "bad_request", "Content-Length must be a decimal number of bytes");
       }
+      content_length = 0;
+      for (char c : value) content_length = content_length * 10 + (c - '0');
     } else if (IsField(name, "Transfer-Encoding")) {
-      transfer_encoding = true;
+      if (++transfer_encodings > 1 || !IsField(value, "chunked")) {
+        return Refuse(400, "bad_request",
+                      "Transfer-Encoding must be 'chunked' alone (or leave it out and send "
+                      "Content-Length)");
+      }
     }
   }
-  if (content_lengths > 0 && transfer_encoding) {
+  if (content_lengths > 0 && transfer_encodings > 0) {
     return Refuse(400, "bad_request",
                   "Content-Length and Transfer-Encoding together: the body's length is ambiguous");
   }
   HeadVerdict v;
   v.complete = true;
+  v.head_bytes = end + (data[end] == '\r' ? 2 : 1);
+  v.content_length = content_length;
+  v.chunked = transfer_encodings > 0;
   return v;
 }
 

@@ -8,6 +8,7 @@
 #pragma once
 
 #include <cstddef>
+#include <cstdint>
 #include <string>
 #include <string_view>
 
@@ -23,6 +24,11 @@ struct HeadVerdict {
   int status = 0;         // 0: acceptable so far; otherwise the HTTP status to answer with
   std::string code;       // the error body's code
   std::string message;    // and its message
+  // When complete and sound: how the body is framed, so a relay knows where the next request
+  // starts. head_bytes counts the blank line too.
+  size_t head_bytes = 0;
+  int64_t content_length = -1;  // -1: no Content-Length
+  bool chunked = false;         // Transfer-Encoding: chunked
 };
 
 // Looks at the bytes a client has sent so far (`data`, the start of the connection). Until the
@@ -31,7 +37,9 @@ struct HeadVerdict {
 // '/' and holds no control characters (raw, or percent-encoded in its path: a NUL in an id
 // would otherwise be cut there and served), the version is HTTP/1.0 or HTTP/1.1, each field is
 // `name: value` with a token name, Content-Length appears at most once as decimal digits below
-// 2^63, and not together with Transfer-Encoding.
+// 2^63, and not together with Transfer-Encoding, which, when present, is exactly `chunked` (the
+// library would read any other coding as an empty body and take the body for the next
+// request).
 HeadVerdict CheckRequestHead(std::string_view data, const HeadLimits& limits);
 
 // True when the path part (before '?') of a raw request target has a control character, raw or

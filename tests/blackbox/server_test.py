@@ -1119,22 +1119,31 @@ class EdgeTest(ServerTestCase):
             (b"GET /healthz HTTP/1.1\r\nHost: x\r\n folded: line\r\n\r\n", 400, None),
             (b"GET /healthz HTTP/2.5\r\nHost: x\r\n\r\n", 505, "HTTP/2.5"),
             (b"GET healthz HTTP/1.1\r\nHost: x\r\n\r\n", 400, None),
+            (post + b"Content-Length: 5\r\nTransfer-Encoding: chunked\r\n\r\n"
+             b"2\r\n{}\r\n0\r\n\r\n", 400, "Transfer-Encoding"),
+            (post + b"Transfer-Encoding: gzip\r\n\r\n{}", 400, "chunked"),
+            (post + b"Transfer-Encoding: chunked\r\nTransfer-Encoding: chunked\r\n\r\n"
+             b"0\r\n\r\n", 400, "chunked"),
+            (post + b"Transfer-Encoding: chunked\r\n\r\nzz\r\n{}\r\n0\r\n\r\n", 400,
+             "chunked body"),
         ]
+        # As a connection's first request, and on a keep-alive connection after a good one (and
+        # after two good ones sent at once, pipelined): the replies before come first, whole,
+        # then the JSON error, then the close.
+        ok = b"GET /healthz HTTP/1.1\r\nHost: x\r\n\r\n"
         for data, status, mention in cases:
             with self.subTest(request=data[:70]):
                 self.assert_json_error(self.raw(s.port, data), status, mention)
-        # After a good request on a keep-alive connection, the checks hold as well.
-        ok = b"GET /healthz HTTP/1.1\r\nHost: x\r\n\r\n"
-        for data, mention in [
-                (b"GET /v1/memories/x%00y?user_id=alice HTTP/1.1\r\nHost: x\r\n\r\n",
-                 "control character"),
-                (post + b"Content-Length: 2\r\nContent-Length: 2\r\n\r\n{}", "Content-Length"),
-                (post + b"Content-Length: 5\r\nTransfer-Encoding: chunked\r\n\r\n"
-                 b"2\r\n{}\r\n0\r\n\r\n", "Transfer-Encoding")]:
-            with self.subTest(follow_up=data[:70]):
-                replies = self.responses(self.raw(s.port, ok + data))
-                self.assertEqual([r[0] for r in replies], [200, 400])
-                self.assertIn(mention, json.loads(replies[1][2])["error"]["message"])
+            for before in (ok, ok + ok):
+                with self.subTest(follow_up=data[:70], after=before.count(b"GET")):
+                    replies = self.responses(self.raw(s.port, before + data))
+                    self.assertEqual([r[0] for r in replies], [200] * before.count(b"GET") +
+                                     [status])
+                    last = replies[-1]
+                    self.assertTrue(last[1]["content-type"].startswith("application/json"))
+                    self.assertEqual(last[1].get("connection"), "close")
+                    if mention:
+                        self.assertIn(mention, json.loads(last[2])["error"]["message"])
         self.assertEqual([m["content"] for m in self.list_all(s.client(), "alice")],
                          ["still here"])
         # The gate's answers are in the access log (route "refused"), the path but no more.
@@ -1143,7 +1152,70 @@ class EdgeTest(ServerTestCase):
         self.assertEqual(sorted({r["status"] for r in refused}), [400, 414, 431, 505])
         self.assertIn("/v1/memories/abc%00garbage", {r["path"] for r in refused})
         self.assertTrue(all(r["remote"] == "127.0.0.1" for r in refused), refused)
+        served = [r for r in s.log_records() if r["route"] != "refused"]
+        self.assertTrue(served and all(r["remote"] == "127.0.0.1" for r in served), served[:3])
         s.access_log = ""  # its 505 is the client's doing; tearDown fails any 5xx it reads
+
+    def test_keep_alive_requests_pass_the_edge_whole_however_they_are_cut(self):
+        """The edge reads every request's framing itself: bodies by Content-Length or chunked,
+        empty lines between requests, Expect: 100-continue, all sent a byte at a time, reach
+        the handlers whole and in order."""
+        s = self.start_server()
+        self.add(s.client(), "alice", "I drink green tea every morning")
+        body = json.dumps({"user_id": "alice", "query": "green tea"}).encode()
+        head = b"POST /v1/search HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\n"
+        chunked = (head + b"Transfer-Encoding: chunked\r\n\r\n" +
+                   b"".join(b"%x;ext=1\r\n%s\r\n" % (len(body[i:i + 7]), body[i:i + 7])
+                            for i in range(0, len(body), 7)) +
+                   b"0\r\nX-Trailer: yes\r\n\r\n")
+        plain = head + b"Content-Length: %d\r\n\r\n%s" % (len(body), body)
+        stream = chunked + plain + b"\r\n" + b"GET /healthz HTTP/1.1\r\nHost: x\r\n\r\n" + plain
+        sock = socket.create_connection(("127.0.0.1", s.port))
+        sock.setsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY, 1)
+        for i in range(len(stream)):
+            sock.sendall(stream[i:i + 1])
+            if i % 8 == 0:
+                time.sleep(0.001)
+        sock.settimeout(5)
+        got = b""
+        while len(self.responses_so_far(got)) < 4:
+            chunk = sock.recv(65536)
+            self.assertTrue(chunk, "the connection closed after %r" % got[-300:])
+            got += chunk
+        replies = self.responses(got)
+        self.assertEqual([r[0] for r in replies], [200, 200, 200, 200])
+        for i in (0, 1, 3):
+            results = json.loads(replies[i][2])["results"]
+            self.assertIn("green tea", results[0]["memory"]["content"])
+        # Expect: 100-continue: the interim answer reaches the client, then the reply.
+        sock.sendall(head + b"Expect: 100-continue\r\nContent-Length: %d\r\n\r\n" % len(body))
+        interim = sock.recv(65536)
+        self.assertTrue(interim.startswith(b"HTTP/1.1 100"), interim)
+        sock.sendall(body)
+        got = b""
+        while not self.responses_so_far(got):
+            chunk = sock.recv(65536)
+            self.assertTrue(chunk)
+            got += chunk
+        self.assertEqual(self.responses(got)[0][0], 200)
+        sock.close()
+
+    def responses_so_far(self, data):
+        """The complete responses at the start of `data`."""
+        out = []
+        while True:
+            head, sep, rest = data.partition(b"\r\n\r\n")
+            if not sep:
+                return out
+            n = 0
+            for line in head.split(b"\r\n")[1:]:
+                name, _, value = line.partition(b":")
+                if name.strip().lower() == b"content-length":
+                    n = int(value)
+            if len(rest) < n:
+                return out
+            out.append(head)
+            data = rest[n:]
 
     def test_content_length_with_chunked_never_serves_the_bytes_after(self):
         s = self.start_server()
@@ -1180,9 +1252,8 @@ class EdgeTest(ServerTestCase):
                 sock.close()
                 self.assertTrue(closed, "a trickling request kept its connection for 8 s")
                 self.assertLess(elapsed, 4.5)
-                if not prefix:  # the gate answers the first request itself
-                    self.assertIn(b"408", got)
-                    self.assertIn(b"request_timeout", got)
+                self.assertIn(b"408", got)  # the first request, or the one after a reply
+                self.assertIn(b"request_timeout", got)
         metrics = s.client().request("GET", "/metrics").text()
         self.assertRegex(metrics, r'engram_http_refused_total\{reason="timeout"\} [1-9]')
 

@@ -1,0 +1,482 @@
+// The plain-HTTP relay (edge_relay.h).
+#include "server/edge_relay.h"
+
+#include <sys/epoll.h>
+#include <sys/socket.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <cerrno>
+#include <chrono>
+#include <unordered_set>
+
+namespace engram::server {
+namespace {
+
+int64_t NowMs() {
+  return std::chrono::duration_cast<std::chrono::milliseconds>(
+             std::chrono::steady_clock::now().time_since_epoch())
+      .count();
+}
+
+constexpr size_t kScratchBytes = 64 * 1024;
+// How long an answered client may take to read the answer and close before the socket closes
+// under it (closing with its bytes unread would reset the connection and lose the answer).
+constexpr int64_t kLingerMs = 2000;
+constexpr size_t kMaxChunkLine = 4096;  // a chunk-size line, extensions included
+
+// Writes as much of `pending` to `fd` as the socket takes and drops what went out. False when
+// the socket failed (the peer is gone).
+bool Flush(int fd, std::string& pending) {
+  size_t sent = 0;
+  while (sent < pending.size()) {
+    const ssize_t n =
+        ::send(fd, pending.data() + sent, pending.size() - sent, MSG_NOSIGNAL | MSG_DONTWAIT);
+    if (n > 0) {
+      sent += static_cast<size_t>(n);
+    } else if (n < 0 && errno == EINTR) {
+      continue;
+    } else if (n < 0 && (errno == EAGAIN || errno == EWOULDBLOCK)) {
+      break;
+    } else {
+      return false;
+    }
+  }
+  pending.erase(0, sent);
+  return true;
+}
+
+// A chunk-size line ("1a;ext=v"): the size, or -1 when it is not one.
+int64_t ChunkSize(std::string_view line) {
+  int64_t size = 0;
+  size_t i = 0;
+  for (; i < line.size(); ++i) {
+    const char c = line[i];
+    int digit = -1;
+    if (c >= '0' && c <= '9') digit = c - '0';
+    if (c >= 'a' && c <= 'f') digit = c - 'a' + 10;
+    if (c >= 'A' && c <= 'F') digit = c - 'A' + 10;
+    if (digit < 0) break;
+    if (i >= 15) return -1;  // past 2^60: no body here is that long
+    size = size * 16 + digit;
+  }
+  if (i == 0) return -1;
+  const std::string_view rest = line.substr(i);
+  if (!rest.empty() && rest.front() != ';' && rest.front() != ' ' && rest.front() != '\t') {
+    return -1;
+  }
+  return size;
+}
+
+}  // namespace
+
+struct EdgeRelay::Link {
+  struct End {
+    Link* link;
+  };
+  End client_end{this}, outer_end{this};
+  int client = -1;
+  int outer = -1;  // the relay's end of the socket pair; -1 until attached and after closing
+  std::string remote;
+  ReplyCount replies;     // null until attached
+  int64_t forwarded = 0;  // request heads given to the library
+
+  enum class Phase { kHead, kBody, kChunked, kRefusing, kDone } phase = Phase::kHead;
+  std::string head;  // the head arriving, up to the limit + 1 byte
+  // When the request arriving began (its first byte, or the connection's opening for the
+  // first); 0 while none is arriving. Its head and body must be in within the timeout.
+  int64_t request_since_ms = 0;
+  uint64_t body_left = 0;  // kBody
+  enum class Chunk { kSize, kData, kDataEnd, kTrailer } chunk = Chunk::kSize;
+  std::string line;  // the chunk line arriving
+  uint64_t chunk_left = 0;
+  size_t trailer_bytes = 0;
+
+  std::string up;    // for the library, not yet taken
+  std::string down;  // for the client, not yet taken
+  bool client_eof = false;
+  bool outer_eof = false;
+  bool outer_shut = false;  // the client's end of input passed on to the library
+
+  std::string refusal;          // kRefusing: the answer to write once the replies before it are out
+  int64_t wait_for = 0;         // the library's reply count that means they are
+  int64_t linger_until_ms = 0;  // kDone: answered and shut; reading the client until it closes
+  bool dead = false;
+
+  bool Reading() const {
+    return phase == Phase::kHead || phase == Phase::kBody || phase == Phase::kChunked;
+  }
+};
+
+struct EdgeRelay::Worker {
+  int ep = -1;
+  std::thread thread;
+  std::mutex mu;                    // guards links (Adopt runs on the acceptor)
+  std::unordered_set<Link*> links;  // owned
+  std::vector<Link*> dead;          // closed this round, freed after it
+};
+
+EdgeRelay::EdgeRelay(HeadLimits limits, int request_timeout_s, int threads, Hooks hooks)
+    : limits_(limits),
+      timeout_ms_(int64_t{std::max(1, request_timeout_s)} * 1000),
+      hooks_(std::move(hooks)) {
+  for (int i = 0; i < std::max(1, threads); ++i) {
+    auto w = std::make_unique<Worker>();
+    w->ep = ::epoll_create1(EPOLL_CLOEXEC);
+    workers_.push_back(std::move(w));
+  }
+  for (auto& w : workers_) {
+    Worker* raw = w.get();
+    raw->thread = std::thread([this, raw] { Run(raw); });
+  }
+}
+
+EdgeRelay::~EdgeRelay() {
+  stopping_.store(true);
+  for (auto& w : workers_) w->thread.join();
+  for (auto& w : workers_) ::close(w->ep);
+}
+
+void EdgeRelay::Adopt(int client, std::string remote) {
+  Worker& w = *workers_[next_.fetch_add(1) % workers_.size()];
+  auto* l = new Link;
+  l->client = client;
+  l->remote = std::move(remote);
+  l->request_since_ms = NowMs();  // the first request's time runs from the connection's opening
+  {
+    std::lock_guard<std::mutex> lock(w.mu);
+    w.links.insert(l);
+  }
+  epoll_event ev{};
+  ev.events = EPOLLIN | EPOLLOUT | EPOLLRDHUP | EPOLLET;
+  ev.data.ptr = &l->client_end;
+  // Edge-triggered: a request already waiting is reported at once.
+  ::epoll_ctl(w.ep, EPOLL_CTL_ADD, client, &ev);
+}
+
+EdgeRelay::Claimed EdgeRelay::Claim(int fd) {
+  std::lock_guard<std::mutex> lock(claims_mu_);
+  auto it = claims_.find(fd);
+  if (it == claims_.end()) return {};
+  Claimed claimed = std::move(it->second);
+  claims_.erase(it);
+  return claimed;
+}
+
+void EdgeRelay::Run(Worker* w) {
+  std::vector<char> scratch(kScratchBytes);
+  int64_t last_sweep = NowMs();
+  while (!stopping_.load()) {
+    epoll_event events[64];
+    const int n = ::epoll_wait(w->ep, events, 64, 250);
+    for (int i = 0; i < n; ++i) {
+      Link* l = static_cast<Link::End*>(events[i].data.ptr)->link;
+      if (!l->dead) Pump(*w, *l, scratch.data(), scratch.size());
+    }
+    const int64_t now = NowMs();
+    if (now - last_sweep >= 250) {
+      last_sweep = now;
+      Sweep(*w, scratch.data(), scratch.size());
+    }
+    for (Link* l : w->dead) delete l;
+    w->dead.clear();
+  }
+  std::vector<Link*> left;
+  {
+    std::lock_guard<std::mutex> lock(w->mu);
+    left.assign(w->links.begin(), w->links.end());
+  }
+  for (Link* l : left) {
+    // Replies the library finished are in the socket pair: they go out before the close.
+    if (!l->dead) Pump(*w, *l, scratch.data(), scratch.size());
+    Close(*w, *l);
+  }
+  for (Link* l : w->dead) delete l;
+  w->dead.clear();
+}
+
+// Answers heads that took too long, and lets go of answered clients that never closed.
+void EdgeRelay::Sweep(Worker& w, char* scratch, size_t scratch_size) {
+  std::vector<Link*> links;
+  {
+    std::lock_guard<std::mutex> lock(w.mu);
+    links.assign(w.links.begin(), w.links.end());
+  }
+  const int64_t now = NowMs();
+  for (Link* l : links) {
+    if (l->dead) continue;
+    if (l->phase == Link::Phase::kDone && l->linger_until_ms != 0 && now > l->linger_until_ms) {
+      Close(w, *l);
+      continue;
+    }
+    if (l->Reading() && l->request_since_ms != 0 && now - l->request_since_ms > timeout_ms_) {
+      Refuse(*l, 408, "request_timeout",
+             "the request did not arrive within " + std::to_string(timeout_ms_ / 1000) + " s");
+    }
+    // A refusal waits for the library's replies: its completion count is not an event here.
+    if (l->phase == Link::Phase::kRefusing) Pump(w, *l, scratch, scratch_size);
+  }
+}
+
+void EdgeRelay::Refuse(Link& l, int status, std::string_view code, std::string_view message) {
+  hooks_.refused(status, l.remote, l.head);
+  // A refused head never left l.head; a refused body's head went to the library, which will
+  // not finish that request: the answer waits for the replies to the requests before it.
+  l.wait_for = l.forwarded - (l.phase == Link::Phase::kHead ? 0 : 1);
+  l.phase = Link::Phase::kRefusing;
+  l.refusal = JsonErrorResponse(status, code, message);
+  l.head.clear();
+  l.request_since_ms = 0;
+}
+
+// Takes the client's bytes by the request framing: a head is held until it is complete and
+// sound, then it and its body go to the library; anything else becomes a refusal.
+void EdgeRelay::Feed(Link& l, std::string_view data) {
+  std::string carry;  // the bytes after a head, read together with it
+  while (!data.empty() && l.Reading()) {
+    switch (l.phase) {
+      case Link::Phase::kHead: {
+        if (l.head.empty()) {
+          // Empty lines between requests are ignored (RFC 9112 §2.2), as the library does.
+          while (!data.empty() && (data.front() == '\r' || data.front() == '\n')) {
+            data.remove_prefix(1);
+          }
+          if (data.empty()) break;
+          if (l.request_since_ms == 0) l.request_since_ms = NowMs();
+        }
+        const size_t old = l.head.size();
+        const size_t take = std::min(limits_.max_head_bytes + 1 - old, data.size());
+        l.head.append(data.substr(0, take));
+        data.remove_prefix(take);
+        const size_t uri_guard = limits_.max_uri_bytes + 64;
+        const bool decide = l.head.find('\n', old) != std::string::npos ||
+                            l.head.size() > limits_.max_head_bytes ||
+                            (old <= uri_guard && l.head.size() > uri_guard);
+        if (!decide) break;
+        const HeadVerdict v = CheckRequestHead(l.head, limits_);
+        if (v.status != 0) {
+          Refuse(l, v.status, v.code, v.message);
+          return;
+        }
+        if (!v.complete) break;
+        std::string rest = l.head.substr(v.head_bytes);
+        l.up.append(l.head, 0, v.head_bytes);
+        l.head.clear();
+        ++l.forwarded;
+        if (v.chunked) {
+          l.phase = Link::Phase::kChunked;
+          l.chunk = Link::Chunk::kSize;
+          l.line.clear();
+          l.trailer_bytes = 0;
+        } else if (v.content_length > 0) {
+          l.phase = Link::Phase::kBody;
+          l.body_left = static_cast<uint64_t>(v.content_length);
+        } else {
+          l.request_since_ms = 0;  // all in
+        }
+        if (!rest.empty()) {
+          rest.append(data);
+          carry = std::move(rest);
+          data = carry;
+        }
+        break;
+      }
+      case Link::Phase::kBody: {
+        const size_t take = static_cast<size_t>(std::min<uint64_t>(l.body_left, data.size()));
+        l.up.append(data.substr(0, take));
+        data.remove_prefix(take);
+        l.body_left -= take;
+        if (l.body_left == 0) {
+          l.phase = Link::Phase::kHead;
+          l.request_since_ms = 0;
+        }
+        break;
+      }
+      case Link::Phase::kChunked: {
+        if (l.chunk == Link::Chunk::kData) {
+          const size_t take = static_cast<size_t>(std::min<uint64_t>(l.chunk_left, data.size()));
+          l.up.append(data.substr(0, take));
+          data.remove_prefix(take);
+          l.chunk_left -= take;
+          if (l.chunk_left == 0) l.chunk = Link::Chunk::kDataEnd;
+          break;
+        }
+        const size_t nl = data.find('\n');
+        const std::string_view piece = data.substr(0, nl == std::string_view::npos ? nl : nl + 1);
+        l.line.append(piece);  // forwarded once whole and sound: the library never sees a bad one
+        data.remove_prefix(piece.size());
+        const bool too_long = l.chunk == Link::Chunk::kTrailer
+                                  ? l.trailer_bytes + l.line.size() > limits_.max_head_bytes
+                                  : l.line.size() > kMaxChunkLine;
+        if (too_long) {
+          Refuse(l, 400, "bad_request",
+                 "a chunk line or the trailer of a chunked body is too long");
+          return;
+        }
+        if (nl == std::string_view::npos) break;
+        std::string_view text(l.line);
+        text.remove_suffix(1);
+        if (!text.empty() && text.back() == '\r') text.remove_suffix(1);
+        bool bad = false;
+        if (l.chunk == Link::Chunk::kSize) {
+          const int64_t size = ChunkSize(text);
+          bad = size < 0;
+          l.chunk = size == 0 ? Link::Chunk::kTrailer : Link::Chunk::kData;
+          l.chunk_left = size > 0 ? static_cast<uint64_t>(size) : 0;
+        } else if (l.chunk == Link::Chunk::kDataEnd) {
+          bad = !text.empty();
+          l.chunk = Link::Chunk::kSize;
+        } else if (text.empty()) {
+          l.phase = Link::Phase::kHead;  // the trailer's end: the request is complete
+          l.request_since_ms = 0;
+        } else {
+          l.trailer_bytes += l.line.size();
+        }
+        if (bad) {
+          Refuse(l, 400, "bad_request", "the chunked body is malformed");
+          return;
+        }
+        l.up.append(l.line);
+        l.line.clear();
+        break;
+      }
+      default:
+        return;
+    }
+  }
+}
+
+bool EdgeRelay::Attach(Worker& w, Link& l) {
+  int pair[2];
+  if (::socketpair(AF_UNIX, SOCK_STREAM | SOCK_NONBLOCK | SOCK_CLOEXEC, 0, pair) != 0) {
+    return false;
+  }
+  l.outer = pair[0];
+  l.replies = std::make_shared<std::atomic<int64_t>>(0);
+  {
+    std::lock_guard<std::mutex> lock(claims_mu_);
+    claims_[pair[1]] = Claimed{l.replies, l.remote};
+  }
+  epoll_event ev{};
+  ev.events = EPOLLIN | EPOLLOUT | EPOLLRDHUP | EPOLLET;
+  ev.data.ptr = &l.outer_end;
+  ::epoll_ctl(w.ep, EPOLL_CTL_ADD, l.outer, &ev);
+  if (!hooks_.attach(pair[1])) {
+    std::lock_guard<std::mutex> lock(claims_mu_);
+    claims_.erase(pair[1]);
+    return false;
+  }
+  return true;
+}
+
+// Stops relaying: the library's end closes, `answer` (if any) follows what the client has not
+// yet been sent, then the client's socket is shut for writing and lingers until it closes.
+void EdgeRelay::Finish(Worker& w, Link& l, std::string answer) {
+  if (l.outer >= 0) {
+    ::epoll_ctl(w.ep, EPOLL_CTL_DEL, l.outer, nullptr);
+    ::close(l.outer);
+    l.outer = -1;
+  }
+  l.phase = Link::Phase::kDone;
+  l.up.clear();
+  l.down.append(answer);
+}
+
+void EdgeRelay::Close(Worker& w, Link& l) {
+  if (l.dead) return;
+  l.dead = true;
+  if (l.outer >= 0) {
+    ::epoll_ctl(w.ep, EPOLL_CTL_DEL, l.outer, nullptr);
+    ::close(l.outer);
+  }
+  ::epoll_ctl(w.ep, EPOLL_CTL_DEL, l.client, nullptr);
+  ::close(l.client);
+  {
+    std::lock_guard<std::mutex> lock(w.mu);
+    w.links.erase(&l);
+  }
+  w.dead.push_back(&l);
+  hooks_.closed(l.remote);
+}
+
+void EdgeRelay::Pump(Worker& w, Link& l, char* scratch, size_t scratch_size) {
+  if (l.phase == Link::Phase::kDone) {
+    if (!Flush(l.client, l.down)) return Close(w, l);
+    if (!l.down.empty()) return;
+    if (l.linger_until_ms == 0) {
+      ::shutdown(l.client, SHUT_WR);
+      l.linger_until_ms = NowMs() + kLingerMs;
+    }
+    for (;;) {  // what the client still sends is read and dropped until it closes
+      const ssize_t n = ::recv(l.client, scratch, scratch_size, MSG_DONTWAIT);
+      if (n > 0) continue;
+      if (n < 0 && errno == EINTR) continue;
+      if (n == 0 || (errno != EAGAIN && errno != EWOULDBLOCK)) Close(w, l);
+      return;
+    }
+  }
+
+  // Client to library.
+  if (l.outer >= 0 && !Flush(l.outer, l.up)) l.up.clear();  // the library closed: see below
+  while (l.Reading() && l.up.empty() && !l.client_eof) {
+    const ssize_t n = ::recv(l.client, scratch, scratch_size, MSG_DONTWAIT);
+    if (n > 0) {
+      Feed(l, std::string_view(scratch, static_cast<size_t>(n)));
+      if (l.outer < 0 && l.forwarded > 0 && !Attach(w, l)) return Close(w, l);
+      if (l.outer >= 0 && !Flush(l.outer, l.up)) l.up.clear();
+    } else if (n == 0) {
+      l.client_eof = true;
+    } else if (errno == EINTR) {
+      continue;
+    } else if (errno == EAGAIN || errno == EWOULDBLOCK) {
+      break;
+    } else {
+      return Close(w, l);
+    }
+  }
+  if (l.client_eof && l.outer < 0 && l.Reading()) {
+    return Close(w, l);  // gone before a request was complete
+  }
+  if (l.client_eof && !l.outer_shut && l.up.empty() && l.phase != Link::Phase::kRefusing) {
+    ::shutdown(l.outer, SHUT_WR);  // the library sees the end of input, as it would have
+    l.outer_shut = true;
+  }
+
+  // Library to client. The count is read first: every byte of a counted reply is already in
+  // the socket pair, so draining it below takes them all.
+  const bool replies_out = l.replies == nullptr || l.replies->load() >= l.wait_for;
+  if (!Flush(l.client, l.down)) return Close(w, l);
+  bool drained = l.outer < 0 || l.outer_eof;
+  while (l.down.empty() && !drained) {
+    const ssize_t n = ::recv(l.outer, scratch, scratch_size, MSG_DONTWAIT);
+    if (n > 0) {
+      l.down.assign(scratch, static_cast<size_t>(n));
+      if (!Flush(l.client, l.down)) return Close(w, l);
+    } else if (n == 0) {
+      l.outer_eof = true;
+      drained = true;
+    } else if (errno == EINTR) {
+      continue;
+    } else if (errno == EAGAIN || errno == EWOULDBLOCK) {
+      drained = true;
+    } else {
+      l.outer_eof = true;  // a reset from the library: treated as its close
+      drained = true;
+    }
+  }
+
+  if (l.phase == Link::Phase::kRefusing) {
+    if (drained && l.down.empty() && (replies_out || l.outer_eof)) {
+      Finish(w, l, l.outer_eof && !replies_out ? std::string() : std::move(l.refusal));
+      Pump(w, l, scratch, scratch_size);
+    }
+    return;
+  }
+  if (l.outer_eof && l.down.empty()) {
+    // The library closed (Connection: close, its timeout, a refused body): so does the client.
+    Finish(w, l, "");
+    Pump(w, l, scratch, scratch_size);
+  }
+}
+
+}  // namespace engram::server
