@@ -377,6 +377,31 @@ void FuzzRawHead(std::string_view data, bool tight) {
   FUZZ_CHECK(target.size() <= limits.max_uri_bytes, "target over the limit");
 }
 
+// The same bytes as a connection's request stream (RequestFramer): what it passes on does not
+// depend on how the bytes are cut (whole, or a byte at a time), is never more than came in, and
+// is itself a stream the framer passes on unchanged when nothing was refused.
+void FuzzFraming(std::string_view data, bool tight) {
+  engram::server::HeadLimits limits;
+  if (tight) limits = {.max_uri_bytes = 16, .max_head_bytes = 64};
+  engram::server::RequestFramer whole(limits), bytewise(limits);
+  std::string out_whole, out_bytewise;
+  whole.Feed(data, &out_whole);
+  for (size_t i = 0; i < data.size(); ++i) {
+    if (!bytewise.Feed(data.substr(i, 1), &out_bytewise)) break;
+  }
+  FUZZ_CHECK(out_whole == out_bytewise, "the output depends on the cut");
+  FUZZ_CHECK(whole.requests() == bytewise.requests(), "the request count depends on the cut");
+  FUZZ_CHECK(whole.error().status == bytewise.error().status, whole.error().code);
+  FUZZ_CHECK(out_whole.size() <= data.size(), "more out than in");
+  if (whole.error().status == 0 && !whole.in_request()) {
+    engram::server::RequestFramer again(limits);
+    std::string out_again;
+    FUZZ_CHECK(again.Feed(out_whole, &out_again) && out_again == out_whole,
+               "a passed stream does not pass again unchanged");
+    FUZZ_CHECK(again.requests() == whole.requests(), "a passed stream counts differently");
+  }
+}
+
 // The newer routes' decoders: sessions (messages, close, listing), users, key listing, recall,
 // tenant purge.
 void FuzzNewRoutes(int which, std::string_view text, const Limits& limits) {
@@ -494,6 +519,7 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
       break;
     case kRawHead:
       FuzzRawHead(rest, (data[0] & 0x80) != 0);
+      FuzzFraming(rest, (data[0] & 0x80) != 0);
       break;
     case kSessionMessages:
     case kSessionClose:

@@ -20,10 +20,12 @@ int64_t NowMs() {
 }
 
 constexpr size_t kScratchBytes = 64 * 1024;
+// Edge-triggered reads; a socket is watched for room to write only while bytes wait for it
+// (watching always would wake the relay each time the other side reads).
+constexpr uint32_t kReadEvents = EPOLLIN | EPOLLRDHUP | EPOLLET;
 // How long an answered client may take to read the answer and close before the socket closes
 // under it (closing with its bytes unread would reset the connection and lose the answer).
 constexpr int64_t kLingerMs = 2000;
-constexpr size_t kMaxChunkLine = 4096;  // a chunk-size line, extensions included
 
 // Writes as much of `pending` to `fd` as the socket takes and drops what went out. False when
 // the socket failed (the peer is gone).
@@ -46,28 +48,6 @@ bool Flush(int fd, std::string& pending) {
   return true;
 }
 
-// A chunk-size line ("1a;ext=v"): the size, or -1 when it is not one.
-int64_t ChunkSize(std::string_view line) {
-  int64_t size = 0;
-  size_t i = 0;
-  for (; i < line.size(); ++i) {
-    const char c = line[i];
-    int digit = -1;
-    if (c >= '0' && c <= '9') digit = c - '0';
-    if (c >= 'a' && c <= 'f') digit = c - 'a' + 10;
-    if (c >= 'A' && c <= 'F') digit = c - 'A' + 10;
-    if (digit < 0) break;
-    if (i >= 15) return -1;  // past 2^60: no body here is that long
-    size = size * 16 + digit;
-  }
-  if (i == 0) return -1;
-  const std::string_view rest = line.substr(i);
-  if (!rest.empty() && rest.front() != ';' && rest.front() != ' ' && rest.front() != '\t') {
-    return -1;
-  }
-  return size;
-}
-
 }  // namespace
 
 struct EdgeRelay::Link {
@@ -78,34 +58,30 @@ struct EdgeRelay::Link {
   int client = -1;
   int outer = -1;  // the relay's end of the socket pair; -1 until attached and after closing
   std::string remote;
-  ReplyCount replies;     // null until attached
-  int64_t forwarded = 0;  // request heads given to the library
-
-  enum class Phase { kHead, kBody, kChunked, kRefusing, kDone } phase = Phase::kHead;
-  std::string head;  // the head arriving, up to the limit + 1 byte
+  ReplyCount replies;  // null until attached
+  // kRelaying: requests pass; kRefusing: an answer waits for the replies before it; kDone:
+  // the library's end is closed and the client's is being shut.
+  enum class Phase { kRelaying, kRefusing, kDone } phase = Phase::kRelaying;
+  RequestFramer framer;
   // When the request arriving began (its first byte, or the connection's opening for the
   // first); 0 while none is arriving. Its head and body must be in within the timeout.
   int64_t request_since_ms = 0;
-  uint64_t body_left = 0;  // kBody
-  enum class Chunk { kSize, kData, kDataEnd, kTrailer } chunk = Chunk::kSize;
-  std::string line;  // the chunk line arriving
-  uint64_t chunk_left = 0;
-  size_t trailer_bytes = 0;
 
   std::string up;    // for the library, not yet taken
   std::string down;  // for the client, not yet taken
   bool client_eof = false;
   bool outer_eof = false;
-  bool outer_shut = false;  // the client's end of input passed on to the library
+  bool client_watched_out = false;  // EPOLLOUT on, while `down` waits
+  bool outer_watched_out = false;   // EPOLLOUT on, while `up` waits
+  bool outer_shut = false;          // the client's end of input passed on to the library
 
   std::string refusal;          // kRefusing: the answer to write once the replies before it are out
   int64_t wait_for = 0;         // the library's reply count that means they are
   int64_t linger_until_ms = 0;  // kDone: answered and shut; reading the client until it closes
   bool dead = false;
 
-  bool Reading() const {
-    return phase == Phase::kHead || phase == Phase::kBody || phase == Phase::kChunked;
-  }
+  explicit Link(HeadLimits limits) : framer(limits) {}
+  bool Reading() const { return phase == Phase::kRelaying; }
 };
 
 struct EdgeRelay::Worker {
@@ -139,7 +115,7 @@ EdgeRelay::~EdgeRelay() {
 
 void EdgeRelay::Adopt(int client, std::string remote) {
   Worker& w = *workers_[next_.fetch_add(1) % workers_.size()];
-  auto* l = new Link;
+  auto* l = new Link(limits_);
   l->client = client;
   l->remote = std::move(remote);
   l->request_since_ms = NowMs();  // the first request's time runs from the connection's opening
@@ -148,7 +124,7 @@ void EdgeRelay::Adopt(int client, std::string remote) {
     w.links.insert(l);
   }
   epoll_event ev{};
-  ev.events = EPOLLIN | EPOLLOUT | EPOLLRDHUP | EPOLLET;
+  ev.events = kReadEvents;
   ev.data.ptr = &l->client_end;
   // Edge-triggered: a request already waiting is reported at once.
   ::epoll_ctl(w.ep, EPOLL_CTL_ADD, client, &ev);
@@ -219,130 +195,26 @@ void EdgeRelay::Sweep(Worker& w, char* scratch, size_t scratch_size) {
 }
 
 void EdgeRelay::Refuse(Link& l, int status, std::string_view code, std::string_view message) {
-  hooks_.refused(status, l.remote, l.head);
-  // A refused head never left l.head; a refused body's head went to the library, which will
+  hooks_.refused(status, l.remote, l.framer.pending_head());
+  // A refused head never reached the library; a refused body's head did, and the library will
   // not finish that request: the answer waits for the replies to the requests before it.
-  l.wait_for = l.forwarded - (l.phase == Link::Phase::kHead ? 0 : 1);
+  l.wait_for = l.framer.requests() - (l.framer.in_body() ? 1 : 0);
   l.phase = Link::Phase::kRefusing;
   l.refusal = JsonErrorResponse(status, code, message);
-  l.head.clear();
   l.request_since_ms = 0;
 }
 
-// Takes the client's bytes by the request framing: a head is held until it is complete and
-// sound, then it and its body go to the library; anything else becomes a refusal.
-void EdgeRelay::Feed(Link& l, std::string_view data) {
-  std::string carry;  // the bytes after a head, read together with it
-  while (!data.empty() && l.Reading()) {
-    switch (l.phase) {
-      case Link::Phase::kHead: {
-        if (l.head.empty()) {
-          // Empty lines between requests are ignored (RFC 9112 §2.2), as the library does.
-          while (!data.empty() && (data.front() == '\r' || data.front() == '\n')) {
-            data.remove_prefix(1);
-          }
-          if (data.empty()) break;
-          if (l.request_since_ms == 0) l.request_since_ms = NowMs();
-        }
-        const size_t old = l.head.size();
-        const size_t take = std::min(limits_.max_head_bytes + 1 - old, data.size());
-        l.head.append(data.substr(0, take));
-        data.remove_prefix(take);
-        const size_t uri_guard = limits_.max_uri_bytes + 64;
-        const bool decide = l.head.find('\n', old) != std::string::npos ||
-                            l.head.size() > limits_.max_head_bytes ||
-                            (old <= uri_guard && l.head.size() > uri_guard);
-        if (!decide) break;
-        const HeadVerdict v = CheckRequestHead(l.head, limits_);
-        if (v.status != 0) {
-          Refuse(l, v.status, v.code, v.message);
-          return;
-        }
-        if (!v.complete) break;
-        std::string rest = l.head.substr(v.head_bytes);
-        l.up.append(l.head, 0, v.head_bytes);
-        l.head.clear();
-        ++l.forwarded;
-        if (v.chunked) {
-          l.phase = Link::Phase::kChunked;
-          l.chunk = Link::Chunk::kSize;
-          l.line.clear();
-          l.trailer_bytes = 0;
-        } else if (v.content_length > 0) {
-          l.phase = Link::Phase::kBody;
-          l.body_left = static_cast<uint64_t>(v.content_length);
-        } else {
-          l.request_since_ms = 0;  // all in
-        }
-        if (!rest.empty()) {
-          rest.append(data);
-          carry = std::move(rest);
-          data = carry;
-        }
-        break;
-      }
-      case Link::Phase::kBody: {
-        const size_t take = static_cast<size_t>(std::min<uint64_t>(l.body_left, data.size()));
-        l.up.append(data.substr(0, take));
-        data.remove_prefix(take);
-        l.body_left -= take;
-        if (l.body_left == 0) {
-          l.phase = Link::Phase::kHead;
-          l.request_since_ms = 0;
-        }
-        break;
-      }
-      case Link::Phase::kChunked: {
-        if (l.chunk == Link::Chunk::kData) {
-          const size_t take = static_cast<size_t>(std::min<uint64_t>(l.chunk_left, data.size()));
-          l.up.append(data.substr(0, take));
-          data.remove_prefix(take);
-          l.chunk_left -= take;
-          if (l.chunk_left == 0) l.chunk = Link::Chunk::kDataEnd;
-          break;
-        }
-        const size_t nl = data.find('\n');
-        const std::string_view piece = data.substr(0, nl == std::string_view::npos ? nl : nl + 1);
-        l.line.append(piece);  // forwarded once whole and sound: the library never sees a bad one
-        data.remove_prefix(piece.size());
-        const bool too_long = l.chunk == Link::Chunk::kTrailer
-                                  ? l.trailer_bytes + l.line.size() > limits_.max_head_bytes
-                                  : l.line.size() > kMaxChunkLine;
-        if (too_long) {
-          Refuse(l, 400, "bad_request",
-                 "a chunk line or the trailer of a chunked body is too long");
-          return;
-        }
-        if (nl == std::string_view::npos) break;
-        std::string_view text(l.line);
-        text.remove_suffix(1);
-        if (!text.empty() && text.back() == '\r') text.remove_suffix(1);
-        bool bad = false;
-        if (l.chunk == Link::Chunk::kSize) {
-          const int64_t size = ChunkSize(text);
-          bad = size < 0;
-          l.chunk = size == 0 ? Link::Chunk::kTrailer : Link::Chunk::kData;
-          l.chunk_left = size > 0 ? static_cast<uint64_t>(size) : 0;
-        } else if (l.chunk == Link::Chunk::kDataEnd) {
-          bad = !text.empty();
-          l.chunk = Link::Chunk::kSize;
-        } else if (text.empty()) {
-          l.phase = Link::Phase::kHead;  // the trailer's end: the request is complete
-          l.request_since_ms = 0;
-        } else {
-          l.trailer_bytes += l.line.size();
-        }
-        if (bad) {
-          Refuse(l, 400, "bad_request", "the chunked body is malformed");
-          return;
-        }
-        l.up.append(l.line);
-        l.line.clear();
-        break;
-      }
-      default:
-        return;
-    }
+// Passes on what the framing allows of the client's bytes; anything else becomes a refusal.
+void EdgeRelay::Take(Link& l, std::string_view data) {
+  if (!l.framer.Feed(data, &l.up)) {
+    const HeadVerdict& e = l.framer.error();
+    Refuse(l, e.status, e.code, e.message);
+    return;
+  }
+  if (!l.framer.in_request()) {
+    l.request_since_ms = 0;
+  } else if (l.request_since_ms == 0) {
+    l.request_since_ms = NowMs();
   }
 }
 
@@ -358,7 +230,7 @@ bool EdgeRelay::Attach(Worker& w, Link& l) {
     claims_[pair[1]] = Claimed{l.replies, l.remote};
   }
   epoll_event ev{};
-  ev.events = EPOLLIN | EPOLLOUT | EPOLLRDHUP | EPOLLET;
+  ev.events = kReadEvents;
   ev.data.ptr = &l.outer_end;
   ::epoll_ctl(w.ep, EPOLL_CTL_ADD, l.outer, &ev);
   if (!hooks_.attach(pair[1])) {
@@ -400,6 +272,24 @@ void EdgeRelay::Close(Worker& w, Link& l) {
 }
 
 void EdgeRelay::Pump(Worker& w, Link& l, char* scratch, size_t scratch_size) {
+  Step(w, l, scratch, scratch_size);
+  if (l.dead) return;
+  auto watch = [&](int fd, Link::End* end, bool want, bool& watched) {
+    if (fd < 0 || want == watched) return;
+    epoll_event ev{};
+    ev.events = kReadEvents | (want ? EPOLLOUT : 0);
+    ev.data.ptr = end;
+    ::epoll_ctl(w.ep, EPOLL_CTL_MOD, fd, &ev);
+    watched = want;
+  };
+  watch(l.client, &l.client_end, !l.down.empty(), l.client_watched_out);
+  watch(l.outer, &l.outer_end, !l.up.empty(), l.outer_watched_out);
+}
+
+// Moves what can move without waiting, in both directions, and decides what comes next. A
+// read shorter than the buffer took all there was: with edge-triggered events, more bytes
+// arriving later report themselves.
+void EdgeRelay::Step(Worker& w, Link& l, char* scratch, size_t scratch_size) {
   if (l.phase == Link::Phase::kDone) {
     if (!Flush(l.client, l.down)) return Close(w, l);
     if (!l.down.empty()) return;
@@ -421,9 +311,10 @@ void EdgeRelay::Pump(Worker& w, Link& l, char* scratch, size_t scratch_size) {
   while (l.Reading() && l.up.empty() && !l.client_eof) {
     const ssize_t n = ::recv(l.client, scratch, scratch_size, MSG_DONTWAIT);
     if (n > 0) {
-      Feed(l, std::string_view(scratch, static_cast<size_t>(n)));
-      if (l.outer < 0 && l.forwarded > 0 && !Attach(w, l)) return Close(w, l);
+      Take(l, std::string_view(scratch, static_cast<size_t>(n)));
+      if (l.outer < 0 && l.framer.requests() > 0 && !Attach(w, l)) return Close(w, l);
       if (l.outer >= 0 && !Flush(l.outer, l.up)) l.up.clear();
+      if (static_cast<size_t>(n) < scratch_size) break;
     } else if (n == 0) {
       l.client_eof = true;
     } else if (errno == EINTR) {
@@ -452,6 +343,7 @@ void EdgeRelay::Pump(Worker& w, Link& l, char* scratch, size_t scratch_size) {
     if (n > 0) {
       l.down.assign(scratch, static_cast<size_t>(n));
       if (!Flush(l.client, l.down)) return Close(w, l);
+      drained = static_cast<size_t>(n) < scratch_size;
     } else if (n == 0) {
       l.outer_eof = true;
       drained = true;
@@ -468,14 +360,14 @@ void EdgeRelay::Pump(Worker& w, Link& l, char* scratch, size_t scratch_size) {
   if (l.phase == Link::Phase::kRefusing) {
     if (drained && l.down.empty() && (replies_out || l.outer_eof)) {
       Finish(w, l, l.outer_eof && !replies_out ? std::string() : std::move(l.refusal));
-      Pump(w, l, scratch, scratch_size);
+      Step(w, l, scratch, scratch_size);
     }
     return;
   }
   if (l.outer_eof && l.down.empty()) {
     // The library closed (Connection: close, its timeout, a refused body): so does the client.
     Finish(w, l, "");
-    Pump(w, l, scratch, scratch_size);
+    Step(w, l, scratch, scratch_size);
   }
 }
 

@@ -66,7 +66,8 @@ class EdgeRelay {
   struct Worker;
   void Run(Worker* w);
   void Pump(Worker& w, Link& l, char* scratch, size_t scratch_size);
-  void Feed(Link& l, std::string_view data);
+  void Step(Worker& w, Link& l, char* scratch, size_t scratch_size);
+  void Take(Link& l, std::string_view data);
   void Refuse(Link& l, int status, std::string_view code, std::string_view message);
   bool Attach(Worker& w, Link& l);
   void Finish(Worker& w, Link& l, std::string answer);

@@ -3,6 +3,7 @@
 
 #include <strings.h>
 
+#include <algorithm>
 #include <cctype>
 #include <cstdint>
 #include <nlohmann/json.hpp>
@@ -216,6 +217,138 @@ HeadVerdict CheckRequestHead(std::string_view data, const HeadLimits& limits) {
   v.content_length = content_length;
   v.chunked = transfer_encodings > 0;
   return v;
+}
+
+namespace {
+
+constexpr size_t kMaxChunkLine = 4096;  // a chunk-size line, extensions included
+
+// A chunk-size line without its line end ("1a;ext=v"): the size, or -1 when it is not one.
+int64_t ChunkSize(std::string_view line) {
+  int64_t size = 0;
+  size_t i = 0;
+  for (; i < line.size(); ++i) {
+    const int digit = HexValue(line[i]);
+    if (digit < 0) break;
+    if (i >= 15) return -1;  // 2^60 and past: no body here is that long
+    size = size * 16 + digit;
+  }
+  if (i == 0) return -1;
+  const std::string_view rest = line.substr(i);
+  if (!rest.empty() && rest.front() != ';' && rest.front() != ' ' && rest.front() != '\t') {
+    return -1;
+  }
+  return size;
+}
+
+}  // namespace
+
+bool RequestFramer::Fail(int status, std::string code, std::string message) {
+  error_ = Refuse(status, std::move(code), std::move(message));
+  return false;
+}
+
+bool RequestFramer::Feed(std::string_view data, std::string* out) {
+  if (error_.status != 0) return false;
+  std::string carry;  // the bytes after a head, read together with it
+  while (!data.empty()) {
+    switch (phase_) {
+      case Phase::kHead: {
+        if (head_.empty()) {
+          while (!data.empty() && (data.front() == '\r' || data.front() == '\n')) {
+            data.remove_prefix(1);
+          }
+          if (data.empty()) break;
+        }
+        const size_t old = head_.size();
+        const size_t take = std::min(limits_.max_head_bytes + 1 - old, data.size());
+        head_.append(data.substr(0, take));
+        data.remove_prefix(take);
+        // Judged when a line ends, or when it is over a limit: not once per byte trickled in.
+        const size_t uri_guard = limits_.max_uri_bytes + 64;
+        const bool decide = head_.find('\n', old) != std::string::npos ||
+                            head_.size() > limits_.max_head_bytes ||
+                            (old <= uri_guard && head_.size() > uri_guard);
+        if (!decide) break;
+        const HeadVerdict v = CheckRequestHead(head_, limits_);
+        if (v.status != 0) {
+          error_ = v;
+          return false;
+        }
+        if (!v.complete) break;
+        out->append(head_, 0, v.head_bytes);
+        std::string rest = head_.substr(v.head_bytes);
+        head_.clear();
+        ++requests_;
+        if (v.chunked) {
+          phase_ = Phase::kChunked;
+          chunk_ = Chunk::kSize;
+          line_.clear();
+          trailer_bytes_ = 0;
+        } else if (v.content_length > 0) {
+          phase_ = Phase::kBody;
+          body_left_ = static_cast<uint64_t>(v.content_length);
+        }
+        if (!rest.empty()) {
+          rest.append(data);
+          carry = std::move(rest);
+          data = carry;
+        }
+        break;
+      }
+      case Phase::kBody: {
+        const size_t take = static_cast<size_t>(std::min<uint64_t>(body_left_, data.size()));
+        out->append(data.substr(0, take));
+        data.remove_prefix(take);
+        body_left_ -= take;
+        if (body_left_ == 0) phase_ = Phase::kHead;
+        break;
+      }
+      case Phase::kChunked: {
+        if (chunk_ == Chunk::kData) {
+          const size_t take = static_cast<size_t>(std::min<uint64_t>(chunk_left_, data.size()));
+          out->append(data.substr(0, take));
+          data.remove_prefix(take);
+          chunk_left_ -= take;
+          if (chunk_left_ == 0) chunk_ = Chunk::kDataEnd;
+          break;
+        }
+        // A line is passed on once whole and sound: the library never sees a bad one.
+        const size_t nl = data.find('\n');
+        const std::string_view piece = data.substr(0, nl == std::string_view::npos ? nl : nl + 1);
+        line_.append(piece);
+        data.remove_prefix(piece.size());
+        const bool too_long = chunk_ == Chunk::kTrailer
+                                  ? trailer_bytes_ + line_.size() > limits_.max_head_bytes
+                                  : line_.size() > kMaxChunkLine;
+        if (too_long) {
+          return Fail(400, "bad_request",
+                      "a chunk line or the trailer of a chunked body is too long");
+        }
+        if (nl == std::string_view::npos) break;
+        std::string_view text(line_);
+        text.remove_suffix(1);
+        if (!text.empty() && text.back() == '\r') text.remove_suffix(1);
+        if (chunk_ == Chunk::kSize) {
+          const int64_t size = ChunkSize(text);
+          if (size < 0) return Fail(400, "bad_request", "the chunked body is malformed");
+          chunk_ = size == 0 ? Chunk::kTrailer : Chunk::kData;
+          chunk_left_ = static_cast<uint64_t>(size);
+        } else if (chunk_ == Chunk::kDataEnd) {
+          if (!text.empty()) return Fail(400, "bad_request", "the chunked body is malformed");
+          chunk_ = Chunk::kSize;
+        } else if (text.empty()) {
+          phase_ = Phase::kHead;  // the trailer's end: the request is complete
+        } else {
+          trailer_bytes_ += line_.size();
+        }
+        out->append(line_);
+        line_.clear();
+        break;
+      }
+    }
+  }
+  return true;
 }
 
 std::string JsonErrorResponse(int status, std::string_view code, std::string_view message) {
