@@ -71,6 +71,14 @@ struct EdgeRelay::Link {
   std::string down;  // for the client, not yet taken
   bool client_eof = false;
   bool outer_eof = false;
+  // Bytes (or an end) may wait to be read: set by a read event, cleared by a read that took
+  // all there was. Reading only then spares a failing recv per direction per request.
+  bool client_readable = true;
+  bool outer_readable = true;
+  // The peer's end was reported with data perhaps still before it: read on to the end, since
+  // no later event will say so again.
+  bool client_hup = false;
+  bool outer_hup = false;
   bool client_watched_out = false;  // EPOLLOUT on, while `down` waits
   bool outer_watched_out = false;   // EPOLLOUT on, while `up` waits
   bool outer_shut = false;          // the client's end of input passed on to the library
@@ -146,8 +154,17 @@ void EdgeRelay::Run(Worker* w) {
     epoll_event events[64];
     const int n = ::epoll_wait(w->ep, events, 64, 250);
     for (int i = 0; i < n; ++i) {
-      Link* l = static_cast<Link::End*>(events[i].data.ptr)->link;
-      if (!l->dead) Pump(*w, *l, scratch.data(), scratch.size());
+      auto* end = static_cast<Link::End*>(events[i].data.ptr);
+      Link* l = end->link;
+      if (l->dead) continue;
+      const bool client = end == &l->client_end;
+      if (events[i].events & (EPOLLIN | EPOLLRDHUP | EPOLLHUP | EPOLLERR)) {
+        (client ? l->client_readable : l->outer_readable) = true;
+      }
+      if (events[i].events & (EPOLLRDHUP | EPOLLHUP | EPOLLERR)) {
+        (client ? l->client_hup : l->outer_hup) = true;
+      }
+      Pump(*w, *l, scratch.data(), scratch.size());
     }
     const int64_t now = NowMs();
     if (now - last_sweep >= 250) {
@@ -308,19 +325,19 @@ void EdgeRelay::Step(Worker& w, Link& l, char* scratch, size_t scratch_size) {
 
   // Client to library.
   if (l.outer >= 0 && !Flush(l.outer, l.up)) l.up.clear();  // the library closed: see below
-  while (l.Reading() && l.up.empty() && !l.client_eof) {
+  while (l.Reading() && l.up.empty() && !l.client_eof && l.client_readable) {
     const ssize_t n = ::recv(l.client, scratch, scratch_size, MSG_DONTWAIT);
     if (n > 0) {
       Take(l, std::string_view(scratch, static_cast<size_t>(n)));
       if (l.outer < 0 && l.framer.requests() > 0 && !Attach(w, l)) return Close(w, l);
       if (l.outer >= 0 && !Flush(l.outer, l.up)) l.up.clear();
-      if (static_cast<size_t>(n) < scratch_size) break;
+      if (static_cast<size_t>(n) < scratch_size && !l.client_hup) l.client_readable = false;
     } else if (n == 0) {
       l.client_eof = true;
     } else if (errno == EINTR) {
       continue;
     } else if (errno == EAGAIN || errno == EWOULDBLOCK) {
-      break;
+      l.client_readable = false;
     } else {
       return Close(w, l);
     }
@@ -337,19 +354,21 @@ void EdgeRelay::Step(Worker& w, Link& l, char* scratch, size_t scratch_size) {
   // the socket pair, so draining it below takes them all.
   const bool replies_out = l.replies == nullptr || l.replies->load() >= l.wait_for;
   if (!Flush(l.client, l.down)) return Close(w, l);
-  bool drained = l.outer < 0 || l.outer_eof;
+  bool drained = l.outer < 0 || l.outer_eof || !l.outer_readable;
   while (l.down.empty() && !drained) {
     const ssize_t n = ::recv(l.outer, scratch, scratch_size, MSG_DONTWAIT);
     if (n > 0) {
       l.down.assign(scratch, static_cast<size_t>(n));
       if (!Flush(l.client, l.down)) return Close(w, l);
-      drained = static_cast<size_t>(n) < scratch_size;
+      drained = static_cast<size_t>(n) < scratch_size && !l.outer_hup;
+      l.outer_readable = !drained;
     } else if (n == 0) {
       l.outer_eof = true;
       drained = true;
     } else if (errno == EINTR) {
       continue;
     } else if (errno == EAGAIN || errno == EWOULDBLOCK) {
+      l.outer_readable = false;
       drained = true;
     } else {
       l.outer_eof = true;  // a reset from the library: treated as its close
