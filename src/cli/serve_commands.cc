@@ -1,6 +1,7 @@
 // engram serve | keys create | keys list | keys revoke
 #include <pthread.h>
 #include <signal.h>
+#include <sys/resource.h>
 
 #include <iomanip>
 #include <iostream>
@@ -104,6 +105,13 @@ void AddServeOptions(CLI::App* cmd, server::ServerOptions& o) {
       ->envname("ENGRAM_REQUEST_TIMEOUT")
       ->capture_default_str()
       ->check(CLI::Range(1, 3600));
+  cmd->add_option_function<std::string>(
+         "--http-edge", [&o](const std::string& mode) { o.relay_heads = mode == "relay"; },
+         "relay (default): Engram reads and checks every plain-HTTP request head itself and "
+         "answers a bad one with JSON; direct: the HTTP library reads them (a reverse proxy in "
+         "front checks framing), saving the relay's hop")
+      ->envname("ENGRAM_HTTP_EDGE")
+      ->check(CLI::IsMember({"relay", "direct"}));
   cmd->add_option("--max-connections", o.max_connections,
                   "Open connections in total; more are answered 503 and closed")
       ->envname("ENGRAM_MAX_CONNECTIONS")
@@ -213,6 +221,23 @@ int RunServe(Context& ctx, server::ServerOptions options, WriteFlags flags) {
         std::move(store).value(),
         static_cast<int64_t>(flags.audit_retention_days * 24 * 60 * 60 * 1000), nullptr);
     options.audit = audit.get();
+  }
+
+  // A plain-HTTP connection holds three descriptors (the client's socket and the relay's
+  // socket pair), a TLS one one: the soft limit (often 1,024) is raised to the hard one, and
+  // a hard limit too low for --max-connections is said at start rather than found as EMFILE.
+  if (rlimit fds{}; getrlimit(RLIMIT_NOFILE, &fds) == 0) {
+    if (fds.rlim_cur < fds.rlim_max) {
+      fds.rlim_cur = fds.rlim_max;
+      setrlimit(RLIMIT_NOFILE, &fds);
+    }
+    const rlim_t need = static_cast<rlim_t>(options.max_connections) * 3 + 256;
+    if (fds.rlim_cur != RLIM_INFINITY && fds.rlim_cur < need) {
+      std::cerr << "engram serve: warning: the open-file limit (" << fds.rlim_cur
+                << ") is below the " << need << " descriptors --max-connections "
+                << options.max_connections
+                << " may need; raise it (ulimit -n, LimitNOFILE=) or lower --max-connections\n";
+    }
   }
 
   // Signals are blocked before the server starts its threads, so they all inherit the mask.

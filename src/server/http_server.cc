@@ -309,7 +309,7 @@ class HttpServer::Impl {
       }
       loops_.push_back(std::move(loop));
     }
-    if (tls_cert_pem_.empty()) {
+    if (tls_cert_pem_.empty() && options_.relay_heads) {
       EdgeRelay::Hooks hooks;
       hooks.attach = [this](int fd) {
         sockaddr_un local{};
@@ -484,7 +484,7 @@ class HttpServer::Impl {
     return true;
   }
 
-  // An access-log line for a request or connection the gate answered itself (route
+  // An access-log line for a request or connection the edge answered itself (route
   // "refused"): the method and path when the head shows them, never more of it.
   void LogRefusal(int status, const std::string& remote, std::string_view head) {
     if (status == 0) return;
@@ -601,7 +601,8 @@ class HttpServer::Impl {
           return MHD_YES;
         },
         &content_lengths);
-    // The gate checked the connection's first request; these hold for every later one too.
+    // On plain HTTP the relay has checked these already; with TLS the library reads the heads,
+    // and these are the checks that need no raw bytes.
     if (conn && conn->bad_target) {
       ex->refused =
           ProtocolError(400, "bad_request",
@@ -914,7 +915,8 @@ class HttpServer::Impl {
       open = open_total_;
     }
     out +=
-        "# HELP engram_http_open_connections Connections open now (gate and event loops).\n"
+        "# HELP engram_http_open_connections Connections open now (the relay's and the event "
+        "loops').\n"
         "# TYPE engram_http_open_connections gauge\n"
         "engram_http_open_connections " +
         std::to_string(open) +
@@ -941,7 +943,7 @@ class HttpServer::Impl {
   std::mutex conns_mu_;                         // guards the three below
   std::unordered_set<ConnectionState*> conns_;  // connections the event loops hold
   std::unordered_map<std::string, int> open_per_ip_;
-  int open_total_ = 0;  // gate and event loops
+  int open_total_ = 0;  // every accepted connection not yet closed
   std::atomic<int64_t> refused_connections_{0};
   std::atomic<int64_t> refused_heads_{0};
   std::atomic<int64_t> timed_out_{0};

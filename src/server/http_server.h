@@ -38,10 +38,14 @@ struct ServerOptions {
   int keep_alive_max_requests = 10000;
   int keep_alive_timeout_s = 5;
   int read_timeout_s = 10;  // silence allowed mid-request (and while replying)
-  // A request's head and body must arrive within this many seconds of the connection being
-  // opened or its previous reply sent, however steadily they trickle (a slow client holding a
-  // slot is closed past it; an idle keep-alive connection is closed by the keep-alive timeout).
+  // A request's head and body must arrive within this many seconds of its first byte (of the
+  // connection's opening, for its first request), however steadily they trickle: a 408, or a
+  // close (an idle keep-alive connection is closed by the keep-alive timeout).
   int request_timeout_s = 30;
+  // Plain HTTP: a relay reads and checks every request head before the library does
+  // (edge_relay.h). False ("direct"): the library reads the client's socket itself, as with
+  // TLS, which saves the relay's hop when a reverse proxy in front already checks framing.
+  bool relay_heads = true;
   // Open connections, in total and from one client address; the excess is answered with a
   // JSON 503 and closed.
   int max_connections = 4096;

@@ -1217,6 +1217,39 @@ class EdgeTest(ServerTestCase):
             out.append(head)
             data = rest[n:]
 
+    def test_the_direct_edge_still_refuses_ambiguous_framing_and_slow_requests(self):
+        """--http-edge direct: the library reads the heads (no relay); what needs no raw bytes
+        is still Engram's JSON answer, and a trickling request is still cut off."""
+        s = self.start_server("--http-edge", "direct", "--request-timeout", "2")
+        self.add(s.client(), "alice", "still here")
+        ok = b"GET /healthz HTTP/1.1\r\nHost: x\r\n\r\n"
+        post = b"POST /v1/search HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\n"
+        for data, mention in [
+                (post + b"Content-Length: 2\r\nContent-Length: 2\r\n\r\n{}", "Content-Length"),
+                (b"GET /v1/memories/x%00y?user_id=alice HTTP/1.1\r\nHost: x\r\n\r\n",
+                 "control character")]:
+            with self.subTest(data=data[:60]):
+                replies = self.responses(self.raw(s.port, ok + data))
+                self.assertEqual([r[0] for r in replies], [200, 400])
+                self.assertIn(mention, json.loads(replies[1][2])["error"]["message"])
+        sock = socket.create_connection(("127.0.0.1", s.port))
+        sock.sendall(b"POST /v1/search HTTP/1.1\r\nHost: x\r\n")
+        sock.settimeout(0.3)
+        start, closed = time.monotonic(), False
+        while time.monotonic() - start < 8 and not closed:
+            try:
+                sock.sendall(b"X")
+                closed = sock.recv(65536) == b""
+            except socket.timeout:
+                continue
+            except OSError:
+                closed = True
+        sock.close()
+        self.assertTrue(closed)
+        self.assertLess(time.monotonic() - start, 4.5)
+        self.assertEqual([m["content"] for m in self.list_all(s.client(), "alice")],
+                         ["still here"])
+
     def test_content_length_with_chunked_never_serves_the_bytes_after(self):
         s = self.start_server()
         self.add(s.client(), "alice", "must survive")
