@@ -1,7 +1,9 @@
 // The plain-HTTP relay (edge_relay.h).
 #include "server/edge_relay.h"
 
+#include <linux/sockios.h>
 #include <sys/epoll.h>
+#include <sys/ioctl.h>
 #include <sys/socket.h>
 #include <unistd.h>
 
@@ -86,11 +88,48 @@ struct EdgeRelay::Link {
   std::string refusal;          // kRefusing: the answer to write once the replies before it are out
   int64_t wait_for = 0;         // the library's reply count that means they are
   int64_t linger_until_ms = 0;  // kDone: answered and shut; reading the client until it closes
+  uint64_t client_sent = 0;     // bytes written to the client's socket
+  int64_t delivered_seen = -1;  // of those, the ones its peer had acknowledged at the last look
+  // Since when bytes have waited for the client without it taking any; 0: none wait.
+  int64_t down_stalled_since_ms = 0;
   bool dead = false;
 
   explicit Link(HeadLimits limits) : framer(limits) {}
   bool Reading() const { return phase == Phase::kRelaying; }
 };
+
+namespace {
+
+// Writes what waits for the client, and times how long it has taken nothing: the library's
+// own timeout is off while it replies through the relay (a slow reader leaves it blocked on a
+// full socket pair for as long as the kernel takes to report room again), so the relay
+// judges the client's progress itself.
+bool FlushDown(EdgeRelay::Link& l) {
+  const size_t before = l.down.size();
+  if (!Flush(l.client, l.down)) return false;
+  l.client_sent += before - l.down.size();
+  if (l.down.empty()) {
+    l.down_stalled_since_ms = 0;
+  } else if (l.down.size() < before || l.down_stalled_since_ms == 0) {
+    l.down_stalled_since_ms = NowMs();
+  }
+  return true;
+}
+
+// Whether bytes still wait for the client and it took some since the last look: the relay
+// hears of room to write only once a third of the socket's buffer is free, which a slow reader
+// of a large reply may take longer than the idle timeout to make.
+bool ClientTaking(EdgeRelay::Link& l) {
+  int unsent = 0;  // written, not yet acknowledged by the client
+  if (::ioctl(l.client, SIOCOUTQ, &unsent) != 0) return false;
+  if (unsent == 0) return !l.down.empty();  // all taken; what `down` holds can go now
+  const int64_t delivered = static_cast<int64_t>(l.client_sent) - unsent;
+  const bool took = delivered > l.delivered_seen;
+  l.delivered_seen = delivered;
+  return took;
+}
+
+}  // namespace
 
 struct EdgeRelay::Worker {
   int ep = -1;
@@ -100,9 +139,11 @@ struct EdgeRelay::Worker {
   std::vector<Link*> dead;          // closed this round, freed after it
 };
 
-EdgeRelay::EdgeRelay(HeadLimits limits, int request_timeout_s, int threads, Hooks hooks)
+EdgeRelay::EdgeRelay(HeadLimits limits, int request_timeout_s, int idle_timeout_s, int threads,
+                     Hooks hooks)
     : limits_(limits),
       timeout_ms_(int64_t{std::max(1, request_timeout_s)} * 1000),
+      idle_ms_(int64_t{std::max(1, idle_timeout_s)} * 1000),
       hooks_(std::move(hooks)) {
   for (int i = 0; i < std::max(1, threads); ++i) {
     auto w = std::make_unique<Worker>();
@@ -199,8 +240,22 @@ void EdgeRelay::Sweep(Worker& w, char* scratch, size_t scratch_size) {
   for (Link* l : links) {
     if (l->dead) continue;
     if (l->phase == Link::Phase::kDone && l->linger_until_ms != 0 && now > l->linger_until_ms) {
-      Close(w, *l);
+      // Closed with bytes still queued, the socket would be an orphan the kernel aborts while
+      // a slow reader's window stays shut: the tail of a large export would be lost. So it
+      // stays open while the client keeps taking them.
+      if (ClientTaking(*l)) {
+        l->linger_until_ms = now + idle_ms_;
+      } else {
+        Close(w, *l);
+      }
       continue;
+    }
+    if (l->down_stalled_since_ms != 0 && now - l->down_stalled_since_ms > idle_ms_) {
+      if (!ClientTaking(*l)) {
+        Close(w, *l);  // the client stopped reading its reply
+        continue;
+      }
+      l->down_stalled_since_ms = now;
     }
     if (l->Reading() && l->request_since_ms != 0 && now - l->request_since_ms > timeout_ms_) {
       Refuse(*l, 408, "request_timeout",
@@ -308,7 +363,7 @@ void EdgeRelay::Pump(Worker& w, Link& l, char* scratch, size_t scratch_size) {
 // arriving later report themselves.
 void EdgeRelay::Step(Worker& w, Link& l, char* scratch, size_t scratch_size) {
   if (l.phase == Link::Phase::kDone) {
-    if (!Flush(l.client, l.down)) return Close(w, l);
+    if (!FlushDown(l)) return Close(w, l);
     if (!l.down.empty()) return;
     if (l.linger_until_ms == 0) {
       ::shutdown(l.client, SHUT_WR);
@@ -353,13 +408,13 @@ void EdgeRelay::Step(Worker& w, Link& l, char* scratch, size_t scratch_size) {
   // Library to client. The count is read first: every byte of a counted reply is already in
   // the socket pair, so draining it below takes them all.
   const bool replies_out = l.replies == nullptr || l.replies->load() >= l.wait_for;
-  if (!Flush(l.client, l.down)) return Close(w, l);
+  if (!FlushDown(l)) return Close(w, l);
   bool drained = l.outer < 0 || l.outer_eof || !l.outer_readable;
   while (l.down.empty() && !drained) {
     const ssize_t n = ::recv(l.outer, scratch, scratch_size, MSG_DONTWAIT);
     if (n > 0) {
       l.down.assign(scratch, static_cast<size_t>(n));
-      if (!Flush(l.client, l.down)) return Close(w, l);
+      if (!FlushDown(l)) return Close(w, l);
       drained = static_cast<size_t>(n) < scratch_size && !l.outer_hup;
       l.outer_readable = !drained;
     } else if (n == 0) {

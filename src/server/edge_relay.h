@@ -50,7 +50,9 @@ class EdgeRelay {
     std::string remote;  // the client's address
   };
 
-  EdgeRelay(HeadLimits limits, int request_timeout_s, int threads, Hooks hooks);
+  // idle_timeout_s: how long a closing connection may go without the client taking any of the
+  // reply bytes still queued for it.
+  EdgeRelay(HeadLimits limits, int request_timeout_s, int idle_timeout_s, int threads, Hooks hooks);
   ~EdgeRelay();  // closes every connection still open (after the library has stopped)
 
   // Takes over `client`, a non-blocking accepted socket: from now on the relay closes it.
@@ -76,6 +78,7 @@ class EdgeRelay {
 
   const HeadLimits limits_;
   const int64_t timeout_ms_;
+  const int64_t idle_ms_;
   const Hooks hooks_;
   std::vector<std::unique_ptr<Worker>> workers_;
   std::atomic<size_t> next_{0};

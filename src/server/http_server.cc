@@ -322,7 +322,8 @@ class HttpServer::Impl {
       };
       hooks.closed = [this](const std::string& remote) { ReleaseSlot(remote); };
       relay_ = std::make_unique<EdgeRelay>(head_limits_, options_.request_timeout_s,
-                                           static_cast<int>(loops), std::move(hooks));
+                                           options_.read_timeout_s, static_cast<int>(loops),
+                                           std::move(hooks));
     }
     acceptor_ = std::thread([this] { AcceptLoop(); });
     std::lock_guard<std::mutex> lock(state_mu_);
@@ -588,8 +589,12 @@ class HttpServer::Impl {
         break;
       }
     }
-    MHD_set_connection_option(c, MHD_CONNECTION_OPTION_TIMEOUT,
-                              static_cast<unsigned>(options_.read_timeout_s));
+    // Relayed, the request has arrived whole or is timed by the relay, and the reply's pace is
+    // the relay's to judge (edge_relay.h); otherwise the library times silence.
+    const ConnectionState* relayed = StateOf(c);
+    MHD_set_connection_option(
+        c, MHD_CONNECTION_OPTION_TIMEOUT,
+        relayed && relayed->replies ? 0u : static_cast<unsigned>(options_.read_timeout_s));
     const char* type = MHD_lookup_connection_value(c, MHD_HEADER_KIND, "Content-Type");
     const char* length = MHD_lookup_connection_value(c, MHD_HEADER_KIND, "Content-Length");
     const ConnectionState* conn = StateOf(c);

@@ -1217,6 +1217,59 @@ class EdgeTest(ServerTestCase):
             out.append(head)
             data = rest[n:]
 
+    def test_a_large_reply_read_slowly_arrives_whole_before_the_next(self):
+        """Through the relay, a reply larger than every buffer on the way (~5.7 MB) reaches a
+        client that reads it steadily but slowly, byte for byte, with the pipelined request after
+        it answered after it, although the writer waits longer than --read-timeout between
+        chances to write; a client that stops reading is closed and its slot given back."""
+        s = self.start_server("--read-timeout", "1")
+        c = s.client()
+        filler = "x" * 900
+        for start in (0, 600):
+            mems = [{"content": "memory %d %s" % (i, filler)} for i in range(start, start + 600)]
+            self.ok(c, "POST", "/v1/memories/batch",
+                    {"user_id": "bulk", "infer": False, "memories": mems}, expect=201)
+        requests = (b"GET /v1/export?user_id=bulk HTTP/1.1\r\nHost: x\r\n\r\n"
+                    b"GET /healthz HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n")
+        sock = socket.socket()
+        sock.setsockopt(socket.SOL_SOCKET, socket.SO_RCVBUF, 65536)
+        sock.connect(("127.0.0.1", s.port))
+        sock.sendall(requests)
+        sock.settimeout(10)
+        got = b""
+        while True:
+            chunk = sock.recv(8192)
+            if not chunk:
+                break
+            got += chunk
+            time.sleep(0.015)
+        sock.close()
+        replies = self.responses(got)
+        self.assertEqual([r[0] for r in replies], [200, 200])
+        self.assertGreater(len(replies[0][2]), 5_000_000)
+        lines = replies[0][2].decode().splitlines()
+        self.assertEqual(len(lines), 1201)
+        contents = sorted(json.loads(line)["memory"]["content"] for line in lines[1:])
+        self.assertEqual(contents, sorted("memory %d %s" % (i, filler) for i in range(1200)))
+        self.assertEqual(json.loads(replies[1][2]), {"status": "ok"})
+
+        def open_connections():
+            text = c.request("GET", "/metrics").text()
+            return int(re.search(r"^engram_http_open_connections (\d+)$", text, re.M).group(1))
+
+        baseline = open_connections()
+        stuck = socket.socket()
+        stuck.setsockopt(socket.SOL_SOCKET, socket.SO_RCVBUF, 65536)
+        stuck.connect(("127.0.0.1", s.port))
+        stuck.sendall(requests)
+        time.sleep(0.5)
+        self.assertEqual(open_connections(), baseline + 1)
+        deadline = time.monotonic() + 8
+        while open_connections() > baseline and time.monotonic() < deadline:
+            time.sleep(0.25)
+        self.assertEqual(open_connections(), baseline, "a client that reads nothing keeps its slot")
+        stuck.close()
+
     def test_the_direct_edge_still_refuses_ambiguous_framing_and_slow_requests(self):
         """--http-edge direct: the library reads the heads (no relay); what needs no raw bytes
         is still Engram's JSON answer, and a trickling request is still cut off."""
