@@ -7,7 +7,7 @@ PACKAGES=(
   g++ cmake ninja-build make pkg-config
   libsqlite3-dev nlohmann-json3-dev libcli11-dev libssl-dev libsodium-dev openssl
   libgtest-dev libgmock-dev libbenchmark-dev
-  libicu-dev libstemmer-dev libhnswlib-dev libcpp-httplib-dev libmicrohttpd-dev
+  libicu-dev libstemmer-dev libhnswlib-dev libcpp-httplib-dev libmicrohttpd-dev libgnutls28-dev
   python3
   clang libclang-rt-14-dev clang-format
 )

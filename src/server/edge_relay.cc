@@ -1,7 +1,9 @@
 // The plain-HTTP relay (edge_relay.h).
 #include "server/edge_relay.h"
 
+#include <gnutls/gnutls.h>
 #include <linux/sockios.h>
+#include <poll.h>
 #include <sys/epoll.h>
 #include <sys/ioctl.h>
 #include <sys/socket.h>
@@ -94,11 +96,79 @@ struct EdgeRelay::Link {
   int64_t down_stalled_since_ms = 0;
   bool dead = false;
 
+  gnutls_session_t tls = nullptr;  // null: plain HTTP
+  bool handshaken = false;
+  bool tls_wants_write = false;  // the last TLS call that could not go on was writing
+  bool bye_sent = false;
+
   explicit Link(HeadLimits limits) : framer(limits) {}
   bool Reading() const { return phase == Phase::kRelaying; }
 };
 
 namespace {
+
+// The client's socket as the relay sees it: plain bytes, or TLS records after the handshake.
+// Like recv and send: > 0 bytes, 0 the end, -1 with errno (EAGAIN: when the socket is ready).
+ssize_t RawSend(EdgeRelay::Link& l, const void* data, size_t size) {
+  const ssize_t n = ::send(l.client, data, size, MSG_NOSIGNAL | MSG_DONTWAIT);
+  if (n > 0) l.client_sent += static_cast<uint64_t>(n);  // the kernel's bytes, as SIOCOUTQ
+  return n;
+}
+
+ssize_t TlsPush(gnutls_transport_ptr_t link, const void* data, size_t size) {
+  return RawSend(*static_cast<EdgeRelay::Link*>(link), data, size);
+}
+
+ssize_t TlsPull(gnutls_transport_ptr_t link, void* buf, size_t size) {
+  return ::recv(static_cast<EdgeRelay::Link*>(link)->client, buf, size, MSG_DONTWAIT);
+}
+
+int TlsPullTimeout(gnutls_transport_ptr_t link, unsigned int) {
+  pollfd p{static_cast<EdgeRelay::Link*>(link)->client, POLLIN, 0};
+  return ::poll(&p, 1, 0);  // never waits: the relay's sockets are non-blocking
+}
+
+// A GnuTLS result as recv/send would give it.
+ssize_t FromTls(EdgeRelay::Link& l, ssize_t r) {
+  if (r >= 0) return r;
+  if (r == GNUTLS_E_AGAIN || r == GNUTLS_E_INTERRUPTED) {
+    l.tls_wants_write = gnutls_record_get_direction(l.tls) == 1;
+    errno = EAGAIN;
+    return -1;
+  }
+  if (r == GNUTLS_E_PREMATURE_TERMINATION) return 0;  // closed without close_notify: an end
+  errno = ECONNRESET;
+  return -1;
+}
+
+bool Handshaken(EdgeRelay::Link& l) {
+  if (l.handshaken) return true;
+  const int r = gnutls_handshake(l.tls);
+  if (r == GNUTLS_E_SUCCESS) {
+    l.handshaken = true;
+    l.tls_wants_write = false;
+    return true;
+  }
+  if (r != GNUTLS_E_AGAIN && r != GNUTLS_E_INTERRUPTED && gnutls_error_is_fatal(r) == 0) {
+    errno = EAGAIN;  // a warning alert: the handshake goes on
+    return false;
+  }
+  FromTls(l, r);
+  return false;
+}
+
+ssize_t ClientRecv(EdgeRelay::Link& l, char* buf, size_t size) {
+  if (l.tls == nullptr) return ::recv(l.client, buf, size, MSG_DONTWAIT);
+  if (!Handshaken(l)) return -1;
+  return FromTls(l, gnutls_record_recv(l.tls, buf, size));
+}
+
+ssize_t ClientSend(EdgeRelay::Link& l, const char* data, size_t size) {
+  if (l.tls == nullptr) return RawSend(l, data, size);
+  if (!Handshaken(l)) return -1;
+  // After EAGAIN GnuTLS wants the same call again: `down` keeps those bytes at its front.
+  return FromTls(l, gnutls_record_send(l.tls, data, size));
+}
 
 // Writes what waits for the client, and times how long it has taken nothing: the library's
 // own timeout is off while it replies through the relay (a slow reader leaves it blocked on a
@@ -106,8 +176,20 @@ namespace {
 // judges the client's progress itself.
 bool FlushDown(EdgeRelay::Link& l) {
   const size_t before = l.down.size();
-  if (!Flush(l.client, l.down)) return false;
-  l.client_sent += before - l.down.size();
+  size_t sent = 0;
+  while (sent < l.down.size()) {
+    const ssize_t n = ClientSend(l, l.down.data() + sent, l.down.size() - sent);
+    if (n > 0) {
+      sent += static_cast<size_t>(n);
+    } else if (n < 0 && errno == EINTR) {
+      continue;
+    } else if (n < 0 && (errno == EAGAIN || errno == EWOULDBLOCK)) {
+      break;
+    } else {
+      return false;
+    }
+  }
+  l.down.erase(0, sent);
   if (l.down.empty()) {
     l.down_stalled_since_ms = 0;
   } else if (l.down.size() < before || l.down_stalled_since_ms == 0) {
@@ -122,7 +204,9 @@ bool FlushDown(EdgeRelay::Link& l) {
 bool ClientTaking(EdgeRelay::Link& l) {
   int unsent = 0;  // written, not yet acknowledged by the client
   if (::ioctl(l.client, SIOCOUTQ, &unsent) != 0) return false;
-  if (unsent == 0) return !l.down.empty();  // all taken; what `down` holds can go now
+  if (unsent == 0) {  // all taken; what `down` holds can go now, unless TLS never began
+    return !l.down.empty() && (l.tls == nullptr || l.handshaken);
+  }
   const int64_t delivered = static_cast<int64_t>(l.client_sent) - unsent;
   const bool took = delivered > l.delivered_seen;
   l.delivered_seen = delivered;
@@ -160,6 +244,25 @@ EdgeRelay::~EdgeRelay() {
   stopping_.store(true);
   for (auto& w : workers_) w->thread.join();
   for (auto& w : workers_) ::close(w->ep);
+  if (tls_ != nullptr) gnutls_certificate_free_credentials(tls_);
+}
+
+Status EdgeRelay::UseTls(const std::string& cert_pem, const std::string& key_pem) {
+  gnutls_certificate_credentials_t creds = nullptr;
+  int r = gnutls_certificate_allocate_credentials(&creds);
+  if (r == GNUTLS_E_SUCCESS) {
+    const gnutls_datum_t cert{reinterpret_cast<unsigned char*>(const_cast<char*>(cert_pem.data())),
+                              static_cast<unsigned int>(cert_pem.size())};
+    const gnutls_datum_t key{reinterpret_cast<unsigned char*>(const_cast<char*>(key_pem.data())),
+                             static_cast<unsigned int>(key_pem.size())};
+    r = gnutls_certificate_set_x509_key_mem(creds, &cert, &key, GNUTLS_X509_FMT_PEM);
+  }
+  if (r < 0) {
+    if (creds != nullptr) gnutls_certificate_free_credentials(creds);
+    return Status::InvalidArgument(std::string("--tls-cert/--tls-key: ") + gnutls_strerror(r));
+  }
+  tls_ = creds;
+  return Status::Ok();
 }
 
 void EdgeRelay::Adopt(int client, std::string remote) {
@@ -168,6 +271,22 @@ void EdgeRelay::Adopt(int client, std::string remote) {
   l->client = client;
   l->remote = std::move(remote);
   l->request_since_ms = NowMs();  // the first request's time runs from the connection's opening
+  if (tls_ != nullptr) {
+    if (gnutls_init(&l->tls, GNUTLS_SERVER | GNUTLS_NONBLOCK) != GNUTLS_E_SUCCESS) {
+      l->tls = nullptr;
+      ::close(client);
+      hooks_.closed(l->remote);
+      delete l;
+      return;
+    }
+    gnutls_set_default_priority(l->tls);
+    gnutls_credentials_set(l->tls, GNUTLS_CRD_CERTIFICATE, tls_);
+    gnutls_handshake_set_timeout(l->tls, 0);  // the request timeout covers the handshake
+    gnutls_transport_set_ptr(l->tls, l);
+    gnutls_transport_set_push_function(l->tls, TlsPush);
+    gnutls_transport_set_pull_function(l->tls, TlsPull);
+    gnutls_transport_set_pull_timeout_function(l->tls, TlsPullTimeout);
+  }
   {
     std::lock_guard<std::mutex> lock(w.mu);
     w.links.insert(l);
@@ -199,7 +318,9 @@ void EdgeRelay::Run(Worker* w) {
       Link* l = end->link;
       if (l->dead) continue;
       const bool client = end == &l->client_end;
-      if (events[i].events & (EPOLLIN | EPOLLRDHUP | EPOLLHUP | EPOLLERR)) {
+      // A TLS handshake waiting to write goes on when the socket has room: any event will do.
+      if ((events[i].events & (EPOLLIN | EPOLLRDHUP | EPOLLHUP | EPOLLERR)) ||
+          (client && l->tls != nullptr)) {
         (client ? l->client_readable : l->outer_readable) = true;
       }
       if (events[i].events & (EPOLLRDHUP | EPOLLHUP | EPOLLERR)) {
@@ -335,6 +456,7 @@ void EdgeRelay::Close(Worker& w, Link& l) {
   }
   ::epoll_ctl(w.ep, EPOLL_CTL_DEL, l.client, nullptr);
   ::close(l.client);
+  if (l.tls != nullptr) gnutls_deinit(l.tls);
   {
     std::lock_guard<std::mutex> lock(w.mu);
     w.links.erase(&l);
@@ -349,12 +471,13 @@ void EdgeRelay::Pump(Worker& w, Link& l, char* scratch, size_t scratch_size) {
   auto watch = [&](int fd, Link::End* end, bool want, bool& watched) {
     if (fd < 0 || want == watched) return;
     epoll_event ev{};
-    ev.events = kReadEvents | (want ? EPOLLOUT : 0);
+    ev.events = kReadEvents | (want ? static_cast<uint32_t>(EPOLLOUT) : 0u);
     ev.data.ptr = end;
     ::epoll_ctl(w.ep, EPOLL_CTL_MOD, fd, &ev);
     watched = want;
   };
-  watch(l.client, &l.client_end, !l.down.empty(), l.client_watched_out);
+  watch(l.client, &l.client_end, !l.down.empty() || (l.tls != nullptr && l.tls_wants_write),
+        l.client_watched_out);
   watch(l.outer, &l.outer_end, !l.up.empty(), l.outer_watched_out);
 }
 
@@ -366,11 +489,15 @@ void EdgeRelay::Step(Worker& w, Link& l, char* scratch, size_t scratch_size) {
     if (!FlushDown(l)) return Close(w, l);
     if (!l.down.empty()) return;
     if (l.linger_until_ms == 0) {
+      if (l.tls != nullptr && l.handshaken && !l.bye_sent) {
+        gnutls_bye(l.tls, GNUTLS_SHUT_WR);  // close_notify, best effort: the socket may be full
+        l.bye_sent = true;
+      }
       ::shutdown(l.client, SHUT_WR);
       l.linger_until_ms = NowMs() + kLingerMs;
     }
     for (;;) {  // what the client still sends is read and dropped until it closes
-      const ssize_t n = ::recv(l.client, scratch, scratch_size, MSG_DONTWAIT);
+      const ssize_t n = ClientRecv(l, scratch, scratch_size);
       if (n > 0) continue;
       if (n < 0 && errno == EINTR) continue;
       if (n == 0 || (errno != EAGAIN && errno != EWOULDBLOCK)) Close(w, l);
@@ -381,12 +508,15 @@ void EdgeRelay::Step(Worker& w, Link& l, char* scratch, size_t scratch_size) {
   // Client to library.
   if (l.outer >= 0 && !Flush(l.outer, l.up)) l.up.clear();  // the library closed: see below
   while (l.Reading() && l.up.empty() && !l.client_eof && l.client_readable) {
-    const ssize_t n = ::recv(l.client, scratch, scratch_size, MSG_DONTWAIT);
+    const ssize_t n = ClientRecv(l, scratch, scratch_size);
     if (n > 0) {
       Take(l, std::string_view(scratch, static_cast<size_t>(n)));
       if (l.outer < 0 && l.framer.requests() > 0 && !Attach(w, l)) return Close(w, l);
       if (l.outer >= 0 && !Flush(l.outer, l.up)) l.up.clear();
-      if (static_cast<size_t>(n) < scratch_size && !l.client_hup) l.client_readable = false;
+      // (TLS hands over a record at a time: read on to EAGAIN.)
+      if (l.tls == nullptr && static_cast<size_t>(n) < scratch_size && !l.client_hup) {
+        l.client_readable = false;
+      }
     } else if (n == 0) {
       l.client_eof = true;
     } else if (errno == EINTR) {

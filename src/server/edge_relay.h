@@ -10,6 +10,8 @@
 // then the body exactly as framed (Content-Length or chunked), and copies the library's replies
 // back. A head that is malformed, ambiguous, too long or too slow gets Engram's JSON error once
 // the replies to the requests before it have gone out, and the connection is closed.
+// With TLS the relay terminates it (GnuTLS, non-blocking) and the library serves plain HTTP on
+// the socket pair, so HTTPS gets the same checks and answers.
 #pragma once
 
 #include <atomic>
@@ -23,7 +25,10 @@
 #include <unordered_map>
 #include <vector>
 
+#include "engram/status.h"
 #include "server/request_head.h"
+
+struct gnutls_certificate_credentials_st;
 
 namespace engram::server {
 
@@ -58,6 +63,10 @@ class EdgeRelay {
   // Takes over `client`, a non-blocking accepted socket: from now on the relay closes it.
   void Adopt(int client, std::string remote);
 
+  // Serves TLS on every connection adopted from now on, with this certificate (chain) and
+  // private key (PEM). An error when GnuTLS refuses them.
+  Status UseTls(const std::string& cert_pem, const std::string& key_pem);
+
   // The reply counter and client address of the connection the library knows by `fd`, once:
   // the library's connection-start callback claims them.
   Claimed Claim(int fd);
@@ -83,6 +92,7 @@ class EdgeRelay {
   std::vector<std::unique_ptr<Worker>> workers_;
   std::atomic<size_t> next_{0};
   std::atomic<bool> stopping_{false};
+  gnutls_certificate_credentials_st* tls_ = nullptr;  // null: plain HTTP
   std::mutex claims_mu_;
   std::unordered_map<int, Claimed> claims_;  // attached, not yet claimed
 };

@@ -283,8 +283,9 @@ class HttpServer::Impl {
     unsigned flags = MHD_USE_EPOLL_INTERNAL_THREAD | MHD_USE_NO_LISTEN_SOCKET |
                      MHD_ALLOW_SUSPEND_RESUME | MHD_USE_ERROR_LOG;
     // The TLS options go last; with no certificate they are MHD_OPTION_END (ignored after it).
+    // With the relay, the relay terminates TLS and the library speaks plain HTTP to it.
     MHD_OPTION tls_key = MHD_OPTION_END, tls_cert = MHD_OPTION_END;
-    if (!tls_cert_pem_.empty()) {
+    if (!tls_cert_pem_.empty() && !options_.relay_heads) {
       flags |= MHD_USE_TLS;
       tls_key = MHD_OPTION_HTTPS_MEM_KEY;
       tls_cert = MHD_OPTION_HTTPS_MEM_CERT;
@@ -309,7 +310,7 @@ class HttpServer::Impl {
       }
       loops_.push_back(std::move(loop));
     }
-    if (tls_cert_pem_.empty() && options_.relay_heads) {
+    if (options_.relay_heads) {
       EdgeRelay::Hooks hooks;
       hooks.attach = [this](int fd) {
         sockaddr_un local{};
@@ -324,6 +325,16 @@ class HttpServer::Impl {
       relay_ = std::make_unique<EdgeRelay>(head_limits_, options_.request_timeout_s,
                                            options_.read_timeout_s, static_cast<int>(loops),
                                            std::move(hooks));
+      if (!tls_cert_pem_.empty()) {
+        if (Status tls = relay_->UseTls(tls_cert_pem_, tls_key_pem_); !tls.ok()) {
+          relay_.reset();
+          StopLoops();
+          ::close(listen_fd_);
+          listen_fd_ = -1;
+          pool_.reset();
+          return tls;
+        }
+      }
     }
     acceptor_ = std::thread([this] { AcceptLoop(); });
     std::lock_guard<std::mutex> lock(state_mu_);

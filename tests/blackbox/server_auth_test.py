@@ -13,6 +13,7 @@ import os
 import http.client
 import random
 import re
+import socket
 import ssl
 import subprocess
 import sys
@@ -211,6 +212,58 @@ class TlsTest(ServerTestCase):
                            capture_output=True)
         self.assertEqual(r.returncode, 0, r.stderr)
         return cert, key
+
+    def tls_exchange(self, port, cert, data):
+        """Sends raw bytes over TLS and reads until the server closes."""
+        ctx = ssl.create_default_context(cafile=cert)
+        with socket.create_connection(("127.0.0.1", port)) as raw:
+            with ctx.wrap_socket(raw, server_hostname="127.0.0.1") as sock:
+                sock.settimeout(5)
+                sock.sendall(data)
+                out = b""
+                try:
+                    while True:
+                        chunk = sock.recv(65536)
+                        if not chunk:
+                            break
+                        out += chunk
+                except (ssl.SSLError, OSError):
+                    pass
+                return out
+
+    def test_https_gets_the_same_edge_json_errors_and_framing_checks(self):
+        """The relay terminates TLS, so a malformed or ambiguous head over HTTPS gets the JSON
+        error (first request, or after a good one on the same connection), as on plain HTTP."""
+        cert, key = self.make_cert()
+        s = self.start_server("--tls-cert", cert, "--tls-key", key)
+        ok = b"GET /healthz HTTP/1.1\r\nHost: x\r\n\r\n"
+        post = b"POST /v1/search HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\n"
+        cases = [(post + b"Content-Length: abc\r\n\r\n{}", 400),
+                 (post + b"Content-Length: 2\r\nTransfer-Encoding: chunked\r\n\r\n", 400),
+                 (b"GET /v1/memories/a%00b HTTP/1.1\r\nHost: x\r\n\r\n", 400),
+                 (b"GET / HTTP/1.1\r\nX: " + b"b" * 20000 + b"\r\n\r\n", 431),
+                 (b"GET / HTTP/2.5\r\nHost: x\r\n\r\n", 505)]
+        for data, status in cases:
+            for before in (b"", ok):
+                with self.subTest(request=data[:50], after_a_good_one=bool(before)):
+                    out = self.tls_exchange(s.port, cert, before + data)
+                    if before:
+                        self.assertTrue(out.startswith(b"HTTP/1.1 200 "), out[:100])
+                        out = out[out.index(b"{\"status\":\"ok\"}") + 15:]
+                    self.assertTrue(out.startswith(b"HTTP/1.1 %d " % status), out[:200])
+                    self.assertIn(b"Content-Type: application/json", out)
+                    self.assertIn(b"Connection: close", out)
+                    body = json.loads(out.split(b"\r\n\r\n", 1)[1])
+                    self.assertEqual(set(body["error"]), {"code", "message"})
+        s.stop()
+        s.access_log = ""  # its 505s are the client's doing; the harness fails any 5xx it reads
+
+    def test_https_with_the_direct_edge_is_served_by_the_library(self):
+        cert, key = self.make_cert()
+        s = self.start_server("--tls-cert", cert, "--tls-key", key, "--http-edge", "direct")
+        c = s.client(tls_ca=cert)
+        self.ok(c, "GET", "/healthz")
+        self.fails(c, "GET", "/v1/memories", params={}, status=400)
 
     def test_https_serves_and_plain_http_is_refused_beyond_loopback(self):
         cert, key = self.make_cert()
