@@ -539,7 +539,10 @@ void EdgeRelay::Step(Worker& w, Link& l, char* scratch, size_t scratch_size) {
   // the socket pair, so draining it below takes them all.
   const bool replies_out = l.replies == nullptr || l.replies->load() >= l.wait_for;
   if (!FlushDown(l)) return Close(w, l);
-  bool drained = l.outer < 0 || l.outer_eof || !l.outer_readable;
+  // Before a refusal the socket pair is read to EAGAIN whatever the events said: a reply
+  // counted may have arrived after the last event was taken, and must go out before it.
+  bool drained =
+      l.outer < 0 || l.outer_eof || (!l.outer_readable && l.phase != Link::Phase::kRefusing);
   while (l.down.empty() && !drained) {
     const ssize_t n = ::recv(l.outer, scratch, scratch_size, MSG_DONTWAIT);
     if (n > 0) {
