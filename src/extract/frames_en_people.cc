@@ -290,7 +290,7 @@ std::vector<Statement> Location(const Toks& t, const Subject& s) {
           if (auto out = place_after(k + 1); !out.empty()) return out;
           break;
         }
-        if (t[k].low == "," || Boundaries().contains(t[k].low) && t[k].low != "with") break;
+        if (t[k].low == "," || (Boundaries().contains(t[k].low) && t[k].low != "with")) break;
       }
     }
   }

@@ -195,9 +195,8 @@ std::vector<Statement> Language(const Toks& t, const Subject& s) {
   std::vector<Statement> out;
   for (size_t i = 0; i < t.size(); ++i) {
     std::string_view key = LanguageKey(t[i].low);
-    if (key.empty() || !IsCapitalized(t[i]) && t[i].low != "korean" && t[i].low != "japanese" &&
-                           t[i].low != "spanish" && t[i].low != "french" &&
-                           t[i].low != "mandarin") {
+    if (key.empty() || (!IsCapitalized(t[i]) && t[i].low != "korean" && t[i].low != "japanese" &&
+                        t[i].low != "spanish" && t[i].low != "french" && t[i].low != "mandarin")) {
       if (key.empty()) continue;
     }
     Statement st = Make(Kind::kLanguage, t[i].text, std::string(key), 0.85);

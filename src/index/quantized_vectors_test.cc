@@ -13,7 +13,10 @@ std::vector<float> RandomUnitVector(size_t dim, std::mt19937& rng) {
   std::normal_distribution<float> normal(0.0f, 1.0f);
   std::vector<float> v(dim);
   float norm = 0;
-  for (float& x : v) norm += (x = normal(rng)) * x;
+  for (float& x : v) {
+    x = normal(rng);
+    norm += x * x;
+  }
   for (float& x : v) x /= std::sqrt(norm);
   return v;
 }

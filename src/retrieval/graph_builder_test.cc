@@ -19,7 +19,10 @@ std::vector<float> UnitVector(std::mt19937& rng, int dim) {
   std::normal_distribution<float> normal(0.0f, 1.0f);
   std::vector<float> v(static_cast<size_t>(dim));
   double norm = 0;
-  for (float& x : v) norm += (x = normal(rng)) * x;
+  for (float& x : v) {
+    x = normal(rng);
+    norm += x * x;
+  }
   for (float& x : v) x = static_cast<float>(x / std::sqrt(norm));
   return v;
 }
