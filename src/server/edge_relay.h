@@ -1,5 +1,5 @@
-// The plain-HTTP edge: every request head is read and checked by Engram before libmicrohttpd
-// sees it, on the first request of a connection and on every later one.
+// The HTTP edge: every request head is read and checked by Engram before libmicrohttpd sees
+// it, on the first request of a connection and on every later one.
 //
 // Why a relay: libmicrohttpd 0.9.75 (Debian 12's) answers the errors a client can cause in a
 // head itself, with HTML, and with a Content-Length that is not a number it sends its status
@@ -35,8 +35,9 @@ namespace engram::server {
 class EdgeRelay {
  public:
   struct Hooks {
-    // Gives the library the relay's end of a connection (an AF_UNIX socket: the library then
-    // leaves TCP options alone); false when the library refused it (it has then closed `fd`).
+    // Gives the library the relay's end of a connection (an AF_UNIX socket, on which its
+    // attempts at TCP options fail harmlessly); false when the library refused it (it has then
+    // closed `fd`).
     std::function<bool(int fd)> attach;
     // The relay answered a request itself (status: 400, 408, 414, 431, 505); `head` is what
     // had arrived of it. Not called for a connection merely closed.
@@ -55,8 +56,8 @@ class EdgeRelay {
     std::string remote;  // the client's address
   };
 
-  // idle_timeout_s: how long a closing connection may go without the client taking any of the
-  // reply bytes still queued for it.
+  // idle_timeout_s: how long a client may take none of the reply bytes waiting for it (in the
+  // relay or the kernel), also after the last reply, before its connection is closed.
   EdgeRelay(HeadLimits limits, int request_timeout_s, int idle_timeout_s, int threads, Hooks hooks);
   ~EdgeRelay();  // closes every connection still open (after the library has stopped)
 
