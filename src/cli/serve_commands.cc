@@ -107,9 +107,9 @@ void AddServeOptions(CLI::App* cmd, server::ServerOptions& o) {
       ->check(CLI::Range(1, 3600));
   cmd->add_option_function<std::string>(
          "--http-edge", [&o](const std::string& mode) { o.relay_heads = mode == "relay"; },
-         "relay (default): Engram reads and checks every plain-HTTP request head itself and "
-         "answers a bad one with JSON; direct: the HTTP library reads them (a reverse proxy in "
-         "front checks framing), saving the relay's hop")
+         "relay (default): Engram reads and checks every request head itself (and terminates "
+         "TLS) and answers a bad one with JSON; direct: the HTTP library reads them (a reverse "
+         "proxy in front checks framing), saving the relay's hop")
       ->envname("ENGRAM_HTTP_EDGE")
       ->check(CLI::IsMember({"relay", "direct"}));
   cmd->add_option("--max-connections", o.max_connections,
@@ -223,9 +223,9 @@ int RunServe(Context& ctx, server::ServerOptions options, WriteFlags flags) {
     options.audit = audit.get();
   }
 
-  // A plain-HTTP connection holds three descriptors (the client's socket and the relay's
-  // socket pair), a TLS one one: the soft limit (often 1,024) is raised to the hard one, and
-  // a hard limit too low for --max-connections is said at start rather than found as EMFILE.
+  // A relayed connection holds three descriptors (the client's socket and the relay's socket
+  // pair), a direct one one: the soft limit (often 1,024) is raised to the hard one, and a hard
+  // limit too low for --max-connections is said at start rather than found as EMFILE.
   if (rlimit fds{}; getrlimit(RLIMIT_NOFILE, &fds) == 0) {
     if (fds.rlim_cur < fds.rlim_max) {
       fds.rlim_cur = fds.rlim_max;

@@ -1,4 +1,4 @@
-// The plain-HTTP relay (edge_relay.h).
+// The HTTP edge relay (edge_relay.h).
 #include "server/edge_relay.h"
 
 #include <gnutls/gnutls.h>
@@ -31,13 +31,13 @@ constexpr uint32_t kReadEvents = EPOLLIN | EPOLLRDHUP | EPOLLET;
 // under it (closing with its bytes unread would reset the connection and lose the answer).
 constexpr int64_t kLingerMs = 2000;
 
-// Writes as much of `pending` to `fd` as the socket takes and drops what went out. False when
-// the socket failed (the peer is gone).
-bool Flush(int fd, std::string& pending) {
+// Writes as much of `pending` as `send` (like ::send: bytes, or -1 with errno) takes and drops
+// what went out. False when the socket failed (the peer is gone).
+template <typename Send>
+bool FlushWith(std::string& pending, Send send) {
   size_t sent = 0;
   while (sent < pending.size()) {
-    const ssize_t n =
-        ::send(fd, pending.data() + sent, pending.size() - sent, MSG_NOSIGNAL | MSG_DONTWAIT);
+    const ssize_t n = send(pending.data() + sent, pending.size() - sent);
     if (n > 0) {
       sent += static_cast<size_t>(n);
     } else if (n < 0 && errno == EINTR) {
@@ -50,6 +50,12 @@ bool Flush(int fd, std::string& pending) {
   }
   pending.erase(0, sent);
   return true;
+}
+
+bool Flush(int fd, std::string& pending) {
+  return FlushWith(pending, [fd](const char* data, size_t size) {
+    return ::send(fd, data, size, MSG_NOSIGNAL | MSG_DONTWAIT);
+  });
 }
 
 }  // namespace
@@ -176,20 +182,10 @@ ssize_t ClientSend(EdgeRelay::Link& l, const char* data, size_t size) {
 // judges the client's progress itself.
 bool FlushDown(EdgeRelay::Link& l) {
   const size_t before = l.down.size();
-  size_t sent = 0;
-  while (sent < l.down.size()) {
-    const ssize_t n = ClientSend(l, l.down.data() + sent, l.down.size() - sent);
-    if (n > 0) {
-      sent += static_cast<size_t>(n);
-    } else if (n < 0 && errno == EINTR) {
-      continue;
-    } else if (n < 0 && (errno == EAGAIN || errno == EWOULDBLOCK)) {
-      break;
-    } else {
-      return false;
-    }
+  if (!FlushWith(l.down,
+                 [&l](const char* data, size_t size) { return ClientSend(l, data, size); })) {
+    return false;
   }
-  l.down.erase(0, sent);
   if (l.down.empty()) {
     l.down_stalled_since_ms = 0;
   } else if (l.down.size() < before || l.down_stalled_since_ms == 0) {

@@ -116,8 +116,9 @@ struct ConnectionState {
   // sent), in ms of the server's steady clock; 0 while a request is being handled.
   std::atomic<int64_t> receiving_since_ms{0};
   bool bad_target = false;  // the current request's raw path holds a control character
-  // Plain HTTP: the relay's count of this connection's finished replies (its slot is the
-  // relay's to release). Null with TLS.
+  // Relayed (HTTP or HTTPS): the relay's count of this connection's finished replies (its slot
+  // is the relay's to release, its request times the relay's to judge). Null with the direct
+  // edge.
   EdgeRelay::ReplyCount replies;
 };
 
@@ -382,11 +383,11 @@ class HttpServer::Impl {
   };
 
   // The gate: accepts connections, refuses those over the limits (total, per address) with a
-  // JSON 503, and passes the others on: plain HTTP to the relay (edge_relay.h), which reads
-  // and checks every request head before the library does, TLS straight to an event loop.
-  // Also closes connections whose request takes longer than request_timeout_s to arrive once
-  // the library has them: its timeout counts only silence, so a client trickling a byte every
-  // few seconds would keep its slot forever.
+  // JSON 503, and passes the others on: to the relay (edge_relay.h), which reads and checks
+  // every request head before the library does, or with the direct edge straight to an event
+  // loop. For those direct connections it also closes the ones whose request takes longer than
+  // request_timeout_s to arrive: the library's timeout counts only silence, so a client
+  // trickling a byte every few seconds would keep its slot forever.
   void AcceptLoop() {
     const int ep = ::epoll_create1(EPOLL_CLOEXEC);
     ::fcntl(listen_fd_, F_SETFL, ::fcntl(listen_fd_, F_GETFL) | O_NONBLOCK);
@@ -617,7 +618,7 @@ class HttpServer::Impl {
           return MHD_YES;
         },
         &content_lengths);
-    // On plain HTTP the relay has checked these already; with TLS the library reads the heads,
+    // Relayed, these were checked already; with the direct edge the library reads the heads,
     // and these are the checks that need no raw bytes.
     if (conn && conn->bad_target) {
       ex->refused =
@@ -969,7 +970,7 @@ class HttpServer::Impl {
   std::unique_ptr<AccessLog> log_;
   std::unique_ptr<WorkerPool> pool_;
   std::vector<std::unique_ptr<Loop>> loops_;
-  std::unique_ptr<EdgeRelay> relay_;  // plain HTTP only
+  std::unique_ptr<EdgeRelay> relay_;  // null with the direct edge
   std::thread acceptor_;
   int listen_fd_ = -1;
   std::string tls_cert_pem_, tls_key_pem_;  // PEM texts; empty: plain HTTP

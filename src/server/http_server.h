@@ -42,9 +42,9 @@ struct ServerOptions {
   // connection's opening, for its first request), however steadily they trickle: a 408, or a
   // close (an idle keep-alive connection is closed by the keep-alive timeout).
   int request_timeout_s = 30;
-  // Plain HTTP: a relay reads and checks every request head before the library does
-  // (edge_relay.h). False ("direct"): the library reads the client's socket itself, as with
-  // TLS, which saves the relay's hop when a reverse proxy in front already checks framing.
+  // A relay reads and checks every request head before the library does, and terminates TLS
+  // (edge_relay.h). False ("direct"): the library reads the client's socket itself (and does
+  // TLS), which saves the relay's hop when a reverse proxy in front already checks framing.
   bool relay_heads = true;
   // Open connections, in total and from one client address; the excess is answered with a
   // JSON 503 and closed.

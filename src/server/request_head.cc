@@ -241,6 +241,15 @@ int64_t ChunkSize(std::string_view line) {
   return size;
 }
 
+// Passes on up to `left` bytes of `data` (consumed); true once `left` is 0.
+bool PassOn(uint64_t& left, std::string_view& data, std::string* out) {
+  const size_t take = static_cast<size_t>(std::min<uint64_t>(left, data.size()));
+  out->append(data.substr(0, take));
+  data.remove_prefix(take);
+  left -= take;
+  return left == 0;
+}
+
 }  // namespace
 
 bool RequestFramer::Fail(int status, std::string code, std::string message) {
@@ -296,21 +305,12 @@ bool RequestFramer::Feed(std::string_view data, std::string* out) {
         }
         break;
       }
-      case Phase::kBody: {
-        const size_t take = static_cast<size_t>(std::min<uint64_t>(body_left_, data.size()));
-        out->append(data.substr(0, take));
-        data.remove_prefix(take);
-        body_left_ -= take;
-        if (body_left_ == 0) phase_ = Phase::kHead;
+      case Phase::kBody:
+        if (PassOn(body_left_, data, out)) phase_ = Phase::kHead;
         break;
-      }
       case Phase::kChunked: {
         if (chunk_ == Chunk::kData) {
-          const size_t take = static_cast<size_t>(std::min<uint64_t>(chunk_left_, data.size()));
-          out->append(data.substr(0, take));
-          data.remove_prefix(take);
-          chunk_left_ -= take;
-          if (chunk_left_ == 0) chunk_ = Chunk::kDataEnd;
+          if (PassOn(chunk_left_, data, out)) chunk_ = Chunk::kDataEnd;
           break;
         }
         // A line is passed on once whole and sound: the library never sees a bad one.

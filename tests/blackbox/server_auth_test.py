@@ -220,16 +220,7 @@ class TlsTest(ServerTestCase):
             with ctx.wrap_socket(raw, server_hostname="127.0.0.1") as sock:
                 sock.settimeout(5)
                 sock.sendall(data)
-                out = b""
-                try:
-                    while True:
-                        chunk = sock.recv(65536)
-                        if not chunk:
-                            break
-                        out += chunk
-                except (ssl.SSLError, OSError):
-                    pass
-                return out
+                return h.read_until_closed(sock)
 
     def test_https_gets_the_same_edge_json_errors_and_framing_checks(self):
         """The relay terminates TLS, so a malformed or ambiguous head over HTTPS gets the JSON

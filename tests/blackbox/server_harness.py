@@ -9,6 +9,7 @@ import http.client
 import json
 import os
 import signal
+import socket
 import ssl
 import subprocess
 import sys
@@ -27,6 +28,20 @@ ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__)
 def clean_env():
     """The environment without ENGRAM_ settings."""
     return {k: v for k, v in os.environ.items() if not k.startswith("ENGRAM_")}
+
+
+def read_until_closed(sock, size=65536):
+    """What `sock` receives until the peer closes it, its timeout passes or it fails: all
+    that arrived by then."""
+    out = b""
+    try:
+        while True:
+            chunk = sock.recv(size)
+            if not chunk:
+                return out
+            out += chunk
+    except OSError:  # socket.timeout and ssl.SSLError among them
+        return out
 
 
 def run_engram(db, *args, tenant=None, timeout=60):

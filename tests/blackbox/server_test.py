@@ -1008,16 +1008,7 @@ class FramingTest(ApiTestCase):
                 pass  # the server closed the connection: fine
             time.sleep(pause)
             sock.settimeout(0.5)
-            data = b""
-            try:
-                while True:
-                    chunk = sock.recv(65536)
-                    if not chunk:
-                        break
-                    data += chunk
-            except (socket.timeout, OSError):
-                pass
-            return data
+            return h.read_until_closed(sock)
         finally:
             sock.close()
 
@@ -1056,19 +1047,13 @@ class EdgeTest(ServerTestCase):
             sock.bind((source, 0))
         sock.connect(("127.0.0.1", port))
         sock.settimeout(wait)
-        out = b""
         try:
             sock.sendall(data)
-            while True:
-                chunk = sock.recv(65536)
-                if not chunk:
-                    break
-                out += chunk
-        except (socket.timeout, OSError):
-            pass
+            return h.read_until_closed(sock)
+        except OSError:
+            return b""
         finally:
             sock.close()
-        return out
 
     def responses(self, data):
         """Splits raw bytes into (status, headers dict, body) triples by Content-Length."""
