@@ -363,6 +363,19 @@ class Engine {
   };
   Result<Stats> GetStats();
 
+  // Whether writes work: failing from a write that met a failure of the database's (a lock held
+  // past the busy timeout, an I/O error, a full disk, a read-only or damaged file) until a write
+  // commits again. With `probe_wait_ms` >= 0 and writes failing, a write that changes nothing is
+  // tried first (waiting at most that long for the lock), so a recovered database reads as
+  // healthy without waiting for a caller's write. Thread-safe.
+  struct WriteHealth {
+    bool ok = true;
+    std::string cause;     // while failing: the error, as the database gave it
+    int64_t failures = 0;  // writes that failed so since the engine opened
+    int64_t reopened = 0;  // times the writer connection was replaced by a fresh one
+  };
+  WriteHealth CheckWrites(int probe_wait_ms = -1);
+
   // The (tenant, user) scopes holding items; `tenant` empty means every tenant. Admin use.
   Result<std::vector<ScopeSummary>> ListScopes(std::string_view tenant);
   // The users of `tenant` (required: never another tenant's) with their counts, by user_id.

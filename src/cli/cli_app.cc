@@ -131,6 +131,7 @@ Engine* Context::OpenEngine(bool create) {
   options.encryption_key = key;
   options.create_if_missing = create;
   options.max_content_bytes = max_content_bytes;
+  options.busy_timeout_ms = busy_timeout_ms;
   options.index_memory_budget = index_memory_mb << 20;
   options.item_cache_bytes = item_cache_mb << 20;
   options.huge_pages = huge_pages;
@@ -309,6 +310,13 @@ int RunCli(int argc, char** argv) {
                  "Maintenance promotes a conversation at least this hot (reads + 0.5·turns + "
                  "2·recency) once (0: never)")
       ->check(CLI::Range(0.0, 1e9));
+  app.add_option("--busy-timeout-ms", ctx.busy_timeout_ms,
+                 "How long a write waits for the database's write lock when another process "
+                 "(or connection) holds it before failing as unavailable "
+                 "(env ENGRAM_BUSY_TIMEOUT_MS)")
+      ->envname("ENGRAM_BUSY_TIMEOUT_MS")
+      ->capture_default_str()
+      ->check(CLI::Range(0, 600000));
   app.add_option("--max-content-bytes", ctx.max_content_bytes,
                  "Reject content longer than this (env ENGRAM_MAX_CONTENT_BYTES)")
       ->check(CLI::PositiveNumber);

@@ -36,6 +36,7 @@ struct Context {
   std::string session;
   bool json = false;
   size_t max_content_bytes = 16 * 1024;
+  int busy_timeout_ms = EngineOptions{}.busy_timeout_ms;  // a write waits this long for a lock
   // Memory the loaded search indexes may use before the least recently used are evicted:
   // a quarter of physical memory, at least 2 GiB.
   size_t index_memory_mb = DefaultIndexMemoryMb();

@@ -574,6 +574,10 @@ Result<Engine::IndexInfo> Engine::DescribeIndex(const Scope& scope) {
 Status Engine::SaveIndexSnapshots() { return impl_->SaveIndexSnapshots(); }
 void Engine::WaitForIndexBuilds() { impl_->WaitForIndexBuilds(); }
 Result<Engine::Stats> Engine::GetStats() { return impl_->GetStats(); }
+
+Engine::WriteHealth Engine::CheckWrites(int probe_wait_ms) {
+  return impl_->CheckWrites(probe_wait_ms);
+}
 Result<MaintenanceReport> Engine::Maintain(const MaintenanceRequest& request,
                                            const ProgressFn& progress) {
   return impl_->Maintain(request, progress);

@@ -83,6 +83,7 @@ class Engine::Impl {
   Status SaveIndexSnapshots();
   void WaitForIndexBuilds();
   Result<Stats> GetStats();
+  WriteHealth CheckWrites(int probe_wait_ms);
   Result<MaintenanceReport> Maintain(const MaintenanceRequest& request, const ProgressFn& progress);
   Result<std::vector<MaintenanceLogEntry>> MaintenanceLog(const Scope& scope, int limit);
   // Writes one maintenance batch (MemoryStore::ApplyMaintenance) and applies it to the scope's

@@ -38,4 +38,10 @@ Result<Engine::Stats> Engine::Impl::GetStats() {
   return stats;
 }
 
+Engine::WriteHealth Engine::Impl::CheckWrites(int probe_wait_ms) {
+  engram::WriteHealth h = store_->GetWriteHealth();
+  if (!h.ok && probe_wait_ms >= 0) h = store_->ProbeWrites(probe_wait_ms);
+  return WriteHealth{.ok = h.ok, .cause = h.cause, .failures = h.failures, .reopened = h.reopened};
+}
+
 }  // namespace engram

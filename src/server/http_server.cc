@@ -44,6 +44,7 @@
 #include "server/request_head.h"
 #include "server/routes.h"
 #include "server/worker_pool.h"
+#include "storage/sqlite.h"
 
 namespace engram::server {
 namespace {
@@ -926,6 +927,9 @@ class HttpServer::Impl {
       stats_at_s_ = now;
     }
     std::string out = metrics_.Render(stats_ ? &*stats_ : nullptr);
+    std::vector<std::pair<std::string, int64_t>> errors;
+    for (const SqliteErrorCount& e : SqliteErrorCounts()) errors.emplace_back(e.code, e.count);
+    out += RenderStorageMetrics(engine_->CheckWrites(), errors);
     int open = 0;
     {
       std::lock_guard<std::mutex> lock(conns_mu_);

@@ -91,4 +91,28 @@ std::string Metrics::Render(const Engine::Stats* stats) const {
   return out.str();
 }
 
+std::string RenderStorageMetrics(const Engine::WriteHealth& writes,
+                                 const std::vector<std::pair<std::string, int64_t>>& errors) {
+  std::ostringstream out;
+  out << "# HELP engram_storage_errors_total Database errors met, by SQLite result code (busy, "
+         "locked, ioerr, full, constraint, ...), on every connection of the process.\n"
+         "# TYPE engram_storage_errors_total counter\n";
+  for (const auto& [code, n] : errors) {
+    out << "engram_storage_errors_total{code=\"" << code << "\"} " << n << "\n";
+  }
+  Gauge(out, "engram_storage_writes_ok",
+        "1 while writes work, 0 from a write that failed for the database's reasons until one "
+        "commits again.",
+        writes.ok ? 1 : 0);
+  out << "# HELP engram_storage_write_failures_total Writes that failed for the database's "
+         "reasons (a lock held past the busy timeout, I/O, a full disk, a read-only file).\n"
+         "# TYPE engram_storage_write_failures_total counter\n"
+      << "engram_storage_write_failures_total " << writes.failures << "\n"
+      << "# HELP engram_storage_writer_reopened_total Times the writer connection was replaced "
+         "by a fresh one after it failed.\n"
+         "# TYPE engram_storage_writer_reopened_total counter\n"
+      << "engram_storage_writer_reopened_total " << writes.reopened << "\n";
+  return out.str();
+}
+
 }  // namespace engram::server

@@ -9,6 +9,7 @@
 #include <mutex>
 #include <string>
 #include <utility>
+#include <vector>
 
 #include "engram/engine.h"
 
@@ -38,5 +39,11 @@ class Metrics {
   std::map<std::string, Histogram> latency_;                  // guarded by mu_
   std::atomic<uint64_t> rate_limited_{0};
 };
+
+// The storage series: SQLite errors by primary result code (every connection of the process),
+// whether writes work now, writes failed for the database's reasons, writer connections
+// replaced. Cheap: rendered fresh for every scrape.
+std::string RenderStorageMetrics(const Engine::WriteHealth& writes,
+                                 const std::vector<std::pair<std::string, int64_t>>& errors);
 
 }  // namespace engram::server

@@ -444,6 +444,9 @@ Reply RevokeKey(const Services& s, const Call& call) {
 
 Reply Healthz(const Call&) { return JsonReply(json{{"status", "ok"}}); }
 
+// How long GET /readyz waits for the write lock when it tries a write (writes failing only).
+constexpr int kReadyzProbeWaitMs = 250;
+
 Reply Readyz(const Services& s, const Call&) {
   ListQuery probe;
   probe.limit = 1;
@@ -452,6 +455,11 @@ Reply Readyz(const Services& s, const Call&) {
     Reply r = ProtocolError(503, "unavailable", "the database is not usable");
     r.log_detail = page.status().ToString();
     return r;
+  }
+  // Reads can work while writes do not (a lock held elsewhere, a full disk): ready means both.
+  const Engine::WriteHealth writes = s.engine->CheckWrites(kReadyzProbeWaitMs);
+  if (!writes.ok) {
+    return ProtocolError(503, "unavailable", "writes are failing: " + writes.cause);
   }
   return JsonReply(json{{"status", "ready"}});
 }
@@ -512,7 +520,8 @@ std::vector<Route> MakeRoutes(const Services& services) {
       {"DELETE", "/v1/admin/tenants/{id}", Access::kAdmin, bind(&PurgeTenant), kWrites},
       {"DELETE", "/v1/admin/keys/{id}", Access::kAdmin, bind(&RevokeKey), kWrites},
       {"GET", "/healthz", Access::kPublic, &Healthz},
-      {"GET", "/readyz", Access::kPublic, bind(&Readyz)},
+      // While writes fail, a readiness check tries one (CheckWrites), which may wait briefly.
+      {"GET", "/readyz", Access::kPublic, bind(&Readyz), Blocking::kYes},
       // Every 5 s the counts scan the items table.
       {"GET", "/metrics", Access::kPublic, bind(&Metrics), Blocking::kYes},
       {"GET", "/openapi.json", Access::kPublic, bind(&OpenApi)},

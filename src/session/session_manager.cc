@@ -300,11 +300,24 @@ std::string SessionManager::ExtractiveSummary(const std::vector<StoredTurn>& tur
                    [](const Sentence* a, const Sentence* b) { return a->score > b->score; });
   std::set<size_t> chosen;
   int used = 0;
+  auto cost = [](const Sentence& s) { return CountTokens(s.text) + CountTokens(s.role) + 2; };
   for (const Sentence* s : ranked) {
-    int cost = CountTokens(s->text) + CountTokens(s->role) + 2;
-    if (used + cost > options_.summary_max_tokens) continue;
-    used += cost;
+    if (used + cost(*s) > options_.summary_max_tokens) continue;
+    used += cost(*s);
     chosen.insert(s->order);
+  }
+  if (chosen.empty()) {
+    // Short turns ("I like jazz") share no two terms, and one long sentence may not fit: the
+    // summary is then the user's sentences in order (everyone's when the user said none), as
+    // many as fit and at least the first. A session with turns is never summarized as empty.
+    const bool user_spoke = std::any_of(sentences.begin(), sentences.end(),
+                                        [](const Sentence& s) { return s.role == "user"; });
+    for (const Sentence& s : sentences) {
+      if (user_spoke && s.role != "user") continue;
+      if (!chosen.empty() && used + cost(s) > options_.summary_max_tokens) break;
+      used += cost(s);
+      chosen.insert(s.order);
+    }
   }
   std::string out;
   for (size_t i : chosen) {

@@ -245,6 +245,35 @@ TEST_F(SessionManagerTest, ExtractiveSummaryPrefersRecurringTopics) {
   EXPECT_EQ(s.find("天气"), std::string::npos);  // shares nothing with the rest: not chosen
 }
 
+// Turns too short to share two terms with each other, or one sentence longer than the budget,
+// still make a summary of what was said, never "(empty session)".
+TEST_F(SessionManagerTest, ExtractiveSummaryOfShortOrLongTurnsIsMadeFromThem) {
+  options_.summary_max_tokens = 12;
+  Reopen();
+  std::string method;
+  std::string s = sessions_->Summarize(
+      {{"m1", "user", "I like jazz", kT0}, {"m2", "assistant", "Nice!", kT0}}, &method);
+  EXPECT_EQ(s, "user: I like jazz");
+  s = sessions_->Summarize({{"m1", "assistant", "Hello there", kT0}}, &method);
+  EXPECT_EQ(s, "assistant: Hello there");
+  s = sessions_->Summarize({{"m1", "user",
+                             "My sister Maria is flying in from Lisbon on the twelfth and staying "
+                             "with us for the whole winter holiday",
+                             kT0}},
+                           &method);
+  EXPECT_NE(s.find("Lisbon"), std::string::npos) << s;
+}
+
+// The sequence a new user tried from the README: one turn, then close. The summary holds it.
+TEST_F(SessionManagerTest, ClosingASessionOfOneShortTurnSummarizesTheTurn) {
+  ASSERT_TRUE(sessions_->Append(s1_, Turns({"I like jazz"}), /*infer=*/false).ok());
+  auto closed = sessions_->Close(s1_);
+  ASSERT_TRUE(closed.ok()) << closed.status().ToString();
+  ASSERT_TRUE(closed->has_value());
+  EXPECT_EQ((*closed)->content, "user: I like jazz");
+  EXPECT_EQ((*closed)->source.message_ids.size(), 1u);
+}
+
 TEST_F(SessionManagerTest, BadInputIsRefused) {
   EXPECT_EQ(
       sessions_->Append(Scope{"default", "alice", "", ""}, Turns({"x"}), false).status().code(),

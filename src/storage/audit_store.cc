@@ -18,10 +18,11 @@ Result<std::unique_ptr<AuditStore>> AuditStore::Open(const std::string& path, Ti
 Status AuditStore::Append(const std::vector<AuditEntry>& entries) {
   if (entries.empty()) return Status::Ok();
   std::lock_guard<std::mutex> lock(mu_);
+  ConnectionCall call(db_.get(), "AuditStore::Append");
   Transaction txn(db_.get());
   ENGRAM_RETURN_IF_ERROR(txn.Begin());
   ENGRAM_ASSIGN_OR_RETURN(
-      Statement * st,
+      ScopedStatement st,
       db_->Prepare("INSERT INTO audit_log (at, request_id, tenant, key_id, action, method, route, "
                    "user_id, target, status, remote) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)"));
   for (const AuditEntry& e : entries) {
@@ -45,8 +46,9 @@ Status AuditStore::Append(const std::vector<AuditEntry>& entries) {
 Result<std::vector<AuditEntry>> AuditStore::List(const AuditQuery& q) {
   if (q.limit < 1 || q.limit > 10000) return Status::InvalidArgument("limit must be 1..10000");
   std::lock_guard<std::mutex> lock(mu_);
+  ConnectionCall call(db_.get(), "AuditStore::List");
   ENGRAM_ASSIGN_OR_RETURN(
-      Statement * st,
+      ScopedStatement st,
       db_->Prepare("SELECT seq, at, request_id, tenant, key_id, action, method, route, user_id, "
                    "target, status, remote FROM audit_log "
                    "WHERE (?1 = '' OR tenant = ?1) AND (?2 = '' OR user_id = ?2) "
@@ -59,12 +61,8 @@ Result<std::vector<AuditEntry>> AuditStore::List(const AuditQuery& q) {
       .Bind(5, int64_t{q.limit});
   std::vector<AuditEntry> out;
   while (true) {
-    auto row = st->Step();
-    if (!row.ok()) {
-      st->Reset();
-      return row.status();
-    }
-    if (!*row) break;
+    ENGRAM_ASSIGN_OR_RETURN(bool row, st->Step());
+    if (!row) break;
     AuditEntry e;
     e.seq = st->Int(0);
     e.at = st->Int(1);
@@ -80,13 +78,13 @@ Result<std::vector<AuditEntry>> AuditStore::List(const AuditQuery& q) {
     e.remote = st->String(11);
     out.push_back(std::move(e));
   }
-  st->Reset();
   return out;
 }
 
 Result<int64_t> AuditStore::DeleteBefore(TimestampMs before) {
   std::lock_guard<std::mutex> lock(mu_);
-  ENGRAM_ASSIGN_OR_RETURN(Statement * st, db_->Prepare("DELETE FROM audit_log WHERE at < ?"));
+  ConnectionCall call(db_.get(), "AuditStore::DeleteBefore");
+  ENGRAM_ASSIGN_OR_RETURN(ScopedStatement st, db_->Prepare("DELETE FROM audit_log WHERE at < ?"));
   ENGRAM_RETURN_IF_ERROR(st->Bind(1, before).Run());
   return db_->Changes();
 }

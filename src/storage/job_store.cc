@@ -52,7 +52,7 @@ Status JobStore::Insert(const Scope& scope, const std::string& id, const std::st
 void JobStore::InsertGroup(const std::vector<PendingInsert*>& group) {
   std::lock_guard<std::mutex> lock(mu_);
   auto run = [&](const std::vector<PendingInsert*>& jobs) {
-    EndOfCall end(db_.get());
+    ConnectionCall call(db_.get(), "JobStore::InsertGroup");
     Transaction txn(db_.get());
     Status s = txn.Begin();
     for (size_t i = 0; s.ok() && i < jobs.size(); ++i) s = InsertOne(*jobs[i]);
@@ -68,12 +68,12 @@ void JobStore::InsertGroup(const std::vector<PendingInsert*>& group) {
 }
 
 Status JobStore::InsertOne(const PendingInsert& job) {
-  ENGRAM_ASSIGN_OR_RETURN(Statement * scope_row,
+  ENGRAM_ASSIGN_OR_RETURN(ScopedStatement scope_row,
                           db_->Prepare("INSERT INTO scopes(tenant, user_id) VALUES (?, ?) "
                                        "ON CONFLICT (tenant, user_id) DO NOTHING"));
   ENGRAM_RETURN_IF_ERROR(scope_row->Bind(1, job.scope->tenant).Bind(2, job.scope->user_id).Run());
   ENGRAM_ASSIGN_OR_RETURN(
-      Statement * st,
+      ScopedStatement st,
       db_->Prepare("INSERT INTO jobs(id, scope_id, kind, payload, state, next_attempt_at, "
                    "created_at, updated_at) SELECT ?, id, ?, ?, 'queued', ?, ?, ? FROM scopes "
                    "WHERE tenant = ? AND user_id = ?"));
@@ -84,9 +84,9 @@ Status JobStore::InsertOne(const PendingInsert& job) {
 
 Result<JobInfo> JobStore::Get(const Scope& scope, const std::string& id) {
   std::lock_guard<std::mutex> lock(mu_);
-  EndOfCall end(db_.get());
+  ConnectionCall call(db_.get(), "JobStore::Get");
   ENGRAM_ASSIGN_OR_RETURN(
-      Statement * st,
+      ScopedStatement st,
       db_->Prepare(std::string("SELECT ") + kColumns +
                    " FROM jobs WHERE id = ? AND scope_id = (SELECT id FROM scopes WHERE "
                    "tenant = ? AND user_id = ?)"));
@@ -98,11 +98,11 @@ Result<JobInfo> JobStore::Get(const Scope& scope, const std::string& id) {
 
 Result<std::optional<ClaimedJob>> JobStore::ClaimDue(TimestampMs now) {
   std::lock_guard<std::mutex> lock(mu_);
-  EndOfCall end(db_.get());
+  ConnectionCall call(db_.get(), "JobStore::ClaimDue");
   Transaction txn(db_.get());
   ENGRAM_RETURN_IF_ERROR(txn.Begin());
   ENGRAM_ASSIGN_OR_RETURN(
-      Statement * st,
+      ScopedStatement st,
       db_->Prepare(std::string("SELECT jobs.seq, scopes.tenant, scopes.user_id, payload, ") +
                    kColumns +
                    " FROM jobs JOIN scopes ON scopes.id = jobs.scope_id WHERE state = 'queued' "
@@ -118,7 +118,7 @@ Result<std::optional<ClaimedJob>> JobStore::ClaimDue(TimestampMs now) {
   ENGRAM_ASSIGN_OR_RETURN(job.info, ReadInfo(*st, 4));
   st->Reset();
   ENGRAM_ASSIGN_OR_RETURN(
-      Statement * up,
+      ScopedStatement up,
       db_->Prepare("UPDATE jobs SET state = 'running', attempts = attempts + 1, updated_at = ? "
                    "WHERE seq = ?"));
   ENGRAM_RETURN_IF_ERROR(up->Bind(1, now).Bind(2, job.seq).Run());
@@ -131,9 +131,9 @@ Result<std::optional<ClaimedJob>> JobStore::ClaimDue(TimestampMs now) {
 Status JobStore::Finish(int64_t seq, JobState state, const std::string& result,
                         const std::string& error, TimestampMs next_attempt_at, TimestampMs now) {
   std::lock_guard<std::mutex> lock(mu_);
-  EndOfCall end(db_.get());
+  ConnectionCall call(db_.get(), "JobStore::Finish");
   ENGRAM_ASSIGN_OR_RETURN(
-      Statement * st,
+      ScopedStatement st,
       db_->Prepare("UPDATE jobs SET state = ?, result = ?, error = ?, next_attempt_at = ?, "
                    "updated_at = ? WHERE seq = ?"));
   st->Bind(1, ToString(state));
@@ -143,9 +143,9 @@ Status JobStore::Finish(int64_t seq, JobState state, const std::string& result,
 
 Result<int64_t> JobStore::RequeueRunning(TimestampMs now) {
   std::lock_guard<std::mutex> lock(mu_);
-  EndOfCall end(db_.get());
+  ConnectionCall call(db_.get(), "JobStore::RequeueRunning");
   ENGRAM_ASSIGN_OR_RETURN(
-      Statement * st,
+      ScopedStatement st,
       db_->Prepare("UPDATE jobs SET state = 'queued', next_attempt_at = ?, updated_at = ?, "
                    "error = 'interrupted by a restart' WHERE state = 'running'"));
   ENGRAM_RETURN_IF_ERROR(st->Bind(1, now).Bind(2, now).Run());
@@ -156,9 +156,9 @@ Result<int64_t> JobStore::PurgeFinished(TimestampMs before) {
   std::lock_guard<std::mutex> lock(mu_);
   int64_t removed = 0;
   {
-    EndOfCall end(db_.get());
+    ConnectionCall call(db_.get(), "JobStore::PurgeFinished");
     ENGRAM_ASSIGN_OR_RETURN(
-        Statement * st,
+        ScopedStatement st,
         db_->Prepare("DELETE FROM jobs WHERE state IN ('done', 'failed') AND updated_at < ?"));
     ENGRAM_RETURN_IF_ERROR(st->Bind(1, before).Run());
     removed = db_->Changes();
@@ -170,9 +170,10 @@ Result<int64_t> JobStore::PurgeFinished(TimestampMs before) {
 
 Result<std::optional<TimestampMs>> JobStore::NextDue() {
   std::lock_guard<std::mutex> lock(mu_);
-  EndOfCall end(db_.get());
+  ConnectionCall call(db_.get(), "JobStore::NextDue");
   ENGRAM_ASSIGN_OR_RETURN(
-      Statement * st, db_->Prepare("SELECT min(next_attempt_at) FROM jobs WHERE state = 'queued'"));
+      ScopedStatement st,
+      db_->Prepare("SELECT min(next_attempt_at) FROM jobs WHERE state = 'queued'"));
   ENGRAM_ASSIGN_OR_RETURN(bool row, st->Step());
   if (!row) return std::optional<TimestampMs>();
   return st->OptionalInt(0);

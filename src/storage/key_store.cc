@@ -93,9 +93,9 @@ Result<CreatedApiKey> KeyStore::Create(std::string_view tenant, std::string_view
                         .revoked_at = std::nullopt};
   const std::string hash = Sha256(key.secret);
   std::lock_guard<std::mutex> lock(mu_);
-  EndOfCall end(db_.get());
+  ConnectionCall call(db_.get(), "KeyStore::Create");
   ENGRAM_ASSIGN_OR_RETURN(
-      Statement * st,
+      ScopedStatement st,
       db_->Prepare("INSERT INTO api_keys(id, tenant, name, role, secret_sha256, prefix, "
                    "created_at) VALUES (?, ?, ?, ?, ?, ?, ?)"));
   st->Bind(1, key.info.id).Bind(2, tenant).Bind(3, name).Bind(4, ToString(role));
@@ -107,8 +107,8 @@ Result<CreatedApiKey> KeyStore::Create(std::string_view tenant, std::string_view
 
 Result<std::vector<ApiKeyInfo>> KeyStore::List(std::string_view tenant) {
   std::lock_guard<std::mutex> lock(mu_);
-  EndOfCall end(db_.get());
-  ENGRAM_ASSIGN_OR_RETURN(Statement * st,
+  ConnectionCall call(db_.get(), "KeyStore::List");
+  ENGRAM_ASSIGN_OR_RETURN(ScopedStatement st,
                           db_->Prepare(std::string("SELECT ") + kColumns +
                                        " FROM api_keys WHERE ?1 = '' OR tenant = ?1 "
                                        "ORDER BY created_at, id"));
@@ -124,14 +124,15 @@ Result<std::vector<ApiKeyInfo>> KeyStore::List(std::string_view tenant) {
 
 Status KeyStore::Revoke(std::string_view id) {
   std::lock_guard<std::mutex> lock(mu_);
-  EndOfCall end(db_.get());
-  ENGRAM_ASSIGN_OR_RETURN(Statement * find, db_->Prepare("SELECT 1 FROM api_keys WHERE id = ?"));
+  ConnectionCall call(db_.get(), "KeyStore::Revoke");
+  ENGRAM_ASSIGN_OR_RETURN(ScopedStatement find,
+                          db_->Prepare("SELECT 1 FROM api_keys WHERE id = ?"));
   find->Bind(1, id);
   ENGRAM_ASSIGN_OR_RETURN(bool exists, find->Step());
   find->Reset();
   if (!exists) return Status::NotFound("no API key with id '" + std::string(id) + "'");
   ENGRAM_ASSIGN_OR_RETURN(
-      Statement * st,
+      ScopedStatement st,
       db_->Prepare("UPDATE api_keys SET revoked_at = ? WHERE id = ? AND revoked_at IS NULL"));
   return st->Bind(1, clock_->NowMs()).Bind(2, id).Run();
 }
@@ -141,9 +142,10 @@ Result<ApiKeyInfo> KeyStore::Authenticate(std::string_view secret) {
   if (secret.size() < kSecretPrefix.size() + 8 || secret.size() > 256) return denied;
   const std::string hash = Sha256(secret);
   std::lock_guard<std::mutex> lock(mu_);
-  EndOfCall end(db_.get());
-  ENGRAM_ASSIGN_OR_RETURN(Statement * st, db_->Prepare(std::string("SELECT ") + kColumns +
-                                                       " FROM api_keys WHERE secret_sha256 = ?"));
+  ConnectionCall call(db_.get(), "KeyStore::Authenticate");
+  ENGRAM_ASSIGN_OR_RETURN(
+      ScopedStatement st,
+      db_->Prepare(std::string("SELECT ") + kColumns + " FROM api_keys WHERE secret_sha256 = ?"));
   st->BindBlob(1, hash.data(), hash.size());
   ENGRAM_ASSIGN_OR_RETURN(bool row, st->Step());
   if (!row) return denied;
@@ -155,8 +157,8 @@ Result<ApiKeyInfo> KeyStore::Authenticate(std::string_view secret) {
 
 Result<int64_t> KeyStore::CountActive() {
   std::lock_guard<std::mutex> lock(mu_);
-  EndOfCall end(db_.get());
-  ENGRAM_ASSIGN_OR_RETURN(Statement * st,
+  ConnectionCall call(db_.get(), "KeyStore::CountActive");
+  ENGRAM_ASSIGN_OR_RETURN(ScopedStatement st,
                           db_->Prepare("SELECT count(*) FROM api_keys WHERE revoked_at IS NULL"));
   ENGRAM_ASSIGN_OR_RETURN(bool row, st->Step());
   int64_t n = row ? st->Int(0) : 0;

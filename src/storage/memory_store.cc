@@ -3,6 +3,7 @@
 
 #include <bit>
 #include <cstring>
+#include <iostream>
 
 #include "codec/item_json.h"
 #include "core/status_macros.h"
@@ -16,7 +17,14 @@ static_assert(std::endian::native == std::endian::little,
               "vectors are stored as little-endian float32");
 
 MemoryStore::ReaderLease::~ReaderLease() {
-  if (db_) store_->ReleaseReader(std::move(db_));
+  if (!db_) return;
+  if (!ConnectionCall(db_.get(), call_).End()) {
+    std::lock_guard<std::mutex> lock(store_->pool_mu_);  // closed, not lent again
+    --store_->open_readers_;
+    store_->pool_cv_.notify_one();
+    return;
+  }
+  store_->ReleaseReader(std::move(db_));
 }
 
 Result<std::unique_ptr<MemoryStore>> MemoryStore::Open(const StoreOptions& options,
@@ -28,6 +36,7 @@ Result<std::unique_ptr<MemoryStore>> MemoryStore::Open(const StoreOptions& optio
                              .wal_autocheckpoint = options.background_checkpoints ? 0 : 1000,
                              .key = options.key};
   ENGRAM_ASSIGN_OR_RETURN(store->writer_, OpenEngramDatabase(options.path, db_options, now));
+  store->writer_options_ = db_options;
   if (options.background_checkpoints) {
     ENGRAM_ASSIGN_OR_RETURN(store->checkpointer_, Database::Open(options.path, db_options));
   }
@@ -54,14 +63,14 @@ Status MemoryStore::Checkpoint(int restart_frames) {
 
 MemoryStore::~MemoryStore() = default;
 
-Result<MemoryStore::ReaderLease> MemoryStore::AcquireReader() {
+Result<MemoryStore::ReaderLease> MemoryStore::AcquireReader(const char* call) {
   std::unique_lock<std::mutex> lock(pool_mu_);
   pool_cv_.wait(
       lock, [&] { return !idle_readers_.empty() || open_readers_ < options_.reader_connections; });
   if (!idle_readers_.empty()) {
     auto db = std::move(idle_readers_.back());
     idle_readers_.pop_back();
-    return ReaderLease(this, std::move(db));
+    return ReaderLease(this, std::move(db), call);
   }
   ++open_readers_;
   lock.unlock();
@@ -76,21 +85,96 @@ Result<MemoryStore::ReaderLease> MemoryStore::AcquireReader() {
     pool_cv_.notify_one();
     return db.status();
   }
-  return ReaderLease(this, std::move(db).value());
+  return ReaderLease(this, std::move(db).value(), call);
 }
 
 void MemoryStore::ReleaseReader(std::unique_ptr<Database> db) {
-  db->ResetActiveStatements();
   std::lock_guard<std::mutex> lock(pool_mu_);
   idle_readers_.push_back(std::move(db));
   pool_cv_.notify_one();
+}
+
+void MemoryStore::Log(const std::string& line) const {
+  if (options_.log) {
+    options_.log(line);
+  } else {
+    std::cerr << line << std::endl;
+  }
+}
+
+void MemoryStore::AfterWrite(const char* call, int64_t errors_before, int64_t commits_before) {
+  const bool clean = ConnectionCall(writer_.get(), call).End();
+  const int rc = writer_->last_error_rc();
+  const bool failed = writer_->error_count() > errors_before && IsDatabaseFailure(rc);
+  if (!clean || failed) {
+    const std::string cause =
+        failed ? writer_->last_error_message() : "the connection could not be cleaned";
+    // A lock held elsewhere is the database's state, not the connection's; anything else (an
+    // I/O error, a file the handle no longer sees as writable, a transaction it cannot end)
+    // may be the handle's, and a fresh one costs little.
+    const int primary = rc & 0xFF;
+    if (!clean || (primary != SQLITE_BUSY && primary != SQLITE_LOCKED)) {
+      Status reopened = ReopenWriter();
+      Log("engram: storage: writer connection " +
+          std::string(reopened.ok() ? "reopened"
+                                    : "could not be reopened (" + reopened.ToString() + ")") +
+          " after MemoryStore::" + call + " failed: " + cause);
+    }
+    NoteWriteHealth(false, cause);
+  } else if (writer_->commit_count() > commits_before) {
+    NoteWriteHealth(true, "");
+  }
+}
+
+Status MemoryStore::ReopenWriter() {
+  ENGRAM_ASSIGN_OR_RETURN(auto fresh, Database::Open(options_.path, writer_options_));
+  writer_ = std::move(fresh);
+  std::lock_guard<std::mutex> lock(health_mu_);
+  ++health_.reopened;
+  return Status::Ok();
+}
+
+void MemoryStore::NoteWriteHealth(bool ok, const std::string& cause) {
+  std::string line;
+  {
+    std::lock_guard<std::mutex> lock(health_mu_);
+    if (!ok) ++health_.failures;
+    if (ok == health_.ok) {
+      if (!ok) health_.cause = cause;
+      return;
+    }
+    health_.ok = ok;
+    health_.cause = cause;
+    line = ok ? "engram: storage: writes work again" : "engram: storage: writes failing: " + cause;
+  }
+  Log(line);  // once per change, not once per failed write
+}
+
+WriteHealth MemoryStore::GetWriteHealth() const {
+  std::lock_guard<std::mutex> lock(health_mu_);
+  return health_;
+}
+
+WriteHealth MemoryStore::ProbeWrites(int wait_ms) {
+  {
+    WriterCall call(this);
+    Database* db = writer_.get();
+    db->SetBusyTimeout(wait_ms);
+    Transaction txn(db);
+    // Rewrites one row with its own value: a commit that reaches the disk, and changes nothing.
+    Status st = txn.Begin();
+    if (st.ok()) st = db->Exec("UPDATE access_epoch SET flushes = flushes WHERE id = 1");
+    if (st.ok()) st = txn.Commit();
+    db->SetBusyTimeout(writer_options_.busy_timeout_ms);
+  }
+  return GetWriteHealth();
 }
 
 // Not cached: a scope row created inside a transaction that rolls back, or removed by
 // PurgeScope, would leave a cached id pointing at nothing or, worse, at a later scope. The
 // lookup is one probe of the (tenant, user_id) unique index.
 Result<std::optional<int64_t>> MemoryStore::FindScopeId(Database* db, const Scope& scope) {
-  ENGRAM_ASSIGN_OR_RETURN(Statement * st,
+  ENGRAM_ASSIGN_OR_RETURN(ScopedStatement st,
                           db->Prepare("SELECT id FROM scopes WHERE tenant = ? AND user_id = ?"));
   st->Bind(1, scope.tenant).Bind(2, scope.user_id);
   ENGRAM_ASSIGN_OR_RETURN(bool row, st->Step());
@@ -101,7 +185,7 @@ Result<std::optional<int64_t>> MemoryStore::FindScopeId(Database* db, const Scop
 Result<int64_t> MemoryStore::EnsureScopeId(const Scope& scope) {
   ENGRAM_ASSIGN_OR_RETURN(auto found, FindScopeId(writer_.get(), scope));
   if (found) return *found;
-  ENGRAM_ASSIGN_OR_RETURN(Statement * st,
+  ENGRAM_ASSIGN_OR_RETURN(ScopedStatement st,
                           writer_->Prepare("INSERT INTO scopes(tenant, user_id) VALUES (?, ?)"));
   ENGRAM_RETURN_IF_ERROR(st->Bind(1, scope.tenant).Bind(2, scope.user_id).Run());
   return writer_->LastInsertRowid();
@@ -119,7 +203,7 @@ Status MemoryStore::InsertRow(int64_t scope_id, const MemoryItem& item, int64_t*
     for (int i = 0; i < kItemMutableColumnCount; ++i) s += ", ?";
     return s + ")";
   }();
-  ENGRAM_ASSIGN_OR_RETURN(Statement * st, writer_->Prepare(kSqlFixed));
+  ENGRAM_ASSIGN_OR_RETURN(ScopedStatement st, writer_->Prepare(kSqlFixed));
   st->Bind(1, item.id).Bind(2, scope_id);
   BindMutableColumns(st, item, 3);
   Status s = st->Run();
@@ -133,7 +217,7 @@ Status MemoryStore::InsertRow(int64_t scope_id, const MemoryItem& item, int64_t*
 
 Status MemoryStore::InsertHistory(int64_t item_seq, const HistoryEntry& h, bool keep_seq) {
   ENGRAM_ASSIGN_OR_RETURN(
-      Statement * st,
+      ScopedStatement st,
       writer_->Prepare("INSERT INTO item_history(item_seq, event, old_content, new_content, "
                        "previous, reason, at, seq) VALUES (?, ?, ?, ?, ?, ?, ?, ?)"));
   keep_seq ? st->Bind(8, h.seq) : st->BindNull(8);
@@ -147,7 +231,7 @@ Status MemoryStore::InsertHistory(int64_t item_seq, const HistoryEntry& h, bool 
 
 Status MemoryStore::InsertVector(int64_t item_seq, const StoredVector& v, TimestampMs now) {
   ENGRAM_ASSIGN_OR_RETURN(
-      Statement * st,
+      ScopedStatement st,
       writer_->Prepare("INSERT OR REPLACE INTO embeddings(item_seq, model, dim, vector, "
                        "created_at) VALUES (?, ?, ?, ?, ?)"));
   st->Bind(1, item_seq).Bind(2, v.model).Bind(3, static_cast<int64_t>(v.values.size()));
@@ -156,7 +240,7 @@ Status MemoryStore::InsertVector(int64_t item_seq, const StoredVector& v, Timest
 }
 
 Status MemoryStore::Insert(const Scope& scope, std::vector<PendingItem>& items, TimestampMs now) {
-  std::lock_guard<GatedMutex> lock(write_mu_);
+  WriterCall call(this);
   Transaction txn(writer_.get());
   ENGRAM_RETURN_IF_ERROR(txn.Begin());
   ENGRAM_RETURN_IF_ERROR(InsertItemsLocked(scope, items, now));
@@ -181,7 +265,7 @@ void MemoryStore::InsertGroup(std::vector<InsertRequest>& requests) {
     r.status = Insert(*r.scope, *r.items, r.now);
     return;
   }
-  std::lock_guard<GatedMutex> lock(write_mu_);
+  WriterCall call(this);
   Transaction txn(writer_.get());
   Status begun = txn.Begin();
   if (!begun.ok()) {
@@ -220,7 +304,7 @@ Status MemoryStore::Apply(const Scope& scope, std::vector<StoreOp>& ops, Timesta
       return Status::InvalidArgument("item " + op.insert->item.id + " belongs to another scope");
     }
   }
-  std::lock_guard<GatedMutex> lock(write_mu_);
+  WriterCall call(this);
   ItemCache::WriteWindow window(&cache_);  // closes after the commit (declared before txn)
   Transaction txn(writer_.get());
   ENGRAM_RETURN_IF_ERROR(txn.Begin());
@@ -252,7 +336,7 @@ Result<MemoryItem> MemoryStore::Mutate(const Scope& scope, std::string_view id, 
                                        const std::string& reason, TimestampMs now,
                                        const ItemMutation& mutation, const StoredVector* vector,
                                        int64_t* seq_out) {
-  std::lock_guard<GatedMutex> lock(write_mu_);
+  WriterCall call(this);
   ItemCache::WriteWindow window(&cache_);
   Transaction txn(writer_.get());
   ENGRAM_RETURN_IF_ERROR(txn.Begin());
@@ -286,13 +370,13 @@ Result<MemoryItem> MemoryStore::MutateLocked(const Scope& scope, std::string_vie
       return q;
     }() + ") WHERE seq = ?";
   }();
-  ENGRAM_ASSIGN_OR_RETURN(Statement * st, writer_->Prepare(kSql));
+  ENGRAM_ASSIGN_OR_RETURN(ScopedStatement st, writer_->Prepare(kSql));
   BindMutableColumns(st, item, 1);
   st->Bind(kItemMutableColumnCount + 1, seq);
   cache_.Erase(seq);  // the caller's write window is open
   ENGRAM_RETURN_IF_ERROR(st->Run());
   // The item was read with its counted reads added in, and the row now holds them.
-  ENGRAM_ASSIGN_OR_RETURN(Statement * folded,
+  ENGRAM_ASSIGN_OR_RETURN(ScopedStatement folded,
                           writer_->Prepare("DELETE FROM item_access WHERE item_seq = ?"));
   ENGRAM_RETURN_IF_ERROR(folded->Bind(1, seq).Run());
   if (vector) ENGRAM_RETURN_IF_ERROR(InsertVector(seq, *vector, now));
@@ -316,7 +400,7 @@ Result<int64_t> MemoryStore::SeqForWrite(const Scope& scope, std::string_view id
 
 Result<PurgeResult> MemoryStore::Purge(const Scope& scope, std::string_view id,
                                        const PurgeOptions& options, TimestampMs now) {
-  std::lock_guard<GatedMutex> lock(write_mu_);
+  WriterCall call(this);
   PurgeResult out;
   {
     ItemCache::WriteWindow window(&cache_);
@@ -355,11 +439,11 @@ Result<PurgeResult> MemoryStore::Purge(const Scope& scope, std::string_view id,
       const std::string& session =
           !item.source.session_id.empty() ? item.source.session_id : item.scope.session_id;
       ENGRAM_ASSIGN_OR_RETURN(
-          Statement * turns,
+          ScopedStatement turns,
           writer_->Prepare("DELETE FROM turns WHERE message_id = ? AND session_seq = "
                            "(SELECT seq FROM sessions WHERE scope_id = ? AND session_id = ?)"));
       ENGRAM_ASSIGN_OR_RETURN(
-          Statement * by_message,
+          ScopedStatement by_message,
           writer_->Prepare("SELECT seq, id FROM items WHERE scope_id = ? AND type = 'summary' "
                            "AND (session_id = ?2 OR source_session = ?2) "
                            "AND instr(source_messages, json_quote(?3)) > 0"));
@@ -377,7 +461,7 @@ Result<PurgeResult> MemoryStore::Purge(const Scope& scope, std::string_view id,
         }
       }
       ENGRAM_ASSIGN_OR_RETURN(
-          Statement * by_turn,
+          ScopedStatement by_turn,
           writer_->Prepare("SELECT seq, id FROM items WHERE scope_id = ? AND type = 'summary' "
                            "AND instr(source_turns, json_quote(?)) > 0"));
       for (const std::string& t : turn_ids) {
@@ -393,10 +477,10 @@ Result<PurgeResult> MemoryStore::Purge(const Scope& scope, std::string_view id,
     // Other memories' history may quote a purged one (a decision's reason: 'new value replaces
     // "…"', an update's previous text): those fields are blanked, the rows (the fact that
     // something changed) stay.
-    ENGRAM_ASSIGN_OR_RETURN(Statement * texts,
+    ENGRAM_ASSIGN_OR_RETURN(ScopedStatement texts,
                             writer_->Prepare("SELECT content FROM items WHERE seq = ?"));
     ENGRAM_ASSIGN_OR_RETURN(
-        Statement * blank,
+        ScopedStatement blank,
         writer_->Prepare(
             "UPDATE item_history SET "
             "reason = CASE WHEN instr(reason, ?2) > 0 THEN ?3 ELSE reason END, "
@@ -426,23 +510,24 @@ Result<PurgeResult> MemoryStore::Purge(const Scope& scope, std::string_view id,
                                  .Run());
     }
     texts->Reset();
-    ENGRAM_ASSIGN_OR_RETURN(Statement * del, writer_->Prepare("DELETE FROM items WHERE seq = ?"));
+    ENGRAM_ASSIGN_OR_RETURN(ScopedStatement del,
+                            writer_->Prepare("DELETE FROM items WHERE seq = ?"));
     // A hard delete leaves no trace: the maintenance log's rows about the item go too, and so
     // do the asynchronous jobs whose result carries it (their payload holds the words said).
     ENGRAM_ASSIGN_OR_RETURN(
-        Statement * log,
+        ScopedStatement log,
         writer_->Prepare("DELETE FROM lifecycle_log WHERE scope_id = ? AND item_id = ?"));
     // What stays is the fact of the deletion: one maintenance-log row per erased id, with no
     // content (GET /v1/maintenance/log shows it).
     ENGRAM_ASSIGN_OR_RETURN(
-        Statement * tombstone,
+        ScopedStatement tombstone,
         writer_->Prepare("INSERT INTO lifecycle_log (scope_id, item_id, action, reason, at) "
                          "VALUES (?, ?, 'purge', ?, ?)"));
-    ENGRAM_ASSIGN_OR_RETURN(Statement * jobs,
+    ENGRAM_ASSIGN_OR_RETURN(ScopedStatement jobs,
                             writer_->Prepare("DELETE FROM jobs WHERE scope_id = ? AND "
                                              "instr(coalesce(result, ''), json_quote(?)) > 0"));
     ENGRAM_ASSIGN_OR_RETURN(
-        Statement * unlink,
+        ScopedStatement unlink,
         writer_->Prepare("UPDATE sessions SET summary_id = '' WHERE scope_id = ? AND "
                          "summary_id = ?"));
     for (size_t k = 0; k < out.seqs.size(); ++k) {
@@ -467,13 +552,13 @@ Result<PurgeResult> MemoryStore::Purge(const Scope& scope, std::string_view id,
     }
     // So does the profile summary, which may have been written from it (cited or not): the
     // next maintenance run writes another from what is left.
-    ENGRAM_ASSIGN_OR_RETURN(Statement * profile,
+    ENGRAM_ASSIGN_OR_RETURN(ScopedStatement profile,
                             writer_->Prepare("DELETE FROM profiles WHERE scope_id = ?"));
     ENGRAM_RETURN_IF_ERROR(profile->Bind(1, scope_id).Run());
     if (writer_->Changes() > 0) {
       // Nothing left in the history says the scope changed: forget its maintenance mark, so
       // that the next run looks at the whole scope and writes the summary again.
-      ENGRAM_ASSIGN_OR_RETURN(Statement * unmark,
+      ENGRAM_ASSIGN_OR_RETURN(ScopedStatement unmark,
                               writer_->Prepare("DELETE FROM lifecycle_scopes WHERE scope_id = ?"));
       ENGRAM_RETURN_IF_ERROR(unmark->Bind(1, scope_id).Run());
     }
@@ -484,7 +569,7 @@ Result<PurgeResult> MemoryStore::Purge(const Scope& scope, std::string_view id,
 }
 
 Result<int64_t> MemoryStore::PurgeScope(const Scope& scope) {
-  std::lock_guard<GatedMutex> lock(write_mu_);
+  WriterCall call(this);
   int64_t removed = 0;
   {
     ItemCache::WriteWindow window(&cache_);
@@ -501,7 +586,7 @@ Result<int64_t> MemoryStore::PurgeScope(const Scope& scope) {
                                     "DELETE FROM profiles WHERE scope_id = ?",
                                     "DELETE FROM scopes WHERE id = ?"};
     for (const char* sql : kDeletes) {
-      ENGRAM_ASSIGN_OR_RETURN(Statement * st, writer_->Prepare(sql));
+      ENGRAM_ASSIGN_OR_RETURN(ScopedStatement st, writer_->Prepare(sql));
       ENGRAM_RETURN_IF_ERROR(st->Bind(1, *scope_id).Run());
       if (sql == kDeletes[0]) removed = writer_->Changes();  // history and vectors cascade
     }
@@ -513,14 +598,14 @@ Result<int64_t> MemoryStore::PurgeScope(const Scope& scope) {
 
 Status MemoryStore::PutVector(const Scope& scope, std::string_view id, const StoredVector& vector,
                               TimestampMs now) {
-  std::lock_guard<GatedMutex> lock(write_mu_);
+  WriterCall call(this);
   ItemCache::WriteWindow window(&cache_);
   Transaction txn(writer_.get());
   ENGRAM_RETURN_IF_ERROR(txn.Begin());
   ENGRAM_ASSIGN_OR_RETURN(int64_t seq, SeqForWrite(scope, id));
   cache_.Erase(seq);
   ENGRAM_RETURN_IF_ERROR(InsertVector(seq, vector, now));
-  ENGRAM_ASSIGN_OR_RETURN(Statement * up,
+  ENGRAM_ASSIGN_OR_RETURN(ScopedStatement up,
                           writer_->Prepare("UPDATE items SET embedding_model = ? WHERE seq = ?"));
   ENGRAM_RETURN_IF_ERROR(up->Bind(1, vector.model).Bind(2, seq).Run());
   return txn.Commit();
@@ -533,7 +618,7 @@ Result<bool> MemoryStore::HistorySeqsAreFree(const std::vector<HistoryEntry>& hi
   for (const HistoryEntry& h : history) {
     if (h.seq <= last) return false;
     last = h.seq;
-    ENGRAM_ASSIGN_OR_RETURN(Statement * taken,
+    ENGRAM_ASSIGN_OR_RETURN(ScopedStatement taken,
                             writer_->Prepare("SELECT 1 FROM item_history WHERE seq = ?"));
     taken->Bind(1, h.seq);
     ENGRAM_ASSIGN_OR_RETURN(bool row, taken->Step());
@@ -546,7 +631,8 @@ Result<bool> MemoryStore::HistorySeqsAreFree(const std::vector<HistoryEntry>& hi
 Status MemoryStore::ImportOne(const MemoryRecord& record, OnConflict on_conflict,
                               ImportStats* stats) {
   const MemoryItem& item = record.item;
-  ENGRAM_ASSIGN_OR_RETURN(Statement * exists, writer_->Prepare("SELECT 1 FROM items WHERE id = ?"));
+  ENGRAM_ASSIGN_OR_RETURN(ScopedStatement exists,
+                          writer_->Prepare("SELECT 1 FROM items WHERE id = ?"));
   exists->Bind(1, item.id);
   ENGRAM_ASSIGN_OR_RETURN(bool present, exists->Step());
   exists->Reset();
@@ -573,7 +659,7 @@ Status MemoryStore::ImportOne(const MemoryRecord& record, OnConflict on_conflict
 
 Result<ImportStats> MemoryStore::Import(const std::vector<MemoryRecord>& records,
                                         OnConflict on_conflict) {
-  std::lock_guard<GatedMutex> lock(write_mu_);
+  WriterCall call(this);
   Transaction txn(writer_.get());
   ENGRAM_RETURN_IF_ERROR(txn.Begin());
   ImportStats stats;
@@ -587,7 +673,7 @@ Result<ImportStats> MemoryStore::Import(const std::vector<MemoryRecord>& records
 Status MemoryStore::RecordAccess(const std::vector<AccessDelta>& deltas,
                                  const CommitWrapper& around_commit) {
   if (deltas.empty()) return Status::Ok();
-  std::lock_guard<GatedMutex> lock(write_mu_);
+  WriterCall call(this);
   // Statistics, not acknowledged writes: committed without waiting for the disk (in WAL mode
   // the next synchronous commit or checkpoint makes them durable; a power cut may lose the
   // last seconds of counts), so whoever waits on this commit waits for no fsync.
@@ -606,11 +692,11 @@ Status MemoryStore::RecordAccess(const std::vector<AccessDelta>& deltas,
   ENGRAM_RETURN_IF_ERROR(txn.Begin());
   // Most counted items already have a row; the others get one if they still exist (a count
   // for an item deleted meanwhile is dropped).
-  ENGRAM_ASSIGN_OR_RETURN(Statement * add,
+  ENGRAM_ASSIGN_OR_RETURN(ScopedStatement add,
                           writer_->Prepare("UPDATE item_access SET reads = reads + ?, "
                                            "last_read = max(last_read, ?) WHERE item_seq = ?"));
   ENGRAM_ASSIGN_OR_RETURN(
-      Statement * first,
+      ScopedStatement first,
       writer_->Prepare("INSERT INTO item_access (item_seq, reads, last_read) "
                        "SELECT ?1, ?2, ?3 WHERE EXISTS (SELECT 1 FROM items WHERE seq = ?1)"));
   for (const AccessDelta& d : deltas) {
@@ -621,7 +707,7 @@ Status MemoryStore::RecordAccess(const std::vector<AccessDelta>& deltas,
     ENGRAM_RETURN_IF_ERROR(first->Bind(1, d.seq).Bind(2, d.count).Bind(3, d.last_accessed).Run());
   }
   ENGRAM_ASSIGN_OR_RETURN(
-      Statement * mark,
+      ScopedStatement mark,
       writer_->Prepare("UPDATE access_epoch SET flushes = flushes + 1 WHERE id = 1 "
                        "RETURNING flushes"));
   ENGRAM_ASSIGN_OR_RETURN(bool marked, mark->Step());

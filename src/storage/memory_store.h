@@ -42,6 +42,19 @@ struct StoreOptions {
   size_t item_cache_bytes = 0;
   // Set: the database is sealed with it (DatabaseOptions::key).
   std::shared_ptr<const EncryptionKey> key;
+  // Where the store says that writes started failing (once, with the cause), that they work
+  // again, and that it replaced its writer connection. Default: standard error.
+  std::function<void(const std::string&)> log;
+};
+
+// Whether writes work. Failing from the end of a write that met a failure of the database's
+// (storage/sqlite.h IsDatabaseFailure: locked past the busy timeout, I/O, full disk, read-only
+// or damaged file) until a write commits again (a caller's, or ProbeWrites).
+struct WriteHealth {
+  bool ok = true;
+  std::string cause;     // while failing: the error, as SQLite gave it
+  int64_t failures = 0;  // writes that failed so, since the store opened
+  int64_t reopened = 0;  // times the writer connection was replaced
 };
 
 struct ScopeFilter;  // memory_store_internal.h
@@ -295,14 +308,33 @@ class MemoryStore {
   };
   Result<Counts> CountAll();
 
+  // The health of writes (see WriteHealth); cheap.
+  WriteHealth GetWriteHealth() const;
+  // Commits a write that changes nothing, waiting at most `wait_ms` for the write lock, and
+  // returns the health after it: how a failing store finds that writes work again when no
+  // caller writes (GET /readyz).
+  WriteHealth ProbeWrites(int wait_ms);
+
+  // Tests: the writer connection, to put it in a state a bug or a fault would leave.
+  Database* WriterForTesting() { return writer_.get(); }
+
  private:
   class ReaderLease;
+  class WriterCall;
 
   explicit MemoryStore(StoreOptions options)
       : options_(std::move(options)), cache_(options_.item_cache_bytes) {}
 
-  Result<ReaderLease> AcquireReader();
+  // `call` names the caller for the connection checks (storage/sqlite.h ConnectionCall).
+  Result<ReaderLease> AcquireReader(const char* call = __builtin_FUNCTION());
   void ReleaseReader(std::unique_ptr<Database> db);
+  // WriterCall's end: after a write that failed for a reason of the database's, a connection
+  // that could not be cleaned or that failed other than by a lock is replaced by a fresh one;
+  // the health is updated and its changes logged. Caller holds write_mu_.
+  void AfterWrite(const char* call, int64_t errors_before, int64_t commits_before);
+  void NoteWriteHealth(bool ok, const std::string& cause);
+  void Log(const std::string& line) const;
+  Status ReopenWriter();
 
   // The scopes.id of (tenant, user_id), or nullopt if that scope has never been written.
   Result<std::optional<int64_t>> FindScopeId(Database* db, const Scope& scope);
@@ -337,6 +369,9 @@ class MemoryStore {
 
   GatedMutex write_mu_;               // commits, and the checkpoint's moment without them, in turn
   std::unique_ptr<Database> writer_;  // guarded by write_mu_
+  DatabaseOptions writer_options_;    // how writer_ was opened, to open it again
+  mutable std::mutex health_mu_;
+  WriteHealth health_;  // guarded by health_mu_
   // Every write that changes or deletes existing rows opens a window on it (under write_mu_).
   ItemCache cache_;
   std::mutex checkpoint_mu_;

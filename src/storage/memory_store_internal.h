@@ -3,6 +3,7 @@
 
 #include <chrono>
 #include <memory>
+#include <mutex>
 #include <string>
 #include <thread>
 
@@ -13,10 +14,12 @@
 namespace engram {
 
 // A reader connection borrowed from the pool; returned when the lease is destroyed.
+// At its end the connection is checked and cleaned (storage/sqlite.h ConnectionCall) before it
+// goes back to the pool; one that cannot be cleaned is closed instead.
 class MemoryStore::ReaderLease {
  public:
-  ReaderLease(MemoryStore* store, std::unique_ptr<Database> db)
-      : store_(store), db_(std::move(db)) {}
+  ReaderLease(MemoryStore* store, std::unique_ptr<Database> db, const char* call)
+      : store_(store), db_(std::move(db)), call_(call) {}
   ReaderLease(ReaderLease&&) noexcept = default;
   ReaderLease& operator=(ReaderLease&&) = delete;
   ~ReaderLease();
@@ -25,6 +28,30 @@ class MemoryStore::ReaderLease {
  private:
   MemoryStore* store_;
   std::unique_ptr<Database> db_;
+  const char* call_;
+};
+
+// One call's use of the writer connection: holds write_mu_ for the call (construct it first,
+// so it ends last) and, when the call ends, checks and cleans the connection
+// (storage/sqlite.h ConnectionCall) and records whether writes work (MemoryStore::AfterWrite).
+class MemoryStore::WriterCall {
+ public:
+  explicit WriterCall(MemoryStore* store, const char* call = __builtin_FUNCTION())
+      : store_(store),
+        lock_(store->write_mu_),
+        call_(call),
+        errors_before_(store->writer_->error_count()),
+        commits_before_(store->writer_->commit_count()) {}
+  ~WriterCall() { store_->AfterWrite(call_, errors_before_, commits_before_); }
+  WriterCall(const WriterCall&) = delete;
+  WriterCall& operator=(const WriterCall&) = delete;
+
+ private:
+  MemoryStore* store_;
+  std::lock_guard<GatedMutex> lock_;
+  const char* call_;
+  int64_t errors_before_;
+  int64_t commits_before_;
 };
 
 // The SQL condition selecting one scope's rows of `items`. scope_id -1 (a scope never

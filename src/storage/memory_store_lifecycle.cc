@@ -12,7 +12,7 @@ namespace engram {
 
 Result<int64_t> MemoryStore::LatestHistorySeq() {
   ENGRAM_ASSIGN_OR_RETURN(ReaderLease lease, AcquireReader());
-  ENGRAM_ASSIGN_OR_RETURN(Statement * st,
+  ENGRAM_ASSIGN_OR_RETURN(ScopedStatement st,
                           lease.db()->Prepare("SELECT coalesce(max(seq), 0) FROM item_history"));
   ENGRAM_ASSIGN_OR_RETURN(bool row, st->Step());
   const int64_t seq = row ? st->Int(0) : 0;
@@ -24,7 +24,7 @@ Result<std::vector<MaintainedScope>> MemoryStore::MaintenanceScopes(const std::s
                                                                     const std::string& user_id) {
   ENGRAM_ASSIGN_OR_RETURN(ReaderLease lease, AcquireReader());
   ENGRAM_ASSIGN_OR_RETURN(
-      Statement * st,
+      ScopedStatement st,
       lease.db()->Prepare("SELECT tenant, user_id, history_seq FROM scopes "
                           "LEFT JOIN lifecycle_scopes ON scope_id = id "
                           "WHERE (?1 = '' OR tenant = ?1) AND (?2 = '' OR user_id = ?2) "
@@ -42,11 +42,11 @@ Result<std::vector<MaintainedScope>> MemoryStore::MaintenanceScopes(const std::s
 Status MemoryStore::MarkMaintained(const std::vector<Scope>& scopes, int64_t history_seq,
                                    TimestampMs at) {
   if (scopes.empty()) return Status::Ok();
-  std::lock_guard<GatedMutex> lock(write_mu_);
+  WriterCall call(this);
   Transaction txn(writer_.get());
   ENGRAM_RETURN_IF_ERROR(txn.Begin());
   ENGRAM_ASSIGN_OR_RETURN(
-      Statement * st,
+      ScopedStatement st,
       writer_->Prepare("INSERT INTO lifecycle_scopes (scope_id, history_seq, last_run_at) "
                        "SELECT id, ?3, ?4 FROM scopes WHERE tenant = ?1 AND user_id = ?2 "
                        "ON CONFLICT (scope_id) DO UPDATE SET "
@@ -68,7 +68,7 @@ Result<std::vector<ReviewWork>> MemoryStore::ReviewWorkList(const std::string& t
   // Both arms use an index: items_review for the due items, the history's primary key for
   // the changed ones.
   ENGRAM_ASSIGN_OR_RETURN(
-      Statement * st,
+      ScopedStatement st,
       lease.db()->Prepare(
           "SELECT s.tenant, s.user_id, w.seq FROM ("
           "SELECT scope_id, seq FROM items WHERE review_at IS NOT NULL AND review_at <= ?3 "
@@ -121,14 +121,14 @@ Result<std::vector<ScannedItem>> MemoryStore::ReviewItems(const Scope& scope,
     return Status::Ok();
   };
   if (seqs == nullptr) {
-    ENGRAM_ASSIGN_OR_RETURN(Statement * st,
+    ENGRAM_ASSIGN_OR_RETURN(ScopedStatement st,
                             db->Prepare(SelectItemsSql() + "WHERE scope_id = ? AND status IN "
                                                            "('active', 'archived') ORDER BY seq"));
     st->Bind(1, filter.scope_id);
     ENGRAM_RETURN_IF_ERROR(read_rows(st));
     return out;
   }
-  ENGRAM_ASSIGN_OR_RETURN(Statement * st,
+  ENGRAM_ASSIGN_OR_RETURN(ScopedStatement st,
                           db->Prepare(SelectItemsSql() + "WHERE seq = ? AND scope_id = ?"));
   for (int64_t seq : *seqs) {
     st->Reset();
@@ -142,7 +142,7 @@ Status MemoryStore::ApplyMaintenance(const Scope& scope, MaintenanceBatch& batch
   const Scope whole{scope.tenant, scope.user_id, "", ""};
   batch.purged_seqs.clear();
   {
-    std::lock_guard<GatedMutex> lock(write_mu_);
+    WriterCall call(this);
     ItemCache::WriteWindow window(&cache_);  // closes after the commit (declared before txn)
     Transaction txn(writer_.get());
     ENGRAM_RETURN_IF_ERROR(txn.Begin());
@@ -163,9 +163,9 @@ Status MemoryStore::ApplyMaintenance(const Scope& scope, MaintenanceBatch& batch
       }
       ENGRAM_ASSIGN_OR_RETURN(op.result, std::move(changed));
     }
-    ENGRAM_ASSIGN_OR_RETURN(Statement * del,
+    ENGRAM_ASSIGN_OR_RETURN(ScopedStatement del,
                             writer_->Prepare("DELETE FROM items WHERE seq = ? AND scope_id = ?"));
-    ENGRAM_ASSIGN_OR_RETURN(Statement * profile,
+    ENGRAM_ASSIGN_OR_RETURN(ScopedStatement profile,
                             writer_->Prepare("DELETE FROM profiles WHERE scope_id = ? AND "
                                              "instr(' ' || item_ids || ' ', ?) > 0"));
     for (const std::string& id : batch.purge_ids) {
@@ -185,14 +185,14 @@ Status MemoryStore::ApplyMaintenance(const Scope& scope, MaintenanceBatch& batch
       ENGRAM_RETURN_IF_ERROR(profile->Bind(1, *scope_id).Bind(2, " " + id + " ").Run());
     }
     ENGRAM_ASSIGN_OR_RETURN(
-        Statement * review,
+        ScopedStatement review,
         writer_->Prepare("UPDATE items SET review_at = ? WHERE seq = ? AND scope_id = ?"));
     for (const auto& [seq, at] : batch.review_at) {
       review->Reset();
       ENGRAM_RETURN_IF_ERROR(review->Bind(1, at).Bind(2, seq).Bind(3, *scope_id).Run());
     }
     ENGRAM_ASSIGN_OR_RETURN(
-        Statement * log,
+        ScopedStatement log,
         writer_->Prepare("INSERT INTO lifecycle_log (scope_id, item_id, action, reason, at) "
                          "VALUES (?, ?, ?, ?, ?)"));
     for (const MaintenanceLogEntry& e : batch.log) {
@@ -207,7 +207,7 @@ Status MemoryStore::ApplyMaintenance(const Scope& scope, MaintenanceBatch& batch
     ENGRAM_RETURN_IF_ERROR(txn.Commit());
   }
   if (!batch.purged_seqs.empty()) {
-    std::lock_guard<GatedMutex> lock(write_mu_);
+    WriterCall call(this);
     CheckpointAfterPurge(writer_.get());
   }
   return Status::Ok();
@@ -220,7 +220,7 @@ Result<std::vector<MaintenanceLogEntry>> MemoryStore::LifecycleLog(const Scope& 
   ENGRAM_ASSIGN_OR_RETURN(auto scope_id, FindScopeId(db, whole));
   std::vector<MaintenanceLogEntry> out;
   if (!scope_id) return out;
-  ENGRAM_ASSIGN_OR_RETURN(Statement * st,
+  ENGRAM_ASSIGN_OR_RETURN(ScopedStatement st,
                           db->Prepare("SELECT item_id, action, reason, at FROM lifecycle_log "
                                       "WHERE scope_id = ? ORDER BY seq LIMIT ?"));
   st->Bind(1, *scope_id).Bind(2, int64_t{limit});
@@ -245,7 +245,7 @@ Result<std::optional<ProfileSummary>> MemoryStore::GetProfileSummary(const Scope
   Database* db = lease.db();
   ENGRAM_ASSIGN_OR_RETURN(auto scope_id, FindScopeId(db, whole));
   if (!scope_id) return std::optional<ProfileSummary>();
-  ENGRAM_ASSIGN_OR_RETURN(Statement * st,
+  ENGRAM_ASSIGN_OR_RETURN(ScopedStatement st,
                           db->Prepare("SELECT summary, item_ids, fingerprint, model, "
                                       "prompt_version, generated_at FROM profiles "
                                       "WHERE scope_id = ?"));
@@ -273,13 +273,13 @@ Status MemoryStore::PutProfileSummary(const Scope& scope, const ProfileSummary& 
   const Scope whole{scope.tenant, scope.user_id, "", ""};
   std::string ids;
   for (const std::string& id : summary.item_ids) ids += (ids.empty() ? "" : " ") + id;
-  std::lock_guard<GatedMutex> lock(write_mu_);
+  WriterCall call(this);
   Transaction txn(writer_.get());
   ENGRAM_RETURN_IF_ERROR(txn.Begin());
   ENGRAM_ASSIGN_OR_RETURN(auto scope_id, FindScopeId(writer_.get(), whole));
   if (!scope_id) return Status::Ok();  // purged meanwhile
   ENGRAM_ASSIGN_OR_RETURN(
-      Statement * put,
+      ScopedStatement put,
       writer_->Prepare("INSERT OR REPLACE INTO profiles (scope_id, summary, item_ids, "
                        "fingerprint, model, prompt_version, generated_at) "
                        "VALUES (?, ?, ?, ?, ?, ?, ?)"));
@@ -292,7 +292,7 @@ Status MemoryStore::PutProfileSummary(const Scope& scope, const ProfileSummary& 
                              .Bind(7, summary.generated_at)
                              .Run());
   ENGRAM_ASSIGN_OR_RETURN(
-      Statement * row,
+      ScopedStatement row,
       writer_->Prepare("INSERT INTO lifecycle_log (scope_id, item_id, action, reason, at) "
                        "VALUES (?, ?, ?, ?, ?)"));
   ENGRAM_RETURN_IF_ERROR(row->Bind(1, *scope_id)
@@ -311,7 +311,7 @@ Result<bool> MemoryStore::HasLogEntry(const Scope& scope, const std::string& ite
   Database* db = lease.db();
   ENGRAM_ASSIGN_OR_RETURN(auto scope_id, FindScopeId(db, whole));
   if (!scope_id) return false;
-  ENGRAM_ASSIGN_OR_RETURN(Statement * st,
+  ENGRAM_ASSIGN_OR_RETURN(ScopedStatement st,
                           db->Prepare("SELECT 1 FROM lifecycle_log WHERE scope_id = ? AND "
                                       "item_id = ? AND action = ? LIMIT 1"));
   st->Bind(1, *scope_id).Bind(2, item_id).Bind(3, ToString(action));

@@ -14,7 +14,7 @@ Result<UserPage> MemoryStore::ListUsers(std::string_view tenant, const PageReque
   ENGRAM_ASSIGN_OR_RETURN(ReaderLease lease, AcquireReader());
   // One row more than the page: whether there is a next page, without a count.
   ENGRAM_ASSIGN_OR_RETURN(
-      Statement * st,
+      ScopedStatement st,
       lease.db()->Prepare("SELECT s.user_id, "
                           "(SELECT count(*) FROM items i WHERE i.scope_id = s.id), "
                           "(SELECT count(*) FROM sessions x WHERE x.scope_id = s.id) "
@@ -51,7 +51,7 @@ Result<SessionPage> MemoryStore::ListSessions(const Scope& scope, const PageRequ
   ENGRAM_ASSIGN_OR_RETURN(auto scope_id, FindScopeId(db, scope));
   if (!scope_id) return out;
   ENGRAM_ASSIGN_OR_RETURN(
-      Statement * st,
+      ScopedStatement st,
       db->Prepare("SELECT seq, session_id, agent_id, started_at, last_turn_at, closed_at, "
                   "summary_id, (SELECT count(*) FROM turns WHERE session_seq = sessions.seq) "
                   "FROM sessions WHERE scope_id = ?1 AND (?2 = '' OR agent_id = ?2) "

@@ -61,7 +61,7 @@ Result<ScopeTraces> MemoryStore::TracesOf(const Scope& scope) {
       "WHERE s.scope_id = ?1",
       "SELECT summary FROM profiles WHERE scope_id = ?1"};
   for (const char* sql : kTexts) {
-    ENGRAM_ASSIGN_OR_RETURN(Statement * st, db->Prepare(sql));
+    ENGRAM_ASSIGN_OR_RETURN(ScopedStatement st, db->Prepare(sql));
     st->Bind(1, *scope_id);
     while (true) {
       ENGRAM_ASSIGN_OR_RETURN(bool row, st->Step());
@@ -69,7 +69,7 @@ Result<ScopeTraces> MemoryStore::TracesOf(const Scope& scope) {
       AddText(&texts, st->String(0));
     }
   }
-  ENGRAM_ASSIGN_OR_RETURN(Statement * st,
+  ENGRAM_ASSIGN_OR_RETURN(ScopedStatement st,
                           db->Prepare("SELECT e.vector FROM embeddings e JOIN items i ON "
                                       "i.seq = e.item_seq WHERE i.scope_id = ?"));
   st->Bind(1, *scope_id);
@@ -101,7 +101,7 @@ Status MemoryStore::ScanLiveData(
       {"SELECT summary FROM profiles", false},
       {"SELECT vector FROM embeddings", true}};
   for (const auto& [sql, vector] : kColumns) {
-    ENGRAM_ASSIGN_OR_RETURN(Statement * st, db->Prepare(sql));
+    ENGRAM_ASSIGN_OR_RETURN(ScopedStatement st, db->Prepare(sql));
     while (true) {
       ENGRAM_ASSIGN_OR_RETURN(bool row, st->Step());
       if (!row) break;

@@ -133,7 +133,7 @@ Result<ListSql> BuildListSql(const ListQuery& query) {
 
 Result<MemoryItem> MemoryStore::GetOn(Database* db, const ScopeFilter& filter, const Scope& scope,
                                       std::string_view id, int64_t* seq) {
-  ENGRAM_ASSIGN_OR_RETURN(Statement * st,
+  ENGRAM_ASSIGN_OR_RETURN(ScopedStatement st,
                           db->Prepare(kSelectItems + "WHERE id = ? AND " + filter.Sql()));
   st->Bind(1, id);
   filter.Bind(st, 2);
@@ -155,7 +155,7 @@ Result<ListPage> MemoryStore::List(const Scope& scope, const ListQuery& query) {
   ENGRAM_ASSIGN_OR_RETURN(ScopeFilter filter, ResolveForRead(db, scope));
   ListPage page;
   if (filter.scope_id < 0) return page;
-  ENGRAM_ASSIGN_OR_RETURN(Statement * st,
+  ENGRAM_ASSIGN_OR_RETURN(ScopedStatement st,
                           db->Prepare(kSelectItems + "WHERE " + filter.Sql() + q.sql));
   int next = filter.Bind(st, 1);
   for (auto& bind : q.binds) bind(st, next++);
@@ -178,7 +178,7 @@ Result<ListPage> MemoryStore::List(const Scope& scope, const ListQuery& query) {
 Result<std::vector<HistoryEntry>> MemoryStore::HistoryOn(Database* db, int64_t item_seq,
                                                          std::string_view item_id) {
   ENGRAM_ASSIGN_OR_RETURN(
-      Statement * st,
+      ScopedStatement st,
       db->Prepare("SELECT seq, event, old_content, new_content, previous, reason, at "
                   "FROM item_history WHERE item_seq = ? ORDER BY seq"));
   st->Bind(1, item_seq);
@@ -218,7 +218,7 @@ Result<std::vector<HistoryEntry>> MemoryStore::History(const Scope& scope, std::
 
 Result<std::vector<StoredVector>> MemoryStore::VectorsOn(Database* db, int64_t item_seq) {
   ENGRAM_ASSIGN_OR_RETURN(
-      Statement * st,
+      ScopedStatement st,
       db->Prepare("SELECT model, dim, vector FROM embeddings WHERE item_seq = ? ORDER BY model"));
   st->Bind(1, item_seq);
   std::vector<StoredVector> out;
@@ -279,10 +279,11 @@ Status MemoryStore::Export(const Scope& scope,
 Result<std::vector<ScopeSummary>> MemoryStore::ListScopes(std::string_view tenant) {
   ENGRAM_ASSIGN_OR_RETURN(ReaderLease lease, AcquireReader());
   ENGRAM_ASSIGN_OR_RETURN(
-      Statement * st, lease.db()->Prepare("SELECT s.tenant, s.user_id, count(i.seq) FROM scopes s "
-                                          "LEFT JOIN items i ON i.scope_id = s.id "
-                                          "WHERE ?1 = '' OR s.tenant = ?1 GROUP BY s.id "
-                                          "ORDER BY s.tenant, s.user_id"));
+      ScopedStatement st,
+      lease.db()->Prepare("SELECT s.tenant, s.user_id, count(i.seq) FROM scopes s "
+                          "LEFT JOIN items i ON i.scope_id = s.id "
+                          "WHERE ?1 = '' OR s.tenant = ?1 GROUP BY s.id "
+                          "ORDER BY s.tenant, s.user_id"));
   st->Bind(1, tenant);
   std::vector<ScopeSummary> out;
   while (true) {
@@ -297,14 +298,15 @@ Result<MemoryStore::Counts> MemoryStore::CountAll() {
   ENGRAM_ASSIGN_OR_RETURN(ReaderLease lease, AcquireReader());
   Counts counts;
   ENGRAM_ASSIGN_OR_RETURN(
-      Statement * st, lease.db()->Prepare("SELECT status, count(*) FROM items GROUP BY status"));
+      ScopedStatement st,
+      lease.db()->Prepare("SELECT status, count(*) FROM items GROUP BY status"));
   while (true) {
     ENGRAM_ASSIGN_OR_RETURN(bool row, st->Step());
     if (!row) break;
     auto status = ParseItemStatus(st->Text(0));
     if (status.ok()) counts.items_by_status[static_cast<size_t>(*status)] = st->Int(1);
   }
-  ENGRAM_ASSIGN_OR_RETURN(Statement * sc, lease.db()->Prepare("SELECT count(*) FROM scopes"));
+  ENGRAM_ASSIGN_OR_RETURN(ScopedStatement sc, lease.db()->Prepare("SELECT count(*) FROM scopes"));
   ENGRAM_ASSIGN_OR_RETURN(bool row, sc->Step());
   counts.scopes = row ? sc->Int(0) : 0;
   sc->Reset();
@@ -323,7 +325,7 @@ Status MemoryStore::Scan(const Scope& scope, const std::string& model, bool with
   if (filter.scope_id < 0) return Status::Ok();
   std::unordered_map<int64_t, std::vector<float>> vectors;
   ENGRAM_ASSIGN_OR_RETURN(
-      Statement * vs,
+      ScopedStatement vs,
       db->Prepare("SELECT e.item_seq, e.dim, CASE WHEN ?3 THEN e.vector END FROM embeddings e "
                   "JOIN items i ON i.seq = e.item_seq WHERE i.scope_id = ?1 AND e.model = ?2"));
   vs->Bind(1, filter.scope_id).Bind(2, model).Bind(3, int64_t{with_vectors});
@@ -342,7 +344,7 @@ Status MemoryStore::Scan(const Scope& scope, const std::string& model, bool with
     std::memcpy(v.data(), vs->Blob(2), static_cast<size_t>(dim) * 4);
     vectors.emplace(vs->Int(0), std::move(v));
   }
-  ENGRAM_ASSIGN_OR_RETURN(Statement * st,
+  ENGRAM_ASSIGN_OR_RETURN(ScopedStatement st,
                           db->Prepare(kSelectItems + "WHERE scope_id = ? ORDER BY seq"));
   st->Bind(1, filter.scope_id);
   while (true) {
@@ -384,14 +386,14 @@ Result<std::vector<ScannedItem>> MemoryStore::GetBySeqs(const Scope& scope,
   ENGRAM_ASSIGN_OR_RETURN(ScopeFilter filter, ResolveForRead(db, whole));
   if (filter.scope_id < 0) return out;
   if (from_db != nullptr) {  // in the same snapshot as the rows
-    ENGRAM_ASSIGN_OR_RETURN(Statement * epoch,
+    ENGRAM_ASSIGN_OR_RETURN(ScopedStatement epoch,
                             db->Prepare("SELECT flushes FROM access_epoch WHERE id = 1"));
     ENGRAM_ASSIGN_OR_RETURN(bool row, epoch->Step());
     if (!row) return Status::Corruption("access_epoch has no row");
     from_db->access_epoch = epoch->Int(0);
     epoch->Reset();
   }
-  ENGRAM_ASSIGN_OR_RETURN(Statement * st,
+  ENGRAM_ASSIGN_OR_RETURN(ScopedStatement st,
                           db->Prepare(kSelectItems + "WHERE seq = ? AND scope_id = ?"));
   for (int64_t seq : missing) {
     st->Reset();
@@ -412,7 +414,7 @@ Result<VectorFingerprint> MemoryStore::Fingerprint(const Scope& scope, const std
   const Scope whole{scope.tenant, scope.user_id, "", ""};
   ENGRAM_ASSIGN_OR_RETURN(ScopeFilter filter, ResolveForRead(lease.db(), whole));
   ENGRAM_ASSIGN_OR_RETURN(
-      Statement * st,
+      ScopedStatement st,
       lease.db()->Prepare("SELECT count(*), coalesce(max(e.item_seq), 0), "
                           "coalesce(sum(e.item_seq), 0), coalesce(sum(e.created_at % 1000003), 0), "
                           "coalesce(sum(e.dim), 0) FROM embeddings e JOIN items i "

@@ -7,18 +7,18 @@ namespace engram {
 
 Status MemoryStore::AppendTurns(const Scope& scope, const std::vector<StoredTurn>& turns,
                                 TimestampMs now) {
-  std::lock_guard<GatedMutex> lock(write_mu_);
+  WriterCall call(this);
   Transaction txn(writer_.get());
   ENGRAM_RETURN_IF_ERROR(txn.Begin());
   ENGRAM_ASSIGN_OR_RETURN(int64_t scope_id, EnsureScopeId(scope));
   ENGRAM_ASSIGN_OR_RETURN(
-      Statement * ins,
+      ScopedStatement ins,
       writer_->Prepare("INSERT INTO sessions(scope_id, session_id, agent_id, started_at) "
                        "VALUES (?, ?, ?, ?) ON CONFLICT (scope_id, session_id) DO NOTHING"));
   ENGRAM_RETURN_IF_ERROR(
       ins->Bind(1, scope_id).Bind(2, scope.session_id).Bind(3, scope.agent_id).Bind(4, now).Run());
   ENGRAM_ASSIGN_OR_RETURN(
-      Statement * find,
+      ScopedStatement find,
       writer_->Prepare(
           "SELECT seq, closed_at FROM sessions WHERE scope_id = ? AND session_id = ?"));
   find->Bind(1, scope_id).Bind(2, scope.session_id);
@@ -31,7 +31,7 @@ Status MemoryStore::AppendTurns(const Scope& scope, const std::vector<StoredTurn
   TimestampMs last = 0;
   for (const StoredTurn& t : turns) {
     ENGRAM_ASSIGN_OR_RETURN(
-        Statement * st,
+        ScopedStatement st,
         writer_->Prepare("INSERT INTO turns(session_seq, message_id, role, content, created_at) "
                          "VALUES (?, ?, ?, ?, ?)"));
     Status s = st->Bind(1, session_seq)
@@ -48,7 +48,7 @@ Status MemoryStore::AppendTurns(const Scope& scope, const std::vector<StoredTurn
     last = std::max(last, t.at);
   }
   ENGRAM_ASSIGN_OR_RETURN(
-      Statement * up,
+      ScopedStatement up,
       writer_->Prepare("UPDATE sessions SET last_turn_at = max(coalesce(last_turn_at, 0), ?) "
                        "WHERE seq = ?"));
   ENGRAM_RETURN_IF_ERROR(up->Bind(1, last).Bind(2, session_seq).Run());
@@ -62,7 +62,7 @@ Result<SessionInfo> MemoryStore::GetSession(const Scope& scope, int recent) {
   auto not_found = Status::NotFound("session '" + scope.session_id + "' not found");
   if (!scope_id) return not_found;
   ENGRAM_ASSIGN_OR_RETURN(
-      Statement * st,
+      ScopedStatement st,
       db->Prepare("SELECT seq, agent_id, started_at, last_turn_at, closed_at, summary_id, "
                   "(SELECT count(*) FROM turns WHERE session_seq = sessions.seq) "
                   "FROM sessions WHERE scope_id = ? AND session_id = ?"));
@@ -80,7 +80,7 @@ Result<SessionInfo> MemoryStore::GetSession(const Scope& scope, int recent) {
   info.turn_count = st->Int(6);
   st->Reset();
   if (recent > 0) {
-    ENGRAM_ASSIGN_OR_RETURN(Statement * turns,
+    ENGRAM_ASSIGN_OR_RETURN(ScopedStatement turns,
                             db->Prepare("SELECT message_id, role, content, created_at FROM turns "
                                         "WHERE session_seq = ? ORDER BY seq DESC LIMIT ?"));
     turns->Bind(1, session_seq).Bind(2, int64_t{recent});
@@ -97,11 +97,13 @@ Result<SessionInfo> MemoryStore::GetSession(const Scope& scope, int recent) {
 
 Status MemoryStore::SetSessionSummary(const Scope& scope, const std::string& summary_id,
                                       std::optional<TimestampMs> closed_at) {
-  std::lock_guard<GatedMutex> lock(write_mu_);
+  WriterCall call(this);
+  Transaction txn(writer_.get());
+  ENGRAM_RETURN_IF_ERROR(txn.Begin());
   ENGRAM_ASSIGN_OR_RETURN(auto scope_id, FindScopeId(writer_.get(), scope));
   if (!scope_id) return Status::NotFound("session '" + scope.session_id + "' not found");
   ENGRAM_ASSIGN_OR_RETURN(
-      Statement * st,
+      ScopedStatement st,
       writer_->Prepare("UPDATE sessions SET summary_id = ?, "
                        "closed_at = coalesce(closed_at, ?) WHERE scope_id = ? AND session_id = ?"));
   ENGRAM_RETURN_IF_ERROR(st->Bind(1, summary_id)
@@ -112,7 +114,7 @@ Status MemoryStore::SetSessionSummary(const Scope& scope, const std::string& sum
   if (writer_->Changes() == 0) {
     return Status::NotFound("session '" + scope.session_id + "' not found");
   }
-  return Status::Ok();
+  return txn.Commit();
 }
 
 Result<UserExtras> MemoryStore::ReadUserExtras(const Scope& scope) {
@@ -126,10 +128,10 @@ Result<UserExtras> MemoryStore::ReadUserExtras(const Scope& scope) {
     ENGRAM_ASSIGN_OR_RETURN(auto scope_id, FindScopeId(db, whole));
     if (!scope_id) return out;
     ENGRAM_ASSIGN_OR_RETURN(
-        Statement * sessions,
+        ScopedStatement sessions,
         db->Prepare("SELECT seq, session_id, agent_id, started_at, last_turn_at, closed_at, "
                     "summary_id FROM sessions WHERE scope_id = ? ORDER BY seq"));
-    ENGRAM_ASSIGN_OR_RETURN(Statement * turns,
+    ENGRAM_ASSIGN_OR_RETURN(ScopedStatement turns,
                             db->Prepare("SELECT message_id, role, content, created_at FROM turns "
                                         "WHERE session_seq = ? ORDER BY seq"));
     sessions->Bind(1, *scope_id);
@@ -164,17 +166,17 @@ Result<ExtrasImportStats> MemoryStore::WriteUserExtras(const Scope& scope, const
                                                        OnConflict on_conflict) {
   const Scope whole{scope.tenant, scope.user_id, "", ""};
   ExtrasImportStats stats;
-  std::lock_guard<GatedMutex> lock(write_mu_);
+  WriterCall call(this);
   Transaction txn(writer_.get());
   ENGRAM_RETURN_IF_ERROR(txn.Begin());
   ENGRAM_ASSIGN_OR_RETURN(int64_t scope_id, EnsureScopeId(whole));
   ENGRAM_ASSIGN_OR_RETURN(
-      Statement * session,
+      ScopedStatement session,
       writer_->Prepare("INSERT INTO sessions(scope_id, session_id, agent_id, started_at, "
                        "last_turn_at, closed_at, summary_id) VALUES (?, ?, ?, ?, ?, ?, ?) "
                        "ON CONFLICT (scope_id, session_id) DO NOTHING"));
   ENGRAM_ASSIGN_OR_RETURN(
-      Statement * turn,
+      ScopedStatement turn,
       writer_->Prepare("INSERT INTO turns(session_seq, message_id, role, content, created_at) "
                        "VALUES (?, ?, ?, ?, ?)"));
   for (const SessionInfo& s : extras.sessions) {
@@ -212,7 +214,7 @@ Result<ExtrasImportStats> MemoryStore::WriteUserExtras(const Scope& scope, const
     std::string ids;
     for (const std::string& id : p.item_ids) ids += (ids.empty() ? "" : " ") + id;
     ENGRAM_ASSIGN_OR_RETURN(
-        Statement * put,
+        ScopedStatement put,
         writer_->Prepare("INSERT OR REPLACE INTO profiles (scope_id, summary, item_ids, "
                          "fingerprint, model, prompt_version, generated_at) "
                          "VALUES (?, ?, ?, ?, ?, ?, ?)"));
@@ -227,7 +229,7 @@ Result<ExtrasImportStats> MemoryStore::WriteUserExtras(const Scope& scope, const
     ++stats.profiles;
   }
   ENGRAM_ASSIGN_OR_RETURN(
-      Statement * log,
+      ScopedStatement log,
       writer_->Prepare("INSERT INTO lifecycle_log (scope_id, item_id, action, reason, at) "
                        "VALUES (?, ?, ?, ?, ?)"));
   for (const MaintenanceLogEntry& e : extras.maintenance_log) {

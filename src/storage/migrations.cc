@@ -252,7 +252,7 @@ CREATE INDEX audit_log_at ON audit_log (at);
 )sql";
 
 Result<bool> TableExists(Database* db, std::string_view name) {
-  ENGRAM_ASSIGN_OR_RETURN(Statement * st,
+  ENGRAM_ASSIGN_OR_RETURN(ScopedStatement st,
                           db->Prepare("SELECT 1 FROM sqlite_schema WHERE type='table' AND name=?"));
   st->Bind(1, name);
   return st->Step();
@@ -268,7 +268,7 @@ Status ApplyOne(Database* db, const Migration& m, TimestampMs now) {
   Transaction txn(db);
   ENGRAM_RETURN_IF_ERROR(txn.Begin());
   ENGRAM_RETURN_IF_ERROR(db->Exec(m.sql).WithContext("migration " + std::to_string(m.version)));
-  ENGRAM_ASSIGN_OR_RETURN(Statement * ins,
+  ENGRAM_ASSIGN_OR_RETURN(ScopedStatement ins,
                           db->Prepare("INSERT INTO schema_version(version, name, applied_at) "
                                       "VALUES (?, ?, ?)"));
   ENGRAM_RETURN_IF_ERROR(ins->Bind(1, int64_t{m.version}).Bind(2, m.name).Bind(3, now).Run());
@@ -301,7 +301,7 @@ Result<int> ReadSchemaVersion(Database* db) {
   ENGRAM_ASSIGN_OR_RETURN(int64_t app_id, PragmaInt(db, "application_id"));
   ENGRAM_ASSIGN_OR_RETURN(bool has_versions, TableExists(db, "schema_version"));
   if (!has_versions) {
-    ENGRAM_ASSIGN_OR_RETURN(Statement * st, db->Prepare("SELECT count(*) FROM sqlite_schema"));
+    ENGRAM_ASSIGN_OR_RETURN(ScopedStatement st, db->Prepare("SELECT count(*) FROM sqlite_schema"));
     ENGRAM_ASSIGN_OR_RETURN(bool row, st->Step());
     if (row && st->Int(0) != 0) {
       return Status::Corruption(db->path() + " is an SQLite database but not an Engram one");
@@ -312,7 +312,7 @@ Result<int> ReadSchemaVersion(Database* db) {
     return Status::Corruption(db->path() + " has a foreign application_id " +
                               std::to_string(app_id));
   }
-  ENGRAM_ASSIGN_OR_RETURN(Statement * st,
+  ENGRAM_ASSIGN_OR_RETURN(ScopedStatement st,
                           db->Prepare("SELECT coalesce(max(version), 0) FROM schema_version"));
   ENGRAM_ASSIGN_OR_RETURN(bool row, st->Step());
   return row ? static_cast<int>(st->Int(0)) : 0;

@@ -1,14 +1,63 @@
 #include "storage/sqlite.h"
 
 #include <algorithm>
+#include <array>
+#include <atomic>
+#include <chrono>
+#include <cstdlib>
+#include <cstring>
+#include <iostream>
+#include <thread>
 
 #include "core/status_macros.h"
 #include "storage/sealed_vfs.h"
 
 namespace engram {
+namespace {
+
+std::array<std::atomic<int64_t>, 256> g_error_counts{};
+
+void CountError(int rc) { g_error_counts[rc & 0xFF].fetch_add(1, std::memory_order_relaxed); }
+
+}  // namespace
+
+bool IsDatabaseFailure(int rc) {
+  switch (rc & 0xFF) {
+    case SQLITE_BUSY:
+    case SQLITE_LOCKED:
+    case SQLITE_IOERR:
+    case SQLITE_FULL:
+    case SQLITE_READONLY:
+    case SQLITE_CANTOPEN:
+    case SQLITE_CORRUPT:
+    case SQLITE_NOTADB:
+    case SQLITE_PROTOCOL:
+    case SQLITE_NOMEM:
+      return true;
+    default:
+      return false;
+  }
+}
+
+std::vector<SqliteErrorCount> SqliteErrorCounts() {
+  std::vector<SqliteErrorCount> out;
+  for (int rc = 1; rc < 256; ++rc) {
+    const int64_t n = g_error_counts[rc].load(std::memory_order_relaxed);
+    if (n == 0 || rc == SQLITE_ROW || rc == SQLITE_DONE) continue;
+    // sqlite3_errstr gives prose ("database is locked"); metrics want a stable short name.
+    static const std::array<const char*, 27> kNames = {
+        "ok",       "error",    "internal",  "perm",   "abort",   "busy",       "locked",
+        "nomem",    "readonly", "interrupt", "ioerr",  "corrupt", "notfound",   "full",
+        "cantopen", "protocol", "empty",     "schema", "toobig",  "constraint", "mismatch",
+        "misuse",   "nolfs",    "auth",      "format", "range",   "notadb"};
+    out.push_back({rc < static_cast<int>(kNames.size()) ? kNames[rc] : std::to_string(rc), n});
+  }
+  return out;
+}
 
 Status SqliteStatus(int rc, sqlite3* db, std::string_view context) {
   if (rc == SQLITE_OK || rc == SQLITE_DONE || rc == SQLITE_ROW) return Status::Ok();
+  CountError(rc);
   std::string msg(context);
   msg += ": ";
   msg += db ? sqlite3_errmsg(db) : sqlite3_errstr(rc);
@@ -33,6 +82,8 @@ Status SqliteStatus(int rc, sqlite3* db, std::string_view context) {
       return Status::Internal(std::move(msg));
   }
 }
+
+Statement::Statement(Database* owner, sqlite3_stmt* stmt) : owner_(owner), stmt_(stmt) {}
 
 void Statement::NoteBind(int rc, int index) {
   if (rc != SQLITE_OK && bind_error_ == SQLITE_OK) {
@@ -74,12 +125,14 @@ Statement& Statement::BindNull(int index) {
 
 Result<bool> Statement::Step() {
   if (bind_error_ != SQLITE_OK) {
-    return SqliteStatus(bind_error_, db_, "binding parameter " + std::to_string(bind_error_index_));
+    return SqliteStatus(bind_error_, owner_->raw(),
+                        "binding parameter " + std::to_string(bind_error_index_));
   }
   int rc = sqlite3_step(stmt_);
   if (rc == SQLITE_ROW) return true;
   if (rc == SQLITE_DONE) return false;
-  Status st = SqliteStatus(rc, db_, sqlite3_sql(stmt_) ? "executing statement" : "step");
+  Status st = SqliteStatus(rc, owner_->raw(), "executing statement");
+  owner_->NoteError(rc, st.message());
   sqlite3_reset(stmt_);
   return st;
 }
@@ -146,7 +199,7 @@ Result<std::unique_ptr<Database>> Database::Open(const std::string& path,
   }
   std::unique_ptr<Database> db(new Database(raw, path));
   sqlite3_extended_result_codes(raw, 1);
-  sqlite3_busy_timeout(raw, options.busy_timeout_ms);
+  db->SetBusyTimeout(options.busy_timeout_ms);
   if (options.synchronous != "FULL" && options.synchronous != "NORMAL") {
     return Status::InvalidArgument("synchronous must be FULL or NORMAL, got '" +
                                    options.synchronous + "'");
@@ -193,8 +246,39 @@ Status Database::ReserveSealBytes() {
 Status Database::Exec(std::string_view sql) {
   std::string s(sql);
   int rc = sqlite3_exec(db_, s.c_str(), nullptr, nullptr, nullptr);
-  if (rc != SQLITE_OK) return SqliteStatus(rc, db_, "executing SQL");
-  return Status::Ok();
+  if (rc == SQLITE_OK) return Status::Ok();
+  Status st = SqliteStatus(rc, db_, "executing SQL");
+  NoteError(rc, st.message());
+  return st;
+}
+
+void Database::SetBusyTimeout(int ms) {
+  sqlite3_busy_timeout(db_, ms);
+  busy_timeout_ms_ = ms;
+}
+
+void Database::NoteError(int rc, const std::string& message) {
+  last_error_rc_ = rc;
+  last_error_message_ = message;
+  ++error_count_;
+}
+
+std::string Database::Leftovers() const {
+  std::string out;
+  for (sqlite3_stmt* st = sqlite3_next_stmt(db_, nullptr); st; st = sqlite3_next_stmt(db_, st)) {
+    if (!sqlite3_stmt_busy(st)) continue;
+    const char* sql = sqlite3_sql(st);
+    out += std::string(out.empty() ? "" : "; ") + "statement left on a row: " + (sql ? sql : "?");
+  }
+  if (!sqlite3_get_autocommit(db_))
+    out += std::string(out.empty() ? "" : "; ") + "transaction open";
+  return out;
+}
+
+bool Database::Clean() {
+  ResetActiveStatements();
+  if (!sqlite3_get_autocommit(db_)) (void)Exec("ROLLBACK");
+  return Leftovers().empty();
 }
 
 Status Database::EnableWal() {
@@ -231,24 +315,28 @@ void Database::ResetActiveStatements() {
   }
 }
 
-Result<Statement*> Database::Prepare(const std::string& sql) {
+Result<ScopedStatement> Database::Prepare(const std::string& sql) {
   auto it = cache_.find(sql);
   if (it != cache_.end()) {
     it->second->Reset();
-    return it->second.get();
+    return ScopedStatement(it->second.get());
   }
   ENGRAM_ASSIGN_OR_RETURN(auto stmt, PrepareUncached(sql));
   Statement* p = stmt.get();
   cache_.emplace(sql, std::move(stmt));
-  return p;
+  return ScopedStatement(p);
 }
 
 Result<std::unique_ptr<Statement>> Database::PrepareUncached(const std::string& sql) {
   sqlite3_stmt* stmt = nullptr;
   int rc = sqlite3_prepare_v3(db_, sql.c_str(), static_cast<int>(sql.size()),
                               SQLITE_PREPARE_PERSISTENT, &stmt, nullptr);
-  if (rc != SQLITE_OK) return SqliteStatus(rc, db_, "preparing statement");
-  return std::make_unique<Statement>(db_, stmt);
+  if (rc != SQLITE_OK) {
+    Status st = SqliteStatus(rc, db_, "preparing statement");
+    NoteError(rc, st.message());
+    return st;
+  }
+  return std::make_unique<Statement>(this, stmt);
 }
 
 Transaction::~Transaction() {
@@ -258,7 +346,19 @@ Transaction::~Transaction() {
 }
 
 Status Transaction::Begin() {
-  ENGRAM_RETURN_IF_ERROR(db_->Exec("BEGIN IMMEDIATE"));
+  using Clock = std::chrono::steady_clock;
+  const auto deadline = Clock::now() + std::chrono::milliseconds(db_->busy_timeout_ms());
+  auto pause = std::chrono::milliseconds(1);
+  while (true) {
+    Status st = db_->Exec("BEGIN IMMEDIATE");
+    if (st.ok()) break;
+    // SQLite waited out the busy timeout already, or the error is not a lock: give up.
+    if ((db_->last_error_rc() & 0xFF) != SQLITE_BUSY || Clock::now() + pause >= deadline) {
+      return st;
+    }
+    std::this_thread::sleep_for(pause);
+    pause = std::min(pause * 2, std::chrono::milliseconds(50));
+  }
   open_ = true;
   return Status::Ok();
 }
@@ -266,8 +366,53 @@ Status Transaction::Begin() {
 Status Transaction::Commit() {
   db_->ResetActiveStatements();
   Status st = db_->Exec("COMMIT");
-  if (st.ok()) open_ = false;
+  if (st.ok()) {
+    open_ = false;
+    db_->NoteCommit();
+  }
   return st;
+}
+
+namespace {
+
+std::atomic<int> g_checks_forced{-1};  // -1: by the build and the environment
+
+void AbortOnLeftovers(std::string_view call, const std::string& leftovers) {
+  std::cerr << "engram: storage check failed: " << call << " ended with " << leftovers << std::endl;
+  std::abort();
+}
+
+std::atomic<ConnectionCheckHandler> g_check_handler{&AbortOnLeftovers};
+
+}  // namespace
+
+bool ConnectionChecksOn() {
+  const int forced = g_checks_forced.load(std::memory_order_relaxed);
+  if (forced >= 0) return forced == 1;
+#ifndef NDEBUG
+  return true;
+#else
+  static const bool from_env = [] {
+    const char* v = std::getenv("ENGRAM_CHECK_STORAGE");
+    return v != nullptr && *v != '\0' && std::strcmp(v, "0") != 0;
+  }();
+  return from_env;
+#endif
+}
+
+ConnectionCheckHandler SetConnectionCheckHandler(ConnectionCheckHandler handler) {
+  return g_check_handler.exchange(handler ? handler : &AbortOnLeftovers);
+}
+
+void SetConnectionChecksForTesting(bool on) { g_checks_forced.store(on ? 1 : 0); }
+
+bool ConnectionCall::End() {
+  if (ended_) return true;
+  ended_ = true;
+  const std::string leftovers = db_->Leftovers();
+  if (leftovers.empty()) return true;
+  if (ConnectionChecksOn()) g_check_handler.load()(call_, leftovers);
+  return db_->Clean();
 }
 
 ReadTransaction::~ReadTransaction() {
@@ -278,7 +423,7 @@ ReadTransaction::~ReadTransaction() {
 }
 
 Status ReadTransaction::Begin() {
-  ENGRAM_ASSIGN_OR_RETURN(Statement * begin, db_->Prepare("BEGIN"));
+  ENGRAM_ASSIGN_OR_RETURN(ScopedStatement begin, db_->Prepare("BEGIN"));
   ENGRAM_RETURN_IF_ERROR(begin->Run());
   open_ = true;
   return Status::Ok();

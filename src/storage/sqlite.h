@@ -16,6 +16,7 @@
 #include <string>
 #include <string_view>
 #include <unordered_map>
+#include <utility>
 #include <vector>
 
 #include "engram/encryption.h"
@@ -26,9 +27,23 @@ namespace engram {
 // Maps an SQLite result code (and the connection's message) to a Status.
 Status SqliteStatus(int rc, sqlite3* db, std::string_view context);
 
+class Database;
+
+// The kinds of failure that are the database's, not the request's: a lock held elsewhere, I/O,
+// a full disk, a read-only or damaged file. A write that meets one says nothing about its input.
+bool IsDatabaseFailure(int rc);
+
+// Errors met since the process started, by SQLite primary result code ("busy", "ioerr", ...):
+// every Status made from an SQLite code counts once (for /metrics).
+struct SqliteErrorCount {
+  std::string code;
+  int64_t count = 0;
+};
+std::vector<SqliteErrorCount> SqliteErrorCounts();
+
 class Statement {
  public:
-  Statement(sqlite3* db, sqlite3_stmt* stmt) : db_(db), stmt_(stmt) {}
+  Statement(Database* owner, sqlite3_stmt* stmt);
   ~Statement() { sqlite3_finalize(stmt_); }
   Statement(const Statement&) = delete;
   Statement& operator=(const Statement&) = delete;
@@ -62,10 +77,33 @@ class Statement {
  private:
   void NoteBind(int rc, int index);
 
-  sqlite3* db_;
+  Database* owner_;
   sqlite3_stmt* stmt_;
   int bind_error_ = SQLITE_OK;
   int bind_error_index_ = 0;
+};
+
+// A cached statement lent to one call: reset when the handle goes out of scope, on every path,
+// so no statement is left on a row after its call. A statement left on a row keeps its read
+// transaction (and snapshot) open; once another connection commits, that snapshot is stale and
+// every BEGIN IMMEDIATE on the connection fails with SQLITE_BUSY_SNAPSHOT without waiting.
+// Move-only; converts to the Statement* that helpers take.
+class ScopedStatement {
+ public:
+  explicit ScopedStatement(Statement* statement) : statement_(statement) {}
+  ScopedStatement(ScopedStatement&& other) noexcept
+      : statement_(std::exchange(other.statement_, nullptr)) {}
+  ScopedStatement& operator=(ScopedStatement&&) = delete;
+  ScopedStatement(const ScopedStatement&) = delete;
+  ~ScopedStatement() {
+    if (statement_) statement_->Reset();
+  }
+  Statement* operator->() const { return statement_; }
+  Statement& operator*() const { return *statement_; }
+  operator Statement*() const { return statement_; }  // NOLINT: implicit by design
+
+ private:
+  Statement* statement_;
 };
 
 // The WAL's size after it starts over (PRAGMA journal_size_limit).
@@ -117,15 +155,34 @@ class Database {
   // Syncs the database file (not the WAL) through SQLite's file layer. A checkpoint syncs it
   // only when it has copied the whole WAL; pages copied by earlier passes are synced then.
   Status SyncDatabaseFile();
-  // A cached prepared statement for `sql`, reset and with bindings cleared. The pointer stays
-  // valid for the connection's life; do not use the same statement twice at once.
-  Result<Statement*> Prepare(const std::string& sql);
+  // A cached prepared statement for `sql`, reset and with bindings cleared, lent until the
+  // handle goes out of scope (then reset again). Do not use the same statement twice at once.
+  Result<ScopedStatement> Prepare(const std::string& sql);
   // A one-off statement (not cached), for SQL built at run time.
   Result<std::unique_ptr<Statement>> PrepareUncached(const std::string& sql);
 
   // Resets every statement still mid-result. A statement left on a row keeps its read
   // transaction (and snapshot) open; call this before a connection is reused or committed.
   void ResetActiveStatements();
+
+  // What a storage call must leave behind (ConnectionCall checks it): no statement mid-result
+  // and no transaction open. Empty when clean; else what is left, for a message.
+  std::string Leftovers() const;
+  // Puts the connection back in that state: resets every statement, rolls back an open
+  // transaction. False when it is still not clean afterwards (the connection is unusable).
+  bool Clean();
+
+  // The last SQLite error on this connection (its extended result code; SQLITE_OK if none yet)
+  // and how many there have been: what a call met, even when it went on or rolled back.
+  void NoteError(int rc, const std::string& message);
+  int last_error_rc() const { return last_error_rc_; }
+  const std::string& last_error_message() const { return last_error_message_; }
+  int64_t error_count() const { return error_count_; }
+  int64_t commit_count() const { return commit_count_; }
+  int busy_timeout_ms() const { return busy_timeout_ms_; }
+  // How long a statement waits for a lock held elsewhere before failing with SQLITE_BUSY.
+  void SetBusyTimeout(int ms);
+  void NoteCommit() { ++commit_count_; }
 
   int64_t LastInsertRowid() const { return sqlite3_last_insert_rowid(db_); }
   int64_t Changes() const { return sqlite3_changes64(db_); }
@@ -139,9 +196,17 @@ class Database {
   sqlite3* db_;
   std::string path_;
   std::unordered_map<std::string, std::unique_ptr<Statement>> cache_;
+  int last_error_rc_ = SQLITE_OK;
+  std::string last_error_message_;
+  int64_t error_count_ = 0;
+  int64_t commit_count_ = 0;
+  int busy_timeout_ms_ = 0;
 };
 
 // BEGIN IMMEDIATE on construction (Begin()), ROLLBACK on destruction unless Commit() succeeded.
+// Begin retries a BUSY that SQLite returned without waiting (a stale snapshot, a deadlock it
+// refused to wait on) until the connection's busy timeout has passed; a BUSY after SQLite's own
+// wait is returned as it is.
 class Transaction {
  public:
   explicit Transaction(Database* db) : db_(db) {}
@@ -175,18 +240,36 @@ class ReadTransaction {
   bool open_ = false;
 };
 
-// Resets every statement of the connection when a call ends (ResetActiveStatements), so no
-// read leaves a transaction (and its snapshot) open between calls: rows another process wrote
-// are seen at once, and the connection never blocks a writer.
-class EndOfCall {
+// One storage call's use of a connection: construct it first in the call, so it ends last.
+// When the call ends the connection must be clean (Database::Leftovers empty). With checks on
+// (debug builds; ENGRAM_CHECK_STORAGE=1, which the test suite sets) a call that leaves a
+// statement mid-result or a transaction open is reported to the check handler, which aborts the
+// process naming the call unless a test installed its own; either way the connection is put
+// right (Database::Clean) before the next call uses it.
+class ConnectionCall {
  public:
-  explicit EndOfCall(Database* db) : db_(db) {}
-  ~EndOfCall() { db_->ResetActiveStatements(); }
-  EndOfCall(const EndOfCall&) = delete;
-  EndOfCall& operator=(const EndOfCall&) = delete;
+  ConnectionCall(Database* db, std::string_view call) : db_(db), call_(call) {}
+  ~ConnectionCall() { End(); }
+  ConnectionCall(const ConnectionCall&) = delete;
+  ConnectionCall& operator=(const ConnectionCall&) = delete;
+
+  // Ends the call early (the destructor then does nothing): for guards that look at the
+  // connection after it is clean. False when it could not be made clean.
+  bool End();
 
  private:
   Database* db_;
+  std::string_view call_;
+  bool ended_ = false;
 };
+
+// Whether ConnectionCall checks (see above).
+bool ConnectionChecksOn();
+// Receives each check failure (the call's name and what it left). The default aborts the
+// process after printing it; tests install one that records. Returns the previous handler.
+using ConnectionCheckHandler = void (*)(std::string_view call, const std::string& leftovers);
+ConnectionCheckHandler SetConnectionCheckHandler(ConnectionCheckHandler handler);
+// Forces checks on or off (tests); otherwise they follow the build and ENGRAM_CHECK_STORAGE.
+void SetConnectionChecksForTesting(bool on);
 
 }  // namespace engram

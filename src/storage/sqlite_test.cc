@@ -2,6 +2,9 @@
 
 #include <gtest/gtest.h>
 
+#include <chrono>
+#include <cstdlib>
+
 #include "testing/record_support.h"
 
 namespace engram {
@@ -91,6 +94,138 @@ TEST(CheckpointPassiveTest, ReportsTheFramesCopiedAndStopsAtAReadersSnapshot) {
   ASSERT_TRUE(restarted.ok());
   EXPECT_LT(restarted->log_frames, all->log_frames);
   EXPECT_EQ(Count(writer.get()), 3);
+}
+
+}  // namespace
+}  // namespace engram
+
+namespace engram {
+namespace {
+
+// What the check handler was told, for tests that leave a connection unclean on purpose.
+std::vector<std::string> g_reported;
+void Record(std::string_view call, const std::string& leftovers) {
+  g_reported.push_back(std::string(call) + ": " + leftovers);
+}
+
+class ConnectionCallTest : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    g_reported.clear();
+    SetConnectionChecksForTesting(true);
+    previous_ = SetConnectionCheckHandler(&Record);
+    db_ = Open(dir_.File("t.db"), false);
+    ASSERT_TRUE(db_->EnableWal().ok());
+    ASSERT_TRUE(db_->Exec("CREATE TABLE t(x); INSERT INTO t VALUES (1), (2)").ok());
+  }
+  void TearDown() override {
+    SetConnectionCheckHandler(previous_);
+    SetConnectionChecksForTesting(ConnectionChecksOnByDefault());
+  }
+  static bool ConnectionChecksOnByDefault() {
+#ifndef NDEBUG
+    return true;
+#else
+    const char* v = std::getenv("ENGRAM_CHECK_STORAGE");
+    return v != nullptr && *v != '\0' && std::string_view(v) != "0";
+#endif
+  }
+
+  testing::TempDir dir_;
+  std::unique_ptr<Database> db_;
+  ConnectionCheckHandler previous_ = nullptr;
+};
+
+// A lent statement is reset when its handle goes, on every path: an early return on a row
+// leaves nothing open (the leak behind a server whose writes all failed after a session close).
+TEST_F(ConnectionCallTest, AScopedStatementIsResetWhenItsHandleGoes) {
+  auto first_row = [&]() -> Result<int64_t> {
+    auto st = db_->Prepare("SELECT x FROM t ORDER BY x");
+    if (!st.ok()) return st.status();
+    auto row = (*st)->Step();
+    if (!row.ok()) return row.status();
+    return (*st)->Int(0);  // returns on the first of two rows
+  };
+  ASSERT_EQ(*first_row(), 1);
+  EXPECT_EQ(db_->Leftovers(), "");
+  EXPECT_TRUE(sqlite3_get_autocommit(db_->raw()));
+  {
+    ConnectionCall call(db_.get(), "clean call");
+    ASSERT_EQ(*first_row(), 1);
+  }
+  EXPECT_TRUE(g_reported.empty());
+}
+
+// A statement kept on a row, or a transaction left open, past the end of a call is reported
+// with the call's name, and the connection is cleaned for the next call.
+TEST_F(ConnectionCallTest, WhatACallLeavesIsReportedAndCleaned) {
+  auto kept = db_->PrepareUncached("SELECT x FROM t");
+  ASSERT_TRUE(kept.ok());
+  {
+    ConnectionCall call(db_.get(), "LeakyRead");
+    ASSERT_TRUE(*(*kept)->Step());
+  }
+  ASSERT_EQ(g_reported.size(), 1u);
+  EXPECT_EQ(g_reported[0], "LeakyRead: statement left on a row: SELECT x FROM t");
+  EXPECT_EQ(db_->Leftovers(), "");
+  {
+    ConnectionCall call(db_.get(), "LeakyWrite");
+    ASSERT_TRUE(db_->Exec("BEGIN IMMEDIATE; INSERT INTO t VALUES (3)").ok());
+  }
+  ASSERT_EQ(g_reported.size(), 2u);
+  EXPECT_EQ(g_reported[1], "LeakyWrite: transaction open");
+  EXPECT_TRUE(sqlite3_get_autocommit(db_->raw()));
+  EXPECT_EQ(Count(db_.get()), 2);  // rolled back, not committed
+}
+
+// Without checks a leftover is cleaned all the same, and nothing is reported.
+TEST_F(ConnectionCallTest, WithChecksOffLeftoversAreCleanedSilently) {
+  SetConnectionChecksForTesting(false);
+  {
+    ConnectionCall call(db_.get(), "LeakyWrite");
+    ASSERT_TRUE(db_->Exec("BEGIN IMMEDIATE; INSERT INTO t VALUES (3)").ok());
+  }
+  EXPECT_TRUE(g_reported.empty());
+  EXPECT_TRUE(sqlite3_get_autocommit(db_->raw()));
+  EXPECT_EQ(Count(db_.get()), 2);
+}
+
+// A BUSY that SQLite returns without waiting (here: a stale snapshot held by a statement of
+// the same call) is retried until the busy timeout has passed, then returned as unavailable;
+// a BUSY after SQLite's own wait is returned at once.
+TEST_F(ConnectionCallTest, BeginRetriesABusyUntilTheBusyTimeout) {
+  db_->SetBusyTimeout(300);
+  auto other = Open(dir_.File("t.db"), false);
+  auto kept = db_->PrepareUncached("SELECT x FROM t");
+  ASSERT_TRUE(*(*kept)->Step());                              // a read snapshot
+  ASSERT_TRUE(other->Exec("INSERT INTO t VALUES (9)").ok());  // now stale
+  const auto start = std::chrono::steady_clock::now();
+  Transaction txn(db_.get());
+  Status st = txn.Begin();
+  const auto waited = std::chrono::steady_clock::now() - start;
+  EXPECT_EQ(st.code(), StatusCode::kUnavailable) << st.ToString();
+  EXPECT_EQ(db_->last_error_rc(), SQLITE_BUSY_SNAPSHOT);
+  EXPECT_GE(waited, std::chrono::milliseconds(200));
+  (*kept)->Reset();
+  EXPECT_TRUE(txn.Begin().ok());  // the snapshot gone, the write lock is free
+}
+
+// Errors are counted by SQLite's primary code for /metrics.
+TEST_F(ConnectionCallTest, ErrorsAreCountedByCode) {
+  auto count = [](const std::string& code) {
+    for (const SqliteErrorCount& e : SqliteErrorCounts()) {
+      if (e.code == code) return e.count;
+    }
+    return int64_t{0};
+  };
+  const int64_t before = count("constraint");
+  ASSERT_TRUE(db_->Exec("CREATE UNIQUE INDEX t_x ON t(x)").ok());
+  EXPECT_EQ(db_->Exec("INSERT INTO t VALUES (1)").code(), StatusCode::kConflict);
+  EXPECT_EQ(count("constraint"), before + 1);
+  EXPECT_EQ(db_->last_error_rc() & 0xFF, SQLITE_CONSTRAINT);
+  EXPECT_FALSE(IsDatabaseFailure(db_->last_error_rc()));
+  EXPECT_TRUE(IsDatabaseFailure(SQLITE_BUSY_SNAPSHOT));
+  EXPECT_TRUE(IsDatabaseFailure(SQLITE_IOERR_WRITE));
 }
 
 }  // namespace

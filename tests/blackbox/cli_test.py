@@ -63,7 +63,8 @@ def run_engram(args, db=None, user=None, tenant=None, as_json=False, stdin=b"", 
     if as_json:
         cmd.append("--json")
     cmd += list(args)
-    full_env = {k: v for k, v in os.environ.items() if not k.startswith("ENGRAM_")}
+    full_env = {k: v for k, v in os.environ.items() if not k.startswith("ENGRAM_")
+                or k == "ENGRAM_CHECK_STORAGE"}  # the suite's storage checks stay on
     full_env.update(env or {})
     if isinstance(stdin, str):
         stdin = stdin.encode("utf-8")

@@ -25,7 +25,8 @@ TOOLS = {"add_memory", "search_memories", "get_context", "list_memories", "get_m
 
 
 def clean_env(extra=None):
-    env = {k: v for k, v in os.environ.items() if not k.startswith("ENGRAM_")}
+    env = {k: v for k, v in os.environ.items() if not k.startswith("ENGRAM_")
+                or k == "ENGRAM_CHECK_STORAGE"}  # the suite's storage checks stay on
     env.update(extra or {})
     return env
 
