@@ -36,6 +36,10 @@ struct SessionAppendResult {
   std::vector<StoredTurn> turns;      // as stored, with their message ids
   RememberResult remembered;          // with infer: what extraction stored
   std::optional<MemoryItem> summary;  // set when this call wrote the session summary
+  // Set when this call was due to write the summary and could not: the turns and what was
+  // remembered are stored all the same (the summary is written at the next summary point or
+  // the close), so the call still succeeds.
+  std::string summary_error;
 };
 
 // What the working memory holds for a session right now.

@@ -103,6 +103,9 @@ class MemoryWriter {
                                       const std::vector<Turn>& turns,
                                       const std::vector<std::string>& kept_ids,
                                       const RememberOptions& options);
+  // Decides what the candidate does against its neighbours as they are now: fills `w`'s
+  // decision, reason, target and what it also supersedes (and adjusts its slot and validity).
+  Status DecideWrite(const Scope& scope, const Candidate& c, TimestampMs said, PlannedWrite* w);
   // Stores the turns marked in `keep` as episodic items; kept_ids[i] is turn i's item id (empty
   // when not kept). `failure` (extraction's error, or empty) goes into their ADD reason.
   Status KeepTurns(const Scope& scope, const std::vector<Turn>& turns,

@@ -108,13 +108,13 @@ bool JobQueue::RunOne() {
   const TimestampMs done_at = options_.clock->NowMs();
   Status finished;
   if (result.ok()) {
-    finished = store_->Finish(job.seq, JobState::kDone, *result, "", done_at, done_at);
+    finished = store_->Finish(job, JobState::kDone, *result, "", done_at, done_at);
   } else {
     const bool retry = result.status().code() == StatusCode::kUnavailable &&
                        job.info.attempts < options_.max_attempts;
     const int64_t backoff = options_.initial_backoff_ms << std::min(job.info.attempts - 1, 16);
     finished =
-        store_->Finish(job.seq, retry ? JobState::kQueued : JobState::kFailed, "",
+        store_->Finish(job, retry ? JobState::kQueued : JobState::kFailed, "",
                        result.status().ToString(), retry ? done_at + backoff : done_at, done_at);
   }
   if (!finished.ok()) {

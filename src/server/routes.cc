@@ -115,9 +115,14 @@ Reply SessionMessages(const Services& s, const Call& call) {
     out["session_id"] = req->scope.session_id;
     out["turns"] = std::move(turns);
     out["summary"] = appended->summary ? ItemToJson(*appended->summary) : json(nullptr);
+    if (!appended->summary_error.empty()) out["summary_error"] = appended->summary_error;
     Reply r = JsonReply(out, 201);
     if (!appended->remembered.extraction_error.empty()) {
       r.log_detail = "extraction failed: " + appended->remembered.extraction_error;
+    }
+    if (!appended->summary_error.empty()) {
+      r.log_detail += (r.log_detail.empty() ? "" : "; ") + std::string("summary not written: ") +
+                      appended->summary_error;
     }
     return r;
   });

@@ -168,6 +168,31 @@ TEST_F(PurgeTest, WorkingMemoryForgetsAPurgedTurnAtOnce) {
   EXPECT_EQ(working->turns[0].content, "I love jasmine tea.");
 }
 
+// A fact said first outside any session, then again in one: the repeat's kept turn is linked to
+// the fact, and its session turn lives in that session, not the fact's (none). Purging the
+// fact erases that session turn too (the soak test found it still served).
+TEST_F(PurgeTest, APurgeErasesTheSessionTurnsOfEveryLinkedTurnInItsOwnSession) {
+  auto first = writer_->Remember(alice_, {Turn{"user", "I live in Quetzalburg now.", 0, ""}});
+  ASSERT_TRUE(first.ok()) << first.status().ToString();
+  std::string fact_id;
+  for (const auto& w : first->writes) {
+    if (!w.turn) fact_id = w.memory.id;
+  }
+  ASSERT_FALSE(fact_id.empty());
+  clock_.Advance(60'000);
+  Say(chat_, "I live in Quetzalburg now.");
+  auto fact = engine_->Get(alice_, fact_id);
+  ASSERT_TRUE(fact.ok());
+  ASSERT_EQ(fact->source.turn_ids.size(), 2u);  // the repeat's turn is linked to the fact
+  auto purged = engine_->Purge(alice_, fact_id, PurgeOptions{});
+  ASSERT_TRUE(purged.ok()) << purged.status().ToString();
+  EXPECT_EQ(purged->session_turns, 1);
+  auto working = sessions_->Working(chat_);
+  ASSERT_TRUE(working.ok());
+  EXPECT_TRUE(working->turns.empty());
+  EXPECT_FALSE(Found("Quetzalburg"));
+}
+
 TEST_F(PurgeTest, AVerifiedUserPurgeFindsNothingAndSharedWordsAreNotTraces) {
   Say(chat_, "I live in Quetzalburg now.");
   Say(chat_, "我住在鸢尾镇九四七号。");

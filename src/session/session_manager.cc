@@ -3,6 +3,7 @@
 #include <set>
 #include <unordered_map>
 
+#include "codec/item_validation.h"
 #include "core/status_macros.h"
 #include "engram/llm.h"
 #include "engram/sessions.h"
@@ -164,8 +165,14 @@ Result<SessionAppendResult> SessionManager::Append(const Scope& scope,
     ENGRAM_ASSIGN_OR_RETURN(result.remembered, writer_->Remember(scope, fresh, earlier, options));
   }
   if (summarize) {
-    ENGRAM_ASSIGN_OR_RETURN(SessionInfo info, engine_->GetSession(scope, 0));
-    ENGRAM_ASSIGN_OR_RETURN(result.summary, WriteSummary(scope, info, /*close=*/false));
+    auto info = engine_->GetSession(scope, 0);
+    auto summary =
+        info.ok() ? WriteSummary(scope, *info, /*close=*/false) : Result<MemoryItem>(info.status());
+    if (summary.ok()) {
+      result.summary = std::move(summary).value();
+    } else {
+      result.summary_error = summary.status().ToString();
+    }
   }
   return result;
 }
@@ -210,8 +217,12 @@ Result<MemoryItem> SessionManager::WriteSummary(const Scope& scope, const Sessio
   std::string method;
   std::string text = Summarize(full.recent, &method);
   if (text.empty()) text = "(empty session)";
+  // A source lists at most kMaxListEntries messages: the newest, which the summary leans on
+  // (a long session's summary is still written, and names its latest turns).
   std::vector<std::string> ids;
-  for (const StoredTurn& t : full.recent) ids.push_back(t.message_id);
+  const size_t first =
+      full.recent.size() > kMaxListEntries ? full.recent.size() - kMaxListEntries : 0;
+  for (size_t i = first; i < full.recent.size(); ++i) ids.push_back(full.recent[i].message_id);
   Source source;
   source.extractor = "summary:" + method;
   source.session_id = scope.session_id;

@@ -274,6 +274,33 @@ TEST_F(SessionManagerTest, ClosingASessionOfOneShortTurnSummarizesTheTurn) {
   EXPECT_EQ((*closed)->source.message_ids.size(), 1u);
 }
 
+// A session longer than a source's 64 message ids is still summarized, at every summary point
+// and on close; the summary names its newest turns (the soak test found both answering 400).
+TEST_F(SessionManagerTest, ALongSessionIsSummarizedNamingItsNewestTurns) {
+  options_.summarize_every = 35;
+  Reopen();
+  std::vector<StoredTurn> stored;
+  for (int batch = 0; batch < 2; ++batch) {
+    std::vector<Turn> turns;
+    for (int i = 0; i < 35; ++i) {
+      turns.push_back(
+          {"user", "Turn " + std::to_string(batch * 35 + i) + " about gardening", 0, ""});
+    }
+    auto r = sessions_->Append(s1_, turns, /*infer=*/false);
+    ASSERT_TRUE(r.ok()) << r.status().ToString();
+    EXPECT_TRUE(r->summary_error.empty()) << r->summary_error;
+    EXPECT_TRUE(r->summary.has_value());
+    stored.insert(stored.end(), r->turns.begin(), r->turns.end());
+  }
+  auto closed = sessions_->Close(s1_);
+  ASSERT_TRUE(closed.ok()) << closed.status().ToString();
+  ASSERT_TRUE(closed->has_value());
+  const std::vector<std::string>& ids = (*closed)->source.message_ids;
+  ASSERT_EQ(ids.size(), 64u);
+  EXPECT_EQ(ids.back(), stored.back().message_id);
+  EXPECT_EQ(ids.front(), stored[stored.size() - 64].message_id);
+}
+
 TEST_F(SessionManagerTest, BadInputIsRefused) {
   EXPECT_EQ(
       sessions_->Append(Scope{"default", "alice", "", ""}, Turns({"x"}), false).status().code(),

@@ -128,17 +128,18 @@ Result<std::optional<ClaimedJob>> JobStore::ClaimDue(TimestampMs now) {
   return std::optional<ClaimedJob>(std::move(job));
 }
 
-Status JobStore::Finish(int64_t seq, JobState state, const std::string& result,
+Status JobStore::Finish(const ClaimedJob& job, JobState state, const std::string& result,
                         const std::string& error, TimestampMs next_attempt_at, TimestampMs now) {
   std::lock_guard<std::mutex> lock(mu_);
   ConnectionCall call(db_.get(), "JobStore::Finish");
   ENGRAM_ASSIGN_OR_RETURN(
       ScopedStatement st,
       db_->Prepare("UPDATE jobs SET state = ?, result = ?, error = ?, next_attempt_at = ?, "
-                   "updated_at = ? WHERE seq = ?"));
+                   "updated_at = ? WHERE seq = ? AND id = ?"));
   st->Bind(1, ToString(state));
   result.empty() ? st->BindNull(2) : st->Bind(2, result);
-  return st->Bind(3, error).Bind(4, next_attempt_at).Bind(5, now).Bind(6, seq).Run();
+  st->Bind(3, error).Bind(4, next_attempt_at).Bind(5, now);
+  return st->Bind(6, job.seq).Bind(7, job.info.id).Run();
 }
 
 Result<int64_t> JobStore::RequeueRunning(TimestampMs now) {

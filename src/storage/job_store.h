@@ -37,8 +37,11 @@ class JobStore {
   Result<JobInfo> Get(const Scope& scope, const std::string& id);
   // The oldest queued job due at `now`, marked running with one more attempt; nullopt if none.
   Result<std::optional<ClaimedJob>> ClaimDue(TimestampMs now);
-  Status Finish(int64_t seq, JobState state, const std::string& result, const std::string& error,
-                TimestampMs next_attempt_at, TimestampMs now);
+  // Records how the claimed job ended. A job erased meanwhile (its user's data purged) is left
+  // erased: its row's seq may by then belong to another job (seqs of deleted rows are reused),
+  // so the row is matched by seq and id together, and a row that is gone is not an error.
+  Status Finish(const ClaimedJob& job, JobState state, const std::string& result,
+                const std::string& error, TimestampMs next_attempt_at, TimestampMs now);
   // Jobs left running by a process that died are queued again; returns how many.
   Result<int64_t> RequeueRunning(TimestampMs now);
   // Deletes done and failed jobs last changed before `before` (their payload and result hold

@@ -70,5 +70,35 @@ TEST(JobStoreTest, ConcurrentInsertsAreAllCommittedAndADuplicateFailsAlone) {
   EXPECT_TRUE((*reopened)->Get(alice, "job_7_1").ok());
 }
 
+// A job whose user is erased while it runs (its row deleted) may see its seq reused by the
+// next job, another user's: the end of the first must not land on the second.
+TEST(JobStoreTest, TheEndOfAnErasedJobNeverLandsOnTheJobThatReusedItsSeq) {
+  testing::TempDir dir;
+  auto store = JobStore::Open(dir.File("jobs.db"), kNow);
+  ASSERT_TRUE(store.ok()) << store.status().ToString();
+  const Scope alice{"default", "alice", "", ""};
+  const Scope bob{"default", "bob", "", ""};
+  ASSERT_TRUE((*store)->Insert(alice, "job_alice", "echo", "alice said", kNow).ok());
+  auto claimed = (*store)->ClaimDue(kNow);
+  ASSERT_TRUE(claimed.ok() && claimed->has_value());
+  auto other = Database::Open(dir.File("jobs.db"), DatabaseOptions{});
+  ASSERT_TRUE(other.ok());
+  ASSERT_TRUE((*other)->Exec("DELETE FROM jobs WHERE id = 'job_alice'").ok());  // as a purge
+  ASSERT_TRUE((*store)->Insert(bob, "job_bob", "echo", "bob said", kNow + 1).ok());
+  auto bob_seq = (*other)->PrepareUncached("SELECT seq FROM jobs WHERE id = 'job_bob'");
+  ASSERT_TRUE(bob_seq.ok() && *(*bob_seq)->Step());
+  ASSERT_EQ((*bob_seq)->Int(0), (*claimed)->seq);  // the seq was reused
+  bob_seq->reset();
+  ASSERT_TRUE((*store)
+                  ->Finish(**claimed, JobState::kDone, "{\"alice\": true}", "", kNow + 2, kNow + 2)
+                  .ok());
+  auto bob_job = (*store)->Get(bob, "job_bob");
+  ASSERT_TRUE(bob_job.ok()) << bob_job.status().ToString();
+  EXPECT_EQ(bob_job->state, JobState::kQueued);
+  EXPECT_EQ(bob_job->attempts, 0);
+  EXPECT_EQ(bob_job->result, "");
+  EXPECT_EQ((*store)->Get(alice, "job_alice").status().code(), StatusCode::kNotFound);
+}
+
 }  // namespace
 }  // namespace engram

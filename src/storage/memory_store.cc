@@ -423,7 +423,15 @@ Result<PurgeResult> MemoryStore::Purge(const Scope& scope, std::string_view id,
       const Scope whole{scope.tenant, scope.user_id, "", ""};
       ScopeFilter all;
       all.scope_id = scope_id;
-      std::vector<std::string> message_ids = item.source.message_ids;
+      // Message ids name turns of one session each: the item's own in its session, and each
+      // kept turn's in the turn's session (a fact said outside a session may be repeated, and
+      // linked to a turn, in one).
+      auto session_of = [](const MemoryItem& m) {
+        return !m.source.session_id.empty() ? m.source.session_id : m.scope.session_id;
+      };
+      std::vector<std::pair<std::string, std::string>> messages;  // (message id, session)
+      for (const std::string& m : item.source.message_ids)
+        messages.emplace_back(m, session_of(item));
       std::vector<std::string> turn_ids;
       for (const std::string& turn_id : item.source.turn_ids) {
         int64_t turn_seq = 0;
@@ -434,10 +442,10 @@ Result<PurgeResult> MemoryStore::Purge(const Scope& scope, std::string_view id,
         }
         add(turn->id, turn_seq);
         turn_ids.push_back(turn->id);
-        for (const std::string& m : turn->source.message_ids) message_ids.push_back(m);
+        for (const std::string& m : turn->source.message_ids) {
+          messages.emplace_back(m, session_of(*turn));
+        }
       }
-      const std::string& session =
-          !item.source.session_id.empty() ? item.source.session_id : item.scope.session_id;
       ENGRAM_ASSIGN_OR_RETURN(
           ScopedStatement turns,
           writer_->Prepare("DELETE FROM turns WHERE message_id = ? AND session_seq = "
@@ -447,8 +455,8 @@ Result<PurgeResult> MemoryStore::Purge(const Scope& scope, std::string_view id,
           writer_->Prepare("SELECT seq, id FROM items WHERE scope_id = ? AND type = 'summary' "
                            "AND (session_id = ?2 OR source_session = ?2) "
                            "AND instr(source_messages, json_quote(?3)) > 0"));
-      for (const std::string& m : message_ids) {
-        if (session.empty()) break;  // message ids name turns of one session
+      for (const auto& [m, session] : messages) {
+        if (session.empty()) continue;  // said outside a session: no session turn
         turns->Reset();
         ENGRAM_RETURN_IF_ERROR(turns->Bind(1, m).Bind(2, scope_id).Bind(3, session).Run());
         out.session_turns += writer_->Changes();

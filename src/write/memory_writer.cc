@@ -14,6 +14,9 @@ namespace {
 // a kept turn's relevance, SearchQuery::turn_weight).
 constexpr double kTurnImportance = 0.3;
 
+// Decisions tried for a candidate whose target changed before its commit; then it is added.
+constexpr int kDecisionAttempts = 3;
+
 std::string LowerCase(std::string s) {
   for (char& ch : s) ch = static_cast<char>(std::tolower(static_cast<unsigned char>(ch)));
   return s;
@@ -321,6 +324,30 @@ Result<WriteOutcome> MemoryWriter::WriteCandidate(const Scope& scope, const Cand
   else if (said > 0)
     m.valid_from = said;
 
+  // The memory a decision targets may be deleted or purged by another request between the
+  // decision and its commit: the candidate is then decided again against what is there now,
+  // and at last added on its own. What the user said is never dropped for it.
+  const PlannedWrite base = std::move(w);
+  for (int attempt = 0;; ++attempt) {
+    w = base;
+    if (attempt < kDecisionAttempts) {
+      ENGRAM_RETURN_IF_ERROR(DecideWrite(scope, c, said, &w));
+    } else {
+      w.reason = "ADD (the memories it was decided against changed while it was written)";
+    }
+    auto applied = engine_->ApplyWrite(scope, w);
+    const StatusCode code = applied.status().code();
+    if (applied.ok() || w.decision == WriteDecision::kAdd ||
+        (code != StatusCode::kNotFound && code != StatusCode::kConflict)) {
+      return applied;
+    }
+  }
+}
+
+Status MemoryWriter::DecideWrite(const Scope& scope, const Candidate& c, TimestampMs said,
+                                 PlannedWrite* planned) {
+  PlannedWrite& w = *planned;
+  NewMemory& m = w.memory;
   NeighbourQuery nq;
   nq.content = c.content;
   nq.slot = c.slot;
@@ -385,7 +412,7 @@ Result<WriteOutcome> MemoryWriter::WriteCandidate(const Scope& scope, const Cand
       m.valid_from = std::max(said, old.valid_from + 1);
     }
   }
-  return engine_->ApplyWrite(scope, w);
+  return Status::Ok();
 }
 
 }  // namespace engram

@@ -30,6 +30,76 @@ class FailingResolver : public ConflictResolver {
 
 using MemoryWriterTest = WriterTest;
 
+// Decides NOOP against its first neighbour, after deleting or purging it first (as another
+// request may between a decision and its commit) the first `races` times it is asked.
+class RacedResolver : public ConflictResolver {
+ public:
+  RacedResolver(Engine* engine, Scope scope, int races, bool purge)
+      : engine_(engine), scope_(std::move(scope)), races_(races), purge_(purge) {}
+  const std::string& name() const override { return name_; }
+  Result<DecisionResult> Decide(const Candidate&, const std::vector<Neighbour>& n) override {
+    ++calls;
+    if (n.empty()) return DecisionResult{WriteDecision::kAdd, -1, "", "nothing like it", {}};
+    if (calls <= races_) {
+      Status gone =
+          purge_ ? engine_->Purge(scope_, n[0].item.id) : engine_->Delete(scope_, n[0].item.id);
+      EXPECT_TRUE(gone.ok()) << gone.ToString();
+    }
+    return DecisionResult{WriteDecision::kNoop, 0, "", "same as " + n[0].item.id, {}};
+  }
+  int calls = 0;
+
+ private:
+  std::string name_ = "raced";
+  Engine* engine_;
+  Scope scope_;
+  int races_;
+  bool purge_;
+};
+
+// A memory the decision named is deleted (or purged) before the decision commits: the candidate
+// is decided again against what is there now, and never lost; when every decision races, it
+// is added on its own.
+TEST_F(MemoryWriterTest, ACandidateWhoseTargetVanishesIsDecidedAgainAndKept) {
+  for (const bool purge : {false, true}) {
+    for (const int races : {1, 100}) {
+      SCOPED_TRACE(std::string(purge ? "purge" : "delete") + ", races " + std::to_string(races));
+      Scope scope = alice_;
+      scope.user_id = std::string("raced-") + (purge ? "p" : "d") + std::to_string(races);
+      for (const char* text :
+           {"I love hiking", "I love hiking in the Alps", "I love hiking a lot"}) {
+        auto seeded = engine_->Add(scope, NewMemory{.content = text});
+        ASSERT_TRUE(seeded.ok()) << seeded.status().ToString();
+      }
+      auto resolver = std::make_shared<RacedResolver>(engine_.get(), scope, races, purge);
+      ExtractionResult r{{Cand("User loves hiking")}, "scripted-v1", ""};
+      auto extractor =
+          std::make_shared<ScriptedExtractor>(std::vector<Result<ExtractionResult>>{r});
+      MemoryWriter writer(engine_.get(),
+                          WriterOptions{.extractor = extractor, .resolver = resolver});
+      auto out = writer.Remember(scope, {UserTurn("I love hiking", kT0, "m1")});
+      ASSERT_TRUE(out.ok()) << out.status().ToString();
+      const std::vector<WriteOutcome> written = Memories(*out);
+      ASSERT_EQ(written.size(), 1u);
+      if (races == 1) {
+        EXPECT_EQ(written[0].decision, WriteDecision::kNoop);  // the second decision held
+        EXPECT_EQ(resolver->calls, 2);
+      } else {
+        EXPECT_EQ(written[0].decision, WriteDecision::kAdd);
+        EXPECT_EQ(written[0].memory.content, "User loves hiking");
+        auto history = engine_->History(scope, written[0].memory.id);
+        ASSERT_TRUE(history.ok() && !history->empty());
+        EXPECT_NE(history->front().reason.find("changed while it was written"), std::string::npos)
+            << history->front().reason;
+        EXPECT_EQ(resolver->calls, 3);
+      }
+      auto stored = engine_->Get(scope, written[0].memory.id);
+      ASSERT_TRUE(stored.ok()) << stored.status().ToString();
+      EXPECT_EQ(stored->status, ItemStatus::kActive);
+    }
+  }
+}
+
 TEST_F(MemoryWriterTest, KeepsTheTurnAndLinksItWithWhatItSaid) {
   ExtractionResult r{{Cand("lives in Hangzhou", "user/location", true)}, "scripted-v1", "p7"};
   auto extractor = std::make_shared<ScriptedExtractor>(std::vector<Result<ExtractionResult>>{r});
