@@ -18,6 +18,11 @@ for p in "${PACKAGES[@]}"; do
     missing+=("$p")
   fi
 done
+# Node.js and npm run the client SDKs' tests (scripts/clients_test.sh). A machine may have them
+# from elsewhere (NodeSource's nodejs bundles npm): then Debian's are not installed over them.
+if ! command -v node >/dev/null || ! command -v npm >/dev/null; then
+  missing+=(nodejs npm)
+fi
 [ ${#missing[@]} -eq 0 ] && exit 0
 
 echo "installing missing packages: ${missing[*]}"
