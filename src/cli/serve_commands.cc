@@ -43,6 +43,13 @@ void AddServeOptions(CLI::App* cmd, server::ServerOptions& o) {
   cmd->add_flag("--allow-plain-http", o.allow_plain_http,
                 "Serve plain HTTP on a non-loopback address (a TLS-terminating proxy in front)")
       ->envname("ENGRAM_ALLOW_PLAIN_HTTP");
+  cmd->add_flag("!--no-console", o.console, "Serve no web console at / (the API only)")
+      ->envname("ENGRAM_NO_CONSOLE");
+  cmd->add_option("--console-dir", o.console_dir,
+                  "Serve the web console's files from this folder instead of the built-in ones "
+                  "(console/dist while working on the console)")
+      ->envname("ENGRAM_CONSOLE_DIR")
+      ->check(CLI::ExistingDirectory);
   cmd->add_option("--port", o.port, "TCP port (0: any free port, printed at start)")
       ->envname("ENGRAM_PORT")
       ->capture_default_str();

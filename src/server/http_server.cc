@@ -38,6 +38,7 @@
 #include "core/status_macros.h"
 #include "server/access_log.h"
 #include "server/audit_trail.h"
+#include "server/console_assets.h"
 #include "server/edge_relay.h"
 #include "server/metrics.h"
 #include "server/rate_limiter.h"
@@ -130,6 +131,9 @@ int64_t SteadyMs() {
 }
 
 // One request, from its headers to the completion of its reply (MHD's per-request context).
+// The access log's and the metrics' route label of the console's files.
+constexpr char kConsoleRoute[] = "GET /console";
+
 struct Exchange {
   Clock::time_point start = Clock::now();
   int route = -1;  // index into the route table; -1: none matched
@@ -249,6 +253,7 @@ class HttpServer::Impl {
     services_.reads_block = options_.reads_block;
     services_.audit = options_.audit;
     services_.metrics = [this] { return RenderMetrics(); };
+    if (options_.console) console_ = std::make_unique<ConsoleAssets>(options_.console_dir);
     routes_ = MakeRoutes(services_);
     for (const Route& route : routes_) {
       patterns_.emplace_back(route.path);
@@ -602,6 +607,10 @@ class HttpServer::Impl {
         break;
       }
     }
+    if (ex->route < 0 && console_ && (ex->rec.method == "GET" || ex->rec.method == "HEAD") &&
+        ConsoleAssets::IsConsolePath(url)) {
+      ex->rec.route = kConsoleRoute;
+    }
     // Relayed, the request has arrived whole or is timed by the relay, and the reply's pace is
     // the relay's to judge (edge_relay.h); otherwise the library times silence.
     const ConnectionState* relayed = StateOf(c);
@@ -659,7 +668,14 @@ class HttpServer::Impl {
     if (ex->queued) return MHD_YES;
     if (ex->reply) return Queue(c, ex, std::move(*ex->reply));
     if (ex->refused) return Queue(c, ex, std::move(*ex->refused));
-    if (ex->route < 0) return Queue(c, ex, Unrouted(ex->rec.method, ex->rec.path));
+    if (ex->route < 0) {
+      // The console's files: static, in memory (or a small file of --console-dir), so served
+      // from the event loop; a name it does not have is a 404 like any other path.
+      if (ex->rec.route == kConsoleRoute) {
+        if (auto file = console_->Serve(ex->rec.path)) return Queue(c, ex, std::move(*file));
+      }
+      return Queue(c, ex, Unrouted(ex->rec.method, ex->rec.path));
+    }
     ex->rec.bytes_in = ex->call.body.size();
     ReadRequest(c, ex);
     if (routes_[ex->route].blocking == Blocking::kNo) return Queue(c, ex, Handle(ex));
@@ -958,6 +974,7 @@ class HttpServer::Impl {
   KeyStore* keys_;
   ServerOptions options_;
   Services services_;
+  std::unique_ptr<ConsoleAssets> console_;  // null: --no-console
   std::vector<Route> routes_;
   std::vector<PathPattern> patterns_;  // routes_[i]'s path
   HeadLimits head_limits_;

@@ -51,6 +51,10 @@ struct ServerOptions {
   int max_connections = 4096;
   int max_connections_per_ip = 256;
   std::string openapi_json;  // the document served at /openapi.json
+  // The web console at `/` (server/console_assets.h): compiled-in files, or those of
+  // console_dir when set; false serves none.
+  bool console = true;
+  std::string console_dir;
   bool reads_block = false;  // search and context call a remote provider
   // TLS (libmicrohttpd over GnuTLS): PEM files of the certificate (chain) and its private key;
   // both or neither. Without them a non-loopback address is refused unless allow_plain_http

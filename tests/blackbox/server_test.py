@@ -793,7 +793,7 @@ class OpsTest(ApiTestCase):
         self.assertEqual(samples["engram_http_rate_limited_total"], 0)
 
     def test_unknown_routes_are_404(self):
-        for method, path in [("GET", "/"), ("GET", "/v2/memories"), ("POST", "/v1/nothing"),
+        for method, path in [("POST", "/"), ("GET", "/v2/memories"), ("POST", "/v1/nothing"),
                              ("GET", "/v1/memories/x/y"), ("GET", "/v1/admin"),
                              ("DELETE", "/v1/admin/keys/a/b"), ("GET", "/healthz/x")]:
             with self.subTest(path=path):
@@ -932,6 +932,47 @@ class LifecycleTest(ApiTestCase):
                    mentions="limit")
         self.fails(self.c, "GET", "/v1/maintenance/log", params={}, mentions="user_id")
         self.assertEqual(self.count("kai"), 1)
+
+
+class ConsoleFilesTest(ServerTestCase):
+    """The web console's files: `/` and `/console/<file>`, compiled into the binary (or from
+    --console-dir), each with a content type and a policy that keeps the page to its own
+    origin; no other path, no climbing out of the folder, none with --no-console. The console's
+    behaviour is tested in a browser (tests/console)."""
+
+    def test_the_built_in_console_is_served_at_the_root(self):
+        c = self.start_server().client()
+        r = c.request("GET", "/")
+        self.assertEqual(r.status, 200, r)
+        self.assertTrue(r.header("content-type").startswith("text/html"), r)
+        self.assertIn(b"<html", r.body)
+        policy = r.header("content-security-policy")
+        self.assertIn("script-src 'self'", policy)
+        self.assertIn("connect-src 'self'", policy)
+        self.assertEqual(r.header("x-content-type-options"), "nosniff")
+        with open(os.path.join(h.ROOT, "console", "dist", "index.html"), "rb") as f:
+            self.assertEqual(r.body, f.read())
+        for path in ["/console/missing.js", "/console/.hidden", "/console/a/b.js",
+                     "/console/..%2F..%2Fetc%2Fpasswd", "/index.html"]:
+            with self.subTest(path=path):
+                self.assert_error_body(c.request("GET", path), 404, "not_found")
+
+    def test_a_console_folder_is_served_and_no_console_serves_nothing(self):
+        folder = os.path.join(self.dir, "console")
+        os.makedirs(folder)
+        with open(os.path.join(folder, "index.html"), "w") as f:
+            f.write("<!doctype html><title>dev console</title>")
+        with open(os.path.join(folder, "app.js"), "w") as f:
+            f.write("console.log('dev');")
+        c = self.start_server("--console-dir", folder, name="dev").client()
+        self.assertIn(b"dev console", c.request("GET", "/").body)
+        js = c.request("GET", "/console/app.js")
+        self.assertEqual(js.status, 200, js)
+        self.assertTrue(js.header("content-type").startswith("text/javascript"), js)
+        off = self.start_server("--no-console", db=os.path.join(self.dir, "off.db"),
+                                name="off").client()
+        self.assert_error_body(off.request("GET", "/"), 404, "not_found")
+        self.assertEqual(off.request("GET", "/healthz").status, 200)
 
 
 class HugePagesTest(ServerTestCase):
