@@ -21,6 +21,8 @@
 #include <mutex>
 #include <optional>
 
+#include "storage/lock_safe_reads.h"
+
 namespace engram {
 namespace {
 
@@ -436,12 +438,20 @@ FileSealState StateOfHead(std::string_view head) {
 }
 
 // Up to `n` bytes from the start of `path`; nullopt when there is no such file.
+// Through lock_safe_reads.h: a connection of this process may be open on the file already.
 std::optional<std::string> ReadHead(const std::string& path, size_t n) {
-  std::ifstream in(path, std::ios::binary);
-  if (!in) return std::nullopt;
   std::string head(n, '\0');
-  in.read(head.data(), static_cast<std::streamsize>(n));
-  head.resize(static_cast<size_t>(in.gcount()));
+  size_t have = 0;
+  while (have < n) {
+    auto got = ReadFileAt(path, static_cast<int64_t>(have), head.data() + have, n - have);
+    if (!got.ok()) {
+      if (have == 0) return std::nullopt;
+      break;
+    }
+    if (*got == 0) break;
+    have += *got;
+  }
+  head.resize(have);
   return head;
 }
 

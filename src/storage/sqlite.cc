@@ -10,6 +10,7 @@
 #include <thread>
 
 #include "core/status_macros.h"
+#include "storage/lock_safe_reads.h"
 #include "storage/sealed_vfs.h"
 
 namespace engram {
@@ -165,6 +166,7 @@ std::optional<int64_t> Statement::OptionalInt(int col) const {
 Database::~Database() {
   cache_.clear();  // finalize statements before closing
   sqlite3_close_v2(db_);
+  if (registered_) NoteConnectionClosed(path_);
 }
 
 namespace {
@@ -206,6 +208,10 @@ Result<std::unique_ptr<Database>> Database::Open(const std::string& path,
   }
   // Check the file is a database at all before changing anything (NOTADB surfaces here).
   ENGRAM_RETURN_IF_ERROR(db->Exec("SELECT count(*) FROM sqlite_schema").WithContext(path));
+  // The file exists now (a new one is created by the first read): counted from here on, so
+  // reads beside SQLite keep their descriptors while this connection is open.
+  NoteConnectionOpened(path);
+  db->registered_ = true;
   if (options.key) ENGRAM_RETURN_IF_ERROR(db->ReserveSealBytes());
   if (options.read_only) ENGRAM_RETURN_IF_ERROR(db->Exec("PRAGMA query_only=ON"));
   ENGRAM_RETURN_IF_ERROR(db->Exec("PRAGMA synchronous=" + options.synchronous));

@@ -201,6 +201,7 @@ class Database {
   int64_t error_count_ = 0;
   int64_t commit_count_ = 0;
   int busy_timeout_ms_ = 0;
+  bool registered_ = false;  // counted in lock_safe_reads.h's registry of open connections
 };
 
 // BEGIN IMMEDIATE on construction (Begin()), ROLLBACK on destruction unless Commit() succeeded.

@@ -1,10 +1,14 @@
 #include "storage/sqlite.h"
 
+#include <fcntl.h>
 #include <gtest/gtest.h>
+#include <sys/wait.h>
+#include <unistd.h>
 
 #include <chrono>
 #include <cstdlib>
 
+#include "storage/lock_safe_reads.h"
 #include "testing/record_support.h"
 
 namespace engram {
@@ -226,6 +230,55 @@ TEST_F(ConnectionCallTest, ErrorsAreCountedByCode) {
   EXPECT_FALSE(IsDatabaseFailure(db_->last_error_rc()));
   EXPECT_TRUE(IsDatabaseFailure(SQLITE_BUSY_SNAPSHOT));
   EXPECT_TRUE(IsDatabaseFailure(SQLITE_IOERR_WRITE));
+}
+
+}  // namespace
+}  // namespace engram
+
+namespace engram {
+namespace {
+
+// Whether another process could take SQLite's EXCLUSIVE lock on the database file (a write lock
+// on its shared-lock bytes, where every connection of a WAL database keeps a read lock): asked
+// from a child process, since POSIX locks of the asking process never conflict with its own.
+bool AnotherProcessCouldLockExclusively(const std::string& path) {
+  const pid_t child = fork();
+  if (child == 0) {
+    const int fd = ::open(path.c_str(), O_RDWR);
+    struct flock lock {};
+    lock.l_type = F_WRLCK;
+    lock.l_whence = SEEK_SET;
+    lock.l_start = 0x40000000 + 2;  // SQLite's SHARED_FIRST (PENDING_BYTE + 2)
+    lock.l_len = 510;               // SHARED_SIZE
+    _exit(fd >= 0 && ::fcntl(fd, F_SETLK, &lock) == 0 ? 0 : 1);
+  }
+  int status = 0;
+  waitpid(child, &status, 0);
+  return WIFEXITED(status) && WEXITSTATUS(status) == 0;
+}
+
+// A connection keeps its lock on the database file while this process reads the file beside
+// SQLite (the key check of another connection it opens, the byte scan of a verified purge):
+// closing a descriptor of its own would drop every lock the process holds on the file, and
+// another process could then checkpoint and delete a WAL this one still writes.
+TEST(LockSafeReadsTest, ReadingTheFileBesideAConnectionKeepsItsLocks) {
+  testing::TempDir dir;
+  const std::string path = dir.File("t.db");
+  auto db = Open(path, false);
+  ASSERT_TRUE(db->EnableWal().ok());
+  ASSERT_TRUE(db->Exec("CREATE TABLE t(x); INSERT INTO t VALUES (1)").ok());
+  EXPECT_EQ(Count(db.get()), 1);  // a read: the connection holds its shared lock
+  ASSERT_FALSE(AnotherProcessCouldLockExclusively(path));
+  char head[100];
+  auto got = ReadFileAt(path, 0, head, sizeof head);
+  ASSERT_TRUE(got.ok()) << got.status().ToString();
+  EXPECT_EQ(std::string(head, 15), "SQLite format 3");
+  EXPECT_FALSE(AnotherProcessCouldLockExclusively(path));
+  auto reader = Open(path, true);  // opening checks page 1 for a key
+  reader.reset();
+  EXPECT_FALSE(AnotherProcessCouldLockExclusively(path));
+  db.reset();  // the last connection: nothing holds the file any more
+  EXPECT_TRUE(AnotherProcessCouldLockExclusively(path));
 }
 
 }  // namespace

@@ -10,6 +10,8 @@
 #include <fstream>
 #include <unordered_map>
 
+#include "storage/lock_safe_reads.h"
+
 namespace engram {
 namespace {
 
@@ -90,15 +92,20 @@ Result<std::vector<TraceHit>> ScanForNeedles(const std::vector<std::string>& fil
   const size_t longest = set.longest();
   std::vector<char> buf(kChunk + longest);
   for (const std::string& file : files) {
-    std::ifstream in(file, std::ios::binary);
-    if (!in) return Status::IOError("cannot read " + file);
     // Each chunk is read after the last bytes of the one before that could start a needle, so
-    // a needle that straddles two chunks is seen whole.
+    // a needle that straddles two chunks is seen whole. Reads go through lock_safe_reads.h: the
+    // database's files are open in this process's connections.
     size_t carried = 0;
     int64_t base = 0;  // file offset of buf[0]
     while (true) {
-      in.read(buf.data() + carried, static_cast<std::streamsize>(kChunk));
-      const size_t got = static_cast<size_t>(in.gcount());
+      size_t got = 0;
+      while (got < kChunk) {
+        auto n = ReadFileAt(file, base + static_cast<int64_t>(carried + got),
+                            buf.data() + carried + got, kChunk - got);
+        if (!n.ok()) return Status::IOError("cannot read " + file + ": " + n.status().message());
+        if (*n == 0) break;
+        got += *n;
+      }
       const size_t have = carried + got;
       scanned += static_cast<int64_t>(got);
       const bool last = got < kChunk;

@@ -1357,6 +1357,36 @@ class CloseThenWriteTest(ServerTestCase):
         self.assertEqual(got["content"], "probe")
 
 
+class SecondProcessTest(ServerTestCase):
+    """Another process writing the database while the server runs (`engram keys create`, as the
+    README shows): the server's connections used to lose their lock on the file whenever it
+    opened a connection (its key check read page 1 through a descriptor of its own and closed
+    it), so the other process, finding itself alone at exit, checkpointed and deleted the WAL
+    the server was writing: the server's next writes failed with "disk I/O error" and what it
+    had acknowledged meanwhile could vanish at the next start."""
+
+    def test_writes_after_another_process_wrote_succeed_and_survive_a_restart(self):
+        server = self.start_server()
+        key = h.create_key(server.db, "t-second")["secret"]  # another process writes, exits
+        time.sleep(1.1)  # keyless mode ends within a second of the first key
+        c = h.Client(server.port, key=key, store_as_given=False)
+        server.clients.append(c)
+        said = {}
+        for text in ["I'm allergic to shellfish", "I live in Bergen", "My sister is called Ada"]:
+            m = self.ok(c, "POST", "/v1/memories", {"user_id": "u", "content": text},
+                        expect=201)
+            said[text] = [r["id"] for r in m["results"]]
+            h.run_engram(server.db, "--json", "keys", "list")  # another process reads, exits
+        self.assertEqual(server.stop(), 0, server.stderr())
+        self.assertNotIn("disk I/O", server.stderr())
+        again = self.start_server(name="again")
+        c2 = h.Client(again.port, key=key)
+        again.clients.append(c2)
+        for text, ids in said.items():
+            for id_ in ids:
+                self.ok(c2, "GET", "/v1/memories/" + id_, params={"user_id": "u"})
+
+
 def main():
     global SEED, SECONDS, THREADS, SUMMARY_JSON
     parser = argparse.ArgumentParser(add_help=False)
