@@ -4,8 +4,11 @@
 // compared, and changing the model means re-embedding (`engram reembed`).
 #pragma once
 
+#include <functional>
 #include <memory>
 #include <string>
+#include <string_view>
+#include <utility>
 #include <vector>
 
 #include "engram/status.h"
@@ -43,12 +46,27 @@ struct HttpResponse {
   std::string body;
   std::vector<std::pair<std::string, std::string>> headers;
 };
+// What a streamed POST hands its caller as the response arrives (HttpTransport::PostStream).
+struct HttpStreamHandler {
+  // The status and headers, once, before any body; false abandons the request.
+  std::function<bool(int status, const std::vector<std::pair<std::string, std::string>>& headers)>
+      on_response;
+  // Each piece of the body as it arrives; false abandons the request.
+  std::function<bool(std::string_view piece)> on_body;
+};
+
 class HttpTransport {
  public:
   virtual ~HttpTransport() = default;
   // A response of any HTTP status is OK; Unavailable only when no response arrived
   // (connection refused, timeout). Thread-safe.
   virtual Result<HttpResponse> Post(const HttpRequest& request) = 0;
+  // The same POST with the response handed over as it arrives (a server-sent event stream).
+  // OK once the body ended or a handler abandoned it; Unavailable when no response arrived or
+  // the body broke off (then on_response may have been called). request.timeout_ms bounds
+  // each wait for bytes, not the whole stream. The default posts and hands over the whole
+  // body at once (for transports that cannot stream, such as test fakes).
+  virtual Status PostStream(const HttpRequest& request, const HttpStreamHandler& handler);
 };
 // The default transport (cpp-httplib, HTTP and HTTPS).
 std::unique_ptr<HttpTransport> MakeHttpTransport();

@@ -43,6 +43,23 @@ void AddServeOptions(CLI::App* cmd, server::ServerOptions& o) {
   cmd->add_flag("--allow-plain-http", o.allow_plain_http,
                 "Serve plain HTTP on a non-loopback address (a TLS-terminating proxy in front)")
       ->envname("ENGRAM_ALLOW_PLAIN_HTTP");
+  cmd->add_option("--upstream-url", o.chat.upstream_url,
+                  "The chat proxy's upstream: an OpenAI-compatible base URL (https://api.openai"
+                  ".com/v1, http://localhost:11434/v1, ...); set, POST /v1/chat/completions adds "
+                  "the user's memory to each request and writes the exchange back")
+      ->envname("ENGRAM_UPSTREAM_URL");
+  cmd->add_option("--proxy-budget", o.chat.token_budget,
+                  "Tokens of memory the chat proxy puts into the system message (a request's "
+                  "X-Engram-Budget or engram.token_budget overrides it)")
+      ->envname("ENGRAM_PROXY_BUDGET")
+      ->capture_default_str()
+      ->check(CLI::Range(16, 32768));
+  cmd->add_flag("--proxy-profile", o.chat.profile,
+                "The chat proxy includes the user's profile (a request may say otherwise)")
+      ->envname("ENGRAM_PROXY_PROFILE");
+  cmd->add_flag("--proxy-recall", o.chat.recall,
+                "The chat proxy includes proactive recall (a request may say otherwise)")
+      ->envname("ENGRAM_PROXY_RECALL");
   cmd->add_flag("!--no-console", o.console, "Serve no web console at / (the API only)")
       ->envname("ENGRAM_NO_CONSOLE");
   cmd->add_option("--console-dir", o.console_dir,
@@ -156,6 +173,8 @@ struct WriteFlags {
   double job_retention_days = 7;
   double audit_retention_days = 365;
   bool no_audit = false;
+  std::string upstream_key_env = "OPENAI_API_KEY";  // the chat proxy's upstream key
+  int upstream_timeout_s = 120;
 };
 
 void AddWriteOptions(CLI::App* cmd, WriteFlags& w) {
@@ -168,6 +187,15 @@ void AddWriteOptions(CLI::App* cmd, WriteFlags& w) {
   cmd->add_option("--summarize-every", w.sessions.summarize_every,
                   "Write a session summary every this many turns (0: only on close)")
       ->check(CLI::Range(0, 100000));
+  cmd->add_option("--upstream-key-env", w.upstream_key_env,
+                  "Environment variable holding the chat proxy upstream's API key")
+      ->envname("ENGRAM_UPSTREAM_KEY_ENV")
+      ->capture_default_str();
+  cmd->add_option("--upstream-timeout", w.upstream_timeout_s,
+                  "Seconds the chat proxy waits for the upstream's next bytes")
+      ->envname("ENGRAM_UPSTREAM_TIMEOUT")
+      ->capture_default_str()
+      ->check(CLI::Range(1, 3600));
   cmd->add_option("--job-workers", w.job_workers, "Threads running asynchronous adds")
       ->check(CLI::Range(1, 64));
   cmd->add_option("--job-retention-days", w.job_retention_days,
@@ -197,6 +225,19 @@ int RunServe(Context& ctx, server::ServerOptions options, WriteFlags flags) {
   sessions.ttl_ms = flags.session_ttl_s * 1000;
   const int job_workers = flags.job_workers;
   options.openapi_json = server::kOpenApiDocument;
+  if (!options.chat.upstream_url.empty()) {
+    const std::string& url = options.chat.upstream_url;
+    if (!url.starts_with("http://") && !url.starts_with("https://")) {
+      return ctx.Fail(
+          Status::InvalidArgument("--upstream-url must be an http:// or https:// URL, "
+                                  "got '" +
+                                  url + "'"));
+    }
+    while (options.chat.upstream_url.ends_with("/")) options.chat.upstream_url.pop_back();
+    const char* key = std::getenv(flags.upstream_key_env.c_str());
+    options.chat.api_key = key ? key : "";
+    options.chat.timeout_ms = flags.upstream_timeout_s * 1000;
+  }
   options.reads_block = ctx.embedder != "hash";  // the openai embedder: a request per query
   ctx.maintenance_interval_ms = flags.maintain_interval_s * 1000;
   Engine* engine = ctx.OpenEngine(/*create=*/true);

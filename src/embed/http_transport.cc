@@ -203,6 +203,49 @@ class PooledHttpTransport final : public HttpTransport {
     return response;
   }
 
+ public:
+  Status PostStream(const HttpRequest& request, const HttpStreamHandler& handler) override {
+    try {
+      return PostStreamUnguarded(request, handler);
+    } catch (const std::exception& e) {
+      return Status::Internal(std::string("HTTP transport raised: ") + e.what());
+    } catch (...) {
+      return Status::Internal("HTTP transport raised an unknown exception");
+    }
+  }
+
+ private:
+  Status PostStreamUnguarded(const HttpRequest& request, const HttpStreamHandler& handler) {
+    if (request.timeout_ms <= 0) return Status::InvalidArgument("HTTP timeout_ms must be positive");
+    ENGRAM_ASSIGN_OR_RETURN(ParsedUrl url, ParseUrl(request.url));
+    ENGRAM_RETURN_IF_ERROR(CheckHeaders(request));
+    httplib::Request req;
+    req.method = "POST";
+    req.path = url.path;
+    req.body = request.body;
+    for (const auto& [name, value] : request.headers) req.headers.emplace(name, value);
+    bool abandoned = false;
+    req.response_handler = [&](const httplib::Response& response) {
+      std::vector<std::pair<std::string, std::string>> headers(response.headers.begin(),
+                                                               response.headers.end());
+      abandoned = !handler.on_response(response.status, headers);
+      return !abandoned;
+    };
+    req.content_receiver = [&](const char* data, size_t n, uint64_t, uint64_t) {
+      abandoned = !handler.on_body(std::string_view(data, n));
+      return !abandoned;
+    };
+    // A stream is not pooled: it may be abandoned mid-body, and its length is the upstream's.
+    std::unique_ptr<httplib::ClientImpl> client = NewClient(url);
+    SetTimeouts(client.get(), request.timeout_ms);
+    httplib::Response response;
+    httplib::Error error = httplib::Error::Success;
+    if (client->send(req, response, error) || abandoned) return Status::Ok();
+    return Status::Unavailable(
+        "POST " + url.key + url.path + ": " +
+        (error == httplib::Error::Success ? "the response broke off" : httplib::to_string(error)));
+  }
+
   std::unique_ptr<httplib::ClientImpl> Acquire(const ParsedUrl& url) {
     {
       std::lock_guard<std::mutex> lock(mutex_);
@@ -228,6 +271,12 @@ class PooledHttpTransport final : public HttpTransport {
 };
 
 }  // namespace
+
+Status HttpTransport::PostStream(const HttpRequest& request, const HttpStreamHandler& handler) {
+  ENGRAM_ASSIGN_OR_RETURN(HttpResponse response, Post(request));
+  if (handler.on_response(response.status, response.headers)) handler.on_body(response.body);
+  return Status::Ok();
+}
 
 std::unique_ptr<HttpTransport> MakeHttpTransport() {
   return std::make_unique<PooledHttpTransport>();

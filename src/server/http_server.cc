@@ -38,6 +38,7 @@
 #include "core/status_macros.h"
 #include "server/access_log.h"
 #include "server/audit_trail.h"
+#include "server/chat_proxy.h"
 #include "server/console_assets.h"
 #include "server/edge_relay.h"
 #include "server/metrics.h"
@@ -252,6 +253,10 @@ class HttpServer::Impl {
     services_.openapi_json = options_.openapi_json;
     services_.reads_block = options_.reads_block;
     services_.audit = options_.audit;
+    if (!options_.chat.upstream_url.empty()) {
+      chat_ = std::make_unique<ChatProxy>(options_.chat, engine_, write.jobs);
+      services_.chat = chat_.get();
+    }
     services_.metrics = [this] { return RenderMetrics(); };
     if (options_.console) console_ = std::make_unique<ConsoleAssets>(options_.console_dir);
     routes_ = MakeRoutes(services_);
@@ -700,6 +705,14 @@ class HttpServer::Impl {
           return MHD_YES;
         },
         &ex->call.params);
+    for (const char* name : {"X-Engram-User", "X-Engram-Session", "X-Engram-Budget",
+                             "X-Engram-Profile", "X-Engram-Recall"}) {
+      if (const char* value = MHD_lookup_connection_value(c, MHD_HEADER_KIND, name)) {
+        std::string lower(name);
+        for (char& ch : lower) ch = static_cast<char>(std::tolower(static_cast<unsigned char>(ch)));
+        ex->call.headers.emplace(std::move(lower), value);
+      }
+    }
     const char* auth = MHD_lookup_connection_value(c, MHD_HEADER_KIND, "Authorization");
     constexpr std::string_view kBearer = "Bearer ";
     if (auth && std::string_view(auth).size() > kBearer.size() &&
@@ -714,7 +727,10 @@ class HttpServer::Impl {
     const Route& route = routes_[ex->route];
     if (route.access != Access::kPublic) {
       Caller caller;
-      if (auto denied = Authenticate(ex->presented_key, &caller)) return std::move(*denied);
+      const bool keyless = route.any_key_when_keyless && OpenMode();
+      if (auto denied = Authenticate(keyless ? "" : ex->presented_key, &caller)) {
+        return std::move(*denied);
+      }
       ex->rec.key_id = caller.key_id;
       ex->rec.tenant = caller.tenant;
       if (route.access == Access::kAdmin && !caller.admin) {
@@ -808,8 +824,10 @@ class HttpServer::Impl {
     }
     rec.status = reply.status;
     rec.bytes_out = reply.body.size();
-    MHD_Response* res = MHD_create_response_from_buffer(reply.body.size(), reply.body.data(),
-                                                        MHD_RESPMEM_MUST_COPY);
+    MHD_Response* res = reply.stream
+                            ? StreamResponse(c, reply.stream)
+                            : MHD_create_response_from_buffer(reply.body.size(), reply.body.data(),
+                                                              MHD_RESPMEM_MUST_COPY);
     MHD_add_response_header(res, "Content-Type", reply.content_type.c_str());
     MHD_add_response_header(res, "X-Request-Id", rec.request_id.c_str());
     for (const auto& [name, value] : reply.headers) {
@@ -830,6 +848,32 @@ class HttpServer::Impl {
       Audit(*ex);
     }
     return queued;
+  }
+
+  // A chunked response whose body is read from `body` as it is written (StreamBody): with
+  // nothing to send, the reader suspends the connection and the next write resumes it, so
+  // the event loop never waits on the producer.
+  static MHD_Response* StreamResponse(MHD_Connection* c, std::shared_ptr<StreamBody> body) {
+    struct Source {
+      std::shared_ptr<StreamBody> body;
+      MHD_Connection* connection;
+    };
+    body->SetResume([c] { MHD_resume_connection(c); });
+    auto* source = new Source{std::move(body), c};
+    return MHD_create_response_from_callback(
+        MHD_SIZE_UNKNOWN, 16 * 1024,
+        [](void* cls, uint64_t, char* buf, size_t max) -> ssize_t {
+          auto* src = static_cast<Source*>(cls);
+          const long n =
+              src->body->Read(buf, max, [src] { MHD_suspend_connection(src->connection); });
+          return n == StreamBody::kEnd ? MHD_CONTENT_READER_END_OF_STREAM : n;
+        },
+        source,
+        [](void* cls) {
+          auto* src = static_cast<Source*>(cls);
+          src->body->Close();  // the connection is done with it: the producer stops
+          delete src;
+        });
   }
 
   // The request's audit entry: who, which user's data, which route, the outcome; never content.
@@ -975,6 +1019,7 @@ class HttpServer::Impl {
   ServerOptions options_;
   Services services_;
   std::unique_ptr<ConsoleAssets> console_;  // null: --no-console
+  std::unique_ptr<ChatProxy> chat_;         // null: no upstream configured
   std::vector<Route> routes_;
   std::vector<PathPattern> patterns_;  // routes_[i]'s path
   HeadLimits head_limits_;

@@ -22,6 +22,7 @@
 #include "engram/sessions.h"
 #include "engram/status.h"
 #include "engram/write_path.h"
+#include "server/chat_proxy.h"
 
 namespace engram::server {
 
@@ -51,6 +52,9 @@ struct ServerOptions {
   int max_connections = 4096;
   int max_connections_per_ip = 256;
   std::string openapi_json;  // the document served at /openapi.json
+  // The chat proxy at POST /v1/chat/completions (server/chat_proxy.h); off without an
+  // upstream_url.
+  ChatProxyOptions chat;
   // The web console at `/` (server/console_assets.h): compiled-in files, or those of
   // console_dir when set; false serves none.
   bool console = true;

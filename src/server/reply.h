@@ -1,6 +1,7 @@
 // Reply: what a handler returns, and the one place core errors become HTTP statuses.
 #pragma once
 
+#include <memory>
 #include <nlohmann/json.hpp>
 #include <string>
 #include <string_view>
@@ -8,6 +9,7 @@
 #include <vector>
 
 #include "engram/status.h"
+#include "server/stream_body.h"
 
 namespace engram::server {
 
@@ -17,6 +19,8 @@ struct Reply {
   std::string content_type = "application/json";
   std::vector<std::pair<std::string, std::string>> headers;
   std::string log_detail;  // for the server log only (the real cause of a 500)
+  // Set: the body is sent as it is written there (chunked), not `body`.
+  std::shared_ptr<StreamBody> stream;
 };
 
 // The HTTP status for a core status code: InvalidArgument 400, PermissionDenied 403,

@@ -10,6 +10,7 @@
 #include "engram/profile.h"
 #include "engram/transfer.h"
 #include "server/audit_trail.h"
+#include "server/chat_proxy.h"
 
 namespace engram::server {
 
@@ -449,6 +450,16 @@ Reply RevokeKey(const Services& s, const Call& call) {
 
 Reply Healthz(const Call&) { return JsonReply(json{{"status", "ok"}}); }
 
+// POST /v1/chat/completions: the chat proxy (server/chat_proxy.h), when an upstream is set.
+Reply ChatCompletions(const Services& s, const Call& call) {
+  if (!s.chat) {
+    return OpenAiError(404, "invalid_request_error", "proxy_not_enabled",
+                       "the chat proxy is not enabled on this server: start engram serve with "
+                       "--upstream-url (an OpenAI-compatible base URL)");
+  }
+  return s.chat->Handle(call.tenant, call.body, call.headers);
+}
+
 // How long GET /readyz waits for the write lock when it tries a write (writes failing only).
 constexpr int kReadyzProbeWaitMs = 250;
 
@@ -519,6 +530,9 @@ std::vector<Route> MakeRoutes(const Services& services) {
       // Lists every active memory of the user: long for users with many.
       {"GET", "/v1/profile", Access::kTenant, bind(&GetProfile), Blocking::kYes},
       {"POST", "/v1/recall", Access::kTenant, bind(&RecallMemories), Blocking::kYes},
+      // Waits for the upstream's first byte (then streams from a thread of its own).
+      {"POST", "/v1/chat/completions", Access::kTenant, bind(&ChatCompletions), Blocking::kYes,
+       /*any_key_when_keyless=*/true},
       {"POST", "/v1/admin/keys", Access::kAdmin, bind(&CreateKey), kWrites},
       {"GET", "/v1/admin/keys", Access::kAdmin, bind(&ListKeys)},
       {"GET", "/v1/admin/audit", Access::kAdmin, bind(&ListAudit), Blocking::kYes},

@@ -29,6 +29,7 @@ struct Call {
   std::map<std::string, std::string> path_params;  // {id} of "/v1/memories/{id}"
   api::Params params;                              // the query string
   std::string body;
+  std::map<std::string, std::string> headers;  // the X-Engram-* headers, names in lower case
 };
 
 // What handlers work with. Pointers are not owned and outlive the server.
@@ -43,6 +44,7 @@ struct Services {
   std::function<std::string()> metrics;  // renders /metrics
   bool reads_block = false;  // search and context call a remote provider (the openai embedder)
   class AuditTrail* audit = nullptr;  // GET /v1/admin/audit; null: the route says it is off
+  class ChatProxy* chat = nullptr;    // POST /v1/chat/completions; null: no upstream configured
 };
 
 // Where the server runs a route's handler.
@@ -57,6 +59,9 @@ struct Route {
   Access access;
   std::function<Reply(const Call&)> handler;
   Blocking blocking = Blocking::kNo;
+  // OpenAI's SDKs always send a key: on a keyless server (no key exists, loopback) an unknown
+  // one is taken as none rather than refused.
+  bool any_key_when_keyless = false;
 };
 
 // The job kind of asynchronous adds; its handler (RememberJobHandler) runs

@@ -249,6 +249,9 @@ class ServerTestCase(unittest.TestCase):
     body. tearDown stops the servers still running and checks their access logs for 5xx.
     """
 
+    # Routes whose 5xx a test provokes on purpose (the chat proxy's 502 for a failing upstream).
+    ROUTES_ANSWERING_5XX = ()
+
     def setUp(self):
         self._tmp = tempfile.TemporaryDirectory(prefix="engram-serve-")
         self.dir = self._tmp.name
@@ -261,6 +264,8 @@ class ServerTestCase(unittest.TestCase):
                 if s.proc is not None:
                     self.assertEqual(s.stop(), 0, "server exit status; stderr:\n" + s.stderr())
                 for rec in s.log_records():
+                    if rec["route"] in self.ROUTES_ANSWERING_5XX:
+                        continue
                     self.assertLess(rec["status"], 500, "5xx in the access log: %r" % rec)
         finally:
             self._tmp.cleanup()

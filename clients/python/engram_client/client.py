@@ -28,6 +28,7 @@ ROUTES = {
     "context": ("POST", "/v1/context"),
     "getProfile": ("GET", "/v1/profile"),
     "recallMemories": ("POST", "/v1/recall"),
+    "chatCompletions": ("POST", "/v1/chat/completions"),
     "exportMemories": ("GET", "/v1/export"),
     "maintain": ("POST", "/v1/maintenance"),
     "maintenanceLog": ("GET", "/v1/maintenance/log"),
@@ -230,6 +231,17 @@ class EngramClient:
         """POST /v1/recall: the memories worth raising unasked (k, min_score, agent_id)."""
         body = _given(user_id=user_id, messages=list(messages), **options)
         return m.RecallResponse.from_dict(self.request("recallMemories", body=body))
+
+    def chat_completions(self, user_id: str, model: str, messages: List[Mapping[str, Any]],
+                         **options: Any) -> Dict[str, Any]:
+        """POST /v1/chat/completions: the chat proxy (a server started with --upstream-url).
+        The user's memory goes into the system message, the upstream's completion comes back
+        as it is (a dict, OpenAI's shape), and the exchange is written back. Options: any
+        OpenAI field, and engram={session_id, token_budget, profile, recall}. Not streamed:
+        for server-sent events use an OpenAI SDK pointed at the server."""
+        body = _given(user=user_id, model=model, messages=list(messages), **options)
+        body.pop("stream", None)
+        return self.request("chatCompletions", body=body)
 
     def export_memories(self, user_id: str) -> str:
         """GET /v1/export: everything stored about the user, as JSON Lines text."""

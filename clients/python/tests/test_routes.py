@@ -4,7 +4,7 @@ keys; every reply must parse into its result class with no field the document do
 import json
 import time
 
-from engram_client import ROUTES, models
+from engram_client import ROUTES, errors, models
 from support import ClientTestCase, RecordingClient
 
 USER = "alice"
@@ -17,7 +17,8 @@ class RoutesTest(ClientTestCase):
         client = self.engram_client(server, tenant["secret"], cls=RecordingClient)
         admin = self.engram_client(server, self.admin_key["secret"], cls=RecordingClient)
         for step in (self.operations_routes, self.memories, self.write_path, self.retrieval,
-                     self.sessions, self.users_export_maintenance, self.erase_user):
+                     self.sessions, self.users_export_maintenance, self.chat_proxy,
+                     self.erase_user):
             with self.subTest(step.__name__):
                 step(client)
         with self.subTest("administration"):
@@ -129,6 +130,12 @@ class RoutesTest(ClientTestCase):
         self.assertTrue(report.dry_run)
         log = client.maintenance_log(USER)
         self.assert_no_extra(log)
+
+    def chat_proxy(self, client):
+        # The proxy itself is tested against a fake upstream in tests/blackbox/chat_proxy_test.py.
+        with self.assertRaises(errors.NotFoundError) as raised:
+            client.chat_completions(USER, "m", [{"role": "user", "content": "hi"}])
+        self.assertEqual(raised.exception.code, "proxy_not_enabled")
 
     def erase_user(self, client):
         erased = client.delete_user_memories(USER)

@@ -187,6 +187,16 @@ export class EngramClient {
     return this.request("recallMemories", { body }, options);
   }
 
+  /**
+   * POST /v1/chat/completions: the chat proxy (a server started with --upstream-url). The user's
+   * memory goes into the system message and the exchange is written back; the upstream's
+   * completion comes back as it is. Not streamed (this client is streaming-free): for
+   * server-sent events point an OpenAI SDK at the server.
+   */
+  chatCompletions(body: Body<"chatCompletions">, options?: RequestOptions) {
+    return this.request("chatCompletions", { body: { ...body, stream: false } }, options);
+  }
+
   /** GET /v1/export: everything stored about the user, as JSON Lines text. */
   exportMemories(query: Query<"exportMemories">, options?: RequestOptions) {
     return this.request("exportMemories", { query }, options);

@@ -1,7 +1,7 @@
 // Every route of the API through the client, against a real `engram serve` with API keys.
 import assert from "node:assert/strict";
 import { after, before, test } from "node:test";
-import { API_VERSION, EngramClient } from "engram-client";
+import { API_VERSION, EngramClient, NotFoundError } from "engram-client";
 import { startEngram } from "./support/engram-server.mjs";
 import { recordingFetch } from "./support/recording-fetch.mjs";
 
@@ -142,6 +142,14 @@ test("administration: keys, audit, tenant purge, revocation", async () => {
     await new Promise((r) => setTimeout(r, 100));
   }
   assert.ok(audit.results.some((e) => e.route === "/v1/admin/tenants/{id}"), JSON.stringify(audit));
+});
+
+test("the chat proxy says how to enable it when the server has no upstream", async () => {
+  // The proxy itself is tested against a fake upstream in tests/blackbox/chat_proxy_test.py.
+  await assert.rejects(
+    client.chatCompletions({ model: "m", user: USER, messages: [{ role: "user", content: "hi" }] }),
+    (e) => e instanceof NotFoundError && e.code === "proxy_not_enabled",
+  );
 });
 
 test("erasing a user", async () => {

@@ -618,6 +618,60 @@ export interface AuditEntry {
   remote?: string;
 }
 
+/** An OpenAI-style error, as OpenAI's SDKs read it */
+export interface OpenAiError {
+  error?: {
+    message?: string;
+    /** invalid_request_error, upstream_error, server_error, or the upstream's own */
+    type?: string;
+    /**
+     * proxy_not_enabled, invalid_request, upstream_unavailable, upstream_error, stream_interrupted, memory_unavailable, or the upstream's own
+     */
+    code?: string | null;
+    param?: string | null;
+  };
+}
+
+/**
+ * An OpenAI chat completion request, forwarded to the upstream with the user's memory in the system message; every field but `engram` passes through as it is
+ */
+export interface ChatCompletionRequest {
+  /** The upstream's model */
+  model: string;
+  /**
+   * The last user message is the memory search's query (earlier user messages join it) and, with the reply, what is written back
+   */
+  messages: Array<{
+    role: string;
+    /** A string, or an array of parts whose text parts are read */
+    content?: unknown;
+    [key: string]: unknown;
+  }>;
+  /** Whose memory: the Engram user id (or the X-Engram-User header) */
+  user?: string;
+  /** true: server-sent events passed on chunk by chunk */
+  stream?: boolean;
+  /**
+   * Engram's options, removed before forwarding (headers X-Engram-Session, X-Engram-Budget, X-Engram-Profile, X-Engram-Recall say the same)
+   */
+  engram?: {
+    /** The exchange is written back in this session */
+    session_id?: string;
+    /** Tokens of memory (16..32768; default --proxy-budget) */
+    token_budget?: number;
+    /** Include the user's profile (default --proxy-profile) */
+    profile?: boolean;
+    /** Include proactive recall (default --proxy-recall) */
+    recall?: boolean;
+  };
+  [key: string]: unknown;
+}
+
+/**
+ * The upstream's chat completion, passed on as it is (with stream: text/event-stream of chat.completion.chunk events ending in [DONE])
+ */
+export type ChatCompletion = Record<string, unknown>;
+
 /** Query parameters of GET /v1/memories. */
 export interface ListMemoriesQuery {
   /** The user whose memories these are (within the key's tenant) */
@@ -898,6 +952,7 @@ export const OPERATIONS = {
   exportMemories: {"method":"GET","path":"/v1/export","pathParams":[],"format":"text","hasQuery":true,"hasBody":false},
   maintain: {"method":"POST","path":"/v1/maintenance","pathParams":[],"format":"json","hasQuery":false,"hasBody":true},
   maintenanceLog: {"method":"GET","path":"/v1/maintenance/log","pathParams":[],"format":"json","hasQuery":true,"hasBody":false},
+  chatCompletions: {"method":"POST","path":"/v1/chat/completions","pathParams":[],"format":"json","hasQuery":false,"hasBody":true},
   listKeys: {"method":"GET","path":"/v1/admin/keys","pathParams":[],"format":"json","hasQuery":true,"hasBody":false},
   createKey: {"method":"POST","path":"/v1/admin/keys","pathParams":[],"format":"json","hasQuery":false,"hasBody":true},
   listAudit: {"method":"GET","path":"/v1/admin/audit","pathParams":[],"format":"json","hasQuery":true,"hasBody":false},
@@ -934,6 +989,7 @@ export interface OperationTypes {
   exportMemories: { query: ExportMemoriesQuery; body: undefined; response: string };
   maintain: { query: undefined; body: MaintenanceRequest; response: MaintenanceReport };
   maintenanceLog: { query: MaintenanceLogQuery; body: undefined; response: MaintenanceLogResponse };
+  chatCompletions: { query: undefined; body: ChatCompletionRequest; response: ChatCompletion };
   listKeys: { query: ListKeysQuery; body: undefined; response: ListKeysResponse };
   createKey: { query: undefined; body: CreateKeyBody; response: ApiKey };
   listAudit: { query: ListAuditQuery; body: undefined; response: ListAuditResponse };

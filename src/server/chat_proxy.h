@@ -1,0 +1,78 @@
+// The chat proxy: POST /v1/chat/completions, OpenAI-compatible. Any chat client that can talk to
+// OpenAI gets memory by pointing its base URL at Engram:
+//  1. the user (the body's `user`, or the X-Engram-User header) and the last user message give
+//     a memory context (search + packing under a token budget; the profile and proactive recall
+//     when asked), put into the system message;
+//  2. the request goes to the configured upstream (any OpenAI-compatible base URL, with its own
+//     key), and its reply comes back as it is: a JSON body, or server-sent events passed on
+//     chunk by chunk as they arrive (StreamBody: no buffering of the stream);
+//  3. once the upstream has answered in full, the exchange (the user's message, the assistant's
+//     reply as context) is written back through the write path as an asynchronous job. A
+//     failed or broken-off answer writes nothing.
+// Errors are OpenAI-style ({"error": {"message", "type", "code"}}); in a stream that has begun,
+// an error is an event of that shape and the stream ends without [DONE].
+//
+// Per-request options, in the body's `engram` object (removed before forwarding) or headers:
+// session_id (X-Engram-Session), token_budget (X-Engram-Budget), profile (X-Engram-Profile:
+// true/false), recall (X-Engram-Recall).
+//
+// Thread-safe. Each streamed call runs its upstream read on a thread of its own; the
+// destructor waits for them (they end when the upstream ends, times out, or the client leaves).
+#pragma once
+
+#include <condition_variable>
+#include <map>
+#include <memory>
+#include <mutex>
+#include <string>
+
+#include "engram/embedder.h"
+#include "engram/engine.h"
+#include "engram/jobs.h"
+#include "engram/status.h"
+#include "server/reply.h"
+
+namespace engram::server {
+
+struct ChatProxyOptions {
+  std::string upstream_url;  // an OpenAI-compatible base URL (".../v1"); empty: proxy off
+  std::string api_key;       // sent upstream as a bearer token; may be empty (a local model)
+  int timeout_ms = 120'000;  // the longest wait for the upstream's next bytes
+  int token_budget = 800;    // the memory block's budget, unless a request says otherwise
+  bool profile = false;      // include the profile, unless a request says otherwise
+  bool recall = false;       // include proactive recall, unless a request says otherwise
+  std::shared_ptr<HttpTransport> transport;  // default: MakeHttpTransport()
+};
+
+class ChatProxy {
+ public:
+  ChatProxy(ChatProxyOptions options, Engine* engine, JobQueue* jobs);
+  ~ChatProxy();
+  ChatProxy(const ChatProxy&) = delete;
+  ChatProxy& operator=(const ChatProxy&) = delete;
+
+  // One request: the caller's tenant, the raw body, and the X-Engram-* headers (lower case).
+  Reply Handle(const std::string& tenant, const std::string& body,
+               const std::map<std::string, std::string>& headers);
+
+ private:
+  struct Prepared;  // a decoded request with its memory block in place
+  Result<Prepared> Prepare(const std::string& tenant, const std::string& body,
+                           const std::map<std::string, std::string>& headers);
+  Result<std::string> MemoryBlock(const Prepared& p, int budget, bool profile, bool recall);
+  Reply Forward(const Prepared& p);
+  Reply ForwardStreaming(const Prepared& p);
+  void WriteBack(const Prepared& p, const std::string& reply);
+
+  ChatProxyOptions options_;
+  Engine* engine_;
+  JobQueue* jobs_;
+  std::mutex mu_;
+  std::condition_variable idle_;
+  int streams_ = 0;  // guarded by mu_: upstream reads still running
+};
+
+// The OpenAI-style error reply: {"error": {"message", "type", "code"}} with `status`.
+Reply OpenAiError(int status, std::string_view type, std::string_view code, std::string message);
+
+}  // namespace engram::server
