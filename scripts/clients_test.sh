@@ -14,22 +14,10 @@ fi
 ENGRAM=$(cd "$(dirname "$1")" && pwd)/$(basename "$1")
 cd "$(dirname "$0")/.."
 
-command -v node >/dev/null && command -v npm >/dev/null ||
-  { echo "clients_test: node and npm are needed (apt-get install nodejs npm)" >&2; exit 1; }
-node -e 'process.exit(Number(process.versions.node.split(".")[0]) >= 18 ? 0 : 1)' ||
-  { echo "clients_test: node $(node --version) is too old: 18 or later is needed" >&2; exit 1; }
-
 step() { echo; echo "== $*"; }
 
-# npm writes node_modules/.package-lock.json at the end of an install: newer than the
-# lockfile means node_modules holds what the lockfile says, and npm ci (which deletes
-# node_modules first, and needs the registry or its cache) can be skipped.
 step "npm packages"
-if [ -f node_modules/.package-lock.json ] && [ node_modules/.package-lock.json -nt package-lock.json ]; then
-  echo "node_modules is current with package-lock.json: kept"
-else
-  npm ci --no-audit --no-fund --prefer-offline
-fi
+scripts/npm_install.sh
 
 step "build the TypeScript client"
 npm run --silent build -w clients/typescript

@@ -10,6 +10,9 @@ PACKAGES=(
   libicu-dev libstemmer-dev libhnswlib-dev libcpp-httplib-dev libmicrohttpd-dev libgnutls28-dev
   python3
   clang libclang-rt-14-dev clang-format
+  # The web console's end-to-end tests (scripts/console_test.sh) drive Debian's Chromium with
+  # playwright-core (npm ships no browser here); the font draws its Chinese text in screenshots.
+  chromium fonts-wqy-microhei
 )
 
 missing=()
