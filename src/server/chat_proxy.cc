@@ -1,5 +1,6 @@
 #include "server/chat_proxy.h"
 
+#include <chrono>
 #include <future>
 #include <nlohmann/json.hpp>
 #include <thread>
@@ -188,7 +189,12 @@ ChatProxy::~ChatProxy() {
 
 Reply ChatProxy::Handle(const std::string& tenant, const std::string& body,
                         const std::map<std::string, std::string>& headers) {
+  const auto start = std::chrono::steady_clock::now();
   auto prepared = Prepare(tenant, body, headers);
+  if (prepared.ok() && options_.observe) {
+    options_.observe(
+        "prepare", std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count());
+  }
   if (!prepared.ok()) {
     const StatusCode code = prepared.status().code();
     if (code == StatusCode::kInvalidArgument) {
@@ -316,6 +322,11 @@ Reply ChatProxy::ForwardStreaming(const Prepared& p) {
   };
   auto started = std::make_shared<std::promise<Start>>();
   auto body = std::make_shared<StreamBody>();
+  if (options_.observe) {
+    body->SetDelayObserver([observe = options_.observe](std::chrono::nanoseconds waited) {
+      observe("chunk", std::chrono::duration<double>(waited).count());
+    });
+  }
   {
     std::lock_guard<std::mutex> lock(mu_);
     ++streams_;

@@ -21,6 +21,7 @@
 #pragma once
 
 #include <condition_variable>
+#include <functional>
 #include <map>
 #include <memory>
 #include <mutex>
@@ -42,6 +43,9 @@ struct ChatProxyOptions {
   bool profile = false;      // include the profile, unless a request says otherwise
   bool recall = false;       // include proactive recall, unless a request says otherwise
   std::shared_ptr<HttpTransport> transport;  // default: MakeHttpTransport()
+  // Told the proxy's own time by phase (Metrics::ObservePhase): "prepare", "chunk"; may be
+  // empty.
+  std::function<void(const std::string& phase, double seconds)> observe;
 };
 
 class ChatProxy {

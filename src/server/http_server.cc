@@ -254,7 +254,11 @@ class HttpServer::Impl {
     services_.reads_block = options_.reads_block;
     services_.audit = options_.audit;
     if (!options_.chat.upstream_url.empty()) {
-      chat_ = std::make_unique<ChatProxy>(options_.chat, engine_, write.jobs);
+      ChatProxyOptions chat = options_.chat;
+      chat.observe = [this](const std::string& phase, double s) {
+        metrics_.ObservePhase(phase, s);
+      };
+      chat_ = std::make_unique<ChatProxy>(std::move(chat), engine_, write.jobs);
       services_.chat = chat_.get();
     }
     services_.metrics = [this] { return RenderMetrics(); };
@@ -1019,7 +1023,6 @@ class HttpServer::Impl {
   ServerOptions options_;
   Services services_;
   std::unique_ptr<ConsoleAssets> console_;  // null: --no-console
-  std::unique_ptr<ChatProxy> chat_;         // null: no upstream configured
   std::vector<Route> routes_;
   std::vector<PathPattern> patterns_;  // routes_[i]'s path
   HeadLimits head_limits_;
@@ -1033,6 +1036,8 @@ class HttpServer::Impl {
   std::vector<std::string> labels_;  // "POST /v1/search": metrics and the access log
   RateLimiter limiter_;
   Metrics metrics_;
+  // Destroyed before metrics_: its destructor waits for the streams, which report to metrics_.
+  std::unique_ptr<ChatProxy> chat_;  // null: no upstream configured
   std::unique_ptr<AccessLog> log_;
   std::unique_ptr<WorkerPool> pool_;
   std::vector<std::unique_ptr<Loop>> loops_;

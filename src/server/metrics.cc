@@ -37,6 +37,16 @@ void Metrics::Observe(const std::string& route, int status, double seconds) {
   h.sum += seconds;
 }
 
+void Metrics::ObservePhase(const std::string& phase, double seconds) {
+  std::lock_guard<std::mutex> lock(mu_);
+  PhaseHistogram& h = phases_[phase];
+  for (size_t i = 0; i < kPhaseBuckets.size(); ++i) {
+    if (seconds <= kPhaseBuckets[i]) ++h.buckets[i];
+  }
+  ++h.count;
+  h.sum += seconds;
+}
+
 std::string Metrics::Render(const Engine::Stats* stats) const {
   std::ostringstream out;
   out << "# HELP engram_http_requests_total HTTP requests by route and status.\n"
@@ -58,6 +68,20 @@ std::string Metrics::Render(const Engine::Stats* stats) const {
         << "\n";
     out << "engram_http_request_duration_seconds_sum{" << l << "} " << h.sum << "\n";
     out << "engram_http_request_duration_seconds_count{" << l << "} " << h.count << "\n";
+  }
+  out << "# HELP engram_proxy_seconds The chat proxy's own time: prepare (from a request to "
+         "its upstream request: the memory search and prompt assembly) and chunk (a streamed "
+         "chunk's wait in the server before its send).\n"
+         "# TYPE engram_proxy_seconds histogram\n";
+  for (const auto& [phase, h] : phases_) {
+    const std::string l = "phase=\"" + phase + "\"";
+    for (size_t i = 0; i < kPhaseBuckets.size(); ++i) {
+      out << "engram_proxy_seconds_bucket{" << l << ",le=\"" << kPhaseBuckets[i] << "\"} "
+          << h.buckets[i] << "\n";
+    }
+    out << "engram_proxy_seconds_bucket{" << l << ",le=\"+Inf\"} " << h.count << "\n";
+    out << "engram_proxy_seconds_sum{" << l << "} " << h.sum << "\n";
+    out << "engram_proxy_seconds_count{" << l << "} " << h.count << "\n";
   }
   out << "# HELP engram_http_rate_limited_total Requests refused with 429.\n"
          "# TYPE engram_http_rate_limited_total counter\n"

@@ -24,6 +24,11 @@ class Metrics {
   // `route` is the route's template ("POST /v1/search") or "unmatched".
   void Observe(const std::string& route, int status, double seconds);
   void NoteRateLimited() { ++rate_limited_; }
+  // A phase of the chat proxy's work ("prepare": from the request to the upstream's request;
+  // "chunk": a streamed chunk's wait in the server), in finer buckets than requests.
+  static constexpr std::array<double, 13> kPhaseBuckets = {
+      0.0001, 0.00025, 0.0005, 0.001, 0.002, 0.003, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 1.0};
+  void ObservePhase(const std::string& phase, double seconds);
 
   // Every series, with the engine's counts appended when `stats` is given.
   std::string Render(const Engine::Stats* stats) const;
@@ -37,6 +42,12 @@ class Metrics {
   mutable std::mutex mu_;
   std::map<std::pair<std::string, int>, uint64_t> requests_;  // guarded by mu_
   std::map<std::string, Histogram> latency_;                  // guarded by mu_
+  struct PhaseHistogram {
+    std::array<uint64_t, kPhaseBuckets.size()> buckets{};
+    uint64_t count = 0;
+    double sum = 0;
+  };
+  std::map<std::string, PhaseHistogram> phases_;  // guarded by mu_
   std::atomic<uint64_t> rate_limited_{0};
 };
 

@@ -10,6 +10,7 @@
 // Thread-safe: one producer, one reader.
 #pragma once
 
+#include <chrono>
 #include <functional>
 #include <mutex>
 #include <string>
@@ -29,6 +30,9 @@ class StreamBody {
   // `suspend` (nothing waits yet); kEnd when finished and drained.
   static constexpr long kEnd = -1;
   void SetResume(std::function<void()> resume);
+  // Told, at each read, how long the oldest byte it hands over waited since it was written
+  // (the stream's own delay: what the proxy adds to each chunk before the connection's send).
+  void SetDelayObserver(std::function<void(std::chrono::nanoseconds)> observer);
   long Read(char* out, size_t max, const std::function<void()>& suspend);
   void Close();
 
@@ -41,6 +45,8 @@ class StreamBody {
   bool closed_ = false;           // guarded by mu_
   bool suspended_ = false;        // guarded by mu_: the reader suspended the connection
   std::function<void()> resume_;  // guarded by mu_
+  std::function<void(std::chrono::nanoseconds)> observer_;  // guarded by mu_
+  std::chrono::steady_clock::time_point oldest_;            // guarded by mu_: when pending_ began
 };
 
 }  // namespace engram::server

@@ -1,0 +1,279 @@
+#!/usr/bin/env python3
+"""What the chat proxy adds: many concurrent streamed completions against a fake upstream,
+once straight to the upstream and once through `engram serve --upstream-url`, and the
+difference.
+
+The server measures its own share too (`engram_proxy_seconds` in /metrics): "prepare", from
+a request to its upstream request (the memory search and prompt assembly), and "chunk", each
+streamed chunk's wait in the server before its send; their p50/p99 are read off the histogram
+(the bucket bound where the count reaches that share). The targets are on these.
+
+Seen from outside, two figures, each a distribution over every request (or chunk):
+- before the first upstream byte: from the client sending its request to the upstream
+  receiving it (the proxy's memory search and prompt assembly, plus its connect). The client
+  puts its send time in the body (a field the proxy passes on); the upstream echoes it with
+  its arrival time in the first chunk.
+- per chunk: from the upstream writing a chunk (its time is in the chunk) to the client
+  reading it.
+Times are CLOCK_REALTIME nanoseconds, comparable across the processes of one machine.
+
+The fake upstream runs in its own process (asyncio, raw sockets). The server gets `--users`
+users with `--memories` memories each first, so every request searches a real scope.
+
+Usage: scripts/proxy_bench.py ENGRAM [--streams 200] [--requests 5] [--chunks 20]
+                              [--gap-ms 50] [--out FILE.json]
+"""
+
+import argparse
+import asyncio
+import json
+import multiprocessing
+import os
+import random
+import shutil
+import subprocess
+import sys
+import tempfile
+import time
+import urllib.request
+
+
+# ---- the fake upstream --------------------------------------------------------------------
+
+async def upstream_session(reader, writer, chunks, gap_s):
+    try:
+        while True:
+            head = await reader.readuntil(b"\r\n\r\n")
+            arrived = time.time_ns()
+            length = 0
+            for line in head.split(b"\r\n"):
+                if line.lower().startswith(b"content-length:"):
+                    length = int(line.split(b":")[1])
+            body = json.loads(await reader.readexactly(length))
+            writer.write(b"HTTP/1.1 200 OK\r\nContent-Type: text/event-stream\r\n"
+                         b"Transfer-Encoding: chunked\r\n\r\n")
+            for i in range(chunks):
+                payload = {"choices": [{"index": 0, "delta": {"content": "word "}}],
+                           "sent_ns": time.time_ns()}
+                if i == 0:
+                    payload["bench_sent_ns"] = body.get("bench_sent_ns", 0)
+                    payload["arrived_ns"] = arrived
+                event = ("data: %s\n\n" % json.dumps(payload)).encode()
+                writer.write(b"%x\r\n%s\r\n" % (len(event), event))
+                await writer.drain()
+                await asyncio.sleep(gap_s)
+            done = b"data: [DONE]\n\n"
+            writer.write(b"%x\r\n%s\r\n0\r\n\r\n" % (len(done), done))
+            await writer.drain()
+    except (asyncio.IncompleteReadError, ConnectionError):
+        pass
+    finally:
+        writer.close()
+
+
+def run_upstream(port_queue, chunks, gap_s):
+    async def main():
+        server = await asyncio.start_server(
+            lambda r, w: upstream_session(r, w, chunks, gap_s), "127.0.0.1", 0, backlog=1024)
+        port_queue.put(server.sockets[0].getsockname()[1])
+        async with server:
+            await server.serve_forever()
+    asyncio.run(main())
+
+
+# ---- the client ---------------------------------------------------------------------------
+
+async def read_chunked_events(reader):
+    """Yields each SSE `data:` payload (text) of a chunked response as its chunk arrives."""
+    status = await reader.readuntil(b"\r\n\r\n")
+    if b" 200 " not in status.split(b"\r\n")[0]:
+        raise RuntimeError("status: %r" % status[:200])
+    pending = b""
+    while True:
+        size = int((await reader.readuntil(b"\r\n")).strip(), 16)
+        if size == 0:
+            await reader.readuntil(b"\r\n")
+            return
+        pending += await reader.readexactly(size)
+        await reader.readexactly(2)
+        while b"\n\n" in pending:
+            event, pending = pending.split(b"\n\n", 1)
+            if event.startswith(b"data: "):
+                yield event[6:].decode(), time.time_ns()
+
+
+async def one_stream(port, key, user, requests, pre, per_chunk, errors):
+    reader, writer = await asyncio.open_connection("127.0.0.1", port)
+    try:
+        for _ in range(requests):
+            sent = time.time_ns()
+            body = json.dumps({"model": "bench", "user": user, "stream": True,
+                               "bench_sent_ns": sent,
+                               "messages": [{"role": "user",
+                                             "content": "what did I say about my trip?"}]})
+            writer.write(("POST /v1/chat/completions HTTP/1.1\r\nHost: x\r\n"
+                          "Authorization: Bearer %s\r\nContent-Type: application/json\r\n"
+                          "Content-Length: %d\r\n\r\n" % (key, len(body))).encode() + body.encode())
+            await writer.drain()
+            async for data, received in read_chunked_events(reader):
+                if data == "[DONE]":
+                    continue
+                chunk = json.loads(data)
+                if "error" in chunk:
+                    errors.append(chunk)
+                    continue
+                per_chunk.append(received - chunk["sent_ns"])
+                if "arrived_ns" in chunk:
+                    pre.append(chunk["arrived_ns"] - chunk["bench_sent_ns"])
+    except Exception as e:  # noqa: BLE001 - a failed stream is counted, not fatal
+        errors.append(repr(e))
+    finally:
+        writer.close()
+
+
+async def run_clients(port, streams, requests, users):
+    pre, per_chunk, errors = [], [], []
+    await asyncio.gather(*(one_stream(port, "bench", "u%d" % (i % users), requests, pre,
+                                      per_chunk, errors) for i in range(streams)))
+    return pre, per_chunk, errors
+
+
+def pct(values, p):
+    values = sorted(values)
+    return values[min(len(values) - 1, int(p * len(values)))] / 1e6 if values else float("nan")
+
+
+def summary(pre, per_chunk, errors):
+    return {"requests": len(pre), "chunks": len(per_chunk), "errors": len(errors),
+            "first_error": errors[0] if errors else None,
+            "pre_ms": {"p50": pct(pre, 0.5), "p99": pct(pre, 0.99), "max": pct(pre, 1.0)},
+            "chunk_ms": {"p50": pct(per_chunk, 0.5), "p99": pct(per_chunk, 0.99),
+                         "max": pct(per_chunk, 1.0)}}
+
+
+# ---- the server ---------------------------------------------------------------------------
+
+def phase_buckets(url):
+    """{phase: [(le, cumulative count)]} of engram_proxy_seconds in /metrics."""
+    text = urllib.request.urlopen(url + "/metrics").read().decode()
+    buckets = {}
+    for line in text.splitlines():
+        if line.startswith("engram_proxy_seconds_bucket{"):
+            labels, value = line[len("engram_proxy_seconds_bucket{"):].split("} ")
+            phase = labels.split('phase="')[1].split('"')[0]
+            le = labels.split('le="')[1].split('"')[0]
+            buckets.setdefault(phase, []).append((float("inf") if le == "+Inf" else float(le),
+                                                  int(value)))
+    return buckets
+
+
+def phase_quantiles(before, after):
+    """p50/p99 (ms, bucket bounds) of each phase between two phase_buckets readings."""
+    out = {}
+    for phase, rows in after.items():
+        earlier = dict(before.get(phase, []))
+        rows = [(le, n - earlier.get(le, 0)) for le, n in rows]
+        total = rows[-1][1]
+        q = {}
+        for name, share in (("p50", 0.5), ("p99", 0.99)):
+            q[name] = next((le * 1000 for le, n in rows if n >= share * total), float("inf"))
+        out[phase] = dict(q, count=total)
+    return out
+
+
+def warm(url, users):
+    """One unstreamed completion per user: every scope's index is loaded before the timing."""
+    for u in range(users):
+        req = urllib.request.Request(url + "/v1/chat/completions", method="POST",
+                                     data=json.dumps({"model": "bench", "user": "u%d" % u,
+                                                      "messages": [{"role": "user",
+                                                                    "content": "hello"}]}).encode(),
+                                     headers={"Content-Type": "application/json"})
+        try:
+            urllib.request.urlopen(req).read()
+        except Exception:  # noqa: BLE001 - the fake upstream streams even when not asked
+            pass
+
+
+def start_engram(engram, workdir, upstream_port):
+    proc = subprocess.Popen(
+        [engram, "--db", os.path.join(workdir, "bench.db"), "serve", "--port", "0",
+         "--access-log", "", "--upstream-url", "http://127.0.0.1:%d/v1" % upstream_port,
+         "--max-connections-per-ip", "4096"],
+        stdout=subprocess.PIPE, stderr=open(os.path.join(workdir, "stderr.log"), "wb"),
+        env={k: v for k, v in os.environ.items() if not k.startswith("ENGRAM_")})
+    url = proc.stdout.readline().decode().strip()
+    return proc, url
+
+
+def seed(url, users, memories):
+    words = ["Kyoto", "Lisbon", "hiking", "sushi", "cello", "marathon", "sister", "garden",
+             "allergic", "peanuts", "budget", "Tuesday", "dentist", "trip", "train", "novel"]
+    rng = random.Random(7)
+    for u in range(users):
+        batch = [{"content": "I %s %s in %s" % (rng.choice(["like", "planned", "mentioned"]),
+                                                 rng.choice(words), rng.choice(words))}
+                 for _ in range(memories)]
+        req = urllib.request.Request(url + "/v1/memories/batch", method="POST",
+                                     data=json.dumps({"user_id": "u%d" % u, "infer": False,
+                                                      "memories": batch}).encode(),
+                                     headers={"Content-Type": "application/json"})
+        urllib.request.urlopen(req).read()
+
+
+def main():
+    ap = argparse.ArgumentParser()
+    ap.add_argument("engram")
+    ap.add_argument("--streams", type=int, default=200)
+    ap.add_argument("--requests", type=int, default=5)
+    ap.add_argument("--chunks", type=int, default=20)
+    ap.add_argument("--gap-ms", type=float, default=50)
+    ap.add_argument("--users", type=int, default=200)
+    ap.add_argument("--memories", type=int, default=50)
+    ap.add_argument("--out")
+    args = ap.parse_args()
+
+    ports = multiprocessing.Queue()
+    upstream = multiprocessing.Process(target=run_upstream,
+                                       args=(ports, args.chunks, args.gap_ms / 1000), daemon=True)
+    upstream.start()
+    upstream_port = ports.get(timeout=10)
+    workdir = tempfile.mkdtemp(prefix="engram-proxy-bench-")
+    proc, url = start_engram(os.path.abspath(args.engram), workdir, upstream_port)
+    try:
+        seed(url, args.users, args.memories)
+        warm(url, args.users)
+        engram_port = int(url.rsplit(":", 1)[1])
+        results = {}
+        for name, port in [("direct", upstream_port), ("proxy", engram_port),
+                           ("direct_again", upstream_port)]:
+            if name == "proxy":
+                before = phase_buckets(url)
+            print("%s: %d streams x %d requests x %d chunks ..." % (
+                name, args.streams, args.requests, args.chunks), file=sys.stderr, flush=True)
+            results[name] = summary(*asyncio.run(
+                run_clients(port, args.streams, args.requests, args.users)))
+            print("  " + json.dumps(results[name]), file=sys.stderr, flush=True)
+            if name == "proxy":
+                results["server_ms"] = phase_quantiles(before, phase_buckets(url))
+        base = results["direct"]
+        results["added_ms"] = {
+            "pre_p50": results["proxy"]["pre_ms"]["p50"] - base["pre_ms"]["p50"],
+            "pre_p99": results["proxy"]["pre_ms"]["p99"] - base["pre_ms"]["p99"],
+            "chunk_p50": results["proxy"]["chunk_ms"]["p50"] - base["chunk_ms"]["p50"],
+            "chunk_p99": results["proxy"]["chunk_ms"]["p99"] - base["chunk_ms"]["p99"]}
+        results["setup"] = vars(args) | {"cores": os.cpu_count()}
+        text = json.dumps(results, indent=1)
+        print(text)
+        if args.out:
+            with open(args.out, "w") as f:
+                f.write(text + "\n")
+    finally:
+        proc.terminate()
+        proc.wait()
+        upstream.terminate()
+        shutil.rmtree(workdir, ignore_errors=True)
+
+
+if __name__ == "__main__":
+    main()
