@@ -5,7 +5,7 @@ ASAN_BUILD ?= build-asan
 FUZZ_BUILD ?= build-fuzz
 JOBS       ?= $(shell nproc)
 
-.PHONY: all deps build run tour test unit-test asan-test fuzz bench clean
+.PHONY: all deps build run tour install uninstall test unit-test asan-test fuzz bench clean
 
 all: build
 
@@ -27,6 +27,20 @@ run: build
 # A short tour of the CLI on a fresh database under ./engram-data.
 tour: build
 	@scripts/tour.sh $(BUILD)/engram
+
+# `make install` (PREFIX=/usr/local by default; DESTDIR works too): $(PREFIX)/bin/engram, the man
+# page engram(1) written from `engram help` at build time, and the LLM prompts in
+# $(PREFIX)/share/engram/prompts (for reference: the binary has them compiled in). Builds only
+# what it installs, and no Debian packages (`make build` installs those first).
+PREFIX ?= /usr/local
+install: $(BUILD)/build.ninja
+	cmake --build $(BUILD) -j $(JOBS) --target engram engram_man
+	cmake --install $(BUILD) --prefix "$(PREFIX)"
+
+uninstall:
+	rm -f "$(DESTDIR)$(PREFIX)/bin/engram" "$(DESTDIR)$(PREFIX)/share/man/man1/engram.1"
+	rm -rf "$(DESTDIR)$(PREFIX)/share/engram/prompts"
+	-rmdir "$(DESTDIR)$(PREFIX)/share/engram" 2>/dev/null
 
 # Every test: unit and black-box tests on the Release build, then the unit tests again
 # under AddressSanitizer + UndefinedBehaviorSanitizer, then a bounded fuzzing run of the

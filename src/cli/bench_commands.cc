@@ -21,6 +21,27 @@ namespace {
 
 using json = nlohmann::json;
 
+// The public datasets these benchmarks read. Engram ships none of them: where to get each.
+constexpr const char* kLocomoData =
+    "LoCoMo's locomo10.json, not shipped with Engram: data/locomo10.json of "
+    "https://github.com/snap-research/LoCoMo (CC BY-NC 4.0)";
+constexpr const char* kMadialData =
+    "MADial-Bench's folder (MADial-Bench-zh-memory.json, ...), not shipped with Engram: "
+    "https://github.com/hejunqing/MADial-Bench";
+constexpr const char* kExtractionData =
+    "MemPalace's memory_extraction folder (dataset.<lang>.jsonl, labels.jsonl), not shipped "
+    "with Engram: benchmarks/model_eval/datasets/memory_extraction of "
+    "https://github.com/MemPalace/mempalace";
+
+// NotFound saying which dataset `command` needs when `required_file` is not there.
+Status RequireBenchData(const std::string& command, const std::string& required_file,
+                        const char* needs) {
+  std::error_code ec;
+  if (std::filesystem::is_regular_file(required_file, ec)) return Status::Ok();
+  return Status::NotFound("engram " + command + " needs " + needs + "; give its path as --data (" +
+                          required_file + " is not there)");
+}
+
 struct BenchFlags {
   std::string data;
   int k = 10;
@@ -71,6 +92,11 @@ json ReportJson(const BenchReport& r) {
 }
 
 int RunBench(Context& ctx, const BenchFlags& f, bool locomo) {
+  Status data =
+      locomo ? RequireBenchData("bench locomo", f.data, kLocomoData)
+             : RequireBenchData("bench madial", f.data + "/MADial-Bench-" + f.lang + "-memory.json",
+                                kMadialData);
+  if (!data.ok()) return ctx.Fail(data);
   auto embedder = ctx.MakeEmbedder();
   if (!embedder.ok()) return ctx.Fail(embedder.status());
   std::string tmpl = (std::filesystem::temp_directory_path() / "engram-bench-XXXXXX").string();
@@ -213,6 +239,8 @@ int RunExtraction(Context& ctx, const ExtractionFlags& f) {
   if (f.lang != "zh" && f.lang != "en" && f.lang != "all") {
     return ctx.Fail(Status::InvalidArgument("--lang must be zh, en or all"));
   }
+  Status data = RequireBenchData("bench extraction", f.data + "/labels.jsonl", kExtractionData);
+  if (!data.ok()) return ctx.Fail(data);
   auto embedder = ctx.MakeEmbedder();
   if (!embedder.ok()) return ctx.Fail(embedder.status());
   std::vector<std::string> langs =
@@ -276,7 +304,7 @@ void AddBenchCommands(CLI::App& app, Context& ctx) {
   bench->require_subcommand(1);
   auto locomo_flags = std::make_shared<BenchFlags>();
   auto* locomo = bench->add_subcommand("locomo", "Evidence recall over LoCoMo dialogue turns");
-  locomo->add_option("--data", locomo_flags->data, "Path to locomo10.json")->required();
+  locomo->add_option("--data", locomo_flags->data, kLocomoData)->required();
   locomo->add_option("-k", locomo_flags->k, "Results per question")->capture_default_str();
   locomo->add_option("--fusion", locomo_flags->fusion, "weighted or rrf")->capture_default_str();
   locomo->add_flag("--no-diversify", locomo_flags->no_diversify, "Turn MMR off");
@@ -303,7 +331,7 @@ void AddBenchCommands(CLI::App& app, Context& ctx) {
   });
   auto madial_flags = std::make_shared<BenchFlags>();
   auto* madial = bench->add_subcommand("madial", "Memory recall on MADial-Bench");
-  madial->add_option("--data", madial_flags->data, "The madial-bench folder")->required();
+  madial->add_option("--data", madial_flags->data, kMadialData)->required();
   madial->add_option("--lang", madial_flags->lang, "zh or en")->capture_default_str();
   madial->add_option("--fusion", madial_flags->fusion, "weighted or rrf")->capture_default_str();
   madial->add_flag("--no-diversify", madial_flags->no_diversify, "Turn MMR off");
@@ -335,8 +363,7 @@ void AddBenchCommands(CLI::App& app, Context& ctx) {
       bench->add_subcommand("extraction",
                             "Memory types found by the extractor (rules, or the model with "
                             "--extractor llm) and, for the rules, messages per second");
-  extraction->add_option("--data", extraction_flags->data, "The memory_extraction folder")
-      ->required();
+  extraction->add_option("--data", extraction_flags->data, kExtractionData)->required();
   extraction->add_option("--lang", extraction_flags->lang, "zh, en or all")->capture_default_str();
   extraction
       ->add_option("--seconds", extraction_flags->seconds,

@@ -23,6 +23,7 @@ using json = nlohmann::json;
 
 struct WritePathFlags {
   std::string data = "bench/data/writepath";
+  // Where the developers keep MemPalace's memory_extraction folder; skipped when absent.
   std::string fixtures = "../shared/datasets/extraction/memory_extraction";
   std::string lang = "all";
   std::string only;
@@ -182,7 +183,9 @@ int RunWritePath(Context& ctx, const WritePathFlags& f) {
   auto fixtures = FixtureFigures(f.fixtures, options.extractor, !ctx.json);
   if (!fixtures.ok()) return ctx.Fail(fixtures.status());
   if (!ctx.json && fixtures->is_null()) {
-    std::cout << "memory_extraction fixtures: not found at " << f.fixtures << " (--fixtures)\n";
+    std::cout << "memory_extraction fixtures: skipped, none at " << f.fixtures
+              << " (--fixtures DIR: benchmarks/model_eval/datasets/memory_extraction of "
+                 "https://github.com/MemPalace/mempalace)\n";
   }
   if (ctx.json) {
     json out = ReportJson(*report);
@@ -207,8 +210,11 @@ void AddWritePathBenchCommand(CLI::App* bench, Context& ctx) {
   cmd->add_option("--data", flags->data, "The corpus folder (en.jsonl, zh.jsonl)")
       ->capture_default_str();
   cmd->add_option("--fixtures", flags->fixtures,
-                  "The memory_extraction folder, for its any-memory rate (skipped if absent)")
-      ->capture_default_str();
+                  "MemPalace's memory_extraction folder, not shipped with Engram "
+                  "(benchmarks/model_eval/datasets/memory_extraction of "
+                  "https://github.com/MemPalace/mempalace), for its any-memory rate; skipped "
+                  "when absent (default: ../shared/datasets/extraction/memory_extraction, where "
+                  "Engram's developers keep it)");
   cmd->add_option("--lang", flags->lang, "zh, en or all")->capture_default_str();
   cmd->add_option("--only", flags->only, "Only the cases whose id contains this");
   cmd->add_flag("--failures", flags->failures, "List each failed case with what the store holds");

@@ -3,10 +3,15 @@
 #include <unistd.h>
 
 #include <algorithm>
+#include <cctype>
 #include <cstdlib>
 #include <filesystem>
+#include <iomanip>
 #include <iostream>
 #include <nlohmann/json.hpp>
+#include <sstream>
+
+#include "cli/command_help.h"
 
 namespace engram::cli {
 namespace {
@@ -16,12 +21,200 @@ std::string EnvOr(const char* name, std::string fallback) {
   return v && *v ? std::string(v) : std::move(fallback);
 }
 
-constexpr const char* kFooter = R"(
-Exit codes: 0 ok, 1 internal or I/O error, 2 usage error or invalid input,
-            3 not found, 4 conflict, 5 import rejected some lines.
-Environment: ENGRAM_DB (database path), ENGRAM_TENANT, ENGRAM_USER,
-             ENGRAM_MAX_CONTENT_BYTES, ENGRAM_EMBEDDER, ENGRAM_EMBED_URL,
-             ENGRAM_EMBED_MODEL.)";
+constexpr const char* kExitCodes =
+    "Exit codes: 0 ok, 1 error, 2 usage, 3 not found, 4 conflict, 5 import rejected lines, "
+    "6 purge traces";
+constexpr const char* kEnvironment =
+    "Environment: ENGRAM_DB, ENGRAM_TENANT, ENGRAM_USER, ENGRAM_MAX_CONTENT_BYTES, "
+    "ENGRAM_EMBEDDER,\n  ENGRAM_EMBED_URL, ENGRAM_EMBED_MODEL, ENGRAM_EXTRACTOR, ENGRAM_LLM_URL, "
+    "ENGRAM_LLM_MODEL, ENGRAM_PII,\n  and those shown as Env: above.";
+
+// The global options' groups. `engram help` shows those of kEssential; `engram help flags`
+// every group, in this order.
+constexpr const char* kEssential = "Options";
+constexpr const char* kMore = "More options";
+constexpr const char* kResources = "Memory and storage";
+constexpr const char* kWritePath = "Write path: extraction, LLM, privacy";
+constexpr const char* kEmbedding = "Embedding";
+constexpr const char* kLifecycle = "Lifecycle: retention and maintenance";
+
+const CommandHelp* FindCommandHelp(std::string_view path) {
+  for (const CommandHelp& c : kCommandHelp) {
+    if (c.path == path) return &c;
+  }
+  return nullptr;
+}
+
+std::string ExampleOf(std::string_view path) {
+  const CommandHelp* c = FindCommandHelp(path);
+  return c ? std::string(c->example) : std::string();
+}
+
+// The command as typed, "bench locomo"; empty for the root.
+std::string CommandPath(const CLI::App* cmd) {
+  std::string path;
+  for (; cmd->get_parent() != nullptr; cmd = cmd->get_parent()) {
+    path = path.empty() ? cmd->get_name() : cmd->get_name() + " " + path;
+  }
+  return path;
+}
+
+// The deepest command named on the command line, even when its parsing failed.
+const CLI::App* SelectedCommand(const CLI::App& app) {
+  const CLI::App* cmd = &app;
+  while (!cmd->get_subcommands().empty()) cmd = cmd->get_subcommands().front();
+  return cmd;
+}
+
+// `engram help`: the commands first, one line each (kCommandHelp), then the few options a first
+// session needs; the rest is under `engram help flags`. A command's help keeps CLI11's layout.
+class RootHelpFormatter : public CLI::Formatter {
+ public:
+  std::string make_help(const CLI::App* app, std::string name,
+                        CLI::AppFormatMode mode) const override {
+    if (app->get_parent() != nullptr || mode != CLI::AppFormatMode::Normal) {
+      return Formatter::make_help(app, std::move(name), mode);
+    }
+    std::ostringstream out;
+    out << app->get_description() << "\nUsage: engram [OPTIONS] COMMAND [ARGS]...   "
+        << "(options may also follow the command)\n\nCommands:\n";
+    size_t width = 0;
+    for (const CommandHelp& c : kCommandHelp) width = std::max(width, c.listing.size());
+    auto line = [&](std::string_view left, std::string_view right) {
+      out << "  " << std::left << std::setw(static_cast<int>(width) + 2) << left << right << "\n";
+    };
+    for (const CommandHelp& c : kCommandHelp) {
+      if (!c.listing.empty()) line(c.listing, c.summary);
+    }
+    for (const CLI::App* sub : app->get_subcommands({})) {  // one the table lacks still shows
+      if (FindCommandHelp(sub->get_name()) == nullptr) {
+        line(sub->get_name(), sub->get_description());
+      }
+    }
+    CLI::Formatter options;  // aligned with the commands' summaries
+    options.column_width(width + 4);
+    out << options.make_group("Options (every one: engram help flags)", false,
+                              app->get_options([](const CLI::Option* o) {
+                                return o->get_group() == kEssential && o->nonpositional();
+                              }))
+        << "\n"
+        << kExitCodes << "\n";
+    return out.str();
+  }
+};
+
+// `engram help flags`: every global option, by group.
+std::string FlagsHelp(const CLI::App& app) {
+  std::ostringstream out;
+  out << "Every global option of engram: give it before or after the command, at the top of a "
+         "--config file,\nor by the environment variable named.\n"
+      << "Usage: engram [OPTIONS] COMMAND [ARGS]...\n";
+  std::vector<std::string> groups = {kEssential, kMore,      kWritePath,
+                                     kEmbedding, kResources, kLifecycle};
+  for (const std::string& group : app.get_groups()) {  // any other, after these
+    if (std::find(groups.begin(), groups.end(), group) == groups.end()) groups.push_back(group);
+  }
+  const CLI::Formatter formatter;
+  for (const std::string& group : groups) {
+    auto options = app.get_options(
+        [&group](const CLI::Option* o) { return o->get_group() == group && o->nonpositional(); });
+    if (!options.empty()) out << formatter.make_group(group, false, options);
+  }
+  out << "\n" << kEnvironment << "\n" << kExitCodes << "\n";
+  return out.str();
+}
+
+int RunHelp(const CLI::App& app, const Context& ctx, const std::vector<std::string>& topic) {
+  if (topic.empty()) {  // app.help() would show the help of the command running: `help`
+    std::cout << app.get_formatter()->make_help(&app, "engram", CLI::AppFormatMode::Normal);
+    return kExitOk;
+  }
+  if (topic.size() == 1 && topic[0] == "flags") {
+    std::cout << FlagsHelp(app);
+    return kExitOk;
+  }
+  if (topic.size() == 1 && topic[0] == "all") {  // every command with its options (engram.1)
+    std::cout << "Every command of engram with its options; the global options are under "
+                 "`engram help flags`.\n"
+              << CLI::Formatter().make_subcommands(&app, CLI::AppFormatMode::All);
+    return kExitOk;
+  }
+  const CLI::App* cmd = &app;
+  for (const std::string& word : topic) {
+    auto found = cmd->get_subcommands([&word](const CLI::App* s) { return s->get_name() == word; });
+    if (found.empty()) {
+      return ctx.FailUsage("no command '" + CommandPath(cmd) + (cmd == &app ? "" : " ") + word +
+                           "': `engram help` lists them");
+    }
+    cmd = found.front();
+  }
+  const std::string parent = CommandPath(cmd->get_parent());
+  std::cout << cmd->help(parent.empty() ? "engram" : "engram " + parent);
+  return kExitOk;
+}
+
+void AddHelpCommand(CLI::App& app, Context& ctx) {
+  auto topic = std::make_shared<std::vector<std::string>>();
+  CLI::App* help = app.add_subcommand(
+      "help",
+      "The commands (engram help), every global option (engram help flags), a command's "
+      "options (engram help COMMAND), or every command's (engram help all)");
+  help->add_option("topic", *topic, "flags, all, or a command: add, bench locomo, ...");
+  help->callback([&app, &ctx, topic] {
+    ctx.action = [&app, &ctx, topic] { return RunHelp(app, ctx, *topic); };
+  });
+}
+
+// Each command's help ends with its example.
+void AddExamples(CLI::App& app) {
+  for (CLI::App* sub : app.get_subcommands({})) {
+    const std::string example = ExampleOf(CommandPath(sub));
+    if (!example.empty() && sub->get_footer().empty()) sub->footer("Example: " + example);
+    AddExamples(*sub);
+  }
+}
+
+// A usage error; with an example of the command (kCommandHelp) when there is one.
+int FailWithExample(const Context& ctx, const std::string& message, const std::string& example) {
+  if (example.empty()) return ctx.Fail(Status::InvalidArgument(message));
+  if (ctx.json) return ctx.Fail(Status::InvalidArgument(message + " (e.g. " + example + ")"));
+  const int code = ctx.Fail(Status::InvalidArgument(message));
+  std::cerr << "  e.g. " << example << "\n";
+  return code;
+}
+
+// A command-line error: what is wrong, what a missing argument is, an example of the command
+// (when an argument is missing or too many were given) and where its help is.
+int FailParse(const CLI::App& app, const CLI::ParseError& e, const Context& ctx) {
+  const CLI::App* cmd = SelectedCommand(app);
+  const std::string path = CommandPath(cmd);
+  std::string message = e.what();
+  const bool required = dynamic_cast<const CLI::RequiredError*>(&e) != nullptr;
+  if (required && cmd->get_require_subcommand_min() > 0 && cmd->get_subcommands().empty()) {
+    message = "which command?";  // CLI11 says "A subcommand is required"
+    if (cmd != &app) {
+      for (const CLI::App* sub : cmd->get_subcommands({})) message += " " + sub->get_name();
+    }
+  } else if (required) {
+    auto missing =
+        cmd->get_options([](const CLI::Option* o) { return o->get_required() && o->count() == 0; });
+    if (!missing.empty() && !missing.front()->get_description().empty()) {
+      std::string what = missing.front()->get_description();
+      // "The latest turns" reads "the latest turns" after the colon; "LoCoMo's" stays.
+      const size_t word = std::min(what.find(' '), what.size());
+      if (std::none_of(what.begin() + 1, what.begin() + word,
+                       [](char c) { return std::isupper(static_cast<unsigned char>(c)) != 0; })) {
+        what[0] = static_cast<char>(std::tolower(static_cast<unsigned char>(what[0])));
+      }
+      message += ": " + what;
+    }
+  }
+  const bool show_example = required || dynamic_cast<const CLI::ArgumentMismatch*>(&e) ||
+                            dynamic_cast<const CLI::ExtrasError*>(&e);
+  const int code = FailWithExample(ctx, message, show_example ? ExampleOf(path) : "");
+  if (!ctx.json) std::cerr << "  More: engram help" << (path.empty() ? "" : " " + path) << "\n";
+  return code;
+}
 
 // "preference=90" → (preference, 90 days).
 Result<std::pair<MemoryType, double>> ParseHalfLife(const std::string& entry) {
@@ -222,10 +415,14 @@ MemoryWriter* Context::OpenWriter() {
 
 std::optional<Scope> Context::RequireScope() {
   if (user.empty()) {
-    Fail(Status::InvalidArgument("--user is required (or set ENGRAM_USER)"));
+    FailUsage("--user is required (or set ENGRAM_USER)");
     return std::nullopt;
   }
   return Scope{tenant, user, agent, session};
+}
+
+int Context::FailUsage(const std::string& message) const {
+  return FailWithExample(*this, message, ExampleOf(command));
 }
 
 int RunCli(int argc, char** argv) {
@@ -242,24 +439,30 @@ int RunCli(int argc, char** argv) {
   ctx.pii = EnvOr("ENGRAM_PII", ctx.pii);
 
   CLI::App app{"engram: long-term memory for LLM applications", "engram"};
-  app.footer(kFooter);
   app.require_subcommand(1);
   app.fallthrough(true);  // global options may follow the subcommand
   app.option_defaults()->always_capture_default();
-  app.add_option("--db", ctx.db_path, "SQLite database file (env ENGRAM_DB)");
+  app.add_option("--db", ctx.db_path,
+                 "SQLite database file (env ENGRAM_DB; default ./engram-data/engram.db)")
+      ->option_text("PATH");
   app.add_option("--key-file", ctx.key_file,
-                 "Encryption at rest: the file holding the database's key (64 hex digits, "
-                 "`engram keygen`); env ENGRAM_KEY_FILE, or the key itself in ENGRAM_KEY")
-      ->envname("ENGRAM_KEY_FILE");
-  app.add_option("--tenant", ctx.tenant, "Tenant (env ENGRAM_TENANT)");
-  app.add_option("--user,-u", ctx.user, "User id the command acts for (env ENGRAM_USER)");
-  app.add_option("--agent", ctx.agent, "Agent id: recorded on writes, narrows reads");
-  app.add_option("--session", ctx.session, "Session id: recorded on writes, narrows reads");
+                 "Key file of an encrypted database (env ENGRAM_KEY_FILE, or the key in "
+                 "ENGRAM_KEY)")
+      ->envname("ENGRAM_KEY_FILE")
+      ->option_text("FILE");
+  app.add_option("--tenant", ctx.tenant, "Tenant (env ENGRAM_TENANT; default 'default')")
+      ->option_text("NAME");
+  app.add_option("--user,-u", ctx.user, "User id the command acts for (env ENGRAM_USER)")
+      ->option_text("ID");
+  app.add_option("--agent", ctx.agent, "Agent id: recorded on writes, narrows reads")->group(kMore);
+  app.add_option("--session", ctx.session, "Session id: recorded on writes, narrows reads")
+      ->group(kMore);
   app.add_flag("--json", ctx.json, "Print JSON instead of text");
   app.add_option("--index-memory-mb", ctx.index_memory_mb,
                  "Memory for loaded search indexes; least recently used scopes are evicted "
                  "past it (env ENGRAM_INDEX_MEMORY_MB; default: a quarter of RAM, ≥ 2048)")
       ->envname("ENGRAM_INDEX_MEMORY_MB")
+      ->group(kResources)
       ->capture_default_str()
       ->check(CLI::Range(size_t{64}, size_t{1} << 24));
   app.add_option("--item-cache-mb", ctx.item_cache_mb,
@@ -267,104 +470,131 @@ int RunCli(int argc, char** argv) {
                  "(packed, ~360 bytes each with short content; filled as scopes load, least "
                  "recently used evicted); 0: off (env ENGRAM_ITEM_CACHE_MB)")
       ->envname("ENGRAM_ITEM_CACHE_MB")
+      ->group(kResources)
       ->capture_default_str()
       ->check(CLI::Range(size_t{0}, size_t{1} << 20));
   app.add_flag("--huge-pages,!--no-huge-pages", ctx.huge_pages,
                "Keep search indexes' vector rows in the system's reserved huge pages while "
                "there are free ones (sysctl vm.nr_hugepages), else in ordinary memory "
                "(env ENGRAM_HUGE_PAGES; default off)")
-      ->envname("ENGRAM_HUGE_PAGES");
+      ->envname("ENGRAM_HUGE_PAGES")
+      ->group(kResources);
   app.add_option("--half-life", ctx.half_lives,
                  "Retention half-life of a memory type in days, TYPE=DAYS (repeatable; 0: never "
                  "decays). Defaults: message 30, event 60, commitment 30, goal 90, opinion 120, "
                  "preference 180, decision 180, fact 365, summary 365, skill 365, knowledge 0, "
                  "profile 0")
-      ->delimiter(',');
+      ->delimiter(',')
+      ->group(kLifecycle);
   app.add_option("--retention-weight", ctx.retention.ranking_weight,
                  "Share of a search score retention can take away (0: no effect on ranking)")
       ->envname("ENGRAM_RETENTION_WEIGHT")
-      ->check(CLI::Range(0.0, 1.0));
+      ->check(CLI::Range(0.0, 1.0))
+      ->group(kLifecycle);
   app.add_option("--critical-importance", ctx.retention.critical_importance,
                  "Importance from which a memory is critical (never decays below the floor, "
                  "never archived or purged by maintenance); so is one tagged 'critical'")
-      ->check(CLI::Range(0.0, 1.0));
+      ->check(CLI::Range(0.0, 1.0))
+      ->group(kLifecycle);
   app.add_option("--archive-below", ctx.maintenance.archive_below,
                  "Maintenance archives memories whose retention is below this (0: never)")
       ->envname("ENGRAM_ARCHIVE_BELOW")
-      ->check(CLI::Range(0.0, 1.0));
+      ->check(CLI::Range(0.0, 1.0))
+      ->group(kLifecycle);
   app.add_option("--purge-after-days", ctx.maintenance.purge_after_days,
                  "Maintenance purges archived memories this many days after they were archived "
                  "(0: never)")
       ->envname("ENGRAM_PURGE_AFTER_DAYS")
-      ->check(CLI::Range(0.0, 36500.0));
+      ->check(CLI::Range(0.0, 36500.0))
+      ->group(kLifecycle);
   app.add_option("--merge-above", ctx.maintenance.merge_above,
                  "Maintenance merges two memories of one type whose vectors are at least this "
                  "similar (cosine) into the older (0: never)")
       ->envname("ENGRAM_MERGE_ABOVE")
-      ->check(CLI::Range(0.0, 1.0));
+      ->check(CLI::Range(0.0, 1.0))
+      ->group(kLifecycle);
   app.add_option("--summarize-at-least", ctx.maintenance.summarize_at_least,
                  "Maintenance folds this many or more faded turns of a session (or day) into one "
                  "summary (0: never)")
-      ->check(CLI::Range(0, 100000));
+      ->check(CLI::Range(0, 100000))
+      ->group(kLifecycle);
   app.add_option("--promote-heat", ctx.maintenance.promote_heat,
                  "Maintenance promotes a conversation at least this hot (reads + 0.5·turns + "
                  "2·recency) once (0: never)")
-      ->check(CLI::Range(0.0, 1e9));
+      ->check(CLI::Range(0.0, 1e9))
+      ->group(kLifecycle);
   app.add_option("--busy-timeout-ms", ctx.busy_timeout_ms,
                  "How long a write waits for the database's write lock when another process "
                  "(or connection) holds it before failing as unavailable "
                  "(env ENGRAM_BUSY_TIMEOUT_MS)")
       ->envname("ENGRAM_BUSY_TIMEOUT_MS")
       ->capture_default_str()
-      ->check(CLI::Range(0, 600000));
+      ->check(CLI::Range(0, 600000))
+      ->group(kResources);
   app.add_option("--max-content-bytes", ctx.max_content_bytes,
                  "Reject content longer than this (env ENGRAM_MAX_CONTENT_BYTES)")
-      ->check(CLI::PositiveNumber);
+      ->check(CLI::PositiveNumber)
+      ->group(kMore);
   app.add_option("--embedder", ctx.embedder,
                  "hash (built in, offline) or openai (any "
-                 "OpenAI-compatible /v1/embeddings) (env ENGRAM_EMBEDDER)");
+                 "OpenAI-compatible /v1/embeddings) (env ENGRAM_EMBEDDER)")
+      ->group(kEmbedding);
   app.add_option("--embed-dim", ctx.embed_dim,
-                 "Hash embedder dimension, or the remote model's expected dimension (0: any)");
+                 "Hash embedder dimension, or the remote model's expected dimension (0: any)")
+      ->group(kEmbedding);
   app.add_option("--embed-url", ctx.embed_url,
-                 "Base URL of the embeddings API (env ENGRAM_EMBED_URL)");
+                 "Base URL of the embeddings API (env ENGRAM_EMBED_URL)")
+      ->group(kEmbedding);
   app.add_option("--embed-model", ctx.embed_model,
-                 "Remote embedding model (env ENGRAM_EMBED_MODEL)");
-  app.add_option("--embed-key-env", ctx.embed_key_env, "Environment variable holding the API key");
+                 "Remote embedding model (env ENGRAM_EMBED_MODEL)")
+      ->group(kEmbedding);
+  app.add_option("--embed-key-env", ctx.embed_key_env, "Environment variable holding the API key")
+      ->group(kEmbedding);
   app.add_option("--extractor", ctx.extractor,
                  "Write path for infer=true: rules (built in, zh/en, offline) or llm (any "
-                 "OpenAI-compatible /v1/chat/completions) (env ENGRAM_EXTRACTOR)");
+                 "OpenAI-compatible /v1/chat/completions) (env ENGRAM_EXTRACTOR)")
+      ->group(kWritePath);
   app.add_option("--llm-url", ctx.llm_url,
-                 "Base URL of the chat completions API (env ENGRAM_LLM_URL)");
+                 "Base URL of the chat completions API (env ENGRAM_LLM_URL)")
+      ->group(kWritePath);
   app.add_option("--llm-model", ctx.llm_model,
                  "Chat model for extraction, decisions and "
-                 "summaries (env ENGRAM_LLM_MODEL)");
-  app.add_option("--llm-key-env", ctx.llm_key_env, "Environment variable holding the LLM API key");
+                 "summaries (env ENGRAM_LLM_MODEL)")
+      ->group(kWritePath);
+  app.add_option("--llm-key-env", ctx.llm_key_env, "Environment variable holding the LLM API key")
+      ->group(kWritePath);
   app.add_option("--llm-timeout-ms", ctx.llm_timeout_ms, "Timeout of one LLM request")
-      ->check(CLI::Range(100, 600000));
+      ->check(CLI::Range(100, 600000))
+      ->group(kWritePath);
   app.add_option("--pii", ctx.pii,
                  "Privacy policy at write time: keep, redact, hash or reject, optionally per kind "
                  "(email, phone, cn_id, bank_card, ip, secret), e.g. "
-                 "'redact,email=keep,secret=reject' (env ENGRAM_PII)");
+                 "'redact,email=keep,secret=reject' (env ENGRAM_PII)")
+      ->group(kWritePath);
   app.add_option("--pii-key-env", ctx.pii_key_env,
-                 "Environment variable holding the secret of --pii hash placeholders");
+                 "Environment variable holding the secret of --pii hash placeholders")
+      ->group(kWritePath);
   app.add_option("--keep-turns", ctx.keep_turns,
                  "With extraction (infer): keep each user turn that is not chit-chat as an "
                  "episodic memory of its own, linked to what is extracted from it; false keeps "
                  "extracted facts only (env ENGRAM_KEEP_TURNS; default true)")
-      ->envname("ENGRAM_KEEP_TURNS");
+      ->envname("ENGRAM_KEEP_TURNS")
+      ->group(kWritePath);
   app.add_option("--duplicate-similarity", ctx.rules.duplicate_similarity,
                  "Vector similarity at or above which a new memory is a paraphrase of a stored "
                  "one (NOOP), for the rule resolver (env ENGRAM_DUPLICATE_SIMILARITY)")
       ->check(CLI::Range(0.0, 1.0))
       ->capture_default_str()
-      ->envname("ENGRAM_DUPLICATE_SIMILARITY");
+      ->envname("ENGRAM_DUPLICATE_SIMILARITY")
+      ->group(kWritePath);
   app.add_option("--duplicate-overlap", ctx.rules.duplicate_overlap,
                  "Share of words two statements must have in common to be the same one (NOOP), "
                  "for the rule resolver; 1 turns it off (env ENGRAM_DUPLICATE_OVERLAP)")
       ->check(CLI::Range(0.0, 1.0))
       ->capture_default_str()
-      ->envname("ENGRAM_DUPLICATE_OVERLAP");
-  app.set_version_flag("--version", "engram 0.1.0");
+      ->envname("ENGRAM_DUPLICATE_OVERLAP")
+      ->group(kWritePath);
+  app.set_version_flag("--version", "engram 0.1.0")->group(kMore);
   // Global options at the top of the file, a command's under its section ([serve]).
   // CLI11 applies the file before environment variables, so the order of precedence is
   // command line > file > environment.
@@ -372,7 +602,8 @@ int RunCli(int argc, char** argv) {
                  "Read options from this TOML/INI file (env ENGRAM_CONFIG): "
                  "globals at the top, a command's options under [command]; command-line flags "
                  "win over the file, the file over environment variables")
-      ->envname("ENGRAM_CONFIG");
+      ->envname("ENGRAM_CONFIG")
+      ->group(kMore);
 
   AddItemCommands(app, ctx);
   AddExtractCommand(app, ctx);
@@ -383,6 +614,10 @@ int RunCli(int argc, char** argv) {
   AddServeCommands(app, ctx);
   AddMcpCommands(app, ctx);
   AddEncryptionCommands(app, ctx);
+  AddHelpCommand(app, ctx);
+  AddExamples(app);
+  // Set last: the commands keep CLI11's formatter, the root's help is the short list.
+  app.formatter(std::make_shared<RootHelpFormatter>());
 
   // --json is honoured even when parsing fails before CLI11 reaches it.
   for (int i = 1; i < argc; ++i) {
@@ -407,13 +642,10 @@ int RunCli(int argc, char** argv) {
   } catch (const CLI::CallForVersion& e) {
     return app.exit(e);
   } catch (const CLI::ParseError& e) {
-    if (!ctx.json) {
-      app.exit(e);
-      return kExitUsage;
-    }
-    return ctx.Fail(Status::InvalidArgument(e.what()));
+    return FailParse(app, e, ctx);
   }
   if (!ctx.action) return kExitUsage;
+  ctx.command = CommandPath(SelectedCommand(app));
   return ctx.action();
 }
 

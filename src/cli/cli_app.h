@@ -96,6 +96,11 @@ struct Context {
   Result<std::shared_ptr<LlmClient>> MakeLlm() const;
   // Scope from --tenant/--user/--agent/--session; prints an error if --user is missing.
   std::optional<Scope> RequireScope();
+  // The command being run, as typed ("add", "bench locomo"): set once parsing succeeded.
+  std::string command;
+  // A usage error of `command` (a missing or contradictory argument): prints `message` with an
+  // example of the command (kCommandHelp) and returns kExitUsage.
+  int FailUsage(const std::string& message) const;
   // Prints `status` (human text or a JSON error body with --json) and returns its exit code,
   // also kept in last_exit (for the Open* helpers, which return nullptr after failing).
   int Fail(const Status& status) const;

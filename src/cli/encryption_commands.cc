@@ -66,7 +66,7 @@ void AddEncryptionCommands(CLI::App& app, Context& ctx) {
   rekey->callback([&ctx, flags] {
     ctx.action = [&ctx, flags] {
       if (flags->new_key_file.empty() && !flags->decrypt) {
-        return ctx.Fail(Status::InvalidArgument("give --new-key-file FILE or --decrypt"));
+        return ctx.FailUsage("give --new-key-file FILE or --decrypt");
       }
       if (!ctx.RequireDatabase() || !ctx.LoadKey()) return ctx.last_exit;
       std::shared_ptr<const EncryptionKey> next;

@@ -137,8 +137,7 @@ int RunExtract(Context& ctx, const ExtractFlags& f) {
       return ctx.Fail(Status::InvalidArgument("--jsonl reads standard input; give no text"));
     return RunLines(ctx, runner);
   }
-  if (f.text.empty())
-    return ctx.Fail(Status::InvalidArgument("the text to extract from is required"));
+  if (f.text.empty()) return ctx.FailUsage("the text to extract from is required");
   auto at = OptTime(f.created_at);
   if (!at.ok()) return ctx.Fail(at.status().WithContext("--created-at"));
   std::string text = f.text;

@@ -499,7 +499,7 @@ void AddItemCommands(CLI::App& app, Context& ctx) {
       if (st.purge_tenant) return PurgeTenantCommand(ctx, st);
       return WithEngine(ctx, [&](Engine& e, const Scope& s) {
         if (st.purge_all == !st.purge_id.empty()) {
-          return ctx.Fail(Status::InvalidArgument("give either a memory id or --all-memories"));
+          return ctx.FailUsage("give either a memory id or --all-memories");
         }
         if (st.purge_all && !st.purge_yes) {
           return ctx.Fail(

@@ -51,8 +51,7 @@ struct TransferState {
 
 int RunExport(Context& ctx, const TransferState& st) {
   if (!st.all_users && !st.all_tenants && ctx.user.empty()) {
-    return ctx.Fail(
-        Status::InvalidArgument("give --user, --all (every user of --tenant) or --all-tenants"));
+    return ctx.FailUsage("give --user, --all (every user of --tenant) or --all-tenants");
   }
   Engine* engine = ctx.OpenEngine();
   if (!engine) return ctx.last_exit;

@@ -1511,12 +1511,164 @@ class MiscTest(EngramTestCase):
         for word in ("add", "list", "export", "import", "Exit codes"):
             self.assertIn(word, r.out)
 
+    def test_help_lists_the_commands_first_and_is_short(self):
+        r = run_engram(["--help"])
+        self.assertEqual(r.code, 0, r.describe())
+        lines = r.out.splitlines()
+        self.assertLess(len(lines), 40, r.out)
+        commands = lines.index("Commands:")
+        first_option = next(i for i, line in enumerate(lines) if line.lstrip().startswith("-"))
+        self.assertLess(commands, first_option, r.out)
+        for command in ("add TEXT", "search QUERY", "list", "serve", "mcp", "help"):
+            self.assertTrue(any(line.startswith("  " + command) for line in lines), command)
+        for option in ("--db", "--user", "--tenant", "--json", "--key-file"):
+            self.assertIn(option, r.out)
+        for tuning in ("--index-memory-mb", "--item-cache-mb", "--huge-pages", "--half-life",
+                       "--archive-below", "--merge-above", "--embed-url", "--llm-model", "--pii"):
+            self.assertNotIn(tuning, r.out)
+        self.assertIn("engram help flags", r.out)
+        self.assertEqual(run_engram(["help"]).out, r.out)
+        self.assertEqual(run_engram(["-h"]).out, r.out)
+
+    def test_help_flags_lists_every_global_option(self):
+        r = run_engram(["help", "flags"])
+        self.assertEqual(r.code, 0, r.describe())
+        for option in ("--db", "--user", "--tenant", "--json", "--key-file", "--agent",
+                       "--session", "--config", "--version", "--max-content-bytes",
+                       "--busy-timeout-ms", "--index-memory-mb", "--item-cache-mb",
+                       "--huge-pages", "--half-life", "--retention-weight",
+                       "--critical-importance", "--archive-below", "--purge-after-days",
+                       "--merge-above", "--summarize-at-least", "--promote-heat", "--embedder",
+                       "--embed-dim", "--embed-url", "--embed-model", "--embed-key-env",
+                       "--extractor", "--llm-url", "--llm-model", "--llm-key-env",
+                       "--llm-timeout-ms", "--pii", "--pii-key-env", "--keep-turns",
+                       "--duplicate-similarity", "--duplicate-overlap"):
+            self.assertRegex(r.out, r"(?m)^  (-\w,)?%s\b" % re.escape(option))
+        self.assertIn("ENGRAM_INDEX_MEMORY_MB", r.out)
+        self.assertIn("Exit codes", r.out)
+
+    def test_help_of_a_command(self):
+        r = run_engram(["help", "add"])
+        self.assertEqual(r.code, 0, r.describe())
+        self.assertEqual(r.out, run_engram(["add", "--help"]).out)
+        self.assertIn("--no-infer", r.out)
+        self.assertIn('Example: engram add "', r.out)
+        r = run_engram(["help", "bench", "locomo"])
+        self.assertEqual(r.code, 0, r.describe())
+        self.assertIn("--data", r.out)
+        self.assertIn("https://github.com/snap-research/LoCoMo", r.out)
+        r = run_engram(["serve", "--help"])  # serve keeps its own options
+        for option in ("--host", "--port", "--threads", "--rate-limit", "--upstream-url"):
+            self.assertIn(option, r.out)
+        r = run_engram(["help", "all"])
+        self.assertEqual(r.code, 0, r.describe())
+        for text in ("--no-infer", "--budget", "--port", "--new-key-file"):
+            self.assertIn(text, r.out)
+        commands = re.findall(r"(?m)^([a-z]+)$", r.out)  # `help all`'s top-level commands
+        self.assertIn("recall", commands)
+        for command in commands:  # each has its example (src/cli/command_help.h)
+            self.assertIn("Example: engram", run_engram(["help", command]).out, command)
+        r = run_engram(["help", "no-such-command"])
+        self.assertEqual(r.code, EXIT_USAGE, r.describe())
+        self.assertIn("no-such-command", r.err)
+
+    def test_tuning_flags_work_as_before(self):
+        # Moved in the help only: names, ranges, environment and config file are unchanged.
+        self.ok("--index-memory-mb", "128", "--item-cache-mb", "0", "--no-huge-pages",
+                "--half-life", "fact=10", "--archive-below", "0.1", "add", "--no-infer", "x")
+        self.fails(EXIT_USAGE, "--index-memory-mb", "10", "list")
+        self.fails(EXIT_USAGE, "list", env={"ENGRAM_INDEX_MEMORY_MB": "10"})
+        config = self.path("engram.toml")
+        with open(config, "w") as f:
+            f.write("index-memory-mb = 10\n")
+        self.fails(EXIT_USAGE, "--config", config, "list")
+        with open(config, "w") as f:
+            f.write("index-memory-mb = 128\nitem-cache-mb = 0\n")
+        self.assertEqual(self.list_contents("--config", config), ["x"])
+
+    def test_missing_arguments_are_shown_with_an_example(self):
+        cases = [
+            (["recall"], "turns", 'engram recall "I\'m going hiking tomorrow" -u alice'),
+            (["add"], "text", "engram add \""),
+            (["search"], "query", "engram search \""),
+            (["context"], "query", "engram context \""),
+            (["get"], "id", "engram get <id>"),
+            (["import"], "file", "engram --db other.db import alice.jsonl"),
+            (["keygen"], "file", "engram keygen engram.key"),
+            (["keys", "revoke"], "id", "engram keys revoke"),
+            (["bench", "locomo"], "--data", "engram bench locomo --data locomo10.json"),
+            (["bench"], "which command?", "engram bench writepath"),
+            (["list", "--limit"], "--limit", "engram list -u alice"),
+            (["add", "I", "live", "here"], "not expected", "engram add \""),
+        ]
+        for args, missing, example in cases:
+            r = self.fails(EXIT_USAGE, *args)
+            self.assertIn(missing, r.err, r.describe())
+            self.assertIn("e.g. " + example, r.err, r.describe())
+            self.assertIn("engram help " + args[0], r.err, r.describe())
+            msg = self.fails_json(EXIT_USAGE, "invalid_argument", *args)
+            self.assertIn("(e.g. " + example, msg)
+        # Missing arguments the commands check themselves, --user first.
+        for args, missing, example in [(["list"], "--user", "engram list -u alice"),
+                                       (["add", "x"], "--user", "engram add \""),
+                                       (["rekey"], "--new-key-file", "engram rekey "),
+                                       (["export"], "--all", "engram export -u alice")]:
+            r = self.fails(EXIT_USAGE, *args, user=None)
+            self.assertIn(missing, r.err, r.describe())
+            self.assertIn("e.g. " + example, r.err, r.describe())
+        r = self.fails(EXIT_USAGE, user=None, db=self.db)  # no command at all
+        self.assertIn("engram help", r.err)
+
+    def test_benchmarks_say_which_data_they_need(self):
+        for args, names in [
+                (["bench", "locomo", "--data", self.path("locomo10.json")],
+                 ["LoCoMo", "https://github.com/snap-research/LoCoMo"]),
+                (["bench", "madial", "--data", self.dir],
+                 ["MADial-Bench", "https://github.com/hejunqing/MADial-Bench"]),
+                (["bench", "extraction", "--data", self.dir],
+                 ["memory_extraction", "https://github.com/MemPalace/mempalace"])]:
+            r = self.fails(EXIT_NOT_FOUND, *args, user=None)
+            for name in names + ["needs", "--data"]:
+                self.assertIn(name, r.err, r.describe())
+
     def test_default_database_path_from_environment(self):
         r = run_engram(["add", "--no-infer", "env db", "--user", "alice"],
                        env={"ENGRAM_DB": self.db})
         self.assertEqual(r.code, 0, r.describe())
         self.assertTrue(os.path.isfile(self.db))
         self.assertEqual(self.list_contents(), ["env db"])
+
+
+class TourTest(unittest.TestCase):
+    """`make tour` (scripts/tour.sh) runs to the end, and every step prints something other
+    than an empty result."""
+
+    def test_tour_runs_and_every_step_shows_something(self):
+        script = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "scripts",
+                              "tour.sh")
+        with tempfile.TemporaryDirectory(prefix="engram-tour-") as cwd:
+            env = {k: v for k, v in os.environ.items() if not k.startswith("ENGRAM_")
+                   or k == "ENGRAM_CHECK_STORAGE"}
+            proc = subprocess.run([script, ENGRAM], cwd=cwd, capture_output=True, env=env,
+                                  timeout=300)
+        out = proc.stdout.decode("utf-8", "replace")
+        self.assertEqual(proc.returncode, 0, "%s\nstderr: %s" % (out[-3000:], proc.stderr[-3000:]))
+        self.assertNotIn("\033[", out, "no terminal escapes when not on a terminal")
+        steps, current = [], None
+        for line in out.splitlines():
+            if line.startswith("$ engram"):
+                current = [line, []]
+                steps.append(current)
+            elif line.startswith("# ") or not line.strip():
+                current = None
+            elif current is not None:
+                current[1].append(line.strip())
+        self.assertGreater(len(steps), 20, out)
+        for command, output in steps:
+            self.assertNotEqual(output, [], "%s printed nothing" % command)
+            for empty in ("(no memories)", "(no results)", "(nothing worth raising)"):
+                self.assertNotEqual(output, [empty], "%s printed only %s" % (command, empty))
+        self.assertIn("Done.", out)
 
 
 def main():
