@@ -86,6 +86,12 @@ struct SearchQuery {
   // answers what no fact holds. A returned turn whose extracted memories were all replaced has
   // its score scaled by it once more. 1: no preference.
   double turn_weight = 0.7;
+  // Newest evidence wins: for a question about a topic people change (where they live, their
+  // work, partner, diet, pets, budget, schedule, devices, school, health, languages) and not
+  // about the past, an older fact of the user on that topic ranks below a newer fact, or a
+  // newer turn nothing was extracted from, that speaks of the user on it: a change the write
+  // path missed is still answered right. Off for `as_of` searches.
+  bool newest_evidence = true;
   bool diversify = true;    // maximal marginal relevance over near-duplicates
   double mmr_lambda = 0.7;  // 1: no diversity penalty
   // Cosine similarity up to which two memories count as not redundant for MMR; above it the
@@ -111,6 +117,10 @@ struct ScoreExplain {
   double retention_factor = 1;
   int keyword_rank = 0;  // 1-based; 0: not a keyword candidate
   int vector_rank = 0;   // 1-based; 0: not a vector candidate
+  // Set when a newer memory of the user on the same changeable topic outranks this one
+  // (SearchQuery::newest_evidence): that memory's id, and why ("newer on work").
+  std::string demoted_by;
+  std::string demotion;
 };
 
 struct SearchHit {

@@ -168,6 +168,10 @@ namespace {
 void AppendExplain(std::string* out, const ScoreExplain& e) {
   json_text::Object o(out);
   json_text::AppendDouble(o.Key("context"), e.context);
+  if (!e.demoted_by.empty()) {  // only when a newer memory outranked it
+    json_text::AppendString(o.Key("demoted_by"), e.demoted_by);
+    json_text::AppendString(o.Key("demotion"), e.demotion);
+  }
   json_text::AppendDouble(o.Key("importance"), e.importance);
   json_text::AppendDouble(o.Key("keyword"), e.keyword);
   json_text::AppendInt(o.Key("keyword_rank"), e.keyword_rank);

@@ -96,6 +96,9 @@ void PrintHits(const std::vector<SearchHit>& hits, bool explain) {
                 << e.vector << " (rank " << e.vector_rank << ")  relevance " << e.relevance
                 << "  recency " << e.recency << "  importance " << e.importance << "  retention "
                 << e.retention << "\n";
+      if (!e.demoted_by.empty()) {
+        std::cout << "      ranked below " << e.demoted_by << " (" << e.demotion << ")\n";
+      }
     }
   }
 }

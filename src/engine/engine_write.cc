@@ -271,6 +271,7 @@ Result<std::vector<Neighbour>> Engine::Impl::FindNeighbours(const Scope& scope,
     q.diversify = false;
     q.record_access = false;
     q.time_weight = 0;
+    q.newest_evidence = false;  // the write path compares what is stored, old and new alike
     ENGRAM_ASSIGN_OR_RETURN(auto hits, Search(user_scope, q));
     for (SearchHit& hit : hits) {
       if (States(hit.item.content, value)) add(std::move(hit.item), &Neighbour::ended);
@@ -328,6 +329,7 @@ Result<std::vector<Neighbour>> Engine::Impl::FindNeighbours(const Scope& scope,
     q.time_weight = 0;  // a date in the candidate says when it holds, not which items to compare
     q.diversify = false;
     q.record_access = false;
+    q.newest_evidence = false;  // the write path compares what is stored, old and new alike
     q.explain = true;
     ENGRAM_ASSIGN_OR_RETURN(auto hits, Search(user_scope, q));
     int taken = 0;

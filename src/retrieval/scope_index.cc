@@ -1,6 +1,7 @@
 #include "retrieval/scope_index.h"
 
 #include <algorithm>
+#include <functional>
 #include <nlohmann/json.hpp>
 
 #include "core/status_macros.h"
@@ -49,6 +50,22 @@ DocInfo MakeDocInfo(const MemoryItem& m) {
   d.entities = m.entities;
   d.metadata = FlattenMetadata(m.metadata);
   d.kept_turn = IsKeptTurn(m);
+  // One pass over the text for what freshness and the index need (text/topics.h).
+  const TextTraits traits = ReadTextTraits(m.content);
+  d.topics = TopicOfSlot(m.slot);
+  if (!m.slot.empty()) {
+    d.about_user = m.slot.starts_with("user/");
+  } else {
+    d.topics = traits.topics;
+    // A kept turn speaks as the user; an extracted fact names the user ("User …", "用户…").
+    const bool names_user = d.kept_turn
+                                ? traits.first_person
+                                : m.content.starts_with("User") || m.content.starts_with("用户");
+    d.about_user = names_user && !traits.others;
+  }
+  d.past = traits.past;
+  d.question = traits.question;
+  for (const std::string& id : m.derived_ids) d.derived.push_back(std::hash<std::string>{}(id));
   d.last_used = std::max({m.created_at, m.updated_at, m.last_accessed.value_or(0)});
   d.access_count = m.access_count;
   d.critical_tag = std::find(m.tags.begin(), m.tags.end(), kCriticalTag) != m.tags.end();
@@ -157,6 +174,14 @@ void ScopeIndex::Upsert(int64_t seq, const MemoryItem& item, const std::vector<f
   if (!item.slot.empty()) {
     // Questions name the attribute a fact fills ("what's my job?"); the fact names its value.
     for (std::string& t : KeywordTerms(SlotSearchText(item.slot))) terms.push_back(std::move(t));
+  } else if (doc.about_user && doc.topics != 0 && !doc.past && !doc.question &&
+             doc.derived.empty()) {
+    // So does a statement no rule gave a slot (a fact without one, a kept turn nothing was
+    // extracted from): "got hired at Costco as a baker" answers "where do I work now?" by the
+    // words asked about its topic. Not a question, nor a statement about the past.
+    for (const std::string& word : QuestionWordsOfTopics(doc.topics)) {
+      for (std::string& t : KeywordTerms(word)) terms.push_back(std::move(t));
+    }
   }
   if (item.scope.session_id.empty()) {
     session_index_.Remove(seq);

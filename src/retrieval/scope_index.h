@@ -35,6 +35,7 @@
 #include "index/hnsw_index.h"
 #include "index/vector_index.h"
 #include "retrieval/session_index.h"
+#include "text/topics.h"
 
 namespace engram {
 
@@ -54,6 +55,16 @@ struct DocInfo {
   std::vector<std::string> entities;
   std::vector<std::pair<std::string, MetadataValue>> metadata;  // top-level scalar values
   bool kept_turn = false;  // a conversation turn the write path kept (IsKeptTurn)
+  // The changeable topics it speaks of (text/topics.h): its slot's, else its text's; and
+  // whether it speaks of the user (a user slot, or a first-person turn or "User …" fact that
+  // names nobody else). What retrieval/freshness.h compares.
+  TopicSet topics = 0;
+  bool about_user = false;
+  bool past = false;      // it speaks of the past ("used to", "以前"): no evidence of the present
+  bool question = false;  // it asks ("where do I live?"): no evidence either
+  // A kept turn's derived_ids (what it produced or restated), hashed: a turn does not
+  // outdate the memories it said itself.
+  std::vector<uint64_t> derived;
   // Retention's inputs (include/engram/lifecycle.h) as of the item's last write or load: reads
   // counted since then reach the index when the item is next written or the index reloaded.
   TimestampMs last_used = 0;

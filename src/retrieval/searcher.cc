@@ -4,6 +4,7 @@
 #include <cmath>
 #include <unordered_map>
 
+#include "retrieval/freshness.h"
 #include "text/keyword_terms.h"
 #include "text/time_expressions.h"
 
@@ -472,6 +473,7 @@ std::vector<RankedCandidate> RankCandidates(const ScopeIndex& index, const Scope
     if (q.min_score && c.score < *q.min_score) continue;
     ranked.push_back(c);
   }
+  DemoteOutdated(index, q, &ranked);
   std::sort(ranked.begin(), ranked.end(), [](const RankedCandidate& a, const RankedCandidate& b) {
     return a.score != b.score ? a.score > b.score : a.seq > b.seq;
   });

@@ -1,0 +1,56 @@
+// The topic lexicon (data/lexicon, compiled in): which topics a text is about, whether it names
+// someone else, asks, or speaks of the past; English whole words, Chinese substrings.
+#include "text/topics.h"
+
+#include <gtest/gtest.h>
+
+#include "text/lexicon_data.h"
+
+namespace engram {
+namespace {
+
+bool Has(TopicSet set, const std::string& name) {
+  return TopicNames(set).find(name) != std::string::npos;
+}
+
+TEST(TopicsTest, TheLexiconFilesAreCompiledInAndRead) {
+  const auto& topics = LexiconEntries("en/topics.tsv");
+  ASSERT_FALSE(topics.empty());
+  EXPECT_EQ(topics.front().first, "location");  // comment lines skipped
+  EXPECT_TRUE(LexiconEntries("no/such.tsv").empty());
+  EXPECT_FALSE(LexiconEntries("zh/topics.tsv").empty());
+}
+
+TEST(TopicsTest, TopicsAreFoundByWholeWordsAndChineseSubstrings) {
+  EXPECT_TRUE(Has(TopicsOfText("I got hired at Costco as a baker"), "work"));
+  EXPECT_TRUE(Has(TopicsOfText("officially a Denver resident now"), "location"));
+  EXPECT_TRUE(Has(TopicsOfText("裸辞了，现在在一家游戏公司做策划"), "work"));
+  EXPECT_TRUE(Has(TopicsOfText("我们搬到杭州了"), "location"));
+  EXPECT_EQ(TopicsOfText("I love olives"), TopicSet{0});     // "live" is not in "olives"
+  EXPECT_EQ(TopicsOfText("记住我明天要早起"), TopicSet{0});  // 记住 is not a home
+  EXPECT_TRUE(Has(TopicOfSlot("user/job"), "work"));
+  EXPECT_TRUE(Has(TopicOfSlot("kevin/location:home"), "location"));
+  EXPECT_EQ(TopicOfSlot("user/likes:jazz"), TopicSet{0});
+  EXPECT_EQ(TopicOfSlot(""), TopicSet{0});
+}
+
+TEST(TopicsTest, OthersPastQuestionsAndTheSpeaker) {
+  const TextTraits sister = ReadTextTraits("My sister moved to Denver");
+  EXPECT_TRUE(sister.others);
+  EXPECT_TRUE(sister.first_person);
+  EXPECT_FALSE(ReadTextTraits("I moved to Denver").others);
+  EXPECT_TRUE(ReadTextTraits("我妈搬到上海了").others);
+  EXPECT_TRUE(ReadTextTraits("I used to live in Boston").past);
+  EXPECT_TRUE(AsksAboutPast("where did I live before?"));
+  EXPECT_TRUE(AsksAboutPast("我以前住在哪"));
+  EXPECT_FALSE(AsksAboutPast("where do I live now?"));
+  EXPECT_TRUE(ReadTextTraits("Where do I live?").question);
+  EXPECT_TRUE(ReadTextTraits("我住哪？").question);
+  EXPECT_FALSE(ReadTextTraits("I live here").question);
+  const auto words = QuestionWordsOfTopics(TopicOfSlot("user/job"));
+  EXPECT_NE(std::find(words.begin(), words.end(), "work"), words.end());
+  EXPECT_NE(std::find(words.begin(), words.end(), "工作"), words.end());
+}
+
+}  // namespace
+}  // namespace engram

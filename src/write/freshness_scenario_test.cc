@@ -1,0 +1,105 @@
+// Newest evidence wins at read time (retrieval/freshness.h), end to end through the rule write
+// path on a real date: a change said in words no rule reconciles leaves the old fact active,
+// and a question about the present still ranks the newer statement first, with the demotion in
+// explain; a question about the past, an `as_of` search, a newer statement about someone else
+// and a restatement of the same fact leave the ranking alone. Both languages.
+#include <gtest/gtest.h>
+
+#include "write/writer_test_util.h"
+
+namespace engram {
+namespace {
+
+using namespace testing_write;
+
+class FreshnessScenarioTest : public WriterTest {
+ protected:
+  void SetUp() override {
+    WriterTest::SetUp();
+    writer_ = std::make_unique<MemoryWriter>(engine_.get(), WriterOptions{});
+  }
+  // The user says `text` `days` after the previous message.
+  void Say(const std::string& text, int days) {
+    clock_.Advance(days * kDay);
+    auto out = writer_->Remember(alice_, {UserTurn(text, clock_.NowMs())});
+    ASSERT_TRUE(out.ok()) << out.status().ToString();
+  }
+  std::vector<SearchHit> Ask(const std::string& question, std::optional<TimestampMs> as_of = {}) {
+    SearchQuery q;
+    q.text = question;
+    q.k = 5;
+    q.explain = true;
+    q.filters.as_of = as_of;
+    auto hits = engine_->Search(alice_, q);
+    EXPECT_TRUE(hits.ok()) << hits.status().ToString();
+    return hits.ok() ? *hits : std::vector<SearchHit>{};
+  }
+  static const SearchHit* Holding(const std::vector<SearchHit>& hits, const std::string& word) {
+    for (const SearchHit& h : hits) {
+      if (h.item.content.find(word) != std::string::npos && !IsKeptTurn(h.item)) return &h;
+    }
+    return nullptr;
+  }
+
+  std::unique_ptr<MemoryWriter> writer_;
+};
+
+TEST_F(FreshnessScenarioTest, AChangeInUnlistedWordsOutranksTheOldFactForTheNow) {
+  Say("I work at Walmart as a cashier", 0);
+  const TimestampMs walmart_time = clock_.NowMs();
+  Say("I got hired at Costco as a baker", 120);
+  const auto now = Ask("where do I work now?");
+  ASSERT_FALSE(now.empty());
+  EXPECT_NE(now[0].item.content.find("Costco"), std::string::npos) << now[0].item.content;
+  const SearchHit* walmart = Holding(now, "Walmart");
+  ASSERT_NE(walmart, nullptr);
+  EXPECT_EQ(walmart->item.status, ItemStatus::kActive);  // still stored, only ranked below
+  EXPECT_EQ(walmart->explain.demotion, "newer on work");
+  EXPECT_EQ(walmart->explain.demoted_by, now[0].item.id);
+  EXPECT_LT(walmart->score, now[0].score);
+  // The past and a moment in it rank as they always did.
+  const auto before = Ask("where did I work before?");
+  ASSERT_FALSE(before.empty());
+  EXPECT_NE(before[0].item.content.find("Walmart"), std::string::npos) << before[0].item.content;
+  for (const SearchHit& h : before) EXPECT_TRUE(h.explain.demoted_by.empty());
+  const auto then = Ask("where do I work?", walmart_time + kDay);
+  ASSERT_FALSE(then.empty());
+  EXPECT_NE(then[0].item.content.find("Walmart"), std::string::npos) << then[0].item.content;
+}
+
+TEST_F(FreshnessScenarioTest, ChineseQuittingForANewJobOutranksTheOldEmployer) {
+  Say("我在腾讯做后端开发", 0);
+  Say("裸辞了，现在在一家游戏公司做策划", 90);
+  const auto now = Ask("我现在在哪工作？");
+  ASSERT_FALSE(now.empty());
+  EXPECT_NE(now[0].item.content.find("游戏公司"), std::string::npos) << now[0].item.content;
+  const SearchHit* tencent = Holding(now, "腾讯");
+  ASSERT_NE(tencent, nullptr);
+  EXPECT_LT(tencent->score, now[0].score);
+}
+
+TEST_F(FreshnessScenarioTest, ANewerStatementAboutSomeoneElseDoesNotOutdateTheUsers) {
+  Say("I work at Walmart as a cashier", 0);
+  Say("My sister got hired at Costco as a baker", 30);
+  const auto now = Ask("where do I work now?");
+  ASSERT_FALSE(now.empty());
+  EXPECT_NE(now[0].item.content.find("Walmart"), std::string::npos) << now[0].item.content;
+  for (const SearchHit& h : now) EXPECT_TRUE(h.explain.demoted_by.empty()) << h.item.content;
+}
+
+TEST_F(FreshnessScenarioTest, ARestatementConfirmsTheFactAndAQuestionOffTopicChangesNothing) {
+  Say("I live in Boston", 0);
+  Say("I live in Boston, still", 10);
+  const auto now = Ask("where do I live?");
+  ASSERT_FALSE(now.empty());
+  EXPECT_NE(now[0].item.content.find("Boston"), std::string::npos);
+  EXPECT_FALSE(IsKeptTurn(now[0].item)) << now[0].item.content;
+  for (const SearchHit& h : now) EXPECT_TRUE(h.explain.demoted_by.empty()) << h.item.content;
+  Say("I got hired at Costco as a baker", 10);
+  for (const SearchHit& h : Ask("tell me about Boston")) {
+    EXPECT_TRUE(h.explain.demoted_by.empty()) << h.item.content;
+  }
+}
+
+}  // namespace
+}  // namespace engram
