@@ -4,6 +4,9 @@
 
 #include <gtest/gtest.h>
 
+#include <utility>
+#include <vector>
+
 namespace engram {
 namespace {
 
@@ -25,6 +28,37 @@ TEST(ChitChatTest, AnythingMoreIsKept) {
        {"thanks, I moved to Oslo", "hi, I'm Ann", "ok I'll call mom at 5", "谢谢，我下周要去北京",
         "好的，我叫小明", "bye for now, flying to Rome tomorrow", "what's my name?", "ok 3", "",
         "Oslo", "I'm allergic to peanuts"}) {
+    EXPECT_FALSE(IsChitChat(text)) << text;
+  }
+}
+
+// Reactions, laughter, compliments to the assistant, emoji alone and follow-up requests about
+// its last answer say nothing about the user; letters held for emphasis read as the word.
+TEST(ChitChatTest, ReactionsComplimentsEmojiAndFollowUpsAreNotKept) {
+  const std::vector<std::pair<const char*, const char*>> cases = {
+      {"no wayyy", "acknowledgement"},
+      {"lmaooo", "laughter"},
+      {"that's wild", "reaction"},
+      {"太离谱了", "reaction"},
+      {"you're a genius", "compliment"},
+      {"太强了", "compliment"},
+      {"👍👍", "emoji"},
+      {"!!", "emoji"},
+      {"make it shorter", "followup"},
+      {"can you make it funnier?", "followup"},
+      {"translate that", "followup"},
+      {"再来一个", "followup"},
+      {"再短一点", "followup"},
+      {"帮我翻译一下", "followup"}};
+  for (const auto& [text, kind] : cases) EXPECT_EQ(ChitChatKind(text), kind) << text;
+}
+
+// A request with its own content, or a statement using those words, is kept (as a turn).
+TEST(ChitChatTest, RequestsAndStatementsWithThoseWordsAreKept) {
+  for (const char* text :
+       {"write me a haiku about cats", "帮我写一首诗", "make it work at the office",
+        "I have one dog", "more coffee please", "I love that song",
+        "one more thing: I'm allergic to nuts", "再来一碗牛肉面"}) {
     EXPECT_FALSE(IsChitChat(text)) << text;
   }
 }
