@@ -19,6 +19,7 @@
 #include "extract/third_person.h"
 #include "text/find.h"
 #include "text/language.h"
+#include "text/lexicon_data.h"
 #include "text/normalizer.h"
 
 namespace engram {
@@ -134,6 +135,28 @@ using extract::SubjectBeforeDateZh;
 using extract::WithDates;
 using extract::WithoutTime;
 using extract::WordCount;
+
+// A clause's lead that names what the statement before was about (NameForPrevious).
+struct NameLead {
+  std::string text;      // lowercase English, or Chinese
+  bool another = false;  // names another one of the same kind ("一只叫…")
+};
+
+const std::vector<NameLead>& NameLeads(bool zh) {
+  static const auto load = [](const char* file) {
+    std::vector<NameLead> out;
+    for (const auto& [kind, words] : LexiconEntries(file)) {
+      for (const std::string& w : words) out.push_back({w, kind == "another"});
+    }
+    std::stable_sort(out.begin(), out.end(), [](const NameLead& a, const NameLead& b) {
+      return a.text.size() > b.text.size();
+    });
+    return out;
+  };
+  static const std::vector<NameLead> en = load("en/name_leads.tsv");
+  static const std::vector<NameLead> zh_leads = load("zh/name_leads.tsv");
+  return zh ? zh_leads : en;
+}
 
 bool IsUserRole(std::string_view role) {
   return role != "assistant" && role != "system" && role != "tool" && role != "function";
@@ -311,8 +334,11 @@ class RuleExtractor final : public Extractor {
       ts->type_hint = hint;
       return;
     }
-    // "her name's Olive", "叫逗逗": a name for what the statement before was about.
-    if (NameForPrevious(clause, zh, ts, out)) return;
+    // "her name's Olive", "叫逗逗": a name for what the statement before was about (read
+    // without a subject the splitter carried over: "一只叫可乐" is not "我一只叫可乐").
+    std::string unsubjected = clause;
+    if (piece.inherited && zh && unsubjected.starts_with("我")) unsubjected.erase(0, 3);
+    if (NameForPrevious(unsubjected, zh, ts, out)) return;
     ClauseView view;
     view.zh = zh;
     view.correction = correction;
@@ -339,6 +365,14 @@ class RuleExtractor final : public Extractor {
     if (piece.inherited && !zh && own.starts_with("I ")) own.erase(0, 2);
     const extract::SubjectInfo first =
         zh ? extract::ChineseSubject(clause) : extract::EnglishSubject(clause);
+    if (zh && (first.text.empty() || piece.inherited) && !correction &&
+        out->size() > ts->turn_first && out->back().slot.starts_with("user/pet:")) {
+      // "我家狗叫可乐，五岁了": with no subject of its own, a clause after a statement about a
+      // pet says more about the pet (its age is not the user's).
+      const std::string more = extract::StripMarkersZh(own);
+      if (HasContent(more, zh)) out->back().content += "，" + more;
+      return;
+    }
     const bool elaboration = (IsElaboration(clause, zh) && !(zh && !first.key.empty())) ||
                              IsSubordinate(own, zh) || (zh && IsElaboration(own, zh));
     bool implicit = first.implicit;
@@ -621,30 +655,25 @@ class RuleExtractor final : public Extractor {
   bool NameForPrevious(const std::string& clause, bool zh, TurnState* ts,
                        std::vector<Candidate>* out) const {
     if (out->size() <= ts->turn_first) return false;
-    std::string name;
-    bool another = false;  // "一只叫可乐，一只叫雪碧": a second pet of the statement before
+    // The leads, longest first: data/lexicon/{en,zh}/name_leads.tsv.
+    const std::string low = zh ? clause : extract::LowerAscii(clause);
+    const NameLead* lead = nullptr;
+    for (const NameLead& l : NameLeads(zh)) {
+      if (low.starts_with(l.text) &&
+          (zh || low.size() == l.text.size() || low[l.text.size()] == ' ')) {
+        lead = &l;
+        break;
+      }
+    }
+    if (!lead) return false;
+    std::string name = clause.substr(lead->text.size());
+    if (!zh && !name.empty() && name[0] == ' ') name.erase(0, 1);
+    const bool another = lead->another;  // "一只叫可乐，一只叫雪碧": a second pet
     if (zh) {
-      for (std::string_view lead : {"另一只叫", "另一个叫", "一只叫", "一个叫", "老大叫", "老二叫",
-                                    "大的叫", "小的叫", "它叫", "她叫", "他叫", "名字叫", "叫"}) {
-        if (!clause.starts_with(lead)) continue;
-        name = clause.substr(lead.size());
-        another =
-            lead != "它叫" && lead != "她叫" && lead != "他叫" && lead != "名字叫" && lead != "叫";
-        break;
-      }
       if (name.empty() || name.size() > 15) return false;
-    } else {
-      const std::string low = extract::LowerAscii(clause);
-      for (std::string_view lead : {"her name is ", "his name is ", "its name is ", "her name's ",
-                                    "his name's ", "their name is ", "named ", "called "}) {
-        if (!low.starts_with(lead)) continue;
-        name = clause.substr(lead.size());
-        break;
-      }
-      if (name.empty() || ContainsText(name, ' ') ||
-          !std::isupper(static_cast<unsigned char>(name[0]))) {
-        return false;
-      }
+    } else if (name.empty() || ContainsText(name, ' ') ||
+               !std::isupper(static_cast<unsigned char>(name[0]))) {
+      return false;
     }
     Candidate& last = out->back();
     if (another && last.slot.starts_with("user/pet")) {

@@ -4,6 +4,7 @@
 #include <atomic>
 #include <thread>
 
+#include "extract/clauses.h"
 #include "extract/extraction_test_util.h"
 
 namespace engram {
@@ -22,6 +23,19 @@ TEST(RuleExtractorEnTest, Name) {
     EXPECT_EQ(c.entities, std::vector<std::string>{"Alice"}) << text;
   }
   EXPECT_EQ(One("My name's Bob Smith").content, "User's name is Bob Smith");
+}
+
+// A name given in the next clause ("named her Mochi", "we named him Biscuit") is the name of
+// what the statement before introduced, not a statement of its own.
+TEST(RuleExtractorEnTest, ANameInTheNextClauseNamesThePet) {
+  for (const auto& [text, name] : std::vector<std::pair<std::string, std::string>>{
+           {"adopted a kitten yesterday, named her Mochi", "Mochi"},
+           {"got a puppy, we named him Biscuit", "Biscuit"},
+           {"I have a cat, her name is Luna", "Luna"}}) {
+    Candidate c = One(text);
+    EXPECT_EQ(c.slot, "user/pet:" + extract::LowerAscii(name)) << text;
+    EXPECT_TRUE(c.content.ends_with("named " + name)) << c.content;
+  }
 }
 
 TEST(RuleExtractorEnTest, Location) {

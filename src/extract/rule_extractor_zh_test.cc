@@ -19,6 +19,21 @@ TEST(RuleExtractorZhTest, Name) {
   for (const Candidate& c : Extract("我叫了外卖")) EXPECT_NE(c.slot, "user/name");
 }
 
+// What is said of a pet after it is named is the pet's: "五岁了" is not the user's age; and each
+// of two pets named in turn is a pet of its own, with the statement that introduced them.
+TEST(RuleExtractorZhTest, WhatFollowsAPetIsThePets) {
+  Candidate dog = One("我家狗叫可乐，五岁了");
+  EXPECT_EQ(dog.slot, "user/pet:可乐");
+  EXPECT_EQ(dog.content, "用户家狗叫可乐，五岁了");
+  for (const Candidate& c : Extract("我家狗叫可乐，五岁了")) EXPECT_NE(c.slot, "user/age");
+  const std::vector<Candidate> cats = Extract("我养了两只猫，一只叫可乐，一只叫雪碧");
+  ASSERT_EQ(cats.size(), 2u);
+  EXPECT_EQ(cats[0].slot, "user/pet:可乐");
+  EXPECT_EQ(cats[1].slot, "user/pet:雪碧");
+  for (const Candidate& c : cats)
+    EXPECT_TRUE(c.content.starts_with("用户养了两只猫，叫")) << c.content;
+}
+
 TEST(RuleExtractorZhTest, Location) {
   // The content is the user's clause with 我 → 用户; slot and value are what conflicts read.
   for (const char* text : {"我住在上海。", "我搬到了上海", "我现在住在上海",
