@@ -23,6 +23,9 @@ using json = nlohmann::json;
 
 struct WritePathFlags {
   std::string data = "bench/data/writepath";
+  // --set frozen: also the cases written blind (never tuned to), reported apart.
+  std::string set = "dev";
+  std::string frozen_data = "bench/data/writepath-frozen";
   // Where the developers keep MemPalace's memory_extraction folder; skipped when absent.
   std::string fixtures = "../shared/datasets/extraction/memory_extraction";
   std::string lang = "all";
@@ -174,12 +177,29 @@ int RunWritePath(Context& ctx, const WritePathFlags& f) {
       std::cerr << "\rwritepath " << done << "/" << total << std::flush;
     }
   };
-  auto report = RunWritePathBench(options);
-  if (tty) std::cerr << "\r\033[K";
+  // The development set, then (--set frozen) the blind one: one table each.
+  std::vector<std::pair<std::string, std::string>> sets = {{"dev", f.data}};
+  if (f.set == "frozen") sets.emplace_back("frozen", f.frozen_data);
+  std::vector<WritePathReport> reports;
+  for (const auto& [name, dir] : sets) {
+    options.data_dir = dir;
+    auto one = RunWritePathBench(options);
+    if (tty) std::cerr << "\r\033[K";
+    if (!one.ok()) {
+      std::error_code ec;
+      std::filesystem::remove_all(tmpl, ec);
+      return ctx.Fail(one.status().WithContext(name + " set"));
+    }
+    if (!ctx.json) {
+      if (sets.size() > 1) std::cout << "== " << name << " set (" << dir << ")\n";
+      PrintReport(*one, f.failures);
+      if (sets.size() > 1) std::cout << "\n";
+    }
+    reports.push_back(std::move(one).value());
+  }
   std::error_code ec;
   std::filesystem::remove_all(tmpl, ec);
-  if (!report.ok()) return ctx.Fail(report.status());
-  if (!ctx.json) PrintReport(*report, f.failures);
+  const WritePathReport* report = &reports.front();
   auto fixtures = FixtureFigures(f.fixtures, options.extractor, !ctx.json);
   if (!fixtures.ok()) return ctx.Fail(fixtures.status());
   if (!ctx.json && fixtures->is_null()) {
@@ -191,10 +211,13 @@ int RunWritePath(Context& ctx, const WritePathFlags& f) {
     json out = ReportJson(*report);
     out["extractor"] = *llm ? "llm:" + (*llm)->model() : "rules";
     out["fixtures"] = *fixtures;
+    if (reports.size() > 1) out["frozen"] = ReportJson(reports.back());
     std::cout << out.dump(2) << "\n";
   }
-  for (const auto& [lang, c] : report->by_language) {
-    if (c.Rate() < f.min_pass) return kExitInternal;
+  for (const WritePathReport& r : reports) {
+    for (const auto& [lang, c] : r.by_language) {
+      if (c.Rate() < f.min_pass) return kExitInternal;
+    }
   }
   return kExitOk;
 }
@@ -215,6 +238,13 @@ void AddWritePathBenchCommand(CLI::App* bench, Context& ctx) {
                   "https://github.com/MemPalace/mempalace), for its any-memory rate; skipped "
                   "when absent (default: ../shared/datasets/extraction/memory_extraction, where "
                   "Engram's developers keep it)");
+  cmd->add_option("--set", flags->set,
+                  "dev: the development corpus; frozen: it and the cases written blind "
+                  "(bench/data/writepath-frozen, never tuned to), each with its table")
+      ->check(CLI::IsMember({"dev", "frozen"}))
+      ->capture_default_str();
+  cmd->add_option("--frozen-data", flags->frozen_data, "The blind corpus folder (--set frozen)")
+      ->capture_default_str();
   cmd->add_option("--lang", flags->lang, "zh, en or all")->capture_default_str();
   cmd->add_option("--only", flags->only, "Only the cases whose id contains this");
   cmd->add_flag("--failures", flags->failures, "List each failed case with what the store holds");
