@@ -1387,6 +1387,41 @@ class SecondProcessTest(ServerTestCase):
                 self.ok(c2, "GET", "/v1/memories/" + id_, params={"user_id": "u"})
 
 
+class WriteHealthTest(ServerTestCase):
+    """While another process holds the database's write lock past the busy timeout, writes
+    answer 503 naming the cause, /readyz fails saying writes fail and /metrics shows it; once
+    the lock is released, /readyz recovers by itself (it tries a write) and writes succeed."""
+
+    def test_readyz_follows_write_health(self):
+        import sqlite3
+        server = self.start_server("--busy-timeout-ms", "200")
+        c = h.Client(server.port)
+        server.clients.append(c)
+        self.ok(c, "POST", "/v1/memories", {"user_id": "u", "content": "before"}, expect=201)
+        self.ok(c, "GET", "/readyz", expect=200)
+        holder = sqlite3.connect(server.db, isolation_level=None, timeout=5)
+        holder.execute("BEGIN IMMEDIATE")
+        try:
+            r = c.request("POST", "/v1/memories", body={"user_id": "u", "content": "blocked"})
+            self.assert_error_body(r, 503, "unavailable", mentions="locked")
+            ready = c.request("GET", "/readyz")
+            self.assert_error_body(ready, 503, "unavailable", mentions="writes are failing")
+            metrics = c.request("GET", "/metrics").body.decode()
+            self.assertIn("engram_storage_writes_ok 0", metrics)
+            self.assertIn('engram_storage_errors_total{code="busy"}', metrics)
+        finally:
+            holder.execute("ROLLBACK")
+            holder.close()
+        self.ok(c, "GET", "/readyz", expect=200)
+        self.ok(c, "POST", "/v1/memories", {"user_id": "u", "content": "after"}, expect=201)
+        self.assertIn("engram_storage_writes_ok 1", c.request("GET", "/metrics").body.decode())
+        self.assertIn("writes failing", server.stderr())
+        self.assertIn("writes work again", server.stderr())
+
+    # The 503s above are the point of the test.
+    ROUTES_ANSWERING_5XX = ("POST /v1/memories", "GET /readyz")
+
+
 def main():
     global SEED, SECONDS, THREADS, SUMMARY_JSON
     parser = argparse.ArgumentParser(add_help=False)
