@@ -691,10 +691,16 @@ class HttpServer::Impl {
     // The handler may wait (a disk sync, a remote provider): run it on a worker and let this
     // event loop serve other connections until it resumes this one.
     MHD_suspend_connection(c);
-    pool_->Submit([this, c, ex] {
+    auto run = [this, c, ex] {
       ex->reply = Handle(ex);
       MHD_resume_connection(c);
-    });
+    };
+    if (routes_[ex->route].blocking == Blocking::kOwnThread) {
+      // The request stays in flight until its reply is queued, so Stop waits for the thread.
+      std::thread(std::move(run)).detach();
+    } else {
+      pool_->Submit(std::move(run));
+    }
     return MHD_YES;
   }
 

@@ -531,8 +531,8 @@ std::vector<Route> MakeRoutes(const Services& services) {
       {"GET", "/v1/profile", Access::kTenant, bind(&GetProfile), Blocking::kYes},
       {"POST", "/v1/recall", Access::kTenant, bind(&RecallMemories), Blocking::kYes},
       // Waits for the upstream's first byte (then streams from a thread of its own).
-      {"POST", "/v1/chat/completions", Access::kTenant, bind(&ChatCompletions), Blocking::kYes,
-       /*any_key_when_keyless=*/true},
+      {"POST", "/v1/chat/completions", Access::kTenant, bind(&ChatCompletions),
+       Blocking::kOwnThread, /*any_key_when_keyless=*/true},
       {"POST", "/v1/admin/keys", Access::kAdmin, bind(&CreateKey), kWrites},
       {"GET", "/v1/admin/keys", Access::kAdmin, bind(&ListKeys)},
       {"GET", "/v1/admin/audit", Access::kAdmin, bind(&ListAudit), Blocking::kYes},

@@ -51,6 +51,9 @@ struct Services {
 enum class Blocking {
   kNo,   // CPU and page-cache reads only: on the event loop that read the request
   kYes,  // may wait on a disk sync, a remote provider or a long scan: on the worker pool
+  // Waits on another server for as long as it takes (the chat proxy's upstream): on a thread
+  // of its own, so many such calls never queue for the pool's workers.
+  kOwnThread,
 };
 
 struct Route {
