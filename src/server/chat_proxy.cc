@@ -365,8 +365,11 @@ Reply ChatProxy::ForwardStreaming(const Prepared& p) {
       start.failure = ended.ok() && start.status == 0 ? Status::Unavailable("no response") : ended;
       started->set_value(start);
     } else if (events.done()) {
+      // Whether the client was still there is read before Finish: once [DONE] is out the client
+      // may close at once, which marks the body cancelled and would lose a complete exchange.
+      const bool delivered = !body->Cancelled();
       body->Finish();
-      if (!body->Cancelled()) WriteBack(p, events.text());
+      if (delivered) WriteBack(p, events.text());
     } else {
       // Broke off (or the client left): an error event, no [DONE], nothing written back.
       body->Write("data: " +

@@ -345,6 +345,8 @@ class Explain(Model):
     vector_rank: Optional[int] = None
     retention: Optional[float] = None
     retention_factor: Optional[float] = None
+    demoted_by: Optional[str] = None
+    demotion: Optional[str] = None
     extra: Dict[str, Any] = _extra()
 
 
