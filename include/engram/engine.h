@@ -153,6 +153,11 @@ struct PlannedWrite {
   // kAdd, kSupersede: more active items the new one replaces, closed as kSupersede closes its
   // target. One that is no longer active is left as it is.
   std::vector<std::string> also_supersede;
+  // kSupersede with this set (a kept turn's id): nothing is inserted; the target is closed as
+  // corrected by that turn (superseded_by it, an empty validity: it never held), and the turn
+  // names the target in its derived_ids. For a correction whose value cannot be put into the
+  // old fact's words: what the user said is the current evidence, no text is made up.
+  std::string superseded_by_turn;
 };
 
 // What a candidate is compared with (Engine::FindNeighbours).

@@ -114,8 +114,13 @@ class MemoryWriter {
                    std::vector<std::string>* kept_ids);
   // A bare correction (Candidate::bare) made whole from the memory it corrects: the user's
   // latest extracted memory said within the correction window before `said`, its value
-  // replaced. nullopt when there is none, or its text has no value of the correction's shape.
-  std::optional<Candidate> ResolveBare(const Scope& scope, const Candidate& c, TimestampMs said);
+  // replaced (`fixed`). When that memory's text has no value of the correction's shape, its id
+  // (`uncorrectable_id`); neither when there is none.
+  struct BareResolution {
+    std::optional<Candidate> fixed;
+    std::string uncorrectable_id;
+  };
+  BareResolution ResolveBare(const Scope& scope, const Candidate& c, TimestampMs said);
   std::shared_ptr<std::mutex> ScopeLock(const Scope& scope);
 
   Engine* engine_;

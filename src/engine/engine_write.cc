@@ -62,8 +62,15 @@ void AppendNew(std::vector<std::string>* to, const std::vector<std::string>& fro
 Result<WriteOutcome> Engine::Impl::ApplyWrite(const Scope& scope, const PlannedWrite& write) {
   ENGRAM_RETURN_IF_ERROR(ValidateScope(scope));
   ENGRAM_RETURN_IF_ERROR(ValidateText("reason", write.reason, options_.max_content_bytes));
-  const bool inserts =
-      write.decision == WriteDecision::kAdd || write.decision == WriteDecision::kSupersede;
+  const bool by_turn = !write.superseded_by_turn.empty();
+  if (by_turn) {
+    if (write.decision != WriteDecision::kSupersede) {
+      return Status::InvalidArgument("superseded_by_turn is for a SUPERSEDE");
+    }
+    ENGRAM_RETURN_IF_ERROR(ValidateId(write.superseded_by_turn));
+  }
+  const bool inserts = write.decision == WriteDecision::kAdd ||
+                       (write.decision == WriteDecision::kSupersede && !by_turn);
   const bool has_target = write.decision != WriteDecision::kAdd;
   if (has_target) ENGRAM_RETURN_IF_ERROR(ValidateId(write.target_id));
   const TimestampMs now = Now();
@@ -92,6 +99,17 @@ Result<WriteOutcome> Engine::Impl::ApplyWrite(const Scope& scope, const PlannedW
     switch (write.decision) {
       case WriteDecision::kSupersede: {
         op.event = HistoryEvent::kSupersede;
+        if (by_turn) {
+          // Corrected: the old value never held (an empty validity), the turn says what does.
+          op.mutation = [turn = write.superseded_by_turn](MemoryItem& m) -> Result<bool> {
+            ENGRAM_RETURN_IF_ERROR(RequireActive(m));
+            m.status = ItemStatus::kSuperseded;
+            m.superseded_by = turn;
+            m.valid_to = m.valid_from;
+            return true;
+          };
+          break;
+        }
         // Copies: `ops` grows below, so a reference into it would dangle.
         const std::string next_id = ops.front().insert->item.id;
         const TimestampMs next_from = ops.front().insert->item.valid_from;
@@ -206,8 +224,8 @@ Result<WriteOutcome> Engine::Impl::ApplyWrite(const Scope& scope, const PlannedW
       out.memory = ops[0].result;
       break;
     case WriteDecision::kSupersede:
-      out.memory = ops[0].result;
-      out.replaced = ops[1].result;
+      out.memory = ops[0].result;  // by a turn: the corrected item, as closed
+      out.replaced = by_turn ? ops[0].result : ops[1].result;
       break;
     case WriteDecision::kUpdate:
     case WriteDecision::kNoop:

@@ -318,10 +318,18 @@ class RuleExtractor final : public Extractor {
       if (IsCorrectionPhrase(said, zh)) return;  // "my bad", "名字打错了"
       said = zh ? extract::StripMarkersZh(said) : extract::StripMarkersEn(said);
       if (said.empty() || IsCorrectionPhrase(said, zh)) return;
-      // "不是青岛": the wrong value, said again; it ended
-      if (zh && said.starts_with("不是") && said.size() <= 24 && out->size() > ts->turn_first) {
-        out->back().ends.push_back(said.substr(6));
-        return;
+      // "不是青岛", "not Saturday": the wrong value, said again; it ended (it is no value to
+      // put anywhere)
+      if (out->size() > ts->turn_first && said.size() <= 24) {
+        const std::string low = zh ? said : extract::LowerAscii(said);
+        if (zh && said.starts_with("不是")) {
+          out->back().ends.push_back(said.substr(6));
+          return;
+        }
+        if (!zh && low.starts_with("not ")) {
+          out->back().ends.push_back(said.substr(4));
+          return;
+        }
       }
       // "wait no, Ellie": the value alone corrects what was just said.
       if (auto value = extract::BareCorrectionValue(said, zh)) {

@@ -173,14 +173,35 @@ Result<RememberResult> MemoryWriter::Remember(const Scope& scope, const std::vec
     Candidate c = extracted;
     if (c.bare) {
       // "wait no, Ellie": the value corrects the memory written moments before.
-      auto fixed = ResolveBare(scope, c, SaidAt(c, input.turns));
-      if (!fixed) {
+      BareResolution bare = ResolveBare(scope, c, SaidAt(c, input.turns));
+      const size_t turn = c.turn_indexes.empty() ? 0 : c.turn_indexes.front();
+      if (!bare.fixed && !bare.uncorrectable_id.empty() && turn < kept_ids.size() &&
+          !kept_ids[turn].empty()) {
+        // "actually it's Sunday, not Saturday" after a fact with a date: no word of the old
+        // fact is the value to replace, and no text is made up. The old fact is closed as
+        // corrected by the kept turn, which holds what the user said.
+        PlannedWrite w;
+        w.decision = WriteDecision::kSupersede;
+        w.target_id = bare.uncorrectable_id;
+        w.superseded_by_turn = kept_ids[turn];
+        w.turn_ids = {kept_ids[turn]};
+        w.reason = "corrected (\"" + c.value + "\"): the correcting turn holds what holds";
+        auto applied = engine_->ApplyWrite(scope, w);
+        if (applied.ok()) {
+          result.writes.push_back(std::move(applied).value());
+          continue;
+        }
+        if (applied.status().code() != StatusCode::kNotFound &&
+            applied.status().code() != StatusCode::kConflict) {
+          return applied.status();
+        }
+      }
+      if (!bare.fixed) {
         result.skipped.push_back(
-            {c.turn_indexes.empty() ? 0 : c.turn_indexes.front(),
-             "a correction (\"" + c.value + "\") with no recent memory to correct"});
+            {turn, "a correction (\"" + c.value + "\") with no recent memory to correct"});
         continue;
       }
-      c = std::move(*fixed);
+      c = std::move(*bare.fixed);
     }
     ENGRAM_ASSIGN_OR_RETURN(WriteOutcome w,
                             WriteCandidate(scope, c, extraction, input.turns, kept_ids, options));
@@ -234,8 +255,8 @@ Status MemoryWriter::KeepTurns(const Scope& scope, const std::vector<Turn>& turn
   return Status::Ok();
 }
 
-std::optional<Candidate> MemoryWriter::ResolveBare(const Scope& scope, const Candidate& c,
-                                                   TimestampMs said) {
+MemoryWriter::BareResolution MemoryWriter::ResolveBare(const Scope& scope, const Candidate& c,
+                                                       TimestampMs said) {
   // Within the window before the correction was said (a replayed conversation is corrected
   // as it was said, not as of the replay).
   ListQuery q;
@@ -245,7 +266,7 @@ std::optional<Candidate> MemoryWriter::ResolveBare(const Scope& scope, const Can
   Scope user_scope = scope;
   user_scope.session_id.clear();
   auto page = engine_->List(user_scope, q);
-  if (!page.ok()) return std::nullopt;
+  if (!page.ok()) return {};
   for (const MemoryItem& item : page->items) {
     if (IsKeptTurn(item)) continue;
     // the item's value: an entity its text holds
@@ -257,7 +278,7 @@ std::optional<Candidate> MemoryWriter::ResolveBare(const Scope& scope, const Can
       }
     }
     auto fixed = extract::ReplaceValue(item.content, old_value, c.value);
-    if (!fixed) return std::nullopt;
+    if (!fixed) return BareResolution{std::nullopt, item.id};  // no value of that shape in it
     Candidate out = c;
     out.bare = false;
     out.content = *fixed;
@@ -274,9 +295,9 @@ std::optional<Candidate> MemoryWriter::ResolveBare(const Scope& scope, const Can
       out.slot += LowerCase(c.value);
     }
     out.valid_from = item.valid_from;
-    return out;
+    return BareResolution{std::move(out), ""};
   }
-  return std::nullopt;
+  return {};
 }
 
 Result<WriteOutcome> MemoryWriter::WriteCandidate(const Scope& scope, const Candidate& given,

@@ -109,6 +109,34 @@ TEST_F(RuleScenarioTest, ABareCorrectionFixesWhatWasJustSaid) {
   EXPECT_TRUE(MemoryMentions("Ellie"));
 }
 
+TEST_F(RuleScenarioTest, ACorrectionWhoseValueFitsNoWordOfTheFactClosesItByTheTurn) {
+  WriteOutcome saturday = Only(Say("my dad arrives on Saturday"));
+  // The weekday is resolved to its date: no word of the fact is "Saturday" to replace.
+  ASSERT_EQ(saturday.memory.content, "User's dad arrives on 2026-06-20");
+  clock_.Advance(kMinute);
+  RememberResult r = SayNow("actually it's Sunday, not Saturday");
+  ASSERT_EQ(Turns(r).size(), 1u);
+  const std::string turn_id = Turns(r)[0].memory.id;
+  WriteOutcome closed = Only(r);
+  EXPECT_EQ(closed.decision, WriteDecision::kSupersede);
+  EXPECT_EQ(closed.memory.id, saturday.memory.id);
+  // Nothing made up: no fact claims Saturday any more, the turn says what holds.
+  EXPECT_FALSE(MemoryMentions("2026-06-20"));
+  auto old = engine_->Get(alice_, saturday.memory.id);
+  ASSERT_TRUE(old.ok());
+  EXPECT_EQ(old->status, ItemStatus::kSuperseded);
+  EXPECT_EQ(old->superseded_by, turn_id);
+  EXPECT_EQ(old->valid_to, old->valid_from);  // it never held
+  EXPECT_GT(old->valid_from, kT0);
+  auto turn = engine_->Get(alice_, turn_id);
+  ASSERT_TRUE(turn.ok());
+  EXPECT_NE(std::find(turn->derived_ids.begin(), turn->derived_ids.end(), saturday.memory.id),
+            turn->derived_ids.end());
+  auto history = engine_->History(alice_, saturday.memory.id);
+  ASSERT_TRUE(history.ok());
+  EXPECT_EQ(history->back().event, HistoryEvent::kSupersede);
+}
+
 TEST_F(RuleScenarioTest, ReversedPreferenceSupersedes) {
   ASSERT_EQ(Memories(Say("I love spicy food.")).size(), 1u);
   WriteOutcome r = Only(Say("I don't like spicy food anymore."));
