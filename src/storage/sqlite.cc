@@ -56,12 +56,9 @@ std::vector<SqliteErrorCount> SqliteErrorCounts() {
   return out;
 }
 
-Status SqliteStatus(int rc, sqlite3* db, std::string_view context) {
-  if (rc == SQLITE_OK || rc == SQLITE_DONE || rc == SQLITE_ROW) return Status::Ok();
-  CountError(rc);
-  std::string msg(context);
-  msg += ": ";
-  msg += db ? sqlite3_errmsg(db) : sqlite3_errstr(rc);
+void CountStorageError(int rc) { CountError(rc); }
+
+Status StatusForCode(int rc, std::string msg) {
   switch (rc & 0xFF) {
     case SQLITE_BUSY:
     case SQLITE_LOCKED:
@@ -84,47 +81,65 @@ Status SqliteStatus(int rc, sqlite3* db, std::string_view context) {
   }
 }
 
-Statement::Statement(Database* owner, sqlite3_stmt* stmt) : owner_(owner), stmt_(stmt) {}
+Status SqliteStatus(int rc, sqlite3* db, std::string_view context) {
+  if (rc == SQLITE_OK || rc == SQLITE_DONE || rc == SQLITE_ROW) return Status::Ok();
+  CountError(rc);
+  std::string msg(context);
+  msg += ": ";
+  msg += db ? sqlite3_errmsg(db) : sqlite3_errstr(rc);
+  return StatusForCode(rc, std::move(msg));
+}
 
-void Statement::NoteBind(int rc, int index) {
+Status Statement::Run() {
+  while (true) {
+    ENGRAM_ASSIGN_OR_RETURN(bool row, Step());
+    if (!row) return Status::Ok();
+  }
+}
+
+std::optional<int64_t> Statement::OptionalInt(int col) const {
+  if (IsNull(col)) return std::nullopt;
+  return Int(col);
+}
+
+SqliteStatement::SqliteStatement(SqliteDatabase* owner, sqlite3_stmt* stmt)
+    : owner_(owner), stmt_(stmt) {}
+
+void SqliteStatement::NoteBind(int rc, int index) {
   if (rc != SQLITE_OK && bind_error_ == SQLITE_OK) {
     bind_error_ = rc;
     bind_error_index_ = index;
   }
 }
 
-Statement& Statement::Bind(int index, int64_t value) {
+Statement& SqliteStatement::Bind(int index, int64_t value) {
   NoteBind(sqlite3_bind_int64(stmt_, index, value), index);
   return *this;
 }
 
-Statement& Statement::Bind(int index, double value) {
+Statement& SqliteStatement::Bind(int index, double value) {
   NoteBind(sqlite3_bind_double(stmt_, index, value), index);
   return *this;
 }
 
-Statement& Statement::Bind(int index, std::string_view text) {
+Statement& SqliteStatement::Bind(int index, std::string_view text) {
   NoteBind(
       sqlite3_bind_text64(stmt_, index, text.data(), text.size(), SQLITE_TRANSIENT, SQLITE_UTF8),
       index);
   return *this;
 }
 
-Statement& Statement::Bind(int index, const std::optional<int64_t>& value) {
-  return value ? Bind(index, *value) : BindNull(index);
-}
-
-Statement& Statement::BindBlob(int index, const void* data, size_t size) {
+Statement& SqliteStatement::BindBlob(int index, const void* data, size_t size) {
   NoteBind(sqlite3_bind_blob64(stmt_, index, data, size, SQLITE_TRANSIENT), index);
   return *this;
 }
 
-Statement& Statement::BindNull(int index) {
+Statement& SqliteStatement::BindNull(int index) {
   NoteBind(sqlite3_bind_null(stmt_, index), index);
   return *this;
 }
 
-Result<bool> Statement::Step() {
+Result<bool> SqliteStatement::Step() {
   if (bind_error_ != SQLITE_OK) {
     return SqliteStatus(bind_error_, owner_->raw(),
                         "binding parameter " + std::to_string(bind_error_index_));
@@ -138,32 +153,20 @@ Result<bool> Statement::Step() {
   return st;
 }
 
-Status Statement::Run() {
-  while (true) {
-    ENGRAM_ASSIGN_OR_RETURN(bool row, Step());
-    if (!row) return Status::Ok();
-  }
-}
-
-void Statement::Reset() {
+void SqliteStatement::Reset() {
   sqlite3_reset(stmt_);
   sqlite3_clear_bindings(stmt_);
   bind_error_ = SQLITE_OK;
   bind_error_index_ = 0;
 }
 
-std::string_view Statement::Text(int col) const {
+std::string_view SqliteStatement::Text(int col) const {
   const auto* p = reinterpret_cast<const char*>(sqlite3_column_text(stmt_, col));
   if (!p) return {};
   return std::string_view(p, static_cast<size_t>(sqlite3_column_bytes(stmt_, col)));
 }
 
-std::optional<int64_t> Statement::OptionalInt(int col) const {
-  if (IsNull(col)) return std::nullopt;
-  return Int(col);
-}
-
-Database::~Database() {
+SqliteDatabase::~SqliteDatabase() {
   cache_.clear();  // finalize statements before closing
   sqlite3_close_v2(db_);
   if (registered_) NoteConnectionClosed(path_);
@@ -199,7 +202,7 @@ Result<std::unique_ptr<Database>> Database::Open(const std::string& path,
     sqlite3_close_v2(raw);
     return st;
   }
-  std::unique_ptr<Database> db(new Database(raw, path));
+  std::unique_ptr<SqliteDatabase> db(new SqliteDatabase(raw, path));
   sqlite3_extended_result_codes(raw, 1);
   db->SetBusyTimeout(options.busy_timeout_ms);
   if (options.synchronous != "FULL" && options.synchronous != "NORMAL") {
@@ -226,10 +229,10 @@ Result<std::unique_ptr<Database>> Database::Open(const std::string& path,
   // of writes took is given back, and a file of this size is rewritten in place.
   ENGRAM_RETURN_IF_ERROR(
       db->Exec("PRAGMA journal_size_limit=" + std::to_string(kWalSizeLimitBytes)));
-  return db;
+  return std::unique_ptr<Database>(std::move(db));
 }
 
-Status Database::ReserveSealBytes() {
+Status SqliteDatabase::ReserveSealBytes() {
   ENGRAM_ASSIGN_OR_RETURN(auto pages, PrepareUncached("PRAGMA page_count"));
   ENGRAM_ASSIGN_OR_RETURN(bool row, pages->Step());
   const bool fresh = row && pages->Int(0) == 0;
@@ -249,7 +252,7 @@ Status Database::ReserveSealBytes() {
   return Status::Ok();
 }
 
-Status Database::Exec(std::string_view sql) {
+Status SqliteDatabase::Exec(std::string_view sql) {
   std::string s(sql);
   int rc = sqlite3_exec(db_, s.c_str(), nullptr, nullptr, nullptr);
   if (rc == SQLITE_OK) return Status::Ok();
@@ -258,7 +261,7 @@ Status Database::Exec(std::string_view sql) {
   return st;
 }
 
-void Database::SetBusyTimeout(int ms) {
+void SqliteDatabase::SetBusyTimeout(int ms) {
   sqlite3_busy_timeout(db_, ms);
   busy_timeout_ms_ = ms;
 }
@@ -269,7 +272,7 @@ void Database::NoteError(int rc, const std::string& message) {
   ++error_count_;
 }
 
-std::string Database::Leftovers() const {
+std::string SqliteDatabase::Leftovers() const {
   std::string out;
   for (sqlite3_stmt* st = sqlite3_next_stmt(db_, nullptr); st; st = sqlite3_next_stmt(db_, st)) {
     if (!sqlite3_stmt_busy(st)) continue;
@@ -281,13 +284,13 @@ std::string Database::Leftovers() const {
   return out;
 }
 
-bool Database::Clean() {
+bool SqliteDatabase::Clean() {
   ResetActiveStatements();
   if (!sqlite3_get_autocommit(db_)) (void)Exec("ROLLBACK");
   return Leftovers().empty();
 }
 
-Status Database::EnableWal() {
+Status SqliteDatabase::EnableWal() {
   ENGRAM_ASSIGN_OR_RETURN(auto st, PrepareUncached("PRAGMA journal_mode=WAL"));
   ENGRAM_ASSIGN_OR_RETURN(bool row, st->Step());
   if (!row || st->Text(0) != "wal") {
@@ -296,7 +299,7 @@ Status Database::EnableWal() {
   return Status::Ok();
 }
 
-Result<Database::WalProgress> Database::CheckpointPassive() {
+Result<Database::WalProgress> SqliteDatabase::CheckpointPassive() {
   WalProgress p;
   int rc = sqlite3_wal_checkpoint_v2(db_, nullptr, SQLITE_CHECKPOINT_PASSIVE, &p.log_frames,
                                      &p.checkpointed_frames);
@@ -305,7 +308,7 @@ Result<Database::WalProgress> Database::CheckpointPassive() {
   return p;
 }
 
-Status Database::SyncDatabaseFile() {
+Status SqliteDatabase::SyncDatabaseFile() {
   sqlite3_file* file = nullptr;
   int rc = sqlite3_file_control(db_, "main", SQLITE_FCNTL_FILE_POINTER, &file);
   if (rc != SQLITE_OK) return SqliteStatus(rc, db_, "finding the database file");
@@ -315,7 +318,7 @@ Status Database::SyncDatabaseFile() {
   return Status::Ok();
 }
 
-void Database::ResetActiveStatements() {
+void SqliteDatabase::ResetActiveStatements() {
   for (sqlite3_stmt* st = sqlite3_next_stmt(db_, nullptr); st; st = sqlite3_next_stmt(db_, st)) {
     if (sqlite3_stmt_busy(st)) sqlite3_reset(st);
   }
@@ -333,7 +336,7 @@ Result<ScopedStatement> Database::Prepare(const std::string& sql) {
   return ScopedStatement(p);
 }
 
-Result<std::unique_ptr<Statement>> Database::PrepareUncached(const std::string& sql) {
+Result<std::unique_ptr<Statement>> SqliteDatabase::PrepareUncached(const std::string& sql) {
   sqlite3_stmt* stmt = nullptr;
   int rc = sqlite3_prepare_v3(db_, sql.c_str(), static_cast<int>(sql.size()),
                               SQLITE_PREPARE_PERSISTENT, &stmt, nullptr);
@@ -342,7 +345,7 @@ Result<std::unique_ptr<Statement>> Database::PrepareUncached(const std::string& 
     NoteError(rc, st.message());
     return st;
   }
-  return std::make_unique<Statement>(this, stmt);
+  return std::unique_ptr<Statement>(new SqliteStatement(this, stmt));
 }
 
 Transaction::~Transaction() {
@@ -356,7 +359,8 @@ Status Transaction::Begin() {
   const auto deadline = Clock::now() + std::chrono::milliseconds(db_->busy_timeout_ms());
   auto pause = std::chrono::milliseconds(1);
   while (true) {
-    Status st = db_->Exec("BEGIN IMMEDIATE");
+    Status st =
+        db_->Exec(db_->dialect() == SqlDialect::kSqlite ? "BEGIN IMMEDIATE" : "BEGIN");
     if (st.ok()) break;
     // SQLite waited out the busy timeout already, or the error is not a lock: give up.
     if ((db_->last_error_rc() & 0xFF) != SQLITE_BUSY || Clock::now() + pause >= deadline) {

@@ -41,43 +41,69 @@ struct SqliteErrorCount {
 };
 std::vector<SqliteErrorCount> SqliteErrorCounts();
 
+// A prepared statement of either backend (SqliteStatement, PgStatement in storage/postgres.h).
 class Statement {
  public:
-  Statement(Database* owner, sqlite3_stmt* stmt);
-  ~Statement() { sqlite3_finalize(stmt_); }
+  virtual ~Statement() = default;
+  Statement() = default;
   Statement(const Statement&) = delete;
   Statement& operator=(const Statement&) = delete;
 
-  // Parameter indexes are 1-based, as in SQLite.
-  Statement& Bind(int index, int64_t value);
-  Statement& Bind(int index, double value);
-  Statement& Bind(int index, std::string_view text);
-  Statement& Bind(int index, const std::optional<int64_t>& value);
-  Statement& BindBlob(int index, const void* data, size_t size);
-  Statement& BindNull(int index);
+  // Parameter indexes are 1-based, as in SQLite; an unbound parameter is NULL.
+  virtual Statement& Bind(int index, int64_t value) = 0;
+  virtual Statement& Bind(int index, double value) = 0;
+  virtual Statement& Bind(int index, std::string_view text) = 0;
+  Statement& Bind(int index, const std::optional<int64_t>& value) {
+    return value ? Bind(index, *value) : BindNull(index);
+  }
+  virtual Statement& BindBlob(int index, const void* data, size_t size) = 0;
+  virtual Statement& BindNull(int index) = 0;
 
   // Advances: true when a row is available, false when done; an error otherwise.
   // A bind error recorded earlier is reported by the next Step.
-  Result<bool> Step();
+  virtual Result<bool> Step() = 0;
   // Steps to completion, expecting no rows to matter.
   Status Run();
   // Resets the statement and clears bindings so it can be reused.
-  void Reset();
+  virtual void Reset() = 0;
 
   // Column indexes are 0-based, as in SQLite.
-  int64_t Int(int col) const { return sqlite3_column_int64(stmt_, col); }
-  double Double(int col) const { return sqlite3_column_double(stmt_, col); }
-  std::string_view Text(int col) const;
+  virtual int64_t Int(int col) const = 0;
+  virtual double Double(int col) const = 0;
+  virtual std::string_view Text(int col) const = 0;
   std::string String(int col) const { return std::string(Text(col)); }
   std::optional<int64_t> OptionalInt(int col) const;
-  bool IsNull(int col) const { return sqlite3_column_type(stmt_, col) == SQLITE_NULL; }
-  const void* Blob(int col) const { return sqlite3_column_blob(stmt_, col); }
-  int BlobSize(int col) const { return sqlite3_column_bytes(stmt_, col); }
+  virtual bool IsNull(int col) const = 0;
+  virtual const void* Blob(int col) const = 0;
+  virtual int BlobSize(int col) const = 0;
+};
+
+class SqliteDatabase;
+
+class SqliteStatement final : public Statement {
+ public:
+  SqliteStatement(SqliteDatabase* owner, sqlite3_stmt* stmt);
+  ~SqliteStatement() override { sqlite3_finalize(stmt_); }
+
+  using Statement::Bind;
+  Statement& Bind(int index, int64_t value) override;
+  Statement& Bind(int index, double value) override;
+  Statement& Bind(int index, std::string_view text) override;
+  Statement& BindBlob(int index, const void* data, size_t size) override;
+  Statement& BindNull(int index) override;
+  Result<bool> Step() override;
+  void Reset() override;
+  int64_t Int(int col) const override { return sqlite3_column_int64(stmt_, col); }
+  double Double(int col) const override { return sqlite3_column_double(stmt_, col); }
+  std::string_view Text(int col) const override;
+  bool IsNull(int col) const override { return sqlite3_column_type(stmt_, col) == SQLITE_NULL; }
+  const void* Blob(int col) const override { return sqlite3_column_blob(stmt_, col); }
+  int BlobSize(int col) const override { return sqlite3_column_bytes(stmt_, col); }
 
  private:
   void NoteBind(int rc, int index);
 
-  Database* owner_;
+  SqliteDatabase* owner_;
   sqlite3_stmt* stmt_;
   int bind_error_ = SQLITE_OK;
   int bind_error_index_ = 0;
@@ -124,56 +150,66 @@ struct DatabaseOptions {
   bool uri_filenames = false;
 };
 
+// Which SQL a connection speaks. Engram's statements are written in the part of SQL both share
+// (upserts, RETURNING, savepoints); PostgreSQL gets SQLite's scalar functions that Engram uses
+// (instr, json_quote, two-argument max, ...) from its schema (storage/postgres.cc), and the
+// few statements that differ are chosen by dialect where they are built.
+enum class SqlDialect { kSqlite, kPostgres };
+
+// A connection of either backend: SQLite (the embedded default) or PostgreSQL. Errors are
+// reported in SQLite's result codes whatever the backend (PostgreSQL's SQLSTATEs are mapped:
+// storage/postgres.cc), so write health, retries and metrics read one vocabulary.
 class Database {
  public:
-  ~Database();
+  virtual ~Database() = default;
   Database(const Database&) = delete;
   Database& operator=(const Database&) = delete;
 
-  // Opens (creating unless read_only) the file at `path` with foreign keys and secure_delete
-  // on. Changes nothing in the file: the caller switches it to WAL (EnableWal) once it knows
-  // the file is its own.
+  // Opens (creating unless read_only) the SQLite file at `path` with foreign keys and
+  // secure_delete on. Changes nothing in the file: the caller switches it to WAL (EnableWal)
+  // once it knows the file is its own.
   static Result<std::unique_ptr<Database>> Open(const std::string& path,
                                                 const DatabaseOptions& options);
 
-  Status Exec(std::string_view sql);
-  // A sealed file: a new one gets kSealReserveBytes per page; an existing one must have them.
-  Status ReserveSealBytes();
-  // Switches the file to write-ahead logging (persistent: recorded in the file header).
-  Status EnableWal();
+  virtual SqlDialect dialect() const = 0;
+  virtual Status Exec(std::string_view sql) = 0;
+  // SQLite only (no-ops elsewhere): switches the file to write-ahead logging (persistent:
+  // recorded in the file header).
+  virtual Status EnableWal() { return Status::Ok(); }
   // A PASSIVE checkpoint (never waits for readers or writers): copies what it can of the WAL
   // into the database file. Returns the frames in the WAL and how many of them are now in the
   // database file; equal means a writer that starts now begins the WAL afresh. `busy` when
   // another connection held a lock it needs (a checkpoint, or a commit writing the WAL's
-  // header): nothing was copied, try again later.
+  // header): nothing was copied, try again later. SQLite only: elsewhere nothing to copy.
   struct WalProgress {
     int log_frames = 0;
     int checkpointed_frames = 0;
     bool busy = false;
   };
-  Result<WalProgress> CheckpointPassive();
+  virtual Result<WalProgress> CheckpointPassive() { return WalProgress{}; }
   // Syncs the database file (not the WAL) through SQLite's file layer. A checkpoint syncs it
   // only when it has copied the whole WAL; pages copied by earlier passes are synced then.
-  Status SyncDatabaseFile();
+  virtual Status SyncDatabaseFile() { return Status::Ok(); }
   // A cached prepared statement for `sql`, reset and with bindings cleared, lent until the
   // handle goes out of scope (then reset again). Do not use the same statement twice at once.
   Result<ScopedStatement> Prepare(const std::string& sql);
   // A one-off statement (not cached), for SQL built at run time.
-  Result<std::unique_ptr<Statement>> PrepareUncached(const std::string& sql);
+  virtual Result<std::unique_ptr<Statement>> PrepareUncached(const std::string& sql) = 0;
 
   // Resets every statement still mid-result. A statement left on a row keeps its read
   // transaction (and snapshot) open; call this before a connection is reused or committed.
-  void ResetActiveStatements();
+  virtual void ResetActiveStatements() = 0;
 
   // What a storage call must leave behind (ConnectionCall checks it): no statement mid-result
   // and no transaction open. Empty when clean; else what is left, for a message.
-  std::string Leftovers() const;
+  virtual std::string Leftovers() const = 0;
   // Puts the connection back in that state: resets every statement, rolls back an open
   // transaction. False when it is still not clean afterwards (the connection is unusable).
-  bool Clean();
+  virtual bool Clean() = 0;
 
-  // The last SQLite error on this connection (its extended result code; SQLITE_OK if none yet)
-  // and how many there have been: what a call met, even when it went on or rolled back.
+  // The last error on this connection (an SQLite extended result code, mapped for other
+  // backends; SQLITE_OK if none yet) and how many there have been: what a call met, even when
+  // it went on or rolled back.
   void NoteError(int rc, const std::string& message);
   int last_error_rc() const { return last_error_rc_; }
   const std::string& last_error_message() const { return last_error_message_; }
@@ -181,19 +217,22 @@ class Database {
   int64_t commit_count() const { return commit_count_; }
   int busy_timeout_ms() const { return busy_timeout_ms_; }
   // How long a statement waits for a lock held elsewhere before failing with SQLITE_BUSY.
-  void SetBusyTimeout(int ms);
+  virtual void SetBusyTimeout(int ms) = 0;
   void NoteCommit() { ++commit_count_; }
 
-  int64_t LastInsertRowid() const { return sqlite3_last_insert_rowid(db_); }
-  int64_t Changes() const { return sqlite3_changes64(db_); }
-  int64_t LastInsertRowId() const { return sqlite3_last_insert_rowid(db_); }
-  sqlite3* raw() const { return db_; }
+  // Rows changed by the last statement that ran to completion.
+  virtual int64_t Changes() const = 0;
+  // SQLite only; portable statements read the key with RETURNING.
+  virtual int64_t LastInsertRowid() const { return 0; }
+  int64_t LastInsertRowId() const { return LastInsertRowid(); }
+  // The SQLite handle; nullptr for other backends.
+  virtual sqlite3* raw() const { return nullptr; }
+  // The file, or the server's URL without its password.
   const std::string& path() const { return path_; }
 
- private:
-  Database(sqlite3* db, std::string path) : db_(db), path_(std::move(path)) {}
+ protected:
+  explicit Database(std::string path) : path_(std::move(path)) {}
 
-  sqlite3* db_;
   std::string path_;
   std::unordered_map<std::string, std::unique_ptr<Statement>> cache_;
   int last_error_rc_ = SQLITE_OK;
@@ -201,8 +240,41 @@ class Database {
   int64_t error_count_ = 0;
   int64_t commit_count_ = 0;
   int busy_timeout_ms_ = 0;
+};
+
+class SqliteDatabase final : public Database {
+ public:
+  ~SqliteDatabase() override;
+
+  SqlDialect dialect() const override { return SqlDialect::kSqlite; }
+  Status Exec(std::string_view sql) override;
+  // A sealed file: a new one gets kSealReserveBytes per page; an existing one must have them.
+  Status ReserveSealBytes();
+  Status EnableWal() override;
+  Result<WalProgress> CheckpointPassive() override;
+  Status SyncDatabaseFile() override;
+  Result<std::unique_ptr<Statement>> PrepareUncached(const std::string& sql) override;
+  void ResetActiveStatements() override;
+  std::string Leftovers() const override;
+  bool Clean() override;
+  void SetBusyTimeout(int ms) override;
+  int64_t Changes() const override { return sqlite3_changes64(db_); }
+  int64_t LastInsertRowid() const override { return sqlite3_last_insert_rowid(db_); }
+  sqlite3* raw() const override { return db_; }
+
+ private:
+  friend class Database;
+  SqliteDatabase(sqlite3* db, std::string path) : Database(std::move(path)), db_(db) {}
+
+  sqlite3* db_;
   bool registered_ = false;  // counted in lock_safe_reads.h's registry of open connections
 };
+
+// Counts an error by its SQLite primary result code (SqliteErrorCounts): for backends whose
+// errors are mapped to those codes.
+void CountStorageError(int rc);
+// The Status for an SQLite result code with a message already written.
+Status StatusForCode(int rc, std::string message);
 
 // BEGIN IMMEDIATE on construction (Begin()), ROLLBACK on destruction unless Commit() succeeded.
 // Begin retries a BUSY that SQLite returned without waiting (a stale snapshot, a deadlock it
