@@ -359,8 +359,7 @@ Status Transaction::Begin() {
   const auto deadline = Clock::now() + std::chrono::milliseconds(db_->busy_timeout_ms());
   auto pause = std::chrono::milliseconds(1);
   while (true) {
-    Status st =
-        db_->Exec(db_->dialect() == SqlDialect::kSqlite ? "BEGIN IMMEDIATE" : "BEGIN");
+    Status st = db_->Exec(db_->dialect() == SqlDialect::kSqlite ? "BEGIN IMMEDIATE" : "BEGIN");
     if (st.ok()) break;
     // SQLite waited out the busy timeout already, or the error is not a lock: give up.
     if ((db_->last_error_rc() & 0xFF) != SQLITE_BUSY || Clock::now() + pause >= deadline) {
