@@ -228,14 +228,27 @@ Result<MemoryItem> SessionManager::WriteSummary(const Scope& scope, const Sessio
   source.session_id = scope.session_id;
   source.message_ids = ids;
   MemoryItem summary;
-  if (!info.summary_id.empty() && engine_->Get(scope, info.summary_id).ok()) {
+  bool rewritten = false;
+  auto existing = info.summary_id.empty() ? Result<MemoryItem>(Status::NotFound("no summary"))
+                                          : engine_->Get(scope, info.summary_id);
+  if (existing.ok() && existing->status == ItemStatus::kActive) {
     MemoryPatch patch;
     patch.content = text;
     patch.source = source;  // the turns and method of this summary, not the first one's
     patch.reason =
         "session summary rewritten (" + method + ", " + std::to_string(full.turn_count) + " turns)";
-    ENGRAM_ASSIGN_OR_RETURN(summary, engine_->Update(scope, info.summary_id, patch));
-  } else {
+    auto updated = engine_->Update(scope, info.summary_id, patch);
+    // Deleted (or purged) by the user between the look and the rewrite: the session gets a
+    // new summary, as if there had been none; a deleted summary is never brought back.
+    if (updated.ok()) {
+      summary = std::move(updated).value();
+      rewritten = true;
+    } else if (updated.status().code() != StatusCode::kNotFound &&
+               updated.status().code() != StatusCode::kConflict) {
+      return updated.status();
+    }
+  }
+  if (!rewritten) {
     NewMemory m;
     m.content = text;
     m.type = MemoryType::kSummary;

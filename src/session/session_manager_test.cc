@@ -172,6 +172,31 @@ TEST_F(SessionManagerTest, SummaryEveryNTurnsAndOnCloseLinkedToTurns) {
   EXPECT_EQ((*twice)->id, summary.id);
 }
 
+TEST_F(SessionManagerTest, ClosingAfterTheUserDeletedTheSummaryWritesANewOne) {
+  options_.summarize_every = 2;
+  Reopen();
+  auto first = sessions_->Append(
+      s1_, Turns({"I am moving to Berlin next month.", "Congratulations!"}), false);
+  ASSERT_TRUE(first.ok());
+  ASSERT_TRUE(first->summary.has_value());
+  const std::string old_id = first->summary->id;
+  ASSERT_TRUE(engine_->Delete(s1_, old_id).ok());
+  ASSERT_TRUE(sessions_->Append(s1_, Turns({"The job is at a robotics startup."}), false).ok());
+  auto closed = sessions_->Close(s1_);
+  ASSERT_TRUE(closed.ok()) << closed.status().ToString();
+  ASSERT_TRUE(closed->has_value());
+  EXPECT_NE((*closed)->id, old_id);
+  EXPECT_EQ((*closed)->status, ItemStatus::kActive);
+  EXPECT_NE((*closed)->content.find("Berlin"), std::string::npos);
+  auto old = engine_->Get(s1_, old_id);
+  ASSERT_TRUE(old.ok());
+  EXPECT_EQ(old->status, ItemStatus::kDeleted);  // not brought back
+  auto info = engine_->GetSession(s1_, 0);
+  ASSERT_TRUE(info.ok());
+  EXPECT_EQ(info->summary_id, (*closed)->id);
+  EXPECT_TRUE(info->closed_at.has_value());
+}
+
 TEST_F(SessionManagerTest, LlmSummaryIsUsedAndFallsBackToExtractiveOnFailure) {
   testing::FakeOpenAIServer server;
   server.Start();
