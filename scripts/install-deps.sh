@@ -13,6 +13,10 @@ PACKAGES=(
   # The web console's end-to-end tests (scripts/console_test.sh) drive Debian's Chromium with
   # playwright-core (npm ships no browser here); the font draws its Chinese text in screenshots.
   chromium fonts-wqy-microhei
+  # The Debian package (cpack; scripts/deb_test.sh): dpkg-shlibdeps computes its Depends, file
+  # finds the binaries for it; the test verifies the units (systemd-analyze), installs into an
+  # alternate root without root (fakeroot), and the package's postinst needs adduser.
+  dpkg-dev file fakeroot systemd adduser
 )
 
 missing=()
