@@ -5,7 +5,7 @@ set -euo pipefail
 
 PACKAGES=(
   g++ cmake ninja-build make pkg-config
-  libsqlite3-dev nlohmann-json3-dev libcli11-dev libssl-dev libsodium-dev openssl
+  libsqlite3-dev libpq-dev postgresql nlohmann-json3-dev libcli11-dev libssl-dev libsodium-dev openssl
   libgtest-dev libgmock-dev libbenchmark-dev
   libicu-dev libstemmer-dev libhnswlib-dev libcpp-httplib-dev libmicrohttpd-dev libgnutls28-dev
   python3

@@ -290,6 +290,8 @@ Result<std::shared_ptr<Embedder>> Context::MakeEmbedder() const {
 }
 
 bool Context::RequireDatabase() {
+  // A PostgreSQL server: whether its database holds Engram's tables is for opening to say.
+  if (db_path.starts_with("postgres://") || db_path.starts_with("postgresql://")) return true;
   std::error_code ec;
   if (std::filesystem::exists(db_path, ec)) return true;
   Fail(Status::NotFound("no database at " + db_path + " (only commands that write create one)"));
@@ -442,8 +444,10 @@ int RunCli(int argc, char** argv) {
   app.require_subcommand(1);
   app.fallthrough(true);  // global options may follow the subcommand
   app.option_defaults()->always_capture_default();
-  app.add_option("--db", ctx.db_path,
-                 "SQLite database file (env ENGRAM_DB; default ./engram-data/engram.db)")
+  app.add_option(
+         "--db", ctx.db_path,
+         "SQLite database file, or a PostgreSQL URL postgres://USER[:PASSWORD]@HOST[:PORT]/DB "
+         "(env ENGRAM_DB; default ./engram-data/engram.db)")
       ->option_text("PATH");
   app.add_option("--key-file", ctx.key_file,
                  "Key file of an encrypted database (env ENGRAM_KEY_FILE, or the key in "

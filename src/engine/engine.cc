@@ -7,6 +7,7 @@
 #include "engine/validation.h"
 #include "retrieval/scope_index.h"
 #include "storage/memory_store.h"
+#include "storage/postgres.h"
 
 namespace engram {
 namespace {
@@ -154,14 +155,18 @@ Result<std::unique_ptr<Engine>> EngineInternals::Open(const EngineOptions& optio
     ENGRAM_ASSIGN_OR_RETURN(std::unique_ptr<Embedder> hash, MakeHashEmbedder({}));
     opts.embedder = std::move(hash);
   }
-  if (!opts.create_if_missing) {
+  const bool server = IsPostgresUrl(opts.path);
+  if (!opts.create_if_missing && !server) {
     std::error_code ec;
     if (!std::filesystem::exists(opts.path, ec)) {
       return Status::NotFound("no database at " + opts.path +
                               " (only commands that write create one)");
     }
   }
-  ENGRAM_RETURN_IF_ERROR(EnsureParentDirectory(opts.path));
+  if (!server) ENGRAM_RETURN_IF_ERROR(EnsureParentDirectory(opts.path));
+  // Other processes write the same PostgreSQL database, and a cached item would not see their
+  // changes: no item cache there.
+  if (server) opts.item_cache_bytes = 0;
   StoreOptions store_options{.path = opts.path,
                              .reader_connections = opts.reader_connections,
                              .busy_timeout_ms = opts.busy_timeout_ms,

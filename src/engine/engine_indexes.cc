@@ -10,6 +10,7 @@
 #include "index/hnsw_index.h"
 #include "retrieval/scope_index.h"
 #include "storage/memory_store.h"
+#include "storage/postgres.h"
 
 namespace engram {
 namespace {
@@ -40,6 +41,9 @@ void Engine::Impl::DropIndex(const Scope& scope) {
 }
 
 Result<std::string> Engine::Impl::SnapshotPath(const Scope& scope) {
+  // None for a PostgreSQL database: a snapshot is a file of one machine, and a purge on another
+  // replica could not remove it (a purged vector would outlive the purge there).
+  if (IsPostgresUrl(options_.path)) return std::string();
   ENGRAM_ASSIGN_OR_RETURN(std::optional<int64_t> id, store_->ScopeId(scope));
   if (!id) return std::string();
   return options_.path + ".indexes/scope-" + std::to_string(*id) + ".hnsw";

@@ -8,6 +8,7 @@
 #include "engine/engine_impl.h"
 #include "engine/validation.h"
 #include "storage/memory_store.h"
+#include "storage/postgres.h"
 #include "storage/reseal.h"
 #include "storage/trace_scan.h"
 
@@ -31,10 +32,20 @@ std::string Shown(const std::string& text) {
   return out + (out.size() < text.size() ? "…" : "");
 }
 
+// A byte scan reads the database's files; a PostgreSQL server's are not Engram's to read (and
+// hold deleted rows until its VACUUM): refused before anything is purged, not reported clean.
+Status RequireOwnFiles(const std::string& path) {
+  if (!IsPostgresUrl(path)) return Status::Ok();
+  return Status::InvalidArgument(
+      "a verified purge scans the embedded database's files; on PostgreSQL purge without "
+      "verify and let the server's VACUUM reclaim the rows (docs/deploy.md)");
+}
+
 }  // namespace
 
 Result<TraceReport> Engine::Impl::FindTraces(const std::vector<std::string>& texts,
                                              const std::vector<std::string>& vectors) {
+  ENGRAM_RETURN_IF_ERROR(RequireOwnFiles(options_.path));
   std::vector<std::string> needles = texts;
   needles.insert(needles.end(), vectors.begin(), vectors.end());
   TraceReport report;
@@ -77,6 +88,7 @@ Result<TraceReport> Engine::Impl::FindTraces(const std::vector<std::string>& tex
 
 Result<VerifiedPurge> Engine::Impl::PurgeScopeVerified(const Scope& scope) {
   ENGRAM_RETURN_IF_ERROR(ValidateScope(scope));
+  ENGRAM_RETURN_IF_ERROR(RequireOwnFiles(options_.path));
   const auto started = std::chrono::steady_clock::now();
   ENGRAM_ASSIGN_OR_RETURN(ScopeTraces traces, store_->TracesOf(scope));
   VerifiedPurge out;
@@ -90,6 +102,7 @@ Result<VerifiedPurge> Engine::Impl::PurgeScopeVerified(const Scope& scope) {
 
 Result<VerifiedPurge> Engine::Impl::PurgeTenant(std::string_view tenant, bool verify,
                                                 int64_t* users) {
+  if (verify) ENGRAM_RETURN_IF_ERROR(RequireOwnFiles(options_.path));
   const auto started = std::chrono::steady_clock::now();
   // Every user first (a page at a time), so the purge does not move the listing under it.
   std::vector<std::string> ids;

@@ -52,7 +52,7 @@ Result<std::vector<AuditEntry>> AuditStore::List(const AuditQuery& q) {
       db_->Prepare("SELECT seq, at, request_id, tenant, key_id, action, method, route, user_id, "
                    "target, status, remote FROM audit_log "
                    "WHERE (?1 = '' OR tenant = ?1) AND (?2 = '' OR user_id = ?2) "
-                   "AND (?3 IS NULL OR at >= ?3) AND (?4 = 0 OR seq < ?4) "
+                   "AND (CAST(?3 AS BIGINT) IS NULL OR at >= ?3) AND (?4 = 0 OR seq < ?4) "
                    "ORDER BY seq DESC LIMIT ?5"));
   st->Bind(1, q.tenant)
       .Bind(2, q.user_id)

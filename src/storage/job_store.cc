@@ -120,8 +120,11 @@ Result<std::optional<ClaimedJob>> JobStore::ClaimDue(TimestampMs now) {
   ENGRAM_ASSIGN_OR_RETURN(
       ScopedStatement up,
       db_->Prepare("UPDATE jobs SET state = 'running', attempts = attempts + 1, updated_at = ? "
-                   "WHERE seq = ?"));
+                   "WHERE seq = ? AND state = 'queued'"));
   ENGRAM_RETURN_IF_ERROR(up->Bind(1, now).Bind(2, job.seq).Run());
+  // Another process sharing the database (a replica on PostgreSQL) claimed it between the
+  // look and the update: the job is its to run.
+  if (db_->Changes() == 0) return std::optional<ClaimedJob>();
   ENGRAM_RETURN_IF_ERROR(txn.Commit());
   job.info.state = JobState::kRunning;
   job.info.attempts += 1;
@@ -165,7 +168,9 @@ Result<int64_t> JobStore::PurgeFinished(TimestampMs before) {
     removed = db_->Changes();
   }
   // Their payloads are what people said: out of the WAL too (secure_delete zeroed the pages).
-  if (removed > 0) (void)db_->Exec("PRAGMA wal_checkpoint(TRUNCATE)");
+  if (removed > 0 && db_->dialect() == SqlDialect::kSqlite) {
+    (void)db_->Exec("PRAGMA wal_checkpoint(TRUNCATE)");
+  }
   return removed;
 }
 

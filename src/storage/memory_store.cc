@@ -9,6 +9,7 @@
 #include "core/status_macros.h"
 #include "storage/memory_store_internal.h"
 #include "storage/migrations.h"
+#include "storage/postgres.h"
 #include "storage/row_codec.h"
 
 namespace engram {
@@ -38,7 +39,9 @@ Result<std::unique_ptr<MemoryStore>> MemoryStore::Open(const StoreOptions& optio
   ENGRAM_ASSIGN_OR_RETURN(store->writer_, OpenEngramDatabase(options.path, db_options, now));
   store->writer_options_ = db_options;
   if (options.background_checkpoints) {
-    ENGRAM_ASSIGN_OR_RETURN(store->checkpointer_, Database::Open(options.path, db_options));
+    if (store->writer_->dialect() == SqlDialect::kSqlite) {
+      ENGRAM_ASSIGN_OR_RETURN(store->checkpointer_, Database::Open(options.path, db_options));
+    }
   }
   return store;
 }
@@ -78,7 +81,7 @@ Result<MemoryStore::ReaderLease> MemoryStore::AcquireReader(const char* call) {
                              .busy_timeout_ms = options_.busy_timeout_ms,
                              .synchronous = options_.synchronous,
                              .key = options_.key};
-  auto db = Database::Open(options_.path, db_options);
+  auto db = OpenAnyDatabase(options_.path, db_options);
   if (!db.ok()) {
     std::lock_guard<std::mutex> relock(pool_mu_);
     --open_readers_;
@@ -127,7 +130,7 @@ void MemoryStore::AfterWrite(const char* call, int64_t errors_before, int64_t co
 }
 
 Status MemoryStore::ReopenWriter() {
-  ENGRAM_ASSIGN_OR_RETURN(auto fresh, Database::Open(options_.path, writer_options_));
+  ENGRAM_ASSIGN_OR_RETURN(auto fresh, OpenAnyDatabase(options_.path, writer_options_));
   writer_ = std::move(fresh);
   std::lock_guard<std::mutex> lock(health_mu_);
   ++health_.reopened;
@@ -185,10 +188,13 @@ Result<std::optional<int64_t>> MemoryStore::FindScopeId(Database* db, const Scop
 Result<int64_t> MemoryStore::EnsureScopeId(const Scope& scope) {
   ENGRAM_ASSIGN_OR_RETURN(auto found, FindScopeId(writer_.get(), scope));
   if (found) return *found;
-  ENGRAM_ASSIGN_OR_RETURN(ScopedStatement st,
-                          writer_->Prepare("INSERT INTO scopes(tenant, user_id) VALUES (?, ?)"));
-  ENGRAM_RETURN_IF_ERROR(st->Bind(1, scope.tenant).Bind(2, scope.user_id).Run());
-  return writer_->LastInsertRowid();
+  ENGRAM_ASSIGN_OR_RETURN(
+      ScopedStatement st,
+      writer_->Prepare("INSERT INTO scopes(tenant, user_id) VALUES (?, ?) RETURNING id"));
+  st->Bind(1, scope.tenant).Bind(2, scope.user_id);
+  ENGRAM_ASSIGN_OR_RETURN(bool row, st->Step());
+  if (!row) return Status::Internal("inserting a scope returned no id");
+  return st->Int(0);
 }
 
 Result<ScopeFilter> MemoryStore::ResolveForRead(Database* db, const Scope& scope) {
@@ -201,17 +207,18 @@ Status MemoryStore::InsertRow(int64_t scope_id, const MemoryItem& item, int64_t*
     std::string s =
         "INSERT INTO items(id, scope_id, " + std::string(kItemMutableColumns) + ") VALUES (?, ?";
     for (int i = 0; i < kItemMutableColumnCount; ++i) s += ", ?";
-    return s + ")";
+    return s + ") RETURNING seq";
   }();
   ENGRAM_ASSIGN_OR_RETURN(ScopedStatement st, writer_->Prepare(kSqlFixed));
   st->Bind(1, item.id).Bind(2, scope_id);
   BindMutableColumns(st, item, 3);
-  Status s = st->Run();
-  if (s.code() == StatusCode::kConflict) {
+  Result<bool> row = st->Step();
+  if (row.status().code() == StatusCode::kConflict) {
     return Status::Conflict("memory id '" + item.id + "' already exists");
   }
-  ENGRAM_RETURN_IF_ERROR(s);
-  *seq = writer_->LastInsertRowid();
+  ENGRAM_RETURN_IF_ERROR(row.status());
+  if (!*row) return Status::Internal("inserting an item returned no seq");
+  *seq = st->Int(0);
   return Status::Ok();
 }
 
@@ -232,8 +239,10 @@ Status MemoryStore::InsertHistory(int64_t item_seq, const HistoryEntry& h, bool 
 Status MemoryStore::InsertVector(int64_t item_seq, const StoredVector& v, TimestampMs now) {
   ENGRAM_ASSIGN_OR_RETURN(
       ScopedStatement st,
-      writer_->Prepare("INSERT OR REPLACE INTO embeddings(item_seq, model, dim, vector, "
-                       "created_at) VALUES (?, ?, ?, ?, ?)"));
+      writer_->Prepare("INSERT INTO embeddings(item_seq, model, dim, vector, created_at) "
+                       "VALUES (?, ?, ?, ?, ?) ON CONFLICT (item_seq, model) DO UPDATE SET "
+                       "dim = excluded.dim, vector = excluded.vector, "
+                       "created_at = excluded.created_at"));
   st->Bind(1, item_seq).Bind(2, v.model).Bind(3, static_cast<int64_t>(v.values.size()));
   st->BindBlob(4, v.values.data(), v.values.size() * sizeof(float)).Bind(5, now);
   return st->Run();
@@ -685,7 +694,7 @@ Status MemoryStore::RecordAccess(const std::vector<AccessDelta>& deltas,
   // Statistics, not acknowledged writes: committed without waiting for the disk (in WAL mode
   // the next synchronous commit or checkpoint makes them durable; a power cut may lose the
   // last seconds of counts), so whoever waits on this commit waits for no fsync.
-  const bool relax = options_.synchronous != "NORMAL";
+  const bool relax = options_.synchronous != "NORMAL" && writer_->dialect() == SqlDialect::kSqlite;
   if (relax) ENGRAM_RETURN_IF_ERROR(writer_->Exec("PRAGMA synchronous=NORMAL"));
   struct RestoreSynchronous {
     Database* db;

@@ -89,6 +89,7 @@ inline const std::string& SelectItemsSql() {
 // checkpoint report busy, without an error, once SQLite's busy handler has waited: it is tried
 // again for up to ~5 s more rather than left with the purged text still in the WAL.
 inline void CheckpointAfterPurge(Database* db) {
+  if (db->dialect() != SqlDialect::kSqlite) return;  // no WAL of Engram's to truncate
   for (int attempt = 0; attempt < 250; ++attempt) {
     auto st = db->PrepareUncached("PRAGMA wal_checkpoint(TRUNCATE)");
     if (!st.ok()) return;

@@ -50,7 +50,7 @@ Status MemoryStore::MarkMaintained(const std::vector<Scope>& scopes, int64_t his
       writer_->Prepare("INSERT INTO lifecycle_scopes (scope_id, history_seq, last_run_at) "
                        "SELECT id, ?3, ?4 FROM scopes WHERE tenant = ?1 AND user_id = ?2 "
                        "ON CONFLICT (scope_id) DO UPDATE SET "
-                       "history_seq = max(history_seq, excluded.history_seq), "
+                       "history_seq = max(lifecycle_scopes.history_seq, excluded.history_seq), "
                        "last_run_at = excluded.last_run_at"));
   for (const Scope& scope : scopes) {
     st->Reset();
@@ -280,9 +280,13 @@ Status MemoryStore::PutProfileSummary(const Scope& scope, const ProfileSummary& 
   if (!scope_id) return Status::Ok();  // purged meanwhile
   ENGRAM_ASSIGN_OR_RETURN(
       ScopedStatement put,
-      writer_->Prepare("INSERT OR REPLACE INTO profiles (scope_id, summary, item_ids, "
+      writer_->Prepare("INSERT INTO profiles (scope_id, summary, item_ids, "
                        "fingerprint, model, prompt_version, generated_at) "
-                       "VALUES (?, ?, ?, ?, ?, ?, ?)"));
+                       "VALUES (?, ?, ?, ?, ?, ?, ?) ON CONFLICT (scope_id) DO UPDATE SET "
+                       "summary = excluded.summary, item_ids = excluded.item_ids, "
+                       "fingerprint = excluded.fingerprint, model = excluded.model, "
+                       "prompt_version = excluded.prompt_version, "
+                       "generated_at = excluded.generated_at"));
   ENGRAM_RETURN_IF_ERROR(put->Bind(1, *scope_id)
                              .Bind(2, summary.text)
                              .Bind(3, ids)

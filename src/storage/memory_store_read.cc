@@ -59,7 +59,33 @@ struct ListSql {
   void Raw(std::string clause) { sql += std::move(clause); }
 };
 
-void AddMetadataCondition(ListSql* q, const MetadataCondition& c) {
+// PostgreSQL's JSON operators in place of SQLite's json_type / json_extract; the key is bound as
+// it is (text), not as a path.
+void AddPgMetadataCondition(ListSql* q, const MetadataCondition& c) {
+  const std::string field = "(metadata::jsonb -> CAST(? AS text))";
+  const std::string text = "(metadata::jsonb ->> CAST(? AS text))";
+  std::visit(
+      [&](const auto& v) {
+        using T = std::decay_t<decltype(v)>;
+        if constexpr (std::is_same_v<T, std::nullptr_t>) {
+          q->Add(" AND jsonb_typeof" + field + " = 'null'", c.key);
+        } else if constexpr (std::is_same_v<T, bool>) {
+          q->Add(" AND " + field + (v ? " = 'true'::jsonb" : " = 'false'::jsonb"), c.key);
+        } else if constexpr (std::is_same_v<T, std::string>) {
+          q->Add(" AND jsonb_typeof" + field + " = 'string'", c.key);
+          q->Add(" AND " + text + " = CAST(? AS text)", c.key);
+          q->binds.push_back([v](Statement* st, int i) { st->Bind(i, std::string_view(v)); });
+        } else {
+          q->Add(" AND jsonb_typeof" + field + " = 'number'", c.key);
+          q->Add(" AND CAST(" + text + " AS double precision) = ?", c.key);
+          q->binds.push_back([v](Statement* st, int i) { st->Bind(i, v); });
+        }
+      },
+      c.value);
+}
+
+void AddMetadataCondition(ListSql* q, const MetadataCondition& c, SqlDialect dialect) {
+  if (dialect == SqlDialect::kPostgres) return AddPgMetadataCondition(q, c);
   const std::string path = MetadataPath(c.key);
   std::visit(
       [&](const auto& v) {
@@ -93,7 +119,7 @@ void AddEnumSet(ListSql* q, std::string_view column, const std::vector<E>& value
   }
 }
 
-Result<ListSql> BuildListSql(const ListQuery& query) {
+Result<ListSql> BuildListSql(const ListQuery& query, SqlDialect dialect) {
   ListSql q;
   AddEnumSet(&q, "type", query.types);
   AddEnumSet(&q, "tier", query.tiers);
@@ -110,7 +136,7 @@ Result<ListSql> BuildListSql(const ListQuery& query) {
   for (const std::string& tag : query.tags) {
     q.Add(" AND EXISTS (SELECT 1 FROM json_each(items.tags) WHERE value = ?)", tag);
   }
-  for (const MetadataCondition& c : query.metadata) AddMetadataCondition(&q, c);
+  for (const MetadataCondition& c : query.metadata) AddMetadataCondition(&q, c, dialect);
   if (!query.slot.empty()) q.Add(" AND slot = ?", query.slot);
   if (!query.slot_family.empty()) {
     // A range on the (scope_id, slot) index: ':' sorts just below ';'.
@@ -149,9 +175,9 @@ Result<MemoryItem> MemoryStore::Get(const Scope& scope, std::string_view id) {
 }
 
 Result<ListPage> MemoryStore::List(const Scope& scope, const ListQuery& query) {
-  ENGRAM_ASSIGN_OR_RETURN(ListSql q, BuildListSql(query));
   ENGRAM_ASSIGN_OR_RETURN(ReaderLease lease, AcquireReader());
   Database* db = lease.db();
+  ENGRAM_ASSIGN_OR_RETURN(ListSql q, BuildListSql(query, db->dialect()));
   ENGRAM_ASSIGN_OR_RETURN(ScopeFilter filter, ResolveForRead(db, scope));
   ListPage page;
   if (filter.scope_id < 0) return page;
@@ -326,7 +352,7 @@ Status MemoryStore::Scan(const Scope& scope, const std::string& model, bool with
   std::unordered_map<int64_t, std::vector<float>> vectors;
   ENGRAM_ASSIGN_OR_RETURN(
       ScopedStatement vs,
-      db->Prepare("SELECT e.item_seq, e.dim, CASE WHEN ?3 THEN e.vector END FROM embeddings e "
+      db->Prepare("SELECT e.item_seq, e.dim, CASE WHEN ?3 <> 0 THEN e.vector END FROM embeddings e "
                   "JOIN items i ON i.seq = e.item_seq WHERE i.scope_id = ?1 AND e.model = ?2"));
   vs->Bind(1, filter.scope_id).Bind(2, model).Bind(3, int64_t{with_vectors});
   while (true) {

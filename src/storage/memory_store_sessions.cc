@@ -174,29 +174,30 @@ Result<ExtrasImportStats> MemoryStore::WriteUserExtras(const Scope& scope, const
       ScopedStatement session,
       writer_->Prepare("INSERT INTO sessions(scope_id, session_id, agent_id, started_at, "
                        "last_turn_at, closed_at, summary_id) VALUES (?, ?, ?, ?, ?, ?, ?) "
-                       "ON CONFLICT (scope_id, session_id) DO NOTHING"));
+                       "ON CONFLICT (scope_id, session_id) DO NOTHING RETURNING seq"));
   ENGRAM_ASSIGN_OR_RETURN(
       ScopedStatement turn,
       writer_->Prepare("INSERT INTO turns(session_seq, message_id, role, content, created_at) "
                        "VALUES (?, ?, ?, ?, ?)"));
   for (const SessionInfo& s : extras.sessions) {
     session->Reset();
-    ENGRAM_RETURN_IF_ERROR(session->Bind(1, scope_id)
-                               .Bind(2, s.session_id)
-                               .Bind(3, s.agent_id)
-                               .Bind(4, s.started_at)
-                               .Bind(5, s.last_turn_at)
-                               .Bind(6, s.closed_at)
-                               .Bind(7, s.summary_id)
-                               .Run());
-    if (writer_->Changes() == 0) {
+    session->Bind(1, scope_id)
+        .Bind(2, s.session_id)
+        .Bind(3, s.agent_id)
+        .Bind(4, s.started_at)
+        .Bind(5, s.last_turn_at)
+        .Bind(6, s.closed_at)
+        .Bind(7, s.summary_id);
+    ENGRAM_ASSIGN_OR_RETURN(bool inserted, session->Step());
+    if (!inserted) {
       if (on_conflict == OnConflict::kSkip) {
         ++stats.skipped_sessions;
         continue;
       }
       return Status::Conflict("session '" + s.session_id + "' exists already");
     }
-    const int64_t session_seq = writer_->LastInsertRowId();
+    const int64_t session_seq = session->Int(0);
+    session->Reset();
     ++stats.sessions;
     for (const StoredTurn& t : s.recent) {
       turn->Reset();
@@ -215,9 +216,13 @@ Result<ExtrasImportStats> MemoryStore::WriteUserExtras(const Scope& scope, const
     for (const std::string& id : p.item_ids) ids += (ids.empty() ? "" : " ") + id;
     ENGRAM_ASSIGN_OR_RETURN(
         ScopedStatement put,
-        writer_->Prepare("INSERT OR REPLACE INTO profiles (scope_id, summary, item_ids, "
+        writer_->Prepare("INSERT INTO profiles (scope_id, summary, item_ids, "
                          "fingerprint, model, prompt_version, generated_at) "
-                         "VALUES (?, ?, ?, ?, ?, ?, ?)"));
+                         "VALUES (?, ?, ?, ?, ?, ?, ?) ON CONFLICT (scope_id) DO UPDATE SET "
+                         "summary = excluded.summary, item_ids = excluded.item_ids, "
+                         "fingerprint = excluded.fingerprint, model = excluded.model, "
+                         "prompt_version = excluded.prompt_version, "
+                         "generated_at = excluded.generated_at"));
     ENGRAM_RETURN_IF_ERROR(put->Bind(1, scope_id)
                                .Bind(2, p.text)
                                .Bind(3, ids)

@@ -3,6 +3,8 @@
 #include <algorithm>
 
 #include "core/status_macros.h"
+#include "storage/pg_migrations.h"
+#include "storage/postgres.h"
 
 namespace engram {
 namespace {
@@ -357,6 +359,16 @@ Status Migrate(Database* db, TimestampMs now, int target) {
 Result<std::unique_ptr<Database>> OpenEngramDatabase(const std::string& path,
                                                      const DatabaseOptions& options,
                                                      TimestampMs now) {
+  if (IsPostgresUrl(path)) {
+    if (options.key) {
+      return Status::InvalidArgument(
+          "encryption at rest (--key-file) is for the embedded database; PostgreSQL encrypts "
+          "with its own means (disk encryption, TLS): docs/deploy.md");
+    }
+    ENGRAM_ASSIGN_OR_RETURN(auto db, OpenPostgres(path, options));
+    ENGRAM_RETURN_IF_ERROR(MigratePostgres(db.get(), now));
+    return db;
+  }
   ENGRAM_ASSIGN_OR_RETURN(auto db, Database::Open(path, options));
   // Refuse foreign files before anything is written to them (WAL mode changes the header).
   ENGRAM_RETURN_IF_ERROR(ReadSchemaVersion(db.get()).status());

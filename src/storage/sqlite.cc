@@ -11,6 +11,7 @@
 
 #include "core/status_macros.h"
 #include "storage/lock_safe_reads.h"
+#include "storage/postgres.h"
 #include "storage/sealed_vfs.h"
 
 namespace engram {
@@ -186,6 +187,7 @@ void ConfigureSqliteOnce() {
 
 Result<std::unique_ptr<Database>> Database::Open(const std::string& path,
                                                  const DatabaseOptions& options) {
+  if (IsPostgresUrl(path)) return OpenPostgres(path, options);
   ConfigureSqliteOnce();
   sqlite3* raw = nullptr;
   // Readers open read-write with query_only on: a SQLITE_OPEN_READONLY connection to a WAL

@@ -167,7 +167,8 @@ class Database {
 
   // Opens (creating unless read_only) the SQLite file at `path` with foreign keys and
   // secure_delete on. Changes nothing in the file: the caller switches it to WAL (EnableWal)
-  // once it knows the file is its own.
+  // once it knows the file is its own. A postgres:// URL connects to that server instead
+  // (storage/postgres.h OpenPostgres).
   static Result<std::unique_ptr<Database>> Open(const std::string& path,
                                                 const DatabaseOptions& options);
 

@@ -7,6 +7,7 @@
 #include <stdlib.h>
 
 #include <filesystem>
+#include <map>
 #include <memory>
 #include <string>
 
@@ -54,7 +55,16 @@ inline MemoryItem EveryFieldItem() {
   return m;
 }
 
+// With ENGRAM_TEST_PG_URL set (a PostgreSQL server's URL, as scripts/pg_unit_test.sh sets it),
+// a fresh database on that server for `name`, dropped by DropPgTestDatabase; empty otherwise.
+// (src/testing/pg_test_db.cc)
+std::string PgTestDatabase(const std::string& name);
+void DropPgTestDatabase(const std::string& url);
+
 // A fresh directory under $TMPDIR, removed with everything in it on destruction.
+// File("x.db") names the test's database: with ENGRAM_TEST_PG_URL set it is instead the URL of
+// a fresh PostgreSQL database (the same one each time that name is asked for), so the tests
+// that open databases by name check the PostgreSQL backend as they check SQLite.
 class TempDir {
  public:
   TempDir() {
@@ -63,14 +73,26 @@ class TempDir {
     path_ = made ? made : "";
   }
   ~TempDir() {
+    for (const auto& [name, url] : databases_) DropPgTestDatabase(url);
     std::error_code ec;
     std::filesystem::remove_all(path_, ec);
   }
   const std::string& path() const { return path_; }
-  std::string File(const std::string& name) const { return path_ + "/" + name; }
+  std::string File(const std::string& name) const {
+    if (name.ends_with(".db")) {
+      auto it = databases_.find(name);
+      if (it != databases_.end()) return it->second;
+      std::string url = PgTestDatabase(name);
+      if (!url.empty()) return databases_.emplace(name, url).first->second;
+    }
+    return path_ + "/" + name;
+  }
+  // The file itself, never a PostgreSQL database: for tests of SQLite's files.
+  std::string LocalFile(const std::string& name) const { return path_ + "/" + name; }
 
  private:
   std::string path_;
+  mutable std::map<std::string, std::string> databases_;
 };
 
 }  // namespace engram::testing

@@ -1,0 +1,21 @@
+// Numbered schema migrations for the PostgreSQL store (storage/postgres.h): the same policy as
+// SQLite's (storage/migrations.h): append-only, one transaction each, a newer schema refused.
+// Replicas that start together take turns (an advisory lock held by each migration's
+// transaction), so each migration runs once.
+#pragma once
+
+#include "engram/memory.h"
+#include "engram/status.h"
+#include "storage/migrations.h"
+#include "storage/sqlite.h"
+
+namespace engram {
+
+int LatestPgSchemaVersion();
+// The version in the schema's schema_version table; 0 for an empty schema; Corruption for a
+// schema that holds other tables.
+Result<int> ReadPgSchemaVersion(Database* db);
+// Brings the database to `target` (default: latest).
+Status MigratePostgres(Database* db, TimestampMs now, int target = -1);
+
+}  // namespace engram

@@ -1,0 +1,40 @@
+// The PostgreSQL backend of storage/sqlite.h's Database interface, over libpq (Debian's
+// libpq-dev, PostgreSQL 15). Engram's statements are portable SQL with SQLite's `?` and `?NNN`
+// parameters; a statement is translated once ($NNN), prepared on the server on first use per
+// combination of parameter types, and its result is read whole (text format) when it runs.
+//
+// PostgreSQL's errors are mapped to SQLite's result codes (a lost connection is I/O, a lock
+// or statement timeout and a serialization failure are BUSY, an integrity violation is
+// CONSTRAINT), so write health, retries and metrics work as they do on SQLite.
+//
+// Thread safety: as Database, one thread at a time per connection.
+#pragma once
+
+#include <memory>
+#include <string>
+
+#include "storage/sqlite.h"
+
+namespace engram {
+
+// Whether `path` names a PostgreSQL server (postgres:// or postgresql://, libpq's URI form).
+bool IsPostgresUrl(std::string_view path);
+
+// The URL with its password, if any, replaced by "***": for messages and logs.
+std::string RedactedUrl(std::string_view url);
+
+// Connects to the server at `url`. options.busy_timeout_ms becomes the lock timeout (a lock
+// waited for longer is BUSY, as SQLite's busy timeout); read_only opens read-only transactions.
+// A wrong host, port, password or database is an error naming the URL (without its password).
+Result<std::unique_ptr<Database>> OpenPostgres(const std::string& url,
+                                               const DatabaseOptions& options);
+
+// Opens either backend: PostgreSQL for a postgres:// URL, else the SQLite file.
+Result<std::unique_ptr<Database>> OpenAnyDatabase(const std::string& path,
+                                                  const DatabaseOptions& options);
+
+// `?` and `?NNN` parameters as `$NNN` (outside quoted strings and identifiers); `count` gets
+// the highest parameter number. Exposed for tests.
+std::string TranslateParameters(std::string_view sql, int* count);
+
+}  // namespace engram
