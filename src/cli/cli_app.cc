@@ -12,6 +12,7 @@
 #include <sstream>
 
 #include "cli/command_help.h"
+#include "storage/postgres.h"
 
 namespace engram::cli {
 namespace {
@@ -291,7 +292,7 @@ Result<std::shared_ptr<Embedder>> Context::MakeEmbedder() const {
 
 bool Context::RequireDatabase() {
   // A PostgreSQL server: whether its database holds Engram's tables is for opening to say.
-  if (db_path.starts_with("postgres://") || db_path.starts_with("postgresql://")) return true;
+  if (IsPostgresUrl(db_path)) return true;
   std::error_code ec;
   if (std::filesystem::exists(db_path, ec)) return true;
   Fail(Status::NotFound("no database at " + db_path + " (only commands that write create one)"));
@@ -357,6 +358,14 @@ Engine* Context::OpenEngine(bool create) {
   options.embedder = std::move(made).value();
   auto opened = Engine::Open(options);
   if (!opened.ok()) {
+    if (IsPostgresUrl(db_path)) {
+      // A server that cannot be reached, a wrong password, a database of a newer or another
+      // schema: the configuration is wrong (exit 2), and the URL is shown without its password.
+      Fail(Status::InvalidArgument("cannot open " + RedactedUrl(db_path) + ": " +
+                                   opened.status().message() + " (" +
+                                   std::string(StatusCodeName(opened.status().code())) + ")"));
+      return nullptr;
+    }
     Fail(opened.status().code() == StatusCode::kNotFound
              ? opened.status()
              : opened.status().WithContext("cannot open " + db_path));

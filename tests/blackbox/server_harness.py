@@ -242,6 +242,9 @@ class Server:
             return f.read()
 
 
+_PG_DATABASES = __import__("itertools").count(1)
+
+
 class ServerTestCase(unittest.TestCase):
     """A temporary directory per test; helpers that start servers and check replies.
 
@@ -257,6 +260,15 @@ class ServerTestCase(unittest.TestCase):
         self.dir = self._tmp.name
         self.db = os.path.join(self.dir, "engram.db")
         self.servers = []
+        self.pg_database = None
+        if os.environ.get("ENGRAM_BLACKBOX_PG_URL"):
+            # The suite on PostgreSQL (scripts/pg_blackbox_test.sh): the test's database is a
+            # fresh one on that server; databases a test names by file stay files.
+            self.pg_database = "engram_bb_%d_%d" % (os.getpid(), next(_PG_DATABASES))
+            admin = os.environ["ENGRAM_BLACKBOX_PG_URL"]
+            subprocess.run(["psql", "-q", admin, "-c", "CREATE DATABASE " + self.pg_database],
+                           check=True, capture_output=True, timeout=60)
+            self.db = admin.rsplit("/", 1)[0] + "/" + self.pg_database
 
     def tearDown(self):
         try:
@@ -269,6 +281,10 @@ class ServerTestCase(unittest.TestCase):
                     self.assertLess(rec["status"], 500, "5xx in the access log: %r" % rec)
         finally:
             self._tmp.cleanup()
+            if self.pg_database:
+                subprocess.run(["psql", "-q", os.environ["ENGRAM_BLACKBOX_PG_URL"], "-c",
+                                "DROP DATABASE IF EXISTS %s WITH (FORCE)" % self.pg_database],
+                               capture_output=True, timeout=60)
 
     def start_server(self, *args, db=None, name=None, access_log=True, env=None):
         s = Server(self.dir, db or self.db, args, name=name or "server%d" % len(self.servers),
