@@ -104,11 +104,27 @@ Engine::Impl::Impl(EngineOptions options, std::unique_ptr<MemoryStore> store,
                                                 .on_commit = hooks.on_access_commit}),
       background_(BackgroundOptions{.poll = kAccessFlushPoll}) {
   StartBackground();
+  if (IsPostgresUrl(options_.path)) StartChangeListener();
+}
+
+void Engine::Impl::StartChangeListener() {
+  PgChangeListener::Callbacks callbacks;
+  callbacks.changed = [this](const std::string& tenant, const std::string& user_id) {
+    remote_changes_.fetch_add(1, std::memory_order_acq_rel);
+    DropIndex(Scope{tenant, user_id, "", ""});
+  };
+  callbacks.lost = [this] {
+    remote_changes_.fetch_add(1, std::memory_order_acq_rel);
+    DropAllIndexes();
+  };
+  callbacks.own = [this](int pid) { return pid == store_->WriterBackendPid(); };
+  change_listener_ = std::make_unique<PgChangeListener>(options_.path, std::move(callbacks));
 }
 
 Engine::Impl::~Impl() {
-  maintenance_.Stop();  // a run in progress finishes its current batch's commit first
-  background_.Stop();   // joins the thread, cancels graph builds, writes the pending counts
+  change_listener_.reset();  // its callbacks use the indexes
+  maintenance_.Stop();       // a run in progress finishes its current batch's commit first
+  background_.Stop();        // joins the thread, cancels graph builds, writes the pending counts
   (void)SaveIndexSnapshots();
 }
 

@@ -31,6 +31,7 @@
 namespace engram {
 
 class MemoryStore;
+class PgChangeListener;
 struct ScannedItem;
 struct PendingItem;
 struct MaintenanceBatch;
@@ -166,6 +167,13 @@ class Engine::Impl {
   std::unordered_map<std::string, IndexUse> index_use_;  // guarded by indexes_mu_; keys as indexes_
   uint64_t use_clock_ = 0;                               // guarded by indexes_mu_
   size_t loaded_index_bytes_ = 0;                        // guarded by indexes_mu_
+  // On PostgreSQL: changes other processes committed, as heard (StartChangeListener). A scope
+  // they changed is dropped and reloaded by its next search; an index loaded while one was
+  // heard is used once, not kept (it may have been read before that change).
+  std::atomic<uint64_t> remote_changes_{0};
+  std::unique_ptr<PgChangeListener> change_listener_;
+  void StartChangeListener();
+  void DropAllIndexes();
 
   std::unique_ptr<AddGroup> add_group_;
   AccessCounts access_;

@@ -30,6 +30,13 @@ std::shared_ptr<ScopeIndex> Engine::Impl::LoadedIndex(const Scope& scope) {
   return it->second;
 }
 
+void Engine::Impl::DropAllIndexes() {
+  std::lock_guard<std::mutex> lock(indexes_mu_);
+  indexes_.clear();
+  index_use_.clear();
+  loaded_index_bytes_ = 0;
+}
+
 void Engine::Impl::DropIndex(const Scope& scope) {
   const std::string key = IndexKey(scope);
   std::lock_guard<std::mutex> lock(indexes_mu_);
@@ -88,6 +95,7 @@ Result<std::shared_ptr<ScopeIndex>> Engine::Impl::IndexFor(const Scope& scope) {
       std::make_shared<ScopeIndex>(ScopeIndexOptions{.dimension = embedder_->dimension(),
                                                      .hnsw_threshold = options_.hnsw_threshold,
                                                      .huge_pages = options_.huge_pages});
+  const uint64_t remote_before = remote_changes_.load(std::memory_order_acquire);
   const bool from_snapshot = TryLoadSnapshot(scope, index.get());
   std::vector<ScannedItem> unembedded;
   const size_t dim = static_cast<size_t>(embedder_->dimension());
@@ -117,6 +125,9 @@ Result<std::shared_ptr<ScopeIndex>> Engine::Impl::IndexFor(const Scope& scope) {
   if (!from_snapshot) index->snapshot.saved_generation = UINT64_MAX;  // never saved
   {
     std::lock_guard<std::mutex> publish(indexes_mu_);
+    // Another process's change heard while this one read: it may be missing, so this search
+    // uses the index and the next loads afresh.
+    if (remote_changes_.load(std::memory_order_acquire) != remote_before) return index;
     indexes_[IndexKey(scope)] = index;
   }
   size_t bytes = 0;

@@ -38,6 +38,7 @@ Result<std::unique_ptr<MemoryStore>> MemoryStore::Open(const StoreOptions& optio
                              .key = options.key};
   ENGRAM_ASSIGN_OR_RETURN(store->writer_, OpenEngramDatabase(options.path, db_options, now));
   store->writer_options_ = db_options;
+  store->writer_pid_.store(store->writer_->BackendPid());
   if (options.background_checkpoints) {
     if (store->writer_->dialect() == SqlDialect::kSqlite) {
       ENGRAM_ASSIGN_OR_RETURN(store->checkpointer_, Database::Open(options.path, db_options));
@@ -132,6 +133,7 @@ void MemoryStore::AfterWrite(const char* call, int64_t errors_before, int64_t co
 Status MemoryStore::ReopenWriter() {
   ENGRAM_ASSIGN_OR_RETURN(auto fresh, OpenAnyDatabase(options_.path, writer_options_));
   writer_ = std::move(fresh);
+  writer_pid_.store(writer_->BackendPid());
   std::lock_guard<std::mutex> lock(health_mu_);
   ++health_.reopened;
   return Status::Ok();

@@ -9,6 +9,7 @@
 #pragma once
 
 #include <array>
+#include <atomic>
 #include <condition_variable>
 #include <functional>
 #include <memory>
@@ -315,6 +316,10 @@ class MemoryStore {
   // caller writes (GET /readyz).
   WriteHealth ProbeWrites(int wait_ms);
 
+  // The server process of the writer connection (PostgreSQL; 0 for SQLite): the changes it
+  // commits are this store's own. Any thread.
+  int WriterBackendPid() const { return writer_pid_.load(std::memory_order_relaxed); }
+
   // Tests: the writer connection, to put it in a state a bug or a fault would leave.
   Database* WriterForTesting() { return writer_.get(); }
 
@@ -370,6 +375,7 @@ class MemoryStore {
   GatedMutex write_mu_;               // commits, and the checkpoint's moment without them, in turn
   std::unique_ptr<Database> writer_;  // guarded by write_mu_
   DatabaseOptions writer_options_;    // how writer_ was opened, to open it again
+  std::atomic<int> writer_pid_{0};    // writer_->BackendPid(), for other threads
   mutable std::mutex health_mu_;
   WriteHealth health_;  // guarded by health_mu_
   // Every write that changes or deletes existing rows opens a window on it (under write_mu_).

@@ -209,9 +209,27 @@ CREATE TRIGGER audit_log_seq BEFORE INSERT ON audit_log
   FOR EACH ROW EXECUTE FUNCTION engram_fill_seq();
 )sql";
 
+// Every committed change of an item tells the replicas whose scope changed (storage/postgres.h
+// PgChangeListener): a NOTIFY on engram_changes with "tenant<US>user" (US = chr(31), which no
+// identifier holds). PostgreSQL sends it at commit, once per transaction and payload.
+constexpr std::string_view kV2ChangeNotices = R"sql(
+CREATE FUNCTION engram_notify_change() RETURNS trigger LANGUAGE plpgsql AS $$
+DECLARE
+  sid BIGINT;
+BEGIN
+  IF TG_OP = 'DELETE' THEN sid := OLD.scope_id; ELSE sid := NEW.scope_id; END IF;
+  PERFORM pg_notify('engram_changes',
+                    COALESCE((SELECT tenant || chr(31) || user_id FROM scopes WHERE id = sid), ''));
+  RETURN NULL;
+END $$;
+CREATE TRIGGER items_changed AFTER INSERT OR UPDATE OR DELETE ON items
+  FOR EACH ROW EXECUTE FUNCTION engram_notify_change();
+)sql";
+
 const std::vector<Migration>& PgMigrations() {
   static const std::vector<Migration> kAll = {
       {1, "the schema of SQLite version 11, and SQLite's functions", kV1Core},
+      {2, "change notices for other replicas' indexes", kV2ChangeNotices},
   };
   return kAll;
 }

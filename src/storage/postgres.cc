@@ -1,7 +1,9 @@
 #include "storage/postgres.h"
 
 #include <libpq-fe.h>
+#include <poll.h>
 
+#include <chrono>
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
@@ -295,6 +297,7 @@ class PgDatabase final : public Database {
   }
 
   int64_t Changes() const override { return changes_; }
+  int BackendPid() const override { return PQbackendPID(conn_); }
 
   // The server-side statement for `sql` with these parameter types, prepared on first use.
   Result<std::string> Prepared(const std::string& sql, const std::vector<Oid>& types) {
@@ -402,6 +405,65 @@ Result<std::unique_ptr<Database>> OpenPostgres(const std::string& url,
   }
   db->SetBusyTimeout(options.busy_timeout_ms);
   return std::unique_ptr<Database>(std::move(db));
+}
+
+PgChangeListener::PgChangeListener(std::string url, Callbacks callbacks)
+    : url_(std::move(url)), callbacks_(std::move(callbacks)) {
+  thread_ = std::thread([this] { Run(); });
+}
+
+PgChangeListener::~PgChangeListener() {
+  stop_.store(true);
+  if (thread_.joinable()) thread_.join();
+}
+
+void PgChangeListener::Run() {
+  PGconn* conn = nullptr;
+  bool listened_before = false;
+  while (!stop_.load()) {
+    if (conn == nullptr) {
+      conn = PQconnectdb(url_.c_str());
+      PGresult* r =
+          PQstatus(conn) == CONNECTION_OK ? PQexec(conn, "LISTEN engram_changes") : nullptr;
+      const bool ok = r != nullptr && PQresultStatus(r) == PGRES_COMMAND_OK;
+      if (r) PQclear(r);
+      if (!ok) {
+        PQfinish(conn);
+        conn = nullptr;
+        for (int i = 0; i < 10 && !stop_.load(); ++i) {
+          std::this_thread::sleep_for(std::chrono::milliseconds(50));
+        }
+        continue;
+      }
+      // While no connection listened, changes went unheard: everything may be stale.
+      if (listened_before && callbacks_.lost) callbacks_.lost();
+      listened_before = true;
+      connected_.store(true);
+    }
+    pollfd fd{PQsocket(conn), POLLIN, 0};
+    (void)poll(&fd, 1, 100);
+    if (!PQconsumeInput(conn) || PQstatus(conn) != CONNECTION_OK) {
+      PQfinish(conn);
+      conn = nullptr;
+      connected_.store(false);
+      continue;
+    }
+    while (PGnotify* n = PQnotifies(conn)) {
+      const std::string_view payload(n->extra ? n->extra : "");
+      const int pid = n->be_pid;
+      const size_t sep = payload.find('\x1f');
+      if (!(callbacks_.own && callbacks_.own(pid))) {
+        if (sep == std::string_view::npos) {
+          if (callbacks_.lost) callbacks_.lost();  // a change of no known scope: all of them
+        } else if (callbacks_.changed) {
+          callbacks_.changed(std::string(payload.substr(0, sep)),
+                             std::string(payload.substr(sep + 1)));
+        }
+      }
+      PQfreemem(n);
+    }
+  }
+  if (conn) PQfinish(conn);
 }
 
 Result<std::unique_ptr<Database>> OpenAnyDatabase(const std::string& path,

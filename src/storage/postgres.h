@@ -10,8 +10,11 @@
 // Thread safety: as Database, one thread at a time per connection.
 #pragma once
 
+#include <atomic>
+#include <functional>
 #include <memory>
 #include <string>
+#include <thread>
 
 #include "storage/sqlite.h"
 
@@ -28,6 +31,36 @@ std::string RedactedUrl(std::string_view url);
 // A wrong host, port, password or database is an error naming the URL (without its password).
 Result<std::unique_ptr<Database>> OpenPostgres(const std::string& url,
                                                const DatabaseOptions& options);
+
+// Hears, on a connection of its own, which scopes other processes changed (the NOTIFY that
+// PostgreSQL sends at each commit that changed items: storage/pg_migrations.cc), and tells
+// `changed` on its own thread, within milliseconds of the commit. `own` says whether a
+// notifying server process is one of this process's writers (their changes are known already).
+// A lost connection is reopened; since changes may have gone unheard meanwhile, `lost` is
+// called once it listens again (and for a change whose scope is unknown).
+class PgChangeListener {
+ public:
+  struct Callbacks {
+    std::function<void(const std::string& tenant, const std::string& user_id)> changed;
+    std::function<void()> lost;
+    std::function<bool(int backend_pid)> own;
+  };
+  PgChangeListener(std::string url, Callbacks callbacks);
+  ~PgChangeListener();  // stops listening and joins the thread
+  PgChangeListener(const PgChangeListener&) = delete;
+  PgChangeListener& operator=(const PgChangeListener&) = delete;
+  // Whether it listens now (tests, readiness).
+  bool connected() const { return connected_.load(); }
+
+ private:
+  void Run();
+
+  const std::string url_;
+  const Callbacks callbacks_;
+  std::atomic<bool> stop_{false};
+  std::atomic<bool> connected_{false};
+  std::thread thread_;
+};
 
 // Opens either backend: PostgreSQL for a postgres:// URL, else the SQLite file.
 Result<std::unique_ptr<Database>> OpenAnyDatabase(const std::string& path,

@@ -7,7 +7,9 @@
 
 #include <gtest/gtest.h>
 
+#include <chrono>
 #include <cstdlib>
+#include <thread>
 
 #include "engram/engine.h"
 #include "storage/job_store.h"
@@ -152,6 +154,46 @@ TEST_F(PostgresTest, TwoEnginesOnOneDatabaseSeeEachOthersWritesAndNeverShareSeqs
   // Isolation holds across processes as within one: bob's scope does not see alice's item.
   EXPECT_EQ(b->Get(bob, x->id).status().code(), StatusCode::kNotFound);
   EXPECT_EQ(a->Get(Scope{"acme", "alice", "", ""}, x->id).status().code(), StatusCode::kNotFound);
+}
+
+// Two engines on one database are two replicas: each keeps its indexes in memory, and a write
+// through one is found by the other's searches once the commit's notice arrives.
+TEST_F(PostgresTest, AWriteThroughOneEngineIsFoundBySearchesOfAnotherWithinASecond) {
+  ManualClock clock(kNow);
+  auto a = testing::OpenEngine(url_, &clock);
+  auto b = testing::OpenEngine(url_, &clock);
+  ASSERT_NE(a, nullptr);
+  ASSERT_NE(b, nullptr);
+  const Scope alice{"default", "alice", "", ""};
+  ASSERT_TRUE(a->Add(alice, testing::Text("I play the cello on Sundays")).ok());
+  SearchQuery q;
+  q.text = "what instrument do I play";
+  auto hits = a->Search(alice, q);  // a's index of alice is loaded now
+  ASSERT_TRUE(hits.ok()) << hits.status().ToString();
+  ASSERT_EQ(hits->size(), 1u);
+  auto second = b->Add(alice, testing::Text("I also play the piano"));
+  ASSERT_TRUE(second.ok());
+  const auto written = std::chrono::steady_clock::now();
+  bool found = false;
+  while (!found && std::chrono::steady_clock::now() - written < std::chrono::seconds(5)) {
+    auto again = a->Search(alice, q);
+    ASSERT_TRUE(again.ok());
+    for (const SearchHit& h : *again) found |= h.item.id == second->id;
+    if (!found) std::this_thread::sleep_for(std::chrono::milliseconds(20));
+  }
+  EXPECT_TRUE(found) << "a never saw b's write";
+  // b's own delete leaves a's searches as soon as a hears of it, too.
+  ASSERT_TRUE(b->Delete(alice, second->id).ok());
+  bool gone = false;
+  const auto deleted = std::chrono::steady_clock::now();
+  while (!gone && std::chrono::steady_clock::now() - deleted < std::chrono::seconds(5)) {
+    auto again = a->Search(alice, q);
+    ASSERT_TRUE(again.ok());
+    gone = true;
+    for (const SearchHit& h : *again) gone &= h.item.id != second->id;
+    if (!gone) std::this_thread::sleep_for(std::chrono::milliseconds(20));
+  }
+  EXPECT_TRUE(gone) << "a still finds what b deleted";
 }
 
 TEST_F(PostgresTest, AJobIsClaimedByOneStoreOnly) {

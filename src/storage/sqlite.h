@@ -228,6 +228,8 @@ class Database {
   int64_t LastInsertRowId() const { return LastInsertRowid(); }
   // The SQLite handle; nullptr for other backends.
   virtual sqlite3* raw() const { return nullptr; }
+  // The server process serving this connection (PostgreSQL's backend pid); 0 for SQLite.
+  virtual int BackendPid() const { return 0; }
   // The file, or the server's URL without its password.
   const std::string& path() const { return path_; }
 
