@@ -2,8 +2,9 @@
 # A throwaway PostgreSQL 15 server on loopback for the tests and benchmarks: its data in a
 # temporary directory, trust authentication for the superuser `engram`, a database `engram`.
 #
-#   scripts/pg_server.sh start DIR     initdb DIR (when empty), start it on a free port and print
-#                                      its URL (postgres://engram@127.0.0.1:PORT/engram)
+#   scripts/pg_server.sh start DIR     initdb DIR (when empty), start it on a free port (the same
+#                                      one again after a stop) and print its URL
+#                                      (postgres://engram@127.0.0.1:PORT/engram)
 #   scripts/pg_server.sh stop DIR      stop it (fast shutdown); DIR stays
 #   scripts/pg_server.sh url DIR       the URL of the server running in DIR
 #
@@ -42,7 +43,8 @@ case "$cmd" in
       out=$(as_owner "$PG_BIN/initdb" -D "$dir" -U engram --auth=trust --encoding=UTF8 \
         --locale=C.UTF-8 2>&1) || { echo "$out" >&2; exit 1; }
     fi
-    port=$(free_port)
+    # A restart keeps the port it had, so the URL stays the same (tests stop and start it).
+    if [ -f "$dir/engram-port" ]; then port=$(cat "$dir/engram-port"); else port=$(free_port); fi
     echo "$port" >"$dir/engram-port"
     [ "$(id -u)" -eq 0 ] && chown postgres: "$dir/engram-port"
     # Tests want speed over durability of a throwaway cluster: no fsync.
@@ -54,7 +56,7 @@ case "$cmd" in
     echo "postgres://engram@127.0.0.1:$port/engram"
     ;;
   stop)
-    [ -f "$dir/postmaster.pid" ] && as_owner "$PG_BIN/pg_ctl" -D "$dir" -m fast -w stop >/dev/null
+    if [ -f "$dir/postmaster.pid" ]; then as_owner "$PG_BIN/pg_ctl" -D "$dir" -m fast -w stop >/dev/null; fi
     ;;
   url)
     echo "postgres://engram@127.0.0.1:$(cat "$dir/engram-port")/engram"

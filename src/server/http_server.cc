@@ -788,9 +788,13 @@ class HttpServer::Impl {
     const double now = SecondsSince(epoch_);
     std::lock_guard<std::mutex> lock(open_mu_);
     if (now - open_checked_s_ > 1.0 || open_checked_s_ < 0) {
+      // A database that cannot answer (a PostgreSQL server restarting) changes nothing about
+      // which keys exist: the last answer stands until it can be asked again.
       auto n = keys_->CountActive();
-      open_ = n.ok() && *n == 0;
-      open_checked_s_ = now;
+      if (n.ok()) {
+        open_ = *n == 0;
+        open_checked_s_ = now;
+      }
     }
     return open_;
   }

@@ -108,6 +108,7 @@ void MemoryStore::Log(const std::string& line) const {
 
 void MemoryStore::AfterWrite(const char* call, int64_t errors_before, int64_t commits_before) {
   const bool clean = ConnectionCall(writer_.get(), call).End();
+  const bool was_ok = GetWriteHealth().ok;
   const int rc = writer_->last_error_rc();
   const bool failed = writer_->error_count() > errors_before && IsDatabaseFailure(rc);
   if (!clean || failed) {
@@ -119,10 +120,13 @@ void MemoryStore::AfterWrite(const char* call, int64_t errors_before, int64_t co
     const int primary = rc & 0xFF;
     if (!clean || (primary != SQLITE_BUSY && primary != SQLITE_LOCKED)) {
       Status reopened = ReopenWriter();
-      Log("engram: storage: writer connection " +
-          std::string(reopened.ok() ? "reopened"
-                                    : "could not be reopened (" + reopened.ToString() + ")") +
-          " after MemoryStore::" + call + " failed: " + cause);
+      // Logged when writes start failing, not again for each write while they fail (a
+      // database server that is down fails every one).
+      if (was_ok || reopened.ok())
+        Log("engram: storage: writer connection " +
+            std::string(reopened.ok() ? "reopened"
+                                      : "could not be reopened (" + reopened.ToString() + ")") +
+            " after MemoryStore::" + call + " failed: " + cause);
     }
     NoteWriteHealth(false, cause);
   } else if (writer_->commit_count() > commits_before) {
@@ -190,13 +194,18 @@ Result<std::optional<int64_t>> MemoryStore::FindScopeId(Database* db, const Scop
 Result<int64_t> MemoryStore::EnsureScopeId(const Scope& scope) {
   ENGRAM_ASSIGN_OR_RETURN(auto found, FindScopeId(writer_.get(), scope));
   if (found) return *found;
+  // Another process sharing the database (a replica on PostgreSQL) may insert the same scope
+  // at the same moment: then this insert waits for it and adds nothing, and the row is its.
   ENGRAM_ASSIGN_OR_RETURN(
       ScopedStatement st,
-      writer_->Prepare("INSERT INTO scopes(tenant, user_id) VALUES (?, ?) RETURNING id"));
+      writer_->Prepare("INSERT INTO scopes(tenant, user_id) VALUES (?, ?) "
+                       "ON CONFLICT (tenant, user_id) DO NOTHING RETURNING id"));
   st->Bind(1, scope.tenant).Bind(2, scope.user_id);
   ENGRAM_ASSIGN_OR_RETURN(bool row, st->Step());
-  if (!row) return Status::Internal("inserting a scope returned no id");
-  return st->Int(0);
+  if (row) return st->Int(0);
+  ENGRAM_ASSIGN_OR_RETURN(auto theirs, FindScopeId(writer_.get(), scope));
+  if (!theirs) return Status::Internal("a scope row neither inserted nor found");
+  return *theirs;
 }
 
 Result<ScopeFilter> MemoryStore::ResolveForRead(Database* db, const Scope& scope) {
@@ -709,21 +718,19 @@ Status MemoryStore::RecordAccess(const std::vector<AccessDelta>& deltas,
   ItemCache::WriteWindow window(&cache_);
   Transaction txn(writer_.get());
   ENGRAM_RETURN_IF_ERROR(txn.Begin());
-  // Most counted items already have a row; the others get one if they still exist (a count
-  // for an item deleted meanwhile is dropped).
-  ENGRAM_ASSIGN_OR_RETURN(ScopedStatement add,
-                          writer_->Prepare("UPDATE item_access SET reads = reads + ?, "
-                                           "last_read = max(last_read, ?) WHERE item_seq = ?"));
+  // One upsert per item: a row is added for an item that still exists (a count for one
+  // deleted meanwhile is dropped), or the counts are added to its row. One statement, so that
+  // two processes counting the same item (replicas on PostgreSQL) never both insert it.
   ENGRAM_ASSIGN_OR_RETURN(
-      ScopedStatement first,
+      ScopedStatement add,
       writer_->Prepare("INSERT INTO item_access (item_seq, reads, last_read) "
-                       "SELECT ?1, ?2, ?3 WHERE EXISTS (SELECT 1 FROM items WHERE seq = ?1)"));
+                       "SELECT ?1, ?2, ?3 WHERE EXISTS (SELECT 1 FROM items WHERE seq = ?1) "
+                       "ON CONFLICT (item_seq) DO UPDATE SET "
+                       "reads = item_access.reads + excluded.reads, "
+                       "last_read = max(item_access.last_read, excluded.last_read)"));
   for (const AccessDelta& d : deltas) {
     add->Reset();
-    ENGRAM_RETURN_IF_ERROR(add->Bind(1, d.count).Bind(2, d.last_accessed).Bind(3, d.seq).Run());
-    if (writer_->Changes() > 0) continue;
-    first->Reset();
-    ENGRAM_RETURN_IF_ERROR(first->Bind(1, d.seq).Bind(2, d.count).Bind(3, d.last_accessed).Run());
+    ENGRAM_RETURN_IF_ERROR(add->Bind(1, d.seq).Bind(2, d.count).Bind(3, d.last_accessed).Run());
   }
   ENGRAM_ASSIGN_OR_RETURN(
       ScopedStatement mark,

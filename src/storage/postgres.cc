@@ -2,6 +2,8 @@
 
 #include <libpq-fe.h>
 #include <poll.h>
+#include <pthread.h>
+#include <signal.h>
 
 #include <chrono>
 #include <cstdio>
@@ -274,9 +276,8 @@ class PgDatabase final : public Database {
       if (!pg->Busy()) continue;
       out += std::string(out.empty() ? "" : "; ") + "statement left on a row: " + sql;
     }
-    if (PQstatus(conn_) != CONNECTION_OK) {
-      out += std::string(out.empty() ? "" : "; ") + "connection lost";
-    } else if (PQtransactionStatus(conn_) != PQTRANS_IDLE) {
+    // A lost connection is the server's doing, not a leftover (Usable says so).
+    if (PQstatus(conn_) == CONNECTION_OK && PQtransactionStatus(conn_) != PQTRANS_IDLE) {
       out += std::string(out.empty() ? "" : "; ") + "transaction open";
     }
     return out;
@@ -286,8 +287,10 @@ class PgDatabase final : public Database {
     ResetActiveStatements();
     const PGTransactionStatusType t = PQtransactionStatus(conn_);
     if (t == PQTRANS_INTRANS || t == PQTRANS_INERROR) (void)Exec("ROLLBACK");
-    return Leftovers().empty();
+    return Leftovers().empty() && Usable();
   }
+
+  bool Usable() const override { return PQstatus(conn_) == CONNECTION_OK; }
 
   void SetBusyTimeout(int ms) override {
     busy_timeout_ms_ = ms;
@@ -330,6 +333,9 @@ class PgDatabase final : public Database {
     if (msg.ends_with(": ")) msg += TrimMessage(PQerrorMessage(conn_));
     CountStorageError(rc);
     NoteError(rc, msg);
+    // A server gone (stopped, restarting, unreachable) is unavailability, not a failed request:
+    // 503, and the store reopens the connection (rc stays I/O for that).
+    if (rc == SQLITE_IOERR) return Status::Unavailable(std::move(msg));
     return StatusForCode(rc, std::move(msg));
   }
 
@@ -392,7 +398,7 @@ Result<std::unique_ptr<Database>> OpenPostgres(const std::string& url,
         msg.find("authentication") != std::string::npos) {
       return Status::PermissionDenied(std::move(msg));
     }
-    return Status::IOError(std::move(msg));
+    return Status::Unavailable(std::move(msg));
   }
   // Notices ("relation already exists, skipping") are not errors and not for the log.
   PQsetNoticeProcessor(
@@ -418,6 +424,10 @@ PgChangeListener::~PgChangeListener() {
 }
 
 void PgChangeListener::Run() {
+  // A library thread never takes a process signal (see engine/background.cc).
+  sigset_t all;
+  sigfillset(&all);
+  pthread_sigmask(SIG_BLOCK, &all, nullptr);
   PGconn* conn = nullptr;
   bool listened_before = false;
   while (!stop_.load()) {

@@ -421,7 +421,7 @@ bool ConnectionCall::End() {
   if (ended_) return true;
   ended_ = true;
   const std::string leftovers = db_->Leftovers();
-  if (leftovers.empty()) return true;
+  if (leftovers.empty()) return db_->Usable();
   if (ConnectionChecksOn()) g_check_handler.load()(call_, leftovers);
   return db_->Clean();
 }

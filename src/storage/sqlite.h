@@ -207,6 +207,9 @@ class Database {
   // Puts the connection back in that state: resets every statement, rolls back an open
   // transaction. False when it is still not clean afterwards (the connection is unusable).
   virtual bool Clean() = 0;
+  // False when the connection can no longer be used (a PostgreSQL connection the server
+  // closed): it is replaced, and that is no call's leftover.
+  virtual bool Usable() const { return true; }
 
   // The last error on this connection (an SQLite extended result code, mapped for other
   // backends; SQLITE_OK if none yet) and how many there have been: what a call met, even when
