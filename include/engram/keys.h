@@ -56,6 +56,10 @@ class KeyStore {
   Result<CreatedApiKey> Create(std::string_view tenant, std::string_view name, KeyRole role);
   // Every key (revoked ones included), oldest first; `tenant` empty lists every tenant's.
   Result<std::vector<ApiKeyInfo>> List(std::string_view tenant = "");
+  // Copies every key of this store, revoked ones too, into `to` as stored (the secret's hash,
+  // never the secret); a key whose id `to` has already is left as it is there. Returns how
+  // many were copied (engram migrate).
+  Result<int64_t> CopyTo(KeyStore& to);
   // NotFound if no key has this id; revoking a revoked key is OK and changes nothing.
   Status Revoke(std::string_view id);
   // The key whose secret this is. PermissionDenied for an unknown or revoked secret (the two

@@ -622,6 +622,7 @@ int RunCli(int argc, char** argv) {
   AddExtractCommand(app, ctx);
   AddMaintainCommand(app, ctx);
   AddTransferCommands(app, ctx);
+  AddMigrateCommand(app, ctx);
   AddSearchCommands(app, ctx);
   AddBenchCommands(app, ctx);
   AddServeCommands(app, ctx);

@@ -116,6 +116,7 @@ void AddWritePathBenchCommand(CLI::App* bench, Context& ctx);
 void AddMaintenanceBenchCommand(CLI::App* bench, Context& ctx);  // bench maintenance
 void AddEncryptionBenchCommand(CLI::App* bench, Context& ctx);   // bench encryption
 void AddTransferCommands(CLI::App& app, Context& ctx);
+void AddMigrateCommand(CLI::App& app, Context& ctx);
 void AddSearchCommands(CLI::App& app, Context& ctx);
 void AddBenchCommands(CLI::App& app, Context& ctx);
 void AddServeCommands(CLI::App& app, Context& ctx);       // serve, keys

@@ -44,6 +44,8 @@ inline constexpr CommandHelp kCommandHelp[] = {
      "engram export -u alice --out alice.jsonl"},
     {"import", "import FILE", "read an export back (into this or another database)",
      "engram --db other.db import alice.jsonl"},
+    {"migrate", "migrate --from --to", "copy a database into PostgreSQL: resumable, verified",
+     "engram migrate --from sqlite:engram-data/engram.db --to postgres://engram@db/engram"},
     {"maintain", "maintain", "the lifecycle: expire, archive, merge, summarize, purge (--dry-run)",
      "engram maintain --dry-run"},
     {"reembed", "reembed", "vectors of the current --embedder for memories lacking one",

@@ -105,6 +105,37 @@ Result<CreatedApiKey> KeyStore::Create(std::string_view tenant, std::string_view
   return key;
 }
 
+Result<int64_t> KeyStore::CopyTo(KeyStore& to) {
+  if (&to == this) return int64_t{0};
+  std::scoped_lock lock(mu_, to.mu_);
+  ConnectionCall call(db_.get(), "KeyStore::CopyTo");
+  ConnectionCall call_to(to.db_.get(), "KeyStore::CopyTo");
+  ENGRAM_ASSIGN_OR_RETURN(ScopedStatement rows,
+                          db_->Prepare("SELECT id, tenant, name, role, secret_sha256, prefix, "
+                                       "created_at, revoked_at FROM api_keys ORDER BY id"));
+  ENGRAM_ASSIGN_OR_RETURN(
+      ScopedStatement put,
+      to.db_->Prepare("INSERT INTO api_keys(id, tenant, name, role, secret_sha256, prefix, "
+                      "created_at, revoked_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?) "
+                      "ON CONFLICT DO NOTHING"));
+  Transaction txn(to.db_.get());
+  ENGRAM_RETURN_IF_ERROR(txn.Begin());
+  int64_t copied = 0;
+  while (true) {
+    ENGRAM_ASSIGN_OR_RETURN(bool row, rows->Step());
+    if (!row) break;
+    put->Reset();
+    put->Bind(1, rows->Text(0)).Bind(2, rows->Text(1)).Bind(3, rows->Text(2));
+    put->Bind(4, rows->Text(3));
+    put->BindBlob(5, rows->Blob(4), static_cast<size_t>(rows->BlobSize(4)));
+    put->Bind(6, rows->Text(5)).Bind(7, rows->Int(6)).Bind(8, rows->OptionalInt(7));
+    ENGRAM_RETURN_IF_ERROR(put->Run());
+    copied += to.db_->Changes();
+  }
+  ENGRAM_RETURN_IF_ERROR(txn.Commit());
+  return copied;
+}
+
 Result<std::vector<ApiKeyInfo>> KeyStore::List(std::string_view tenant) {
   std::lock_guard<std::mutex> lock(mu_);
   ConnectionCall call(db_.get(), "KeyStore::List");

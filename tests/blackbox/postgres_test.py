@@ -202,5 +202,63 @@ class PostgresFaultsTest(ServerTestCase):
         self.assertEqual(self.read_back(cb, load.acked), [])
 
 
+class MigrateTest(ServerTestCase):
+    """engram migrate --from sqlite:PATH --to postgres://…"""
+
+    def setUp(self):
+        super().setUp()
+        self.pg = PostgresServer()
+        self.addCleanup(self.pg.close)
+
+    def engram(self, *args, db=None):
+        cmd = [h.ENGRAM] + (["--db", db] if db else []) + list(args)
+        return subprocess.run(cmd, capture_output=True, text=True, env=h.clean_env(), timeout=120)
+
+    def test_a_file_moves_to_postgres_whole_resumably_and_verified(self):
+        src = os.path.join(self.dir, "src.db")
+        for user, tenant, text in [("alice", "default", "I live in Lisbon and I love jazz"),
+                                   ("alice", "default", "My sister Ella is a nurse"),
+                                   ("bob", "acme", "我家狗叫可乐，五岁了")]:
+            r = self.engram("--tenant", tenant, "-u", user, "add", text, db=src)
+            self.assertEqual(r.returncode, 0, r.stderr)
+        key = h.create_key(src, "acme")
+        first = self.engram("--json", "migrate", "--from", "sqlite:" + src, "--to", self.pg.url)
+        self.assertEqual(first.returncode, 0, first.stderr)
+        report = json.loads(first.stdout)
+        self.assertTrue(report["verified"])
+        self.assertEqual(report["users"], 2)
+        self.assertGreater(report["imported"], 3)
+        self.assertEqual(report["imported"], report["memories"])
+        self.assertIn("100%", first.stderr)  # progress
+        # Run again: nothing left to copy, still verified (the state file says who is done).
+        again = self.engram("--json", "migrate", "--from", src, "--to", self.pg.url)
+        self.assertEqual(again.returncode, 0, again.stderr)
+        self.assertEqual(json.loads(again.stdout)["imported"], 0)
+        # The source changes afterwards: verification names the user that differs.
+        self.assertEqual(self.engram("-u", "alice", "add", "--no-infer", "I moved to Porto",
+                                     db=src).returncode, 0)
+        stale = self.engram("migrate", "--verify-only", "--from", src, "--to", self.pg.url)
+        self.assertEqual(stale.returncode, 1, stale.stdout + stale.stderr)
+        self.assertIn("differs: default/alice", stale.stderr)
+        # Without the state file alice is copied again: what is there is skipped, the new
+        # memory added, and both sides are equal.
+        os.remove(src + ".migrate-state")
+        fixed = self.engram("--json", "migrate", "--from", src, "--to", self.pg.url)
+        self.assertEqual(fixed.returncode, 0, fixed.stderr)
+        self.assertTrue(json.loads(fixed.stdout)["verified"])
+        # The server on PostgreSQL serves the migrated data with the migrated key.
+        s = self.start_server(db=self.pg.url)
+        c = s.client(key=key["secret"])
+        hits = self.ok(c, "POST", "/v1/search", {"user_id": "bob", "query": "可乐"})
+        self.assertTrue(any("可乐" in x["memory"]["content"] for x in hits["results"]), hits)
+
+    def test_bad_arguments_are_usage_errors(self):
+        r = self.engram("migrate", "--from", os.path.join(self.dir, "none.db"), "--to",
+                        self.pg.url)
+        self.assertEqual(r.returncode, 3, r.stderr)
+        r = self.engram("migrate", "--from", self.pg.url, "--to", self.pg.url)
+        self.assertEqual(r.returncode, 2, r.stderr)
+
+
 if __name__ == "__main__":
     h.main()
