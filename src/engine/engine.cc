@@ -111,10 +111,12 @@ void Engine::Impl::StartChangeListener() {
   PgChangeListener::Callbacks callbacks;
   callbacks.changed = [this](const std::string& tenant, const std::string& user_id) {
     remote_changes_.fetch_add(1, std::memory_order_acq_rel);
+    store_->ForgetCachedItems();
     DropIndex(Scope{tenant, user_id, "", ""});
   };
   callbacks.lost = [this] {
     remote_changes_.fetch_add(1, std::memory_order_acq_rel);
+    store_->ForgetCachedItems();
     DropAllIndexes();
   };
   callbacks.own = [this](int pid) { return pid == store_->WriterBackendPid(); };
@@ -180,9 +182,6 @@ Result<std::unique_ptr<Engine>> EngineInternals::Open(const EngineOptions& optio
     }
   }
   if (!server) ENGRAM_RETURN_IF_ERROR(EnsureParentDirectory(opts.path));
-  // Other processes write the same PostgreSQL database, and a cached item would not see their
-  // changes: no item cache there.
-  if (server) opts.item_cache_bytes = 0;
   StoreOptions store_options{.path = opts.path,
                              .reader_connections = opts.reader_connections,
                              .busy_timeout_ms = opts.busy_timeout_ms,

@@ -159,6 +159,13 @@ void MemoryStore::NoteWriteHealth(bool ok, const std::string& cause) {
   Log(line);  // once per change, not once per failed write
 }
 
+void MemoryStore::ForgetCachedItems() {
+  if (!cache_.enabled()) return;
+  std::lock_guard<GatedMutex> lock(write_mu_);  // windows are opened under it
+  ItemCache::WriteWindow window(&cache_);
+  cache_.Clear();
+}
+
 WriteHealth MemoryStore::GetWriteHealth() const {
   std::lock_guard<std::mutex> lock(health_mu_);
   return health_;

@@ -316,6 +316,11 @@ class MemoryStore {
   // caller writes (GET /readyz).
   WriteHealth ProbeWrites(int wait_ms);
 
+  // Another process committed changes to items (a replica on PostgreSQL, as heard by its change
+  // listener): every cached item goes, inside a write window, so no read begun before this
+  // call can put an older row back.
+  void ForgetCachedItems();
+
   // The server process of the writer connection (PostgreSQL; 0 for SQLite): the changes it
   // commits are this store's own. Any thread.
   int WriterBackendPid() const { return writer_pid_.load(std::memory_order_relaxed); }

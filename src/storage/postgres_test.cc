@@ -182,6 +182,19 @@ TEST_F(PostgresTest, AWriteThroughOneEngineIsFoundBySearchesOfAnotherWithinASeco
     if (!found) std::this_thread::sleep_for(std::chrono::milliseconds(20));
   }
   EXPECT_TRUE(found) << "a never saw b's write";
+  // b rewrites the memory a has cached from its searches: a's hits show the new text.
+  MemoryPatch patch;
+  patch.content = "I also play the piano, badly";
+  ASSERT_TRUE(b->Update(alice, second->id, patch).ok());
+  bool rewritten = false;
+  const auto updated = std::chrono::steady_clock::now();
+  while (!rewritten && std::chrono::steady_clock::now() - updated < std::chrono::seconds(5)) {
+    auto again = a->Search(alice, q);
+    ASSERT_TRUE(again.ok());
+    for (const SearchHit& h : *again) rewritten |= h.item.content == patch.content;
+    if (!rewritten) std::this_thread::sleep_for(std::chrono::milliseconds(20));
+  }
+  EXPECT_TRUE(rewritten) << "a still shows the text b replaced";
   // b's own delete leaves a's searches as soon as a hears of it, too.
   ASSERT_TRUE(b->Delete(alice, second->id).ok());
   bool gone = false;
