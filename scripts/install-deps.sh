@@ -17,6 +17,9 @@ PACKAGES=(
   # finds the binaries for it; the test verifies the units (systemd-analyze), installs into an
   # alternate root without root (fakeroot), and the package's postinst needs adduser.
   dpkg-dev file fakeroot systemd adduser
+  # Shared state of several replicas (issue 36): Redis and its C client; the routing test puts
+  # two replicas behind nginx's consistent hash.
+  redis-server libhiredis-dev nginx
 )
 
 missing=()
