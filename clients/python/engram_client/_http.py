@@ -79,14 +79,18 @@ class Transport:
 
     def send(self, method: str, path: str, query: Optional[Mapping[str, Any]] = None,
              body: Any = None, *, json_reply: bool = True, idempotent: bool,
-             timeout: Optional[float] = None, max_retries: Optional[int] = None) -> Any:
-        """Sends the request, retrying what may be retried; returns the parsed 2xx body."""
+             timeout: Optional[float] = None, max_retries: Optional[int] = None,
+             user: Optional[str] = None) -> Any:
+        """Sends the request, retrying what may be retried; returns the parsed 2xx body.
+
+        user: the user the request acts for, sent as X-Engram-User (user_header)."""
         retries = self.max_retries if max_retries is None else max_retries
+        routing = user_header(user)
         attempt = 0
         while True:
             try:
                 return self._attempt(method, self._target(path, query), body, json_reply,
-                                     self.timeout if timeout is None else timeout)
+                                     self.timeout if timeout is None else timeout, routing)
             except (EngramError, EngramConnectionError) as error:
                 wait = self.retry_delay(error, idempotent, attempt) if attempt < retries else None
                 if wait is None:
@@ -135,21 +139,24 @@ class Transport:
             held.conn.sock.settimeout(timeout)
         return held
 
-    def _headers(self, has_body: bool) -> dict:
+    def _headers(self, has_body: bool, routing: Optional[bytes]) -> dict:
         headers = {"Accept": "application/json"}
         if self.api_key:
             headers["Authorization"] = "Bearer " + self.api_key
         if has_body:
             headers["Content-Type"] = "application/json"
+        if routing is not None:
+            headers["X-Engram-User"] = routing
         headers.update(self.headers)
         return headers
 
     def _attempt(self, method: str, target: str, body: Any, json_reply: bool,
-                 timeout: float) -> Any:
+                 timeout: float, routing: Optional[bytes]) -> Any:
         held = self._connection(timeout)
         data = None if body is None else json.dumps(body).encode("utf-8")
         try:
-            held.conn.request(method, target, body=data, headers=self._headers(data is not None))
+            held.conn.request(method, target, body=data,
+                              headers=self._headers(data is not None, routing))
             response = held.conn.getresponse()
             payload = response.read()
         except socket.timeout as e:
@@ -170,6 +177,18 @@ class Transport:
         if not json_reply:
             return payload.decode("utf-8")
         return json.loads(payload) if payload else None
+
+
+def user_header(user: Optional[str]) -> Optional[bytes]:
+    """The X-Engram-User value for `user`: its UTF-8 bytes as they are (what the chat proxy
+    reads as the user, and what a proxy routing by user hashes; docs/deploy.md, "Routing").
+    None, so no header, for no user or one with a control character (the server refuses such
+    an id anyway, and a header could not carry it)."""
+    if not isinstance(user, str) or not user:
+        return None
+    if any(ord(c) < 0x20 or ord(c) == 0x7F for c in user):
+        return None
+    return user.encode("utf-8", "replace")
 
 
 def _retryable(error: Exception, idempotent: bool) -> bool:

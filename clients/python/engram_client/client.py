@@ -101,7 +101,8 @@ class EngramClient:
         idempotent = method in ("GET", "DELETE") or operation in SAFE_TO_REPEAT
         return self._transport.send(method, path, query, body, idempotent=idempotent,
                                     json_reply=operation not in TEXT_REPLIES, timeout=timeout,
-                                    max_retries=max_retries)
+                                    max_retries=max_retries,
+                                    user=_acting_user(operation, query, body))
 
     # --- memories ---
 
@@ -301,6 +302,20 @@ class EngramClient:
     def openapi(self) -> Dict[str, Any]:
         """GET /openapi.json: the API document; info.version is the API's version."""
         return self.request("openapi")
+
+
+def _acting_user(operation: str, query: Optional[Mapping[str, Any]],
+                 body: Any) -> Optional[str]:
+    """The user a request acts for: its user_id (query string, else body), or the chat
+    proxy's OpenAI-shaped `user`. Sent as X-Engram-User, so that a proxy in front of several
+    replicas sends each user's requests to the same one (docs/deploy.md, "Routing")."""
+    for source in (query, body):
+        if isinstance(source, Mapping) and isinstance(source.get("user_id"), str):
+            return source["user_id"]
+    if operation == "chatCompletions" and isinstance(body, Mapping):
+        user = body.get("user")
+        return user if isinstance(user, str) else None
+    return None
 
 
 def _body_fields(fields: Mapping[str, Any]) -> Dict[str, Any]:

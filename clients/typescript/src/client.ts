@@ -35,6 +35,21 @@ function isIdempotent(op: OperationId): boolean {
   return method === "GET" || method === "DELETE" || SAFE_TO_REPEAT.has(op);
 }
 
+/**
+ * The user a request acts for: its user_id (query string, else body), or the chat proxy's
+ * OpenAI-shaped `user`. Sent as X-Engram-User, so that a proxy in front of several replicas
+ * sends each user's requests to the same one (docs/deploy.md, "Routing").
+ */
+function actingUser(op: OperationId, args: CallArgs): string | undefined {
+  for (const source of [args.query, args.body]) {
+    const user = (source as { user_id?: unknown } | undefined)?.user_id;
+    if (typeof user === "string") return user;
+  }
+  if (op !== "chatCompletions") return undefined;
+  const user = (args.body as { user?: unknown } | undefined)?.user;
+  return typeof user === "string" ? user : undefined;
+}
+
 function fillPath(template: string, params: Record<string, string> = {}): string {
   return template.replace(/\{(\w+)\}/g, (_, name: string) => {
     const value = params[name];
@@ -76,6 +91,7 @@ export class EngramClient {
         body: args.body,
         json: spec.format === "json",
         idempotent: isIdempotent(op),
+        user: actingUser(op, args),
       },
       options,
     );

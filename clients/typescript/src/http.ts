@@ -49,6 +49,8 @@ export interface HttpRequest {
   json: boolean;
   /** Sending it twice has the effect of sending it once, so any failure may be retried. */
   idempotent: boolean;
+  /** The user it acts for, sent as X-Engram-User (see userHeader). */
+  user?: string;
 }
 
 const DEFAULT_URL = "http://127.0.0.1:8420";
@@ -156,10 +158,27 @@ export class Transport {
     const headers: Record<string, string> = { Accept: "application/json" };
     if (this.settings.apiKey) headers.Authorization = `Bearer ${this.settings.apiKey}`;
     if (request.body !== undefined) headers["Content-Type"] = "application/json";
+    const routing = userHeader(request.user);
+    if (routing !== undefined) headers["X-Engram-User"] = routing;
     Object.assign(headers, this.settings.headers, options.headers);
     const body = request.body === undefined ? undefined : JSON.stringify(request.body);
     return { method: request.method, headers, body, signal };
   }
+}
+
+/**
+ * The X-Engram-User value for `user`: its UTF-8 bytes as they are (what the chat proxy reads as
+ * the user, and what a proxy routing by user hashes; docs/deploy.md, "Routing"). fetch takes
+ * header values as Latin-1 strings, one character a byte, so beyond ASCII the bytes are spelled
+ * that way. Undefined, so no header, for no user or one with a control character (the server
+ * refuses such an id anyway, and a header could not carry it).
+ */
+export function userHeader(user: string | undefined): string | undefined {
+  if (typeof user !== "string" || user === "" || /[\u0000-\u001f\u007f]/.test(user)) return undefined;
+  if (/^[\u0020-\u007e]*$/.test(user)) return user;
+  let bytes = "";
+  for (const b of new TextEncoder().encode(user)) bytes += String.fromCharCode(b);
+  return bytes;
 }
 
 function retryable(error: unknown, idempotent: boolean): boolean {
