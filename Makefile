@@ -59,7 +59,7 @@ asan-test: deps
 	      -DENGRAM_BUILD_BENCH=OFF
 	cmake --build $(ASAN_BUILD) -j $(JOBS) --target engram_unit_tests
 	cd $(ASAN_BUILD) && ASAN_OPTIONS=detect_leaks=1 UBSAN_OPTIONS=print_stacktrace=1 \
-	    ctest --output-on-failure -j $(JOBS) -L unit
+	    ctest --output-on-failure -j $(JOBS) -L unit -LE 'postgres|redis'
 
 # libFuzzer over the request decoders, built with clang in $(FUZZ_BUILD): fuzz/README.md.
 fuzz: deps

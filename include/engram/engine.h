@@ -227,7 +227,10 @@ class Engine {
   // Sessions (scope.session_id names one; required). AppendTurns records turns in order,
   // creating the session on first use; a turn without an id gets one ("msg_" + UUIDv7) and a
   // turn without a time gets now. Conflict when the session is closed or a message id repeats.
-  Result<std::vector<StoredTurn>> AppendTurns(const Scope& scope, const std::vector<Turn>& turns);
+  // `last_turn_seq`, when given, receives the store's number of the last turn written
+  // (SessionInfo::last_turn_seq).
+  Result<std::vector<StoredTurn>> AppendTurns(const Scope& scope, const std::vector<Turn>& turns,
+                                              int64_t* last_turn_seq = nullptr);
   // The session with its latest `recent` turns (0..1000). NotFound if it has no turns yet.
   Result<SessionInfo> GetSession(const Scope& scope, int recent);
   // Records the session's summary item and, with `close`, closes it (idempotent).

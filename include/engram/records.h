@@ -40,6 +40,10 @@ struct SessionSummary {
 // A session with its latest turns (Engine::GetSession).
 struct SessionInfo : SessionSummary {
   std::vector<StoredTurn> recent;  // the latest turns asked for, oldest first
+  // The store's number of the newest turn (Engine::GetSession; 0 elsewhere). With turn_count,
+  // a version of the turns: an append raises it, a hard delete lowers the count, so a copy of
+  // the turns (a replica's working buffer) can tell it is stale.
+  int64_t last_turn_seq = 0;
 };
 
 struct ListQuery {

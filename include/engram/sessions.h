@@ -3,7 +3,9 @@
 // stored as episodic `summary` items linked to their turns (product.md, "Memory tiers").
 //
 // Threads: safe to share. The working buffer is a cache: after a restart or a TTL eviction it
-// is reloaded from the stored turns, so nothing a caller appended is lost.
+// is reloaded from the stored turns, so nothing a caller appended is lost; and it is checked
+// against the store's version of the turns at each use, so turns another replica appended (or
+// a hard delete removed) are never missed.
 #pragma once
 
 #include <functional>
@@ -20,6 +22,9 @@
 namespace engram {
 
 class LlmClient;
+namespace shared {
+class Redis;
+}
 
 struct SessionOptions {
   int working_token_budget = 2000;  // the buffer keeps the newest turns within this many tokens
@@ -30,6 +35,12 @@ struct SessionOptions {
   int summarize_every = 20;
   int summary_max_tokens = 200;
   std::shared_ptr<LlmClient> llm;  // summaries by the LLM when set (extractive on failure)
+  // Shared by the replicas of a deployment (null: this process only). It holds each open
+  // session's count of turns since its summary, with the TTL, so the summary comes every
+  // `summarize_every` turns whichever replica took them; while it cannot be reached the count
+  // is this process's own. The turns themselves are never copied there: a hard delete has no
+  // copy to chase. Outlives the manager.
+  shared::Redis* redis = nullptr;
 };
 
 struct SessionAppendResult {
@@ -74,11 +85,19 @@ class SessionManager {
   struct Buffer {
     std::vector<StoredTurn> turns;
     int tokens = 0;
-    int64_t since_summary = 0;  // turns appended since the last summary
+    int64_t since_summary = 0;  // turns appended since the last summary (without Redis)
     TimestampMs last_used = 0;
     int64_t generation = 0;  // Engine::PurgeGeneration() when it was loaded
+    // The store's version of the turns it reflects (SessionInfo::turn_count, last_turn_seq).
+    int64_t turn_count = 0;
+    int64_t last_turn_seq = 0;
   };
-  Result<std::shared_ptr<Buffer>> LoadBuffer(const Scope& scope, TimestampMs now);
+  // The session's buffer, reloaded when it does not reflect `stored` (the session as the store
+  // has it now; null: it has no turns yet).
+  Result<std::shared_ptr<Buffer>> LoadBuffer(const Scope& scope, TimestampMs now,
+                                             const SessionInfo* stored);
+  // Counts `turns` new turns towards the summary; true when one is due now.
+  bool CountTowardsSummary(const Scope& scope, Buffer* buffer, int64_t turns);
   void Trim(Buffer* b) const;
   Result<MemoryItem> WriteSummary(const Scope& scope, const SessionInfo& info, bool close);
   std::string ExtractiveSummary(const std::vector<StoredTurn>& turns) const;

@@ -19,6 +19,7 @@
 #include "server/audit_trail.h"
 #include "server/http_server.h"
 #include "server/routes.h"
+#include "shared/redis.h"
 #include "storage/audit_store.h"
 
 namespace engram::server {
@@ -175,9 +176,15 @@ struct WriteFlags {
   bool no_audit = false;
   std::string upstream_key_env = "OPENAI_API_KEY";  // the chat proxy's upstream key
   int upstream_timeout_s = 120;
+  std::string redis_url;  // shared state of the replicas; empty: none
 };
 
 void AddWriteOptions(CLI::App* cmd, WriteFlags& w) {
+  cmd->add_option("--redis", w.redis_url,
+                  "Redis shared by the replicas of one database, redis://[:PASSWORD@]HOST[:PORT]"
+                  "[/DB]: rate limits and session summary counts across replicas (without it, "
+                  "or while it is down, each replica keeps its own)")
+      ->envname("ENGRAM_REDIS");
   cmd->add_option("--working-token-budget", w.sessions.working_token_budget,
                   "Tokens of recent turns a session's working memory keeps")
       ->check(CLI::Range(16, 1 << 20));
@@ -245,6 +252,16 @@ int RunServe(Context& ctx, server::ServerOptions options, WriteFlags flags) {
   MemoryWriter* writer = ctx.OpenWriter();
   if (!writer) return ctx.last_exit;  // a bad --pii is a usage error, a bad database not
   SessionOptions session_options = sessions;
+  std::unique_ptr<shared::Redis> redis;
+  if (!flags.redis_url.empty()) {
+    auto opened = shared::Redis::Open(flags.redis_url);
+    if (!opened.ok()) return ctx.Fail(opened.status());
+    redis = std::move(opened).value();
+    // Not required to start: unreachable, it is logged now and the replica runs on its own.
+    (void)redis->Command({"PING"});
+    session_options.redis = redis.get();
+    options.redis = redis.get();
+  }
   auto llm = ctx.MakeLlm();
   if (!llm.ok()) return ctx.Fail(llm.status());
   session_options.llm = *llm;

@@ -513,8 +513,9 @@ Result<std::vector<Neighbour>> Engine::FindNeighbours(const Scope& scope,
   return impl_->FindNeighbours(scope, query);
 }
 Result<std::vector<StoredTurn>> Engine::AppendTurns(const Scope& scope,
-                                                    const std::vector<Turn>& turns) {
-  return impl_->AppendTurns(scope, turns);
+                                                    const std::vector<Turn>& turns,
+                                                    int64_t* last_turn_seq) {
+  return impl_->AppendTurns(scope, turns, last_turn_seq);
 }
 Result<SessionInfo> Engine::GetSession(const Scope& scope, int recent) {
   return impl_->GetSession(scope, recent);

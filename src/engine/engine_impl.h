@@ -52,7 +52,8 @@ class Engine::Impl {
   Result<std::vector<Neighbour>> FindNeighbours(const Scope& scope, const std::string& content,
                                                 const std::string& slot, int k);
   Result<std::vector<Neighbour>> FindNeighbours(const Scope& scope, const NeighbourQuery& query);
-  Result<std::vector<StoredTurn>> AppendTurns(const Scope& scope, const std::vector<Turn>& turns);
+  Result<std::vector<StoredTurn>> AppendTurns(const Scope& scope, const std::vector<Turn>& turns,
+                                              int64_t* last_turn_seq = nullptr);
   Result<SessionInfo> GetSession(const Scope& scope, int recent);
   Status SetSessionSummary(const Scope& scope, const std::string& summary_id, bool close);
   Result<MemoryItem> Get(const Scope& scope, std::string_view id);

@@ -19,7 +19,8 @@ Status RequireSession(const Scope& scope) {
 }  // namespace
 
 Result<std::vector<StoredTurn>> Engine::Impl::AppendTurns(const Scope& scope,
-                                                          const std::vector<Turn>& turns) {
+                                                          const std::vector<Turn>& turns,
+                                                          int64_t* last_turn_seq) {
   ENGRAM_RETURN_IF_ERROR(ValidateScope(scope));
   ENGRAM_RETURN_IF_ERROR(RequireSession(scope));
   if (turns.empty()) return Status::InvalidArgument("no messages to append");
@@ -42,7 +43,8 @@ Result<std::vector<StoredTurn>> Engine::Impl::AppendTurns(const Scope& scope,
     stored.push_back(StoredTurn{t.id.empty() ? "msg_" + ids_->Next(now) : t.id, t.role, t.content,
                                 t.at > 0 ? t.at : now});
   }
-  ENGRAM_RETURN_IF_ERROR(store_->AppendTurns(scope, stored, now));
+  ENGRAM_ASSIGN_OR_RETURN(int64_t last, store_->AppendTurns(scope, stored, now));
+  if (last_turn_seq != nullptr) *last_turn_seq = last;
   return stored;
 }
 

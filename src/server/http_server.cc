@@ -46,6 +46,7 @@
 #include "server/request_head.h"
 #include "server/routes.h"
 #include "server/worker_pool.h"
+#include "shared/redis.h"
 #include "storage/sqlite.h"
 
 namespace engram::server {
@@ -253,6 +254,8 @@ class HttpServer::Impl {
     services_.openapi_json = options_.openapi_json;
     services_.reads_block = options_.reads_block;
     services_.audit = options_.audit;
+    services_.redis = options_.redis;
+    if (options_.redis != nullptr) limiter_.Share(options_.redis);
     if (!options_.chat.upstream_url.empty()) {
       ChatProxyOptions chat = options_.chat;
       chat.observe = [this](const std::string& phase, double s) {
@@ -1004,6 +1007,10 @@ class HttpServer::Impl {
     std::vector<std::pair<std::string, int64_t>> errors;
     for (const SqliteErrorCount& e : SqliteErrorCounts()) errors.emplace_back(e.code, e.count);
     out += RenderStorageMetrics(engine_->CheckWrites(), errors);
+    if (options_.redis != nullptr) {
+      const shared::Redis::Health h = options_.redis->health();
+      out += RenderRedisMetrics(h.up, h.errors);
+    }
     int open = 0;
     {
       std::lock_guard<std::mutex> lock(conns_mu_);

@@ -24,6 +24,10 @@
 #include "engram/write_path.h"
 #include "server/chat_proxy.h"
 
+namespace engram::shared {
+class Redis;
+}
+
 namespace engram::server {
 
 struct ServerOptions {
@@ -68,6 +72,9 @@ struct ServerOptions {
   bool allow_plain_http = false;
   // Where each /v1 request's audit entry goes (not owned; outlives the server); null: none.
   class AuditTrail* audit = nullptr;
+  // State shared with the other replicas (not owned; outlives the server): the rate limits'
+  // buckets. Null: this process's own. Its health shows in /readyz and /metrics.
+  shared::Redis* redis = nullptr;
 };
 
 // True for addresses that only this machine can reach: 127.0.0.0/8, ::1, "localhost".

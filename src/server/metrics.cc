@@ -139,4 +139,17 @@ std::string RenderStorageMetrics(const Engine::WriteHealth& writes,
   return out.str();
 }
 
+std::string RenderRedisMetrics(bool up, int64_t errors) {
+  std::ostringstream out;
+  Gauge(out, "engram_redis_up",
+        "1 while Redis (the replicas' shared rate limits and session counts) answers, 0 while "
+        "this replica works without it.",
+        up ? 1 : 0);
+  out << "# HELP engram_redis_errors_total Redis commands that failed (unreachable, timed out, "
+         "or an error reply).\n"
+         "# TYPE engram_redis_errors_total counter\n"
+      << "engram_redis_errors_total " << errors << "\n";
+  return out.str();
+}
+
 }  // namespace engram::server

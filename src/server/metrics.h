@@ -57,4 +57,7 @@ class Metrics {
 std::string RenderStorageMetrics(const Engine::WriteHealth& writes,
                                  const std::vector<std::pair<std::string, int64_t>>& errors);
 
+// Redis (shared state of the replicas): whether it answers, and the commands that failed.
+std::string RenderRedisMetrics(bool up, int64_t errors);
+
 }  // namespace engram::server

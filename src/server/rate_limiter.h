@@ -1,10 +1,16 @@
 // Per-key token buckets: each key may make `rate` requests a second on average and `burst`
-// at once. Thread-safe.
+// at once. With Redis (Share), the buckets are the deployment's, not this replica's: a key
+// gets `rate` across all replicas, timed by Redis's clock. While Redis cannot be reached the
+// replica's own buckets answer (a key then gets up to `rate` per replica). Thread-safe.
 #pragma once
 
 #include <mutex>
 #include <string>
 #include <unordered_map>
+
+namespace engram::shared {
+class Redis;
+}
 
 namespace engram::server {
 
@@ -17,6 +23,8 @@ class RateLimiter {
   // may go ahead, otherwise the seconds until a token will be available (> 0).
   double Acquire(const std::string& key, double now_s);
   bool enabled() const { return rate_ > 0; }
+  // Keeps the buckets in `redis` (outlives the limiter) from now on.
+  void Share(shared::Redis* redis) { redis_ = redis; }
 
  private:
   struct Bucket {
@@ -25,6 +33,7 @@ class RateLimiter {
   };
   const double rate_;
   const double burst_;
+  shared::Redis* redis_ = nullptr;
   std::mutex mu_;
   std::unordered_map<std::string, Bucket> buckets_;  // guarded by mu_
 };

@@ -11,6 +11,7 @@
 #include "engram/transfer.h"
 #include "server/audit_trail.h"
 #include "server/chat_proxy.h"
+#include "shared/redis.h"
 
 namespace engram::server {
 
@@ -477,7 +478,21 @@ Reply Readyz(const Services& s, const Call&) {
   if (!writes.ok) {
     return ProtocolError(503, "unavailable", "writes are failing: " + writes.cause);
   }
-  return JsonReply(json{{"status", "ready"}});
+  json ready = {{"status", "ready"}};
+  // Without Redis every request still succeeds: the replica is ready, and says in what way it
+  // is degraded (a load balancer keeps sending it traffic; an operator sees why).
+  if (s.redis != nullptr) {
+    // Down, it is tried again here (no sooner than its retry interval), so readiness shows
+    // its return even when no request has needed it since.
+    if (!s.redis->health().up) (void)s.redis->Command({"PING"});
+    const shared::Redis::Health h = s.redis->health();
+    if (!h.up) {
+      ready["degraded"] = json::array(
+          {"redis unreachable (" + h.cause +
+           "): rate limits and session summary counts are this replica's own until it is back"});
+    }
+  }
+  return JsonReply(ready);
 }
 
 Reply Metrics(const Services& s, const Call&) {

@@ -15,6 +15,10 @@
 #include "engram/write_path.h"
 #include "server/reply.h"
 
+namespace engram::shared {
+class Redis;
+}
+
 namespace engram::server {
 
 enum class Access {
@@ -45,6 +49,7 @@ struct Services {
   bool reads_block = false;  // search and context call a remote provider (the openai embedder)
   class AuditTrail* audit = nullptr;  // GET /v1/admin/audit; null: the route says it is off
   class ChatProxy* chat = nullptr;    // POST /v1/chat/completions; null: no upstream configured
+  shared::Redis* redis = nullptr;     // shared state; its outage is a /readyz detail
 };
 
 // Where the server runs a route's handler.

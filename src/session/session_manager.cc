@@ -7,6 +7,7 @@
 #include "core/status_macros.h"
 #include "engram/llm.h"
 #include "engram/sessions.h"
+#include "shared/redis.h"
 #include "text/keyword_terms.h"
 #include "text/token_counter.h"
 
@@ -87,41 +88,95 @@ void SessionManager::EvictIdle(TimestampMs now) {
   });
 }
 
-Result<std::shared_ptr<SessionManager::Buffer>> SessionManager::LoadBuffer(const Scope& scope,
-                                                                           TimestampMs now) {
+Result<std::shared_ptr<SessionManager::Buffer>> SessionManager::LoadBuffer(
+    const Scope& scope, TimestampMs now, const SessionInfo* stored) {
   const std::string key = BufferKey(scope);
   // Read before the turns are: a hard delete after this point leaves the buffer stale-marked.
   const int64_t generation = engine_->PurgeGeneration();
+  const int64_t count = stored ? stored->turn_count : 0;
+  const int64_t last_seq = stored ? stored->last_turn_seq : 0;
+  int64_t since_summary = 0;
   {
     std::lock_guard<std::mutex> lock(mu_);
     EvictIdle(now);
     auto it = buffers_.find(key);
-    if (it != buffers_.end() && now - it->second->last_used <= options_.ttl_ms &&
-        it->second->generation == generation) {
-      it->second->last_used = now;
-      return it->second;
+    if (it != buffers_.end() && now - it->second->last_used <= options_.ttl_ms) {
+      Buffer& b = *it->second;
+      if (b.generation == generation && b.turn_count == count && b.last_turn_seq == last_seq) {
+        b.last_used = now;
+        return it->second;
+      }
+      // Stale, not idle: another replica appended, or a hard delete took some of its turns.
+      // Reloaded, keeping its own count towards the summary.
+      since_summary = b.since_summary;
     }
-    // A hard delete since it was filled may have taken some of its turns: reload it.
     if (it != buffers_.end()) buffers_.erase(it);
   }
   auto buffer = std::make_shared<Buffer>();
   buffer->generation = generation;
-  auto info = engine_->GetSession(scope, options_.working_max_turns);
-  if (info.ok()) {
-    buffer->turns = info->recent;
-    for (const StoredTurn& t : buffer->turns) buffer->tokens += TurnTokens(t);
-    Trim(buffer.get());
-  } else if (info.status().code() != StatusCode::kNotFound) {
-    return info.status();
+  buffer->since_summary = since_summary;
+  if (stored != nullptr) {
+    auto info = engine_->GetSession(scope, options_.working_max_turns);
+    if (info.ok()) {
+      buffer->turns = info->recent;
+      buffer->turn_count = info->turn_count;
+      buffer->last_turn_seq = info->last_turn_seq;
+      for (const StoredTurn& t : buffer->turns) buffer->tokens += TurnTokens(t);
+      Trim(buffer.get());
+    } else if (info.status().code() != StatusCode::kNotFound) {
+      return info.status();
+    }
   }
   buffer->last_used = now;
   std::lock_guard<std::mutex> lock(mu_);
   auto [it, inserted] = buffers_.emplace(key, buffer);
   if (!inserted) {
-    it->second->last_used = now;
-    return it->second;  // another call loaded it meanwhile
+    Buffer& b = *it->second;
+    if (b.generation == buffer->generation && b.turn_count == buffer->turn_count &&
+        b.last_turn_seq == buffer->last_turn_seq) {
+      b.last_used = now;
+      return it->second;  // another call loaded the same turns meanwhile
+    }
+    it->second = buffer;
   }
   return buffer;
+}
+
+namespace {
+
+// The shared count: one Redis hash per session, its TTL the buffer's, raised and reset in one
+// script so two replicas taking turns at once never both (or neither) write the summary.
+constexpr char kCountScript[] = R"(
+local n = redis.call('HINCRBY', KEYS[1], 'since', ARGV[1])
+redis.call('PEXPIRE', KEYS[1], ARGV[3])
+local every = tonumber(ARGV[2])
+if every > 0 and n >= every then
+  redis.call('HSET', KEYS[1], 'since', 0)
+  return 1
+end
+return 0
+)";
+
+std::string SessionCounterKey(const Scope& scope) { return "engram:session:" + BufferKey(scope); }
+
+}  // namespace
+
+bool SessionManager::CountTowardsSummary(const Scope& scope, Buffer* buffer, int64_t turns) {
+  if (options_.redis != nullptr) {
+    auto due =
+        options_.redis->Eval(kCountScript, {SessionCounterKey(scope)},
+                             {std::to_string(turns), std::to_string(options_.summarize_every),
+                              std::to_string(std::max<int64_t>(options_.ttl_ms, 1))});
+    if (due.ok()) return due->integer == 1;
+    // Redis is down (it logs that once): this replica counts alone until it is back.
+  }
+  std::lock_guard<std::mutex> lock(mu_);
+  buffer->since_summary += turns;
+  if (options_.summarize_every > 0 && buffer->since_summary >= options_.summarize_every) {
+    buffer->since_summary = 0;
+    return true;
+  }
+  return false;
 }
 
 Result<SessionAppendResult> SessionManager::Append(const Scope& scope,
@@ -135,15 +190,18 @@ Result<SessionAppendResult> SessionManager::Append(const Scope& scope,
     if (!text.ok()) return text.status().WithContext("message " + std::to_string(i));
     clean[i].content = std::move(text).value();
   }
-  ENGRAM_ASSIGN_OR_RETURN(auto buffer, LoadBuffer(scope, now));
+  auto stored = engine_->GetSession(scope, 0);
+  if (!stored.ok() && stored.status().code() != StatusCode::kNotFound) return stored.status();
+  ENGRAM_ASSIGN_OR_RETURN(auto buffer,
+                          LoadBuffer(scope, now, stored.ok() ? &stored.value() : nullptr));
   std::vector<StoredTurn> context;
   {
     std::lock_guard<std::mutex> lock(mu_);
     context = buffer->turns;
   }
   SessionAppendResult result;
-  ENGRAM_ASSIGN_OR_RETURN(result.turns, engine_->AppendTurns(scope, clean));
-  bool summarize = false;
+  int64_t last_seq = 0;
+  ENGRAM_ASSIGN_OR_RETURN(result.turns, engine_->AppendTurns(scope, clean, &last_seq));
   {
     std::lock_guard<std::mutex> lock(mu_);
     for (const StoredTurn& t : result.turns) {
@@ -151,12 +209,13 @@ Result<SessionAppendResult> SessionManager::Append(const Scope& scope,
       buffer->tokens += TurnTokens(t);
     }
     Trim(buffer.get());
-    buffer->since_summary += static_cast<int64_t>(result.turns.size());
-    if (options_.summarize_every > 0 && buffer->since_summary >= options_.summarize_every) {
-      buffer->since_summary = 0;
-      summarize = true;
-    }
+    // The version these turns make when no other call appended meanwhile; when one did, the
+    // store's count is higher and the next use reloads.
+    buffer->turn_count += static_cast<int64_t>(result.turns.size());
+    buffer->last_turn_seq = last_seq;
   }
+  const bool summarize =
+      CountTowardsSummary(scope, buffer.get(), static_cast<int64_t>(result.turns.size()));
   if (infer) {
     std::vector<Turn> fresh, earlier;
     for (const StoredTurn& t : result.turns)
@@ -182,7 +241,7 @@ Result<WorkingMemory> SessionManager::Working(const Scope& scope) {
   ENGRAM_ASSIGN_OR_RETURN(SessionInfo info, engine_->GetSession(scope, 0));
   WorkingMemory out;
   if (!info.closed_at) {
-    ENGRAM_ASSIGN_OR_RETURN(auto buffer, LoadBuffer(scope, now));
+    ENGRAM_ASSIGN_OR_RETURN(auto buffer, LoadBuffer(scope, now, &info));
     std::lock_guard<std::mutex> lock(mu_);
     out.turns = buffer->turns;
     out.tokens = buffer->tokens;
@@ -201,6 +260,8 @@ Result<std::optional<MemoryItem>> SessionManager::Close(const Scope& scope) {
     std::lock_guard<std::mutex> lock(mu_);
     buffers_.erase(BufferKey(scope));
   }
+  // Best effort: left behind, the count expires with its TTL.
+  if (options_.redis != nullptr) (void)options_.redis->Command({"DEL", SessionCounterKey(scope)});
   if (info.closed_at) {
     if (info.summary_id.empty()) return std::optional<MemoryItem>();
     auto summary = engine_->Get(scope, info.summary_id);

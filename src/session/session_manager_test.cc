@@ -105,6 +105,27 @@ TEST_F(SessionManagerTest, InferKeepsTheUsersTurnsWithTheirSessionAndMessageIds)
   EXPECT_EQ(r->remembered.skipped[0].turn, 1u);
 }
 
+// Two replicas on one database each keep a buffer: one never misses what the other appended,
+// nor keeps what a hard delete took. (The buffer is checked against the store's version of
+// the turns at each use.)
+TEST_F(SessionManagerTest, ABufferSeesTurnsAnotherManagerAppended) {
+  SessionManager other(engine_.get(), writer_.get(), options_, &clock_);
+  ASSERT_TRUE(
+      sessions_->Append(s1_, Turns({"I am planning a trip to Kyoto.", "Lovely!"}), false).ok());
+  ASSERT_EQ(sessions_->Working(s1_)->turns.size(), 2u);  // loaded here
+  clock_.Advance(1000);
+  ASSERT_TRUE(other.Append(s1_, Turns({"We fly on Friday.", "Noted."}), false).ok());
+  auto here = sessions_->Working(s1_);
+  ASSERT_TRUE(here.ok()) << here.status().ToString();
+  ASSERT_EQ(here->turns.size(), 4u);
+  EXPECT_EQ(here->turns[2].content, "We fly on Friday.");
+  // The extraction context of the next turn here holds the other's turns too.
+  ASSERT_TRUE(sessions_->Append(s1_, Turns({"Book a ryokan."}), /*infer=*/true).ok());
+  EXPECT_EQ(extractor_->last_context, 4u);
+  // And the other's buffer sees this one's turn.
+  ASSERT_EQ(other.Working(s1_)->turns.size(), 5u);
+}
+
 TEST_F(SessionManagerTest, BufferKeepsTheNewestTurnsWithinBudgetAndSurvivesRestart) {
   options_.working_token_budget = 60;
   Reopen();

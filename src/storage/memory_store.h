@@ -178,7 +178,9 @@ class MemoryStore {
   Status Apply(const Scope& scope, std::vector<StoreOp>& ops, TimestampMs now);
 
   // Sessions (memory_store_sessions.cc); scope.session_id names the session.
-  Status AppendTurns(const Scope& scope, const std::vector<StoredTurn>& turns, TimestampMs now);
+  // Returns the seq of the last turn written (SessionInfo::last_turn_seq).
+  Result<int64_t> AppendTurns(const Scope& scope, const std::vector<StoredTurn>& turns,
+                              TimestampMs now);
   Result<SessionInfo> GetSession(const Scope& scope, int recent);
   Status SetSessionSummary(const Scope& scope, const std::string& summary_id,
                            std::optional<TimestampMs> closed_at);

@@ -5,8 +5,8 @@
 
 namespace engram {
 
-Status MemoryStore::AppendTurns(const Scope& scope, const std::vector<StoredTurn>& turns,
-                                TimestampMs now) {
+Result<int64_t> MemoryStore::AppendTurns(const Scope& scope, const std::vector<StoredTurn>& turns,
+                                         TimestampMs now) {
   WriterCall call(this);
   Transaction txn(writer_.get());
   ENGRAM_RETURN_IF_ERROR(txn.Begin());
@@ -29,22 +29,22 @@ Status MemoryStore::AppendTurns(const Scope& scope, const std::vector<StoredTurn
   find->Reset();
   if (closed) return Status::Conflict("session '" + scope.session_id + "' is closed");
   TimestampMs last = 0;
+  int64_t last_seq = 0;
   for (const StoredTurn& t : turns) {
     ENGRAM_ASSIGN_OR_RETURN(
         ScopedStatement st,
         writer_->Prepare("INSERT INTO turns(session_seq, message_id, role, content, created_at) "
-                         "VALUES (?, ?, ?, ?, ?)"));
-    Status s = st->Bind(1, session_seq)
-                   .Bind(2, t.message_id)
-                   .Bind(3, t.role)
-                   .Bind(4, t.content)
-                   .Bind(5, t.at)
-                   .Run();
-    if (s.code() == StatusCode::kConflict) {
+                         "VALUES (?, ?, ?, ?, ?) RETURNING seq"));
+    st->Bind(1, session_seq).Bind(2, t.message_id).Bind(3, t.role).Bind(4, t.content).Bind(5, t.at);
+    Result<bool> row = st->Step();
+    if (row.status().code() == StatusCode::kConflict) {
       return Status::Conflict("message id '" + t.message_id + "' is already in session '" +
                               scope.session_id + "'");
     }
-    ENGRAM_RETURN_IF_ERROR(s);
+    ENGRAM_RETURN_IF_ERROR(row.status());
+    if (!*row) return Status::Internal("turn insert returned no seq");
+    last_seq = st->Int(0);
+    st->Reset();
     last = std::max(last, t.at);
   }
   ENGRAM_ASSIGN_OR_RETURN(
@@ -52,7 +52,8 @@ Status MemoryStore::AppendTurns(const Scope& scope, const std::vector<StoredTurn
       writer_->Prepare("UPDATE sessions SET last_turn_at = max(coalesce(last_turn_at, 0), ?) "
                        "WHERE seq = ?"));
   ENGRAM_RETURN_IF_ERROR(up->Bind(1, last).Bind(2, session_seq).Run());
-  return txn.Commit();
+  ENGRAM_RETURN_IF_ERROR(txn.Commit());
+  return last_seq;
 }
 
 Result<SessionInfo> MemoryStore::GetSession(const Scope& scope, int recent) {
@@ -64,7 +65,8 @@ Result<SessionInfo> MemoryStore::GetSession(const Scope& scope, int recent) {
   ENGRAM_ASSIGN_OR_RETURN(
       ScopedStatement st,
       db->Prepare("SELECT seq, agent_id, started_at, last_turn_at, closed_at, summary_id, "
-                  "(SELECT count(*) FROM turns WHERE session_seq = sessions.seq) "
+                  "(SELECT count(*) FROM turns WHERE session_seq = sessions.seq), "
+                  "(SELECT coalesce(max(seq), 0) FROM turns WHERE session_seq = sessions.seq) "
                   "FROM sessions WHERE scope_id = ? AND session_id = ?"));
   st->Bind(1, *scope_id).Bind(2, scope.session_id);
   ENGRAM_ASSIGN_OR_RETURN(bool row, st->Step());
@@ -78,6 +80,7 @@ Result<SessionInfo> MemoryStore::GetSession(const Scope& scope, int recent) {
   info.closed_at = st->OptionalInt(4);
   info.summary_id = st->String(5);
   info.turn_count = st->Int(6);
+  info.last_turn_seq = st->Int(7);
   st->Reset();
   if (recent > 0) {
     ENGRAM_ASSIGN_OR_RETURN(ScopedStatement turns,

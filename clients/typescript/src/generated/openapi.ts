@@ -933,6 +933,10 @@ export interface HealthzResponse {
 /** Reply of GET /readyz. */
 export interface ReadyzResponse {
   status?: string;
+  /**
+   * Present when the replica works in a reduced way and every request still succeeds: Redis unreachable (rate limits and session summary counts are then this replica's own). Each entry names the cause.
+   */
+  degraded?: string[];
 }
 
 /** Every operation of the document: method, path template and how its reply is read. */
