@@ -181,6 +181,21 @@ TEST_F(PostgresTest, AVersion2DatabaseKeepsEveryRowInTablesPartitionedByTenant) 
   MigratesAVersion2DatabaseWithRows(dir_.File("partitioned.db"), 3);
 }
 
+// The suite's partitioned run (ctest unit.postgres_partitioned) runs on what it asks for.
+TEST_F(PostgresTest, TheTenantTablesHaveTheLayoutTheEnvironmentAsks) {
+  auto layout = PgLayoutFromEnvironment();
+  ASSERT_TRUE(layout.ok());
+  ASSERT_TRUE(MemoryStore::Open(StoreOptions{.path = url_}, kNow).ok());
+  auto db = Database::Open(url_, DatabaseOptions{});
+  ASSERT_TRUE(db.ok());
+  for (const char* t : {"scopes", "items", "item_history", "jobs", "audit_log"}) {
+    EXPECT_EQ(Number(db->get(), std::string("SELECT count(*) FROM pg_inherits WHERE "
+                                            "inhparent = '") + t + "'::regclass"),
+              layout->partitions)
+        << t;
+  }
+}
+
 TEST(PgLayoutTest, PartitionsComeFromTheEnvironmentAndABadCountIsRefused) {
   const char* was = std::getenv("ENGRAM_PG_PARTITIONS");
   const std::string saved = was ? was : "";
