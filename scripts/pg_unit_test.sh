@@ -6,6 +6,10 @@
 # about SQLite's own files are left out (PG_EXCLUDED below, each with its reason); every other
 # test of the storage, engine, write path, lifecycle, privacy and server layers runs.
 #
+# With ENGRAM_PG_PARTITIONS=N (N >= 2) in the environment every test database is created with
+# its tenant-owned tables PARTITION BY HASH (tenant), N partitions (storage/pg_migrations.cc,
+# migration 3): ctest's unit.postgres_partitioned runs the suite that way once.
+#
 #   scripts/pg_unit_test.sh BUILD_DIR [gtest filter]
 set -euo pipefail
 
@@ -49,7 +53,8 @@ cleanup() {
 trap cleanup EXIT
 
 url=$("$here/pg_server.sh" start "$work/pg")
-echo "pg_unit_test: PostgreSQL at $url"
+echo "pg_unit_test: PostgreSQL at $url, tenant tables" \
+  "$([ "${ENGRAM_PG_PARTITIONS:-0}" -ge 2 ] 2>/dev/null && echo "in ${ENGRAM_PG_PARTITIONS} hash partitions" || echo "not partitioned")"
 negative=$(IFS=:; echo "${PG_EXCLUDED[*]}")
 cd "$work"  # a test that writes beside its database writes here
 bin=$build

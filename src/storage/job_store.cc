@@ -68,6 +68,8 @@ void JobStore::InsertGroup(const std::vector<PendingInsert*>& group) {
 }
 
 Status JobStore::InsertOne(const PendingInsert& job) {
+  // A group may hold several tenants' jobs: each is written as its tenant's.
+  ENGRAM_RETURN_IF_ERROR(db_->BindTenant(job.scope->tenant));
   ENGRAM_ASSIGN_OR_RETURN(ScopedStatement scope_row,
                           db_->Prepare("INSERT INTO scopes(tenant, user_id) VALUES (?, ?) "
                                        "ON CONFLICT (tenant, user_id) DO NOTHING"));
@@ -85,6 +87,7 @@ Status JobStore::InsertOne(const PendingInsert& job) {
 Result<JobInfo> JobStore::Get(const Scope& scope, const std::string& id) {
   std::lock_guard<std::mutex> lock(mu_);
   ConnectionCall call(db_.get(), "JobStore::Get");
+  ENGRAM_RETURN_IF_ERROR(db_->BindTenant(scope.tenant));
   ENGRAM_ASSIGN_OR_RETURN(
       ScopedStatement st,
       db_->Prepare(std::string("SELECT ") + kColumns +
@@ -99,6 +102,7 @@ Result<JobInfo> JobStore::Get(const Scope& scope, const std::string& id) {
 Result<std::optional<ClaimedJob>> JobStore::ClaimDue(TimestampMs now) {
   std::lock_guard<std::mutex> lock(mu_);
   ConnectionCall call(db_.get(), "JobStore::ClaimDue");
+  ENGRAM_RETURN_IF_ERROR(db_->BindAllTenants());  // the queue spans tenants
   Transaction txn(db_.get());
   ENGRAM_RETURN_IF_ERROR(txn.Begin());
   ENGRAM_ASSIGN_OR_RETURN(
@@ -135,6 +139,7 @@ Status JobStore::Finish(const ClaimedJob& job, JobState state, const std::string
                         const std::string& error, TimestampMs next_attempt_at, TimestampMs now) {
   std::lock_guard<std::mutex> lock(mu_);
   ConnectionCall call(db_.get(), "JobStore::Finish");
+  ENGRAM_RETURN_IF_ERROR(db_->BindAllTenants());
   ENGRAM_ASSIGN_OR_RETURN(
       ScopedStatement st,
       db_->Prepare("UPDATE jobs SET state = ?, result = ?, error = ?, next_attempt_at = ?, "
@@ -148,6 +153,7 @@ Status JobStore::Finish(const ClaimedJob& job, JobState state, const std::string
 Result<int64_t> JobStore::RequeueRunning(TimestampMs now) {
   std::lock_guard<std::mutex> lock(mu_);
   ConnectionCall call(db_.get(), "JobStore::RequeueRunning");
+  ENGRAM_RETURN_IF_ERROR(db_->BindAllTenants());
   ENGRAM_ASSIGN_OR_RETURN(
       ScopedStatement st,
       db_->Prepare("UPDATE jobs SET state = 'queued', next_attempt_at = ?, updated_at = ?, "
@@ -161,6 +167,7 @@ Result<int64_t> JobStore::PurgeFinished(TimestampMs before) {
   int64_t removed = 0;
   {
     ConnectionCall call(db_.get(), "JobStore::PurgeFinished");
+    ENGRAM_RETURN_IF_ERROR(db_->BindAllTenants());
     ENGRAM_ASSIGN_OR_RETURN(
         ScopedStatement st,
         db_->Prepare("DELETE FROM jobs WHERE state IN ('done', 'failed') AND updated_at < ?"));
@@ -177,6 +184,7 @@ Result<int64_t> JobStore::PurgeFinished(TimestampMs before) {
 Result<std::optional<TimestampMs>> JobStore::NextDue() {
   std::lock_guard<std::mutex> lock(mu_);
   ConnectionCall call(db_.get(), "JobStore::NextDue");
+  ENGRAM_RETURN_IF_ERROR(db_->BindAllTenants());
   ENGRAM_ASSIGN_OR_RETURN(
       ScopedStatement st,
       db_->Prepare("SELECT min(next_attempt_at) FROM jobs WHERE state = 'queued'"));

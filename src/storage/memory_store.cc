@@ -190,6 +190,9 @@ WriteHealth MemoryStore::ProbeWrites(int wait_ms) {
 // PurgeScope, would leave a cached id pointing at nothing or, worse, at a later scope. The
 // lookup is one probe of the (tenant, user_id) unique index.
 Result<std::optional<int64_t>> MemoryStore::FindScopeId(Database* db, const Scope& scope) {
+  // Every scoped call resolves its scope here first: the connection's statements from now on
+  // are the tenant's (PostgreSQL's row-level security, and the tenant of the rows it inserts).
+  ENGRAM_RETURN_IF_ERROR(db->BindTenant(scope.tenant));
   ENGRAM_ASSIGN_OR_RETURN(ScopedStatement st,
                           db->Prepare("SELECT id FROM scopes WHERE tenant = ? AND user_id = ?"));
   st->Bind(1, scope.tenant).Bind(2, scope.user_id);
@@ -258,8 +261,8 @@ Status MemoryStore::InsertVector(int64_t item_seq, const StoredVector& v, Timest
   ENGRAM_ASSIGN_OR_RETURN(
       ScopedStatement st,
       writer_->Prepare("INSERT INTO embeddings(item_seq, model, dim, vector, created_at) "
-                       "VALUES (?, ?, ?, ?, ?) ON CONFLICT (item_seq, model) DO UPDATE SET "
-                       "dim = excluded.dim, vector = excluded.vector, "
+                       "VALUES (?, ?, ?, ?, ?) " + UpsertOn(writer_.get(), "item_seq, model") +
+                       " DO UPDATE SET dim = excluded.dim, vector = excluded.vector, "
                        "created_at = excluded.created_at"));
   st->Bind(1, item_seq).Bind(2, v.model).Bind(3, static_cast<int64_t>(v.values.size()));
   st->BindBlob(4, v.values.data(), v.values.size() * sizeof(float)).Bind(5, now);
@@ -666,6 +669,7 @@ Result<bool> MemoryStore::HistorySeqsAreFree(const std::vector<HistoryEntry>& hi
 Status MemoryStore::ImportOne(const MemoryRecord& record, OnConflict on_conflict,
                               ImportStats* stats) {
   const MemoryItem& item = record.item;
+  ENGRAM_RETURN_IF_ERROR(writer_->BindTenant(item.scope.tenant));
   ENGRAM_ASSIGN_OR_RETURN(ScopedStatement exists,
                           writer_->Prepare("SELECT 1 FROM items WHERE id = ?"));
   exists->Bind(1, item.id);
@@ -723,16 +727,25 @@ Status MemoryStore::RecordAccess(const std::vector<AccessDelta>& deltas,
     }
   } restore{writer_.get(), relax, options_.synchronous};
   ItemCache::WriteWindow window(&cache_);
+  // The counts are of many tenants' items.
+  ENGRAM_RETURN_IF_ERROR(writer_->BindAllTenants());
   Transaction txn(writer_.get());
   ENGRAM_RETURN_IF_ERROR(txn.Begin());
   // One upsert per item: a row is added for an item that still exists (a count for one
   // deleted meanwhile is dropped), or the counts are added to its row. One statement, so that
-  // two processes counting the same item (replicas on PostgreSQL) never both insert it.
+  // two processes counting the same item (replicas on PostgreSQL) never both insert it. On
+  // PostgreSQL the row names its tenant, the item's (no one tenant is bound here).
+  static const std::string kSqlite =
+      "INSERT INTO item_access (item_seq, reads, last_read) "
+      "SELECT ?1, ?2, ?3 WHERE EXISTS (SELECT 1 FROM items WHERE seq = ?1) "
+      "ON CONFLICT (item_seq) DO UPDATE SET ";
+  static const std::string kPostgres =
+      "INSERT INTO item_access (tenant, item_seq, reads, last_read) "
+      "SELECT tenant, seq, ?2, ?3 FROM items WHERE seq = ?1 "
+      "ON CONFLICT (tenant, item_seq) DO UPDATE SET ";
   ENGRAM_ASSIGN_OR_RETURN(
       ScopedStatement add,
-      writer_->Prepare("INSERT INTO item_access (item_seq, reads, last_read) "
-                       "SELECT ?1, ?2, ?3 WHERE EXISTS (SELECT 1 FROM items WHERE seq = ?1) "
-                       "ON CONFLICT (item_seq) DO UPDATE SET "
+      writer_->Prepare((writer_->dialect() == SqlDialect::kPostgres ? kPostgres : kSqlite) +
                        "reads = item_access.reads + excluded.reads, "
                        "last_read = max(item_access.last_read, excluded.last_read)"));
   for (const AccessDelta& d : deltas) {

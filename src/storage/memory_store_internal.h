@@ -77,6 +77,16 @@ struct ScopeFilter {
   }
 };
 
+// An upsert's "ON CONFLICT (columns)". On PostgreSQL the unique keys lead with the tenant
+// (storage/pg_migrations.cc, migration 3: a table partitioned by tenant can only enforce keys
+// that hold it) and ON CONFLICT must name a unique key exactly, so the tenant comes first
+// there; SQLite's keys have no tenant. The only way the store's SQL differs for the tenant: the
+// rows' tenant column fills itself from the tenant bound to the connection.
+inline std::string UpsertOn(const Database* db, std::string_view columns) {
+  const bool pg = db->dialect() == SqlDialect::kPostgres;
+  return std::string(pg ? "ON CONFLICT (tenant, " : "ON CONFLICT (") + std::string(columns) + ")";
+}
+
 // "SELECT <every item column> FROM items LEFT JOIN item_access …": append the WHERE clause.
 inline const std::string& SelectItemsSql() {
   static const std::string sql =

@@ -12,6 +12,7 @@ namespace engram {
 
 Result<int64_t> MemoryStore::LatestHistorySeq() {
   ENGRAM_ASSIGN_OR_RETURN(ReaderLease lease, AcquireReader());
+  ENGRAM_RETURN_IF_ERROR(lease.db()->BindAllTenants());
   ENGRAM_ASSIGN_OR_RETURN(ScopedStatement st,
                           lease.db()->Prepare("SELECT coalesce(max(seq), 0) FROM item_history"));
   ENGRAM_ASSIGN_OR_RETURN(bool row, st->Step());
@@ -23,11 +24,13 @@ Result<int64_t> MemoryStore::LatestHistorySeq() {
 Result<std::vector<MaintainedScope>> MemoryStore::MaintenanceScopes(const std::string& tenant,
                                                                     const std::string& user_id) {
   ENGRAM_ASSIGN_OR_RETURN(ReaderLease lease, AcquireReader());
+  ENGRAM_RETURN_IF_ERROR(tenant.empty() ? lease.db()->BindAllTenants()
+                                        : lease.db()->BindTenant(tenant));
   ENGRAM_ASSIGN_OR_RETURN(
       ScopedStatement st,
-      lease.db()->Prepare("SELECT tenant, user_id, history_seq FROM scopes "
+      lease.db()->Prepare("SELECT scopes.tenant, user_id, history_seq FROM scopes "
                           "LEFT JOIN lifecycle_scopes ON scope_id = id "
-                          "WHERE (?1 = '' OR tenant = ?1) AND (?2 = '' OR user_id = ?2) "
+                          "WHERE (?1 = '' OR scopes.tenant = ?1) AND (?2 = '' OR user_id = ?2) "
                           "ORDER BY id"));
   st->Bind(1, tenant).Bind(2, user_id);
   std::vector<MaintainedScope> out;
@@ -48,12 +51,13 @@ Status MemoryStore::MarkMaintained(const std::vector<Scope>& scopes, int64_t his
   ENGRAM_ASSIGN_OR_RETURN(
       ScopedStatement st,
       writer_->Prepare("INSERT INTO lifecycle_scopes (scope_id, history_seq, last_run_at) "
-                       "SELECT id, ?3, ?4 FROM scopes WHERE tenant = ?1 AND user_id = ?2 "
-                       "ON CONFLICT (scope_id) DO UPDATE SET "
+                       "SELECT id, ?3, ?4 FROM scopes WHERE tenant = ?1 AND user_id = ?2 " +
+                       UpsertOn(writer_.get(), "scope_id") + " DO UPDATE SET "
                        "history_seq = max(lifecycle_scopes.history_seq, excluded.history_seq), "
                        "last_run_at = excluded.last_run_at"));
   for (const Scope& scope : scopes) {
     st->Reset();
+    ENGRAM_RETURN_IF_ERROR(writer_->BindTenant(scope.tenant));
     ENGRAM_RETURN_IF_ERROR(
         st->Bind(1, scope.tenant).Bind(2, scope.user_id).Bind(3, history_seq).Bind(4, at).Run());
   }
@@ -65,6 +69,8 @@ Result<std::vector<ReviewWork>> MemoryStore::ReviewWorkList(const std::string& t
                                                             TimestampMs now,
                                                             int64_t min_history_seq) {
   ENGRAM_ASSIGN_OR_RETURN(ReaderLease lease, AcquireReader());
+  ENGRAM_RETURN_IF_ERROR(tenant.empty() ? lease.db()->BindAllTenants()
+                                        : lease.db()->BindTenant(tenant));
   // Both arms use an index: items_review for the due items, the history's primary key for
   // the changed ones.
   ENGRAM_ASSIGN_OR_RETURN(
@@ -282,7 +288,8 @@ Status MemoryStore::PutProfileSummary(const Scope& scope, const ProfileSummary& 
       ScopedStatement put,
       writer_->Prepare("INSERT INTO profiles (scope_id, summary, item_ids, "
                        "fingerprint, model, prompt_version, generated_at) "
-                       "VALUES (?, ?, ?, ?, ?, ?, ?) ON CONFLICT (scope_id) DO UPDATE SET "
+                       "VALUES (?, ?, ?, ?, ?, ?, ?) " +
+                       UpsertOn(writer_.get(), "scope_id") + " DO UPDATE SET "
                        "summary = excluded.summary, item_ids = excluded.item_ids, "
                        "fingerprint = excluded.fingerprint, model = excluded.model, "
                        "prompt_version = excluded.prompt_version, "

@@ -12,6 +12,7 @@ Result<UserPage> MemoryStore::ListUsers(std::string_view tenant, const PageReque
   // refused anyway so that a caller's missing tenant is an error, not an empty listing.
   if (tenant.empty()) return Status::InvalidArgument("tenant is required");
   ENGRAM_ASSIGN_OR_RETURN(ReaderLease lease, AcquireReader());
+  ENGRAM_RETURN_IF_ERROR(lease.db()->BindTenant(tenant));
   // One row more than the page: whether there is a next page, without a count.
   ENGRAM_ASSIGN_OR_RETURN(
       ScopedStatement st,

@@ -90,6 +90,7 @@ Status MemoryStore::ScanLiveData(
     const std::function<void(std::string_view data, bool vector)>& visit) {
   ENGRAM_ASSIGN_OR_RETURN(ReaderLease lease, AcquireReader());
   Database* db = lease.db();
+  ENGRAM_RETURN_IF_ERROR(db->BindAllTenants());
   // One read transaction, so every table is seen at one moment.
   ReadTransaction read(db);
   ENGRAM_RETURN_IF_ERROR(read.Begin());

@@ -304,11 +304,14 @@ Status MemoryStore::Export(const Scope& scope,
 
 Result<std::vector<ScopeSummary>> MemoryStore::ListScopes(std::string_view tenant) {
   ENGRAM_ASSIGN_OR_RETURN(ReaderLease lease, AcquireReader());
+  ENGRAM_RETURN_IF_ERROR(tenant.empty() ? lease.db()->BindAllTenants()
+                                        : lease.db()->BindTenant(tenant));
+  // Grouped by the whole key: on PostgreSQL scopes.id is no longer the primary key.
   ENGRAM_ASSIGN_OR_RETURN(
       ScopedStatement st,
       lease.db()->Prepare("SELECT s.tenant, s.user_id, count(i.seq) FROM scopes s "
                           "LEFT JOIN items i ON i.scope_id = s.id "
-                          "WHERE ?1 = '' OR s.tenant = ?1 GROUP BY s.id "
+                          "WHERE ?1 = '' OR s.tenant = ?1 GROUP BY s.id, s.tenant, s.user_id "
                           "ORDER BY s.tenant, s.user_id"));
   st->Bind(1, tenant);
   std::vector<ScopeSummary> out;
@@ -322,6 +325,7 @@ Result<std::vector<ScopeSummary>> MemoryStore::ListScopes(std::string_view tenan
 
 Result<MemoryStore::Counts> MemoryStore::CountAll() {
   ENGRAM_ASSIGN_OR_RETURN(ReaderLease lease, AcquireReader());
+  ENGRAM_RETURN_IF_ERROR(lease.db()->BindAllTenants());
   Counts counts;
   ENGRAM_ASSIGN_OR_RETURN(
       ScopedStatement st,

@@ -14,7 +14,8 @@ Result<int64_t> MemoryStore::AppendTurns(const Scope& scope, const std::vector<S
   ENGRAM_ASSIGN_OR_RETURN(
       ScopedStatement ins,
       writer_->Prepare("INSERT INTO sessions(scope_id, session_id, agent_id, started_at) "
-                       "VALUES (?, ?, ?, ?) ON CONFLICT (scope_id, session_id) DO NOTHING"));
+                       "VALUES (?, ?, ?, ?) " +
+                       UpsertOn(writer_.get(), "scope_id, session_id") + " DO NOTHING"));
   ENGRAM_RETURN_IF_ERROR(
       ins->Bind(1, scope_id).Bind(2, scope.session_id).Bind(3, scope.agent_id).Bind(4, now).Run());
   ENGRAM_ASSIGN_OR_RETURN(
@@ -176,8 +177,9 @@ Result<ExtrasImportStats> MemoryStore::WriteUserExtras(const Scope& scope, const
   ENGRAM_ASSIGN_OR_RETURN(
       ScopedStatement session,
       writer_->Prepare("INSERT INTO sessions(scope_id, session_id, agent_id, started_at, "
-                       "last_turn_at, closed_at, summary_id) VALUES (?, ?, ?, ?, ?, ?, ?) "
-                       "ON CONFLICT (scope_id, session_id) DO NOTHING RETURNING seq"));
+                       "last_turn_at, closed_at, summary_id) VALUES (?, ?, ?, ?, ?, ?, ?) " +
+                       UpsertOn(writer_.get(), "scope_id, session_id") +
+                       " DO NOTHING RETURNING seq"));
   ENGRAM_ASSIGN_OR_RETURN(
       ScopedStatement turn,
       writer_->Prepare("INSERT INTO turns(session_seq, message_id, role, content, created_at) "
@@ -221,7 +223,8 @@ Result<ExtrasImportStats> MemoryStore::WriteUserExtras(const Scope& scope, const
         ScopedStatement put,
         writer_->Prepare("INSERT INTO profiles (scope_id, summary, item_ids, "
                          "fingerprint, model, prompt_version, generated_at) "
-                         "VALUES (?, ?, ?, ?, ?, ?, ?) ON CONFLICT (scope_id) DO UPDATE SET "
+                         "VALUES (?, ?, ?, ?, ?, ?, ?) " +
+                         UpsertOn(writer_.get(), "scope_id") + " DO UPDATE SET "
                          "summary = excluded.summary, item_ids = excluded.item_ids, "
                          "fingerprint = excluded.fingerprint, model = excluded.model, "
                          "prompt_version = excluded.prompt_version, "

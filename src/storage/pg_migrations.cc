@@ -2,6 +2,8 @@
 // version 11 in PostgreSQL's types, plus the SQLite functions Engram's portable statements use.
 #include "storage/pg_migrations.h"
 
+#include <cstdlib>
+
 #include "core/status_macros.h"
 #include "storage/postgres.h"
 
@@ -226,13 +228,255 @@ CREATE TRIGGER items_changed AFTER INSERT OR UPDATE OR DELETE ON items
   FOR EACH ROW EXECUTE FUNCTION engram_notify_change();
 )sql";
 
-const std::vector<Migration>& PgMigrations() {
-  static const std::vector<Migration> kAll = {
-      {1, "the schema of SQLite version 11, and SQLite's functions", kV1Core},
-      {2, "change notices for other replicas' indexes", kV2ChangeNotices},
-  };
-  return kAll;
+// The tables a tenant owns: each gets a `tenant` column leading its primary key (migration 3)
+// and a row-level security policy (migration 4). How migration 3 rebuilds each: the SELECT
+// that yields the old rows, their columns in order and then the tenant (parents before
+// children, so a child finds its tenant in its parent's rebuilt table), and the sequence of
+// its key column, which the rebuilt table takes over.
+struct TenantTable {
+  std::string_view name;
+  std::string_view rows;
+  std::string_view sequence;  // "" for none
+  std::string_view key_column;
+  bool has_tenant;  // the table had a tenant column already (its rows are SELECT *)
+};
+constexpr TenantTable kTenantTables[] = {
+    {"scopes", "SELECT * FROM scopes", "scopes_id_seq", "id", true},
+    {"items", "SELECT x.*, s.tenant FROM items x JOIN scopes_v3 s ON s.id = x.scope_id",
+     "items_seq_seq", "seq", false},
+    {"item_history",
+     "SELECT x.*, i.tenant FROM item_history x JOIN items_v3 i ON i.seq = x.item_seq",
+     "item_history_seq_seq", "seq", false},
+    {"embeddings", "SELECT x.*, i.tenant FROM embeddings x JOIN items_v3 i ON i.seq = x.item_seq",
+     "", "", false},
+    {"sessions", "SELECT x.*, s.tenant FROM sessions x JOIN scopes_v3 s ON s.id = x.scope_id",
+     "sessions_seq_seq", "seq", false},
+    {"turns", "SELECT x.*, p.tenant FROM turns x JOIN sessions_v3 p ON p.seq = x.session_seq",
+     "turns_seq_seq", "seq", false},
+    {"jobs", "SELECT x.*, s.tenant FROM jobs x JOIN scopes_v3 s ON s.id = x.scope_id",
+     "jobs_seq_seq", "seq", false},
+    {"item_access", "SELECT x.*, i.tenant FROM item_access x JOIN items_v3 i ON i.seq = x.item_seq",
+     "", "", false},
+    {"lifecycle_log",
+     "SELECT x.*, s.tenant FROM lifecycle_log x JOIN scopes_v3 s ON s.id = x.scope_id",
+     "lifecycle_log_seq_seq", "seq", false},
+    {"lifecycle_scopes",
+     "SELECT x.*, s.tenant FROM lifecycle_scopes x JOIN scopes_v3 s ON s.id = x.scope_id", "", "",
+     false},
+    {"profiles", "SELECT x.*, s.tenant FROM profiles x JOIN scopes_v3 s ON s.id = x.scope_id", "",
+     "", false},
+    {"audit_log", "SELECT * FROM audit_log", "audit_log_seq_seq", "seq", true},
+};
+
+// A row inserted without its tenant (the store's statements are SQLite's, which have no tenant
+// column) takes the tenant bound to the connection (Database::BindTenant). Not a trigger
+// reading the parent row: PostgreSQL routes a row to its partition before BEFORE triggers run,
+// and refuses a trigger that changes the partition key; a default is evaluated before routing.
+// A row written with no tenant bound is an error, never a row of tenant ''.
+constexpr std::string_view kV3Functions = R"sql(
+CREATE FUNCTION engram_bound_tenant() RETURNS text LANGUAGE plpgsql STABLE AS $$
+DECLARE
+  t text := current_setting('engram.tenant', true);
+BEGIN
+  IF coalesce(t, '') = '' THEN
+    RAISE EXCEPTION 'engram: a row of a tenant''s table written with no tenant bound';
+  END IF;
+  RETURN t;
+END $$;
+
+-- The sequence comes from the trigger's argument: on a partitioned table the trigger runs on
+-- the partition, whose column owns no sequence.
+CREATE OR REPLACE FUNCTION engram_fill_seq() RETURNS trigger LANGUAGE plpgsql AS $$
+DECLARE
+  s regclass := coalesce(TG_ARGV[0],
+                         pg_get_serial_sequence(TG_TABLE_SCHEMA || '.' || TG_TABLE_NAME, 'seq'));
+BEGIN
+  IF NEW.seq IS NULL THEN
+    NEW.seq := nextval(s);
+  ELSE
+    PERFORM setval(s, GREATEST(NEW.seq, COALESCE(pg_sequence_last_value(s), 1)));
+  END IF;
+  RETURN NEW;
+END $$;
+
+CREATE OR REPLACE FUNCTION engram_notify_change() RETURNS trigger LANGUAGE plpgsql AS $$
+DECLARE
+  t TEXT;
+  sid BIGINT;
+BEGIN
+  IF TG_OP = 'DELETE' THEN t := OLD.tenant; sid := OLD.scope_id;
+  ELSE t := NEW.tenant; sid := NEW.scope_id; END IF;
+  PERFORM pg_notify('engram_changes', COALESCE((SELECT tenant || chr(31) || user_id FROM scopes
+                                                WHERE tenant = t AND id = sid), ''));
+  RETURN NULL;
+END $$;
+)sql";
+
+// Keys, once the rebuilt tables have their names. Every primary and unique key leads with the
+// tenant: a table partitioned (or distributed) by tenant can only enforce keys that hold it.
+// So an item id is unique within its tenant here (SQLite: overall). Foreign keys carry the
+// tenant too: a row can only point at a parent of its own tenant, so a row written with a
+// forged scope_id of another tenant fails. The plain indexes on seq and id serve lookups that
+// do not name the tenant (the store's statements, which are SQLite's, and row-level security's
+// OR for all tenants, which no (tenant, ...) index can serve).
+constexpr std::string_view kV3Keys = R"sql(
+ALTER TABLE scopes ADD PRIMARY KEY (tenant, user_id), ADD UNIQUE (tenant, id);
+CREATE INDEX scopes_id ON scopes (id);
+ALTER TABLE items ADD PRIMARY KEY (tenant, seq), ADD UNIQUE (tenant, id),
+  ADD FOREIGN KEY (tenant, scope_id) REFERENCES scopes (tenant, id);
+CREATE INDEX items_seq ON items (seq);
+CREATE INDEX items_id ON items (id);
+CREATE INDEX items_scope_created ON items (scope_id, created_at DESC, seq DESC);
+CREATE INDEX items_scope_slot ON items (scope_id, slot) WHERE slot <> '';
+CREATE INDEX items_review ON items (review_at) WHERE review_at IS NOT NULL;
+ALTER TABLE item_history ADD PRIMARY KEY (tenant, seq),
+  ADD FOREIGN KEY (tenant, item_seq) REFERENCES items (tenant, seq) ON DELETE CASCADE;
+CREATE INDEX item_history_item ON item_history (item_seq, seq);
+CREATE INDEX item_history_seq ON item_history (seq);
+ALTER TABLE embeddings ADD PRIMARY KEY (tenant, item_seq, model),
+  ADD FOREIGN KEY (tenant, item_seq) REFERENCES items (tenant, seq) ON DELETE CASCADE;
+CREATE INDEX embeddings_item_model ON embeddings (item_seq, model);
+ALTER TABLE sessions ADD PRIMARY KEY (tenant, seq), ADD UNIQUE (tenant, scope_id, session_id),
+  ADD FOREIGN KEY (tenant, scope_id) REFERENCES scopes (tenant, id);
+CREATE INDEX sessions_seq ON sessions (seq);
+CREATE INDEX sessions_scope ON sessions (scope_id, session_id);
+ALTER TABLE turns ADD PRIMARY KEY (tenant, seq), ADD UNIQUE (tenant, session_seq, message_id),
+  ADD FOREIGN KEY (tenant, session_seq) REFERENCES sessions (tenant, seq) ON DELETE CASCADE;
+CREATE INDEX turns_session ON turns (session_seq, message_id);
+ALTER TABLE jobs ADD PRIMARY KEY (tenant, seq), ADD UNIQUE (tenant, id),
+  ADD FOREIGN KEY (tenant, scope_id) REFERENCES scopes (tenant, id);
+CREATE INDEX jobs_due ON jobs (state, next_attempt_at);
+CREATE INDEX jobs_seq ON jobs (seq);
+CREATE INDEX jobs_id ON jobs (id);
+ALTER TABLE item_access ADD PRIMARY KEY (tenant, item_seq),
+  ADD FOREIGN KEY (tenant, item_seq) REFERENCES items (tenant, seq) ON DELETE CASCADE;
+CREATE INDEX item_access_item ON item_access (item_seq);
+ALTER TABLE lifecycle_log ADD PRIMARY KEY (tenant, seq),
+  ADD FOREIGN KEY (tenant, scope_id) REFERENCES scopes (tenant, id);
+CREATE INDEX lifecycle_log_scope ON lifecycle_log (scope_id, seq);
+ALTER TABLE lifecycle_scopes ADD PRIMARY KEY (tenant, scope_id),
+  ADD FOREIGN KEY (tenant, scope_id) REFERENCES scopes (tenant, id);
+CREATE INDEX lifecycle_scopes_scope ON lifecycle_scopes (scope_id);
+ALTER TABLE profiles ADD PRIMARY KEY (tenant, scope_id),
+  ADD FOREIGN KEY (tenant, scope_id) REFERENCES scopes (tenant, id);
+CREATE INDEX profiles_scope ON profiles (scope_id);
+ALTER TABLE audit_log ADD PRIMARY KEY (tenant, seq);
+CREATE INDEX audit_log_seq ON audit_log (seq);
+CREATE INDEX audit_log_at ON audit_log (at);
+ALTER TABLE api_keys DROP CONSTRAINT api_keys_pkey, ADD PRIMARY KEY (tenant, id), ADD UNIQUE (id);
+
+CREATE TRIGGER items_changed AFTER INSERT OR UPDATE OR DELETE ON items
+  FOR EACH ROW EXECUTE FUNCTION engram_notify_change();
+)sql";
+
+// Migration 3: every tenant-owned table rebuilt with a `tenant` column leading its keys, its
+// rows kept (seqs too; the sequences go on from where they were). With layout.partitions ≥ 2
+// the rebuilt tables are PARTITION BY HASH (tenant), partitions <table>_p0 ... The layout is
+// chosen here, once: a later ENGRAM_PG_PARTITIONS does not repartition (docs/deploy.md,
+// "Sharding by tenant"). api_keys stays one plain table, keyed (tenant, id): a key is found by
+// its secret before any tenant is known. access_epoch and schema_version hold no tenant's rows.
+std::string V3TenantKeys(const PgLayout& layout) {
+  const bool partitioned = layout.partitions >= 2;
+  std::string sql(kV3Functions);
+  for (const TenantTable& t : kTenantTables) {
+    const std::string name(t.name);
+    sql +=
+        "CREATE TABLE " + name + "_v3 (LIKE " + name + " INCLUDING DEFAULTS INCLUDING CONSTRAINTS";
+    if (!t.has_tenant) sql += ", tenant TEXT NOT NULL DEFAULT engram_bound_tenant()";
+    sql += partitioned ? ") PARTITION BY HASH (tenant);\n" : ");\n";
+    for (int p = 0; partitioned && p < layout.partitions; ++p) {
+      sql += "CREATE TABLE " + name + "_p" + std::to_string(p) + " PARTITION OF " + name +
+             "_v3 FOR VALUES WITH (MODULUS " + std::to_string(layout.partitions) + ", REMAINDER " +
+             std::to_string(p) + ");\n";
+    }
+    sql += "INSERT INTO " + name + "_v3 " + std::string(t.rows) + ";\n";
+    // The old table owns the sequence: released, it outlives the table.
+    if (!t.sequence.empty())
+      sql += "ALTER SEQUENCE " + std::string(t.sequence) + " OWNED BY NONE;\n";
+  }
+  sql += "DROP TABLE ";
+  for (size_t i = 0; i < std::size(kTenantTables); ++i) {
+    sql += std::string(i ? ", " : "") + std::string(kTenantTables[i].name);
+  }
+  sql += ";\n";
+  for (const TenantTable& t : kTenantTables) {
+    const std::string name(t.name);
+    sql += "ALTER TABLE " + name + "_v3 RENAME TO " + name + ";\n";
+    if (t.sequence.empty()) continue;
+    sql += "ALTER SEQUENCE " + std::string(t.sequence) + " OWNED BY " + name + "." +
+           std::string(t.key_column) + ";\n";
+    if (t.key_column == "seq") {
+      sql += "CREATE TRIGGER " + name + "_seq BEFORE INSERT ON " + name +
+             " FOR EACH ROW EXECUTE FUNCTION engram_fill_seq('" + std::string(t.sequence) + "');\n";
+    }
+  }
+  sql += kV3Keys;
+  return sql;
 }
+
+// Migration 4: row-level security, the second wall behind the store's own scope filters. A
+// tenant's rows are visible and writable only while that tenant is bound to the connection
+// (Database::BindTenant: engram.tenant), or while every tenant is (Database::BindAllTenants:
+// engram.all_tenants, for what spans tenants: job claiming, maintenance's work list, access
+// counts, metrics). A connection that bound nothing sees nothing. FORCE: the tables' owner,
+// the role Engram connects as, is held to the policies too (superusers and BYPASSRLS roles
+// never are: run Engram as an ordinary role). Partitions get the policy as well, for whoever
+// reads one directly. audit_log (written for requests of every tenant and of none) and
+// api_keys (read before a tenant is known) have none.
+constexpr std::string_view kV4RowSecurity = R"sql(
+DO $$
+DECLARE
+  owned text[] := ARRAY['scopes', 'items', 'item_history', 'embeddings', 'sessions', 'turns',
+                        'jobs', 'item_access', 'lifecycle_log', 'lifecycle_scopes', 'profiles'];
+  t regclass;
+BEGIN
+  -- Each table and its partitions (one level: hash partitions).
+  FOR t IN SELECT x::regclass FROM unnest(owned) x
+           UNION SELECT inhrelid::regclass FROM pg_inherits
+                 WHERE inhparent IN (SELECT x::regclass FROM unnest(owned) x)
+  LOOP
+    EXECUTE format('ALTER TABLE %s ENABLE ROW LEVEL SECURITY', t);
+    EXECUTE format('ALTER TABLE %s FORCE ROW LEVEL SECURITY', t);
+    EXECUTE format('CREATE POLICY engram_tenant ON %s USING (tenant = current_setting('
+                   '''engram.tenant'', true) OR current_setting(''engram.all_tenants'', true) '
+                   '= ''on'')', t);
+  END LOOP;
+END $$;
+)sql";
+
+// Migration 5: a seq column keeps no default of its own. A default (BIGSERIAL's nextval, and
+// the one LIKE ... INCLUDING DEFAULTS copied in migration 3) fills the column before the
+// BEFORE INSERT trigger runs, which then took it for a seq the insert gave and set the
+// sequence back to it: two replicas inserting at once could get the same seq (a duplicate key).
+// Without the default the trigger sees NULL and takes nextval, which never goes back.
+constexpr std::string_view kV5SeqFromTrigger = R"sql(
+ALTER TABLE items ALTER COLUMN seq DROP DEFAULT;
+ALTER TABLE item_history ALTER COLUMN seq DROP DEFAULT;
+ALTER TABLE sessions ALTER COLUMN seq DROP DEFAULT;
+ALTER TABLE turns ALTER COLUMN seq DROP DEFAULT;
+ALTER TABLE jobs ALTER COLUMN seq DROP DEFAULT;
+ALTER TABLE lifecycle_log ALTER COLUMN seq DROP DEFAULT;
+ALTER TABLE audit_log ALTER COLUMN seq DROP DEFAULT;
+)sql";
+
+struct PgMigration {
+  int version;
+  std::string_view name;
+  std::string sql;
+};
+
+std::vector<PgMigration> PgMigrations(const PgLayout& layout) {
+  std::vector<PgMigration> all;
+  all.push_back(
+      {1, "the schema of SQLite version 11, and SQLite's functions", std::string(kV1Core)});
+  all.push_back({2, "change notices for other replicas' indexes", std::string(kV2ChangeNotices)});
+  all.push_back({3, "keys led by the tenant (shardable by tenant)", V3TenantKeys(layout)});
+  all.push_back({4, "row-level security by tenant", std::string(kV4RowSecurity)});
+  all.push_back({5, "seqs from the insert trigger only", std::string(kV5SeqFromTrigger)});
+  return all;
+}
+
+constexpr int kLatestPgVersion = 5;
 
 // Migrations from several replicas starting at once run one after the other.
 constexpr std::string_view kMigrationLock = "SELECT pg_advisory_xact_lock(4995915263428431954)";
@@ -264,13 +508,32 @@ Result<int> PgSchemaVersion(Database* db) {
 
 }  // namespace
 
-int LatestPgSchemaVersion() { return PgMigrations().back().version; }
+int LatestPgSchemaVersion() { return kLatestPgVersion; }
+
+Result<PgLayout> PgLayoutFromEnvironment() {
+  const char* v = std::getenv("ENGRAM_PG_PARTITIONS");
+  if (v == nullptr || *v == '\0') return PgLayout{};
+  char* end = nullptr;
+  const long n = std::strtol(v, &end, 10);
+  if (*end != '\0' || n < 0 || n == 1 || n > 1024) {
+    return Status::InvalidArgument(
+        "ENGRAM_PG_PARTITIONS must be 0 (plain tables) or 2..1024 "
+        "(hash partitions by tenant), not '" +
+        std::string(v) + "'");
+  }
+  return PgLayout{.partitions = static_cast<int>(n)};
+}
+
+Status MigratePostgres(Database* db, TimestampMs now, int target) {
+  ENGRAM_ASSIGN_OR_RETURN(PgLayout layout, PgLayoutFromEnvironment());
+  return MigratePostgres(db, now, layout, target);
+}
 
 Result<int> ReadPgSchemaVersion(Database* db) { return PgSchemaVersion(db); }
 
-Status MigratePostgres(Database* db, TimestampMs now, int target) {
+Status MigratePostgres(Database* db, TimestampMs now, const PgLayout& layout, int target) {
   if (target < 0) target = LatestPgSchemaVersion();
-  for (const Migration& m : PgMigrations()) {
+  for (const PgMigration& m : PgMigrations(layout)) {
     if (m.version > target) break;
     Transaction txn(db);
     ENGRAM_RETURN_IF_ERROR(txn.Begin());

@@ -10,6 +10,7 @@
 #include <cstdlib>
 #include <cstring>
 #include <map>
+#include <optional>
 #include <vector>
 
 #include "core/status_macros.h"
@@ -256,6 +257,9 @@ class PgDatabase final : public Database {
     return st;
   }
 
+  Status BindTenant(std::string_view tenant) override { return Bind(tenant, false); }
+  Status BindAllTenants() override { return Bind("", true); }
+
   Result<std::unique_ptr<Statement>> PrepareUncached(const std::string& sql) override {
     int params = 0;
     std::string translated = TranslateParameters(sql, &params);
@@ -339,15 +343,42 @@ class PgDatabase final : public Database {
     return StatusForCode(rc, std::move(msg));
   }
 
+  // After each command that succeeded.
   void NoteChanges(const PGresult* r) {
     const char* n = PQcmdTuples(const_cast<PGresult*>(r));
     changes_ = (n && *n) ? std::strtoll(n, nullptr, 10) : 0;
+    // A rollback (of a transaction or to a savepoint, or a COMMIT of a failed transaction,
+    // which rolls back) may undo a tenant bound in it: bound afresh by the next BindTenant.
+    if (std::string_view(PQcmdStatus(const_cast<PGresult*>(r))) == "ROLLBACK") bound_.reset();
   }
 
   PGconn* conn() const { return conn_; }
 
  private:
+  struct Binding {
+    std::string tenant;
+    bool all = false;
+  };
+
+  // Session-level settings (set_config's is_local false): they outlive the transaction, so a
+  // pooled connection keeps its binding until the next call changes it.
+  Status Bind(std::string_view tenant, bool all) {
+    if (bound_ && bound_->all == all && bound_->tenant == tenant) return Status::Ok();
+    bound_.reset();
+    const std::string value(tenant);
+    const char* values[2] = {value.c_str(), all ? "on" : "off"};
+    PGresult* r = PQexecParams(conn_,
+                               "SELECT set_config('engram.tenant', $1, false), "
+                               "set_config('engram.all_tenants', $2, false)",
+                               2, nullptr, values, nullptr, nullptr, 0);
+    Status st = Check(r, "binding the tenant");
+    PQclear(r);
+    if (st.ok()) bound_ = Binding{value, all};
+    return st;
+  }
+
   PGconn* conn_;
+  std::optional<Binding> bound_;  // what the connection's settings hold, when known
   std::map<std::string, std::string> prepared_;
   int64_t changes_ = 0;
 };

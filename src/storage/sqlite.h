@@ -231,6 +231,15 @@ class Database {
   int64_t LastInsertRowId() const { return LastInsertRowid(); }
   // The SQLite handle; nullptr for other backends.
   virtual sqlite3* raw() const { return nullptr; }
+  // The tenant whose rows the next statements work on (PostgreSQL: the connection's
+  // engram.tenant, which row-level security checks and which a tenant-owned row inserted without
+  // its tenant takes: storage/pg_migrations.cc, migrations 3 and 4). BindAllTenants is for work
+  // that spans tenants (job claiming, maintenance's work list, access counts, metrics). Until
+  // one is called a connection sees no tenant's rows. Cheap when the binding does not change;
+  // a rolled-back transaction undoes a binding made in it, and the next call binds again.
+  // No-ops on SQLite, whose store filters every statement by scope itself.
+  virtual Status BindTenant(std::string_view /*tenant*/) { return Status::Ok(); }
+  virtual Status BindAllTenants() { return Status::Ok(); }
   // The server process serving this connection (PostgreSQL's backend pid); 0 for SQLite.
   virtual int BackendPid() const { return 0; }
   // The file, or the server's URL without its password.

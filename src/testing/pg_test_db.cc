@@ -40,6 +40,29 @@ bool Run(const std::string& sql) {
   return ok;
 }
 
+// The role the tests' stores connect as: an ordinary one, owner of its databases, so that
+// PostgreSQL's row-level security holds for it (a superuser, like the server's `engram`,
+// bypasses every policy, and the suite would not see a statement that misses its tenant).
+constexpr char kAppRole[] = "engram_app";
+
+// The URL with its user (and password) replaced by `user`.
+std::string WithUser(const std::string& url, const std::string& user) {
+  const size_t scheme = url.find("://");
+  if (scheme == std::string::npos) return url;
+  const size_t start = scheme + 3;
+  const size_t at = url.find('@', start);
+  const size_t slash = url.find('/', start);
+  const bool has_user = at != std::string::npos && (slash == std::string::npos || at < slash);
+  return url.substr(0, start) + user + "@" + url.substr(has_user ? at + 1 : start);
+}
+
+bool EnsureAppRole() {
+  static const bool ok = Run(std::string("DO $$ BEGIN CREATE ROLE ") + kAppRole +
+                             " LOGIN NOSUPERUSER NOBYPASSRLS; EXCEPTION WHEN duplicate_object "
+                             "OR unique_violation THEN NULL; END $$");
+  return ok;
+}
+
 }  // namespace
 
 std::string PgTestDatabase(const std::string& name) {
@@ -49,8 +72,9 @@ std::string PgTestDatabase(const std::string& name) {
   for (char c : name) {
     if (std::isalnum(static_cast<unsigned char>(c))) db += static_cast<char>(std::tolower(c));
   }
-  if (!Run("CREATE DATABASE " + db)) return "";
-  return WithDatabase(AdminUrl(), db);
+  if (!EnsureAppRole()) return "";
+  if (!Run("CREATE DATABASE " + db + " OWNER " + kAppRole)) return "";
+  return WithUser(WithDatabase(AdminUrl(), db), kAppRole);
 }
 
 void DropPgTestDatabase(const std::string& url) {

@@ -8,6 +8,7 @@ import argparse
 import http.client
 import json
 import os
+import re
 import signal
 import socket
 import ssl
@@ -264,11 +265,19 @@ class ServerTestCase(unittest.TestCase):
         if os.environ.get("ENGRAM_BLACKBOX_PG_URL"):
             # The suite on PostgreSQL (scripts/pg_blackbox_test.sh): the test's database is a
             # fresh one on that server; databases a test names by file stay files.
+            # The server connects as an ordinary role owning its database, as deployed: a
+            # superuser would bypass row-level security (docs/deploy.md, "Sharding by tenant").
             self.pg_database = "engram_bb_%d_%d" % (os.getpid(), next(_PG_DATABASES))
             admin = os.environ["ENGRAM_BLACKBOX_PG_URL"]
-            subprocess.run(["psql", "-q", admin, "-c", "CREATE DATABASE " + self.pg_database],
+            subprocess.run(["psql", "-q", admin, "-c",
+                            "DO $$ BEGIN CREATE ROLE engram_app LOGIN NOSUPERUSER NOBYPASSRLS; "
+                            "EXCEPTION WHEN duplicate_object OR unique_violation THEN NULL; "
+                            "END $$"], check=True, capture_output=True, timeout=60)
+            subprocess.run(["psql", "-q", admin, "-c",
+                            "CREATE DATABASE %s OWNER engram_app" % self.pg_database],
                            check=True, capture_output=True, timeout=60)
-            self.db = admin.rsplit("/", 1)[0] + "/" + self.pg_database
+            base = re.sub(r"://[^@/]*@", "://", admin.rsplit("/", 1)[0], count=1)
+            self.db = base.replace("://", "://engram_app@", 1) + "/" + self.pg_database
 
     def tearDown(self):
         try:
