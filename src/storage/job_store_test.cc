@@ -36,8 +36,8 @@ TEST(JobStoreTest, ConcurrentInsertsAreAllCommittedAndADuplicateFailsAlone) {
         const std::string id =
             duplicate ? "job_taken" : "job_" + std::to_string(t) + "_" + std::to_string(i);
         const Scope& scope = duplicate || t % 2 ? alice : bob;
-        results[t].push_back((*store)->Insert(scope, id, "echo",
-                                              "payload " + std::to_string(i), kNow + i));
+        results[t].push_back(
+            (*store)->Insert(scope, id, "echo", "payload " + std::to_string(i), kNow + i));
       }
     });
   }

@@ -261,7 +261,8 @@ Status MemoryStore::InsertVector(int64_t item_seq, const StoredVector& v, Timest
   ENGRAM_ASSIGN_OR_RETURN(
       ScopedStatement st,
       writer_->Prepare("INSERT INTO embeddings(item_seq, model, dim, vector, created_at) "
-                       "VALUES (?, ?, ?, ?, ?) " + UpsertOn(writer_.get(), "item_seq, model") +
+                       "VALUES (?, ?, ?, ?, ?) " +
+                       UpsertOn(writer_.get(), "item_seq, model") +
                        " DO UPDATE SET dim = excluded.dim, vector = excluded.vector, "
                        "created_at = excluded.created_at"));
   st->Bind(1, item_seq).Bind(2, v.model).Bind(3, static_cast<int64_t>(v.values.size()));

@@ -52,7 +52,8 @@ Status MemoryStore::MarkMaintained(const std::vector<Scope>& scopes, int64_t his
       ScopedStatement st,
       writer_->Prepare("INSERT INTO lifecycle_scopes (scope_id, history_seq, last_run_at) "
                        "SELECT id, ?3, ?4 FROM scopes WHERE tenant = ?1 AND user_id = ?2 " +
-                       UpsertOn(writer_.get(), "scope_id") + " DO UPDATE SET "
+                       UpsertOn(writer_.get(), "scope_id") +
+                       " DO UPDATE SET "
                        "history_seq = max(lifecycle_scopes.history_seq, excluded.history_seq), "
                        "last_run_at = excluded.last_run_at"));
   for (const Scope& scope : scopes) {
@@ -289,7 +290,8 @@ Status MemoryStore::PutProfileSummary(const Scope& scope, const ProfileSummary& 
       writer_->Prepare("INSERT INTO profiles (scope_id, summary, item_ids, "
                        "fingerprint, model, prompt_version, generated_at) "
                        "VALUES (?, ?, ?, ?, ?, ?, ?) " +
-                       UpsertOn(writer_.get(), "scope_id") + " DO UPDATE SET "
+                       UpsertOn(writer_.get(), "scope_id") +
+                       " DO UPDATE SET "
                        "summary = excluded.summary, item_ids = excluded.item_ids, "
                        "fingerprint = excluded.fingerprint, model = excluded.model, "
                        "prompt_version = excluded.prompt_version, "

@@ -224,7 +224,8 @@ Result<ExtrasImportStats> MemoryStore::WriteUserExtras(const Scope& scope, const
         writer_->Prepare("INSERT INTO profiles (scope_id, summary, item_ids, "
                          "fingerprint, model, prompt_version, generated_at) "
                          "VALUES (?, ?, ?, ?, ?, ?, ?) " +
-                         UpsertOn(writer_.get(), "scope_id") + " DO UPDATE SET "
+                         UpsertOn(writer_.get(), "scope_id") +
+                         " DO UPDATE SET "
                          "summary = excluded.summary, item_ids = excluded.item_ids, "
                          "fingerprint = excluded.fingerprint, model = excluded.model, "
                          "prompt_version = excluded.prompt_version, "
