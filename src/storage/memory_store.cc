@@ -166,6 +166,13 @@ void MemoryStore::ForgetCachedItems() {
   cache_.Clear();
 }
 
+void MemoryStore::ForgetCachedItems(const Scope& scope) {
+  if (!cache_.enabled()) return;
+  std::lock_guard<GatedMutex> lock(write_mu_);
+  ItemCache::WriteWindow window(&cache_);
+  cache_.ForgetScope(scope.tenant, scope.user_id);
+}
+
 WriteHealth MemoryStore::GetWriteHealth() const {
   std::lock_guard<std::mutex> lock(health_mu_);
   return health_;
@@ -710,6 +717,25 @@ Result<ImportStats> MemoryStore::Import(const std::vector<MemoryRecord>& records
   return stats;
 }
 
+Status MemoryStore::UpsertAccessBatches(const std::vector<AccessDelta>& deltas,
+                                        const std::string& sql) {
+  constexpr size_t kBatch = 2000;
+  ENGRAM_ASSIGN_OR_RETURN(ScopedStatement add, writer_->Prepare(sql));
+  for (size_t begin = 0; begin < deltas.size(); begin += kBatch) {
+    const size_t end = std::min(deltas.size(), begin + kBatch);
+    std::string seqs = "{", reads = "{", last = "{";
+    for (size_t k = begin; k < end; ++k) {
+      const char* sep = k + 1 < end ? "," : "}";
+      seqs += std::to_string(deltas[k].seq) + sep;
+      reads += std::to_string(deltas[k].count) + sep;
+      last += std::to_string(deltas[k].last_accessed) + sep;
+    }
+    add->Reset();
+    ENGRAM_RETURN_IF_ERROR(add->Bind(1, seqs).Bind(2, reads).Bind(3, last).Run());
+  }
+  return Status::Ok();
+}
+
 Status MemoryStore::RecordAccess(const std::vector<AccessDelta>& deltas,
                                  const CommitWrapper& around_commit) {
   if (deltas.empty()) return Status::Ok();
@@ -740,18 +766,25 @@ Status MemoryStore::RecordAccess(const std::vector<AccessDelta>& deltas,
       "INSERT INTO item_access (item_seq, reads, last_read) "
       "SELECT ?1, ?2, ?3 WHERE EXISTS (SELECT 1 FROM items WHERE seq = ?1) "
       "ON CONFLICT (item_seq) DO UPDATE SET ";
-  static const std::string kPostgres =
+  // On PostgreSQL a statement is a round trip to the server, so the counts go in batches, as
+  // arrays (a flush during a search load holds a thousand or more items). The deltas' seqs are
+  // distinct (AccessCounts keys them by seq): ON CONFLICT may touch a row once per statement.
+  static const std::string kPostgresBatch =
       "INSERT INTO item_access (tenant, item_seq, reads, last_read) "
-      "SELECT tenant, seq, ?2, ?3 FROM items WHERE seq = ?1 "
+      "SELECT i.tenant, i.seq, d.reads, d.last_read FROM unnest(?1::bigint[], ?2::bigint[], "
+      "?3::bigint[]) AS d(seq, reads, last_read) JOIN items i ON i.seq = d.seq "
       "ON CONFLICT (tenant, item_seq) DO UPDATE SET ";
-  ENGRAM_ASSIGN_OR_RETURN(
-      ScopedStatement add,
-      writer_->Prepare((writer_->dialect() == SqlDialect::kPostgres ? kPostgres : kSqlite) +
-                       "reads = item_access.reads + excluded.reads, "
-                       "last_read = max(item_access.last_read, excluded.last_read)"));
-  for (const AccessDelta& d : deltas) {
-    add->Reset();
-    ENGRAM_RETURN_IF_ERROR(add->Bind(1, d.seq).Bind(2, d.count).Bind(3, d.last_accessed).Run());
+  static const std::string kUpdate =
+      "reads = item_access.reads + excluded.reads, "
+      "last_read = max(item_access.last_read, excluded.last_read)";
+  if (writer_->dialect() == SqlDialect::kPostgres) {
+    ENGRAM_RETURN_IF_ERROR(UpsertAccessBatches(deltas, kPostgresBatch + kUpdate));
+  } else {
+    ENGRAM_ASSIGN_OR_RETURN(ScopedStatement add, writer_->Prepare(kSqlite + kUpdate));
+    for (const AccessDelta& d : deltas) {
+      add->Reset();
+      ENGRAM_RETURN_IF_ERROR(add->Bind(1, d.seq).Bind(2, d.count).Bind(3, d.last_accessed).Run());
+    }
   }
   ENGRAM_ASSIGN_OR_RETURN(
       ScopedStatement mark,

@@ -319,9 +319,12 @@ class MemoryStore {
   WriteHealth ProbeWrites(int wait_ms);
 
   // Another process committed changes to items (a replica on PostgreSQL, as heard by its change
-  // listener): every cached item goes, inside a write window, so no read begun before this
-  // call can put an older row back.
+  // listener): the cached items of that user go (ItemCache::ForgetScope), or with no scope
+  // (changes may have gone unheard) every cached item; inside a write window, so no read begun
+  // before this call can put an older row back. Other users' cached items stay: in a routed
+  // deployment a replica hears every other replica's writes, of users it does not serve.
   void ForgetCachedItems();
+  void ForgetCachedItems(const Scope& scope);
 
   // The server process of the writer connection (PostgreSQL; 0 for SQLite): the changes it
   // commits are this store's own. Any thread.
@@ -347,6 +350,9 @@ class MemoryStore {
   void NoteWriteHealth(bool ok, const std::string& cause);
   void Log(const std::string& line) const;
   Status ReopenWriter();
+  // RecordAccess on PostgreSQL: `sql` takes the deltas as three arrays (seqs, reads, last
+  // reads), run once per batch of them. On the writer, in the caller's transaction.
+  Status UpsertAccessBatches(const std::vector<AccessDelta>& deltas, const std::string& sql);
 
   // The scopes.id of (tenant, user_id), or nullopt if that scope has never been written.
   Result<std::optional<int64_t>> FindScopeId(Database* db, const Scope& scope);
