@@ -73,6 +73,33 @@ std::string RedactedUrl(std::string_view url) {
   return std::string(url.substr(0, colon + 1)) + "***" + std::string(url.substr(at));
 }
 
+std::string WithNetworkTimeouts(std::string_view url) {
+  static constexpr std::pair<std::string_view, std::string_view> kDefaults[] = {
+      {"connect_timeout", "5"},  {"tcp_user_timeout", "10000"}, {"keepalives", "1"},
+      {"keepalives_idle", "10"}, {"keepalives_interval", "5"},  {"keepalives_count", "3"}};
+  std::string out(url);
+  const size_t query = out.find('?');
+  const std::string_view params =
+      query == std::string::npos ? std::string_view() : std::string_view(out).substr(query + 1);
+  auto has = [&](std::string_view name) {
+    for (size_t at = 0; at <= params.size();) {
+      const size_t end = std::min(params.find('&', at), params.size());
+      const std::string_view item = params.substr(at, end - at);
+      if (item.substr(0, item.find('=')) == name) return true;
+      at = end + 1;
+    }
+    return false;
+  };
+  std::string added;
+  for (const auto& [name, value] : kDefaults) {
+    if (!has(name))
+      added += std::string(added.empty() ? "" : "&") + std::string(name) + "=" + std::string(value);
+  }
+  if (added.empty()) return out;
+  if (query == std::string::npos) return out + "?" + added;
+  return out + (out.back() == '?' || out.back() == '&' ? "" : "&") + added;
+}
+
 std::string TranslateParameters(std::string_view sql, int* count) {
   std::string out;
   out.reserve(sql.size() + 16);
@@ -420,7 +447,7 @@ Result<bool> PgStatement::Step() {
 Result<std::unique_ptr<Database>> OpenPostgres(const std::string& url,
                                                const DatabaseOptions& options) {
   const std::string shown = RedactedUrl(url);
-  PGconn* conn = PQconnectdb(url.c_str());
+  PGconn* conn = PQconnectdb(WithNetworkTimeouts(url).c_str());
   if (conn == nullptr) return Status::IOError("connecting to " + shown + ": out of memory");
   if (PQstatus(conn) != CONNECTION_OK) {
     std::string msg = "connecting to " + shown + ": " + TrimMessage(PQerrorMessage(conn));
@@ -463,7 +490,7 @@ void PgChangeListener::Run() {
   bool listened_before = false;
   while (!stop_.load()) {
     if (conn == nullptr) {
-      conn = PQconnectdb(url_.c_str());
+      conn = PQconnectdb(WithNetworkTimeouts(url_).c_str());
       PGresult* r =
           PQstatus(conn) == CONNECTION_OK ? PQexec(conn, "LISTEN engram_changes") : nullptr;
       const bool ok = r != nullptr && PQresultStatus(r) == PGRES_COMMAND_OK;

@@ -26,9 +26,18 @@ bool IsPostgresUrl(std::string_view path);
 // The URL with its password, if any, replaced by "***": for messages and logs.
 std::string RedactedUrl(std::string_view url);
 
-// Connects to the server at `url`. options.busy_timeout_ms becomes the lock timeout (a lock
-// waited for longer is BUSY, as SQLite's busy timeout); read_only opens read-only transactions.
-// A wrong host, port, password or database is an error naming the URL (without its password).
+// The URL with libpq's network timeouts added where it sets none: connect_timeout=5 (s),
+// tcp_user_timeout=10000 (ms: data the server has not acknowledged for that long ends the
+// connection) and TCP keepalives (idle 10 s, every 5 s, 3 probes). Without them a server that
+// vanished from the network (not one that refuses) holds a request, or the change listener,
+// for the kernel's retransmission time, many minutes; with them it fails within seconds and
+// the request gets its 503. A parameter the URL gives is kept as given.
+std::string WithNetworkTimeouts(std::string_view url);
+
+// Connects to the server at `url` (with WithNetworkTimeouts). options.busy_timeout_ms becomes the
+// lock timeout (a lock waited for longer is BUSY, as SQLite's busy timeout); read_only opens
+// read-only transactions. A wrong host, port, password or database is an error naming the URL
+// (without its password).
 Result<std::unique_ptr<Database>> OpenPostgres(const std::string& url,
                                                const DatabaseOptions& options);
 

@@ -8,9 +8,11 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <atomic>
 #include <chrono>
 #include <cstdlib>
+#include <functional>
 #include <map>
 #include <thread>
 
@@ -323,6 +325,27 @@ TEST(PostgresUrlTest, ParametersAreNumberedAsSqliteNumbersThem) {
   EXPECT_EQ(TranslateParameters("it''s ? 'a''?' ?", &n), "it''s $1 'a''?' $2");
 }
 
+// Network timeouts are added where the URL sets none, and a URL's own value is kept; every
+// URL the tests open passes through it, so libpq accepts the parameters.
+TEST(PostgresUrlTest, NetworkTimeoutsAreAddedUnlessTheUrlSetsThem) {
+  const std::string all =
+      "connect_timeout=5&tcp_user_timeout=10000&keepalives=1&keepalives_idle=10&"
+      "keepalives_interval=5&keepalives_count=3";
+  EXPECT_EQ(WithNetworkTimeouts("postgres://u@h/db"), "postgres://u@h/db?" + all);
+  EXPECT_EQ(WithNetworkTimeouts("postgres://u@h/db?sslmode=require"),
+            "postgres://u@h/db?sslmode=require&" + all);
+  EXPECT_EQ(WithNetworkTimeouts("postgres://h/db?"), "postgres://h/db?" + all);
+  const std::string mine = WithNetworkTimeouts(
+      "postgres://h/db?connect_timeout=30&keepalives=0&keepalives_idle=1&keepalives_interval=1&"
+      "keepalives_count=1&tcp_user_timeout=0");
+  EXPECT_EQ(mine,
+            "postgres://h/db?connect_timeout=30&keepalives=0&keepalives_idle=1&"
+            "keepalives_interval=1&keepalives_count=1&tcp_user_timeout=0");
+  // A name that only starts like a parameter is not it.
+  EXPECT_NE(WithNetworkTimeouts("postgres://h/db?connect_timeouts=9").find("connect_timeout=5"),
+            std::string::npos);
+}
+
 TEST(PostgresUrlTest, PasswordsNeverReachMessages) {
   EXPECT_EQ(RedactedUrl("postgres://u:secret@h:5432/db"), "postgres://u:***@h:5432/db");
   EXPECT_EQ(RedactedUrl("postgres://u@h/db"), "postgres://u@h/db");
@@ -468,6 +491,34 @@ TEST_F(PostgresTest, TwoEnginesOnOneDatabaseSeeEachOthersWritesAndNeverShareSeqs
 
 // Two engines on one database are two replicas: each keeps its indexes in memory, and a write
 // through one is found by the other's searches once the commit's notice arrives.
+// Searches `engine` every 20 ms until `done` holds of the hits, for up to 5 s: how long another
+// engine's change takes to be heard. False if it never held.
+bool SearchesUntil(Engine* engine, const Scope& scope, const SearchQuery& q,
+                   const std::function<bool(const std::vector<SearchHit>&)>& done) {
+  const auto start = std::chrono::steady_clock::now();
+  while (std::chrono::steady_clock::now() - start < std::chrono::seconds(5)) {
+    auto hits = engine->Search(scope, q);
+    EXPECT_TRUE(hits.ok()) << hits.status().ToString();
+    if (hits.ok() && done(*hits)) return true;
+    std::this_thread::sleep_for(std::chrono::milliseconds(20));
+  }
+  return false;
+}
+
+auto HasId(const std::string& id) {
+  return [id](const std::vector<SearchHit>& hits) {
+    return std::any_of(hits.begin(), hits.end(),
+                       [&](const SearchHit& h) { return h.item.id == id; });
+  };
+}
+
+auto HasContent(const std::string& content) {
+  return [content](const std::vector<SearchHit>& hits) {
+    return std::any_of(hits.begin(), hits.end(),
+                       [&](const SearchHit& h) { return h.item.content == content; });
+  };
+}
+
 TEST_F(PostgresTest, AWriteThroughOneEngineIsFoundBySearchesOfAnotherWithinASecond) {
   ManualClock clock(kNow);
   auto a = testing::OpenEngine(url_, &clock);
@@ -483,40 +534,60 @@ TEST_F(PostgresTest, AWriteThroughOneEngineIsFoundBySearchesOfAnotherWithinASeco
   ASSERT_EQ(hits->size(), 1u);
   auto second = b->Add(alice, testing::Text("I also play the piano"));
   ASSERT_TRUE(second.ok());
-  const auto written = std::chrono::steady_clock::now();
-  bool found = false;
-  while (!found && std::chrono::steady_clock::now() - written < std::chrono::seconds(5)) {
-    auto again = a->Search(alice, q);
-    ASSERT_TRUE(again.ok());
-    for (const SearchHit& h : *again) found |= h.item.id == second->id;
-    if (!found) std::this_thread::sleep_for(std::chrono::milliseconds(20));
-  }
-  EXPECT_TRUE(found) << "a never saw b's write";
+  EXPECT_TRUE(SearchesUntil(a.get(), alice, q, HasId(second->id))) << "a never saw b's write";
   // b rewrites the memory a has cached from its searches: a's hits show the new text.
   MemoryPatch patch;
   patch.content = "I also play the piano, badly";
   ASSERT_TRUE(b->Update(alice, second->id, patch).ok());
-  bool rewritten = false;
-  const auto updated = std::chrono::steady_clock::now();
-  while (!rewritten && std::chrono::steady_clock::now() - updated < std::chrono::seconds(5)) {
-    auto again = a->Search(alice, q);
-    ASSERT_TRUE(again.ok());
-    for (const SearchHit& h : *again) rewritten |= h.item.content == patch.content;
-    if (!rewritten) std::this_thread::sleep_for(std::chrono::milliseconds(20));
-  }
-  EXPECT_TRUE(rewritten) << "a still shows the text b replaced";
+  EXPECT_TRUE(SearchesUntil(a.get(), alice, q, HasContent(*patch.content)))
+      << "a still shows the text b replaced";
   // b's own delete leaves a's searches as soon as a hears of it, too.
   ASSERT_TRUE(b->Delete(alice, second->id).ok());
-  bool gone = false;
-  const auto deleted = std::chrono::steady_clock::now();
-  while (!gone && std::chrono::steady_clock::now() - deleted < std::chrono::seconds(5)) {
-    auto again = a->Search(alice, q);
-    ASSERT_TRUE(again.ok());
-    gone = true;
-    for (const SearchHit& h : *again) gone &= h.item.id != second->id;
-    if (!gone) std::this_thread::sleep_for(std::chrono::milliseconds(20));
+  EXPECT_TRUE(SearchesUntil(a.get(), alice, q, [&](const std::vector<SearchHit>& hits) {
+    return !HasId(second->id)(hits);
+  })) << "a still finds what b deleted";
+}
+
+// A replica hears every other replica's writes, mostly of users it does not serve: such a
+// write costs it that user's cached items and index only. Engine a has alice's and bob's
+// memories cached and indexed; b writes for alice; once a has heard it (a finds b's write),
+// a's search of bob is answered from its cache and its loaded index, with no reload.
+TEST_F(PostgresTest, AnotherEnginesWriteForOneUserLeavesOtherUsersCached) {
+  ManualClock clock(kNow);
+  auto a = testing::OpenEngine(url_, &clock);
+  auto b = testing::OpenEngine(url_, &clock);
+  ASSERT_NE(a, nullptr);
+  ASSERT_NE(b, nullptr);
+  const Scope alice{"default", "alice", "", ""}, bob{"default", "bob", "", ""};
+  ASSERT_TRUE(a->Add(alice, testing::Text("I play the cello on Sundays")).ok());
+  for (const char* text : {"I play the drums", "I play chess on Mondays", "I play golf badly"}) {
+    ASSERT_TRUE(a->Add(bob, testing::Text(text)).ok());
   }
-  EXPECT_TRUE(gone) << "a still finds what b deleted";
+  SearchQuery q;
+  q.text = "what do I play";
+  ASSERT_TRUE(a->Search(alice, q).ok());
+  auto bob_hits = a->Search(bob, q);
+  ASSERT_TRUE(bob_hits.ok());
+  ASSERT_EQ(bob_hits->size(), 3u);
+  auto second = b->Add(alice, testing::Text("I also play the piano"));
+  ASSERT_TRUE(second.ok());
+  ASSERT_TRUE(SearchesUntil(a.get(), alice, q, HasId(second->id))) << "a never saw b's write";
+  auto before = a->GetStats();
+  ASSERT_TRUE(before.ok());
+  EXPECT_EQ(before->loaded_indexes, 2);  // alice's reloaded, bob's kept
+  bob_hits = a->Search(bob, q);
+  ASSERT_TRUE(bob_hits.ok());
+  ASSERT_EQ(bob_hits->size(), 3u);
+  auto after = a->GetStats();
+  ASSERT_TRUE(after.ok());
+  EXPECT_EQ(after->item_cache_hits - before->item_cache_hits, 3);
+  EXPECT_EQ(after->item_cache_misses, before->item_cache_misses);
+  // alice's cached rows went: b's change of a row a had cached shows at once.
+  MemoryPatch patch;
+  patch.content = "I also play the piano, badly";
+  ASSERT_TRUE(b->Update(alice, second->id, patch).ok());
+  EXPECT_TRUE(SearchesUntil(a.get(), alice, q, HasContent(*patch.content)))
+      << "a still shows the text b replaced";
 }
 
 TEST_F(PostgresTest, AJobIsClaimedByOneStoreOnly) {

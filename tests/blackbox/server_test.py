@@ -806,6 +806,24 @@ class OpsTest(ApiTestCase):
         self.assertIn("cannot open postgres://engram:***@127.0.0.1:%d" % closed_port, err)
         self.assertNotIn("hunter2", err)
 
+    def test_a_postgres_server_that_never_answers_fails_the_start_within_seconds(self):
+        # A listener that accepts (the kernel completes the handshake) and never says a word:
+        # a host gone silent, not one that refuses. libpq would wait for ever without the
+        # connect timeout Engram adds to the URL.
+        with socket.socket() as silent:
+            silent.bind(("127.0.0.1", 0))
+            silent.listen(8)
+            t0 = time.monotonic()
+            r = subprocess.run([h.ENGRAM, "--db",
+                                "postgres://engram@127.0.0.1:%d/engram" % silent.getsockname()[1],
+                                "serve", "--port", "0"],
+                               capture_output=True, env=h.clean_env(), timeout=60)
+            took = time.monotonic() - t0
+        err = r.stderr.decode()
+        self.assertEqual(r.returncode, 2, err)
+        self.assertIn("timeout expired", err)
+        self.assertLess(took, 20, err)
+
     def test_unknown_routes_are_404(self):
         for method, path in [("POST", "/"), ("GET", "/v2/memories"), ("POST", "/v1/nothing"),
                              ("GET", "/v1/memories/x/y"), ("GET", "/v1/admin"),
