@@ -110,9 +110,9 @@ Engine::Impl::Impl(EngineOptions options, std::unique_ptr<MemoryStore> store,
 void Engine::Impl::StartChangeListener() {
   PgChangeListener::Callbacks callbacks;
   callbacks.changed = [this](const std::string& tenant, const std::string& user_id) {
-    remote_changes_.fetch_add(1, std::memory_order_acq_rel);
-    store_->ForgetCachedItems();
-    DropIndex(Scope{tenant, user_id, "", ""});
+    const Scope scope{tenant, user_id, "", ""};
+    store_->ForgetCachedItems(scope);
+    DropRemotelyChangedIndex(scope);
   };
   callbacks.lost = [this] {
     remote_changes_.fetch_add(1, std::memory_order_acq_rel);

@@ -169,12 +169,19 @@ class Engine::Impl {
   uint64_t use_clock_ = 0;                               // guarded by indexes_mu_
   size_t loaded_index_bytes_ = 0;                        // guarded by indexes_mu_
   // On PostgreSQL: changes other processes committed, as heard (StartChangeListener). A scope
-  // they changed is dropped and reloaded by its next search; an index loaded while one was
-  // heard is used once, not kept (it may have been read before that change).
+  // they changed is dropped and reloaded by its next search; an index loaded while a change of
+  // its scope was heard (or a loss of notices, counted in remote_changes_) is used once, not
+  // kept (it may have been read before that change). Per scope: a replica hears every other
+  // replica's writes, and those of other users must not cost it the index it is loading.
   std::atomic<uint64_t> remote_changes_{0};
+  std::unordered_map<std::string, uint64_t> remote_scope_changes_;  // guarded by indexes_mu_
   std::unique_ptr<PgChangeListener> change_listener_;
   void StartChangeListener();
   void DropAllIndexes();
+  // Under indexes_mu_: what IndexFor compares before publishing an index of `key`.
+  uint64_t RemoteChangesOf(const std::string& key) const;
+  // Another process changed the scope: its index goes, and a load of it in progress is not kept.
+  void DropRemotelyChangedIndex(const Scope& scope);
 
   std::unique_ptr<AddGroup> add_group_;
   AccessCounts access_;

@@ -37,6 +37,21 @@ void Engine::Impl::DropAllIndexes() {
   loaded_index_bytes_ = 0;
 }
 
+uint64_t Engine::Impl::RemoteChangesOf(const std::string& key) const {
+  auto it = remote_scope_changes_.find(key);
+  // Sums of two counters that only grow: equal before and after only if neither moved.
+  return remote_changes_.load(std::memory_order_acquire) +
+         (it == remote_scope_changes_.end() ? 0 : it->second);
+}
+
+void Engine::Impl::DropRemotelyChangedIndex(const Scope& scope) {
+  {
+    std::lock_guard<std::mutex> lock(indexes_mu_);
+    ++remote_scope_changes_[IndexKey(scope)];
+  }
+  DropIndex(scope);
+}
+
 void Engine::Impl::DropIndex(const Scope& scope) {
   const std::string key = IndexKey(scope);
   std::lock_guard<std::mutex> lock(indexes_mu_);
@@ -95,7 +110,11 @@ Result<std::shared_ptr<ScopeIndex>> Engine::Impl::IndexFor(const Scope& scope) {
       std::make_shared<ScopeIndex>(ScopeIndexOptions{.dimension = embedder_->dimension(),
                                                      .hnsw_threshold = options_.hnsw_threshold,
                                                      .huge_pages = options_.huge_pages});
-  const uint64_t remote_before = remote_changes_.load(std::memory_order_acquire);
+  uint64_t remote_before = 0;
+  {
+    std::lock_guard<std::mutex> remote(indexes_mu_);
+    remote_before = RemoteChangesOf(IndexKey(scope));
+  }
   const bool from_snapshot = TryLoadSnapshot(scope, index.get());
   std::vector<ScannedItem> unembedded;
   const size_t dim = static_cast<size_t>(embedder_->dimension());
@@ -127,7 +146,7 @@ Result<std::shared_ptr<ScopeIndex>> Engine::Impl::IndexFor(const Scope& scope) {
     std::lock_guard<std::mutex> publish(indexes_mu_);
     // Another process's change heard while this one read: it may be missing, so this search
     // uses the index and the next loads afresh.
-    if (remote_changes_.load(std::memory_order_acquire) != remote_before) return index;
+    if (RemoteChangesOf(IndexKey(scope)) != remote_before) return index;
     indexes_[IndexKey(scope)] = index;
   }
   size_t bytes = 0;

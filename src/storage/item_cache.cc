@@ -170,12 +170,42 @@ size_t ItemCache::bytes() const {
   return n;
 }
 
+namespace {
+
+std::string ScopeKey(std::string_view tenant, std::string_view user_id) {
+  std::string key(tenant);
+  key += '\x1f';  // in no tenant or user id
+  key += user_id;
+  return key;
+}
+
+}  // namespace
+
+uint64_t ItemCache::ScopeEpoch(std::string_view tenant, std::string_view user_id) const {
+  if (!any_epochs_.load(std::memory_order_acquire)) return 0;
+  const std::string key = ScopeKey(tenant, user_id);
+  std::lock_guard<std::mutex> lock(epochs_mu_);
+  auto it = scope_epochs_.find(key);
+  return it == scope_epochs_.end() ? 0 : it->second;
+}
+
+void ItemCache::ForgetScope(std::string_view tenant, std::string_view user_id) {
+  if (!enabled()) return;
+  std::lock_guard<std::mutex> lock(epochs_mu_);
+  ++scope_epochs_[ScopeKey(tenant, user_id)];
+  any_epochs_.store(true, std::memory_order_release);
+}
+
 bool ItemCache::Get(int64_t seq, const Scope& scope, MemoryItem* out) {
   if (!enabled()) return false;
+  const uint64_t epoch = ScopeEpoch(scope.tenant, scope.user_id);
   Shard& shard = ShardOf(seq);
   std::unique_lock<std::mutex> lock(shard.mu);
   auto it = shard.entries.find(seq);
-  if (it == shard.entries.end() || !InScope(it->second.packed, scope)) {
+  const bool found = it != shard.entries.end() && InScope(it->second.packed, scope);
+  const bool stale = found && it->second.scope_epoch != epoch;  // forgotten since cached
+  if (stale) EraseEntry(shard, it);
+  if (!found || stale) {
     lock.unlock();
     misses_.fetch_add(1, std::memory_order_relaxed);
     return false;
@@ -206,6 +236,7 @@ void ItemCache::Insert(uint64_t generation, int64_t seq, const MemoryItem& item,
   std::string packed = Pack(item);  // outside the lock
   const size_t cost = packed.size() + kEntryOverhead;
   if (cost > shard_capacity_) return;
+  const uint64_t epoch = ScopeEpoch(item.scope.tenant, item.scope.user_id);
   Shard& shard = ShardOf(seq);
   std::lock_guard<std::mutex> lock(shard.mu);
   const uint64_t now = generation_.load();
@@ -220,7 +251,7 @@ void ItemCache::Insert(uint64_t generation, int64_t seq, const MemoryItem& item,
   }
   // Offered entries go to the cold end: a scope's fill ranks below what searches returned.
   const auto pos = shard.lru.insert(evict ? shard.lru.begin() : shard.lru.end(), seq);
-  shard.entries.emplace(seq, Entry{std::move(packed), pos});
+  shard.entries.emplace(seq, Entry{std::move(packed), pos, epoch});
   shard.bytes += cost;
 }
 

@@ -29,6 +29,7 @@
 #include <mutex>
 #include <span>
 #include <string>
+#include <string_view>
 #include <unordered_map>
 
 #include "engram/memory.h"
@@ -82,11 +83,17 @@ class ItemCache {
   void Erase(int64_t seq);
   void Clear();
   void AddAccess(int64_t seq, int64_t count, TimestampMs last);
+  // Inside a write window: every entry of (tenant, user_id) cached so far stops being returned
+  // (another process changed that user's rows: a replica on PostgreSQL). O(1): the scope's
+  // epoch moves on, and an entry cached under an older epoch is a miss (and dropped) when next
+  // asked for. Other scopes' entries stay.
+  void ForgetScope(std::string_view tenant, std::string_view user_id);
 
  private:
   struct Entry {
     std::string packed;                // the item (item_cache.cc: Pack)
     std::list<int64_t>::iterator lru;  // position in the shard's lru (front: most recent)
+    uint64_t scope_epoch = 0;          // its scope's epoch when it was cached
   };
   struct Shard {
     std::mutex mu;
@@ -109,6 +116,14 @@ class ItemCache {
   // erased after being put or refused.
   std::atomic<uint64_t> generation_{0};
   std::atomic<uint64_t> hits_{0}, misses_{0};
+  // A scope's epoch: 0 until ForgetScope first names it. Read without a shard's mutex held, or
+  // under one (Get): epochs_mu_ is always taken last. An Insert reads it after its reader took
+  // the generation, and ForgetScope moves it inside a write window, so an entry read before
+  // a ForgetScope is either refused by the generation check or carries the older epoch.
+  uint64_t ScopeEpoch(std::string_view tenant, std::string_view user_id) const;
+  mutable std::mutex epochs_mu_;
+  std::unordered_map<std::string, uint64_t> scope_epochs_;  // guarded by epochs_mu_
+  std::atomic<bool> any_epochs_{false};                     // set once scope_epochs_ has an entry
 };
 
 }  // namespace engram

@@ -85,6 +85,45 @@ TEST(ItemCacheTest, WritesEraseAndAccessCountsAdd) {
   EXPECT_EQ(cache.size(), 0u);
 }
 
+// Another process changed one user's rows: that user's entries stop being returned, others'
+// stay; a row read before the change cannot come back; one read after it is cached again.
+TEST(ItemCacheTest, ForgettingAScopeLeavesOtherScopesCached) {
+  ItemCache cache(Room(10));
+  const Scope other{"t", "v", "", ""};
+  cache.Put(cache.Generation(), 1, Item("a"));
+  cache.Put(cache.Generation(), 2, Item("b", "t", "v"));
+  const uint64_t before = cache.Generation();  // a read of seq 3 begins
+  {
+    ItemCache::WriteWindow window(&cache);
+    cache.ForgetScope("t", "u");
+  }
+  cache.Put(before, 3, Item("c"));  // read before the change: refused
+  MemoryItem got;
+  EXPECT_FALSE(cache.Get(1, kScope, &got));
+  EXPECT_FALSE(cache.Get(3, kScope, &got));
+  ASSERT_TRUE(cache.Get(2, other, &got));
+  EXPECT_EQ(got.id, "b");
+  EXPECT_EQ(cache.size(), 1u);  // the stale entry went when asked for
+  cache.Put(cache.Generation(), 1, Item("a2"));
+  ASSERT_TRUE(cache.Get(1, kScope, &got));
+  EXPECT_EQ(got.id, "a2");
+  // A second change of the same user, and one of a user with nothing cached.
+  {
+    ItemCache::WriteWindow window(&cache);
+    cache.ForgetScope("t", "u");
+    cache.ForgetScope("t", "nobody");
+  }
+  EXPECT_FALSE(cache.Get(1, kScope, &got));
+  EXPECT_TRUE(cache.Get(2, other, &got));
+  // Another tenant's user of the same name is another scope.
+  cache.Put(cache.Generation(), 5, Item("x", "t2", "u"));
+  {
+    ItemCache::WriteWindow window(&cache);
+    cache.ForgetScope("t", "u");
+  }
+  EXPECT_TRUE(cache.Get(5, Scope{"t2", "u", "", ""}, &got));
+}
+
 TEST(ItemCacheTest, EvictsTheLeastRecentlyUsed) {
   ItemCache cache(Room(3));
   for (int64_t seq = 1; seq <= 3; ++seq)
