@@ -49,6 +49,20 @@ struct ReplyDeleter {
 };
 using ReplyPtr = std::unique_ptr<redisReply, ReplyDeleter>;
 
+// One command on `c`; null when the connection failed (c->errstr says why).
+ReplyPtr Run(redisContext* c, const std::vector<std::string>& argv) {
+  std::vector<const char*> ptrs;
+  std::vector<size_t> lens;
+  ptrs.reserve(argv.size());
+  lens.reserve(argv.size());
+  for (const std::string& a : argv) {
+    ptrs.push_back(a.data());
+    lens.push_back(a.size());
+  }
+  return ReplyPtr(static_cast<redisReply*>(
+      redisCommandArgv(c, static_cast<int>(argv.size()), ptrs.data(), lens.data())));
+}
+
 bool ParseInt(std::string_view s, int* out) {
   auto [p, ec] = std::from_chars(s.data(), s.data() + s.size(), *out);
   return ec == std::errc() && p == s.data() + s.size();
@@ -122,14 +136,7 @@ Result<Redis::Context> Redis::Connect() {
   if (c->err) return Status::Unavailable(std::string("redis: ") + c->errstr);
   redisSetTimeout(c.get(), Millis(options_.command_timeout_ms));
   auto run = [&](std::vector<std::string> argv) -> Status {
-    std::vector<const char*> ptrs;
-    std::vector<size_t> lens;
-    for (const std::string& a : argv) {
-      ptrs.push_back(a.data());
-      lens.push_back(a.size());
-    }
-    ReplyPtr r(static_cast<redisReply*>(
-        redisCommandArgv(c.get(), static_cast<int>(argv.size()), ptrs.data(), lens.data())));
+    ReplyPtr r = Run(c.get(), argv);
     if (!r) return Status::Unavailable(std::string("redis: ") + c->errstr);
     if (r->type == REDIS_REPLY_ERROR) {
       // A wrong password is a configuration error, but it is reported the same way as an
@@ -182,14 +189,6 @@ void Redis::MarkUp() {
 }
 
 Result<RedisReply> Redis::Command(const std::vector<std::string>& argv) {
-  std::vector<const char*> ptrs;
-  std::vector<size_t> lens;
-  ptrs.reserve(argv.size());
-  lens.reserve(argv.size());
-  for (const std::string& a : argv) {
-    ptrs.push_back(a.data());
-    lens.push_back(a.size());
-  }
   // A pooled connection may have died with a Redis restart since it was used: the command
   // is tried once more on a fresh one before Redis counts as down.
   for (int attempt = 0;; ++attempt) {
@@ -213,8 +212,7 @@ Result<RedisReply> Redis::Command(const std::vector<std::string>& argv) {
       }
       c = std::move(fresh).value();
     }
-    ReplyPtr r(static_cast<redisReply*>(
-        redisCommandArgv(c.get(), static_cast<int>(argv.size()), ptrs.data(), lens.data())));
+    ReplyPtr r = Run(c.get(), argv);
     if (!r) {
       // The connection is broken (timeout, reset): dropped with `c`, never reused.
       if (pooled) continue;

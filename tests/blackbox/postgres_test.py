@@ -10,55 +10,31 @@ import json
 import os
 import signal
 import subprocess
-import tempfile
-import threading
 import time
 import unittest
 
 import server_harness as h
 from server_harness import ServerTestCase
 
-PG_SERVER = os.path.join(h.ROOT, "scripts", "pg_server.sh")
-
-
-class PostgresServer:
+class PostgresServer(h.ThrowawayService):
     """A throwaway PostgreSQL that a test may stop and start again on the same port."""
 
     def __init__(self):
-        self.tmp = tempfile.TemporaryDirectory(prefix="engram-pg-")
-        self.dir = os.path.join(self.tmp.name, "pg")
-        self.url = self.start()
-
-    def start(self):
-        return subprocess.run([PG_SERVER, "start", self.dir], check=True, capture_output=True,
-                              text=True, timeout=120).stdout.strip()
-
-    def stop(self):
-        subprocess.run([PG_SERVER, "stop", self.dir], check=True, capture_output=True,
-                       timeout=120)
-
-    def close(self):
-        try:
-            self.stop()
-        finally:
-            self.tmp.cleanup()
+        super().__init__("pg_server.sh", "engram-pg-")
 
 
-class WriteLoad:
+class WriteLoad(h.LoadThreads):
     """Threads that add memories (infer off) through the given ports until stopped; records
     every reply's status and each acknowledged id with the port that acknowledged it."""
 
     def __init__(self, ports, threads=4):
+        super().__init__(threads)
         self.ports = ports
-        self.stop_flag = threading.Event()
-        self.lock = threading.Lock()
         self.acked = []       # (id, user)
         self.statuses = {}    # status -> count
         self.slowest = 0.0    # seconds, the longest reply
         self.bad_bodies = []  # non-2xx replies that were not the JSON error body
         self.errors = []      # non-2xx replies
-        self.threads = [threading.Thread(target=self.run, args=(i,), daemon=True)
-                        for i in range(threads)]
 
     def run(self, n):
         i = 0
@@ -93,20 +69,11 @@ class WriteLoad:
                         self.bad_bodies.append(r)
             time.sleep(0.005)
 
-    def __enter__(self):
-        for t in self.threads:
-            t.start()
-        return self
-
-    def __exit__(self, *exc):
-        self.stop_flag.set()
-        for t in self.threads:
-            t.join(30)
-
 
 class PostgresFaultsTest(ServerTestCase):
     # 503s are what these tests provoke: a stopped database, a readiness that follows it.
-    ROUTES_ANSWERING_5XX = ("POST /v1/memories", "GET /readyz", "GET /v1/memories/{id}")
+    ROUTES_ANSWERING_5XX = ("POST /v1/memories", "GET /readyz", "GET /v1/memories/{id}",
+                            "GET /v1/memories")
 
     def setUp(self):
         super().setUp()
@@ -132,6 +99,12 @@ class PostgresFaultsTest(ServerTestCase):
     def test_postgres_stopped_under_load_gives_503s_then_recovers_losing_nothing(self):
         s = self.start_server("--busy-timeout-ms", "2000", db=self.pg.url)
         c = s.client()
+        # A user whose index this replica has loaded (searched once) before the database stops.
+        loaded = c.request("POST", "/v1/memories", body={
+            "user_id": "reader", "content": "My sister Lena lives in Porto", "infer": False})
+        self.assertEqual(loaded.status, 201, loaded)
+        query = {"user_id": "reader", "query": "where does Lena live"}
+        self.assertEqual(c.request("POST", "/v1/search", body=query).status, 200)
         with WriteLoad([s.port]) as load:
             time.sleep(1.5)
             self.pg.stop()
@@ -142,6 +115,17 @@ class PostgresFaultsTest(ServerTestCase):
             self.assertIn("error", down.json())
             ready = c.request("GET", "/readyz")
             self.assertEqual(ready.status, 503, ready)
+            # Searches and contexts of a loaded user go on from memory (index and item cache).
+            found = c.request("POST", "/v1/search", body=query)
+            self.assertEqual(found.status, 200, found)
+            self.assertIn("Porto", found.json()["results"][0]["memory"]["content"])
+            context = c.request("POST", "/v1/context", body=dict(query, token_budget=200))
+            self.assertEqual(context.status, 200, context)
+            self.assertIn("Porto", context.text())
+            # A listing reads the database: 503 with the cause.
+            listing = c.request("GET", "/v1/memories", params={"user_id": "reader"})
+            self.assertEqual(listing.status, 503, listing)
+            self.assertIn("error", listing.json())
             time.sleep(1.5)
             self.pg.start()
             self.assertTrue(self.wait_ready(c, 200, 15), "never ready again: " + s.stderr())
@@ -252,12 +236,80 @@ class MigrateTest(ServerTestCase):
         hits = self.ok(c, "POST", "/v1/search", {"user_id": "bob", "query": "可乐"})
         self.assertTrue(any("可乐" in x["memory"]["content"] for x in hits["results"]), hits)
 
+    def test_a_newer_schema_or_an_unknown_role_stops_the_start_with_exit_code_2(self):
+        r = self.engram("-u", "ana", "add", "I live in Lisbon", db=self.pg.url)
+        self.assertEqual(r.returncode, 0, r.stderr)  # the schema exists now
+        subprocess.run(["psql", self.pg.url, "-qc", "INSERT INTO schema_version (version, name, "
+                        "applied_at) VALUES (999, 'from a later Engram', 0)"], check=True)
+        newer = self.engram("serve", "--port", str(h.free_port()), db=self.pg.url)
+        self.assertEqual(newer.returncode, 2, newer.stderr)
+        self.assertIn("schema version 999 is newer than this Engram supports", newer.stderr)
+        ghost = self.pg.url.replace("://engram@", "://ghost:hunter2@", 1)
+        unknown = self.engram("serve", "--port", str(h.free_port()), db=ghost)
+        self.assertEqual(unknown.returncode, 2, unknown.stderr)
+        self.assertIn('role "ghost" does not exist', unknown.stderr)
+        self.assertIn("ghost:***@", unknown.stderr)
+        self.assertNotIn("hunter2", unknown.stderr)
+
     def test_bad_arguments_are_usage_errors(self):
         r = self.engram("migrate", "--from", os.path.join(self.dir, "none.db"), "--to",
                         self.pg.url)
         self.assertEqual(r.returncode, 3, r.stderr)
         r = self.engram("migrate", "--from", self.pg.url, "--to", self.pg.url)
         self.assertEqual(r.returncode, 2, r.stderr)
+
+
+class RunPgTest(ServerTestCase):
+    """`make run-pg` (scripts/run_pg.sh): PostgreSQL and Redis started on loopback, the server on
+    them; Ctrl-C (SIGINT to the process group, as a terminal sends it) stops all three, and a
+    second run finds the first run's memories."""
+
+    def run_pg(self, port, pg_dir, redis_dir):
+        env = dict(os.environ, PORT=str(port), PG_DIR=pg_dir, REDIS_DIR=redis_dir)
+        env.pop("ENGRAM_DB", None)
+        env.pop("ENGRAM_REDIS", None)
+        proc = subprocess.Popen([os.path.join(h.ROOT, "scripts", "run_pg.sh"),
+                                 os.path.dirname(h.ENGRAM)], env=env, cwd=self.dir,
+                                stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True,
+                                start_new_session=True)
+        self.addCleanup(lambda: proc.poll() is None and os.killpg(proc.pid, signal.SIGKILL))
+        deadline = time.monotonic() + 60
+        while time.monotonic() < deadline:
+            client = h.Client(port)  # a fresh one: a refused connection leaves it unusable
+            try:
+                if client.request("GET", "/readyz").status == 200:
+                    return proc, client
+            except (OSError, h.http.client.HTTPException):
+                pass
+            self.assertIsNone(proc.poll(), proc.stdout.read() if proc.poll() is not None else "")
+            time.sleep(0.2)
+        self.fail("make run-pg never ready")
+
+    def interrupt(self, proc):
+        os.killpg(proc.pid, signal.SIGINT)
+        out, _ = proc.communicate(timeout=60)
+        self.assertIn("PostgreSQL stopped", out)
+        return out
+
+    def test_run_pg_serves_on_postgres_and_redis_and_keeps_the_data(self):
+        pg_dir, redis_dir = os.path.join(self.dir, "pg"), os.path.join(self.dir, "redis")
+        port = h.free_port()
+        proc, c = self.run_pg(port, pg_dir, redis_dir)
+        ready = c.request("GET", "/readyz").json()
+        self.assertNotIn("degraded", ready)  # Redis answers
+        added = self.ok(c, "POST", "/v1/memories",
+                        {"user_id": "ana", "content": "I moved to Lisbon in May", "infer": False},
+                        expect=201)
+        out = self.interrupt(proc)
+        self.assertIn("postgres://engram_app@127.0.0.1:", out)  # an ordinary role, not a superuser
+        self.assertIn("Redis at redis://127.0.0.1:", out)
+        # Everything it started is stopped: its PostgreSQL refuses connections.
+        self.assertFalse(os.path.exists(os.path.join(pg_dir, "postmaster.pid")))
+        proc, c = self.run_pg(port, pg_dir, redis_dir)
+        got = self.ok(c, "GET", "/v1/memories/" + added["results"][0]["id"],
+                      params={"user_id": "ana"})
+        self.assertEqual(got["content"], "I moved to Lisbon in May")
+        self.interrupt(proc)
 
 
 if __name__ == "__main__":

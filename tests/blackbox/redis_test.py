@@ -8,8 +8,6 @@ it, the log says it once, and all of it recovers by itself when Redis returns.
 """
 
 import os
-import subprocess
-import tempfile
 import time
 import unittest
 
@@ -17,30 +15,11 @@ import server_harness as h
 from postgres_test import PostgresServer
 from server_harness import ServerTestCase
 
-REDIS_SERVER = os.path.join(h.ROOT, "scripts", "redis_server.sh")
-
-
-class RedisServer:
+class RedisServer(h.ThrowawayService):
     """A throwaway Redis that a test may stop and start again on the same port."""
 
     def __init__(self):
-        self.tmp = tempfile.TemporaryDirectory(prefix="engram-redis-")
-        self.dir = os.path.join(self.tmp.name, "redis")
-        self.url = self.start()
-
-    def start(self):
-        return subprocess.run([REDIS_SERVER, "start", self.dir], check=True, capture_output=True,
-                              text=True, timeout=60).stdout.strip()
-
-    def stop(self):
-        subprocess.run([REDIS_SERVER, "stop", self.dir], check=True, capture_output=True,
-                       timeout=60)
-
-    def close(self):
-        try:
-            self.stop()
-        finally:
-            self.tmp.cleanup()
+        super().__init__("redis_server.sh", "engram-redis-")
 
 
 class RedisTest(ServerTestCase):

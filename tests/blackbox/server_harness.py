@@ -26,6 +26,13 @@ CRASH_WRITER = None
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 
 
+def free_port():
+    """A loopback port free now (for servers the harness does not start itself)."""
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
 def clean_env():
     """The environment without ENGRAM_ settings."""
     return {k: v for k, v in os.environ.items() if not k.startswith("ENGRAM_")
@@ -244,6 +251,56 @@ class Server:
 
 
 _PG_DATABASES = __import__("itertools").count(1)
+
+
+class ThrowawayService:
+    """A server of the test's own started by one of scripts/*_server.sh (`start DIR` prints its
+    URL; `stop DIR` stops it, and a later start reuses the port), its files in a temporary
+    directory. Tests may stop and start it again."""
+
+    def __init__(self, script, prefix):
+        self.script = os.path.join(ROOT, "scripts", script)
+        self.tmp = tempfile.TemporaryDirectory(prefix=prefix)
+        self.dir = os.path.join(self.tmp.name, "data")
+        self.url = self.start()
+
+    def start(self):
+        return subprocess.run([self.script, "start", self.dir], check=True, capture_output=True,
+                              text=True, timeout=120).stdout.strip()
+
+    def stop(self):
+        subprocess.run([self.script, "stop", self.dir], check=True, capture_output=True,
+                       timeout=120)
+
+    def close(self):
+        try:
+            self.stop()
+        finally:
+            self.tmp.cleanup()
+
+
+class LoadThreads:
+    """A load run by `threads` threads calling self.run(n) until stop_flag is set: start them
+    with `with`, which stops and joins them at its end."""
+
+    def __init__(self, threads):
+        self.stop_flag = threading.Event()
+        self.lock = threading.Lock()
+        self.threads = [threading.Thread(target=self.run, args=(i,), daemon=True)
+                        for i in range(threads)]
+
+    def run(self, n):
+        raise NotImplementedError
+
+    def __enter__(self):
+        for t in self.threads:
+            t.start()
+        return self
+
+    def __exit__(self, *exc):
+        self.stop_flag.set()
+        for t in self.threads:
+            t.join(30)
 
 
 class ServerTestCase(unittest.TestCase):
