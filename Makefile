@@ -5,7 +5,7 @@ ASAN_BUILD ?= build-asan
 FUZZ_BUILD ?= build-fuzz
 JOBS       ?= $(shell nproc)
 
-.PHONY: all deps build run tour install uninstall test unit-test asan-test fuzz bench clean
+.PHONY: all deps build run run-pg tour install uninstall test unit-test asan-test fuzz bench clean
 
 all: build
 
@@ -23,6 +23,12 @@ build: deps $(BUILD)/build.ninja
 PORT ?= 8420
 run: build
 	$(BUILD)/engram --db ./engram-data/engram.db serve --port $(PORT)
+
+# The same server on PostgreSQL and Redis started on loopback (data in ./engram-data/pg, kept
+# between runs; PG_DIR=… to move it), as several replicas would use them: scripts/run_pg.sh.
+# ENGRAM_DB=postgres://… uses that database instead. Ctrl-C stops all three.
+run-pg: build
+	@PORT=$(PORT) scripts/run_pg.sh $(BUILD)
 
 # A short tour of the CLI on a fresh database under ./engram-data.
 tour: build

@@ -37,6 +37,11 @@ case "$cmd" in
       # The server's user must reach DIR: its parent (a mktemp directory, mode 700) gets o+x.
       chmod o+x "$(dirname "$(realpath "$dir")")"
       chown postgres: "$dir"
+      runuser -u postgres -- test -x "$dir" || {
+        echo "pg_server: the postgres user cannot reach $dir (a parent directory is closed to" \
+          "it): choose a directory under /var/tmp or /srv" >&2
+        exit 1
+      }
     fi
     chmod 700 "$dir"
     if [ ! -f "$dir/PG_VERSION" ]; then
@@ -47,10 +52,13 @@ case "$cmd" in
     if [ -f "$dir/engram-port" ]; then port=$(cat "$dir/engram-port"); else port=$(free_port); fi
     echo "$port" >"$dir/engram-port"
     [ "$(id -u)" -eq 0 ] && chown postgres: "$dir/engram-port"
-    # Tests want speed over durability of a throwaway cluster: no fsync.
+    # Tests want speed over durability of a throwaway cluster: no fsync. PG_DURABLE=1 (make
+    # run-pg, whose data is meant to last) keeps PostgreSQL's durable defaults.
+    fast="-c fsync=off -c full_page_writes=off -c synchronous_commit=off"
+    [ "${PG_DURABLE:-0}" = 1 ] && fast=""
     as_owner "$PG_BIN/pg_ctl" -D "$dir" -l "$dir/server.log" -w -t 60 \
-      -o "-p $port -k $dir -c listen_addresses=127.0.0.1 -c fsync=off -c full_page_writes=off \
--c synchronous_commit=off -c max_connections=200 -c shared_buffers=64MB" start >/dev/null ||
+      -o "-p $port -k $dir -c listen_addresses=127.0.0.1 $fast \
+-c max_connections=200 -c shared_buffers=64MB" start >/dev/null ||
       { cat "$dir/server.log" >&2; exit 1; }
     "$PG_BIN/createdb" -h 127.0.0.1 -p "$port" -U engram engram 2>/dev/null || true
     echo "postgres://engram@127.0.0.1:$port/engram"
