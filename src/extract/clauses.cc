@@ -333,18 +333,27 @@ std::string Trim(std::string_view s) {
   return std::string(s.substr(b, e - b + 1));
 }
 
-// Emoji and other symbols end a clause's text but say nothing a pattern reads.
+// Emoji, pictographs and dingbats, with the joiners and variation selectors that build emoji
+// sequences. Not every 4-byte character: CJK Extension B and later (U+20000 on) are words,
+// as in names (𠮷).
+bool IsSymbolCodepoint(char32_t c) {
+  return (c >= 0x1F000 && c <= 0x1FAFF) || (c >= 0x2600 && c <= 0x27BF) ||
+         (c >= 0xE0000 && c <= 0xE007F) || c == 0x200D || (c >= 0xFE00 && c <= 0xFE0F);
+}
+
+bool IsAsciiAlnum(char c) { return std::isalnum(static_cast<unsigned char>(c)) != 0; }
+
+// Emoji and other symbols end a clause's text but say nothing a pattern reads. One between two
+// letters or digits leaves a space: "s🐱fish" is not the word "sfish".
 std::string DropSymbols(std::string_view s) {
   std::string out;
   for (size_t i = 0; i < s.size();) {
-    auto b = static_cast<unsigned char>(s[i]);
-    size_t n = CodepointLength(s, i);
-    if (n == 4 || (n == 3 && b == 0xE2 && i + 1 < s.size() &&
-                   (static_cast<unsigned char>(s[i + 1]) == 0x9C ||
-                    static_cast<unsigned char>(s[i + 1]) == 0x9D ||
-                    static_cast<unsigned char>(s[i + 1]) == 0x98 ||
-                    static_cast<unsigned char>(s[i + 1]) == 0x99))) {
-      i += n;  // emoji, dingbats and miscellaneous symbols
+    const size_t n = CodepointLength(s, i);
+    if (IsSymbolCodepoint(CodepointAt(s, i))) {
+      i += n;
+      if (!out.empty() && IsAsciiAlnum(out.back()) && i < s.size() && IsAsciiAlnum(s[i])) {
+        out += ' ';
+      }
       continue;
     }
     out.append(s.substr(i, n));

@@ -38,6 +38,17 @@ TEST(RuleExtractorEnTest, ANameInTheNextClauseNamesThePet) {
   }
 }
 
+// An emoji is dropped without joining the words on each side of it into one nobody said, and a
+// character past the Basic Multilingual Plane that is a word (CJK Extension B, as in 𠮷野家) is
+// not taken for an emoji (found by fuzz/extractor_fuzzer).
+TEST(RuleExtractorEnTest, EmojiAreDroppedWithoutJoiningWords) {
+  EXPECT_EQ(One("I'm allergic to s\U0001F431fish").content, "User is allergic to s fish");
+  EXPECT_EQ(One("I'm allergic to shellfish \U0001F990\U0001F990").content,
+            "User is allergic to shellfish");
+  const Candidate c = One("I love \U00020BB7野家");
+  EXPECT_NE(c.content.find("\U00020BB7野家"), std::string::npos) << c.content;
+}
+
 TEST(RuleExtractorEnTest, Location) {
   // The content is the user's clause in the third person; the slot and value are what conflict
   // detection reads.
