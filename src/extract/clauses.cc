@@ -326,11 +326,9 @@ bool StartsWithAt(std::string_view low, size_t i, std::string_view word) {
   return e == low.size() || !std::isalnum(static_cast<unsigned char>(low[e]));
 }
 
+// Spaces, commas and dashes off both ends; a period off the front only.
 std::string Trim(std::string_view s) {
-  size_t b = s.find_first_not_of(" \t,:;.-—–");
-  if (b == std::string_view::npos) return "";
-  size_t e = s.find_last_not_of(" \t,:;-—–");
-  return std::string(s.substr(b, e - b + 1));
+  return std::string(TrimCodepoints(s, U" \t,:;.-—–", U" \t,:;-—–"));
 }
 
 // Emoji, pictographs and dingbats, with the joiners and variation selectors that build emoji

@@ -13,12 +13,7 @@ namespace {
 
 std::string Lower(std::string_view s) { return LowerAscii(s); }
 
-std::string Trim(std::string_view s) {
-  size_t b = s.find_first_not_of(" ,.!;:—–-");
-  if (b == std::string_view::npos) return "";
-  size_t e = s.find_last_not_of(" ,.!;:—–-");
-  return std::string(s.substr(b, e - b + 1));
-}
+std::string Trim(std::string_view s) { return std::string(TrimCodepoints(s, U" ,.!;:—–-")); }
 
 std::vector<std::string> SplitWords(std::string_view s) {
   std::vector<std::string> out;

@@ -6,6 +6,7 @@
 
 #include "extract/clauses.h"
 #include "extract/extraction_test_util.h"
+#include "text/utf8.h"
 
 namespace engram {
 namespace {
@@ -47,6 +48,21 @@ TEST(RuleExtractorEnTest, EmojiAreDroppedWithoutJoiningWords) {
             "User is allergic to shellfish");
   const Candidate c = One("I love \U00020BB7野家");
   EXPECT_NE(c.content.find("\U00020BB7野家"), std::string::npos) << c.content;
+}
+
+// A clause's ends are trimmed by whole characters: a Chinese character whose last byte is a
+// byte of a dash kept whole (found by fuzz/extractor_fuzzer: the content was not UTF-8).
+TEST(RuleExtractorEnTest, TrimmingNeverCutsACharacter) {
+  for (const Candidate& c : Extract("eating-out budget is 600/month from now on, 三月打 —")) {
+    EXPECT_TRUE(IsValidUtf8(c.content)) << c.content;
+  }
+  const std::vector<Candidate> got =
+      Extract("h明年he eating-out budget to 600/month from now on0my+ra三月打");
+  ASSERT_FALSE(got.empty());
+  for (const Candidate& c : got) {
+    EXPECT_TRUE(IsValidUtf8(c.content)) << c.content;
+    EXPECT_TRUE(c.content.ends_with("三月打")) << c.content;
+  }
 }
 
 TEST(RuleExtractorEnTest, Location) {

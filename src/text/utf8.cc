@@ -17,6 +17,24 @@ bool IsValidUtf8(std::string_view s, size_t* bad_offset) {
   return true;
 }
 
+std::string_view TrimCodepoints(std::string_view s, std::u32string_view front_chars,
+                                std::u32string_view back_chars) {
+  size_t b = 0;
+  while (b < s.size()) {
+    size_t next = b;
+    if (front_chars.find(NextCodepoint(s, &next)) == std::u32string_view::npos) break;
+    b = next;
+  }
+  size_t e = s.size();
+  while (e > b) {
+    const size_t start = CodepointStart(s, e - 1);
+    size_t at = start;
+    if (back_chars.find(NextCodepoint(s, &at)) == std::u32string_view::npos) break;
+    e = start;
+  }
+  return s.substr(b, e - b);
+}
+
 size_t CountCodepoints(std::string_view s) {
   size_t n = 0;
   for (size_t i = 0; i < s.size(); NextCodepoint(s, &i)) ++n;

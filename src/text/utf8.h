@@ -59,4 +59,13 @@ inline size_t CodepointStart(std::string_view s, size_t i) {
   return i;
 }
 
+// `s` without the characters of `chars` at either end, compared as whole characters: a byte
+// set such as std::string_view::find_last_not_of(" —") would also strip the last byte of
+// any character ending in one of the dash's bytes (打 is E6 89 93, – is E2 80 93).
+std::string_view TrimCodepoints(std::string_view s, std::u32string_view front_chars,
+                                std::u32string_view back_chars);
+inline std::string_view TrimCodepoints(std::string_view s, std::u32string_view chars) {
+  return TrimCodepoints(s, chars, chars);
+}
+
 }  // namespace engram

@@ -112,3 +112,19 @@ TEST(Utf8Test, CodepointStartNeverSplitsACharacter) {
 
 }  // namespace
 }  // namespace engram
+
+namespace engram {
+namespace {
+
+// Whole characters are trimmed, never a byte of another one: 打 (E6 89 93) ends in a byte of
+// the en dash (E2 80 93), € (E2 82 AC) begins with one.
+TEST(Utf8Test, TrimCodepointsComparesWholeCharacters) {
+  EXPECT_EQ(TrimCodepoints("— 三月打 –", U" —–"), "三月打");
+  EXPECT_EQ(TrimCodepoints("€5, —", U" ,—–"), "€5");
+  EXPECT_EQ(TrimCodepoints(" ,, ", U" ,"), "");
+  EXPECT_EQ(TrimCodepoints("", U" "), "");
+  EXPECT_EQ(TrimCodepoints(".a.", U".", U""), "a.");
+}
+
+}  // namespace
+}  // namespace engram
