@@ -136,6 +136,26 @@ std::optional<std::string> BareCorrectionValue(std::string_view clause, bool zh)
   return zh ? ChineseValue(clause) : EnglishValue(clause);
 }
 
+namespace {
+
+// [b, e) of `s` is a whole word: no ASCII letter or digit runs on into it from either side
+// ("9" in "Sunday9" is not one). A Chinese neighbour is a boundary: Chinese has no spaces.
+bool Whole(std::string_view s, size_t b, size_t e) {
+  auto alnum = [&](size_t i) { return std::isalnum(static_cast<unsigned char>(s[i])) != 0; };
+  return (b == 0 || !alnum(b - 1) || !alnum(b)) && (e >= s.size() || !alnum(e) || !alnum(e - 1));
+}
+
+// The first occurrence of `word` in `s` that is a whole word, or npos.
+size_t FindWhole(std::string_view s, std::string_view word) {
+  if (word.empty()) return std::string_view::npos;
+  for (size_t k = s.find(word); k != std::string_view::npos; k = s.find(word, k + 1)) {
+    if (Whole(s, k, k + word.size())) return k;
+  }
+  return std::string_view::npos;
+}
+
+}  // namespace
+
 std::optional<std::string> ReplaceValue(std::string_view content, std::string_view old_value,
                                         std::string_view new_value) {
   std::string out(content);
@@ -144,7 +164,7 @@ std::optional<std::string> ReplaceValue(std::string_view content, std::string_vi
   const bool new_digits = HasDigit(new_value);
   const bool old_digits = HasDigit(old_value);
   if (!old_value.empty() && new_digits == old_digits) {
-    if (size_t k = out.find(old_value); k != std::string::npos) {
+    if (size_t k = FindWhole(out, old_value); k != std::string::npos) {
       size_t len = old_value.size();
       // "Portland, Oregon" → "Portland Maine": the qualifier after the value goes with it
       if (out.compare(k + len, 2, ", ") == 0 && k + len + 2 < out.size() &&
@@ -158,7 +178,7 @@ std::optional<std::string> ReplaceValue(std::string_view content, std::string_vi
       return out;
     }
     const std::string low = Lower(out);
-    if (size_t k = low.find(Lower(old_value)); k != std::string::npos) {
+    if (size_t k = FindWhole(low, Lower(old_value)); k != std::string::npos) {
       out.replace(k, old_value.size(), new_value);
       return out;
     }
@@ -168,7 +188,7 @@ std::optional<std::string> ReplaceValue(std::string_view content, std::string_vi
   if (numeric) {
     auto span = NumberSpan(content, zh_value || !HasDigit(new_value));
     if (!span) span = NumberSpan(content, false);
-    if (!span) return std::nullopt;
+    if (!span || !Whole(content, span->first, span->second)) return std::nullopt;
     out.replace(span->first, span->second - span->first, new_value);
     return out;
   }

@@ -5,6 +5,7 @@
 #include <thread>
 
 #include "extract/clauses.h"
+#include "extract/corrections.h"
 #include "extract/extraction_test_util.h"
 #include "text/utf8.h"
 
@@ -62,6 +63,21 @@ TEST(RuleExtractorEnTest, TrimmingNeverCutsACharacter) {
   for (const Candidate& c : got) {
     EXPECT_TRUE(IsValidUtf8(c.content)) << c.content;
     EXPECT_TRUE(c.content.ends_with("三月打")) << c.content;
+  }
+}
+
+// A correction's value replaces a whole word of the fact, never part of one: "9" inside
+// "Sunday9" is no number to replace (found by fuzz/extractor_fuzzer: "Sundaynota9").
+TEST(RuleExtractorEnTest, ACorrectionReplacesOnlyWholeWords) {
+  EXPECT_EQ(extract::ReplaceValue("User's dad arrives Sunday9", "", "10"), std::nullopt);
+  EXPECT_EQ(extract::ReplaceValue("User's son is in 4th grade", "4th", "5th"),
+            "User's son is in 5th grade");
+  // "Max" is no word of it: the name as a whole is what the correction names, not "Rexine".
+  EXPECT_EQ(extract::ReplaceValue("User's dog Maxine is 3", "Max", "Rex"), "User's dog Rex is 3");
+  EXPECT_EQ(extract::ReplaceValue("User's dog Max is 3", "Max", "Rex"), "User's dog Rex is 3");
+  EXPECT_EQ(extract::ReplaceValue("User lives in 杭州", "杭州", "苏州"), "User lives in 苏州");
+  for (const Candidate& c : Extract("actually my dad arrives Sunday9, nota9")) {
+    EXPECT_EQ(c.content.find("Sundaynota9"), std::string::npos) << c.content;
   }
 }
 
