@@ -68,6 +68,15 @@ void PrintReport(const WritePathReport& r, bool failures) {
     failed_extractions += static_cast<int64_t>(c.extraction_errors.size());
     kept += c.kept_turns;
   }
+  auto count = [](const std::map<std::string, int64_t>& m, const char* l) {
+    auto it = m.find(l);
+    return it == m.end() ? int64_t{0} : it->second;
+  };
+  std::cout << "fragments (a name or number of the sentence in no fact): en "
+            << count(r.fragments_by_language, "en") << ", zh "
+            << count(r.fragments_by_language, "zh") << "; splices (a word nobody said): en "
+            << count(r.splices_by_language, "en") << ", zh " << count(r.splices_by_language, "zh")
+            << "\n";
   std::cout << kept << " turns kept";
   if (failed_extractions > 0) {
     std::cout << "; extraction failed for " << failed_extractions
@@ -81,6 +90,10 @@ void PrintReport(const WritePathReport& r, bool failures) {
     for (const std::string& f : c.failures) std::cout << "  - " << f << "\n";
     for (const std::string& s : c.stored) std::cout << "    " << s << "\n";
   }
+  for (const WritePathCaseResult& c : r.cases) {
+    for (const std::string& p : c.provenance) std::cout << "\n" << c.id << ": " << p;
+  }
+  std::cout << "\n";
 }
 
 json ReportJson(const WritePathReport& r) {
@@ -96,8 +109,10 @@ json ReportJson(const WritePathReport& r) {
   }
   json failed = json::array();
   json errors = json::array();
+  json provenance = json::array();
   for (const WritePathCaseResult& c : r.cases) {
     if (!c.passed) failed.push_back({{"id", c.id}, {"failures", c.failures}, {"stored", c.stored}});
+    if (!c.provenance.empty()) provenance.push_back({{"id", c.id}, {"lines", c.provenance}});
     if (!c.extraction_errors.empty()) {
       errors.push_back({{"id", c.id},
                         {"passed", c.passed},
@@ -106,10 +121,17 @@ json ReportJson(const WritePathReport& r) {
                         {"stored", c.stored}});
     }
   }
-  return {{"cases", r.cases.size()},  {"messages", r.messages},
-          {"seconds", r.seconds},     {"added_after_failure", r.added_after_failure},
-          {"categories", categories}, {"languages", languages},
-          {"failed", failed},         {"extraction_errors", errors}};
+  return {{"cases", r.cases.size()},
+          {"messages", r.messages},
+          {"seconds", r.seconds},
+          {"added_after_failure", r.added_after_failure},
+          {"categories", categories},
+          {"languages", languages},
+          {"failed", failed},
+          {"extraction_errors", errors},
+          {"splices", r.splices_by_language},
+          {"fragments", r.fragments_by_language},
+          {"provenance", provenance}};
 }
 
 // The fixtures' any-memory rate and type precision per language, or null when absent.

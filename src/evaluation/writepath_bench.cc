@@ -9,6 +9,7 @@
 #include "engram/clock.h"
 #include "engram/engine.h"
 #include "engram/write_path.h"
+#include "extract/provenance.h"
 
 namespace engram {
 namespace {
@@ -185,6 +186,65 @@ Result<std::vector<Case>> ReadCases(const std::string& path) {
   return out;
 }
 
+// A name or number `fact` holds: as a word for names, anywhere for digits ("3" in "2026-03-03").
+bool Holds(const std::string& fact_lower, const std::string& token) {
+  return fact_lower.find(Lower(token)) != std::string::npos;
+}
+
+// The sentence shares something with the fact: a name or number, or a word of four letters or
+// more, or (Chinese) two characters in a row.
+bool DrawnFrom(const std::string& fact_lower, const std::string& sentence) {
+  for (const std::string& t : extract::KeyTokens(sentence)) {
+    if (Holds(fact_lower, t)) return true;
+  }
+  const std::string low = Lower(sentence);
+  for (size_t i = 0; i < low.size();) {
+    const auto c = static_cast<unsigned char>(low[i]);
+    if (c >= 'a' && c <= 'z') {
+      size_t e = i;
+      while (e < low.size() && low[e] >= 'a' && low[e] <= 'z') ++e;
+      if (e - i >= 4 && fact_lower.find(low.substr(i, e - i)) != std::string::npos) return true;
+      i = e;
+    } else if (c >= 0xE0 && i + 6 <= low.size() && static_cast<unsigned char>(low[i + 3]) >= 0xE0) {
+      if (fact_lower.find(low.substr(i, 6)) != std::string::npos) return true;
+      i += 3;
+    } else {
+      ++i;
+    }
+  }
+  return false;
+}
+
+// Splices among the facts one message wrote (`written`: ADD, UPDATE, SUPERSEDE), fragments
+// among all it gave (`facts`: with those it reinforced); `said` is every message of the user in
+// the case so far, this one included.
+void CountProvenance(const std::string& message, const std::vector<std::string>& written,
+                     const std::vector<std::string>& facts, const std::string& said,
+                     WritePathCaseResult* r) {
+  for (const std::string& f : written) {
+    const std::vector<std::string> unsaid = extract::UnsaidWords(f, said);
+    if (unsaid.empty()) continue;
+    ++r->splices;
+    r->provenance.push_back("splice: \"" + f + "\" has \"" + unsaid.front() + "\"");
+  }
+  if (facts.empty()) return;
+  std::vector<std::string> lowered;
+  for (const std::string& f : facts) lowered.push_back(Lower(f));
+  for (const std::string& sentence : extract::Sentences(message)) {
+    const bool drawn = std::any_of(lowered.begin(), lowered.end(),
+                                   [&](const std::string& f) { return DrawnFrom(f, sentence); });
+    if (!drawn) continue;
+    for (const std::string& t : extract::KeyTokens(sentence)) {
+      const bool kept = std::any_of(lowered.begin(), lowered.end(),
+                                    [&](const std::string& f) { return Holds(f, t); });
+      if (kept) continue;
+      ++r->fragments;
+      r->provenance.push_back("fragment: \"" + t + "\" of \"" + sentence + "\" is in no fact");
+      break;
+    }
+  }
+}
+
 std::string Describe(const MemoryItem& m) {
   std::string out = std::string(ToString(m.status)) + " " + std::string(ToString(m.type));
   if (IsKeptTurn(m)) out = std::string(ToString(m.status)) + " turn";
@@ -314,15 +374,28 @@ Result<WritePathReport> RunWritePathBench(const WritePathBenchOptions& options) 
     r.category = c.category;
     r.added_after_failure = c.added_after_failure;
     const Scope scope{"bench", c.id, "", ""};
+    std::string said;  // the user's messages so far
     for (const Message& m : c.messages) {
       clock.Set(m.at);
+      if (m.role == "user") said += m.text + "\n";
       auto written = writer.Remember(scope, {Turn{m.role, m.text, 0, ""}});
       ++report.messages;
       if (!written.ok()) {
         r.failures.push_back("write failed: " + written.status().ToString());
         continue;
       }
-      for (const WriteOutcome& w : written->writes) r.kept_turns += w.turn;
+      std::vector<std::string> written_facts, facts;  // facts: with those it reinforced (NOOP)
+      for (const WriteOutcome& w : written->writes) {
+        r.kept_turns += w.turn;
+        if (w.turn || w.memory.type == MemoryType::kMessage) continue;
+        facts.push_back(w.memory.content);
+        if (w.decision != WriteDecision::kNoop) written_facts.push_back(w.memory.content);
+      }
+      // A case about PII redacts on purpose what the fragment count looks for.
+      if (m.role == "user") {
+        CountProvenance(m.text, written_facts,
+                        c.category == "pii" ? std::vector<std::string>{} : facts, said, &r);
+      }
       if (!written->extraction_error.empty()) {
         r.extraction_errors.push_back("message " + std::to_string(&m - c.messages.data()) + ": " +
                                       written->extraction_error);
@@ -336,6 +409,8 @@ Result<WritePathReport> RunWritePathBench(const WritePathBenchOptions& options) 
     ++report.by_language[c.lang].total;
     report.by_language[c.lang].passed += r.passed;
     report.added_after_failure += c.added_after_failure;
+    report.splices_by_language[c.lang] += r.splices;
+    report.fragments_by_language[c.lang] += r.fragments;
     report.cases.push_back(std::move(r));
     if (options.progress) {
       options.progress(static_cast<int64_t>(report.cases.size()),

@@ -45,6 +45,13 @@ struct WritePathCaseResult {
   // Messages whose extraction failed ("message 2: unavailable: …"); their turns are kept.
   std::vector<std::string> extraction_errors;
   int64_t kept_turns = 0;  // turns the write path kept for this case
+  // Facts written (ADD, UPDATE, SUPERSEDE) holding a word or character the user never said in
+  // this case (extract::UnsaidWords): text made by splicing. Not part of passing.
+  int64_t splices = 0;
+  // Sentences a fact was drawn from whose names or numbers (extract::KeyTokens) are in none of
+  // the facts their message gave: a fact that lost the word that makes it useful.
+  int64_t fragments = 0;
+  std::vector<std::string> provenance;  // one line per splice or fragment, for reading
 };
 
 struct PassCount {
@@ -57,6 +64,7 @@ struct WritePathReport {
   std::vector<WritePathCaseResult> cases;
   std::map<std::string, std::map<std::string, PassCount>> by_category;  // category → lang → n
   std::map<std::string, PassCount> by_language;
+  std::map<std::string, int64_t> splices_by_language, fragments_by_language;
   int64_t added_after_failure = 0;
   double seconds = 0;
   int64_t messages = 0;

@@ -1,0 +1,46 @@
+// What counts as a word nobody said, and as a name or number a fact should keep.
+#include "extract/provenance.h"
+
+#include <gtest/gtest.h>
+
+namespace engram::extract {
+namespace {
+
+using Words = std::vector<std::string>;
+
+TEST(ProvenanceTest, AFactInTheUsersWordsAndTheTemplatesHasNothingUnsaid) {
+  EXPECT_EQ(UnsaidWords("User speaks French and a bit of Japanese",
+                        "I speak French and a bit of Japanese"),
+            Words{});
+  EXPECT_EQ(UnsaidWords("User's dad arrives on 2026-12-13", "my dad arrives on Sunday"), Words{});
+  EXPECT_EQ(UnsaidWords("User wants to quit", "I wanna quit"), Words{});
+  EXPECT_EQ(UnsaidWords("用户住在杭州滨江", "我现在住杭州滨江"), Words{});
+  EXPECT_EQ(UnsaidWords("用户2027年3月打算去日本（医生说）", "医生说我明年三月可以打算去日本了"), Words{});
+}
+
+TEST(ProvenanceTest, WordsAndCharactersNobodySaidAreNamed) {
+  // Spliced from two values, and a word made of two.
+  EXPECT_EQ(UnsaidWords("User's dad arrives Sundaynota", "my dad arrives Sunday, not a"),
+            Words{"sundaynota"});
+  EXPECT_EQ(UnsaidWords("User lives in Denver", "I moved to Boston"), Words{"denver"});
+  EXPECT_EQ(UnsaidWords("用户住在苏州", "我住在杭州"), Words{"苏"});
+}
+
+TEST(ProvenanceTest, KeyTokensAreNamesAndNumbersAFactShouldKeep) {
+  EXPECT_EQ(KeyTokens("I'm a Googler, my budget is $500 a month"), (Words{"Googler", "500"}));
+  // The first word, I, weekdays and months are not names; a time count resolves to a date.
+  EXPECT_EQ(KeyTokens("Dentist on Friday in March, I broke my wrist 3 weeks ago"), Words{});
+  // A value taken back is not one to keep.
+  EXPECT_EQ(KeyTokens("I live in Austin — sorry, I meant Dallas"), Words{"Dallas"});
+  EXPECT_EQ(KeyTokens("we're doing Porto instead of Lisbon"), Words{"Porto"});
+  EXPECT_EQ(KeyTokens("我电脑是M2那款，花了8000"), (Words{"2", "8000"}));
+  EXPECT_EQ(KeyTokens("3个月前搬的家"), Words{});
+}
+
+TEST(ProvenanceTest, SentencesSplitAtTheirEndsNotInsideNumbers) {
+  EXPECT_EQ(Sentences("I moved to Denver. It's 3.5 hours away! 我很开心。真的"),
+            (Words{"I moved to Denver", " It's 3.5 hours away", " 我很开心", "真的"}));
+}
+
+}  // namespace
+}  // namespace engram::extract
