@@ -34,9 +34,9 @@ set(CPACK_DEBIAN_FILE_NAME DEB-DEFAULT)  # engram_<version>_<arch>.deb
 set(CPACK_DEBIAN_PACKAGE_SECTION misc)
 set(CPACK_DEBIAN_PACKAGE_PRIORITY optional)
 # Depends: the shared libraries' packages, found by dpkg-shlibdeps (package dpkg-dev) from
-# the binary's DT_NEEDED; adduser for the postinst.
+# the binary's DT_NEEDED; adduser for the postinst; poppler-utils for PDF documents (pdftotext).
 set(CPACK_DEBIAN_PACKAGE_SHLIBDEPS ON)
-set(CPACK_DEBIAN_PACKAGE_DEPENDS "adduser")
+set(CPACK_DEBIAN_PACKAGE_DEPENDS "adduser, poppler-utils")
 set(CPACK_DEBIAN_PACKAGE_CONTROL_EXTRA
     ${ENGRAM_DEBIAN_DIR}/conffiles ${ENGRAM_DEBIAN_DIR}/postinst ${ENGRAM_DEBIAN_DIR}/prerm
     ${ENGRAM_DEBIAN_DIR}/postrm)

@@ -20,6 +20,9 @@ PACKAGES=(
   # Shared state of several replicas (issue 36): Redis and its C client; the routing test puts
   # two replicas behind nginx's consistent hash.
   redis-server libhiredis-dev nginx
+  # The knowledge tier (issue 39): Markdown and HTML parsers, and pdftotext for PDF documents
+  # (run as a child process by the server and `engram ingest`).
+  libcmark-dev libxml2-dev poppler-utils
 )
 
 missing=()

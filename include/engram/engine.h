@@ -24,6 +24,7 @@
 #include "engram/embedder.h"
 #include "engram/encryption.h"
 #include "engram/extraction.h"
+#include "engram/knowledge.h"
 #include "engram/lifecycle.h"
 #include "engram/listings.h"
 #include "engram/llm.h"
@@ -90,6 +91,8 @@ struct EngineOptions {
   // and the index snapshots are sealed with this key, and a new database is created sealed;
   // a sealed database cannot be opened without it. Null: plain files.
   std::shared_ptr<const EncryptionKey> encryption_key;
+  // The knowledge tier's limits on reading documents (include/engram/knowledge.h).
+  KnowledgeOptions knowledge;
 };
 
 // Progress of a long operation: items done so far of a total (total 0 when unknown).
@@ -301,10 +304,31 @@ class Engine {
   // An id already present is Conflict (kFail: nothing written) or skipped (kSkip).
   Result<ImportStats> Import(const std::vector<MemoryRecord>& records, OnConflict on_conflict);
 
+  // The knowledge tier (engine_knowledge.cc; include/engram/knowledge.h). Reads the document
+  // (a PDF through pdftotext, with limits), chunks it, embeds the chunks and stores them in one
+  // transaction, replacing a document of the same id in the scope. A document that cannot be
+  // read is InvalidArgument with *rejection (when given) saying why; nothing is changed then.
+  Result<IngestResult> IngestDocument(const KnowledgeScope& scope, const NewDocument& document,
+                                      DocumentProblem* rejection = nullptr);
+  // The scope's documents (exactly that tenant and agent_id), by doc_id, with chunk counts.
+  Result<std::vector<KnowledgeDocument>> ListDocuments(const KnowledgeScope& scope);
+  Result<DocumentDetail> GetDocument(const KnowledgeScope& scope, std::string_view doc_id);
+  // Hard delete of the document, its chunks and vectors (NotFound when absent). With `verify`,
+  // the files are then scanned for its texts and vectors as PurgeScopeVerified does (the
+  // embedded database only: InvalidArgument on PostgreSQL, before anything is deleted).
+  Result<DocumentDeletion> DeleteDocument(const KnowledgeScope& scope, std::string_view doc_id,
+                                          bool verify = false);
+  // The best chunks for the query among the tenant's shared documents and, when
+  // scope.agent_id is set, that agent's.
+  Result<std::vector<KnowledgeHit>> SearchKnowledge(const KnowledgeScope& scope,
+                                                    const KnowledgeQuery& query);
+
   // Hybrid keyword + vector search within the scope (active items by default), best first.
   // Returned items' access statistics count this read (persisted within about five seconds).
   Result<std::vector<SearchHit>> Search(const Scope& scope, const SearchQuery& query);
-  // Searches, then packs the results into a block that never exceeds the token budget.
+  // Searches, then packs the results into a block that never exceeds the token budget: the
+  // memories of the scope and (request.knowledge) the chunks SearchKnowledge finds for the
+  // scope's tenant and agent, each in a block of its own, chunks cited "[doc §section]".
   Result<ContextResult> BuildContext(const Scope& scope, const ContextRequest& request);
   // Stores a vector from the current embedder for every item that lacks one (all scopes).
   // Vectors of other models stay stored but are never compared with this model's.

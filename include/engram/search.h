@@ -5,6 +5,7 @@
 #include <string>
 #include <vector>
 
+#include "engram/knowledge.h"
 #include "engram/memory.h"
 
 namespace engram {
@@ -146,15 +147,27 @@ struct ContextRequest {
   // The user's profile as text (include/engram/profile.h, ProfileText), placed first; the
   // caller sizes it (the HTTP API gives it at most profile_share of the budget).
   std::string profile;
+  // What the block draws on: the user's memories and the knowledge tier's documents of the
+  // scope's tenant (shared) and agent (include/engram/knowledge.h). Either can be left out.
+  bool memories = true;
+  bool knowledge = true;
+  // Knowledge chunks considered, and the least score one needs (KnowledgeQuery). When both
+  // memories and chunks are found, the chunks take at most knowledge_share of what the
+  // profile and session block leave, and the memories the rest (each side gets what the other
+  // leaves unused). A scope without documents packs exactly as without this.
+  int knowledge_k = 5;
+  double knowledge_min_score = 0.15;
+  double knowledge_share = 0.4;
 };
 
 struct ContextResult {
-  std::string text;                 // the packed block; never over token_budget tokens
-  std::vector<SearchHit> memories;  // the memories included, in the order they appear
-  int tokens = 0;                   // approximate tokens of `text`
-  int session_turns = 0;            // recent turns included
-  bool session_summary = false;     // whether the session summary is included
-  bool profile = false;             // whether the profile leads the block
+  std::string text;                     // the packed block; never over token_budget tokens
+  std::vector<SearchHit> memories;      // the memories included, in the order they appear
+  int tokens = 0;                       // approximate tokens of `text`
+  int session_turns = 0;                // recent turns included
+  bool session_summary = false;         // whether the session summary is included
+  bool profile = false;                 // whether the profile leads the block
+  std::vector<KnowledgeHit> knowledge;  // the chunks included, in the order they appear
 };
 
 }  // namespace engram

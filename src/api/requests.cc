@@ -672,12 +672,40 @@ Result<SearchFilters> DecodeFilters(const json& filters) {
   return f;
 }
 
+// "sources": which sides a search or context draws on; both when absent, one or both named.
+void ReadSources(FieldReader& r, bool* memories, bool* knowledge) {
+  if (!r.Has("sources")) return;
+  std::vector<std::string> sources;
+  r.StringList("sources", &sources);
+  if (!r.status().ok()) return;
+  *memories = *knowledge = false;
+  for (const std::string& s : sources) {
+    if (s == "memories") {
+      *memories = true;
+    } else if (s == "knowledge") {
+      *knowledge = true;
+    } else {
+      r.Fail("sources", "entries must be memories or knowledge, not '" + s + "'");
+    }
+  }
+  if (r.status().ok() && !*memories && !*knowledge) {
+    r.Fail("sources", "must name memories, knowledge or both");
+  }
+}
+
+void ReadKnowledgeK(FieldReader& r, int* k) {
+  r.Int("knowledge_k", k);
+  if (r.status().ok() && (*k < 1 || *k > 50)) r.Fail("knowledge_k", "must be 1..50");
+}
+
 Result<SearchRequest> DecodeSearch(const json& body, const std::string& tenant,
                                    const Limits& limits) {
   FieldReader r(body, "request");
   r.CheckKnown({"user_id", "agent_id", "session_id", "query", "k", "filters", "min_score",
-                "explain", "fusion", "recent_turns", "diversify"});
+                "explain", "fusion", "recent_turns", "diversify", "sources", "knowledge_k"});
   SearchRequest req;
+  ReadSources(r, &req.memories, &req.knowledge);
+  ReadKnowledgeK(r, &req.knowledge_k);
   ReadScope(r, tenant, &req.scope);
   req.query.k = std::min(req.query.k, limits.max_k);  // a default above --max-k refuses all
   ReadQueryOptions(r, limits, &req.query);
@@ -697,8 +725,15 @@ Result<ContextApiRequest> DecodeContext(const json& body, const std::string& ten
                                         const Limits& limits) {
   FieldReader r(body, "request");
   r.CheckKnown({"user_id", "agent_id", "session_id", "query", "k", "filters", "min_score",
-                "recent_turns", "token_budget", "profile", "profile_share"});
+                "recent_turns", "token_budget", "profile", "profile_share", "sources",
+                "knowledge_k", "knowledge_share"});
   ContextApiRequest req;
+  ReadSources(r, &req.request.memories, &req.request.knowledge);
+  ReadKnowledgeK(r, &req.request.knowledge_k);
+  r.Number("knowledge_share", &req.request.knowledge_share);
+  if (r.status().ok() && !(req.request.knowledge_share >= 0 && req.request.knowledge_share <= 1)) {
+    r.Fail("knowledge_share", "must be 0..1");
+  }
   r.Bool("profile", &req.profile);
   r.Number("profile_share", &req.profile_share);
   if (r.status().ok() && !(req.profile_share > 0 && req.profile_share <= 1)) {

@@ -138,6 +138,12 @@ Result<MemoryPatch> DecodePatch(const nlohmann::json& body);
 struct SearchRequest {
   Scope scope;
   SearchQuery query;
+  // "sources": ["memories", "knowledge"] (the default: both). Knowledge hits are the chunks of
+  // the tenant's shared documents and the agent's (Engine::SearchKnowledge), at most
+  // knowledge_k ("knowledge_k", 1..50, default 5).
+  bool memories = true;
+  bool knowledge = true;
+  int knowledge_k = 5;
 };
 Result<SearchRequest> DecodeSearch(const nlohmann::json& body, const std::string& tenant,
                                    const Limits& limits);

@@ -215,14 +215,34 @@ json HitsToJson(const std::vector<SearchHit>& hits, bool explain) {
   return json::parse(HitsJsonText(hits, explain));
 }
 
+json KnowledgeHitsToJson(const std::vector<KnowledgeHit>& hits) {
+  json out = json::array();
+  for (const KnowledgeHit& h : hits) {
+    out.push_back({{"doc_id", h.doc_id},
+                   {"agent_id", h.agent_id},
+                   {"title", h.title},
+                   {"title_path", h.title_path},
+                   {"ordinal", h.ordinal},
+                   {"char_start", h.char_start},
+                   {"char_end", h.char_end},
+                   {"text", h.text},
+                   {"score", h.score},
+                   {"citation", KnowledgeCitation(h)}});
+  }
+  return out;
+}
+
 json ContextToJson(const ContextResult& context) {
   std::string memories;
   AppendHits(&memories, context.memories, /*explain=*/false);
-  return json{{"context", context.text},
-              {"memories", json::parse(memories)},
-              {"tokens", context.tokens},
-              {"session", {{"turns", context.session_turns}, {"summary", context.session_summary}}},
-              {"profile", context.profile}};
+  json out{{"context", context.text},
+           {"memories", json::parse(memories)},
+           {"tokens", context.tokens},
+           {"session", {{"turns", context.session_turns}, {"summary", context.session_summary}}},
+           {"profile", context.profile}};
+  // Only with chunks: a scope without documents answers exactly as before the knowledge tier.
+  if (!context.knowledge.empty()) out["knowledge"] = KnowledgeHitsToJson(context.knowledge);
+  return out;
 }
 
 json KeyToJson(const ApiKeyInfo& k) {

@@ -46,7 +46,11 @@ nlohmann::json HistoryListToJson(const std::vector<HistoryEntry>& history);
 // {"results": [{"id", "memory", "score", "explain"?}]}
 std::string HitsJsonText(const std::vector<SearchHit>& hits, bool explain);
 nlohmann::json HitsToJson(const std::vector<SearchHit>& hits, bool explain);
-// {"context", "memories": [{"id", "memory", "score"}], "tokens"}
+// One knowledge chunk found: {"doc_id", "agent_id", "title", "title_path", "ordinal",
+// "char_start", "char_end", "text", "score", "citation"}.
+nlohmann::json KnowledgeHitsToJson(const std::vector<KnowledgeHit>& hits);
+// {"context", "memories": [{"id", "memory", "score"}], "tokens"}, and "knowledge" (the chunks
+// included, as KnowledgeHitsToJson) when any are
 nlohmann::json ContextToJson(const ContextResult& context);
 
 // {"id", "tenant", "name", "role", "prefix", "created_at", "revoked_at"}; never the secret.

@@ -375,6 +375,7 @@ void AddBenchCommands(CLI::App& app, Context& ctx) {
   AddWritePathBenchCommand(bench, ctx);
   AddMaintenanceBenchCommand(bench, ctx);
   AddEncryptionBenchCommand(bench, ctx);
+  AddIngestBenchCommand(bench, ctx);
 }
 
 }  // namespace engram::cli

@@ -327,6 +327,7 @@ Engine* Context::OpenEngine(bool create) {
   options.encryption_key = key;
   options.create_if_missing = create;
   options.max_content_bytes = max_content_bytes;
+  options.knowledge = knowledge;
   options.busy_timeout_ms = busy_timeout_ms;
   options.index_memory_budget = index_memory_mb << 20;
   options.item_cache_bytes = item_cache_mb << 20;
@@ -548,6 +549,18 @@ int RunCli(int argc, char** argv) {
                  "Reject content longer than this (env ENGRAM_MAX_CONTENT_BYTES)")
       ->check(CLI::PositiveNumber)
       ->group(kMore);
+  app.add_option("--max-document-bytes", ctx.knowledge.max_document_bytes,
+                 "Refuse knowledge documents larger than this (413 document_too_large)")
+      ->envname("ENGRAM_MAX_DOCUMENT_BYTES")
+      ->capture_default_str()
+      ->check(CLI::PositiveNumber)
+      ->group(kMore);
+  app.add_option("--parser-timeout-ms", ctx.knowledge.parser_timeout_ms,
+                 "Time a PDF's text extraction (pdftotext) may take before it is killed")
+      ->envname("ENGRAM_PARSER_TIMEOUT_MS")
+      ->capture_default_str()
+      ->check(CLI::Range(100, 600000))
+      ->group(kMore);
   app.add_option("--embedder", ctx.embedder,
                  "hash (built in, offline) or openai (any "
                  "OpenAI-compatible /v1/embeddings) (env ENGRAM_EMBEDDER)")
@@ -624,6 +637,7 @@ int RunCli(int argc, char** argv) {
   AddTransferCommands(app, ctx);
   AddMigrateCommand(app, ctx);
   AddSearchCommands(app, ctx);
+  AddKnowledgeCommands(app, ctx);
   AddBenchCommands(app, ctx);
   AddServeCommands(app, ctx);
   AddMcpCommands(app, ctx);

@@ -36,6 +36,7 @@ struct Context {
   std::string session;
   bool json = false;
   size_t max_content_bytes = 16 * 1024;
+  KnowledgeOptions knowledge;  // --max-document-bytes, --parser-timeout-ms
   int busy_timeout_ms = EngineOptions{}.busy_timeout_ms;  // a write waits this long for a lock
   // Memory the loaded search indexes may use before the least recently used are evicted:
   // a quarter of physical memory, at least 2 GiB.
@@ -119,9 +120,11 @@ void AddTransferCommands(CLI::App& app, Context& ctx);
 void AddMigrateCommand(CLI::App& app, Context& ctx);
 void AddSearchCommands(CLI::App& app, Context& ctx);
 void AddBenchCommands(CLI::App& app, Context& ctx);
-void AddServeCommands(CLI::App& app, Context& ctx);       // serve, keys
-void AddMcpCommands(CLI::App& app, Context& ctx);         // mcp (stdio MCP server)
-void AddEncryptionCommands(CLI::App& app, Context& ctx);  // keygen, rekey
+void AddServeCommands(CLI::App& app, Context& ctx);         // serve, keys
+void AddMcpCommands(CLI::App& app, Context& ctx);           // mcp (stdio MCP server)
+void AddEncryptionCommands(CLI::App& app, Context& ctx);    // keygen, rekey
+void AddKnowledgeCommands(CLI::App& app, Context& ctx);     // ingest (the knowledge tier)
+void AddIngestBenchCommand(CLI::App* bench, Context& ctx);  // bench ingest
 
 int RunCli(int argc, char** argv);
 

@@ -84,6 +84,11 @@ void AddServeOptions(CLI::App* cmd, server::ServerOptions& o) {
   cmd->add_option("--max-body-bytes", o.max_body_bytes, "Largest request body (else 413)")
       ->envname("ENGRAM_MAX_BODY_BYTES")
       ->capture_default_str();
+  cmd->add_option("--knowledge-dir", o.knowledge_dir,
+                  "POST /v1/knowledge may name files under this directory by `path` (any key "
+                  "may then read them); unset: only uploaded documents")
+      ->envname("ENGRAM_KNOWLEDGE_DIR")
+      ->check(CLI::ExistingDirectory);
   cmd->add_option("--max-batch", o.limits.max_batch_items, "Most memories in one request")
       ->envname("ENGRAM_MAX_BATCH")
       ->capture_default_str()

@@ -26,6 +26,7 @@
 #include "engine/access_counts.h"
 #include "engine/background.h"
 #include "engine/engine_internal.h"
+#include "engine/knowledge_indexes.h"
 #include "engram/engine.h"
 
 namespace engram {
@@ -115,6 +116,16 @@ class Engine::Impl {
   Result<UserPage> ListUsers(std::string_view tenant, const PageRequest& page);
   Result<SessionPage> ListSessions(const Scope& scope, const PageRequest& page);
 
+  // The knowledge tier (engine_knowledge.cc).
+  Result<IngestResult> IngestDocument(const KnowledgeScope& scope, const NewDocument& document,
+                                      DocumentProblem* rejection);
+  Result<std::vector<KnowledgeDocument>> ListDocuments(const KnowledgeScope& scope);
+  Result<DocumentDetail> GetDocument(const KnowledgeScope& scope, std::string_view doc_id);
+  Result<DocumentDeletion> DeleteDocument(const KnowledgeScope& scope, std::string_view doc_id,
+                                          bool verify);
+  Result<std::vector<KnowledgeHit>> SearchKnowledge(const KnowledgeScope& scope,
+                                                    const KnowledgeQuery& query);
+
   const EngineOptions& options() const { return options_; }
   TimestampMs Now() const { return options_.clock->NowMs(); }
 
@@ -182,6 +193,12 @@ class Engine::Impl {
   uint64_t RemoteChangesOf(const std::string& key) const;
   // Another process changed the scope: its index goes, and a load of it in progress is not kept.
   void DropRemotelyChangedIndex(const Scope& scope);
+
+  // The knowledge tier's loaded indexes (engine_knowledge.cc builds them from the store).
+  std::unique_ptr<KnowledgeIndexes> MakeKnowledgeIndexes();
+  Result<std::shared_ptr<const KnowledgeIndex>> LoadKnowledgeIndex(
+      const KnowledgeScope& scope, KnowledgeFingerprint* fingerprint);
+  std::unique_ptr<KnowledgeIndexes> knowledge_indexes_ = MakeKnowledgeIndexes();
 
   std::unique_ptr<AddGroup> add_group_;
   AccessCounts access_;

@@ -125,6 +125,9 @@ Result<VerifiedPurge> Engine::Impl::PurgeTenant(std::string_view tenant, bool ve
     out.removed += removed;
   }
   if (users) *users = static_cast<int64_t>(ids.size());
+  // The tenant's knowledge documents (shared and every agent's) go with it.
+  ENGRAM_RETURN_IF_ERROR(store_->DeleteTenantKnowledge(tenant).status());
+  knowledge_indexes_->InvalidateTenant(std::string(tenant));
   out.purge_ms = MsSince(started);
   if (verify) {
     const auto scan_started = std::chrono::steady_clock::now();

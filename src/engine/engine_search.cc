@@ -4,6 +4,7 @@
 #include <cmath>
 #include <shared_mutex>
 
+#include "codec/item_validation.h"
 #include "core/status_macros.h"
 #include "engine/engine_impl.h"
 #include "engine/validation.h"
@@ -158,8 +159,27 @@ Result<ContextResult> Engine::Impl::BuildContext(const Scope& scope,
     return Status::InvalidArgument("token_budget must be between 16 and 32768, got " +
                                    std::to_string(request.token_budget));
   }
-  ENGRAM_ASSIGN_OR_RETURN(std::vector<SearchHit> hits, Search(scope, request.search));
-  return PackContext(hits, request);
+  if (!request.memories && !request.knowledge) {
+    return Status::InvalidArgument("a context needs memories, knowledge or both");
+  }
+  if (request.knowledge_share < 0 || request.knowledge_share > 1) {
+    return Status::InvalidArgument("knowledge_share must be 0..1");
+  }
+  std::vector<SearchHit> hits;
+  if (request.memories) {
+    ENGRAM_ASSIGN_OR_RETURN(hits, Search(scope, request.search));
+  } else {
+    ENGRAM_RETURN_IF_ERROR(ValidateScope(scope));
+  }
+  std::vector<KnowledgeHit> knowledge;
+  if (request.knowledge) {
+    KnowledgeQuery query{.text = request.search.text,
+                         .k = request.knowledge_k,
+                         .min_score = request.knowledge_min_score};
+    ENGRAM_ASSIGN_OR_RETURN(knowledge,
+                            SearchKnowledge(KnowledgeScope{scope.tenant, scope.agent_id}, query));
+  }
+  return PackContext(hits, knowledge, request);
 }
 
 Result<int64_t> Engine::Impl::Reembed(const ProgressFn& progress) {

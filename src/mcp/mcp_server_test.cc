@@ -145,7 +145,11 @@ TEST_F(McpServerTest, ToolsListDescribesEveryTool) {
     ASSERT_TRUE(schema.is_object()) << name;
     EXPECT_EQ(schema["type"], "object") << name;
     ASSERT_TRUE(schema["properties"].is_object()) << name;
-    EXPECT_TRUE(schema["properties"].contains("user_id")) << name;
+    // The memory tools act for a user; the knowledge tools on the tenant's (or an agent's)
+    // shared documents.
+    const bool knowledge = name == "search_knowledge" || name == "ingest_document" ||
+                           name == "list_documents" || name == "delete_document";
+    EXPECT_EQ(schema["properties"].contains("user_id"), !knowledge) << name;
     for (const json& required : schema.value("required", json::array())) {
       EXPECT_TRUE(schema["properties"].contains(required.get<std::string>())) << name;
     }
@@ -158,8 +162,41 @@ TEST_F(McpServerTest, ToolsListDescribesEveryTool) {
   EXPECT_EQ(names,
             (std::set<std::string>{"add_memory", "search_memories", "get_context", "list_memories",
                                    "get_memory", "update_memory", "delete_memory", "memory_history",
-                                   "get_profile", "recall_memories"}));
+                                   "get_profile", "recall_memories", "search_knowledge",
+                                   "ingest_document", "list_documents", "delete_document"}));
   EXPECT_EQ(tools.size(), names.size());
+}
+
+TEST_F(McpServerTest, KnowledgeDocumentsAreIngestedFoundCitedAndDeleted) {
+  Initialize();
+  json made = CallOk("ingest_document",
+                     {{"doc_id", "hours"},
+                      {"format", "markdown"},
+                      {"content", "# Store hours\n\nThe store opens at nine on weekdays.\n"}});
+  EXPECT_EQ(made["document"]["chunks"], 1);
+  EXPECT_EQ(made["replaced"], false);
+  json found = CallOk("search_knowledge", {{"query", "when does the store open"}});
+  ASSERT_EQ(found["results"].size(), 1u) << found.dump();
+  EXPECT_EQ(found["results"][0]["citation"], "[hours §Store hours]");
+  // get_context (the server's default user) cites it; search_memories returns it beside the
+  // memories.
+  AddOne("I usually shop on Saturdays");
+  json ctx = CallOk("get_context", {{"query", "when does the store open"}});
+  EXPECT_NE(ctx["context"].get<std::string>().find("[hours §Store hours]"), std::string::npos)
+      << ctx.dump();
+  json hits = CallOk("search_memories", {{"query", "store open weekdays"}});
+  EXPECT_EQ(hits["knowledge"][0]["doc_id"], "hours");
+  EXPECT_EQ(CallOk("list_documents", json::object())["documents"].size(), 1u);
+  // An agent's documents are its own.
+  EXPECT_TRUE(CallOk("list_documents", {{"agent_id", "bot"}})["documents"].empty());
+  EXPECT_NE(CallError("ingest_document", {{"doc_id", "x"}, {"path", "/etc/passwd"}}).find("path"),
+            std::string::npos);
+  EXPECT_NE(CallError("ingest_document",
+                      {{"doc_id", "x"}, {"format", "pdf"}, {"content_base64", "aGVsbG8="}})
+                .find("unsupported_format"),
+            std::string::npos);
+  EXPECT_EQ(CallOk("delete_document", {{"doc_id", "hours"}})["chunks"], 1);
+  EXPECT_TRUE(CallOk("search_knowledge", {{"query", "store open"}})["results"].empty());
 }
 
 TEST_F(McpServerTest, AddMemoryTakesContentAndWarnsAboutTheTextAlias) {

@@ -2,6 +2,7 @@
 
 #include <array>
 
+#include "api/knowledge_api.h"
 #include "api/responses.h"
 #include "codec/field_reader.h"
 #include "codec/item_json.h"
@@ -91,8 +92,96 @@ Result<json> AddMemory(const ToolEnv& env, const json& args) {
 
 Result<json> SearchMemories(const ToolEnv& env, const json& args) {
   ENGRAM_ASSIGN_OR_RETURN(api::SearchRequest req, api::DecodeSearch(args, env.tenant, env.limits));
-  ENGRAM_ASSIGN_OR_RETURN(auto hits, env.engine->Search(req.scope, req.query));
-  return api::HitsToJson(hits, req.query.explain);
+  std::vector<SearchHit> hits;
+  if (req.memories) {
+    ENGRAM_ASSIGN_OR_RETURN(hits, env.engine->Search(req.scope, req.query));
+  }
+  json out = api::HitsToJson(hits, req.query.explain);
+  if (req.knowledge) {
+    KnowledgeQuery q{
+        .text = req.query.text, .k = req.knowledge_k, .min_score = req.query.min_score};
+    ENGRAM_ASSIGN_OR_RETURN(
+        auto chunks,
+        env.engine->SearchKnowledge(KnowledgeScope{req.scope.tenant, req.scope.agent_id}, q));
+    if (!chunks.empty()) out["knowledge"] = api::KnowledgeHitsToJson(chunks);
+  }
+  return out;
+}
+
+// The knowledge tools act on the tenant's (or an agent's) documents, not a user's; a user_id a
+// client adds to every call is ignored.
+json WithoutUser(const json& args) {
+  json out = args;
+  out.erase("user_id");
+  return out;
+}
+
+Result<std::string> AgentOf(const json& args) {
+  FieldReader r(args, "arguments");
+  std::string agent;
+  r.String("agent_id", &agent);
+  ENGRAM_RETURN_IF_ERROR(r.status());
+  return agent;
+}
+
+Result<json> SearchKnowledge(const ToolEnv& env, const json& arguments) {
+  const json args = WithoutUser(arguments);
+  FieldReader r(args, "arguments");
+  r.CheckKnown({"agent_id", "query", "k", "min_score"});
+  KnowledgeScope scope{env.tenant, ""};
+  KnowledgeQuery q;
+  r.String("agent_id", &scope.agent_id);
+  r.String("query", &q.text, /*required=*/true);
+  r.Int("k", &q.k);
+  r.OptNumber("min_score", &q.min_score);
+  ENGRAM_RETURN_IF_ERROR(r.status());
+  ENGRAM_ASSIGN_OR_RETURN(auto hits, env.engine->SearchKnowledge(scope, q));
+  return json{{"results", api::KnowledgeHitsToJson(hits)}};
+}
+
+Result<json> IngestDocument(const ToolEnv& env, const json& arguments) {
+  const json args = WithoutUser(arguments);
+  if (args.contains("path")) {
+    return Status::InvalidArgument(
+        "argument 'path': the MCP server reads no files; give content "
+        "or content_base64");
+  }
+  ENGRAM_ASSIGN_OR_RETURN(api::IngestApiRequest req, api::DecodeIngest(args, env.tenant));
+  if (!req.unsupported_format.empty()) {
+    return Status::InvalidArgument("unsupported_format: " + req.unsupported_format);
+  }
+  DocumentProblem problem = DocumentProblem::kNone;
+  auto result = env.engine->IngestDocument(req.scope, req.document, &problem);
+  if (!result.ok()) {
+    return problem == DocumentProblem::kNone
+               ? result.status()
+               : Status::InvalidArgument(std::string(ToString(problem)) + ": " +
+                                         result.status().message());
+  }
+  return api::IngestResultToJson(*result);
+}
+
+Result<json> ListDocuments(const ToolEnv& env, const json& arguments) {
+  const json args = WithoutUser(arguments);
+  FieldReader r(args, "arguments");
+  r.CheckKnown({"agent_id"});
+  ENGRAM_RETURN_IF_ERROR(r.status());
+  ENGRAM_ASSIGN_OR_RETURN(std::string agent, AgentOf(args));
+  ENGRAM_ASSIGN_OR_RETURN(auto docs, env.engine->ListDocuments(KnowledgeScope{env.tenant, agent}));
+  return api::DocumentListToJson(docs);
+}
+
+Result<json> DeleteDocument(const ToolEnv& env, const json& arguments) {
+  const json args = WithoutUser(arguments);
+  FieldReader r(args, "arguments");
+  r.CheckKnown({"agent_id", "doc_id"});
+  std::string doc_id;
+  r.String("doc_id", &doc_id, /*required=*/true);
+  ENGRAM_RETURN_IF_ERROR(r.status());
+  ENGRAM_ASSIGN_OR_RETURN(std::string agent, AgentOf(args));
+  ENGRAM_ASSIGN_OR_RETURN(auto deleted,
+                          env.engine->DeleteDocument(KnowledgeScope{env.tenant, agent}, doc_id));
+  return api::DocumentDeletionToJson(doc_id, deleted);
 }
 
 Result<json> GetContext(const ToolEnv& env, const json& args) {
@@ -188,7 +277,7 @@ struct ToolEntry {
 };
 
 // Names as in ToolDefinitions (the unit tests check that the two lists agree).
-constexpr std::array<ToolEntry, 10> kTools = {{
+constexpr std::array<ToolEntry, 14> kTools = {{
     {"add_memory", &AddMemory},
     {"search_memories", &SearchMemories},
     {"get_context", &GetContext},
@@ -199,6 +288,10 @@ constexpr std::array<ToolEntry, 10> kTools = {{
     {"memory_history", &MemoryHistory},
     {"get_profile", &GetProfile},
     {"recall_memories", &RecallMemories},
+    {"search_knowledge", &SearchKnowledge},
+    {"ingest_document", &IngestDocument},
+    {"list_documents", &ListDocuments},
+    {"delete_document", &DeleteDocument},
 }};
 
 const ToolEntry* FindTool(std::string_view name) {
@@ -216,6 +309,11 @@ Result<json> RunTool(const ToolEnv& env, std::string_view name, const json& argu
   const ToolEntry* tool = FindTool(name);
   if (!tool) return Status::InvalidArgument("unknown tool '" + std::string(name) + "'");
   if (!arguments.is_object()) return Status::InvalidArgument("arguments must be a JSON object");
+  // The knowledge tools belong to no user: they get the arguments as given.
+  if (name == "search_knowledge" || name == "ingest_document" || name == "list_documents" ||
+      name == "delete_document") {
+    return tool->run(env, arguments);
+  }
   ENGRAM_ASSIGN_OR_RETURN(json args, WithUser(env, arguments));
   return tool->run(env, args);
 }

@@ -177,6 +177,10 @@ json SearchTool(const api::Limits& limits) {
                           "How keyword and vector ranks are combined "
                           "(default weighted).");
   props["diversify"] = Bool("Skip near-duplicate results (default true).");
+  props["sources"] = ListOf(OneOf({"memories", "knowledge"}, "A source."),
+                            "What to search: the user's memories, the knowledge documents "
+                            "shared by the tenant and agent, or both (the default).");
+  props["knowledge_k"] = Int("How many knowledge chunks to return (default 5).", 1, 50);
   return Tool("search_memories", "Search memories",
               "Find the user's stored memories relevant to a query (hybrid keyword + semantic "
               "search), best first, with scores. Use before answering questions that may "
@@ -196,6 +200,17 @@ json ContextTool(const api::Limits& limits) {
   props["recent_turns"] = StrList("The latest conversation turns.");
   props["profile"] = {{"type", "boolean"},
                       {"description", "Lead the block with the user's profile (default false)."}};
+  props["sources"] = ListOf(OneOf({"memories", "knowledge"}, "A source."),
+                            "What the block draws on: the user's memories, the knowledge "
+                            "documents shared by the tenant and agent (cited [doc §section]), "
+                            "or both (the default).");
+  props["knowledge_k"] = Int("Most knowledge chunks considered (default 5).", 1, 50);
+  props["knowledge_share"] = {{"type", "number"},
+                              {"minimum", 0},
+                              {"maximum", 1},
+                              {"description",
+                               "Most of the budget knowledge takes when memories are found too "
+                               "(default 0.4; either side gets what the other leaves)."}};
   return Tool("get_context", "Get memory context",
               "Return the memories most relevant to a query packed into one text block that "
               "fits a token budget, ready to put into a prompt.",
@@ -307,12 +322,74 @@ json RecallTool() {
               ObjectSchema(std::move(props), {"messages"}), Hints(true, false, true));
 }
 
+json AgentProp(json& props) {
+  props["agent_id"] =
+      Str("The agent whose documents these are; leave out for the tenant's shared "
+          "documents.");
+  return props;
+}
+
+json SearchKnowledgeTool() {
+  json props = json::object();
+  AgentProp(props);
+  props["query"] = Str("What to look for, in natural language.");
+  props["k"] = Int("How many chunks to return (default 5).", 1, 50);
+  props["min_score"] = Score("Drop chunks scoring below this.");
+  return Tool("search_knowledge", "Search knowledge documents",
+              "Find passages of the shared knowledge documents (FAQs, product rules, manuals) "
+              "relevant to a query: the tenant's documents and, with agent_id, that agent's. "
+              "Each result cites its document, section (title path) and character range.",
+              ObjectSchema(std::move(props), {"query"}), Hints(true, false, true));
+}
+
+json IngestDocumentTool() {
+  json props = json::object();
+  AgentProp(props);
+  props["doc_id"] =
+      Str("The document's id ([A-Za-z0-9._:-]); ingesting the same id again "
+          "replaces the document. Default: the filename without its extension.");
+  props["title"] = Str("Its title (default: its first heading).");
+  props["format"] = OneOf({"text", "markdown", "html", "pdf"},
+                          "The document's format (default: by filename, else text).");
+  props["filename"] = Str("The file name it came from (tells the format and the default id).");
+  props["content"] = Str("The document's text (text, Markdown, HTML).");
+  props["content_base64"] = Str("The document's bytes in base64 (a PDF).");
+  props["chunk_tokens"] = Int("Chunk size in tokens (default 300).", 32, 4096);
+  props["overlap_tokens"] = Int("Tokens consecutive chunks share (default 40).", 0, 2048);
+  props["source"] = Str("Where it came from (a URL, a path), shown with it.");
+  props["metadata"] = {{"type", "object"}, {"description", "Free JSON about the document."}};
+  return Tool("ingest_document", "Ingest a knowledge document",
+              "Add a document to the shared knowledge (not a user's memories): it is chunked "
+              "along its headings, paragraphs and lists, and its passages are found by "
+              "search_knowledge and get_context. A document that cannot be read is refused "
+              "and the version stored before stays.",
+              ObjectSchema(std::move(props)), Hints(false, false, true));
+}
+
+json ListDocumentsTool() {
+  json props = json::object();
+  AgentProp(props);
+  return Tool("list_documents", "List knowledge documents",
+              "The knowledge documents of the tenant (or of agent_id), with their chunk counts.",
+              ObjectSchema(std::move(props)), Hints(true, false, true));
+}
+
+json DeleteDocumentTool() {
+  json props = json::object();
+  AgentProp(props);
+  props["doc_id"] = Str("The document to delete.");
+  return Tool("delete_document", "Delete a knowledge document",
+              "Erase a knowledge document, every chunk and vector of it, for good.",
+              ObjectSchema(std::move(props), {"doc_id"}), Hints(false, true, true));
+}
+
 }  // namespace
 
 json ToolDefinitions(const api::Limits& limits) {
   return json::array({AddMemoryTool(), SearchTool(limits), ContextTool(limits), ListTool(limits),
                       GetTool(), UpdateTool(), DeleteTool(), HistoryTool(), ProfileTool(),
-                      RecallTool()});
+                      RecallTool(), SearchKnowledgeTool(), IngestDocumentTool(),
+                      ListDocumentsTool(), DeleteDocumentTool()});
 }
 
 }  // namespace engram::mcp

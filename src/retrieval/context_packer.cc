@@ -133,4 +133,74 @@ ContextResult PackContext(const std::vector<SearchHit>& ranked, int token_budget
   return result;
 }
 
+std::string PackKnowledge(const std::vector<KnowledgeHit>& knowledge, int token_budget,
+                          std::vector<KnowledgeHit>* included) {
+  static constexpr const char* kKnowledgeHeader = "Relevant knowledge (most relevant first):\n";
+  included->clear();
+  int used = CountTokens(kKnowledgeHeader);
+  if (knowledge.empty() || used >= token_budget) return "";
+  std::string body;
+  for (const KnowledgeHit& hit : knowledge) {
+    const std::string cite = "- " + KnowledgeCitation(hit) + " ";
+    std::string line = cite + OneLine(hit.text) + "\n";
+    int cost = CountTokens(line);
+    if (used + cost > token_budget) {
+      if (!included->empty()) continue;
+      // Only the best chunk is cut to fit, as the best memory is.
+      const std::string text = OneLine(hit.text);
+      size_t lo = 0, hi = text.size();
+      line.clear();
+      while (lo < hi) {
+        const size_t mid = (lo + hi + 1) / 2;
+        std::string candidate = cite + CutUtf8(text, mid) + "…\n";
+        if (used + CountTokens(candidate) <= token_budget) {
+          line = std::move(candidate);
+          lo = mid;
+        } else {
+          hi = mid - 1;
+        }
+      }
+      if (line.empty()) continue;
+      cost = CountTokens(line);
+    }
+    body += line;
+    used += cost;
+    included->push_back(hit);
+  }
+  return included->empty() ? "" : kKnowledgeHeader + body;
+}
+
+ContextResult PackContext(const std::vector<SearchHit>& ranked,
+                          const std::vector<KnowledgeHit>& knowledge,
+                          const ContextRequest& request) {
+  if (knowledge.empty()) return PackContext(ranked, request);
+  // The profile and session block first, as without knowledge; then the two sides share what
+  // they leave.
+  ContextRequest lead_only = request;
+  ContextResult lead = PackContext({}, lead_only);
+  const int left = request.token_budget - lead.tokens;
+  std::vector<KnowledgeHit> chunks;
+  int knowledge_budget = ranked.empty() ? left : static_cast<int>(left * request.knowledge_share);
+  std::string knowledge_text = PackKnowledge(knowledge, knowledge_budget, &chunks);
+  ContextResult memories = PackContext(ranked, left - CountTokens(knowledge_text));
+  if (!ranked.empty()) {  // what the memories left unused goes to the knowledge
+    knowledge_text = PackKnowledge(knowledge, left - memories.tokens, &chunks);
+  }
+  // Token counts of joined texts need not add up exactly: shrink until the whole fits.
+  for (int attempt = 0; attempt < 8; ++attempt) {
+    ContextResult out = memories;
+    out.text = lead.text + memories.text +
+               (memories.text.empty() || knowledge_text.empty() ? "" : "\n") + knowledge_text;
+    out.tokens = CountTokens(out.text);
+    out.session_turns = lead.session_turns;
+    out.session_summary = lead.session_summary;
+    out.profile = lead.profile;
+    out.knowledge = chunks;
+    if (out.tokens <= request.token_budget) return out;
+    const int over = out.tokens - request.token_budget;
+    knowledge_text = PackKnowledge(knowledge, CountTokens(knowledge_text) - over, &chunks);
+  }
+  return lead;
+}
+
 }  // namespace engram

@@ -18,4 +18,16 @@ ContextResult PackContext(const std::vector<SearchHit>& ranked, int token_budget
 // leaves.
 ContextResult PackContext(const std::vector<SearchHit>& ranked, const ContextRequest& request);
 
+// The same with knowledge chunks (best first) in a block of their own after the memories:
+// "Relevant knowledge (most relevant first):" then "- [doc §A > B] text". With no chunks,
+// exactly PackContext(ranked, request). The budget is shared as ContextRequest says.
+ContextResult PackContext(const std::vector<SearchHit>& ranked,
+                          const std::vector<KnowledgeHit>& knowledge,
+                          const ContextRequest& request);
+
+// The knowledge block alone within `token_budget` (its header included); `included` gets the
+// chunks it holds.
+std::string PackKnowledge(const std::vector<KnowledgeHit>& knowledge, int token_budget,
+                          std::vector<KnowledgeHit>* included);
+
 }  // namespace engram

@@ -101,7 +101,8 @@ std::string AuditAction(const std::string& method, const std::string& route, boo
     return "read";
   }
   if (method == "DELETE") {
-    return route == "/v1/memories" || hard ? "purge" : "delete";
+    // A knowledge document's delete is always a hard one.
+    return route == "/v1/memories" || route == "/v1/knowledge/{id}" || hard ? "purge" : "delete";
   }
   return "write";
 }

@@ -252,6 +252,7 @@ class HttpServer::Impl {
     services_.jobs = write.jobs;
     services_.limits = options_.limits;
     services_.openapi_json = options_.openapi_json;
+    services_.knowledge_dir = options_.knowledge_dir;
     services_.reads_block = options_.reads_block;
     services_.audit = options_.audit;
     services_.redis = options_.redis;

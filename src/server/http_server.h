@@ -56,6 +56,9 @@ struct ServerOptions {
   int max_connections = 4096;
   int max_connections_per_ip = 256;
   std::string openapi_json;  // the document served at /openapi.json
+  // POST /v1/knowledge may name files under this directory by `path` (Services::knowledge_dir);
+  // empty: off.
+  std::string knowledge_dir;
   // The chat proxy at POST /v1/chat/completions (server/chat_proxy.h); off without an
   // upstream_url.
   ChatProxyOptions chat;

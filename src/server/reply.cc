@@ -41,6 +41,22 @@ Reply ErrorReply(const Status& status) {
   return JsonReply(api::ErrorToJson(status), http);
 }
 
+Reply DocumentErrorReply(const Status& status, DocumentProblem problem) {
+  switch (problem) {
+    case DocumentProblem::kNone:
+      return ErrorReply(status);
+    case DocumentProblem::kUnsupportedFormat:
+      return ProtocolError(415, ToString(problem), status.message());
+    case DocumentProblem::kTooLarge:
+      return ProtocolError(413, ToString(problem), status.message());
+    case DocumentProblem::kUnreadable:
+    case DocumentProblem::kParserTimeout:
+    case DocumentProblem::kEmpty:
+      return ProtocolError(422, ToString(problem), status.message());
+  }
+  return ErrorReply(status);
+}
+
 Reply ProtocolError(int http_status, std::string_view code, std::string message) {
   nlohmann::json body = {{"error", {{"code", code}, {"message", std::move(message)}}}};
   return JsonReply(body, http_status);

@@ -8,6 +8,7 @@
 #include <utility>
 #include <vector>
 
+#include "engram/knowledge.h"
 #include "engram/status.h"
 #include "server/stream_body.h"
 
@@ -30,6 +31,10 @@ int HttpStatusFor(StatusCode code);
 // {"error": {"code", "message"}} with the status HttpStatusFor gives. Messages of server-side
 // failures (500) are replaced by a generic one: they may name files or internals.
 Reply ErrorReply(const Status& status);
+// A document the knowledge tier could not read (Engine::IngestDocument's rejection), named in
+// the error's code: unsupported_format 415, document_too_large 413, unreadable_document,
+// parser_timeout and empty_document 422. kNone: ErrorReply(status).
+Reply DocumentErrorReply(const Status& status, DocumentProblem problem);
 // An error the HTTP layer itself raises: 401, 404 (no route), 405, 413, 429, ...
 Reply ProtocolError(int http_status, std::string_view code, std::string message);
 Reply JsonReply(const nlohmann::json& body, int status = 200);

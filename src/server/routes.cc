@@ -1,8 +1,11 @@
 #include "server/routes.h"
 
 #include <cstdlib>
+#include <filesystem>
+#include <fstream>
 #include <sstream>
 
+#include "api/knowledge_api.h"
 #include "api/responses.h"
 #include "codec/field_reader.h"
 #include "codec/item_json.h"
@@ -232,10 +235,104 @@ Reply Search(const Services& s, const Call& call) {
   return WithBody(call, s.limits, [&](const json& body) {
     auto req = api::DecodeSearch(body, call.tenant, s.limits);
     if (!req.ok()) return ErrorReply(req.status());
-    auto hits = s.engine->Search(req->scope, req->query);
-    if (!hits.ok()) return ErrorReply(hits.status());
-    return JsonTextReply(api::HitsJsonText(*hits, req->query.explain));
+    std::vector<SearchHit> hits;
+    if (req->memories) {
+      auto found = s.engine->Search(req->scope, req->query);
+      if (!found.ok()) return ErrorReply(found.status());
+      hits = std::move(found).value();
+    }
+    std::vector<KnowledgeHit> chunks;
+    if (req->knowledge) {
+      KnowledgeQuery q{
+          .text = req->query.text, .k = req->knowledge_k, .min_score = req->query.min_score};
+      auto found =
+          s.engine->SearchKnowledge(KnowledgeScope{req->scope.tenant, req->scope.agent_id}, q);
+      if (!found.ok()) return ErrorReply(found.status());
+      chunks = std::move(found).value();
+    }
+    std::string text = api::HitsJsonText(hits, req->query.explain);
+    // Only with chunks found: a scope without documents answers exactly as before.
+    if (!chunks.empty() && !text.empty() && text.back() == '}') {
+      text.pop_back();
+      text += ",\"knowledge\":" + DumpJson(api::KnowledgeHitsToJson(chunks)) + "}";
+    }
+    return JsonTextReply(std::move(text));
   });
+}
+
+// The file `path` names, read when the server allows paths (Services::knowledge_dir) and the
+// file lies under that directory once resolved.
+Result<std::string> ReadAllowedFile(const Services& s, const std::string& path) {
+  if (s.knowledge_dir.empty()) {
+    return Status::PermissionDenied(
+        "this server reads no files for ingestion: upload the content, or start engram serve "
+        "with --knowledge-dir DIR to allow paths under DIR");
+  }
+  std::error_code ec;
+  const auto root = std::filesystem::canonical(s.knowledge_dir, ec);
+  if (ec) return Status::Unavailable("--knowledge-dir " + s.knowledge_dir + " cannot be read");
+  const std::filesystem::path asked(path);
+  const auto file = std::filesystem::canonical(asked.is_absolute() ? asked : root / asked, ec);
+  const std::string prefix = root.string() + "/";
+  if (ec || !file.string().starts_with(prefix)) {
+    return Status::PermissionDenied("path '" + path +
+                                    "' is not a file under the server's "
+                                    "--knowledge-dir");
+  }
+  if (!std::filesystem::is_regular_file(file, ec)) {
+    return Status::NotFound("path '" + path + "' is not a regular file");
+  }
+  std::ifstream in(file, std::ios::binary);
+  std::string data((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+  if (!in.good() && !in.eof()) return Status::IOError("cannot read '" + path + "'");
+  return data;
+}
+
+// POST /v1/knowledge: a document uploaded (content, content_base64) or named by path.
+Reply IngestKnowledge(const Services& s, const Call& call) {
+  return WithBody(call, s.limits, [&](const json& body) {
+    auto req = api::DecodeIngest(body, call.tenant);
+    if (!req.ok()) return ErrorReply(req.status());
+    if (!req->path.empty()) {  // whether the path may be read comes first
+      auto data = ReadAllowedFile(s, req->path);
+      if (!data.ok()) return ErrorReply(data.status());
+      req->document.content = std::move(data).value();
+    }
+    if (!req->unsupported_format.empty()) {
+      return DocumentErrorReply(Status::InvalidArgument(req->unsupported_format),
+                                DocumentProblem::kUnsupportedFormat);
+    }
+    DocumentProblem problem = DocumentProblem::kNone;
+    auto result = s.engine->IngestDocument(req->scope, req->document, &problem);
+    if (!result.ok()) return DocumentErrorReply(result.status(), problem);
+    return JsonReply(api::IngestResultToJson(*result), result->replaced ? 200 : 201);
+  });
+}
+
+// GET /v1/knowledge?agent_id=: the scope's documents with their chunk counts.
+Reply ListKnowledge(const Services& s, const Call& call) {
+  auto target = api::DecodeKnowledgeParams(call.params, call.tenant, false);
+  if (!target.ok()) return ErrorReply(target.status());
+  return Respond<std::vector<KnowledgeDocument>>(s.engine->ListDocuments(target->scope),
+                                                 &api::DocumentListToJson);
+}
+
+// GET /v1/knowledge/{id}?agent_id=: the document with its chunks.
+Reply GetKnowledge(const Services& s, const Call& call) {
+  auto target = api::DecodeKnowledgeParams(call.params, call.tenant, false);
+  if (!target.ok()) return ErrorReply(target.status());
+  return Respond<DocumentDetail>(s.engine->GetDocument(target->scope, call.path_params.at("id")),
+                                 &api::DocumentDetailToJson);
+}
+
+// DELETE /v1/knowledge/{id}?agent_id=&verify=: hard delete, optionally proven by a file scan.
+Reply DeleteKnowledge(const Services& s, const Call& call) {
+  auto target = api::DecodeKnowledgeParams(call.params, call.tenant, true);
+  if (!target.ok()) return ErrorReply(target.status());
+  const std::string& doc = call.path_params.at("id");
+  auto deleted = s.engine->DeleteDocument(target->scope, doc, target->verify);
+  if (!deleted.ok()) return ErrorReply(deleted.status());
+  return JsonReply(api::DocumentDeletionToJson(doc, *deleted));
 }
 
 Reply Context(const Services& s, const Call& call) {
@@ -537,6 +634,11 @@ std::vector<Route> MakeRoutes(const Services& services) {
       {"GET", "/v1/memories/{id}/history", Access::kTenant, bind(&MemoryHistory)},
       {"POST", "/v1/search", Access::kTenant, bind(&Search), reads},
       {"POST", "/v1/context", Access::kTenant, bind(&Context), reads},
+      // Reading a PDF runs pdftotext; embedding and the commit take long for big documents.
+      {"POST", "/v1/knowledge", Access::kTenant, bind(&IngestKnowledge), Blocking::kYes},
+      {"GET", "/v1/knowledge", Access::kTenant, bind(&ListKnowledge)},
+      {"GET", "/v1/knowledge/{id}", Access::kTenant, bind(&GetKnowledge)},
+      {"DELETE", "/v1/knowledge/{id}", Access::kTenant, bind(&DeleteKnowledge), kWrites},
       // A user's whole store: long enough to stall an event loop's other connections.
       {"GET", "/v1/export", Access::kTenant, bind(&Export), Blocking::kYes},
       // A run over a whole tenant reads and writes for seconds or more.

@@ -50,6 +50,9 @@ struct Services {
   class AuditTrail* audit = nullptr;  // GET /v1/admin/audit; null: the route says it is off
   class ChatProxy* chat = nullptr;    // POST /v1/chat/completions; null: no upstream configured
   shared::Redis* redis = nullptr;     // shared state; its outage is a /readyz detail
+  // POST /v1/knowledge's `path`: files under this directory (resolved, links followed) may be
+  // ingested by any key of any tenant; empty (the default): `path` is refused.
+  std::string knowledge_dir;
 };
 
 // Where the server runs a route's handler.

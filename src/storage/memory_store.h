@@ -19,6 +19,7 @@
 #include <vector>
 
 #include "core/gated_mutex.h"
+#include "engram/knowledge.h"
 #include "engram/lifecycle.h"
 #include "engram/listings.h"
 #include "engram/memory.h"
@@ -140,6 +141,32 @@ struct ReviewWork {
   std::vector<int64_t> seqs;
 };
 
+// The knowledge tier (memory_store_knowledge.cc). A chunk to store with its vector.
+struct PendingChunk {
+  KnowledgeChunk chunk;
+  std::vector<float> vector;
+};
+
+// One stored chunk as an index load reads it: its key, its document and its vector (empty when
+// stored for another model than the one asked for).
+struct ScannedChunk {
+  int64_t seq = 0;
+  std::string doc_id;
+  std::string agent_id;
+  std::string title;
+  KnowledgeChunk chunk;
+  std::vector<float> vector;
+};
+
+// What changes whenever a knowledge scope's documents change (a loaded index is current while
+// it matches): documents, the sum of their versions, the latest update.
+struct KnowledgeFingerprint {
+  int64_t documents = 0;
+  int64_t versions = 0;
+  int64_t updated_at = 0;
+  bool operator==(const KnowledgeFingerprint&) const = default;
+};
+
 // Changes `item` in place. Returns true if it changed (the store then writes it and a history
 // row), false to leave it untouched, or an error to abort.
 using ItemMutation = std::function<Result<bool>(MemoryItem& item)>;
@@ -209,6 +236,34 @@ class MemoryStore {
   // job payloads, profile summaries) and every vector, over all tenants, in one read
   // transaction: what a trace found after a purge is checked against.
   Status ScanLiveData(const std::function<void(std::string_view data, bool vector)>& visit);
+
+  // The knowledge tier (memory_store_knowledge.cc). Every statement is bound to the
+  // KnowledgeScope's tenant and agent_id: another scope's documents are NotFound.
+  // Writes `doc` (doc_id, title, format, source, metadata, sizes, hash, chunking) and its chunks
+  // in one transaction, replacing the chunks of a document of that id stored before (its
+  // version + 1, created_at kept): a failure anywhere leaves the stored version as it was.
+  // Returns the document as stored; *replaced tells whether one was stored before.
+  Result<KnowledgeDocument> ReplaceDocument(const KnowledgeScope& scope,
+                                            const KnowledgeDocument& doc,
+                                            const std::vector<PendingChunk>& chunks,
+                                            TimestampMs now, bool* replaced);
+  // The scope's documents by doc_id, with their chunk counts.
+  Result<std::vector<KnowledgeDocument>> ListDocuments(const KnowledgeScope& scope);
+  Result<DocumentDetail> GetDocument(const KnowledgeScope& scope, std::string_view doc_id);
+  // Hard delete of the document, its chunks and their vectors in one transaction, then the
+  // WAL checkpointed as Purge does. Returns the chunks removed; NotFound when absent.
+  Result<int64_t> DeleteDocument(const KnowledgeScope& scope, std::string_view doc_id);
+  // The needles of one document (texts of its chunks, their vectors), for a verified delete.
+  Result<ScopeTraces> DocumentTraces(const KnowledgeScope& scope, std::string_view doc_id);
+  // Every chunk of the scope, with its vector when stored for `model`, in one read transaction.
+  Status ScanKnowledge(const KnowledgeScope& scope, const std::string& model,
+                       const std::function<Status(ScannedChunk&&)>& sink);
+  Result<KnowledgeFingerprint> GetKnowledgeFingerprint(const KnowledgeScope& scope);
+  // Stores a chunk's vector for `model` (re-embedding after a model change).
+  Status PutChunkVector(const KnowledgeScope& scope, int64_t chunk_seq, const std::string& model,
+                        const std::vector<float>& vector);
+  // Every document of the tenant, of every agent (a tenant's erasure). Returns documents removed.
+  Result<int64_t> DeleteTenantKnowledge(std::string_view tenant);
 
   Result<MemoryItem> Get(const Scope& scope, std::string_view id);
   Result<ListPage> List(const Scope& scope, const ListQuery& query);

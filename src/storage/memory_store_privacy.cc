@@ -100,7 +100,9 @@ Status MemoryStore::ScanLiveData(
       {"SELECT old_content FROM item_history WHERE old_content IS NOT NULL", false},
       {"SELECT payload FROM jobs", false},
       {"SELECT summary FROM profiles", false},
-      {"SELECT vector FROM embeddings", true}};
+      {"SELECT content FROM knowledge_chunks", false},
+      {"SELECT vector FROM embeddings", true},
+      {"SELECT vector FROM knowledge_chunks", true}};
   for (const auto& [sql, vector] : kColumns) {
     ENGRAM_ASSIGN_OR_RETURN(ScopedStatement st, db->Prepare(sql));
     while (true) {
@@ -115,6 +117,32 @@ Status MemoryStore::ScanLiveData(
     }
   }
   return Status::Ok();
+}
+
+Result<ScopeTraces> MemoryStore::DocumentTraces(const KnowledgeScope& scope,
+                                                std::string_view doc_id) {
+  ENGRAM_ASSIGN_OR_RETURN(ReaderLease lease, AcquireReader());
+  Database* db = lease.db();
+  ENGRAM_RETURN_IF_ERROR(db->BindTenant(scope.tenant));
+  ENGRAM_ASSIGN_OR_RETURN(
+      ScopedStatement st,
+      db->Prepare("SELECT c.content, c.vector FROM knowledge_chunks c JOIN knowledge_docs d ON "
+                  "d.seq = c.doc_seq WHERE d.tenant = ? AND d.agent_id = ? AND d.doc_id = ?"));
+  st->Bind(1, scope.tenant).Bind(2, scope.agent_id).Bind(3, doc_id);
+  std::set<std::string> texts, vectors;
+  while (true) {
+    ENGRAM_ASSIGN_OR_RETURN(bool row, st->Step());
+    if (!row) break;
+    AddText(&texts, st->String(0));
+    const char* data = static_cast<const char*>(st->Blob(1));
+    const std::string blob = data ? std::string(data, static_cast<size_t>(st->BlobSize(1))) : "";
+    const std::string needle = VectorNeedle(blob);
+    if (!needle.empty()) vectors.insert(needle);
+  }
+  ScopeTraces out;
+  out.texts.assign(texts.begin(), texts.end());
+  out.vectors.assign(vectors.begin(), vectors.end());
+  return out;
 }
 
 }  // namespace engram

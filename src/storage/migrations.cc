@@ -253,6 +253,47 @@ CREATE INDEX audit_log_tenant ON audit_log (tenant, seq);
 CREATE INDEX audit_log_at ON audit_log (at);
 )sql";
 
+// Version 12: the knowledge tier (include/engram/knowledge.h): documents shared by a tenant
+// (agent_id '') or one of its agents, not by a user, so they carry their tenant themselves
+// instead of a scopes row. A document's chunks hold their text, citation (title path as a JSON
+// array of headings, code-point range in the document's text) and vector; re-ingesting replaces
+// them in one transaction, and deleting the document deletes them (the store deletes them
+// explicitly; ON DELETE CASCADE as well).
+constexpr std::string_view kV12Knowledge = R"sql(
+CREATE TABLE knowledge_docs (
+  seq            INTEGER PRIMARY KEY,
+  tenant         TEXT NOT NULL,
+  agent_id       TEXT NOT NULL DEFAULT '',
+  doc_id         TEXT NOT NULL,
+  title          TEXT NOT NULL,
+  format         TEXT NOT NULL,
+  source         TEXT NOT NULL DEFAULT '',
+  metadata       TEXT NOT NULL DEFAULT '{}',
+  bytes          INTEGER NOT NULL,
+  chars          INTEGER NOT NULL,
+  content_hash   TEXT NOT NULL,
+  version        INTEGER NOT NULL,
+  chunk_tokens   INTEGER NOT NULL,
+  overlap_tokens INTEGER NOT NULL,
+  created_at     INTEGER NOT NULL,
+  updated_at     INTEGER NOT NULL,
+  UNIQUE (tenant, agent_id, doc_id)
+);
+CREATE TABLE knowledge_chunks (
+  seq             INTEGER PRIMARY KEY,
+  doc_seq         INTEGER NOT NULL REFERENCES knowledge_docs(seq) ON DELETE CASCADE,
+  ordinal         INTEGER NOT NULL,
+  title_path      TEXT NOT NULL DEFAULT '[]',
+  char_start      INTEGER NOT NULL,
+  char_end        INTEGER NOT NULL,
+  tokens          INTEGER NOT NULL,
+  content         TEXT NOT NULL,
+  embedding_model TEXT NOT NULL,
+  vector          BLOB NOT NULL
+);
+CREATE UNIQUE INDEX knowledge_chunks_doc ON knowledge_chunks (doc_seq, ordinal);
+)sql";
+
 Result<bool> TableExists(Database* db, std::string_view name) {
   ENGRAM_ASSIGN_OR_RETURN(ScopedStatement st,
                           db->Prepare("SELECT 1 FROM sqlite_schema WHERE type='table' AND name=?"));
@@ -293,6 +334,7 @@ const std::vector<Migration>& AllMigrations() {
       {9, "lifecycle: expiry, review times, maintenance log", kV9Lifecycle},
       {10, "profile summaries", kV10Profiles},
       {11, "audit log", kV11Audit},
+      {12, "knowledge documents and chunks", kV12Knowledge},
   };
   return kAll;
 }

@@ -459,6 +459,76 @@ ALTER TABLE lifecycle_log ALTER COLUMN seq DROP DEFAULT;
 ALTER TABLE audit_log ALTER COLUMN seq DROP DEFAULT;
 )sql";
 
+// Migration 6: the knowledge tier (SQLite version 12), built as migration 3 left the tenant
+// tables: the tenant leads every key, a row written without it takes the bound tenant, seqs
+// come from the insert trigger, and the tables are hash-partitioned by tenant when `items` is
+// (the layout chosen once, at migration 3). Row-level security as migration 4 gives the others.
+constexpr std::string_view kV6Knowledge = R"sql(
+DO $$
+DECLARE
+  parts int := (SELECT count(*) FROM pg_inherits WHERE inhparent = 'items'::regclass);
+  spec text := CASE WHEN parts >= 2 THEN ' PARTITION BY HASH (tenant)' ELSE '' END;
+  t text;
+  p regclass;
+BEGIN
+  EXECUTE 'CREATE TABLE knowledge_docs (
+    tenant         TEXT NOT NULL DEFAULT engram_bound_tenant(),
+    seq            BIGINT NOT NULL,
+    agent_id       TEXT NOT NULL DEFAULT '''',
+    doc_id         TEXT NOT NULL,
+    title          TEXT NOT NULL,
+    format         TEXT NOT NULL,
+    source         TEXT NOT NULL DEFAULT '''',
+    metadata       TEXT NOT NULL DEFAULT ''{}'',
+    bytes          BIGINT NOT NULL,
+    chars          BIGINT NOT NULL,
+    content_hash   TEXT NOT NULL,
+    version        BIGINT NOT NULL,
+    chunk_tokens   BIGINT NOT NULL,
+    overlap_tokens BIGINT NOT NULL,
+    created_at     BIGINT NOT NULL,
+    updated_at     BIGINT NOT NULL,
+    PRIMARY KEY (tenant, seq),
+    UNIQUE (tenant, agent_id, doc_id))' || spec;
+  EXECUTE 'CREATE TABLE knowledge_chunks (
+    tenant          TEXT NOT NULL DEFAULT engram_bound_tenant(),
+    seq             BIGINT NOT NULL,
+    doc_seq         BIGINT NOT NULL,
+    ordinal         BIGINT NOT NULL,
+    title_path      TEXT NOT NULL DEFAULT ''[]'',
+    char_start      BIGINT NOT NULL,
+    char_end        BIGINT NOT NULL,
+    tokens          BIGINT NOT NULL,
+    content         TEXT NOT NULL,
+    embedding_model TEXT NOT NULL,
+    vector          BYTEA NOT NULL,
+    PRIMARY KEY (tenant, seq),
+    UNIQUE (tenant, doc_seq, ordinal),
+    FOREIGN KEY (tenant, doc_seq) REFERENCES knowledge_docs (tenant, seq) ON DELETE CASCADE)'
+    || spec;
+  FOREACH t IN ARRAY ARRAY['knowledge_docs', 'knowledge_chunks'] LOOP
+    FOR i IN 0 .. parts - 1 LOOP
+      EXIT WHEN parts < 2;
+      EXECUTE format('CREATE TABLE %I PARTITION OF %I FOR VALUES WITH (MODULUS %s, REMAINDER %s)',
+                     t || '_p' || i, t, parts, i);
+    END LOOP;
+    EXECUTE format('CREATE SEQUENCE %I OWNED BY %I.seq', t || '_seq_seq', t);
+    EXECUTE format('CREATE TRIGGER %I BEFORE INSERT ON %I FOR EACH ROW '
+                   'EXECUTE FUNCTION engram_fill_seq(%L)', t || '_seq', t, t || '_seq_seq');
+    EXECUTE format('CREATE INDEX %I ON %I (seq)', t || '_seq_key', t);
+    FOR p IN SELECT t::regclass UNION SELECT inhrelid::regclass FROM pg_inherits
+                                      WHERE inhparent = t::regclass LOOP
+      EXECUTE format('ALTER TABLE %s ENABLE ROW LEVEL SECURITY', p);
+      EXECUTE format('ALTER TABLE %s FORCE ROW LEVEL SECURITY', p);
+      EXECUTE format('CREATE POLICY engram_tenant ON %s USING (tenant = current_setting('
+                     '''engram.tenant'', true) OR current_setting(''engram.all_tenants'', true) '
+                     '= ''on'')', p);
+    END LOOP;
+  END LOOP;
+  CREATE INDEX knowledge_chunks_doc ON knowledge_chunks (doc_seq, ordinal);
+END $$;
+)sql";
+
 struct PgMigration {
   int version;
   std::string_view name;
@@ -473,10 +543,11 @@ std::vector<PgMigration> PgMigrations(const PgLayout& layout) {
   all.push_back({3, "keys led by the tenant (shardable by tenant)", V3TenantKeys(layout)});
   all.push_back({4, "row-level security by tenant", std::string(kV4RowSecurity)});
   all.push_back({5, "seqs from the insert trigger only", std::string(kV5SeqFromTrigger)});
+  all.push_back({6, "knowledge documents and chunks", std::string(kV6Knowledge)});
   return all;
 }
 
-constexpr int kLatestPgVersion = 5;
+constexpr int kLatestPgVersion = 6;
 
 // Migrations from several replicas starting at once run one after the other.
 constexpr std::string_view kMigrationLock = "SELECT pg_advisory_xact_lock(4995915263428431954)";

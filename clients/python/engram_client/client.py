@@ -26,6 +26,10 @@ ROUTES = {
     "getJob": ("GET", "/v1/jobs/{id}"),
     "search": ("POST", "/v1/search"),
     "context": ("POST", "/v1/context"),
+    "ingestDocument": ("POST", "/v1/knowledge"),
+    "listDocuments": ("GET", "/v1/knowledge"),
+    "getDocument": ("GET", "/v1/knowledge/{id}"),
+    "deleteDocument": ("DELETE", "/v1/knowledge/{id}"),
     "getProfile": ("GET", "/v1/profile"),
     "recallMemories": ("POST", "/v1/recall"),
     "chatCompletions": ("POST", "/v1/chat/completions"),
@@ -221,6 +225,35 @@ class EngramClient:
         min_score, recent_turns, agent_id."""
         body = _given(user_id=user_id, query=query, **options)
         return m.ContextResponse.from_dict(self.request("context", body=body))
+
+    # --- knowledge documents (shared by the tenant, or by one agent) ---
+
+    def ingest_document(self, *, doc_id: Optional[str] = None, content: Optional[str] = None,
+                        content_base64: Optional[str] = None, path: Optional[str] = None,
+                        **fields: Any) -> m.IngestResult:
+        """POST /v1/knowledge: one of content (text, Markdown, HTML), content_base64 (a PDF) or
+        path (a file under the server's --knowledge-dir); format, filename, title, agent_id,
+        chunk_tokens, overlap_tokens, metadata. The same doc_id again replaces the document."""
+        body = _given(doc_id=doc_id, content=content, content_base64=content_base64, path=path,
+                      **fields)
+        return m.IngestResult.from_dict(self.request("ingestDocument", body=body))
+
+    def list_documents(self, *, agent_id: Optional[str] = None) -> m.DocumentList:
+        """GET /v1/knowledge: the documents with their chunk counts."""
+        return m.DocumentList.from_dict(
+            self.request("listDocuments", query=_given(agent_id=agent_id)))
+
+    def get_document(self, id: str, *, agent_id: Optional[str] = None) -> m.DocumentDetail:
+        """GET /v1/knowledge/{id}: the document and its chunks with their citations."""
+        return m.DocumentDetail.from_dict(
+            self.request("getDocument", id=id, query=_given(agent_id=agent_id)))
+
+    def delete_document(self, id: str, *, agent_id: Optional[str] = None,
+                        verify: Optional[bool] = None) -> m.DocumentDeletion:
+        """DELETE /v1/knowledge/{id}: every chunk and vector erased; verify=True scans the
+        database files afterwards (SQLite)."""
+        query = _given(agent_id=agent_id, verify=verify)
+        return m.DocumentDeletion.from_dict(self.request("deleteDocument", id=id, query=query))
 
     def get_profile(self, user_id: str, *, agent_id: Optional[str] = None) -> m.Profile:
         """GET /v1/profile: lasting facts and preferences by kind, and as text."""

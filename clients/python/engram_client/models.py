@@ -361,9 +361,26 @@ class SearchHit(Model):
 
 
 @dataclasses.dataclass
+class KnowledgeHit(Model):
+    __schema__ = _schema("KnowledgeHit")
+    doc_id: str = ""
+    agent_id: str = ""
+    title: str = ""
+    title_path: List[str] = dataclasses.field(default_factory=list)
+    ordinal: int = 0
+    char_start: int = 0
+    char_end: int = 0
+    text: str = ""
+    score: float = 0.0
+    citation: str = ""
+    extra: Dict[str, Any] = _extra()
+
+
+@dataclasses.dataclass
 class SearchResponse(Model):
     __schema__ = _schema("SearchResponse")
     results: List[SearchHit] = dataclasses.field(default_factory=list)
+    knowledge: List[KnowledgeHit] = dataclasses.field(default_factory=list)
     extra: Dict[str, Any] = _extra()
 
 
@@ -383,6 +400,7 @@ class ContextResponse(Model):
     tokens: int = 0
     session: Optional[ContextSession] = None
     profile: bool = False
+    knowledge: List[KnowledgeHit] = dataclasses.field(default_factory=list)
     extra: Dict[str, Any] = _extra()
 
 
@@ -585,6 +603,77 @@ class TenantErasure(Model):
     shared: Optional[int] = None
     files: Optional[int] = None
     scan_ms: Optional[int] = None
+    extra: Dict[str, Any] = _extra()
+
+
+@dataclasses.dataclass
+class KnowledgeDocument(Model):
+    __schema__ = _schema("KnowledgeDocument")
+    doc_id: str = ""
+    agent_id: str = ""
+    title: str = ""
+    format: str = ""
+    source: str = ""
+    metadata: Dict[str, Any] = dataclasses.field(default_factory=dict)
+    bytes: int = 0
+    chars: int = 0
+    content_hash: str = ""
+    version: int = 0
+    chunks: int = 0
+    chunk_tokens: int = 0
+    overlap_tokens: int = 0
+    embedding_model: Optional[str] = None
+    created_at: str = ""
+    updated_at: str = ""
+    extra: Dict[str, Any] = _extra()
+
+
+@dataclasses.dataclass
+class IngestResult(Model):
+    __schema__ = _reply("/v1/knowledge", "post", "201")
+    document: Optional[KnowledgeDocument] = None
+    replaced: bool = False
+    extra: Dict[str, Any] = _extra()
+
+
+@dataclasses.dataclass
+class DocumentList(Model):
+    __schema__ = _reply("/v1/knowledge", "get")
+    documents: List[KnowledgeDocument] = dataclasses.field(default_factory=list)
+    extra: Dict[str, Any] = _extra()
+
+
+@dataclasses.dataclass
+class KnowledgeChunk(Model):
+    __schema__ = _reply("/v1/knowledge/{id}", "get") + "/properties/chunks/items"
+    ordinal: int = 0
+    title_path: List[str] = dataclasses.field(default_factory=list)
+    char_start: int = 0
+    char_end: int = 0
+    tokens: int = 0
+    text: str = ""
+    extra: Dict[str, Any] = _extra()
+
+
+@dataclasses.dataclass
+class DocumentDetail(Model):
+    __schema__ = _reply("/v1/knowledge/{id}", "get")
+    document: Optional[KnowledgeDocument] = None
+    chunks: List[KnowledgeChunk] = dataclasses.field(default_factory=list)
+    extra: Dict[str, Any] = _extra()
+
+
+@dataclasses.dataclass
+class DocumentDeletion(Model):
+    __schema__ = _reply("/v1/knowledge/{id}", "delete")
+    doc_id: str = ""
+    deleted: bool = False
+    chunks: int = 0
+    verified: Optional[bool] = None
+    traces: List[str] = dataclasses.field(default_factory=list)
+    needles: Optional[int] = None
+    shared: Optional[int] = None
+    files: Optional[int] = None
     extra: Dict[str, Any] = _extra()
 
 

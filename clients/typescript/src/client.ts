@@ -193,6 +193,29 @@ export class EngramClient {
     return this.request("context", { body }, options);
   }
 
+  // --- knowledge documents (shared by the tenant, or by one agent) ---
+
+  /** POST /v1/knowledge: a document (content, content_base64 for a PDF, or a server path)
+   * chunked with citations; the same doc_id again replaces it. */
+  ingestDocument(body: Body<"ingestDocument">, options?: RequestOptions) {
+    return this.request("ingestDocument", { body }, options);
+  }
+
+  /** GET /v1/knowledge: the documents with their chunk counts. */
+  listDocuments(query: Query<"listDocuments"> = {}, options?: RequestOptions) {
+    return this.request("listDocuments", { query }, options);
+  }
+
+  /** GET /v1/knowledge/{id}: the document and its chunks. */
+  getDocument(id: string, query: Query<"getDocument"> = {}, options?: RequestOptions) {
+    return this.request("getDocument", { path: { id }, query }, options);
+  }
+
+  /** DELETE /v1/knowledge/{id}: every chunk and vector erased (`verify: true` scans files). */
+  deleteDocument(id: string, query: Query<"deleteDocument"> = {}, options?: RequestOptions) {
+    return this.request("deleteDocument", { path: { id }, query }, options);
+  }
+
   /** GET /v1/profile: lasting facts and preferences by kind, and as text. */
   getProfile(query: Query<"getProfile">, options?: RequestOptions) {
     return this.request("getProfile", { query }, options);

@@ -241,6 +241,12 @@ export interface SearchRequest {
   fusion?: "weighted" | "rrf";
   recent_turns?: string[];
   diversify?: boolean;
+  /**
+   * What to draw on: the user's memories, the knowledge documents shared by the tenant (and by agent_id's agent), or both (the default).
+   */
+  sources?: Array<"memories" | "knowledge">;
+  /** Most knowledge chunks returned */
+  knowledge_k?: number;
 }
 
 export interface Explain {
@@ -283,6 +289,8 @@ export interface SearchHit {
 
 export interface SearchResponse {
   results?: SearchHit[];
+  /** Present when knowledge chunks were found */
+  knowledge?: KnowledgeHit[];
 }
 
 export interface ContextRequest {
@@ -304,6 +312,16 @@ export interface ContextRequest {
   profile?: boolean;
   /** Share of token_budget the profile may take, above 0 and at most 1 (default 0.3) */
   profile_share?: number;
+  /**
+   * What to draw on: the user's memories, the knowledge documents shared by the tenant (and by agent_id's agent), or both (the default).
+   */
+  sources?: Array<"memories" | "knowledge">;
+  /** Most knowledge chunks considered */
+  knowledge_k?: number;
+  /**
+   * Most of the budget the knowledge block takes when memories are found too; each side gets what the other leaves unused
+   */
+  knowledge_share?: number;
 }
 
 export interface ContextResponse {
@@ -317,6 +335,8 @@ export interface ContextResponse {
   };
   /** Whether the profile leads the block */
   profile?: boolean;
+  /** The chunks in the block ("Relevant knowledge", after the memories), present when any are */
+  knowledge?: KnowledgeHit[];
 }
 
 export interface ApiKey {
@@ -678,6 +698,76 @@ export interface ChatCompletionRequest {
  */
 export type ChatCompletion = Record<string, unknown>;
 
+/** A chunk of a knowledge document, with its citation */
+export interface KnowledgeHit {
+  doc_id?: string;
+  /** '' for the tenant's shared documents */
+  agent_id?: string;
+  title?: string;
+  /** The headings above the chunk, from the top (PDF: 'page N') */
+  title_path?: string[];
+  ordinal?: number;
+  /**
+   * Code points into the document's text (the upload for text and Markdown, the extracted text for HTML and PDF)
+   */
+  char_start?: number;
+  /** Exclusive */
+  char_end?: number;
+  text?: string;
+  score?: number;
+  /** "[doc_id §A > B]", as the context block cites it */
+  citation?: string;
+}
+
+export interface KnowledgeDocument {
+  doc_id?: string;
+  agent_id?: string;
+  title?: string;
+  format?: "text" | "markdown" | "html" | "pdf";
+  source?: string;
+  metadata?: Record<string, unknown>;
+  bytes?: number;
+  chars?: number;
+  /** SHA-256 of the uploaded bytes, hex */
+  content_hash?: string;
+  /** 1, then +1 on each re-ingest */
+  version?: number;
+  chunks?: number;
+  chunk_tokens?: number;
+  overlap_tokens?: number;
+  embedding_model?: string;
+  created_at?: string;
+  updated_at?: string;
+}
+
+/** Exactly one of content, content_base64 and path. */
+export interface IngestRequest {
+  /**
+   * Ingesting the same id again replaces the document atomically. Default: the filename (or path) without its extension
+   */
+  doc_id?: string;
+  /** The agent whose document it is; absent: the tenant's shared documents */
+  agent_id?: string;
+  /** Default: the first heading (HTML: <title>), else the file name */
+  title?: string;
+  source?: string;
+  /** Default: by filename or path extension, else text */
+  format?: "text" | "markdown" | "html" | "pdf";
+  filename?: string;
+  /** The document's text */
+  content?: string;
+  /** The document's bytes (a PDF), base64 */
+  content_base64?: string;
+  /**
+   * A file on the server, under its --knowledge-dir (refused with 403 when the server has none)
+   */
+  path?: string;
+  chunk_tokens?: number;
+  /** At most chunk_tokens/2 */
+  overlap_tokens?: number;
+  metadata?: Record<string, unknown>;
+}
+
 /** Query parameters of GET /v1/memories. */
 export interface ListMemoriesQuery {
   /** The user whose memories these are (within the key's tenant) */
@@ -831,6 +921,65 @@ export interface GetJobQuery {
   agent_id?: string;
 }
 
+/** Query parameters of GET /v1/knowledge. */
+export interface ListDocumentsQuery {
+  /** The agent whose documents; absent: the tenant's shared documents */
+  agent_id?: string;
+}
+
+/** Reply of GET /v1/knowledge. */
+export interface ListDocumentsResponse {
+  documents?: KnowledgeDocument[];
+}
+
+/** Reply of POST /v1/knowledge. */
+export interface IngestDocumentResponse {
+  document?: KnowledgeDocument;
+  replaced?: boolean;
+}
+
+/** Query parameters of GET /v1/knowledge/{id}. */
+export interface GetDocumentQuery {
+  /** The agent whose documents; absent: the tenant's shared documents */
+  agent_id?: string;
+}
+
+/** Reply of GET /v1/knowledge/{id}. */
+export interface GetDocumentResponse {
+  document?: KnowledgeDocument;
+  chunks?: Array<{
+    ordinal?: number;
+    title_path?: string[];
+    char_start?: number;
+    char_end?: number;
+    tokens?: number;
+    text?: string;
+  }>;
+}
+
+/** Query parameters of DELETE /v1/knowledge/{id}. */
+export interface DeleteDocumentQuery {
+  /** The agent whose documents; absent: the tenant's shared documents */
+  agent_id?: string;
+  /**
+   * Scan the database, its WAL and index files for the document's texts and vectors after the delete (refused on PostgreSQL)
+   */
+  verify?: boolean;
+}
+
+/** Reply of DELETE /v1/knowledge/{id}. */
+export interface DeleteDocumentResponse {
+  doc_id?: string;
+  deleted?: boolean;
+  chunks?: number;
+  /** verify=true: nothing of the document was found */
+  verified?: boolean;
+  traces?: string[];
+  needles?: number;
+  shared?: number;
+  files?: number;
+}
+
 /** Query parameters of GET /v1/profile. */
 export interface GetProfileQuery {
   /** The user (within the key's tenant) */
@@ -957,6 +1106,10 @@ export const OPERATIONS = {
   getJob: {"method":"GET","path":"/v1/jobs/{id}","pathParams":["id"],"format":"json","hasQuery":true,"hasBody":false},
   search: {"method":"POST","path":"/v1/search","pathParams":[],"format":"json","hasQuery":false,"hasBody":true},
   context: {"method":"POST","path":"/v1/context","pathParams":[],"format":"json","hasQuery":false,"hasBody":true},
+  listDocuments: {"method":"GET","path":"/v1/knowledge","pathParams":[],"format":"json","hasQuery":true,"hasBody":false},
+  ingestDocument: {"method":"POST","path":"/v1/knowledge","pathParams":[],"format":"json","hasQuery":false,"hasBody":true},
+  getDocument: {"method":"GET","path":"/v1/knowledge/{id}","pathParams":["id"],"format":"json","hasQuery":true,"hasBody":false},
+  deleteDocument: {"method":"DELETE","path":"/v1/knowledge/{id}","pathParams":["id"],"format":"json","hasQuery":true,"hasBody":false},
   getProfile: {"method":"GET","path":"/v1/profile","pathParams":[],"format":"json","hasQuery":true,"hasBody":false},
   recallMemories: {"method":"POST","path":"/v1/recall","pathParams":[],"format":"json","hasQuery":false,"hasBody":true},
   exportMemories: {"method":"GET","path":"/v1/export","pathParams":[],"format":"text","hasQuery":true,"hasBody":false},
@@ -994,6 +1147,10 @@ export interface OperationTypes {
   getJob: { query: GetJobQuery; body: undefined; response: Job };
   search: { query: undefined; body: SearchRequest; response: SearchResponse };
   context: { query: undefined; body: ContextRequest; response: ContextResponse };
+  listDocuments: { query: ListDocumentsQuery; body: undefined; response: ListDocumentsResponse };
+  ingestDocument: { query: undefined; body: IngestRequest; response: IngestDocumentResponse };
+  getDocument: { query: GetDocumentQuery; body: undefined; response: GetDocumentResponse };
+  deleteDocument: { query: DeleteDocumentQuery; body: undefined; response: DeleteDocumentResponse };
   getProfile: { query: GetProfileQuery; body: undefined; response: Profile };
   recallMemories: { query: undefined; body: RecallRequest; response: RecallResponse };
   exportMemories: { query: ExportMemoriesQuery; body: undefined; response: string };
