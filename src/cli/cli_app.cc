@@ -627,6 +627,7 @@ int RunCli(int argc, char** argv) {
   AddBenchCommands(app, ctx);
   AddServeCommands(app, ctx);
   AddMcpCommands(app, ctx);
+  AddGraphCommands(app, ctx);
   AddEncryptionCommands(app, ctx);
   AddHelpCommand(app, ctx);
   AddExamples(app);

@@ -121,6 +121,7 @@ void AddSearchCommands(CLI::App& app, Context& ctx);
 void AddBenchCommands(CLI::App& app, Context& ctx);
 void AddServeCommands(CLI::App& app, Context& ctx);       // serve, keys
 void AddMcpCommands(CLI::App& app, Context& ctx);         // mcp (stdio MCP server)
+void AddGraphCommands(CLI::App& app, Context& ctx);       // entities, graph (entity graph)
 void AddEncryptionCommands(CLI::App& app, Context& ctx);  // keygen, rekey
 
 int RunCli(int argc, char** argv);

@@ -155,10 +155,10 @@ TEST_F(McpServerTest, ToolsListDescribesEveryTool) {
     }
     EXPECT_TRUE(tool["annotations"]["readOnlyHint"].is_boolean()) << name;
   }
-  EXPECT_EQ(names,
-            (std::set<std::string>{"add_memory", "search_memories", "get_context", "list_memories",
-                                   "get_memory", "update_memory", "delete_memory", "memory_history",
-                                   "get_profile", "recall_memories"}));
+  EXPECT_EQ(names, (std::set<std::string>{"add_memory", "search_memories", "get_context",
+                                          "list_memories", "get_memory", "update_memory",
+                                          "delete_memory", "memory_history", "get_profile",
+                                          "recall_memories", "list_entities", "entity_graph"}));
   EXPECT_EQ(tools.size(), names.size());
 }
 
