@@ -478,7 +478,8 @@ std::optional<Placed> ZhSubjectBefore(std::string_view s, size_t offset,
       return who;
     }
   }
-  if (s.ends_with("我")) {
+  // "用户住在上海": a memory's own words name the user so (an import re-reads memories).
+  if (s.ends_with("我") || s.ends_with("用户")) {
     who.name = std::string(kSelfEntity);
     who.kind = EntityKind::kUser;
     return who;
@@ -831,7 +832,9 @@ std::optional<Placed> EnSubjectBefore(const std::vector<Word>& ws, size_t end,
     if (past == end) return who;
   }
   const std::string& last = ws[end - 1].lower;
-  if (last == "i" || last == "i'm" || last == "i've") {
+  // "The user lives in Boston": a memory's own words (an import re-reads memories).
+  const bool the_user = last == "user" && (end == 1 || ws[end - 2].lower == "the");
+  if (last == "i" || last == "i'm" || last == "i've" || the_user) {
     Placed who;
     who.name = std::string(kSelfEntity);
     who.kind = EntityKind::kUser;

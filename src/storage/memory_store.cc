@@ -7,6 +7,7 @@
 
 #include "codec/item_json.h"
 #include "core/status_macros.h"
+#include "engram/extraction.h"
 #include "storage/memory_store_internal.h"
 #include "storage/migrations.h"
 #include "storage/postgres.h"
@@ -714,6 +715,16 @@ Status MemoryStore::ImportOne(const MemoryRecord& record, OnConflict on_conflict
   }
   for (const StoredVector& v : record.vectors) {
     ENGRAM_RETURN_IF_ERROR(InsertVector(seq, v, item.updated_at));
+  }
+  // The entity graph is rebuilt, not carried: an export holds the items, and the graph is what
+  // the rules read from them (dated as when Engram first learnt each item). A memory that no
+  // longer holds states only ended relations.
+  if (item.type != MemoryType::kSummary) {
+    ENGRAM_RETURN_IF_ERROR(
+        WriteGraphLocked(scope_id, seq, item, ExtractGraph(item.content), item.created_at));
+    if (item.status == ItemStatus::kSuperseded || item.status == ItemStatus::kDeleted) {
+      ENGRAM_RETURN_IF_ERROR(EndEdgesLocked(seq, item, item.updated_at));
+    }
   }
   ++stats->imported;
   return Status::Ok();

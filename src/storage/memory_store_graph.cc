@@ -18,8 +18,6 @@
 namespace engram {
 namespace {
 
-constexpr std::string_view kSelfNorm = "@user";
-
 // Relations that hold one object at a time (data/lexicon/graph_predicates.tsv): a new one ends
 // the subject's open edge to another object, from the new one's start.
 bool Exclusive(std::string_view predicate) {
@@ -83,7 +81,7 @@ Status MemoryStore::WriteGraphLocked(int64_t scope_id, int64_t item_seq, const M
     if (it != ids.end()) return it->second;
     ENGRAM_ASSIGN_OR_RETURN(std::string id,
                             EnsureEntityLocked(scope_id, EntityKind::kUser, item.scope.user_id,
-                                               std::string(kSelfNorm), now));
+                                               NormName(item.scope.user_id), now));
     ids[std::string(kSelfEntity)] = id;
     return id;
   };

@@ -6,6 +6,7 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <map>
 #include <set>
 
 #include "engram/write_path.h"
@@ -256,6 +257,46 @@ TEST_F(GraphScenarioTest, NeighboursAreBoundedByHopsAndNodes) {
   EntityQuery q;
   q.limit = 0;
   EXPECT_EQ(engine_->ListEntities(alice_, q).status().code(), StatusCode::kInvalidArgument);
+}
+
+TEST_F(GraphScenarioTest, AnImportRebuildsTheGraphFromTheItems) {
+  Say("我老公老王在阿里巴巴工作");
+  Say("我住在上海");
+  clock_.Advance(30 * kDay);
+  Say("我搬到杭州了");
+  std::vector<MemoryRecord> records;
+  ASSERT_TRUE(engine_
+                  ->Export(alice_,
+                           [&](const MemoryRecord& r) {
+                             records.push_back(r);
+                             return Status::Ok();
+                           })
+                  .ok());
+  testing::TempDir other_dir;
+  auto other = testing::OpenEngine(other_dir.File("imported.db"), &clock_);
+  ASSERT_NE(other, nullptr);
+  auto stats = other->Import(records, OnConflict::kFail);
+  ASSERT_TRUE(stats.ok()) << stats.status().ToString();
+  EntityQuery q;
+  q.limit = 1000;
+  auto page = other->ListEntities(alice_, q);
+  ASSERT_TRUE(page.ok());
+  std::map<std::string, EntityRecord> by_name;
+  for (const EntityRecord& e : page->entities) by_name[e.name] = e;
+  ASSERT_TRUE(by_name.count("老王"));
+  EXPECT_EQ(by_name["老王"].aliases, std::vector<std::string>{"老公"});
+  ASSERT_TRUE(by_name.count("上海") && by_name.count("杭州") && by_name.count("alice"));
+  // The move is history in the rebuilt graph too.
+  EXPECT_EQ(by_name["上海"].active_edges, 0);
+  EXPECT_EQ(by_name["杭州"].active_edges, 1);
+  auto user = other->GetEntity(alice_, by_name["alice"].id);
+  ASSERT_TRUE(user.ok());
+  for (const EdgeRecord& e : user->edges) {
+    if (e.object_name == "上海") {
+      ASSERT_TRUE(e.valid_to.has_value());
+      EXPECT_EQ(*e.valid_to, kT0 + 30 * kDay);
+    }
+  }
 }
 
 TEST_F(GraphScenarioTest, ListingFiltersByKindAndNameAndPages) {

@@ -138,6 +138,10 @@ class GraphTest(h.ServerTestCase):
         shown = cli("graph", "成都", "-u", "erin")
         self.assertEqual(shown.returncode, 0, shown.stderr)
         self.assertIn("erin --from--> 成都", shown.stdout)
+        me = cli("graph", "erin", "-u", "erin", "--json")
+        self.assertEqual(me.returncode, 0, me.stderr)
+        self.assertEqual([n["entity"]["name"] for n in json.loads(me.stdout)["neighbours"]],
+                         ["成都"])
         missing = cli("graph", "张伟", "-u", "erin")
         self.assertNotEqual(missing.returncode, 0)
         self.assertIn("张伟", missing.stderr)
