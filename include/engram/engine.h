@@ -25,6 +25,7 @@
 #include "engram/encryption.h"
 #include "engram/extraction.h"
 #include "engram/knowledge.h"
+#include "engram/graph.h"
 #include "engram/lifecycle.h"
 #include "engram/listings.h"
 #include "engram/llm.h"
@@ -115,6 +116,9 @@ struct NewMemory {
   std::string slot;                       // see MemoryItem::slot
   std::string reason;                     // recorded in the ADD history row
   std::optional<TimestampMs> expires_at;  // see MemoryItem::expires_at; default never
+  // Entities and relations the memory states (include/engram/graph.h), stored with it in its
+  // transaction; a relation's valid_from defaults to the memory's. The write path fills it.
+  GraphFacts graph;
 };
 
 // A change to an item; only the fields that are set change. Content changes keep the id.
@@ -280,6 +284,15 @@ class Engine {
                                  const std::vector<std::string>& vectors);
 
   Result<std::vector<HistoryEntry>> History(const Scope& scope, std::string_view id);
+
+  // The entity graph of scope's (tenant, user) (include/engram/graph.h; engine_graph.cc). The
+  // graph is the user's: agent_id and session_id are ignored. InvalidArgument for a query out
+  // of range (limit 1..1000, offset >= 0, hops 1..3, max_nodes 1..1000); NotFound for an entity
+  // id that is not the scope's. A user with nothing stored has an empty graph, not NotFound.
+  Result<EntityPage> ListEntities(const Scope& scope, const EntityQuery& query);
+  Result<EntityDetail> GetEntity(const Scope& scope, std::string_view id);
+  Result<Neighbourhood> EntityNeighbours(const Scope& scope, std::string_view id,
+                                         const GraphWalk& walk);
 
   // Stores a vector for an item, replacing one of the same model; the item's
   // embedding_model becomes `model`.

@@ -13,6 +13,7 @@
 #include <string_view>
 #include <vector>
 
+#include "engram/graph.h"
 #include "engram/memory.h"
 #include "engram/status.h"
 
@@ -70,6 +71,11 @@ struct Candidate {
   // A health or safety fact (an allergy, a medication) or one the user asked to keep
   // ("remember this", "记住"): stored with kCriticalTag, never forgotten automatically.
   bool critical = false;
+  // The entities and relations this memory states (include/engram/graph.h). An LLM extractor
+  // fills it from the model's reply; when no candidate of a result has one, the write path
+  // reads each kept turn with ExtractGraph and gives a candidate the relations of its turn that
+  // name what its content names.
+  GraphFacts graph;
 };
 
 struct ExtractionResult {
@@ -103,6 +109,14 @@ struct RuleExtractorOptions {
   double min_confidence = 0.5;  // candidates below are dropped
 };
 std::unique_ptr<Extractor> MakeRuleExtractor(const RuleExtractorOptions& options = {});
+
+// The entity graph's rules (issue 39): the entities and relations one message of the user
+// states, zh and en, with the word lists of data/lexicon/*/graph_*.tsv: people named with a
+// role ("我老公老王", "my wife Anna": the role becomes an alias), pets, places, organisations,
+// projects and products in relation frames ("S住在O", "S works at O", "O的负责人是S"), and
+// known places and projects as mentions. What it cannot place it leaves out. Deterministic,
+// thread-safe, no time: the write path dates each relation by its turn.
+GraphFacts ExtractGraph(std::string_view text);
 
 // What a candidate does to the stored memories.
 enum class WriteDecision {

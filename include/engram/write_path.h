@@ -108,10 +108,11 @@ class MemoryWriter {
   Status DecideWrite(const Scope& scope, const Candidate& c, TimestampMs said, PlannedWrite* w);
   // Stores the turns marked in `keep` as episodic items; kept_ids[i] is turn i's item id (empty
   // when not kept). `failure` (extraction's error, or empty) goes into their ADD reason.
+  // graphs[i]: what turn i states in the entity graph, stored with it.
   Status KeepTurns(const Scope& scope, const std::vector<Turn>& turns,
-                   const std::vector<bool>& keep, const RememberOptions& options,
-                   const std::string& failure, RememberResult* result,
-                   std::vector<std::string>* kept_ids);
+                   const std::vector<bool>& keep, const std::vector<GraphFacts>& graphs,
+                   const RememberOptions& options, const std::string& failure,
+                   RememberResult* result, std::vector<std::string>* kept_ids);
   // A bare correction (Candidate::bare) made whole from the memory it corrects: the user's
   // latest extracted memory said within the correction window before `said`, its value
   // replaced (`fixed`). When that memory's text has no value of the correction's shape, its id

@@ -641,6 +641,7 @@ int RunCli(int argc, char** argv) {
   AddBenchCommands(app, ctx);
   AddServeCommands(app, ctx);
   AddMcpCommands(app, ctx);
+  AddGraphCommands(app, ctx);
   AddEncryptionCommands(app, ctx);
   AddHelpCommand(app, ctx);
   AddExamples(app);

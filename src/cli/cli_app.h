@@ -125,6 +125,7 @@ void AddMcpCommands(CLI::App& app, Context& ctx);           // mcp (stdio MCP se
 void AddEncryptionCommands(CLI::App& app, Context& ctx);    // keygen, rekey
 void AddKnowledgeCommands(CLI::App& app, Context& ctx);     // ingest (the knowledge tier)
 void AddIngestBenchCommand(CLI::App* bench, Context& ctx);  // bench ingest
+void AddGraphCommands(CLI::App& app, Context& ctx);         // entities, graph (entity graph)
 
 int RunCli(int argc, char** argv);
 

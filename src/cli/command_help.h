@@ -42,7 +42,12 @@ inline constexpr CommandHelp kCommandHelp[] = {
      R"(engram recall "I'm going hiking tomorrow" -u alice)"},
     {"profile", "profile", "a user's lasting facts and preferences, by kind",
      "engram profile -u alice"},
-    {"sessions", "sessions", "a user's conversation sessions", "engram sessions -u alice"},
+    // One line for three commands: `engram --help` stays under 40 lines (cli_test).
+    {"sessions", "sessions, entities",
+     "a user's sessions; the people, places, ... they name (graph NAME: relations)",
+     "engram sessions -u alice"},
+    {"entities", "", "", "engram entities -u alice --kind person"},
+    {"graph", "", "", "engram graph 老王 -u alice --hops 2"},
     {"scopes", "scopes", "the users of the tenant and how many memories each has", "engram scopes"},
     {"export", "export", "everything about a user (or --all) as JSON Lines",
      "engram export -u alice --out alice.jsonl"},

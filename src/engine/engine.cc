@@ -253,6 +253,7 @@ Result<std::vector<MemoryItem>> Engine::Impl::AddBatch(const Scope& scope,
                                   : item.status().WithContext("item " + std::to_string(i));
     }
     pending.push_back({std::move(item).value(), memories[i].reason});
+    pending.back().graph = memories[i].graph;
   }
   std::vector<std::string> texts;
   texts.reserve(pending.size());

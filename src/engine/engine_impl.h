@@ -69,6 +69,11 @@ class Engine::Impl {
   Result<TraceReport> FindTraces(const std::vector<std::string>& texts,
                                  const std::vector<std::string>& vectors);
   Result<std::vector<HistoryEntry>> History(const Scope& scope, std::string_view id);
+  // engine_graph.cc
+  Result<EntityPage> ListEntities(const Scope& scope, const EntityQuery& query);
+  Result<EntityDetail> GetEntity(const Scope& scope, std::string_view id);
+  Result<Neighbourhood> EntityNeighbours(const Scope& scope, std::string_view id,
+                                         const GraphWalk& walk);
   Status PutVector(const Scope& scope, std::string_view id, std::string_view model,
                    const std::vector<float>& values);
   Result<std::vector<float>> GetVector(const Scope& scope, std::string_view id,

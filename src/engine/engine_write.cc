@@ -90,12 +90,18 @@ Result<WriteOutcome> Engine::Impl::ApplyWrite(const Scope& scope, const PlannedW
     item.embedding_model = vector->model;
     StoreOp op;
     op.insert = PendingItem{std::move(item), write.reason, vector};
+    op.insert->graph = write.memory.graph;
     ops.push_back(std::move(op));
   }
   if (has_target) {
     StoreOp op;
     op.id = write.target_id;
     op.reason = write.reason;
+    // A restated fact (UPDATE, NOOP) states its relations again: the target gets them as a
+    // source too (an edge it already states is left as is).
+    if (write.decision == WriteDecision::kUpdate || write.decision == WriteDecision::kNoop) {
+      op.graph = write.memory.graph;
+    }
     switch (write.decision) {
       case WriteDecision::kSupersede: {
         op.event = HistoryEvent::kSupersede;

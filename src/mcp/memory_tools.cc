@@ -1,8 +1,10 @@
 #include "mcp/memory_tools.h"
 
+#include <algorithm>
 #include <array>
 
 #include "api/knowledge_api.h"
+#include "api/graph_messages.h"
 #include "api/responses.h"
 #include "codec/field_reader.h"
 #include "codec/item_json.h"
@@ -271,13 +273,63 @@ Result<json> MemoryHistory(const ToolEnv& env, const json& args) {
   return api::HistoryListToJson(history);
 }
 
+Result<json> ListEntities(const ToolEnv& env, const json& args) {
+  ENGRAM_ASSIGN_OR_RETURN(api::Params params, AsParams(args));
+  ENGRAM_ASSIGN_OR_RETURN(api::EntityListRequest req, api::DecodeEntityList(params, env.tenant));
+  ENGRAM_ASSIGN_OR_RETURN(EntityPage page, env.engine->ListEntities(req.scope, req.query));
+  return api::EntityPageToJson(page);
+}
+
+// By id, or by a name: the entity named exactly so (or by that alias); an ambiguous or unknown
+// name is an error naming the candidates, never a guess.
+Result<json> EntityGraph(const ToolEnv& env, const json& args) {
+  json rest = args;
+  std::string id, name;
+  if (rest.contains("id")) {
+    if (!rest["id"].is_string()) return Status::InvalidArgument("'id' must be a string");
+    id = rest["id"].get<std::string>();
+    rest.erase("id");
+  }
+  if (rest.contains("name")) {
+    if (!rest["name"].is_string()) return Status::InvalidArgument("'name' must be a string");
+    name = rest["name"].get<std::string>();
+    rest.erase("name");
+  }
+  if (id.empty() == name.empty()) return Status::InvalidArgument("give either 'id' or 'name'");
+  ENGRAM_ASSIGN_OR_RETURN(api::Params params, AsParams(rest));
+  ENGRAM_ASSIGN_OR_RETURN(api::NeighboursRequest req, api::DecodeNeighbours(params, env.tenant));
+  if (id.empty()) {
+    EntityQuery q;
+    q.name = name;
+    q.limit = 50;
+    ENGRAM_ASSIGN_OR_RETURN(EntityPage page, env.engine->ListEntities(req.scope, q));
+    std::vector<const EntityRecord*> exact;
+    for (const EntityRecord& e : page.entities) {
+      const bool alias = std::find(e.aliases.begin(), e.aliases.end(), name) != e.aliases.end();
+      if (e.name == name || alias) exact.push_back(&e);
+    }
+    if (exact.size() != 1) {
+      std::string names;
+      for (const EntityRecord& e : page.entities) names += (names.empty() ? "" : ", ") + e.name;
+      return exact.empty()
+                 ? Status::NotFound("no entity named '" + name + "'" +
+                                    (names.empty() ? "" : "; close: " + names))
+                 : Status::InvalidArgument("'" + name + "' names " + std::to_string(exact.size()) +
+                                           " entities; give the id");
+    }
+    id = exact.front()->id;
+  }
+  ENGRAM_ASSIGN_OR_RETURN(Neighbourhood n, env.engine->EntityNeighbours(req.scope, id, req.walk));
+  return api::NeighbourhoodToJson(n);
+}
+
 struct ToolEntry {
   std::string_view name;
   Result<json> (*run)(const ToolEnv&, const json&);
 };
 
 // Names as in ToolDefinitions (the unit tests check that the two lists agree).
-constexpr std::array<ToolEntry, 14> kTools = {{
+constexpr std::array<ToolEntry, 16> kTools = {{
     {"add_memory", &AddMemory},
     {"search_memories", &SearchMemories},
     {"get_context", &GetContext},
@@ -292,6 +344,8 @@ constexpr std::array<ToolEntry, 14> kTools = {{
     {"ingest_document", &IngestDocument},
     {"list_documents", &ListDocuments},
     {"delete_document", &DeleteDocument},
+    {"list_entities", &ListEntities},
+    {"entity_graph", &EntityGraph},
 }};
 
 const ToolEntry* FindTool(std::string_view name) {

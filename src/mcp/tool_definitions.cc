@@ -383,13 +383,46 @@ json DeleteDocumentTool() {
               ObjectSchema(std::move(props), {"doc_id"}), Hints(false, true, true));
 }
 
+const std::vector<std::string> kEntityKinds = {"user", "person",  "place",  "organization",
+                                               "pet",  "project", "product"};
+
+json ListEntitiesTool() {
+  json props = json::object();
+  AddScope(props, /*with_session=*/false);
+  props["kind"] = OneOf(kEntityKinds, "Only entities of this kind.");
+  props["name"] = Str("Only entities whose name or an alias contains this text.");
+  props["limit"] = Int("Most entities to return (default 100).", 1, 1000);
+  props["cursor"] = Str("next_cursor of the previous page.");
+  return Tool("list_entities", "List entities",
+              "The people, places, organisations, pets, projects and products the user's "
+              "memories name (the entity graph), most connected first, each with its aliases "
+              "and how many memories name it and how many relations it has.",
+              ObjectSchema(std::move(props)), Hints(true, false, true));
+}
+
+json EntityGraphTool() {
+  json props = json::object();
+  AddScope(props, /*with_session=*/false);
+  props["id"] = Str("The entity's id (from list_entities).");
+  props["name"] = Str("Or its name or alias, as list_entities shows it (\"老王\", \"Anna\").");
+  props["hops"] = Int("How many relations away to go (default 1).", 1, 3);
+  props["max_nodes"] = Int("Most entities to visit (default 200).", 1, 1000);
+  props["include_ended"] = Bool("Also follow relations that no longer hold (a former city).");
+  return Tool("entity_graph", "Entity graph",
+              "An entity and its neighbourhood: the entities within a few relations and the "
+              "relations between them, each with when it held (valid_from, valid_to) and the "
+              "memories that state it. Give id or name.",
+              ObjectSchema(std::move(props)), Hints(true, false, true));
+}
+
 }  // namespace
 
 json ToolDefinitions(const api::Limits& limits) {
   return json::array({AddMemoryTool(), SearchTool(limits), ContextTool(limits), ListTool(limits),
                       GetTool(), UpdateTool(), DeleteTool(), HistoryTool(), ProfileTool(),
                       RecallTool(), SearchKnowledgeTool(), IngestDocumentTool(),
-                      ListDocumentsTool(), DeleteDocumentTool()});
+                      ListDocumentsTool(), DeleteDocumentTool(), ListEntitiesTool(),
+                      EntityGraphTool()});
 }
 
 }  // namespace engram::mcp

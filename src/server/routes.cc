@@ -6,6 +6,7 @@
 #include <sstream>
 
 #include "api/knowledge_api.h"
+#include "api/graph_messages.h"
 #include "api/responses.h"
 #include "codec/field_reader.h"
 #include "codec/item_json.h"
@@ -229,6 +230,30 @@ Reply MemoryHistory(const Services& s, const Call& call) {
   if (!scope.ok()) return ErrorReply(scope.status());
   return Respond<std::vector<HistoryEntry>>(s.engine->History(*scope, call.path_params.at("id")),
                                             &api::HistoryListToJson);
+}
+
+// The entity graph (issue 39): a user's entities with counts, one with its edges, its
+// neighbourhood within a few hops.
+Reply ListEntities(const Services& s, const Call& call) {
+  auto req = api::DecodeEntityList(call.params, call.tenant);
+  if (!req.ok()) return ErrorReply(req.status());
+  return Respond<EntityPage>(s.engine->ListEntities(req->scope, req->query),
+                             &api::EntityPageToJson);
+}
+
+Reply GetEntity(const Services& s, const Call& call) {
+  auto scope = api::DecodeItemScope(call.params, call.tenant);
+  if (!scope.ok()) return ErrorReply(scope.status());
+  return Respond<EntityDetail>(s.engine->GetEntity(*scope, call.path_params.at("id")),
+                               &api::EntityDetailToJson);
+}
+
+Reply EntityNeighbours(const Services& s, const Call& call) {
+  auto req = api::DecodeNeighbours(call.params, call.tenant);
+  if (!req.ok()) return ErrorReply(req.status());
+  return Respond<Neighbourhood>(
+      s.engine->EntityNeighbours(req->scope, call.path_params.at("id"), req->walk),
+      &api::NeighbourhoodToJson);
 }
 
 Reply Search(const Services& s, const Call& call) {
@@ -632,6 +657,11 @@ std::vector<Route> MakeRoutes(const Services& services) {
       {"PATCH", "/v1/memories/{id}", Access::kTenant, bind(&PatchMemory), kWrites},
       {"DELETE", "/v1/memories/{id}", Access::kTenant, bind(&DeleteMemory), kWrites},
       {"GET", "/v1/memories/{id}/history", Access::kTenant, bind(&MemoryHistory)},
+      {"GET", "/v1/entities", Access::kTenant, bind(&ListEntities), reads},
+      {"GET", "/v1/entities/{id}", Access::kTenant, bind(&GetEntity), reads},
+      // A walk of up to 1,000 entities, each a few indexed reads.
+      {"GET", "/v1/entities/{id}/neighbours", Access::kTenant, bind(&EntityNeighbours),
+       Blocking::kYes},
       {"POST", "/v1/search", Access::kTenant, bind(&Search), reads},
       {"POST", "/v1/context", Access::kTenant, bind(&Context), reads},
       // Reading a PDF runs pdftotext; embedding and the commit take long for big documents.

@@ -101,9 +101,9 @@ TEST_F(PurgeTest, APurgedMemoryTakesItsConversationAndLeavesNoByteBehind) {
   auto before = engine_->FindTraces(Texts(markers), {vector});
   ASSERT_TRUE(before.ok()) << before.status().ToString();
   EXPECT_EQ(before->traces, std::vector<std::string>{});
-  // Found: both markers (in the memory, the turn, the summary) and the vector; nothing stores
-  // their normalized forms ("quetzalburg"), which are looked for all the same.
-  EXPECT_EQ(before->shared, 3);
+  // Found: both markers (in the memory, the turn, the summary), the vector, and the normalized
+  // name ("quetzalburg"), which the entity graph keeps as the place's key (graph_entities.norm).
+  EXPECT_EQ(before->shared, 4);
   EXPECT_GE(before->files, 2);
 
   auto purged = engine_->Purge(alice_, en[0].id, PurgeOptions{});

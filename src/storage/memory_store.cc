@@ -7,6 +7,7 @@
 
 #include "codec/item_json.h"
 #include "core/status_macros.h"
+#include "engram/extraction.h"
 #include "storage/memory_store_internal.h"
 #include "storage/migrations.h"
 #include "storage/postgres.h"
@@ -332,6 +333,11 @@ Status MemoryStore::InsertLocked(int64_t scope_id, PendingItem& p, TimestampMs n
       .event = HistoryEvent::kAdd, .new_content = p.item.content, .reason = p.reason, .at = now};
   ENGRAM_RETURN_IF_ERROR(InsertHistory(p.seq, h, /*keep_seq=*/false));
   if (p.vector) ENGRAM_RETURN_IF_ERROR(InsertVector(p.seq, *p.vector, now));
+  ENGRAM_RETURN_IF_ERROR(WriteGraphLocked(scope_id, p.seq, p.item, p.graph, now));
+  if (p.item.status == ItemStatus::kSuperseded || p.item.status == ItemStatus::kDeleted) {
+    // An imported item that no longer holds: what it states is history from the start.
+    ENGRAM_RETURN_IF_ERROR(EndEdgesLocked(p.seq, p.item, now));
+  }
   return Status::Ok();
 }
 
@@ -366,6 +372,9 @@ Status MemoryStore::Apply(const Scope& scope, std::vector<StoreOp>& ops, Timesta
       continue;
     }
     ENGRAM_ASSIGN_OR_RETURN(op.result, std::move(changed));
+    if (!op.graph.empty()) {
+      ENGRAM_RETURN_IF_ERROR(WriteGraphLocked(scope_id, op.seq, op.result, op.graph, now));
+    }
   }
   return txn.Commit();
 }
@@ -418,6 +427,11 @@ Result<MemoryItem> MemoryStore::MutateLocked(const Scope& scope, std::string_vie
                           writer_->Prepare("DELETE FROM item_access WHERE item_seq = ?"));
   ENGRAM_RETURN_IF_ERROR(folded->Bind(1, seq).Run());
   if (vector) ENGRAM_RETURN_IF_ERROR(InsertVector(seq, *vector, now));
+  if (previous.status == ItemStatus::kActive &&
+      (item.status == ItemStatus::kSuperseded || item.status == ItemStatus::kDeleted)) {
+    // "a superseded fact ends its edges": in the same transaction as the fact.
+    ENGRAM_RETURN_IF_ERROR(EndEdgesLocked(seq, item, now));
+  }
   if (!record_history) return item;
   HistoryEntry h{.event = event,
                  .old_content = previous.content,
@@ -624,13 +638,15 @@ Result<int64_t> MemoryStore::PurgeScope(const Scope& scope) {
     ENGRAM_ASSIGN_OR_RETURN(auto scope_id, FindScopeId(writer_.get(), scope));
     if (!scope_id) return int64_t{0};
     cache_.Clear();  // rare: every scope's entries go, not only this one's
-    const char* const kDeletes[] = {"DELETE FROM items WHERE scope_id = ?",
-                                    "DELETE FROM sessions WHERE scope_id = ?",
-                                    "DELETE FROM jobs WHERE scope_id = ?",
-                                    "DELETE FROM lifecycle_log WHERE scope_id = ?",
-                                    "DELETE FROM lifecycle_scopes WHERE scope_id = ?",
-                                    "DELETE FROM profiles WHERE scope_id = ?",
-                                    "DELETE FROM scopes WHERE id = ?"};
+    const char* const kDeletes[] = {
+        "DELETE FROM items WHERE scope_id = ?", "DELETE FROM sessions WHERE scope_id = ?",
+        "DELETE FROM jobs WHERE scope_id = ?", "DELETE FROM lifecycle_log WHERE scope_id = ?",
+        "DELETE FROM lifecycle_scopes WHERE scope_id = ?",
+        "DELETE FROM profiles WHERE scope_id = ?",
+        // The items' cascades and the graph's triggers have
+        // emptied it; these are for rows no item linked.
+        "DELETE FROM graph_edges WHERE scope_id = ?",
+        "DELETE FROM graph_entities WHERE scope_id = ?", "DELETE FROM scopes WHERE id = ?"};
     for (const char* sql : kDeletes) {
       ENGRAM_ASSIGN_OR_RETURN(ScopedStatement st, writer_->Prepare(sql));
       ENGRAM_RETURN_IF_ERROR(st->Bind(1, *scope_id).Run());
@@ -699,6 +715,16 @@ Status MemoryStore::ImportOne(const MemoryRecord& record, OnConflict on_conflict
   }
   for (const StoredVector& v : record.vectors) {
     ENGRAM_RETURN_IF_ERROR(InsertVector(seq, v, item.updated_at));
+  }
+  // The entity graph is rebuilt, not carried: an export holds the items, and the graph is what
+  // the rules read from them (dated as when Engram first learnt each item). A memory that no
+  // longer holds states only ended relations.
+  if (item.type != MemoryType::kSummary) {
+    ENGRAM_RETURN_IF_ERROR(
+        WriteGraphLocked(scope_id, seq, item, ExtractGraph(item.content), item.created_at));
+    if (item.status == ItemStatus::kSuperseded || item.status == ItemStatus::kDeleted) {
+      ENGRAM_RETURN_IF_ERROR(EndEdgesLocked(seq, item, item.updated_at));
+    }
   }
   ++stats->imported;
   return Status::Ok();

@@ -20,6 +20,8 @@
 
 #include "core/gated_mutex.h"
 #include "engram/knowledge.h"
+#include "core/id_generator.h"
+#include "engram/graph.h"
 #include "engram/lifecycle.h"
 #include "engram/listings.h"
 #include "engram/memory.h"
@@ -68,6 +70,8 @@ struct PendingItem {
   std::string reason;
   std::optional<StoredVector> vector;
   int64_t seq = 0;  // set by Insert
+  // The entities and relations the item states (include/engram/graph.h), written with it.
+  GraphFacts graph;
 };
 
 // One row of a scope scan: the item, its internal key and its vector for the requested model.
@@ -105,6 +109,9 @@ struct StoreOp {
   bool record_history = true;
   // true: an item that does not exist (purged meanwhile) is skipped, not an error (seq stays 0).
   bool skip_missing = false;
+  // A change only: entities and relations the changed item (also) states, written with it
+  // (an UPDATE or NOOP of the write path restating a fact).
+  GraphFacts graph;
   // Results, set by Apply.
   MemoryItem result;  // the item as stored (unchanged items: as read)
   int64_t seq = 0;
@@ -233,7 +240,8 @@ class MemoryStore {
   // (another user who said the same words): that is not a trace (ScanLiveData).
   Result<ScopeTraces> TracesOf(const Scope& scope);
   // Visits every stored text that a purge leaves (memories, turns, history's previous texts,
-  // job payloads, profile summaries) and every vector, over all tenants, in one read
+  // job payloads, profile summaries, the entity graph's names and aliases) and every vector,
+  // over all tenants, in one read
   // transaction: what a trace found after a purge is checked against.
   Status ScanLiveData(const std::function<void(std::string_view data, bool vector)>& visit);
 
@@ -264,6 +272,12 @@ class MemoryStore {
                         const std::vector<float>& vector);
   // Every document of the tenant, of every agent (a tenant's erasure). Returns documents removed.
   Result<int64_t> DeleteTenantKnowledge(std::string_view tenant);
+  // The entity graph of scope's (tenant, user) (memory_store_graph.cc); agent and session are
+  // ignored (a user's graph is one). An entity id of another scope is NotFound.
+  Result<EntityPage> ListEntities(const Scope& scope, const EntityQuery& query);
+  Result<EntityDetail> GetEntity(const Scope& scope, std::string_view id);
+  Result<Neighbourhood> EntityNeighbours(const Scope& scope, std::string_view id,
+                                         const GraphWalk& walk);
 
   Result<MemoryItem> Get(const Scope& scope, std::string_view id);
   Result<ListPage> List(const Scope& scope, const ListQuery& query);
@@ -436,6 +450,17 @@ class MemoryStore {
                                   const ItemMutation& mutation, const StoredVector* vector,
                                   int64_t* seq_out);
   Status InsertVector(int64_t item_seq, const StoredVector& vector, TimestampMs now);
+  // The entity graph's writes, inside the caller's transaction (memory_store_graph.cc): the
+  // entities, aliases, mentions and edges `graph` gives for the item; the edges the item states
+  // ended when it stops being active (superseded or deleted).
+  Status WriteGraphLocked(int64_t scope_id, int64_t item_seq, const MemoryItem& item,
+                          const GraphFacts& graph, TimestampMs now);
+  Status WriteEdgeLocked(int64_t scope_id, int64_t item_seq, const MemoryItem& item,
+                         const std::string& subject, const GraphRelation& relation,
+                         const std::string& object, TimestampMs now);
+  Status EndEdgesLocked(int64_t item_seq, const MemoryItem& item, TimestampMs now);
+  Result<std::string> EnsureEntityLocked(int64_t scope_id, EntityKind kind, const std::string& name,
+                                         const std::string& norm, TimestampMs now);
   Status ImportOne(const MemoryRecord& record, OnConflict on_conflict, ImportStats* stats);
 
   const StoreOptions options_;
@@ -451,6 +476,8 @@ class MemoryStore {
   std::mutex checkpoint_mu_;
   std::unique_ptr<Database> checkpointer_;  // guarded by checkpoint_mu_; background_checkpoints
   int synced_frames_ = 0;  // guarded by checkpoint_mu_: WAL frames copied and synced so far
+
+  IdGenerator graph_ids_;  // entity and edge ids (thread-safe)
 
   std::mutex pool_mu_;
   std::condition_variable pool_cv_;

@@ -59,7 +59,11 @@ Result<ScopeTraces> MemoryStore::TracesOf(const Scope& scope) {
       "WHERE i.scope_id = ?1 AND h.old_content IS NOT NULL",
       "SELECT t.content FROM turns t JOIN sessions s ON s.seq = t.session_seq "
       "WHERE s.scope_id = ?1",
-      "SELECT summary FROM profiles WHERE scope_id = ?1"};
+      "SELECT summary FROM profiles WHERE scope_id = ?1",
+      // The entity graph holds names from the texts, and their normalized forms. Not the
+      // user's own entity: it is named by the user id, which the audit log keeps on purpose.
+      "SELECT name FROM graph_entities WHERE scope_id = ?1 AND kind <> 'user'",
+      "SELECT alias FROM graph_aliases WHERE scope_id = ?1"};
   for (const char* sql : kTexts) {
     ENGRAM_ASSIGN_OR_RETURN(ScopedStatement st, db->Prepare(sql));
     st->Bind(1, *scope_id);
@@ -101,6 +105,10 @@ Status MemoryStore::ScanLiveData(
       {"SELECT payload FROM jobs", false},
       {"SELECT summary FROM profiles", false},
       {"SELECT content FROM knowledge_chunks", false},
+      {"SELECT name FROM graph_entities", false},
+      {"SELECT norm FROM graph_entities", false},
+      {"SELECT alias FROM graph_aliases", false},
+      {"SELECT norm FROM graph_aliases", false},
       {"SELECT vector FROM embeddings", true},
       {"SELECT vector FROM knowledge_chunks", true}};
   for (const auto& [sql, vector] : kColumns) {

@@ -294,6 +294,80 @@ CREATE TABLE knowledge_chunks (
 CREATE UNIQUE INDEX knowledge_chunks_doc ON knowledge_chunks (doc_seq, ordinal);
 )sql";
 
+// Version 13: the entity graph (issue 39; docs/storage-format.md, "Entity graph"). Per scope
+// (tenant, user): entities by kind and normalized name (`norm`, NFKC + case folded), their
+// aliases (role words the user gave them: "老公" for 老王), relations as bi-temporal edges
+// (valid_from/valid_to in the world, created_at/expired_at in Engram), and which items (memories
+// and kept turns) name an entity or state an edge. Those two link tables reference items(seq)
+// ON DELETE CASCADE, so every hard delete of an item (purge, maintenance, a scope's erasure)
+// takes its links along; the triggers then remove an edge no item states any more, and an
+// entity that nothing names and no edge touches: no trace of a purged text stays in the graph.
+constexpr std::string_view kV13EntityGraph = R"sql(
+CREATE TABLE graph_entities (
+  id         TEXT PRIMARY KEY,
+  scope_id   INTEGER NOT NULL REFERENCES scopes(id),
+  kind       TEXT NOT NULL,
+  name       TEXT NOT NULL,
+  norm       TEXT NOT NULL,
+  created_at INTEGER NOT NULL,
+  updated_at INTEGER NOT NULL,
+  UNIQUE (scope_id, kind, norm)
+);
+CREATE INDEX graph_entities_norm ON graph_entities (scope_id, norm);
+CREATE TABLE graph_aliases (
+  entity_id TEXT NOT NULL REFERENCES graph_entities(id) ON DELETE CASCADE,
+  scope_id  INTEGER NOT NULL,
+  alias     TEXT NOT NULL,
+  norm      TEXT NOT NULL,
+  item_seq  INTEGER NOT NULL REFERENCES items(seq) ON DELETE CASCADE,
+  PRIMARY KEY (entity_id, norm, item_seq)
+);
+CREATE INDEX graph_aliases_norm ON graph_aliases (scope_id, norm);
+CREATE INDEX graph_aliases_item ON graph_aliases (item_seq);
+CREATE TABLE graph_mentions (
+  entity_id TEXT NOT NULL REFERENCES graph_entities(id) ON DELETE CASCADE,
+  item_seq  INTEGER NOT NULL REFERENCES items(seq) ON DELETE CASCADE,
+  PRIMARY KEY (entity_id, item_seq)
+);
+CREATE INDEX graph_mentions_item ON graph_mentions (item_seq);
+CREATE TABLE graph_edges (
+  id         TEXT PRIMARY KEY,
+  scope_id   INTEGER NOT NULL REFERENCES scopes(id),
+  subject_id TEXT NOT NULL REFERENCES graph_entities(id) ON DELETE CASCADE,
+  predicate  TEXT NOT NULL,
+  object_id  TEXT NOT NULL REFERENCES graph_entities(id) ON DELETE CASCADE,
+  valid_from INTEGER NOT NULL,
+  valid_to   INTEGER,
+  created_at INTEGER NOT NULL,
+  expired_at INTEGER,
+  ended_by   TEXT NOT NULL DEFAULT ''
+);
+CREATE INDEX graph_edges_subject ON graph_edges (subject_id, predicate);
+CREATE INDEX graph_edges_object ON graph_edges (object_id);
+CREATE TABLE graph_edge_sources (
+  edge_id  TEXT NOT NULL REFERENCES graph_edges(id) ON DELETE CASCADE,
+  item_seq INTEGER NOT NULL REFERENCES items(seq) ON DELETE CASCADE,
+  PRIMARY KEY (edge_id, item_seq)
+);
+CREATE INDEX graph_edge_sources_item ON graph_edge_sources (item_seq);
+CREATE TRIGGER graph_edge_unstated AFTER DELETE ON graph_edge_sources BEGIN
+  DELETE FROM graph_edges WHERE id = OLD.edge_id
+    AND NOT EXISTS (SELECT 1 FROM graph_edge_sources WHERE edge_id = OLD.edge_id);
+END;
+CREATE TRIGGER graph_edge_gone AFTER DELETE ON graph_edges BEGIN
+  DELETE FROM graph_entities WHERE id IN (OLD.subject_id, OLD.object_id)
+    AND NOT EXISTS (SELECT 1 FROM graph_mentions m WHERE m.entity_id = graph_entities.id)
+    AND NOT EXISTS (SELECT 1 FROM graph_edges e WHERE e.subject_id = graph_entities.id
+                                                   OR e.object_id = graph_entities.id);
+END;
+CREATE TRIGGER graph_mention_gone AFTER DELETE ON graph_mentions BEGIN
+  DELETE FROM graph_entities WHERE id = OLD.entity_id
+    AND NOT EXISTS (SELECT 1 FROM graph_mentions m WHERE m.entity_id = OLD.entity_id)
+    AND NOT EXISTS (SELECT 1 FROM graph_edges e WHERE e.subject_id = OLD.entity_id
+                                                   OR e.object_id = OLD.entity_id);
+END;
+)sql";
+
 Result<bool> TableExists(Database* db, std::string_view name) {
   ENGRAM_ASSIGN_OR_RETURN(ScopedStatement st,
                           db->Prepare("SELECT 1 FROM sqlite_schema WHERE type='table' AND name=?"));
@@ -335,6 +409,7 @@ const std::vector<Migration>& AllMigrations() {
       {10, "profile summaries", kV10Profiles},
       {11, "audit log", kV11Audit},
       {12, "knowledge documents and chunks", kV12Knowledge},
+      {13, "entity graph", kV13EntityGraph},
   };
   return kAll;
 }

@@ -529,6 +529,131 @@ BEGIN
 END $$;
 )sql";
 
+// Migration 7: the entity graph (SQLite's version 13, storage/migrations.cc), with the tenant
+// leading every key and each foreign key as the other tables have them (migration 3), row-level
+// security (migration 4), and the same triggers that drop an edge no item states and an entity
+// nothing names or touches, once an item's hard delete has cascaded to its links. Not
+// partitioned by tenant even where the older tables are (ENGRAM_PG_PARTITIONS): the graph is a
+// few rows per memory, and a foreign key from it into a partitioned table works either way.
+constexpr std::string_view kV7EntityGraph = R"sql(
+CREATE TABLE graph_entities (
+  tenant     TEXT NOT NULL DEFAULT engram_bound_tenant(),
+  id         TEXT NOT NULL,
+  scope_id   BIGINT NOT NULL,
+  kind       TEXT NOT NULL,
+  name       TEXT NOT NULL,
+  norm       TEXT NOT NULL,
+  created_at BIGINT NOT NULL,
+  updated_at BIGINT NOT NULL,
+  PRIMARY KEY (tenant, id),
+  UNIQUE (tenant, scope_id, kind, norm),
+  FOREIGN KEY (tenant, scope_id) REFERENCES scopes (tenant, id)
+);
+CREATE INDEX graph_entities_id ON graph_entities (id);
+CREATE INDEX graph_entities_norm ON graph_entities (scope_id, norm);
+CREATE TABLE graph_aliases (
+  tenant    TEXT NOT NULL DEFAULT engram_bound_tenant(),
+  entity_id TEXT NOT NULL,
+  scope_id  BIGINT NOT NULL,
+  alias     TEXT NOT NULL,
+  norm      TEXT NOT NULL,
+  item_seq  BIGINT NOT NULL,
+  PRIMARY KEY (tenant, entity_id, norm, item_seq),
+  FOREIGN KEY (tenant, entity_id) REFERENCES graph_entities (tenant, id) ON DELETE CASCADE,
+  FOREIGN KEY (tenant, item_seq) REFERENCES items (tenant, seq) ON DELETE CASCADE
+);
+CREATE INDEX graph_aliases_norm ON graph_aliases (scope_id, norm);
+CREATE INDEX graph_aliases_item ON graph_aliases (item_seq);
+CREATE INDEX graph_aliases_entity ON graph_aliases (entity_id);
+CREATE TABLE graph_mentions (
+  tenant    TEXT NOT NULL DEFAULT engram_bound_tenant(),
+  entity_id TEXT NOT NULL,
+  item_seq  BIGINT NOT NULL,
+  PRIMARY KEY (tenant, entity_id, item_seq),
+  FOREIGN KEY (tenant, entity_id) REFERENCES graph_entities (tenant, id) ON DELETE CASCADE,
+  FOREIGN KEY (tenant, item_seq) REFERENCES items (tenant, seq) ON DELETE CASCADE
+);
+CREATE INDEX graph_mentions_item ON graph_mentions (item_seq);
+CREATE INDEX graph_mentions_entity ON graph_mentions (entity_id);
+CREATE TABLE graph_edges (
+  tenant     TEXT NOT NULL DEFAULT engram_bound_tenant(),
+  id         TEXT NOT NULL,
+  scope_id   BIGINT NOT NULL,
+  subject_id TEXT NOT NULL,
+  predicate  TEXT NOT NULL,
+  object_id  TEXT NOT NULL,
+  valid_from BIGINT NOT NULL,
+  valid_to   BIGINT,
+  created_at BIGINT NOT NULL,
+  expired_at BIGINT,
+  ended_by   TEXT NOT NULL DEFAULT '',
+  PRIMARY KEY (tenant, id),
+  FOREIGN KEY (tenant, scope_id) REFERENCES scopes (tenant, id),
+  FOREIGN KEY (tenant, subject_id) REFERENCES graph_entities (tenant, id) ON DELETE CASCADE,
+  FOREIGN KEY (tenant, object_id) REFERENCES graph_entities (tenant, id) ON DELETE CASCADE
+);
+CREATE INDEX graph_edges_id ON graph_edges (id);
+CREATE INDEX graph_edges_subject ON graph_edges (subject_id, predicate);
+CREATE INDEX graph_edges_object ON graph_edges (object_id);
+CREATE TABLE graph_edge_sources (
+  tenant   TEXT NOT NULL DEFAULT engram_bound_tenant(),
+  edge_id  TEXT NOT NULL,
+  item_seq BIGINT NOT NULL,
+  PRIMARY KEY (tenant, edge_id, item_seq),
+  FOREIGN KEY (tenant, edge_id) REFERENCES graph_edges (tenant, id) ON DELETE CASCADE,
+  FOREIGN KEY (tenant, item_seq) REFERENCES items (tenant, seq) ON DELETE CASCADE
+);
+CREATE INDEX graph_edge_sources_item ON graph_edge_sources (item_seq);
+CREATE INDEX graph_edge_sources_edge ON graph_edge_sources (edge_id);
+
+CREATE FUNCTION engram_graph_edge_unstated() RETURNS trigger LANGUAGE plpgsql AS $$
+BEGIN
+  DELETE FROM graph_edges WHERE tenant = OLD.tenant AND id = OLD.edge_id
+    AND NOT EXISTS (SELECT 1 FROM graph_edge_sources
+                    WHERE tenant = OLD.tenant AND edge_id = OLD.edge_id);
+  RETURN NULL;
+END $$;
+CREATE FUNCTION engram_graph_entity_unused(t text, e text) RETURNS void LANGUAGE plpgsql AS $$
+BEGIN
+  DELETE FROM graph_entities x WHERE x.tenant = t AND x.id = e
+    AND NOT EXISTS (SELECT 1 FROM graph_mentions m WHERE m.tenant = t AND m.entity_id = e)
+    AND NOT EXISTS (SELECT 1 FROM graph_edges g WHERE g.tenant = t
+                    AND (g.subject_id = e OR g.object_id = e));
+END $$;
+CREATE FUNCTION engram_graph_edge_gone() RETURNS trigger LANGUAGE plpgsql AS $$
+BEGIN
+  PERFORM engram_graph_entity_unused(OLD.tenant, OLD.subject_id);
+  PERFORM engram_graph_entity_unused(OLD.tenant, OLD.object_id);
+  RETURN NULL;
+END $$;
+CREATE FUNCTION engram_graph_mention_gone() RETURNS trigger LANGUAGE plpgsql AS $$
+BEGIN
+  PERFORM engram_graph_entity_unused(OLD.tenant, OLD.entity_id);
+  RETURN NULL;
+END $$;
+CREATE TRIGGER graph_edge_unstated AFTER DELETE ON graph_edge_sources
+  FOR EACH ROW EXECUTE FUNCTION engram_graph_edge_unstated();
+CREATE TRIGGER graph_edge_gone AFTER DELETE ON graph_edges
+  FOR EACH ROW EXECUTE FUNCTION engram_graph_edge_gone();
+CREATE TRIGGER graph_mention_gone AFTER DELETE ON graph_mentions
+  FOR EACH ROW EXECUTE FUNCTION engram_graph_mention_gone();
+
+DO $$
+DECLARE
+  t text;
+BEGIN
+  FOREACH t IN ARRAY ARRAY['graph_entities', 'graph_aliases', 'graph_mentions', 'graph_edges',
+                           'graph_edge_sources']
+  LOOP
+    EXECUTE format('ALTER TABLE %I ENABLE ROW LEVEL SECURITY', t);
+    EXECUTE format('ALTER TABLE %I FORCE ROW LEVEL SECURITY', t);
+    EXECUTE format('CREATE POLICY engram_tenant ON %I USING (tenant = current_setting('
+                   '''engram.tenant'', true) OR current_setting(''engram.all_tenants'', true) '
+                   '= ''on'')', t);
+  END LOOP;
+END $$;
+)sql";
+
 struct PgMigration {
   int version;
   std::string_view name;
@@ -544,10 +669,11 @@ std::vector<PgMigration> PgMigrations(const PgLayout& layout) {
   all.push_back({4, "row-level security by tenant", std::string(kV4RowSecurity)});
   all.push_back({5, "seqs from the insert trigger only", std::string(kV5SeqFromTrigger)});
   all.push_back({6, "knowledge documents and chunks", std::string(kV6Knowledge)});
+  all.push_back({7, "entity graph", std::string(kV7EntityGraph)});
   return all;
 }
 
-constexpr int kLatestPgVersion = 6;
+constexpr int kLatestPgVersion = 7;
 
 // Migrations from several replicas starting at once run one after the other.
 constexpr std::string_view kMigrationLock = "SELECT pg_advisory_xact_lock(4995915263428431954)";

@@ -42,6 +42,53 @@ TimestampMs SaidAt(const Candidate& c, const std::vector<Turn>& turns) {
   return at;
 }
 
+bool Names(const Candidate& c, const std::string& name) {
+  if (name == kSelfEntity) return true;
+  if (c.content.find(name) != std::string::npos || c.value == name) return true;
+  return std::find(c.entities.begin(), c.entities.end(), name) != c.entities.end();
+}
+
+// What of its turn's graph a candidate states: the relations whose entities its content (or
+// its entities, its value) names, with those entities; and the entities it names on their own.
+// A relation no candidate names stays with the kept turn only.
+GraphFacts GraphOfCandidate(const Candidate& c, const GraphFacts& turn) {
+  GraphFacts out;
+  std::vector<std::string> wanted;
+  for (const GraphRelation& r : turn.relations) {
+    // A role word ("老公") the content rewrites ("用户的丈夫"): its named object carries it.
+    const bool subject = Names(c, r.subject) || r.subject == kSelfEntity;
+    if (!subject || !Names(c, r.object)) continue;
+    out.relations.push_back(r);
+    wanted.push_back(r.subject);
+    wanted.push_back(r.object);
+  }
+  for (const GraphEntity& e : turn.entities) {
+    if (Names(c, e.name) || std::find(wanted.begin(), wanted.end(), e.name) != wanted.end()) {
+      out.entities.push_back(e);
+    }
+  }
+  return out;
+}
+
+// The union of the candidates' graphs (a turn's, when a model gave each memory its own).
+void MergeGraph(const GraphFacts& from, GraphFacts* into) {
+  for (const GraphEntity& e : from.entities) {
+    auto same = [&](const GraphEntity& x) { return x.name == e.name; };
+    if (std::none_of(into->entities.begin(), into->entities.end(), same)) {
+      into->entities.push_back(e);
+    }
+  }
+  for (const GraphRelation& r : from.relations) {
+    auto same = [&](const GraphRelation& x) {
+      return x.subject == r.subject && x.predicate == r.predicate && x.object == r.object &&
+             x.ended == r.ended;
+    };
+    if (std::none_of(into->relations.begin(), into->relations.end(), same)) {
+      into->relations.push_back(r);
+    }
+  }
+}
+
 }  // namespace
 
 MemoryWriter::MemoryWriter(Engine* engine, WriterOptions options)
@@ -92,6 +139,9 @@ Result<std::vector<MemoryItem>> MemoryWriter::AddAsGiven(const Scope& scope,
                  : clean.status().WithContext("memories[" + std::to_string(i) + "]");
     }
     memories[i].content = std::move(clean).value();
+    // Stored as given, read for the entity graph all the same: "infer" is about what becomes
+    // a memory, and the graph only points at this one.
+    if (memories[i].graph.empty()) memories[i].graph = ExtractGraph(memories[i].content);
   }
   return engine_->AddBatch(scope, memories);
 }
@@ -159,10 +209,31 @@ Result<RememberResult> MemoryWriter::Remember(const Scope& scope, const std::vec
   }
   result.extractor = failure.empty() ? extraction.extractor : "raw";
   result.extraction_error = failure;
+  // The entity graph (issue 39): what each kept turn states, from the model's candidates when
+  // it gave any, else from the rules; each candidate then gets its share.
+  std::vector<GraphFacts> turn_graphs(input.turns.size());
+  const bool model_graph = std::any_of(extraction.candidates.begin(), extraction.candidates.end(),
+                                       [](const Candidate& c) { return !c.graph.empty(); });
+  if (model_graph) {
+    for (const Candidate& c : extraction.candidates) {
+      for (size_t i : c.turn_indexes) {
+        if (i < turn_graphs.size()) MergeGraph(c.graph, &turn_graphs[i]);
+      }
+    }
+  } else {
+    for (size_t i = 0; i < input.turns.size(); ++i) {
+      if (keep[i]) turn_graphs[i] = ExtractGraph(input.turns[i].content);
+    }
+    for (Candidate& c : extraction.candidates) {
+      for (size_t i : c.turn_indexes) {
+        if (i < turn_graphs.size()) MergeGraph(GraphOfCandidate(c, turn_graphs[i]), &c.graph);
+      }
+    }
+  }
   std::vector<std::string> kept_ids(input.turns.size());
   if (options_.keep_turns || !failure.empty()) {
     ENGRAM_RETURN_IF_ERROR(
-        KeepTurns(scope, input.turns, keep, options, failure, &result, &kept_ids));
+        KeepTurns(scope, input.turns, keep, turn_graphs, options, failure, &result, &kept_ids));
   } else {
     for (size_t i = 0; i < keep.size(); ++i) {
       if (keep[i]) result.skipped.push_back({i, "the turn is not kept (keep_turns is off)"});
@@ -216,9 +287,9 @@ Result<RememberResult> MemoryWriter::Remember(const Scope& scope, const std::vec
 }
 
 Status MemoryWriter::KeepTurns(const Scope& scope, const std::vector<Turn>& turns,
-                               const std::vector<bool>& keep, const RememberOptions& options,
-                               const std::string& failure, RememberResult* result,
-                               std::vector<std::string>* kept_ids) {
+                               const std::vector<bool>& keep, const std::vector<GraphFacts>& graphs,
+                               const RememberOptions& options, const std::string& failure,
+                               RememberResult* result, std::vector<std::string>* kept_ids) {
   std::vector<NewMemory> memories;
   std::vector<size_t> which;
   for (size_t i = 0; i < turns.size(); ++i) {
@@ -237,6 +308,7 @@ Status MemoryWriter::KeepTurns(const Scope& scope, const std::vector<Turn>& turn
     if (!t.id.empty()) m.source.message_ids = {t.id};
     m.created_at = t.at;
     m.valid_from = t.at;
+    m.graph = graphs[i];
     m.reason = failure.empty() ? "conversation turn kept as said"
                                : "conversation turn kept as said; extraction failed: " + failure;
     memories.push_back(std::move(m));
@@ -321,6 +393,7 @@ Result<WriteOutcome> MemoryWriter::WriteCandidate(const Scope& scope, const Cand
   m.content = c.content;
   m.type = c.type;
   m.entities = c.entities;
+  m.graph = c.graph;
   m.tags = options.tags;
   if (c.critical && std::find(m.tags.begin(), m.tags.end(), kCriticalTag) == m.tags.end()) {
     m.tags.emplace_back(kCriticalTag);

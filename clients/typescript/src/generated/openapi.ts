@@ -768,6 +768,75 @@ export interface IngestRequest {
   metadata?: Record<string, unknown>;
 }
 
+export interface Entity {
+  id: string;
+  /** As first said, in its own script */
+  name: string;
+  kind: "user" | "person" | "place" | "organization" | "pet" | "project" | "product";
+  /** Names the user gave it ("老公" for 老王) */
+  aliases: string[];
+  /** Memories and turns that name it */
+  mentions: number;
+  /** Relations it takes part in, ended ones too */
+  edges: number;
+  /** Of those, the ones that still hold */
+  active_edges: number;
+  created_at: string;
+  updated_at: string;
+}
+
+export interface EntityRef {
+  id: string;
+  name: string;
+}
+
+export interface Edge {
+  id: string;
+  subject: EntityRef;
+  /**
+   * lives_in, works_at, works_in, studies_at, from, partner, child, friend, colleague, has_pet, leads, part_of, owns, …
+   */
+  predicate: string;
+  object: EntityRef;
+  /** When it began to hold in the world */
+  valid_from: string;
+  /** When it stopped holding in the world; null while it holds */
+  valid_to: string | null;
+  /** When Engram learnt it */
+  created_at: string;
+  /** When Engram stopped taking it as current (a move, a superseded or deleted memory) */
+  expired_at: string | null;
+  active: boolean;
+  /** The memory or turn whose write ended it */
+  ended_by: string | null;
+  /** Ids of the memories and turns that state it */
+  sources: string[];
+}
+
+export interface EntityPage {
+  entities: Entity[];
+  next_cursor: string | null;
+}
+
+export interface EntityDetail {
+  entity: Entity;
+  edges: Edge[];
+  /** Memory and turn ids, newest first (at most 200) */
+  mentioned_in: string[];
+}
+
+export interface Neighbour {
+  entity: Entity;
+  distance: number;
+}
+
+export interface Neighbourhood {
+  entity: Entity;
+  neighbours: Neighbour[];
+  edges: Edge[];
+  truncated: boolean;
+}
+
 /** Query parameters of GET /v1/memories. */
 export interface ListMemoriesQuery {
   /** The user whose memories these are (within the key's tenant) */
@@ -1088,6 +1157,44 @@ export interface ReadyzResponse {
   degraded?: string[];
 }
 
+/** Query parameters of GET /v1/entities. */
+export interface ListEntitiesQuery {
+  /** The user whose memories these are (within the key's tenant) */
+  user_id: string;
+  /** Narrows reads to one agent */
+  agent_id?: string;
+  /** Only entities of this kind */
+  kind?: "user" | "person" | "place" | "organization" | "pet" | "project" | "product";
+  /** Only entities whose name or an alias contains this text (case-insensitive) */
+  name?: string;
+  /** Page size (default 100) */
+  limit?: number;
+  /** next_cursor of the previous page */
+  cursor?: string;
+}
+
+/** Query parameters of GET /v1/entities/{id}. */
+export interface GetEntityQuery {
+  /** The user whose memories these are (within the key's tenant) */
+  user_id: string;
+  /** Narrows reads to one agent */
+  agent_id?: string;
+}
+
+/** Query parameters of GET /v1/entities/{id}/neighbours. */
+export interface EntityNeighboursQuery {
+  /** The user whose memories these are (within the key's tenant) */
+  user_id: string;
+  /** Narrows reads to one agent */
+  agent_id?: string;
+  /** Relations away (default 1) */
+  hops?: number;
+  /** Entities visited at most (default 200); truncated says the walk stopped there */
+  max_nodes?: number;
+  /** Also follow relations that no longer hold (default false) */
+  include_ended?: boolean;
+}
+
 /** Every operation of the document: method, path template and how its reply is read. */
 export const OPERATIONS = {
   listMemories: {"method":"GET","path":"/v1/memories","pathParams":[],"format":"json","hasQuery":true,"hasBody":false},
@@ -1125,6 +1232,9 @@ export const OPERATIONS = {
   readyz: {"method":"GET","path":"/readyz","pathParams":[],"format":"json","hasQuery":false,"hasBody":false},
   metrics: {"method":"GET","path":"/metrics","pathParams":[],"format":"text","hasQuery":false,"hasBody":false},
   openapi: {"method":"GET","path":"/openapi.json","pathParams":[],"format":"json","hasQuery":false,"hasBody":false},
+  listEntities: {"method":"GET","path":"/v1/entities","pathParams":[],"format":"json","hasQuery":true,"hasBody":false},
+  getEntity: {"method":"GET","path":"/v1/entities/{id}","pathParams":["id"],"format":"json","hasQuery":true,"hasBody":false},
+  entityNeighbours: {"method":"GET","path":"/v1/entities/{id}/neighbours","pathParams":["id"],"format":"json","hasQuery":true,"hasBody":false},
 } as const;
 
 export type OperationId = keyof typeof OPERATIONS;
@@ -1166,4 +1276,7 @@ export interface OperationTypes {
   readyz: { query: undefined; body: undefined; response: ReadyzResponse };
   metrics: { query: undefined; body: undefined; response: string };
   openapi: { query: undefined; body: undefined; response: Record<string, unknown> };
+  listEntities: { query: ListEntitiesQuery; body: undefined; response: EntityPage };
+  getEntity: { query: GetEntityQuery; body: undefined; response: EntityDetail };
+  entityNeighbours: { query: EntityNeighboursQuery; body: undefined; response: Neighbourhood };
 }
