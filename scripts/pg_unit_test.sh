@@ -42,6 +42,7 @@ PG_EXCLUDED=(
   'PurgeTest.APurgedMemoryTakesItsConversationAndLeavesNoByteBehind'
   'PurgeTest.AVerifiedUserPurgeFindsNothingAndSharedWordsAreNotTraces'
   'PurgeTest.ATenantPurgeErasesEveryUserOfItAndNoOtherTenant'
+  'KnowledgeTest.AVerifiedDeleteLeavesNoByteOfTheDocument'
   'IndexBudgetTest.AnEvictedGraphIsSavedAndReloadedFromItsSnapshot'
 )
 

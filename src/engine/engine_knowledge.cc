@@ -72,7 +72,10 @@ std::string Sha256Hex(std::string_view data) {
 
 std::string DefaultTitle(const NewDocument& doc, const ReadDocument& read) {
   if (!doc.title.empty()) return doc.title;
-  if (!read.title.empty()) return read.title.substr(0, kMaxTitleBytes);
+  if (!read.title.empty()) {
+    return read.title.substr(
+        0, CodepointStart(read.title, std::min(read.title.size(), kMaxTitleBytes)));
+  }
   if (!doc.source.empty()) return std::filesystem::path(doc.source).filename().string();
   return doc.doc_id;
 }

@@ -18,8 +18,10 @@ Result<std::shared_ptr<const KnowledgeIndex>> KnowledgeIndexes::Get(const Knowle
       const Entry entry = it->second;
       lock.unlock();
       auto current = fingerprint_(scope);
-      if (!current.ok()) return current.status();
       lock.lock();
+      // The database out of reach (PostgreSQL restarting): the loaded index keeps serving, as
+      // the loaded memory indexes do, and is checked again at the next search.
+      if (!current.ok()) return entry.index;
       auto again = loaded_.find(key);
       if (*current == entry.fingerprint && again != loaded_.end() &&
           again->second.index == entry.index) {

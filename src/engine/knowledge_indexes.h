@@ -3,7 +3,7 @@
 // scope's documents change: at once for this engine's own ingests and deletes (Invalidate),
 // and within about a second for another process's (a replica on PostgreSQL, or `engram ingest`
 // writing the SQLite file a server has open), whose changes the store's fingerprint of the
-// scope shows.
+// scope shows. When that check cannot reach the database, the loaded index keeps serving.
 //
 // Threads: safe to share; the map is guarded by mu_, loads run outside it.
 #pragma once

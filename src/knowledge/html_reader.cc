@@ -195,6 +195,7 @@ Result<ReadDocument> ReadHtml(std::string_view html, const ReadLimits& limits,
                               DocumentProblem* problem) {
   static std::once_flag init;
   std::call_once(init, [] { xmlInitParser(); });
+  *problem = DocumentProblem::kNone;
   ReadDocument doc;
   if (html.size() > static_cast<size_t>(INT32_MAX)) {
     *problem = DocumentProblem::kTooLarge;

@@ -190,6 +190,7 @@ ReadDocument BlocksOfPdfText(std::string text) {
 
 Result<ReadDocument> ReadPdf(std::string_view pdf, const ReadLimits& limits,
                              DocumentProblem* problem) {
+  *problem = DocumentProblem::kNone;
   auto refuse = [&](DocumentProblem p, std::string message) -> Status {
     *problem = p;
     return Status::InvalidArgument(std::move(message));

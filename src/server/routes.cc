@@ -667,7 +667,8 @@ std::vector<Route> MakeRoutes(const Services& services) {
       // Reading a PDF runs pdftotext; embedding and the commit take long for big documents.
       {"POST", "/v1/knowledge", Access::kTenant, bind(&IngestKnowledge), Blocking::kYes},
       {"GET", "/v1/knowledge", Access::kTenant, bind(&ListKnowledge)},
-      {"GET", "/v1/knowledge/{id}", Access::kTenant, bind(&GetKnowledge)},
+      // A document of thousands of chunks is a long read and a large reply.
+      {"GET", "/v1/knowledge/{id}", Access::kTenant, bind(&GetKnowledge), Blocking::kYes},
       {"DELETE", "/v1/knowledge/{id}", Access::kTenant, bind(&DeleteKnowledge), kWrites},
       // A user's whole store: long enough to stall an event loop's other connections.
       {"GET", "/v1/export", Access::kTenant, bind(&Export), Blocking::kYes},

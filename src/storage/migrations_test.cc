@@ -197,6 +197,45 @@ TEST(MigrationsTest, Version8AddsTurnLinksAndOldItemsHaveNone) {
 
 // Migrations keep their temporary data in files (a whole-table rewrite's statement journal
 // held gigabytes in memory), and the connection gets its in-memory setting back afterwards.
+// Version 12 added the knowledge tier to a database of version 11 holding memories: the
+// memories stay, and documents are written and read back through the store.
+TEST(MigrationsTest, Version12AddsKnowledgeTablesBesideTheMemories) {
+  TempDir dir;
+  const std::string path = dir.File("v11.db");
+  {
+    auto db = OpenRaw(path);
+    ASSERT_TRUE(Migrate(db.get(), 1000, 11).ok());
+    ASSERT_TRUE(db->Exec("INSERT INTO scopes(tenant, user_id) VALUES ('acme', 'u1')").ok());
+    ASSERT_TRUE(db->Exec("INSERT INTO items(id, scope_id, tier, type, content, importance, "
+                         "confidence, created_at, updated_at, valid_from, status) VALUES "
+                         "('old-1', 1, 'semantic', 'fact', 'kept', 0.5, 1.0, 5, 5, 5, 'active')")
+                    .ok());
+    EXPECT_EQ(QueryInt(db.get(), "SELECT count(*) FROM sqlite_schema WHERE name LIKE 'knowledge%'"),
+              0);
+  }
+  ManualClock clock(1'796'515'200'000);  // 2026-12-06
+  auto engine = testing::OpenEngine(path, &clock);
+  ASSERT_NE(engine, nullptr);
+  EXPECT_EQ(engine->Get(Scope{"acme", "u1", "", ""}, "old-1")->content, "kept");
+  NewDocument doc;
+  doc.doc_id = "faq";
+  doc.format = DocumentFormat::kMarkdown;
+  doc.content = "# FAQ\n\nWe ship on Mondays.";
+  auto ingested = engine->IngestDocument(KnowledgeScope{"acme", ""}, doc);
+  ASSERT_TRUE(ingested.ok()) << ingested.status().ToString();
+  engine.reset();
+  auto db = OpenRaw(path);
+  EXPECT_EQ(*ReadSchemaVersion(db.get()), 12);
+  EXPECT_EQ(QueryInt(db.get(), "SELECT count(*) FROM knowledge_chunks"), 1);
+  // A chunk's (document, ordinal) is unique, and a chunk cannot outlive its document.
+  EXPECT_FALSE(db->Exec("INSERT INTO knowledge_chunks(doc_seq, ordinal, char_start, char_end, "
+                        "tokens, content, embedding_model, vector) SELECT doc_seq, ordinal, 0, 0, "
+                        "0, 'x', 'm', x'00' FROM knowledge_chunks")
+                   .ok());
+  ASSERT_TRUE(db->Exec("DELETE FROM knowledge_docs").ok());
+  EXPECT_EQ(QueryInt(db.get(), "SELECT count(*) FROM knowledge_chunks"), 0);
+}
+
 TEST(MigrationsTest, TheConnectionKeepsTemporaryDataInMemoryAfterMigrating) {
   TempDir dir;
   auto db = OpenRaw(dir.File("t.db"));

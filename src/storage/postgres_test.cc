@@ -186,6 +186,67 @@ TEST_F(PostgresTest, AVersion2DatabaseKeepsEveryRowInTablesPartitionedByTenant) 
   MigratesAVersion2DatabaseWithRows(dir_.File("partitioned.db"), 3);
 }
 
+// Migration 6 on a database at version 5 holding memories, plain and partitioned by tenant:
+// the knowledge tables follow the layout of `items`, lead their keys with the tenant, and
+// row-level security keeps one tenant's documents from a connection bound to another.
+void AddsKnowledgeToAVersion5Database(const std::string& url, int partitions) {
+  SCOPED_TRACE("partitions " + std::to_string(partitions));
+  auto opened = Database::Open(url, DatabaseOptions{});
+  ASSERT_TRUE(opened.ok()) << opened.status().ToString();
+  Database* db = opened->get();
+  ASSERT_TRUE(MigratePostgres(db, kNow, PgLayout{partitions}, 5).ok());
+  ASSERT_TRUE(db->BindAllTenants().ok());
+  ASSERT_TRUE(db->Exec("INSERT INTO scopes (tenant, user_id) VALUES ('acme', 'alice')").ok());
+  ASSERT_TRUE(MigratePostgres(db, kNow, PgLayout{partitions}).ok());
+  ASSERT_EQ(*ReadPgSchemaVersion(db), 6);
+  for (const char* t : {"knowledge_docs", "knowledge_chunks"}) {
+    EXPECT_EQ(Number(db, std::string("SELECT count(*) FROM pg_index x JOIN pg_attribute a ON "
+                                     "a.attrelid = x.indrelid AND a.attnum = x.indkey[0] "
+                                     "WHERE x.indisprimary AND a.attname = 'tenant' AND "
+                                     "x.indrelid = '") +
+                             t + "'::regclass"),
+              1)
+        << t;
+    EXPECT_EQ(Number(db, std::string("SELECT count(*) FROM pg_inherits WHERE inhparent = '") + t +
+                             "'::regclass"),
+              partitions >= 2 ? partitions : 0)
+        << t;
+    EXPECT_EQ(Number(db, std::string("SELECT count(*) FROM pg_class WHERE relname = '") + t +
+                             "' AND relrowsecurity AND relforcerowsecurity"),
+              1)
+        << t;
+  }
+  EXPECT_EQ(Number(db, "SELECT count(*) FROM scopes WHERE tenant = 'acme'"), 1);
+  auto store = MemoryStore::Open(StoreOptions{.path = url}, kNow);
+  ASSERT_TRUE(store.ok()) << store.status().ToString();
+  KnowledgeDocument doc;
+  doc.doc_id = "faq";
+  doc.title = "FAQ";
+  doc.content_hash = "h";
+  PendingChunk chunk;
+  chunk.chunk.text = "ships on mondays";
+  chunk.vector = {1.0f, 0.0f};
+  ASSERT_TRUE((*store)->ReplaceDocument({"acme", ""}, doc, {chunk}, kNow, nullptr).ok());
+  ASSERT_TRUE((*store)->ReplaceDocument({"globex", ""}, doc, {chunk}, kNow, nullptr).ok());
+  // Bound to globex, a statement naming no tenant sees only globex's rows.
+  ASSERT_TRUE(db->BindTenant("globex").ok());
+  EXPECT_EQ(Number(db, "SELECT count(*) FROM knowledge_docs"), 1);
+  EXPECT_EQ(Number(db, "SELECT count(*) FROM knowledge_chunks"), 1);
+  EXPECT_EQ(Number(db, "SELECT count(*) FROM knowledge_docs WHERE tenant = 'acme'"), 0);
+  ASSERT_TRUE(db->BindAllTenants().ok());
+  // The chunks took their tenant from the bound one, and distinct seqs from the trigger.
+  EXPECT_EQ(Number(db, "SELECT count(DISTINCT tenant) FROM knowledge_chunks"), 2);
+  EXPECT_EQ(Number(db, "SELECT count(DISTINCT seq) FROM knowledge_chunks"), 2);
+}
+
+TEST_F(PostgresTest, Migration6AddsKnowledgeTablesLedByTheTenant) {
+  AddsKnowledgeToAVersion5Database(url_, 0);
+}
+
+TEST_F(PostgresTest, Migration6AddsKnowledgeTablesPartitionedLikeItems) {
+  AddsKnowledgeToAVersion5Database(dir_.File("partitioned-knowledge.db"), 3);
+}
+
 // The suite's partitioned run (ctest unit.postgres_partitioned) runs on what it asks for.
 TEST_F(PostgresTest, TheTenantTablesHaveTheLayoutTheEnvironmentAsks) {
   auto layout = PgLayoutFromEnvironment();

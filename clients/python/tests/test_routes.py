@@ -69,6 +69,18 @@ class RoutesTest(ClientTestCase):
         self.assert_no_extra(hard)
         self.assertEqual((hard.hard, hard.purged[0]), (True, batch.results[1].id))
 
+        made = client.ingest_document(doc_id="hours", filename="hours.md",
+                                      content="# Store hours\n\nOpen at nine on weekdays.")
+        self.assert_no_extra(made)
+        self.assertEqual((made.document.doc_id, made.document.chunks), ("hours", 1))
+        self.assertEqual([d.doc_id for d in client.list_documents().documents], ["hours"])
+        detail = client.get_document("hours")
+        self.assertEqual(detail.chunks[0].title_path, ["Store hours"])
+        ctx = client.context(USER, "when does the store open", sources=["knowledge"])
+        self.assertEqual(ctx.knowledge[0].citation, "[hours §Store hours]")
+        gone = client.delete_document("hours")
+        self.assertEqual((gone.deleted, gone.chunks), (True, 1))
+
     def write_path(self, client):
         written = client.add_memory(USER, "I live in Lisbon and I am allergic to peanuts")
         self.assert_no_extra(written)

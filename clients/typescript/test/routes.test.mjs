@@ -58,6 +58,15 @@ test("memories: add, batch, list, get, update, history, delete", async () => {
   assert.equal(soft.hard, false);
   const hard = await client.deleteMemory(batch.results[1].id, { user_id: USER, hard: true });
   assert.deepEqual([hard.hard, hard.purged[0]], [true, batch.results[1].id]);
+
+  const made = await client.ingestDocument({ doc_id: "hours", filename: "hours.md", content: "# Store hours\n\nOpen at nine on weekdays." });
+  assert.deepEqual([made.document.doc_id, made.document.chunks], ["hours", 1]);
+  assert.deepEqual((await client.listDocuments()).documents.map((d) => d.doc_id), ["hours"]);
+  assert.deepEqual((await client.getDocument("hours")).chunks[0].title_path, ["Store hours"]);
+  const ctx = await client.context({ user_id: USER, query: "when does the store open", sources: ["knowledge"] });
+  assert.equal(ctx.knowledge[0].citation, "[hours §Store hours]");
+  const gone = await client.deleteDocument("hours");
+  assert.deepEqual([gone.deleted, gone.chunks], [true, 1]);
 });
 
 test("the write path, asynchronous adds and jobs", async () => {
