@@ -70,7 +70,7 @@ ok "$(basename "$DEB"), $(stat -c %s "$DEB") bytes"
 # ---- 2. contents and control ----
 step "contents and control fields"
 dpkg-deb -c "$DEB" | awk '{ print $2, $6 }' >"$TMP/contents"
-for path in ./usr/bin/engram ./usr/share/man/man1/engram.1 ./usr/share/engram/prompts/extract-v3.txt \
+for path in ./usr/bin/engram ./usr/share/man/man1/engram.1 ./usr/share/engram/prompts/extract-v4.txt \
   ./usr/share/engram/prompts/decide-v1.txt ./lib/systemd/system/engram.service \
   ./lib/systemd/system/engram-maintain.service ./lib/systemd/system/engram-maintain.timer \
   ./etc/default/engram; do

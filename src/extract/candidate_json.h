@@ -1,4 +1,4 @@
-// A candidate memory as a JSON object of the extraction contract (prompts/extract-v3.txt): the
+// A candidate memory as a JSON object of the extraction contract (prompts/extract-v4.txt): the
 // shape an LLM extractor must reply with, also printed by `engram extract` (so what the rules
 // read can be inspected, or replayed as a model's reply in tests).
 #pragma once

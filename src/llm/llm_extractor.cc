@@ -1,6 +1,7 @@
-// Extraction by an LLM: prompts/extract-v3.txt filled with the turns and their times, the
+// Extraction by an LLM: prompts/extract-v4.txt filled with the turns and their times, the
 // reply held to the {"memories":[...]} contract (json_exchange.h), then two filters: the
 // confidence threshold and the language check (Chinese in, Chinese out).
+#include <algorithm>
 #include <cmath>
 #include <memory>
 #include <nlohmann/json.hpp>
@@ -183,6 +184,79 @@ Result<size_t> TurnIndex(const json& m, size_t turn_count) {
   return static_cast<size_t>(v->get<int64_t>());
 }
 
+// A name in a relation: a non-empty string of at most 200 bytes; "user" is the user.
+Result<std::string> GraphName(const json& r, const char* key) {
+  auto v = r.find(key);
+  if (v == r.end() || !v->is_string() || v->get<std::string>().empty() ||
+      v->get<std::string>().size() > 200) {
+    return Bad(std::string("relations: \"") + key + "\" must be a name of 1 to 200 bytes");
+  }
+  return v->get<std::string>() == "user" ? std::string(kSelfEntity) : v->get<std::string>();
+}
+
+Result<EntityKind> GraphKind(const json& r, const char* key) {
+  auto v = r.find(key);
+  const auto kind = v != r.end() && v->is_string() ? ParseEntityKind(v->get<std::string>())
+                                                   : std::optional<EntityKind>();
+  if (!kind) {
+    return Bad(std::string("relations: \"") + key +
+               "\" must be one of user, person, place, organization, pet, project, product");
+  }
+  return *kind;
+}
+
+// "relations" and "aliases" (both optional): what the memory states in the entity graph
+// (include/engram/graph.h). A relation of a malformed shape fails the reply like any field.
+Status OptionalGraph(const json& m, Candidate* c) {
+  auto add_entity = [c](const std::string& name, EntityKind kind) {
+    if (name == kSelfEntity) return;
+    for (const GraphEntity& e : c->graph.entities) {
+      if (e.name == name) return;
+    }
+    c->graph.entities.push_back({name, kind, {}});
+  };
+  if (auto rels = m.find("relations"); rels != m.end() && !rels->is_null()) {
+    if (!rels->is_array()) return Bad("\"relations\" must be an array");
+    for (const json& r : *rels) {
+      if (!r.is_object()) return Bad("relations: each must be an object");
+      GraphRelation rel;
+      ENGRAM_ASSIGN_OR_RETURN(rel.subject, GraphName(r, "subject"));
+      ENGRAM_ASSIGN_OR_RETURN(rel.object, GraphName(r, "object"));
+      ENGRAM_ASSIGN_OR_RETURN(EntityKind subject_kind, GraphKind(r, "subject_kind"));
+      ENGRAM_ASSIGN_OR_RETURN(EntityKind object_kind, GraphKind(r, "object_kind"));
+      auto p = r.find("predicate");
+      const std::string predicate = p != r.end() && p->is_string() ? p->get<std::string>() : "";
+      const bool snake = !predicate.empty() && predicate.size() <= 40 &&
+                         std::all_of(predicate.begin(), predicate.end(),
+                                     [](char ch) { return (ch >= 'a' && ch <= 'z') || ch == '_'; });
+      if (!snake) return Bad("relations: \"predicate\" must be a snake_case word");
+      rel.predicate = predicate;
+      if (auto e = r.find("ended"); e != r.end() && !e->is_null()) {
+        if (!e->is_boolean()) return Bad("relations: \"ended\" must be a boolean");
+        rel.ended = e->get<bool>();
+      }
+      add_entity(rel.subject, subject_kind);
+      add_entity(rel.object, object_kind);
+      c->graph.relations.push_back(std::move(rel));
+    }
+  }
+  if (auto aliases = m.find("aliases"); aliases != m.end() && !aliases->is_null()) {
+    if (!aliases->is_array()) return Bad("\"aliases\" must be an array");
+    for (const json& a : *aliases) {
+      ENGRAM_ASSIGN_OR_RETURN(std::string name,
+                              a.is_object()
+                                  ? GraphName(a, "name")
+                                  : Result<std::string>(Bad("aliases: each must be an object")));
+      ENGRAM_ASSIGN_OR_RETURN(std::string alias, GraphName(a, "alias"));
+      // Only for a person the memory names: an alias never creates an entity of its own.
+      for (GraphEntity& e : c->graph.entities) {
+        if (e.name == name && e.kind == EntityKind::kPerson) e.aliases.push_back(alias);
+      }
+    }
+  }
+  return Status::Ok();
+}
+
 struct Contract {
   size_t turn_count = 0;
   int utc_offset_minutes = 0;
@@ -211,6 +285,7 @@ Result<Candidate> DecodeMemory(const json& m, const Contract& contract) {
   c.turn_indexes = {turn};
   ENGRAM_RETURN_IF_ERROR(OptionalValueAndEnds(m, &c));
   ENGRAM_RETURN_IF_ERROR(OptionalLifecycle(m, contract.utc_offset_minutes, &c));
+  ENGRAM_RETURN_IF_ERROR(OptionalGraph(m, &c));
   return c;
 }
 

@@ -91,7 +91,7 @@ TEST_F(LlmExtractorTest, ChineseHappyPath) {
 
   ASSERT_TRUE(result.ok()) << result.status().ToString();
   EXPECT_EQ(result->extractor, "llm:qwen-plus");
-  EXPECT_EQ(result->prompt_version, "extract-v3");
+  EXPECT_EQ(result->prompt_version, "extract-v4");
   ASSERT_EQ(result->candidates.size(), 2u);
   const Candidate& c = result->candidates[0];
   EXPECT_EQ(c.type, MemoryType::kFact);
@@ -242,6 +242,52 @@ TEST_F(LlmExtractorTest, ExpiresAndCriticalRoundTrip) {
       << refused.status().ToString();
 }
 
+// The entity graph (issue 39): a memory's relations and aliases from the model's reply.
+TEST_F(LlmExtractorTest, RelationsAndAliasesRoundTrip) {
+  auto extractor = Make();
+  json m = Memory("fact", "用户的老公老王在阿里巴巴工作", 0.9, "", false, nullptr, 2);
+  m["relations"] = {{{"subject", "user"},
+                     {"subject_kind", "user"},
+                     {"predicate", "partner"},
+                     {"object", "老王"},
+                     {"object_kind", "person"}},
+                    {{"subject", "老王"},
+                     {"subject_kind", "person"},
+                     {"predicate", "works_at"},
+                     {"object", "阿里巴巴"},
+                     {"object_kind", "organization"},
+                     {"ended", false}}};
+  m["aliases"] = {{{"name", "老王"}, {"alias", "老公"}}};
+  server_.PushContent(Memories({m}));
+  auto result = extractor->Extract(Chinese());
+  ASSERT_TRUE(result.ok()) << result.status().ToString();
+  ASSERT_EQ(result->candidates.size(), 1u);
+  const GraphFacts& g = result->candidates[0].graph;
+  ASSERT_EQ(g.relations.size(), 2u);
+  EXPECT_EQ(g.relations[0].subject, kSelfEntity);
+  EXPECT_EQ(g.relations[0].predicate, "partner");
+  EXPECT_EQ(g.relations[1].subject, "老王");
+  EXPECT_EQ(g.relations[1].object, "阿里巴巴");
+  ASSERT_EQ(g.entities.size(), 2u);
+  EXPECT_EQ(g.entities[0].name, "老王");
+  EXPECT_EQ(g.entities[0].aliases, std::vector<std::string>{"老公"});
+  EXPECT_EQ(g.entities[1].kind, EntityKind::kOrganization);
+
+  // A relation of a bad shape fails the reply like any field (repaired once, then refused).
+  json bad = Memory("fact", "用户住在杭州", 0.9, "", false, nullptr, 2);
+  bad["relations"] = {{{"subject", "user"},
+                       {"subject_kind", "user"},
+                       {"predicate", "Lives In"},
+                       {"object", "杭州"},
+                       {"object_kind", "place"}}};
+  server_.PushContent(Memories({bad}));
+  server_.PushContent(Memories({bad}));
+  auto refused = extractor->Extract(Chinese());
+  ASSERT_FALSE(refused.ok());
+  EXPECT_NE(refused.status().message().find("snake_case"), std::string::npos)
+      << refused.status().ToString();
+}
+
 TEST_F(LlmExtractorTest, ChitChatGivesNothing) {
   auto extractor = Make();
   server_.PushContent(R"({"memories": []})");
@@ -257,7 +303,7 @@ TEST_F(LlmExtractorTest, NoTurnsAsksNothing) {
   auto result = Make()->Extract(ExtractionInput{});
   ASSERT_TRUE(result.ok());
   EXPECT_TRUE(result->candidates.empty());
-  EXPECT_EQ(result->prompt_version, "extract-v3");
+  EXPECT_EQ(result->prompt_version, "extract-v4");
   EXPECT_TRUE(server_.requests().empty());
 }
 

@@ -22,7 +22,7 @@ Prompt Split(std::string_view version, std::string_view text) {
 }  // namespace
 
 const Prompt& ExtractPrompt() {
-  static const Prompt prompt = Split("extract-v3", kExtractV3Text);
+  static const Prompt prompt = Split("extract-v4", kExtractV4Text);
   return prompt;
 }
 

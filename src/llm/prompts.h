@@ -11,12 +11,12 @@ namespace engram::llm {
 // A prompt file is the system message, then a line "=== user ===", then the user message
 // template with {{name}} placeholders.
 struct Prompt {
-  std::string_view version;  // the file name without ".txt": "extract-v3"; recorded with items
+  std::string_view version;  // the file name without ".txt": "extract-v4"; recorded with items
   std::string_view system;
   std::string_view user_template;
 };
 
-const Prompt& ExtractPrompt();  // prompts/extract-v3.txt
+const Prompt& ExtractPrompt();  // prompts/extract-v4.txt
 const Prompt& DecidePrompt();   // prompts/decide-v1.txt
 // prompts/summarize-v1.txt: faded turns into one summary (the lifecycle's maintenance).
 const Prompt& SummarizePrompt();
@@ -29,7 +29,7 @@ std::string FillTemplate(std::string_view tmpl,
                          const std::vector<std::pair<std::string_view, std::string>>& values);
 
 // The raw file texts, defined in the generated prompt_texts.cc.
-extern const char* const kExtractV3Text;
+extern const char* const kExtractV4Text;
 extern const char* const kDecideV1Text;
 extern const char* const kSummarizeV1Text;
 extern const char* const kProfileV1Text;

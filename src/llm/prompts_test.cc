@@ -18,7 +18,7 @@ std::string ReadSource(const std::string& path) {
 
 // The binary carries the files as they are in the repository, byte for byte.
 TEST(LlmPromptsTest, CompiledPromptsAreTheFiles) {
-  EXPECT_EQ(std::string(kExtractV3Text), ReadSource("prompts/extract-v3.txt"));
+  EXPECT_EQ(std::string(kExtractV4Text), ReadSource("prompts/extract-v4.txt"));
   EXPECT_EQ(std::string(kDecideV1Text), ReadSource("prompts/decide-v1.txt"));
   EXPECT_EQ(std::string(kSummarizeV1Text), ReadSource("prompts/summarize-v1.txt"));
   EXPECT_EQ(SummarizePrompt().version, "summarize-v1");
@@ -31,7 +31,7 @@ TEST(LlmPromptsTest, CompiledPromptsAreTheFiles) {
 
 TEST(LlmPromptsTest, SplitIntoSystemAndUserTemplate) {
   const Prompt& extract = ExtractPrompt();
-  EXPECT_EQ(extract.version, "extract-v3");
+  EXPECT_EQ(extract.version, "extract-v4");
   EXPECT_NE(extract.system.find("Example 1"), std::string_view::npos);
   EXPECT_EQ(extract.system.find("=== user ==="), std::string_view::npos);
   for (const char* name : {"{{now}}", "{{context}}", "{{turns}}"}) {

@@ -299,6 +299,25 @@ TEST_F(GraphScenarioTest, AnImportRebuildsTheGraphFromTheItems) {
   }
 }
 
+// With an extractor that gives relations (an LLM, here scripted), its graph is stored and the
+// rules are not run: the turn says nothing the rules read, the model's relation is kept.
+TEST_F(GraphScenarioTest, AModelsRelationsAreStoredInsteadOfTheRules) {
+  Candidate c = Cand("用户和项目A的负责人张伟一起工作");
+  c.graph.entities = {{"张伟", EntityKind::kPerson, {}}, {"项目A", EntityKind::kProject, {}}};
+  c.graph.relations = {{"张伟", "leads", "项目A", std::nullopt, false}};
+  auto extractor = std::make_shared<ScriptedExtractor>(
+      std::vector<Result<ExtractionResult>>{ExtractionResult{{c}, "llm:fake", "extract-v4"}});
+  MemoryWriter llm_writer(engine_.get(), WriterOptions{.extractor = extractor});
+  auto r = llm_writer.Remember(alice_, {UserTurn("我跟张伟一起搞项目A，他是头儿", kT0)});
+  ASSERT_TRUE(r.ok()) << r.status().ToString();
+  const EntityRecord zhang = Entity("张伟");
+  const std::vector<EdgeRecord> leads = Edges(zhang, "leads", "项目A");
+  ASSERT_EQ(leads.size(), 1u);
+  // Stated by the memory and by the turn it came from.
+  EXPECT_EQ(leads[0].sources.size(), 2u);
+  EXPECT_EQ(Entity("项目A").kind, EntityKind::kProject);
+}
+
 TEST_F(GraphScenarioTest, ListingFiltersByKindAndNameAndPages) {
   Say("我住在上海");
   Say("我来自成都");

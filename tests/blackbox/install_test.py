@@ -20,7 +20,7 @@ import unittest
 
 ENGRAM = None
 SOURCE_DIR = os.path.abspath(os.path.join(os.path.dirname(__file__), "..", ".."))
-PROMPTS = ["decide-v1.txt", "extract-v3.txt", "profile-v1.txt", "summarize-v1.txt"]
+PROMPTS = ["decide-v1.txt", "extract-v4.txt", "profile-v1.txt", "summarize-v1.txt"]
 
 
 def clean_env():

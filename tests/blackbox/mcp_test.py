@@ -22,7 +22,7 @@ TIMEOUT = 30  # seconds to wait for any one reply or exit
 TOOLS = {"add_memory", "search_memories", "get_context", "list_memories", "get_memory",
          "update_memory", "delete_memory", "memory_history", "get_profile",
          "recall_memories", "search_knowledge", "ingest_document", "list_documents",
-         "delete_document"}
+         "delete_document", "list_entities", "entity_graph"}
 
 
 def clean_env(extra=None):

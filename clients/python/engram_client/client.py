@@ -18,6 +18,9 @@ ROUTES = {
     "updateMemory": ("PATCH", "/v1/memories/{id}"),
     "deleteMemory": ("DELETE", "/v1/memories/{id}"),
     "memoryHistory": ("GET", "/v1/memories/{id}/history"),
+    "listEntities": ("GET", "/v1/entities"),
+    "getEntity": ("GET", "/v1/entities/{id}"),
+    "entityNeighbours": ("GET", "/v1/entities/{id}/neighbours"),
     "listUsers": ("GET", "/v1/users"),
     "listSessions": ("GET", "/v1/sessions"),
     "appendSessionMessages": ("POST", "/v1/sessions/{id}/messages"),
@@ -173,6 +176,29 @@ class EngramClient:
         """GET /v1/memories/{id}/history: every change, oldest first."""
         query = _given(user_id=user_id, agent_id=agent_id)
         return m.History.from_dict(self.request("memoryHistory", id=id, query=query))
+
+    # --- the entity graph (bodies as in docs/openapi.json: Entity, Edge, ...; plain dicts) ---
+
+    def list_entities(self, user_id: str, *, kind: Optional[str] = None,
+                      name: Optional[str] = None, limit: Optional[int] = None,
+                      cursor: Optional[str] = None, agent_id: Optional[str] = None) -> dict:
+        """GET /v1/entities: the people, places, ... a user's memories name, with counts."""
+        query = _given(user_id=user_id, agent_id=agent_id, kind=kind, name=name, limit=limit,
+                       cursor=cursor)
+        return self.request("listEntities", query=query)
+
+    def get_entity(self, id: str, user_id: str, *, agent_id: Optional[str] = None) -> dict:
+        """GET /v1/entities/{id}: one entity with its relations, their validity and sources."""
+        return self.request("getEntity", id=id, query=_given(user_id=user_id, agent_id=agent_id))
+
+    def entity_neighbours(self, id: str, user_id: str, *, hops: Optional[int] = None,
+                          max_nodes: Optional[int] = None,
+                          include_ended: Optional[bool] = None,
+                          agent_id: Optional[str] = None) -> dict:
+        """GET /v1/entities/{id}/neighbours: the entities within a few relations of one."""
+        query = _given(user_id=user_id, agent_id=agent_id, hops=hops, max_nodes=max_nodes,
+                       include_ended=include_ended)
+        return self.request("entityNeighbours", id=id, query=query)
 
     # --- users and sessions ---
 

@@ -87,6 +87,13 @@ class RoutesTest(ClientTestCase):
         self.assertEqual(written.results[0].kind, "turn")
         self.assertTrue(any(r.kind == "memory" and "peanut" in r.memory.content
                             for r in written.results), written)
+        places = client.list_entities(USER, kind="place")["entities"]
+        lisbon = next(e for e in places if e["name"] == "Lisbon")
+        detail = client.get_entity(lisbon["id"], USER)
+        self.assertTrue(any(e["predicate"] == "lives_in" and e["active"]
+                            for e in detail["edges"]), detail)
+        near = client.entity_neighbours(lisbon["id"], USER, hops=1)
+        self.assertEqual([n["entity"]["kind"] for n in near["neighbours"]], ["user"])
         accepted = client.add_memory(USER, "I work at Initech", async_=True)
         self.assertIsInstance(accepted, models.JobAccepted)
         for _ in range(100):

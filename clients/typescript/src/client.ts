@@ -145,6 +145,23 @@ export class EngramClient {
     return this.request("memoryHistory", { path: { id }, query }, options);
   }
 
+  // --- the entity graph ---
+
+  /** GET /v1/entities: the people, places, ... a user's memories name, with counts. */
+  listEntities(query: Query<"listEntities">, options?: RequestOptions) {
+    return this.request("listEntities", { query }, options);
+  }
+
+  /** GET /v1/entities/{id}: one entity with its relations, their validity and sources. */
+  getEntity(id: string, query: Query<"getEntity">, options?: RequestOptions) {
+    return this.request("getEntity", { path: { id }, query }, options);
+  }
+
+  /** GET /v1/entities/{id}/neighbours: the entities within a few relations of one. */
+  entityNeighbours(id: string, query: Query<"entityNeighbours">, options?: RequestOptions) {
+    return this.request("entityNeighbours", { path: { id }, query }, options);
+  }
+
   // --- users and sessions ---
 
   /** GET /v1/users: the users of the key's tenant. */

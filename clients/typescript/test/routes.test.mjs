@@ -73,6 +73,13 @@ test("the write path, asynchronous adds and jobs", async () => {
   const written = await client.addMemory({ user_id: USER, content: "I live in Lisbon and I am allergic to peanuts" });
   assert.equal(written.results[0].kind, "turn");
   assert.ok(written.results.some((r) => r.kind === "memory" && /peanut/.test(r.memory.content)), JSON.stringify(written));
+  const entities = await client.listEntities({ user_id: USER, kind: "place" });
+  const lisbon = entities.entities.find((e) => e.name === "Lisbon");
+  assert.ok(lisbon, JSON.stringify(entities));
+  const detail = await client.getEntity(lisbon.id, { user_id: USER });
+  assert.ok(detail.edges.some((e) => e.predicate === "lives_in" && e.active), JSON.stringify(detail));
+  const near = await client.entityNeighbours(lisbon.id, { user_id: USER, hops: 1 });
+  assert.deepEqual(near.neighbours.map((n) => n.entity.kind), ["user"]);
 
   const accepted = await client.addMemory({ user_id: USER, content: "I work at Initech", async: true });
   assert.equal(accepted.state, "queued");
