@@ -15,7 +15,8 @@ TEST(ProvenanceTest, AFactInTheUsersWordsAndTheTemplatesHasNothingUnsaid) {
   EXPECT_EQ(UnsaidWords("User's dad arrives on 2026-12-13", "my dad arrives on Sunday"), Words{});
   EXPECT_EQ(UnsaidWords("User wants to quit", "I wanna quit"), Words{});
   EXPECT_EQ(UnsaidWords("用户住在杭州滨江", "我现在住杭州滨江"), Words{});
-  EXPECT_EQ(UnsaidWords("用户2027年3月打算去日本（医生说）", "医生说我明年三月可以打算去日本了"), Words{});
+  EXPECT_EQ(UnsaidWords("用户2027年3月打算去日本（医生说）", "医生说我明年三月可以打算去日本了"),
+            Words{});
 }
 
 TEST(ProvenanceTest, WordsAndCharactersNobodySaidAreNamed) {

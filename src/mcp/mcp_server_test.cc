@@ -159,12 +159,11 @@ TEST_F(McpServerTest, ToolsListDescribesEveryTool) {
     }
     EXPECT_TRUE(tool["annotations"]["readOnlyHint"].is_boolean()) << name;
   }
-  EXPECT_EQ(names,
-            (std::set<std::string>{"add_memory", "search_memories", "get_context", "list_memories",
-                                   "get_memory", "update_memory", "delete_memory", "memory_history",
-                                   "get_profile", "recall_memories", "search_knowledge",
-                                   "ingest_document", "list_documents", "delete_document",
-                                   "list_entities", "entity_graph"}));
+  EXPECT_EQ(names, (std::set<std::string>{
+                       "add_memory", "search_memories", "get_context", "list_memories",
+                       "get_memory", "update_memory", "delete_memory", "memory_history",
+                       "get_profile", "recall_memories", "search_knowledge", "ingest_document",
+                       "list_documents", "delete_document", "list_entities", "entity_graph"}));
   EXPECT_EQ(tools.size(), names.size());
 }
 

@@ -3,8 +3,8 @@
 #include <algorithm>
 #include <array>
 
-#include "api/knowledge_api.h"
 #include "api/graph_messages.h"
+#include "api/knowledge_api.h"
 #include "api/responses.h"
 #include "codec/field_reader.h"
 #include "codec/item_json.h"

@@ -5,8 +5,8 @@
 #include <fstream>
 #include <sstream>
 
-#include "api/knowledge_api.h"
 #include "api/graph_messages.h"
+#include "api/knowledge_api.h"
 #include "api/responses.h"
 #include "codec/field_reader.h"
 #include "codec/item_json.h"

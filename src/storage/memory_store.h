@@ -19,9 +19,9 @@
 #include <vector>
 
 #include "core/gated_mutex.h"
-#include "engram/knowledge.h"
 #include "core/id_generator.h"
 #include "engram/graph.h"
+#include "engram/knowledge.h"
 #include "engram/lifecycle.h"
 #include "engram/listings.h"
 #include "engram/memory.h"
