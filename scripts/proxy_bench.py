@@ -20,8 +20,12 @@ Times are CLOCK_REALTIME nanoseconds, comparable across the processes of one mac
 The fake upstream runs in its own process (asyncio, raw sockets). The server gets `--users`
 users with `--memories` memories each first, so every request searches a real scope.
 
+--pin: the server on CPU 0, this script's client and fake upstream on the other CPUs, so the
+figures of the server's share are not those of two Python processes taking its cores (on a
+2-core machine each side gets one core).
+
 Usage: scripts/proxy_bench.py ENGRAM [--streams 200] [--requests 5] [--chunks 20]
-                              [--gap-ms 50] [--out FILE.json]
+                              [--gap-ms 50] [--pin] [--out FILE.json]
 """
 
 import argparse
@@ -195,13 +199,14 @@ def warm(url, users):
             pass
 
 
-def start_engram(engram, workdir, upstream_port):
+def start_engram(engram, workdir, upstream_port, cpus=None):
     proc = subprocess.Popen(
         [engram, "--db", os.path.join(workdir, "bench.db"), "serve", "--port", "0",
          "--access-log", "", "--upstream-url", "http://127.0.0.1:%d/v1" % upstream_port,
          "--max-connections-per-ip", "4096"],
         stdout=subprocess.PIPE, stderr=open(os.path.join(workdir, "stderr.log"), "wb"),
-        env={k: v for k, v in os.environ.items() if not k.startswith("ENGRAM_")})
+        env={k: v for k, v in os.environ.items() if not k.startswith("ENGRAM_")},
+        preexec_fn=(lambda: os.sched_setaffinity(0, cpus)) if cpus else None)
     url = proc.stdout.readline().decode().strip()
     return proc, url
 
@@ -230,8 +235,16 @@ def main():
     ap.add_argument("--gap-ms", type=float, default=50)
     ap.add_argument("--users", type=int, default=200)
     ap.add_argument("--memories", type=int, default=50)
+    ap.add_argument("--pin", action="store_true")
     ap.add_argument("--out")
     args = ap.parse_args()
+    server_cpus = None
+    if args.pin:
+        cpus = sorted(os.sched_getaffinity(0))
+        if len(cpus) < 2:
+            sys.exit("--pin needs two CPUs")
+        server_cpus = {cpus[0]}
+        os.sched_setaffinity(0, set(cpus[1:]))  # the upstream process inherits it
 
     ports = multiprocessing.Queue()
     upstream = multiprocessing.Process(target=run_upstream,
@@ -239,7 +252,7 @@ def main():
     upstream.start()
     upstream_port = ports.get(timeout=10)
     workdir = tempfile.mkdtemp(prefix="engram-proxy-bench-")
-    proc, url = start_engram(os.path.abspath(args.engram), workdir, upstream_port)
+    proc, url = start_engram(os.path.abspath(args.engram), workdir, upstream_port, server_cpus)
     try:
         seed(url, args.users, args.memories)
         warm(url, args.users)
@@ -262,7 +275,8 @@ def main():
             "pre_p99": results["proxy"]["pre_ms"]["p99"] - base["pre_ms"]["p99"],
             "chunk_p50": results["proxy"]["chunk_ms"]["p50"] - base["chunk_ms"]["p50"],
             "chunk_p99": results["proxy"]["chunk_ms"]["p99"] - base["chunk_ms"]["p99"]}
-        results["setup"] = vars(args) | {"cores": os.cpu_count()}
+        results["setup"] = vars(args) | {"cores": os.cpu_count(),
+                                         "server_cpus": sorted(server_cpus or [])}
         text = json.dumps(results, indent=1)
         print(text)
         if args.out:
