@@ -197,7 +197,7 @@ void AddsKnowledgeToAVersion5Database(const std::string& url, int partitions) {
   ASSERT_TRUE(MigratePostgres(db, kNow, PgLayout{partitions}, 5).ok());
   ASSERT_TRUE(db->BindAllTenants().ok());
   ASSERT_TRUE(db->Exec("INSERT INTO scopes (tenant, user_id) VALUES ('acme', 'alice')").ok());
-  ASSERT_TRUE(MigratePostgres(db, kNow, PgLayout{partitions}).ok());
+  ASSERT_TRUE(MigratePostgres(db, kNow, PgLayout{partitions}, 6).ok());
   ASSERT_EQ(*ReadPgSchemaVersion(db), 6);
   for (const char* t : {"knowledge_docs", "knowledge_chunks"}) {
     EXPECT_EQ(Number(db, std::string("SELECT count(*) FROM pg_index x JOIN pg_attribute a ON "
