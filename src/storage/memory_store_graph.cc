@@ -255,18 +255,23 @@ Result<EntityRecord> ReadEntity(Statement* st) {
   return e;
 }
 
-Status ReadAliases(Database* db, EntityRecord* e) {
-  ENGRAM_ASSIGN_OR_RETURN(
-      ScopedStatement st,
-      db->Prepare("SELECT alias FROM graph_aliases WHERE entity_id = ? GROUP BY alias "
-                  "ORDER BY min(item_seq)"));
-  st->Bind(1, e->id);
+// The first column of every row of `sql`, its one parameter bound to `id`.
+Status ReadColumn(Database* db, const std::string& sql, const std::string& id,
+                  std::vector<std::string>* out) {
+  ENGRAM_ASSIGN_OR_RETURN(ScopedStatement st, db->Prepare(sql));
+  st->Bind(1, id);
   while (true) {
     ENGRAM_ASSIGN_OR_RETURN(bool row, st->Step());
-    if (!row) break;
-    e->aliases.push_back(st->String(0));
+    if (!row) return Status::Ok();
+    out->push_back(st->String(0));
   }
-  return Status::Ok();
+}
+
+Status ReadAliases(Database* db, EntityRecord* e) {
+  return ReadColumn(db,
+                    "SELECT alias FROM graph_aliases WHERE entity_id = ? GROUP BY alias "
+                    "ORDER BY min(item_seq)",
+                    e->id, &e->aliases);
 }
 
 constexpr std::string_view kEdgeSelect =
@@ -291,17 +296,10 @@ EdgeRecord ReadEdge(Statement* st) {
 }
 
 Status ReadSources(Database* db, EdgeRecord* r) {
-  ENGRAM_ASSIGN_OR_RETURN(
-      ScopedStatement st,
-      db->Prepare("SELECT i.id FROM graph_edge_sources x JOIN items i ON i.seq = x.item_seq "
-                  "WHERE x.edge_id = ? ORDER BY x.item_seq"));
-  st->Bind(1, r->id);
-  while (true) {
-    ENGRAM_ASSIGN_OR_RETURN(bool row, st->Step());
-    if (!row) break;
-    r->sources.push_back(st->String(0));
-  }
-  return Status::Ok();
+  return ReadColumn(db,
+                    "SELECT i.id FROM graph_edge_sources x JOIN items i ON i.seq = x.item_seq "
+                    "WHERE x.edge_id = ? ORDER BY x.item_seq",
+                    r->id, &r->sources);
 }
 
 // The edges touching `entity` in the scope, newest first (active only unless `ended`).
