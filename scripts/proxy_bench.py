@@ -20,12 +20,16 @@ Times are CLOCK_REALTIME nanoseconds, comparable across the processes of one mac
 The fake upstream runs in its own process (asyncio, raw sockets). The server gets `--users`
 users with `--memories` memories each first, so every request searches a real scope.
 
+--stagger: each stream starts at a random moment within one chunk gap, as independent
+conversations do; without it all streams start together and their chunks arrive in lockstep,
+200 at a time every gap (the worst case for the server's per-chunk wait).
+
 --pin: the server on CPU 0, this script's client and fake upstream on the other CPUs, so the
 figures of the server's share are not those of two Python processes taking its cores (on a
 2-core machine each side gets one core).
 
 Usage: scripts/proxy_bench.py ENGRAM [--streams 200] [--requests 5] [--chunks 20]
-                              [--gap-ms 50] [--pin] [--out FILE.json]
+                              [--gap-ms 50] [--pin] [--stagger] [--out FILE.json]
 """
 
 import argparse
@@ -106,7 +110,8 @@ async def read_chunked_events(reader):
                 yield event[6:].decode(), time.time_ns()
 
 
-async def one_stream(port, key, user, requests, pre, per_chunk, errors):
+async def one_stream(port, key, user, requests, pre, per_chunk, errors, delay_s):
+    await asyncio.sleep(delay_s)
     reader, writer = await asyncio.open_connection("127.0.0.1", port)
     try:
         for _ in range(requests):
@@ -135,10 +140,12 @@ async def one_stream(port, key, user, requests, pre, per_chunk, errors):
         writer.close()
 
 
-async def run_clients(port, streams, requests, users):
+async def run_clients(port, streams, requests, users, stagger_s):
     pre, per_chunk, errors = [], [], []
+    rng = random.Random(11)
     await asyncio.gather(*(one_stream(port, "bench", "u%d" % (i % users), requests, pre,
-                                      per_chunk, errors) for i in range(streams)))
+                                      per_chunk, errors, rng.uniform(0, stagger_s))
+                           for i in range(streams)))
     return pre, per_chunk, errors
 
 
@@ -181,7 +188,8 @@ def phase_quantiles(before, after):
         q = {}
         for name, share in (("p50", 0.5), ("p99", 0.99)):
             q[name] = next((le * 1000 for le, n in rows if n >= share * total), float("inf"))
-        out[phase] = dict(q, count=total)
+        out[phase] = dict(q, count=total,
+                          buckets_ms={("%g" % (le * 1000)): n for le, n in rows})
     return out
 
 
@@ -236,6 +244,7 @@ def main():
     ap.add_argument("--users", type=int, default=200)
     ap.add_argument("--memories", type=int, default=50)
     ap.add_argument("--pin", action="store_true")
+    ap.add_argument("--stagger", action="store_true")
     ap.add_argument("--out")
     args = ap.parse_args()
     server_cpus = None
@@ -265,7 +274,8 @@ def main():
             print("%s: %d streams x %d requests x %d chunks ..." % (
                 name, args.streams, args.requests, args.chunks), file=sys.stderr, flush=True)
             results[name] = summary(*asyncio.run(
-                run_clients(port, args.streams, args.requests, args.users)))
+                run_clients(port, args.streams, args.requests, args.users,
+                            args.gap_ms / 1000 if args.stagger else 0)))
             print("  " + json.dumps(results[name]), file=sys.stderr, flush=True)
             if name == "proxy":
                 results["server_ms"] = phase_quantiles(before, phase_buckets(url))

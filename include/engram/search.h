@@ -75,6 +75,16 @@ struct SearchQuery {
   // before it. No scaling when the query names no time or no candidate is near the span.
   double time_weight = 0.7;
   double recency_half_life_days = 30;
+  // Graph channel (issue 39): the entities the query and its recent turns name (by name or
+  // alias, in the user's entity graph, include/engram/graph.h) seed a walk of up to graph_hops
+  // relations that still hold, visiting at most graph_max_nodes entities; the memories that
+  // mention a reached entity or state a walked relation form a third ranked list. It adds
+  // graph_weight·(its credit relative to the best) to a memory's relevance (kWeighted), or a
+  // third reciprocal rank (kReciprocalRank). false or weight 0: off.
+  bool graph = true;
+  double graph_weight = 0.3;
+  int graph_hops = 2;          // 1..3
+  int graph_max_nodes = 100;   // 1..1000
   // Conversational read path: the turns just before `text` (oldest first). They join the query
   // in both channels, each weighted recent_turn_weight against the query text's 1: the latest
   // line usually says what the next reply needs, the earlier ones still carry the topic.
@@ -118,6 +128,13 @@ struct ScoreExplain {
   double retention_factor = 1;
   int keyword_rank = 0;  // 1-based; 0: not a keyword candidate
   int vector_rank = 0;   // 1-based; 0: not a vector candidate
+  // The graph channel: the memory's credit relative to the best (0..1), its rank (0: not
+  // reached), and the entity that credited it most with its distance in relations from an
+  // entity the query named (0: named itself).
+  double graph = 0;
+  int graph_rank = 0;
+  std::string graph_via;
+  int graph_hops = 0;
   // Set when a newer memory of the user on the same changeable topic outranks this one
   // (SearchQuery::newest_evidence): that memory's id, and why ("newer on work").
   std::string demoted_by;

@@ -55,6 +55,8 @@ struct BenchFlags {
   double keyword_weight = SearchQuery{}.keyword_weight;
   double recent_turn_weight = SearchQuery{}.recent_turn_weight;
   double mmr_floor = SearchQuery{}.mmr_similarity_floor;
+  double graph_weight = SearchQuery{}.graph_weight;
+  int graph_hops = SearchQuery{}.graph_hops;
   bool joined_query = false;
 };
 
@@ -116,6 +118,8 @@ int RunBench(Context& ctx, const BenchFlags& f, bool locomo) {
   options.search.keyword_weight = f.keyword_weight;
   options.search.recent_turn_weight = f.recent_turn_weight;
   options.search.mmr_similarity_floor = f.mmr_floor;
+  options.search.graph_weight = f.graph_weight;
+  options.search.graph_hops = f.graph_hops;
   options.split_turns = !f.joined_query;
   if (f.fusion == "rrf") options.search.fusion = FusionMode::kReciprocalRank;
   const bool tty = isatty(STDERR_FILENO);
@@ -325,6 +329,12 @@ void AddBenchCommands(CLI::App& app, Context& ctx) {
   locomo
       ->add_option("--mmr-floor", locomo_flags->mmr_floor,
                    "Cosine up to which MMR sees no redundancy, 0..1")
+      ->capture_default_str();
+  locomo
+      ->add_option("--graph-weight", locomo_flags->graph_weight,
+                   "Graph channel's share of relevance, 0..1 (0: off)")
+      ->capture_default_str();
+  locomo->add_option("--graph-hops", locomo_flags->graph_hops, "Graph walk depth, 1..3")
       ->capture_default_str();
   locomo->callback([&ctx, locomo_flags] {
     ctx.action = [&ctx, locomo_flags] { return RunBench(ctx, *locomo_flags, true); };

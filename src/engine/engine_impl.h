@@ -38,6 +38,7 @@ struct PendingItem;
 struct MaintenanceBatch;
 class IdGenerator;
 class ScopeIndex;
+class EntityGraph;  // retrieval/entity_graph.h
 
 class Engine::Impl {
  public:
@@ -145,6 +146,9 @@ class Engine::Impl {
   void DemoteStaleTurns(const Scope& scope, const SearchQuery& query, std::vector<SearchHit>* hits);
   // The query's vector: with recent turns, the normalized weighted sum of each text's vector.
   Result<std::vector<float>> EmbedQuery(const SearchQuery& query);
+  // The scope's entity graph (retrieval/entity_graph.h): the index's, or read from the store
+  // and kept in the index until its next change.
+  Result<std::shared_ptr<const EntityGraph>> EntityGraphFor(const Scope& scope, ScopeIndex& index);
   // The snapshot file of the scope's graph, or "" when the scope has no row yet.
   Result<std::string> SnapshotPath(const Scope& scope);
   // Tries to load the scope's graph from its snapshot; false if unusable (status says why).

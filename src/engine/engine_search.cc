@@ -9,6 +9,7 @@
 #include "engine/engine_impl.h"
 #include "engine/validation.h"
 #include "retrieval/context_packer.h"
+#include "retrieval/entity_graph.h"
 #include "retrieval/scope_index.h"
 #include "retrieval/searcher.h"
 #include "storage/memory_store.h"
@@ -65,6 +66,23 @@ Result<Engine::IndexInfo> Engine::Impl::DescribeIndex(const Scope& scope) {
                    .unmerged = static_cast<int64_t>(index->tail_size())};
 }
 
+Result<std::shared_ptr<const EntityGraph>> Engine::Impl::EntityGraphFor(const Scope& scope,
+                                                                       ScopeIndex& index) {
+  uint64_t generation = 0;
+  {
+    std::shared_lock<std::shared_mutex> lock(index.mu);
+    if (auto graph = index.entity_graph()) return graph;
+    generation = index.change_generation();
+  }
+  // Read outside the index's lock: searches go on meanwhile, and a write that lands during the
+  // read changes the generation, so that this (possibly older) graph serves this search only.
+  ENGRAM_ASSIGN_OR_RETURN(GraphRows rows, store_->LoadGraphRows(scope));
+  auto graph = std::make_shared<const EntityGraph>(rows);
+  std::unique_lock<std::shared_mutex> lock(index.mu);
+  index.SetEntityGraph(graph, generation);
+  return graph;
+}
+
 Result<std::vector<SearchHit>> Engine::Impl::Search(const Scope& scope, const SearchQuery& query) {
   ENGRAM_RETURN_IF_ERROR(ValidateScope(scope));
   ENGRAM_RETURN_IF_ERROR(ValidateSearchQuery(query, options_.max_content_bytes));
@@ -74,6 +92,12 @@ Result<std::vector<SearchHit>> Engine::Impl::Search(const Scope& scope, const Se
     return Status::InvalidArgument("dimension mismatch between the query vector and the index");
   }
   const TimestampMs now = Now();
+  std::shared_ptr<const EntityGraph> entity_graph;
+  GraphChannel graph;
+  if (query.graph && query.graph_weight > 0) {
+    ENGRAM_ASSIGN_OR_RETURN(entity_graph, EntityGraphFor(scope, *index));
+    graph = WalkQueryGraph(*entity_graph, query);
+  }
   std::vector<RankedCandidate> ranked;
   {
     const bool check_expiry = !query.filters.include_expired && !query.filters.expires_after;
@@ -84,7 +108,7 @@ Result<std::vector<SearchHit>> Engine::Impl::Search(const Scope& scope, const Se
     }
     std::shared_lock<std::shared_mutex> lock(index->mu);
     ranked = RankCandidates(*index, scope, check_expiry ? expiring : query, query_vector, now,
-                            options_.retention);
+                            options_.retention, entity_graph ? &graph : nullptr);
   }
   std::vector<int64_t> seqs;
   for (const RankedCandidate& c : ranked) seqs.push_back(c.seq);

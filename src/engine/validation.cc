@@ -100,6 +100,14 @@ Status ValidateSearchQuery(const SearchQuery& q, size_t max_text_bytes) {
   ENGRAM_RETURN_IF_ERROR(ValidateWeight("cjk_character_weight", q.cjk_character_weight));
   ENGRAM_RETURN_IF_ERROR(ValidateWeight("recent_turn_weight", q.recent_turn_weight));
   ENGRAM_RETURN_IF_ERROR(ValidateWeight("mmr_similarity_floor", q.mmr_similarity_floor));
+  ENGRAM_RETURN_IF_ERROR(ValidateWeight("graph_weight", q.graph_weight));
+  if (q.graph_hops < 1 || q.graph_hops > 3) {
+    return Invalid("graph_hops", "must be between 1 and 3, got " + std::to_string(q.graph_hops));
+  }
+  if (q.graph_max_nodes < 1 || q.graph_max_nodes > 1000) {
+    return Invalid("graph_max_nodes",
+                   "must be between 1 and 1000, got " + std::to_string(q.graph_max_nodes));
+  }
   double sum = q.relevance_weight + q.importance_weight + q.recency_weight;
   if (std::fabs(sum - 1.0) > 1e-6) {
     return Invalid("weights",

@@ -14,6 +14,7 @@
 #include "core/status_macros.h"
 #include "engram/clock.h"
 #include "engram/engine.h"
+#include "engram/extraction.h"
 #include "evaluation/retrieval_bench.h"
 
 namespace engram {
@@ -106,6 +107,8 @@ Status IngestConversation(Engine& engine, const Scope& scope, const json& conv,
       if (t.contains("blip_caption"))
         m.content += " [shares a photo: " + t.value("blip_caption", "") + "]";
       m.type = MemoryType::kMessage;
+      // As a server stores a memory given as is (MemoryWriter::AddAsGiven): read for the graph.
+      m.graph = ExtractGraph(m.content);
       if (when > 0) m.created_at = when + 1000 * index++;
       batch.push_back(std::move(m));
       turns.push_back({t.value("dia_id", ""), s});
@@ -207,7 +210,13 @@ Result<BenchReport> RunLocomoBench(const BenchOptions& options) {
   report.dataset = "LoCoMo (locomo10.json), evidence recall over dialogue turns";
   report.configuration = engine->options().embedder->model() + " + BM25, " +
                          (options.search.fusion == FusionMode::kWeighted ? "weighted" : "rrf") +
-                         " fusion, k=" + std::to_string(options.k);
+                         " fusion" +
+                         (options.search.graph && options.search.graph_weight > 0
+                              ? ", graph channel (weight " +
+                                    std::to_string(options.search.graph_weight).substr(0, 4) +
+                                    ", " + std::to_string(options.search.graph_hops) + " hops)"
+                              : ", no graph channel") +
+                         ", k=" + std::to_string(options.k);
   const std::string k = std::to_string(options.k);
   report.metric_names = {"any@" + k, "all@" + k, "session any@" + k, "turn sessions any@" + k};
   for (const char* name :

@@ -41,7 +41,8 @@ struct Language {
   std::vector<RoleWord> roles;  // longest first
   Words pets;                   // longest first
   std::vector<Frame> frames;    // longest pattern first
-  Words places, place_suffixes, org_suffixes, project_marks, surnames, stops, not_names;
+  Words places, place_suffixes, org_suffixes, project_marks, surnames, stops, not_names,
+      not_speakers;
 };
 
 bool ByLength(const std::string& a, const std::string& b) { return a.size() > b.size(); }
@@ -132,6 +133,7 @@ Language Load(const std::string& lang) {
   std::stable_sort(l.surnames.begin(), l.surnames.end(), ByLength);
   l.stops = Entry(names, "stop");
   l.not_names = Entry(names, "not_name");
+  l.not_speakers = Entry(names, "not_speaker");
   return l;
 }
 
@@ -1000,9 +1002,96 @@ std::vector<std::string_view> Pieces(std::string_view text, bool zh) {
 
 }  // namespace
 
+// A transcript line's speaker: "Melanie: I took my kids camping", "Anna Lee: …" (one to three
+// capitalized words), "张伟：我下周去杭州" (a surname and one or two characters, or 老/小 and a
+// surname), before a colon and the line. Empty when the text does not start so, or the label is
+// a word that labels lines without naming anyone ("Note:", "备注："). `rest` gets the line.
+std::string SpeakerLabel(std::string_view text, std::string_view* rest) {
+  const size_t colon = text.find_first_of(":\xEF");  // ':' or the first byte of '：'
+  if (colon == std::string_view::npos || colon == 0 || colon > 40) return "";
+  size_t after = 0;
+  if (text[colon] == ':') {
+    after = colon + 1;
+  } else if (text.substr(colon).starts_with("\xEF\xBC\x9A")) {  // '：'
+    after = colon + 3;
+  } else {
+    return "";
+  }
+  const std::string_view label = text.substr(0, colon);
+  std::string_view line = text.substr(after);
+  while (!line.empty() && line.front() == ' ') line.remove_prefix(1);
+  if (line.empty()) return "";
+  if (HasHan(label)) {
+    const Language& zh = Zh();
+    if (Contains(zh.not_speakers, label) || Contains(zh.not_names, label)) return "";
+    const size_t chars = CountCodepoints(label);
+    bool named = false;
+    for (const std::string& surname : zh.surnames) {
+      const size_t n = CountCodepoints(surname);
+      if (label.starts_with(surname) && chars > n && chars <= n + 2) named = true;
+      if ((label.starts_with("老") || label.starts_with("小")) && chars == 1 + n &&
+          label.substr(3) == surname) {
+        named = true;
+      }
+    }
+    if (!named) return "";
+  } else {
+    if (text[colon] != ':' || after >= text.size() || text[after] != ' ') return "";
+    int words = 0;
+    size_t i = 0;
+    while (i < label.size()) {
+      size_t end = label.find(' ', i);
+      if (end == std::string_view::npos) end = label.size();
+      const std::string_view word = label.substr(i, end - i);
+      if (word.empty() || word.front() < 'A' || word.front() > 'Z') return "";
+      for (char c : word) {
+        if (!std::isalpha(static_cast<unsigned char>(c)) && c != '\'' && c != '-' && c != '.') {
+          return "";
+        }
+      }
+      if (++words > 3) return "";
+      if (words == 1 && (Contains(En().not_speakers, Lower(word)) ||
+                         Contains(En().not_names, Lower(word)))) {
+        return "";
+      }
+      i = end + 1;
+    }
+  }
+  *rest = line;
+  return std::string(label);
+}
+
+// A transcript line's first person is its speaker, not the user: "Melanie: my dog Max" is
+// Melanie's dog. The label alone does not make the line a mention of the speaker (every line of
+// a transcript has one, and the label's words are in the line's text for keyword search); a
+// relation the speaker takes part in does.
+void AttributeToSpeaker(const std::string& speaker, GraphFacts* facts) {
+  std::vector<GraphRelation> kept;
+  for (GraphRelation& r : facts->relations) {
+    if (r.subject == kSelfEntity) r.subject = speaker;
+    if (r.object == kSelfEntity) r.object = speaker;
+    if (r.subject != r.object) kept.push_back(std::move(r));
+  }
+  facts->relations = std::move(kept);
+  bool known = false;
+  for (const GraphEntity& e : facts->entities) known |= e.name == speaker;
+  const bool related = std::any_of(facts->relations.begin(), facts->relations.end(),
+                                   [&](const GraphRelation& r) {
+                                     return r.subject == speaker || r.object == speaker;
+                                   });
+  if (!known && related) facts->entities.push_back({speaker, EntityKind::kPerson, {}});
+}
+
 GraphFacts ExtractGraph(std::string_view text) {
   Facts facts;
   if (!IsValidUtf8(text)) return facts.Take();
+  std::string_view line;
+  const std::string speaker = SpeakerLabel(text, &line);
+  if (!speaker.empty()) {
+    GraphFacts out = ExtractGraph(line);
+    AttributeToSpeaker(speaker, &out);
+    return out;
+  }
   const bool zh = HasHan(text);
   bool pending_pet = false;
   for (std::string_view piece : Pieces(text, zh)) {

@@ -8,6 +8,7 @@
 #include "engram/lifecycle.h"
 #include "index/hnsw_index.h"
 #include "index/scan_index.h"
+#include "retrieval/entity_graph.h"
 #include "retrieval/slot_terms.h"
 #include "text/keyword_terms.h"
 
@@ -154,13 +155,27 @@ ScopeIndex::ScopeIndex(const ScopeIndexOptions& options)
 void ScopeIndex::UpdateInfo(int64_t seq, const MemoryItem& item) {
   auto it = docs_.find(seq);
   if (it == docs_.end()) return Upsert(seq, item, nullptr);
+  NoteChange();
   DocInfo& doc = it->second;
   if (doc.status != ItemStatus::kActive) --inactive_;
   doc = MakeDocInfo(item);
   if (doc.status != ItemStatus::kActive) ++inactive_;
 }
 
+void ScopeIndex::NoteChange() {
+  ++change_generation_;
+  entity_graph_.reset();
+  entity_graph_bytes_ = 0;
+}
+
+void ScopeIndex::SetEntityGraph(std::shared_ptr<const EntityGraph> graph, uint64_t generation) {
+  if (generation != change_generation_) return;
+  entity_graph_bytes_ = graph ? graph->MemoryBytes() : 0;
+  entity_graph_ = std::move(graph);
+}
+
 void ScopeIndex::Upsert(int64_t seq, const MemoryItem& item, const std::vector<float>* vector) {
+  NoteChange();
   // DocInfo keeps no content, so the text is re-indexed whenever the item is given.
   RemoveFromSession(seq);
   DocInfo& doc = docs_[seq];
@@ -222,6 +237,7 @@ std::pair<int64_t, int64_t> ScopeIndex::SessionNeighbours(int64_t seq, const Doc
 }
 
 void ScopeIndex::Remove(int64_t seq) {
+  NoteChange();
   RemoveFromSession(seq);
   auto doc = docs_.find(seq);
   if (doc != docs_.end()) {
@@ -261,7 +277,8 @@ size_t ScopeIndex::MergeTail(size_t max) {
 // about 400 bytes before tags, entities and metadata, which are usually short.
 size_t ScopeIndex::MemoryBytes() const {
   constexpr size_t kDocBytes = 400;
-  return docs_.size() * kDocBytes + bm25_.MemoryBytes() + vectors_->MemoryBytes();
+  return docs_.size() * kDocBytes + bm25_.MemoryBytes() + vectors_->MemoryBytes() +
+         entity_graph_bytes_;
 }
 
 const DocInfo* ScopeIndex::Find(int64_t seq) const {

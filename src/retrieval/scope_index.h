@@ -39,6 +39,8 @@
 
 namespace engram {
 
+class EntityGraph;  // retrieval/entity_graph.h
+
 // What filters and ranking need to know about an item without reading the database.
 struct DocInfo {
   std::string id;
@@ -150,6 +152,17 @@ class ScopeIndex {
   size_t MemoryBytes() const;
   int dimension() const { return options_.dimension; }
 
+  // The scope's entity graph, for the graph channel (retrieval/entity_graph.h): read from the
+  // database on first use and dropped by every change of the index (a write may add or end
+  // relations), to be read again by the next search that wants it. Null: not loaded. Reading
+  // needs `mu` shared; SetEntityGraph needs it exclusive.
+  std::shared_ptr<const EntityGraph> entity_graph() const { return entity_graph_; }
+  // Incremented by every Upsert, Remove and UpdateInfo.
+  uint64_t change_generation() const { return change_generation_; }
+  // Keeps `graph` unless the index changed since change_generation() returned `generation`
+  // (the graph, read before that change, may miss it).
+  void SetEntityGraph(std::shared_ptr<const EntityGraph> graph, uint64_t generation);
+
   mutable std::shared_mutex mu;
 
   // Where the vector graph came from and whether it has been saved since; kept by the engine
@@ -163,6 +176,7 @@ class ScopeIndex {
  private:
   void RemoveFromSession(int64_t seq);
   void NoteVectorChange(int64_t seq);
+  void NoteChange();
 
   enum class GraphState { kNone, kRequested, kBuilding, kFailed };
 
@@ -178,6 +192,9 @@ class ScopeIndex {
   std::set<int64_t> changed_during_build_;
   std::unordered_map<int64_t, DocInfo> docs_;
   size_t inactive_ = 0;  // entries of docs_ whose status is not kActive
+  std::shared_ptr<const EntityGraph> entity_graph_;
+  size_t entity_graph_bytes_ = 0;
+  uint64_t change_generation_ = 0;
   // session_id → its items ordered by (created_at, seq); items without a session are absent.
   std::unordered_map<std::string, std::set<std::pair<TimestampMs, int64_t>>> sessions_;
 };

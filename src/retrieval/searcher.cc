@@ -207,9 +207,13 @@ class Candidates {
   std::vector<uint32_t> slots_;  // 1 + index into items_; 0: empty; a power of two long
 };
 
-// Collects both channels' candidates with their raw signals and ranks.
+// How many of the graph channel's memories join the candidates.
+size_t GraphPool(const SearchQuery& q) { return std::max<size_t>(30, static_cast<size_t>(q.k) * 3); }
+
+// Collects the channels' candidates with their raw signals and ranks.
 Candidates Gather(const ScopeIndex& index, const Scope& scope, const SearchQuery& q,
-                  const std::vector<WeightedTerm>& terms, const std::vector<float>& qv) {
+                  const std::vector<WeightedTerm>& terms, const std::vector<float>& qv,
+                  const GraphChannel* graph) {
   // The keyword channel feeds most of the relevance (keyword_weight), so it gets the deeper pool.
   const size_t pool = std::max<size_t>(50, static_cast<size_t>(q.k) * 5);
   const size_t vector_pool = std::max<size_t>(30, static_cast<size_t>(q.k) * 3);
@@ -231,6 +235,29 @@ Candidates Gather(const ScopeIndex& index, const Scope& scope, const SearchQuery
     c.explain.vector = std::max(0.0, static_cast<double>(vector[i].hit.score));
     c.explain.vector_rank = static_cast<int>(i) + 1;
   }
+  if (graph && graph->graph && !graph->walk.credits.empty()) {
+    int rank = 0;
+    for (const GraphCredit& credit : graph->walk.credits) {
+      const DocInfo* d = index.Find(credit.seq);
+      if (!d || !PassesFilters(*d, scope, q.filters)) continue;
+      RankedCandidate& c = out.Entry(credit.seq, d);
+      c.explain.graph = std::min(1.0, credit.score);
+      c.explain.graph_rank = ++rank;
+      c.explain.graph_via = graph->graph->name(credit.via);
+      c.explain.graph_hops = credit.hops;
+      if (static_cast<size_t>(rank) >= GraphPool(q)) break;
+    }
+    // The other channels' candidates get the credit the walk gives them too: a keyword match
+    // that names the entity asked about ranks above one that does not.
+    for (Candidate& c : out) {
+      if (c.ranked.explain.graph_rank) continue;
+      const GraphCredit credit = graph->graph->CreditOf(c.ranked.seq, graph->walk);
+      if (credit.score <= 0) continue;
+      c.ranked.explain.graph = std::min(1.0, credit.score);
+      c.ranked.explain.graph_via = graph->graph->name(credit.via);
+      c.ranked.explain.graph_hops = credit.hops;
+    }
+  }
   return out;
 }
 
@@ -239,9 +266,11 @@ double Relevance(const ScoreExplain& e, const SearchQuery& q) {
     double rrf = 0;
     if (e.keyword_rank) rrf += 1.0 / (kRrfK + e.keyword_rank);
     if (e.vector_rank) rrf += 1.0 / (kRrfK + e.vector_rank);
+    if (e.graph_rank) rrf += 1.0 / (kRrfK + e.graph_rank);
     return rrf / (2.0 / (kRrfK + 1));
   }
-  return q.keyword_weight * e.keyword + (1.0 - q.keyword_weight) * e.vector;
+  return q.keyword_weight * e.keyword + (1.0 - q.keyword_weight) * e.vector +
+         q.graph_weight * e.graph;
 }
 
 // Credits each candidate's session neighbours with its own relevance (before context), adding
@@ -436,11 +465,22 @@ std::vector<size_t> MmrPicks(std::span<const double> scores, size_t k, const Sea
   return picks;
 }
 
+GraphChannel WalkQueryGraph(const EntityGraph& graph, const SearchQuery& q) {
+  GraphChannel channel{&graph, {}};
+  if (!q.graph || q.graph_weight <= 0) return channel;
+  std::vector<GraphSeed> seeds;
+  for (const auto& [text, weight] : WeightedQueryTexts(q)) graph.FindSeeds(text, weight, &seeds);
+  // Deeper than the pool: some of the walk's memories fail the filters.
+  channel.walk = graph.Walk(seeds, q.graph_hops, q.graph_max_nodes, 2 * GraphPool(q));
+  return channel;
+}
+
 std::vector<RankedCandidate> RankCandidates(const ScopeIndex& index, const Scope& scope,
                                             const SearchQuery& q, const std::vector<float>& qv,
-                                            TimestampMs now, const RetentionPolicy& retention) {
+                                            TimestampMs now, const RetentionPolicy& retention,
+                                            const GraphChannel* graph) {
   const std::vector<WeightedTerm> terms = WeightedKeywordTerms(q);
-  auto gathered = Gather(index, scope, q, terms, qv);
+  auto gathered = Gather(index, scope, q, terms, qv, graph);
   AddSessionContext(index, scope, q, &gathered);
   const bool session_prior = AddSessionPrior(index, q, terms, &gathered);
   const bool time_prior = AddTimePrior(q, now, &gathered);

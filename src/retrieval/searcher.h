@@ -12,6 +12,7 @@
 
 #include "engram/lifecycle.h"
 #include "engram/search.h"
+#include "retrieval/entity_graph.h"
 #include "retrieval/scope_index.h"
 
 namespace engram {
@@ -38,10 +39,23 @@ std::vector<std::pair<std::string, double>> WeightedQueryTexts(const SearchQuery
 std::vector<size_t> MmrPicks(std::span<const double> scores, size_t k, const SearchQuery& query,
                              const std::function<double(size_t, size_t)>& similarity);
 
-// The caller holds index.mu (shared). `query_vector` has index.dimension() floats.
+// The graph channel's input: the walk from the entities the query names, and the graph it
+// walked (for the names explain gives).
+struct GraphChannel {
+  const EntityGraph* graph = nullptr;
+  GraphWalkResult walk;
+};
+
+// The seeds of `query` in `graph` (its text, then its recent turns at their weight) and the walk
+// from them; empty when the query turns the channel off.
+GraphChannel WalkQueryGraph(const EntityGraph& graph, const SearchQuery& query);
+
+// The caller holds index.mu (shared). `query_vector` has index.dimension() floats. `graph`:
+// the graph channel's walk (null: no graph channel).
 std::vector<RankedCandidate> RankCandidates(const ScopeIndex& index, const Scope& scope,
                                             const SearchQuery& query,
                                             const std::vector<float>& query_vector, TimestampMs now,
-                                            const RetentionPolicy& retention = RetentionPolicy());
+                                            const RetentionPolicy& retention = RetentionPolicy(),
+                                            const GraphChannel* graph = nullptr);
 
 }  // namespace engram

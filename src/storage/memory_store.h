@@ -96,6 +96,26 @@ struct AccessDelta {
   TimestampMs last_accessed = 0;
 };
 
+// A user's whole entity graph as stored, for retrieval's graph channel
+// (retrieval/entity_graph.h; MemoryStore::LoadGraphRows). Names are normalized as stored
+// (NormalizeForMatching); items are internal keys (seqs), as the scope index knows them.
+struct GraphRows {
+  struct Entity {
+    std::string id;
+    std::string name;
+    EntityKind kind = EntityKind::kPerson;
+    std::vector<std::string> norms;  // its name's, then its aliases'
+    std::vector<int64_t> items;      // the items that mention it
+  };
+  struct Edge {
+    std::string subject_id, object_id, predicate;
+    bool active = true;          // still holds (neither ended in the world nor in Engram)
+    std::vector<int64_t> items;  // the items that state it
+  };
+  std::vector<Entity> entities;
+  std::vector<Edge> edges;
+};
+
 // One step of MemoryStore::Apply: insert `insert`, or change the item `id` with `mutation`.
 struct StoreOp {
   std::optional<PendingItem> insert;  // set: an insert (ADD history row with its reason)
@@ -278,6 +298,8 @@ class MemoryStore {
   Result<EntityDetail> GetEntity(const Scope& scope, std::string_view id);
   Result<Neighbourhood> EntityNeighbours(const Scope& scope, std::string_view id,
                                          const GraphWalk& walk);
+  // All of it in one read (GraphRows): what retrieval's graph channel walks in memory.
+  Result<GraphRows> LoadGraphRows(const Scope& scope);
 
   Result<MemoryItem> Get(const Scope& scope, std::string_view id);
   Result<ListPage> List(const Scope& scope, const ListQuery& query);

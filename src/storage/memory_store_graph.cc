@@ -449,4 +449,76 @@ Result<Neighbourhood> MemoryStore::EntityNeighbours(const Scope& scope, std::str
   return out;
 }
 
+Result<GraphRows> MemoryStore::LoadGraphRows(const Scope& scope) {
+  ENGRAM_ASSIGN_OR_RETURN(ReaderLease lease, AcquireReader());
+  Database* db = lease.db();
+  ENGRAM_ASSIGN_OR_RETURN(auto scope_id, FindScopeId(db, scope));
+  GraphRows out;
+  if (!scope_id) return out;
+  ReadTransaction read(db);  // one snapshot: no mention of an entity the read has not seen
+  ENGRAM_RETURN_IF_ERROR(read.Begin());
+  // Each statement: its rows, handed over one at a time.
+  auto each_row = [&](const std::string& sql, const auto& take) -> Status {
+    ENGRAM_ASSIGN_OR_RETURN(ScopedStatement st, db->Prepare(sql));
+    st->Bind(1, *scope_id);
+    while (true) {
+      ENGRAM_ASSIGN_OR_RETURN(bool row, st->Step());
+      if (!row) return Status::Ok();
+      ENGRAM_RETURN_IF_ERROR(take(st));
+    }
+  };
+  std::map<std::string, size_t> entity_at;
+  ENGRAM_RETURN_IF_ERROR(each_row(
+      "SELECT id, name, kind, norm FROM graph_entities WHERE scope_id = ? ORDER BY id",
+      [&](Statement* st) -> Status {
+        GraphRows::Entity e;
+        e.id = st->String(0);
+        e.name = st->String(1);
+        ENGRAM_ASSIGN_OR_RETURN(e.kind, KindOf(st->Text(2)));
+        e.norms.push_back(st->String(3));
+        entity_at[e.id] = out.entities.size();
+        out.entities.push_back(std::move(e));
+        return Status::Ok();
+      }));
+  ENGRAM_RETURN_IF_ERROR(each_row(
+      "SELECT DISTINCT entity_id, norm FROM graph_aliases WHERE scope_id = ?",
+      [&](Statement* st) -> Status {
+        auto it = entity_at.find(st->String(0));
+        if (it == entity_at.end()) return Status::Ok();
+        std::vector<std::string>& norms = out.entities[it->second].norms;
+        std::string norm = st->String(1);
+        if (std::find(norms.begin(), norms.end(), norm) == norms.end())
+          norms.push_back(std::move(norm));
+        return Status::Ok();
+      }));
+  ENGRAM_RETURN_IF_ERROR(each_row(
+      "SELECT m.entity_id, m.item_seq FROM graph_mentions m JOIN graph_entities e ON "
+      "e.id = m.entity_id WHERE e.scope_id = ? ORDER BY m.item_seq",
+      [&](Statement* st) -> Status {
+        auto it = entity_at.find(st->String(0));
+        if (it != entity_at.end()) out.entities[it->second].items.push_back(st->Int(1));
+        return Status::Ok();
+      }));
+  std::string last;  // the edge of the row before
+  ENGRAM_RETURN_IF_ERROR(each_row(
+      "SELECT g.id, g.subject_id, g.object_id, g.predicate, CASE WHEN g.valid_to IS NULL AND "
+      "g.expired_at IS NULL THEN 1 ELSE 0 END, x.item_seq FROM graph_edges g JOIN "
+      "graph_edge_sources x ON x.edge_id = g.id WHERE g.scope_id = ? ORDER BY g.id, x.item_seq",
+      [&](Statement* st) -> Status {
+        std::string id = st->String(0);
+        if (out.edges.empty() || id != last) {
+          GraphRows::Edge e;
+          e.subject_id = st->String(1);
+          e.object_id = st->String(2);
+          e.predicate = st->String(3);
+          e.active = st->Int(4) != 0;
+          out.edges.push_back(std::move(e));
+          last = std::move(id);
+        }
+        out.edges.back().items.push_back(st->Int(5));
+        return Status::Ok();
+      }));
+  return out;
+}
+
 }  // namespace engram
