@@ -92,6 +92,13 @@ export const search = (body) => json({ method: "POST", path: "/v1/search", body 
 export const context = (body) => json({ method: "POST", path: "/v1/context", body });
 export const recall = (body) => json({ method: "POST", path: "/v1/recall", body });
 export const profile = (user) => json({ method: "GET", path: "/v1/profile", query: { user_id: user } });
+export const listEntities = (q) => json({ method: "GET", path: "/v1/entities", query: { ...q } });
+export const getEntity = (user, id) => json({ method: "GET", path: `/v1/entities/${enc(id)}`, query: { user_id: user } });
+export const entityNeighbours = (user, id, hops, includeEnded) => json({
+    method: "GET",
+    path: `/v1/entities/${enc(id)}/neighbours`,
+    query: { user_id: user, hops, max_nodes: 60, include_ended: includeEnded ? "true" : undefined },
+});
 export const maintain = (body) => json({ method: "POST", path: "/v1/maintenance", body });
 export const maintenanceLog = (user) => json({
     method: "GET",

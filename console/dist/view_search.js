@@ -54,8 +54,11 @@ function explainView(hit) {
         [t("sig_time"), x.time, "time"],
         [t("sig_session"), x.session, "session"],
         [t("sig_context"), x.context, "context"],
+        [t("sig_graph"), x.graph, "graph"],
     ];
-    return h("div", { class: "explain", "data-test": "explain" }, scoreRow(t("sig_score"), hit.score, "score"), scoreRow(t("sig_relevance"), x.relevance, "relevance"), scoreRow(t("sig_keyword"), x.keyword, "keyword"), scoreRow(t("sig_vector"), x.vector, "vector"), scoreRow(t("sig_importance"), x.importance, "importance"), scoreRow(t("sig_recency"), x.recency, "recency"), scoreRow(t("sig_retention"), x.retention, "retention"), optional.filter(([, v]) => (v ?? 0) > 0).map(([name, v, kind]) => scoreRow(name, v, kind)), h("p", { class: "hint ranks" }, t("ranks", { kw: x.keyword_rank || "–", vec: x.vector_rank || "–", factor: fmt.num(x.retention_factor, 3) })));
+    return h("div", { class: "explain", "data-test": "explain" }, scoreRow(t("sig_score"), hit.score, "score"), scoreRow(t("sig_relevance"), x.relevance, "relevance"), scoreRow(t("sig_keyword"), x.keyword, "keyword"), scoreRow(t("sig_vector"), x.vector, "vector"), scoreRow(t("sig_importance"), x.importance, "importance"), scoreRow(t("sig_recency"), x.recency, "recency"), scoreRow(t("sig_retention"), x.retention, "retention"), optional.filter(([, v]) => (v ?? 0) > 0).map(([name, v, kind]) => scoreRow(name, v, kind)), h("p", { class: "hint ranks" }, t("ranks", { kw: x.keyword_rank || "–", vec: x.vector_rank || "–", factor: fmt.num(x.retention_factor, 3) })), x.graph_via
+        ? h("p", { class: "hint", "data-test": "graph-via" }, t("graph_via", { name: x.graph_via, hops: String(x.graph_hops ?? 0) }))
+        : null);
 }
 function results() {
     if (!view.hits)

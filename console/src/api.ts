@@ -8,6 +8,10 @@ import type {
   CreateKeyBody,
   DeleteMemoryResponse,
   DeleteUserMemoriesResponse,
+  EntityDetail,
+  EntityPage,
+  ListEntitiesQuery,
+  Neighbourhood,
   ListAuditQuery,
   ListAuditResponse,
   ListKeysResponse,
@@ -172,6 +176,21 @@ export const recall = (body: RecallRequest) =>
 
 export const profile = (user: string) =>
   json<Profile>({ method: "GET", path: "/v1/profile", query: { user_id: user } });
+
+// --- the entity graph ---------------------------------------------------------------------
+
+export const listEntities = (q: ListEntitiesQuery) =>
+  json<EntityPage>({ method: "GET", path: "/v1/entities", query: { ...q } });
+
+export const getEntity = (user: string, id: string) =>
+  json<EntityDetail>({ method: "GET", path: `/v1/entities/${enc(id)}`, query: { user_id: user } });
+
+export const entityNeighbours = (user: string, id: string, hops: number, includeEnded: boolean) =>
+  json<Neighbourhood>({
+    method: "GET",
+    path: `/v1/entities/${enc(id)}/neighbours`,
+    query: { user_id: user, hops, max_nodes: 60, include_ended: includeEnded ? "true" : undefined },
+  });
 
 // --- lifecycle ----------------------------------------------------------------------------
 

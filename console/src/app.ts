@@ -11,6 +11,7 @@ import { on, setKey, setUser, setUsers, state } from "./state.js";
 import { mountAdmin } from "./view_admin.js";
 import { mountChat } from "./view_chat.js";
 import { mountContext } from "./view_context.js";
+import { mountGraph } from "./view_graph.js";
 import { closeMemory } from "./view_item.js";
 import { mountMemories } from "./view_memories.js";
 import { mountProfile } from "./view_profile.js";
@@ -29,6 +30,7 @@ const PAGES: Page[] = [
   { id: "context", title: "nav_context", mount: mountContext },
   { id: "profile", title: "nav_profile", mount: mountProfile },
   { id: "recall", title: "nav_recall", mount: mountRecall },
+  { id: "graph", title: "nav_graph", mount: mountGraph },
   { id: "chat", title: "nav_chat", mount: mountChat },
   { id: "admin", title: "nav_admin", mount: mountAdmin },
 ];

@@ -234,6 +234,31 @@ describe("console", () => {
     await page.screenshot({ path: join(shots, "recall-desktop-en.png"), fullPage: true });
   });
 
+  it("draws an entity's neighbourhood from the user's entity graph", async () => {
+    await page.selectOption("[data-test=user-select]", "wang");
+    await page.click("[data-test=tab-graph]");
+    const list = page.locator("[data-test=entity-list]");
+    await list.waitFor();
+    const names = await list.locator("[data-test=entity]").allTextContents();
+    assert.ok(names.includes("上海") && names.includes("北京") && names.includes("wang"), `entities: ${names}`);
+    await list.locator("[data-test=entity]", { hasText: "上海" }).click();
+    const around = page.locator("[data-test=graph-around]");
+    await around.locator("[data-test=graph-drawing]").waitFor();
+    // 上海 in the middle, the user one relation away, the line between them labelled.
+    const nodes = await around.locator("[data-test=graph-node] .graph-name").allTextContents();
+    assert.deepEqual(nodes.sort(), ["wang", "上海"].sort());
+    assert.equal(await around.locator("[data-test=graph-edge]").count(), 1);
+    assert.match(await around.locator("[data-test=graph-relation]").first().textContent(), /wang —lives_in→ 上海/);
+    // The ended relation (moved away from 北京) is drawn dashed once asked for, and struck out.
+    await page.check(".graph-page input[type=checkbox]");
+    await page.click(".graph-page button[type=submit]");
+    await list.locator("[data-test=entity]", { hasText: "wang" }).click();
+    await around.locator("[data-test=graph-node] .graph-name", { hasText: "北京" }).waitFor();
+    assert.equal(await around.locator("[data-test=graph-edge].ended").count(), 1);
+    assert.equal(await around.locator(".graph-relation.ended").count(), 1);
+    await page.screenshot({ path: join(shots, "graph-desktop-en.png"), fullPage: true });
+  });
+
   it("draws a streamed chat reply from the proxy (stubbed route)", async () => {
     let sent;
     await page.route("**/v1/chat/completions", async (route) => {

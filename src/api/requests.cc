@@ -273,6 +273,7 @@ void ReadQueryOptions(FieldReader& r, const Limits& limits, SearchQuery* q) {
     r.Fail("k", "must be between 1 and " + std::to_string(limits.max_k));
   }
   r.OptNumber("min_score", &q->min_score);
+  r.Bool("graph", &q->graph);
   r.StringList("recent_turns", &q->recent_turns);
   if (q->recent_turns.size() > limits.max_recent_turns) {
     r.Fail("recent_turns",
@@ -702,7 +703,8 @@ Result<SearchRequest> DecodeSearch(const json& body, const std::string& tenant,
                                    const Limits& limits) {
   FieldReader r(body, "request");
   r.CheckKnown({"user_id", "agent_id", "session_id", "query", "k", "filters", "min_score",
-                "explain", "fusion", "recent_turns", "diversify", "sources", "knowledge_k"});
+                "explain", "fusion", "recent_turns", "diversify", "graph", "sources",
+                "knowledge_k"});
   SearchRequest req;
   ReadSources(r, &req.memories, &req.knowledge);
   ReadKnowledgeK(r, &req.knowledge_k);
@@ -725,7 +727,7 @@ Result<ContextApiRequest> DecodeContext(const json& body, const std::string& ten
                                         const Limits& limits) {
   FieldReader r(body, "request");
   r.CheckKnown({"user_id", "agent_id", "session_id", "query", "k", "filters", "min_score",
-                "recent_turns", "token_budget", "profile", "profile_share", "sources",
+                "recent_turns", "graph", "token_budget", "profile", "profile_share", "sources",
                 "knowledge_k", "knowledge_share"});
   ContextApiRequest req;
   ReadSources(r, &req.request.memories, &req.request.knowledge);

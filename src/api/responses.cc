@@ -172,6 +172,12 @@ void AppendExplain(std::string* out, const ScoreExplain& e) {
     json_text::AppendString(o.Key("demoted_by"), e.demoted_by);
     json_text::AppendString(o.Key("demotion"), e.demotion);
   }
+  json_text::AppendDouble(o.Key("graph"), e.graph);
+  if (!e.graph_via.empty()) {  // only when the graph channel reached it
+    json_text::AppendInt(o.Key("graph_hops"), e.graph_hops);
+  }
+  json_text::AppendInt(o.Key("graph_rank"), e.graph_rank);
+  if (!e.graph_via.empty()) json_text::AppendString(o.Key("graph_via"), e.graph_via);
   json_text::AppendDouble(o.Key("importance"), e.importance);
   json_text::AppendDouble(o.Key("keyword"), e.keyword);
   json_text::AppendInt(o.Key("keyword_rank"), e.keyword_rank);

@@ -34,8 +34,20 @@ TEST(ResponsesTest, HitsTextHasEachHitWithItsMemoryScoreAndOptionalExplain) {
   const json explained = json::parse(HitsJsonText({a}, true));
   EXPECT_EQ(explained["results"][0]["explain"]["keyword"].get<double>(), 0.5);
   EXPECT_EQ(explained["results"][0]["explain"]["keyword_rank"], 2);
-  EXPECT_EQ(explained["results"][0]["explain"].size(), 12u);
+  // graph and graph_rank always; graph_via and graph_hops only for a memory the graph reached.
+  EXPECT_EQ(explained["results"][0]["explain"].size(), 14u);
+  EXPECT_FALSE(explained["results"][0]["explain"].contains("graph_via"));
   EXPECT_EQ(HitsToJson({a}, true), explained);
+  a.explain.graph = 0.4;
+  a.explain.graph_rank = 3;
+  a.explain.graph_via = "张伟";
+  a.explain.graph_hops = 1;
+  const json reached = json::parse(HitsJsonText({a}, true))["results"][0]["explain"];
+  EXPECT_EQ(reached.size(), 16u);
+  EXPECT_EQ(reached["graph"].get<double>(), 0.4);
+  EXPECT_EQ(reached["graph_rank"], 3);
+  EXPECT_EQ(reached["graph_via"], "张伟");
+  EXPECT_EQ(reached["graph_hops"], 1);
   EXPECT_EQ(json::parse(HitsJsonText({}, false)), json::parse(R"({"results":[]})"));
 }
 

@@ -23,6 +23,7 @@ struct SearchFlags {
   std::optional<double> min_score;
   bool explain = false;
   bool no_diversify = false;
+  bool no_graph = false;
   int budget = 1000;
   bool profile = false;  // context: lead with the user's profile
 };
@@ -43,6 +44,7 @@ void AddSearchFlags(CLI::App* cmd, SearchFlags& f) {
   cmd->add_option("--fusion", f.fusion, "weighted or rrf")->capture_default_str();
   cmd->add_flag("--explain", f.explain, "Show each signal's score");
   cmd->add_flag("--no-diversify", f.no_diversify, "Keep near-duplicates");
+  cmd->add_flag("--no-graph", f.no_graph, "Do not follow the entity graph from names in the query");
 }
 
 Result<SearchQuery> BuildSearchQuery(const SearchFlags& f) {
@@ -52,6 +54,7 @@ Result<SearchQuery> BuildSearchQuery(const SearchFlags& f) {
   q.min_score = f.min_score;
   q.explain = f.explain;
   q.diversify = !f.no_diversify;
+  q.graph = !f.no_graph;
   if (f.fusion == "rrf") {
     q.fusion = FusionMode::kReciprocalRank;
   } else if (f.fusion != "weighted") {
@@ -96,6 +99,11 @@ void PrintHits(const std::vector<SearchHit>& hits, bool explain) {
                 << e.vector << " (rank " << e.vector_rank << ")  relevance " << e.relevance
                 << "  recency " << e.recency << "  importance " << e.importance << "  retention "
                 << e.retention << "\n";
+      if (!e.graph_via.empty()) {
+        std::cout << "      graph " << e.graph << " (rank " << e.graph_rank << ") via " << e.graph_via
+                  << ", " << e.graph_hops << (e.graph_hops == 1 ? " relation" : " relations")
+                  << " from a name in the query\n";
+      }
       if (!e.demoted_by.empty()) {
         std::cout << "      ranked below " << e.demoted_by << " (" << e.demotion << ")\n";
       }

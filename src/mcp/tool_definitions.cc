@@ -177,6 +177,9 @@ json SearchTool(const api::Limits& limits) {
                           "How keyword and vector ranks are combined "
                           "(default weighted).");
   props["diversify"] = Bool("Skip near-duplicate results (default true).");
+  props["graph"] = Bool(
+      "Also follow the user's entity graph from the people, places and projects the query "
+      "names (default true).");
   props["sources"] = ListOf(OneOf({"memories", "knowledge"}, "A source."),
                             "What to search: the user's memories, the knowledge documents "
                             "shared by the tenant and agent, or both (the default).");

@@ -356,5 +356,96 @@ TEST_F(GraphScenarioTest, ListingFiltersByKindAndNameAndPages) {
   EXPECT_EQ(seen.size(), 5u);
 }
 
+// Retrieval's graph channel (SearchQuery::graph): the best score of a hit whose content has
+// `needle`, and its explanation; score -1 when none.
+std::pair<double, ScoreExplain> Best(const std::vector<SearchHit>& hits, const std::string& needle) {
+  std::pair<double, ScoreExplain> best{-1, {}};
+  for (const SearchHit& h : hits) {
+    if (h.item.content.find(needle) != std::string::npos && h.score > best.first) {
+      best = {h.score, h.explain};
+    }
+  }
+  return best;
+}
+
+TEST_F(GraphScenarioTest, TheGraphChannelReachesWhatARelationLinksToTheNamedEntity) {
+  Say("My wife Anna works at Google.");
+  Say("My brother Tom works at Google.");
+  Say("The weather was nice on my walk today.");
+  SearchQuery q;
+  q.text = "How is Anna doing?";
+  q.explain = true;
+  q.k = 20;
+  auto on = engine_->Search(alice_, q);
+  ASSERT_TRUE(on.ok()) << on.status().ToString();
+  // Tom is not named in the query; Anna's employer links him to her.
+  const auto [tom_score, tom] = Best(*on, "Tom");
+  ASSERT_GE(tom_score, 0) << "Tom's memory was not found";
+  EXPECT_GT(tom.graph, 0);
+  EXPECT_GE(tom.graph_hops, 1);
+  EXPECT_TRUE(tom.graph_via == "Google" || tom.graph_via == "Tom") << tom.graph_via;
+  const auto [anna_score, anna] = Best(*on, "Anna");
+  EXPECT_GT(anna.graph, 0);
+  EXPECT_EQ(anna.graph_hops, 0);  // names the entity asked about
+  EXPECT_EQ(Best(*on, "weather").second.graph, 0);
+
+  q.graph = false;
+  auto off = engine_->Search(alice_, q);
+  ASSERT_TRUE(off.ok());
+  const auto [tom_off, tom_off_explain] = Best(*off, "Tom");
+  EXPECT_EQ(tom_off_explain.graph, 0);
+  EXPECT_EQ(tom_off_explain.graph_rank, 0);
+  EXPECT_LT(tom_off, tom_score);  // -1 when not found at all
+}
+
+TEST_F(GraphScenarioTest, TheGraphChannelFollowsOnlyRelationsThatStillHold) {
+  Say("My wife Anna works at Google.");
+  Say("My brother Tom works at Google.");
+  SearchQuery q;
+  q.text = "How is Anna doing?";
+  q.explain = true;
+  q.k = 20;
+  auto before = engine_->Search(alice_, q);  // loads the graph into the scope's index
+  ASSERT_TRUE(before.ok());
+  EXPECT_GT(Best(*before, "Tom").second.graph, 0);
+  clock_.Advance(kDay);
+  Say("My wife started at Figma.");  // Anna left Google: the link to Tom ends
+  auto after = engine_->Search(alice_, q);
+  ASSERT_TRUE(after.ok());
+  EXPECT_EQ(Best(*after, "Tom").second.graph, 0);
+  EXPECT_GT(Best(*after, "Figma").second.graph, 0);
+}
+
+TEST_F(GraphScenarioTest, TheGraphChannelNeverReachesAnotherUsersGraph) {
+  const Scope bob{"default", "bob", "", ""};
+  Say("My wife Anna works at Google.", bob);
+  Say("My brother Tom works at Google.", bob);
+  Say("My friend Anna likes tennis.");
+  SearchQuery q;
+  q.text = "How is Anna doing?";
+  q.explain = true;
+  q.k = 20;
+  auto hits = engine_->Search(alice_, q);
+  ASSERT_TRUE(hits.ok());
+  ASSERT_FALSE(hits->empty());
+  for (const SearchHit& h : *hits) {
+    EXPECT_EQ(h.item.scope.user_id, "alice");
+    EXPECT_NE(h.explain.graph_via, "Google");
+  }
+}
+
+TEST_F(GraphScenarioTest, GraphSettingsOutOfRangeAreRefused) {
+  SearchQuery q;
+  q.text = "Anna";
+  q.graph_hops = 4;
+  EXPECT_EQ(engine_->Search(alice_, q).status().code(), StatusCode::kInvalidArgument);
+  q.graph_hops = 2;
+  q.graph_max_nodes = 0;
+  EXPECT_EQ(engine_->Search(alice_, q).status().code(), StatusCode::kInvalidArgument);
+  q.graph_max_nodes = 100;
+  q.graph_weight = 1.5;
+  EXPECT_EQ(engine_->Search(alice_, q).status().code(), StatusCode::kInvalidArgument);
+}
+
 }  // namespace
 }  // namespace engram

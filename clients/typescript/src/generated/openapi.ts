@@ -240,6 +240,10 @@ export interface SearchRequest {
   explain?: boolean;
   fusion?: "weighted" | "rrf";
   recent_turns?: string[];
+  /**
+   * Follow the user's entity graph: the people, places, organisations, pets, projects and products the query (and recent_turns) names seed a walk of up to 2 relations that still hold; the memories reached join the results (explain: graph, graph_rank, graph_via, graph_hops). false: keyword and vector channels only
+   */
+  graph?: boolean;
   diversify?: boolean;
   /**
    * What to draw on: the user's memories, the knowledge documents shared by the tenant (and by agent_id's agent), or both (the default).
@@ -266,6 +270,18 @@ export interface Explain {
   importance?: number;
   keyword_rank?: number;
   vector_rank?: number;
+  /**
+   * The graph channel's credit, 0..1: how strongly the entities the query names reach this memory (fewer relations away and less often named entities count more); 0 when not reached
+   */
+  graph?: number;
+  /** Rank in the graph channel's list; 0 when not in it */
+  graph_rank?: number;
+  /** The entity that credited the memory most (present when the graph channel reached it) */
+  graph_via?: string;
+  /**
+   * That entity's distance in relations from an entity the query names; 0: named itself (present with graph_via)
+   */
+  graph_hops?: number;
   /**
    * How much the memory is still worth recalling, 0..1: importance, time since last use, a half-life per type lengthened by use (README, Memory lifecycle)
    */
@@ -306,6 +322,10 @@ export interface ContextRequest {
   filters?: Filters;
   min_score?: number;
   recent_turns?: string[];
+  /**
+   * Follow the user's entity graph: the people, places, organisations, pets, projects and products the query (and recent_turns) names seed a walk of up to 2 relations that still hold; the memories reached join the results (explain: graph, graph_rank, graph_via, graph_hops). false: keyword and vector channels only
+   */
+  graph?: boolean;
   /**
    * Lead the block with the user's profile (GET /v1/profile as text), in at most profile_share of the budget (default false)
    */
