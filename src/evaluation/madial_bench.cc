@@ -9,6 +9,7 @@
 #include "core/status_macros.h"
 #include "engram/clock.h"
 #include "engram/engine.h"
+#include "engram/extraction.h"
 #include "evaluation/retrieval_bench.h"
 
 namespace engram {
@@ -54,6 +55,8 @@ Status IngestMemories(Engine& engine, const std::vector<json>& lines,
       NewMemory memory;
       memory.content = m.value("event", "");
       memory.type = MemoryType::kEvent;
+      // As a server stores a memory given as is (MemoryWriter::AddAsGiven): read for the graph.
+      memory.graph = ExtractGraph(memory.content);
       auto t = ParseTimestamp(m.value("time", ""));
       if (t.ok()) memory.created_at = *t;
       std::string user = m.contains("user-id") ? m["user-id"].dump() : "1";

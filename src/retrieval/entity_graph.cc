@@ -42,6 +42,11 @@ double Specificity(size_t mentions, size_t named) {
   return std::max(0.0, std::log(n / static_cast<double>(mentions)) / std::log(n));
 }
 
+size_t SlotOf(int64_t seq, size_t slots) {
+  return static_cast<size_t>((static_cast<uint64_t>(seq) * 0x9E3779B97F4A7C15ull) >> 32) &
+         (slots - 1);
+}
+
 }  // namespace
 
 std::vector<std::string> NameUnits(std::string_view text) {
@@ -146,15 +151,34 @@ GraphWalkResult EntityGraph::Walk(const std::vector<GraphSeed>& seeds, int hops,
       it->second.second = std::max(it->second.second, s.weight);
     }
   }
+  // The memories credited so far (a few thousand at most): a flat array with an open-addressing
+  // index, sized for the mentions the reached entities can credit, where a node-based map cost
+  // an allocation per memory.
   struct Credit {
+    int64_t seq = 0;
     double score = 0;
     double best = 0;  // the largest single contribution, and whose
     uint32_t via = 0;
     int hops = 0;
   };
-  std::unordered_map<int64_t, Credit> credits;
+  std::vector<Credit> credits;
+  std::vector<uint32_t> slots(256, 0);  // 1 + index into credits; 0: empty; a power of two long
   auto credit = [&](int64_t seq, double amount, uint32_t via, int at) {
-    Credit& c = credits[seq];
+    if (2 * (credits.size() + 1) > slots.size()) {
+      slots.assign(2 * slots.size(), 0);
+      for (size_t n = 0; n < credits.size(); ++n) {
+        size_t i = SlotOf(credits[n].seq, slots.size());
+        while (slots[i] != 0) i = (i + 1) & (slots.size() - 1);
+        slots[i] = static_cast<uint32_t>(n + 1);
+      }
+    }
+    size_t i = SlotOf(seq, slots.size());
+    while (slots[i] != 0 && credits[slots[i] - 1].seq != seq) i = (i + 1) & (slots.size() - 1);
+    if (slots[i] == 0) {
+      credits.push_back({seq, 0, 0, 0, 0});
+      slots[i] = static_cast<uint32_t>(credits.size());
+    }
+    Credit& c = credits[slots[i] - 1];
     c.score += amount;
     if (amount > c.best) c.best = amount, c.via = via, c.hops = at;
   };
@@ -196,7 +220,7 @@ GraphWalkResult EntityGraph::Walk(const std::vector<GraphSeed>& seeds, int hops,
   }
   out.visited = static_cast<int>(reached.size());
   out.credits.reserve(credits.size());
-  for (const auto& [seq, c] : credits) out.credits.push_back({seq, c.score, c.via, c.hops});
+  for (const Credit& c : credits) out.credits.push_back({c.seq, c.score, c.via, c.hops});
   auto better = [](const GraphCredit& a, const GraphCredit& b) {
     return a.score != b.score ? a.score > b.score : a.seq > b.seq;  // newer first on ties
   };

@@ -72,7 +72,7 @@ class EntityGraph {
 
   // Most mentions an entity credits (its newest); the rest of a hub's mentions are left to the
   // other channels.
-  static constexpr size_t kMaxMentionsCredited = 128;
+  static constexpr size_t kMaxMentionsCredited = 64;
 
  private:
   struct Link {

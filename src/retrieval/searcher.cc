@@ -208,7 +208,7 @@ class Candidates {
 };
 
 // How many of the graph channel's memories join the candidates.
-size_t GraphPool(const SearchQuery& q) { return std::max<size_t>(30, static_cast<size_t>(q.k) * 3); }
+size_t GraphPool(const SearchQuery& q) { return std::max<size_t>(10, static_cast<size_t>(q.k)); }
 
 // Collects the channels' candidates with their raw signals and ranks.
 Candidates Gather(const ScopeIndex& index, const Scope& scope, const SearchQuery& q,
