@@ -125,8 +125,7 @@ void BM_SearchGraph10k(benchmark::State& state) {
       const int p = static_cast<int>(rng() % kPeople);
       const int o = static_cast<int>(rng() % kOrgs);
       const int j = static_cast<int>(rng() % kProjects);
-      m.content = Person(p) + " of " + Org(o) + " works on " + Project(j) + ", " +
-                  Sentence(rng, 6);
+      m.content = Person(p) + " of " + Org(o) + " works on " + Project(j) + ", " + Sentence(rng, 6);
       m.graph.entities = {{Person(p), EntityKind::kPerson, {}},
                           {Org(o), EntityKind::kOrganization, {}},
                           {Project(j), EntityKind::kProject, {}}};

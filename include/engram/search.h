@@ -83,8 +83,8 @@ struct SearchQuery {
   // third reciprocal rank (kReciprocalRank). false or weight 0: off.
   bool graph = true;
   double graph_weight = 0.3;
-  int graph_hops = 2;          // 1..3
-  int graph_max_nodes = 32;    // 1..1000
+  int graph_hops = 2;        // 1..3
+  int graph_max_nodes = 32;  // 1..1000
   // Conversational read path: the turns just before `text` (oldest first). They join the query
   // in both channels, each weighted recent_turn_weight against the query text's 1: the latest
   // line usually says what the next reply needs, the earlier ones still carry the topic.

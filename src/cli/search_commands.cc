@@ -100,8 +100,9 @@ void PrintHits(const std::vector<SearchHit>& hits, bool explain) {
                 << "  recency " << e.recency << "  importance " << e.importance << "  retention "
                 << e.retention << "\n";
       if (!e.graph_via.empty()) {
-        std::cout << "      graph " << e.graph << " (rank " << e.graph_rank << ") via " << e.graph_via
-                  << ", " << e.graph_hops << (e.graph_hops == 1 ? " relation" : " relations")
+        std::cout << "      graph " << e.graph << " (rank " << e.graph_rank << ") via "
+                  << e.graph_via << ", " << e.graph_hops
+                  << (e.graph_hops == 1 ? " relation" : " relations")
                   << " from a name in the query\n";
       }
       if (!e.demoted_by.empty()) {

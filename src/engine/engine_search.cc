@@ -67,7 +67,7 @@ Result<Engine::IndexInfo> Engine::Impl::DescribeIndex(const Scope& scope) {
 }
 
 Result<std::shared_ptr<const EntityGraph>> Engine::Impl::EntityGraphFor(const Scope& scope,
-                                                                       ScopeIndex& index) {
+                                                                        ScopeIndex& index) {
   uint64_t generation = 0;
   {
     std::shared_lock<std::shared_mutex> lock(index.mu);

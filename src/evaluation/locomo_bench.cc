@@ -208,15 +208,14 @@ Result<BenchReport> RunLocomoBench(const BenchOptions& options) {
     }
   }
   report.dataset = "LoCoMo (locomo10.json), evidence recall over dialogue turns";
-  report.configuration = engine->options().embedder->model() + " + BM25, " +
-                         (options.search.fusion == FusionMode::kWeighted ? "weighted" : "rrf") +
-                         " fusion" +
-                         (options.search.graph && options.search.graph_weight > 0
-                              ? ", graph channel (weight " +
-                                    std::to_string(options.search.graph_weight).substr(0, 4) +
-                                    ", " + std::to_string(options.search.graph_hops) + " hops)"
-                              : ", no graph channel") +
-                         ", k=" + std::to_string(options.k);
+  report.configuration =
+      engine->options().embedder->model() + " + BM25, " +
+      (options.search.fusion == FusionMode::kWeighted ? "weighted" : "rrf") + " fusion" +
+      (options.search.graph && options.search.graph_weight > 0
+           ? ", graph channel (weight " + std::to_string(options.search.graph_weight).substr(0, 4) +
+                 ", " + std::to_string(options.search.graph_hops) + " hops)"
+           : ", no graph channel") +
+      ", k=" + std::to_string(options.k);
   const std::string k = std::to_string(options.k);
   report.metric_names = {"any@" + k, "all@" + k, "session any@" + k, "turn sessions any@" + k};
   for (const char* name :

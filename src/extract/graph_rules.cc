@@ -1050,8 +1050,8 @@ std::string SpeakerLabel(std::string_view text, std::string_view* rest) {
         }
       }
       if (++words > 3) return "";
-      if (words == 1 && (Contains(En().not_speakers, Lower(word)) ||
-                         Contains(En().not_names, Lower(word)))) {
+      if (words == 1 &&
+          (Contains(En().not_speakers, Lower(word)) || Contains(En().not_names, Lower(word)))) {
         return "";
       }
       i = end + 1;
@@ -1075,10 +1075,9 @@ void AttributeToSpeaker(const std::string& speaker, GraphFacts* facts) {
   facts->relations = std::move(kept);
   bool known = false;
   for (const GraphEntity& e : facts->entities) known |= e.name == speaker;
-  const bool related = std::any_of(facts->relations.begin(), facts->relations.end(),
-                                   [&](const GraphRelation& r) {
-                                     return r.subject == speaker || r.object == speaker;
-                                   });
+  const bool related = std::any_of(
+      facts->relations.begin(), facts->relations.end(),
+      [&](const GraphRelation& r) { return r.subject == speaker || r.object == speaker; });
   if (!known && related) facts->entities.push_back({speaker, EntityKind::kPerson, {}});
 }
 

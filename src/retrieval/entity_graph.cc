@@ -212,11 +212,10 @@ GraphWalkResult EntityGraph::Walk(const std::vector<GraphSeed>& seeds, int hops,
     const Node& node = nodes_[entity];
     if (node.kind == EntityKind::kUser) continue;  // every memory is the user's
     const double each = reach.second * Specificity(node.items.size(), named_items_);
-    const size_t from = node.items.size() > kMaxMentionsCredited
-                            ? node.items.size() - kMaxMentionsCredited
-                            : 0;
-    for (size_t i = from; i < node.items.size(); ++i) credit(node.items[i], each, entity,
-                                                             reach.first);
+    const size_t from =
+        node.items.size() > kMaxMentionsCredited ? node.items.size() - kMaxMentionsCredited : 0;
+    for (size_t i = from; i < node.items.size(); ++i)
+      credit(node.items[i], each, entity, reach.first);
   }
   out.visited = static_cast<int>(reached.size());
   out.credits.reserve(credits.size());

@@ -5,10 +5,11 @@
 // breadth-first walk over the relations that still hold; every memory that mentions a reached
 // entity, and every memory that states a walked relation, is credited, less the further it is
 // from the seed and the more memories name the entity (as a term's IDF: an entity most
-// memories name says little about which one a query wants). The credits become a third ranked list beside BM25 and vectors
-// (retrieval/searcher.h). The walk is bounded by a node cap whatever the graph holds, and an
-// entity named by very many memories (the user's best friend, their home town) credits only its
-// newest mentions: such an entity says little about which of its memories a query wants.
+// memories name says little about which one a query wants). The credits become a third ranked list
+// beside BM25 and vectors (retrieval/searcher.h). The walk is bounded by a node cap whatever the
+// graph holds, and an entity named by very many memories (the user's best friend, their home town)
+// credits only its newest mentions: such an entity says little about which of its memories a query
+// wants.
 //
 // Immutable once built; built from GraphRows (storage/memory_store.h) read in one snapshot.
 #pragma once

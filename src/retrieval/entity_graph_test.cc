@@ -9,8 +9,8 @@
 namespace engram {
 namespace {
 
-GraphRows::Entity Ent(std::string id, std::string name, EntityKind kind,
-                      std::vector<int64_t> items, std::vector<std::string> aliases = {}) {
+GraphRows::Entity Ent(std::string id, std::string name, EntityKind kind, std::vector<int64_t> items,
+                      std::vector<std::string> aliases = {}) {
   GraphRows::Entity e;
   e.id = std::move(id);
   e.name = name;
@@ -122,8 +122,8 @@ TEST(EntityGraphTest, OftenNamedEntitiesCreditLess) {
   rows.entities = {Ent("hub", "Melanie", EntityKind::kPerson, many),
                    Ent("rare", "Bailey", EntityKind::kPet, {1})};
   for (int64_t i = 2; i < 50; ++i) {
-    rows.entities.push_back(Ent("e" + std::to_string(i), "Name" + std::to_string(i),
-                                EntityKind::kPerson, {i}));
+    rows.entities.push_back(
+        Ent("e" + std::to_string(i), "Name" + std::to_string(i), EntityKind::kPerson, {i}));
   }
   const EntityGraph g(rows);
   std::vector<GraphSeed> seeds;

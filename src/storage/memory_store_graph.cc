@@ -468,37 +468,37 @@ Result<GraphRows> MemoryStore::LoadGraphRows(const Scope& scope) {
     }
   };
   std::map<std::string, size_t> entity_at;
-  ENGRAM_RETURN_IF_ERROR(each_row(
-      "SELECT id, name, kind, norm FROM graph_entities WHERE scope_id = ? ORDER BY id",
-      [&](Statement* st) -> Status {
-        GraphRows::Entity e;
-        e.id = st->String(0);
-        e.name = st->String(1);
-        ENGRAM_ASSIGN_OR_RETURN(e.kind, KindOf(st->Text(2)));
-        e.norms.push_back(st->String(3));
-        entity_at[e.id] = out.entities.size();
-        out.entities.push_back(std::move(e));
-        return Status::Ok();
-      }));
-  ENGRAM_RETURN_IF_ERROR(each_row(
-      "SELECT DISTINCT entity_id, norm FROM graph_aliases WHERE scope_id = ?",
-      [&](Statement* st) -> Status {
-        auto it = entity_at.find(st->String(0));
-        if (it == entity_at.end()) return Status::Ok();
-        std::vector<std::string>& norms = out.entities[it->second].norms;
-        std::string norm = st->String(1);
-        if (std::find(norms.begin(), norms.end(), norm) == norms.end())
-          norms.push_back(std::move(norm));
-        return Status::Ok();
-      }));
-  ENGRAM_RETURN_IF_ERROR(each_row(
-      "SELECT m.entity_id, m.item_seq FROM graph_mentions m JOIN graph_entities e ON "
-      "e.id = m.entity_id WHERE e.scope_id = ? ORDER BY m.item_seq",
-      [&](Statement* st) -> Status {
-        auto it = entity_at.find(st->String(0));
-        if (it != entity_at.end()) out.entities[it->second].items.push_back(st->Int(1));
-        return Status::Ok();
-      }));
+  ENGRAM_RETURN_IF_ERROR(
+      each_row("SELECT id, name, kind, norm FROM graph_entities WHERE scope_id = ? ORDER BY id",
+               [&](Statement* st) -> Status {
+                 GraphRows::Entity e;
+                 e.id = st->String(0);
+                 e.name = st->String(1);
+                 ENGRAM_ASSIGN_OR_RETURN(e.kind, KindOf(st->Text(2)));
+                 e.norms.push_back(st->String(3));
+                 entity_at[e.id] = out.entities.size();
+                 out.entities.push_back(std::move(e));
+                 return Status::Ok();
+               }));
+  ENGRAM_RETURN_IF_ERROR(
+      each_row("SELECT DISTINCT entity_id, norm FROM graph_aliases WHERE scope_id = ?",
+               [&](Statement* st) -> Status {
+                 auto it = entity_at.find(st->String(0));
+                 if (it == entity_at.end()) return Status::Ok();
+                 std::vector<std::string>& norms = out.entities[it->second].norms;
+                 std::string norm = st->String(1);
+                 if (std::find(norms.begin(), norms.end(), norm) == norms.end())
+                   norms.push_back(std::move(norm));
+                 return Status::Ok();
+               }));
+  ENGRAM_RETURN_IF_ERROR(
+      each_row("SELECT m.entity_id, m.item_seq FROM graph_mentions m JOIN graph_entities e ON "
+               "e.id = m.entity_id WHERE e.scope_id = ? ORDER BY m.item_seq",
+               [&](Statement* st) -> Status {
+                 auto it = entity_at.find(st->String(0));
+                 if (it != entity_at.end()) out.entities[it->second].items.push_back(st->Int(1));
+                 return Status::Ok();
+               }));
   std::string last;  // the edge of the row before
   ENGRAM_RETURN_IF_ERROR(each_row(
       "SELECT g.id, g.subject_id, g.object_id, g.predicate, CASE WHEN g.valid_to IS NULL AND "

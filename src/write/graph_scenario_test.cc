@@ -358,7 +358,8 @@ TEST_F(GraphScenarioTest, ListingFiltersByKindAndNameAndPages) {
 
 // Retrieval's graph channel (SearchQuery::graph): the best score of a hit whose content has
 // `needle`, and its explanation; score -1 when none.
-std::pair<double, ScoreExplain> Best(const std::vector<SearchHit>& hits, const std::string& needle) {
+std::pair<double, ScoreExplain> Best(const std::vector<SearchHit>& hits,
+                                     const std::string& needle) {
   std::pair<double, ScoreExplain> best{-1, {}};
   for (const SearchHit& h : hits) {
     if (h.item.content.find(needle) != std::string::npos && h.score > best.first) {
