@@ -3,7 +3,8 @@ messages in Chinese and English through POST /v1/memories with the built-in rule
 GET /v1/entities (with counts), /v1/entities/{id} (edges with validity and sources) and
 /v1/entities/{id}/neighbours; a move ending the old city's edge; bad input answered 4xx with a
 JSON error body; another user's entity a 404; a hard delete clearing the graph; `engram
-entities` and `engram graph NAME` on the same database. Turns are dated in 2026.
+entities` and `engram graph NAME` on the same database; search following the graph (explain's
+graph fields, "graph": false). Turns are dated in 2026.
 """
 
 import json
@@ -89,6 +90,36 @@ class GraphTest(h.ServerTestCase):
                    status=404, code="not_found")
         self.fails(self.c, "GET", "/v1/entities/%s/neighbours" % emma["id"],
                    params={"user_id": "carol"}, status=404, code="not_found")
+
+    def test_search_follows_the_graph_and_explains_it(self):
+        self.say("erin", "My wife Anna works at Google.", "2026-05-01T09:00:00Z")
+        self.say("erin", "My brother Tom works at Google.", "2026-05-02T09:00:00Z")
+        self.say("erin", "The weather was nice on my walk today.", "2026-05-03T09:00:00Z")
+        body = {"user_id": "erin", "query": "How is Anna doing?", "k": 20, "explain": True}
+        hits = self.ok(self.c, "POST", "/v1/search", body)["results"]
+        tom = [r for r in hits if "Tom" in r["memory"]["content"]]
+        self.assertTrue(tom, hits)
+        best = max(tom, key=lambda r: r["score"])
+        # Reached through Anna's employer: the explanation names the entity and the distance.
+        self.assertGreater(best["explain"]["graph"], 0)
+        self.assertIn(best["explain"]["graph_via"], ("Google", "Tom"))
+        self.assertGreaterEqual(best["explain"]["graph_hops"], 1)
+        weather = [r for r in hits if "weather" in r["memory"]["content"]]
+        for r in weather:
+            self.assertEqual(r["explain"]["graph"], 0)
+            self.assertNotIn("graph_via", r["explain"])
+        off = self.ok(self.c, "POST", "/v1/search", dict(body, graph=False))["results"]
+        for r in off:
+            self.assertEqual(r["explain"]["graph"], 0)
+            self.assertEqual(r["explain"]["graph_rank"], 0)
+        tom_off = [r["score"] for r in off if "Tom" in r["memory"]["content"]]
+        self.assertLess(max(tom_off, default=-1), best["score"])
+        # The context takes the same switch; a wrong type is a 400 naming the field.
+        ctx = self.ok(self.c, "POST", "/v1/context",
+                      {"user_id": "erin", "query": "How is Anna doing?", "graph": False})
+        self.assertIn("Anna", ctx["context"])
+        self.fails(self.c, "POST", "/v1/search", dict(body, graph="yes"), status=400,
+                   mentions="graph")
 
     def test_bad_input_is_a_4xx_with_a_json_body(self):
         self.say("dan", "我住在上海", "2026-06-01T08:00:00Z")
