@@ -132,4 +132,25 @@ struct Neighbourhood {
   bool truncated = false;  // the node cap stopped the walk
 };
 
+// A user's whole entity graph as stored, read in one snapshot for retrieval's graph channel
+// (src/retrieval/entity_graph.h, from MemoryStore::LoadGraphRows). Names are normalized as
+// stored (NFKC case-folded); items are the store's internal keys (seqs), as the scope index
+// knows them.
+struct GraphRows {
+  struct Entity {
+    std::string id;
+    std::string name;
+    EntityKind kind = EntityKind::kPerson;
+    std::vector<std::string> norms;  // its name's, then its aliases'
+    std::vector<int64_t> items;      // the items that mention it
+  };
+  struct Edge {
+    std::string subject_id, object_id, predicate;
+    bool active = true;          // still holds (neither ended in the world nor in Engram)
+    std::vector<int64_t> items;  // the items that state it
+  };
+  std::vector<Entity> entities;
+  std::vector<Edge> edges;
+};
+
 }  // namespace engram

@@ -11,7 +11,7 @@
 // credits only its newest mentions: such an entity says little about which of its memories a query
 // wants.
 //
-// Immutable once built; built from GraphRows (storage/memory_store.h) read in one snapshot.
+// Immutable once built; built from GraphRows (include/engram/graph.h) read in one snapshot.
 #pragma once
 
 #include <cstdint>
@@ -21,7 +21,6 @@
 #include <vector>
 
 #include "engram/graph.h"
-#include "storage/memory_store.h"
 
 namespace engram {
 

@@ -96,26 +96,6 @@ struct AccessDelta {
   TimestampMs last_accessed = 0;
 };
 
-// A user's whole entity graph as stored, for retrieval's graph channel
-// (retrieval/entity_graph.h; MemoryStore::LoadGraphRows). Names are normalized as stored
-// (NormalizeForMatching); items are internal keys (seqs), as the scope index knows them.
-struct GraphRows {
-  struct Entity {
-    std::string id;
-    std::string name;
-    EntityKind kind = EntityKind::kPerson;
-    std::vector<std::string> norms;  // its name's, then its aliases'
-    std::vector<int64_t> items;      // the items that mention it
-  };
-  struct Edge {
-    std::string subject_id, object_id, predicate;
-    bool active = true;          // still holds (neither ended in the world nor in Engram)
-    std::vector<int64_t> items;  // the items that state it
-  };
-  std::vector<Entity> entities;
-  std::vector<Edge> edges;
-};
-
 // One step of MemoryStore::Apply: insert `insert`, or change the item `id` with `mutation`.
 struct StoreOp {
   std::optional<PendingItem> insert;  // set: an insert (ADD history row with its reason)

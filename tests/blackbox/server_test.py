@@ -563,7 +563,8 @@ class SearchTest(ApiTestCase):
             self.assertEqual(set(x["explain"]), {"keyword", "vector", "context", "session", "time",
                                                  "relevance", "recency", "importance",
                                                  "retention", "retention_factor",
-                                                 "keyword_rank", "vector_rank"})
+                                                 "keyword_rank", "vector_rank", "graph",
+                                                 "graph_rank"})
         all_hits = self.search(query="cats food work hiking tea", k=10)
         self.assertGreater(len(all_hits), 2)
         cut = (all_hits[0]["score"] + all_hits[-1]["score"]) / 2

@@ -241,7 +241,7 @@ class EngramClient:
     # --- retrieval ---
 
     def search(self, user_id: str, query: str, **options: Any) -> m.SearchResponse:
-        """POST /v1/search: k, filters, min_score, explain, fusion, recent_turns, diversify,
+        """POST /v1/search: k, filters, min_score, explain, fusion, recent_turns, diversify, graph,
         agent_id, session_id."""
         body = _given(user_id=user_id, query=query, **options)
         return m.SearchResponse.from_dict(self.request("search", body=body))

@@ -343,6 +343,10 @@ class Explain(Model):
     importance: Optional[float] = None
     keyword_rank: Optional[int] = None
     vector_rank: Optional[int] = None
+    graph: Optional[float] = None
+    graph_rank: Optional[int] = None
+    graph_via: Optional[str] = None
+    graph_hops: Optional[int] = None
     retention: Optional[float] = None
     retention_factor: Optional[float] = None
     demoted_by: Optional[str] = None
