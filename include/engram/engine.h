@@ -165,6 +165,9 @@ struct PlannedWrite {
   // names the target in its derived_ids. For a correction whose value cannot be put into the
   // old fact's words: what the user said is the current evidence, no text is made up.
   std::string superseded_by_turn;
+  // The vector of memory.content (kAdd, kSupersede, kUpdate) when the caller has it already
+  // (Engine::WriteBatch::Embed): the text is then not embedded again. Empty: embedded here.
+  std::vector<float> vector;
 };
 
 // What a candidate is compared with (Engine::FindNeighbours).
@@ -176,6 +179,9 @@ struct NeighbourQuery {
   // Items created at or after this time are candidates for `latest` (the most recent extracted
   // memory, for corrections); 0: none.
   TimestampMs latest_since = 0;
+  // The vector of `content` when the caller has it already (Engine::WriteBatch::Embed); empty:
+  // `content` is embedded here.
+  std::vector<float> vector;
 };
 
 struct WriteOutcome {
@@ -230,6 +236,11 @@ class Engine {
   // latest extracted memory since query.latest_since (Neighbour::latest). Kept conversation
   // turns are never neighbours.
   Result<std::vector<Neighbour>> FindNeighbours(const Scope& scope, const NeighbourQuery& query);
+  // A message's writes, planned one by one and then committed in one transaction (the write
+  // path: MemoryWriter::Remember plans a message's kept turns and each candidate's decision,
+  // then commits them together). See WriteBatch below.
+  class WriteBatch;
+  std::unique_ptr<WriteBatch> BeginWrites(const Scope& scope);
 
   // Sessions (scope.session_id names one; required). AppendTurns records turns in order,
   // creating the session on first use; a turn without an id gets one ("msg_" + UUIDv7) and a
@@ -440,6 +451,47 @@ class Engine {
   friend struct EngineInternals;  // src/engine/engine_internal.h: opening with test hooks
   explicit Engine(std::unique_ptr<Impl> impl);
   std::unique_ptr<Impl> impl_;
+};
+
+// Planned writes of one scope, committed together. Plan checks a write as ApplyWrite would and
+// applies it at once to the batch's own view of the items, so that the batch's FindNeighbours,
+// Planned and Inserted see what earlier plans wrote (a message's second candidate is compared
+// with its first) while nothing is stored. Commit writes every planned change in one
+// transaction, or none: a failure leaves the database as it was. A batch belongs to one thread;
+// other writers may change the items it read meanwhile, which Commit then reports (NotFound,
+// Conflict), and the caller plans again.
+class Engine::WriteBatch {
+ public:
+  ~WriteBatch();
+  WriteBatch(const WriteBatch&) = delete;
+  WriteBatch& operator=(const WriteBatch&) = delete;
+
+  // The engine's vectors of `texts`, in one call to the embedder (one request to a remote
+  // one). Given back as PlannedWrite::vector and NeighbourQuery::vector, each text of a
+  // message is embedded once.
+  Result<std::vector<std::vector<float>>> Embed(const std::vector<std::string>& texts);
+  // Plans one write (ApplyWrite's decisions and errors: NotFound, or Conflict when its target
+  // is not active in the batch's view, which includes what this batch changed). The outcome is
+  // the batch's view of the items; ids are those they will be stored with. A failed Plan
+  // leaves the batch as it was.
+  Result<WriteOutcome> Plan(const PlannedWrite& write);
+  // Engine::FindNeighbours seen through the batch: items it changed as it changed them (one it
+  // superseded is no longer a neighbour), and the items it inserts compared like stored ones.
+  Result<std::vector<Neighbour>> FindNeighbours(const NeighbourQuery& query);
+  // The batch's view of an item it inserted or changed; nullptr for one it did not touch.
+  const MemoryItem* Planned(std::string_view id) const;
+  // The items the batch inserts, in the order planned, as the batch now sees them.
+  std::vector<const MemoryItem*> Inserted() const;
+  // Writes everything planned in one transaction; the outcome of each Plan, in order, with
+  // each item as stored at the end of the transaction. The batch is spent afterwards.
+  Result<std::vector<WriteOutcome>> Commit();
+
+ private:
+  friend class Engine;
+  friend class Engine::Impl;  // ApplyWrite is a batch of one
+  struct State;
+  explicit WriteBatch(std::unique_ptr<State> state);
+  std::unique_ptr<State> state_;
 };
 
 }  // namespace engram

@@ -98,30 +98,35 @@ class MemoryWriter {
   const WriterOptions& options() const { return options_; }
 
  private:
-  Result<WriteOutcome> WriteCandidate(const Scope& scope, const Candidate& candidate,
+  // One attempt at writing a message: its kept turns and candidates planned in one
+  // Engine::WriteBatch, each text's vector computed once for all attempts (memory_writer.cc).
+  struct Planning;
+  Result<WriteOutcome> WriteCandidate(Planning& plan, const Candidate& candidate,
                                       const ExtractionResult& extraction,
                                       const std::vector<Turn>& turns,
                                       const std::vector<std::string>& kept_ids,
                                       const RememberOptions& options);
-  // Decides what the candidate does against its neighbours as they are now: fills `w`'s
-  // decision, reason, target and what it also supersedes (and adjusts its slot and validity).
-  Status DecideWrite(const Scope& scope, const Candidate& c, TimestampMs said, PlannedWrite* w);
-  // Stores the turns marked in `keep` as episodic items; kept_ids[i] is turn i's item id (empty
+  // Decides what the candidate does against its neighbours as the plan sees them (what is
+  // stored, and what the message wrote before it): fills `w`'s decision, reason, target and
+  // what it also supersedes (and adjusts its slot and validity).
+  Status DecideWrite(Planning& plan, const Candidate& c, TimestampMs said,
+                     const std::vector<float>& vector, PlannedWrite* w);
+  // Plans the turns marked in `keep` as episodic items; kept_ids[i] is turn i's item id (empty
   // when not kept). `failure` (extraction's error, or empty) goes into their ADD reason.
   // graphs[i]: what turn i states in the entity graph, stored with it.
-  Status KeepTurns(const Scope& scope, const std::vector<Turn>& turns,
-                   const std::vector<bool>& keep, const std::vector<GraphFacts>& graphs,
-                   const RememberOptions& options, const std::string& failure,
-                   RememberResult* result, std::vector<std::string>* kept_ids);
+  Status KeepTurns(Planning& plan, const std::vector<Turn>& turns, const std::vector<bool>& keep,
+                   const std::vector<GraphFacts>& graphs, const RememberOptions& options,
+                   const std::string& failure, RememberResult* result,
+                   std::vector<std::string>* kept_ids);
   // A bare correction (Candidate::bare) made whole from the memory it corrects: the user's
-  // latest extracted memory said within the correction window before `said`, its value
-  // replaced (`fixed`). When that memory's text has no value of the correction's shape, its id
-  // (`uncorrectable_id`); neither when there is none.
+  // latest extracted memory said within the correction window before `said` (the message's
+  // own earlier ones included), its value replaced (`fixed`). When that memory's text has no
+  // value of the correction's shape, its id (`uncorrectable_id`); neither when there is none.
   struct BareResolution {
     std::optional<Candidate> fixed;
     std::string uncorrectable_id;
   };
-  BareResolution ResolveBare(const Scope& scope, const Candidate& c, TimestampMs said);
+  BareResolution ResolveBare(Planning& plan, const Candidate& c, TimestampMs said);
   std::shared_ptr<std::mutex> ScopeLock(const Scope& scope);
 
   Engine* engine_;

@@ -35,6 +35,7 @@ class MemoryStore;
 class PgChangeListener;
 struct ScannedItem;
 struct PendingItem;
+struct StoreOp;
 struct MaintenanceBatch;
 class IdGenerator;
 class ScopeIndex;
@@ -54,6 +55,13 @@ class Engine::Impl {
   Result<std::vector<Neighbour>> FindNeighbours(const Scope& scope, const std::string& content,
                                                 const std::string& slot, int k);
   Result<std::vector<Neighbour>> FindNeighbours(const Scope& scope, const NeighbourQuery& query);
+  // The write path's planning (engine_write.cc, Engine::WriteBatch): the store operations one
+  // write makes, checked and embedded (unless the write brings its vector), not yet applied.
+  struct WriteOps;
+  Result<WriteOps> BuildWriteOps(const Scope& scope, const PlannedWrite& write, TimestampMs now);
+  // Applies planned operations in one transaction, then to the scope's loaded index.
+  Status CommitWriteOps(const Scope& scope, std::vector<StoreOp>& ops, TimestampMs now);
+  Result<std::vector<std::vector<float>>> EmbedTexts(const std::vector<std::string>& texts);
   Result<std::vector<StoredTurn>> AppendTurns(const Scope& scope, const std::vector<Turn>& turns,
                                               int64_t* last_turn_seq = nullptr);
   Result<SessionInfo> GetSession(const Scope& scope, int recent);
@@ -85,6 +93,9 @@ class Engine::Impl {
   Result<ExtrasImportStats> ImportUserExtras(const Scope& scope, const UserExtras& extras,
                                              OnConflict on_conflict);
   Result<std::vector<SearchHit>> Search(const Scope& scope, const SearchQuery& query);
+  // Search with the query's vector given (the write path has its candidates' vectors).
+  Result<std::vector<SearchHit>> SearchWithVector(const Scope& scope, const SearchQuery& query,
+                                                  const std::vector<float>& query_vector);
   Result<ContextResult> BuildContext(const Scope& scope, const ContextRequest& request);
   Result<int64_t> Reembed(const ProgressFn& progress);
   Status FlushAccessStats();
@@ -143,6 +154,9 @@ class Engine::Impl {
   std::shared_ptr<ScopeIndex> LoadedIndex(const Scope& scope);
   void DropIndex(const Scope& scope);
   Result<std::vector<float>> EmbedOne(const std::string& text);
+  Result<std::vector<Neighbour>> FindNeighbours(const Scope& scope, const std::string& content,
+                                                const std::vector<float>& vector,
+                                                const std::string& slot, int k);
   void DemoteStaleTurns(const Scope& scope, const SearchQuery& query, std::vector<SearchHit>* hits);
   // The query's vector: with recent turns, the normalized weighted sum of each text's vector.
   Result<std::vector<float>> EmbedQuery(const SearchQuery& query);

@@ -87,6 +87,13 @@ Result<std::vector<SearchHit>> Engine::Impl::Search(const Scope& scope, const Se
   ENGRAM_RETURN_IF_ERROR(ValidateScope(scope));
   ENGRAM_RETURN_IF_ERROR(ValidateSearchQuery(query, options_.max_content_bytes));
   ENGRAM_ASSIGN_OR_RETURN(std::vector<float> query_vector, EmbedQuery(query));
+  return SearchWithVector(scope, query, query_vector);
+}
+
+Result<std::vector<SearchHit>> Engine::Impl::SearchWithVector(
+    const Scope& scope, const SearchQuery& query, const std::vector<float>& query_vector) {
+  ENGRAM_RETURN_IF_ERROR(ValidateScope(scope));
+  ENGRAM_RETURN_IF_ERROR(ValidateSearchQuery(query, options_.max_content_bytes));
   ENGRAM_ASSIGN_OR_RETURN(std::shared_ptr<ScopeIndex> index, IndexFor(scope));
   if (index->dimension() != static_cast<int>(query_vector.size())) {
     return Status::InvalidArgument("dimension mismatch between the query vector and the index");

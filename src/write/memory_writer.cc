@@ -89,7 +89,29 @@ void MergeGraph(const GraphFacts& from, GraphFacts* into) {
   }
 }
 
+// The slot family: the slot up to its key ("user/pet:豆豆" → "user/pet").
+std::string FamilyOf(const std::string& slot) {
+  const size_t colon = slot.find(':');
+  return colon == std::string::npos ? slot : slot.substr(0, colon);
+}
+
 }  // namespace
+
+struct MemoryWriter::Planning {
+  const Scope& scope;
+  Engine::WriteBatch* batch;
+  // Each text's vector, computed once for the message (a retry reuses them).
+  std::unordered_map<std::string, std::vector<float>>* vectors;
+  // The last attempt: every candidate is added (the memories it was decided against kept
+  // changing while it was written).
+  bool add_only = false;
+
+  Result<std::vector<float>> VectorOf(const std::string& text) {
+    if (auto it = vectors->find(text); it != vectors->end()) return it->second;
+    ENGRAM_ASSIGN_OR_RETURN(auto made, batch->Embed({text}));
+    return (*vectors)[text] = std::move(made.front());
+  }
+};
 
 MemoryWriter::MemoryWriter(Engine* engine, WriterOptions options)
     : engine_(engine), options_(std::move(options)), rules_(MakeRuleResolver(options_.rules)) {
@@ -230,72 +252,114 @@ Result<RememberResult> MemoryWriter::Remember(const Scope& scope, const std::vec
       }
     }
   }
-  std::vector<std::string> kept_ids(input.turns.size());
-  if (options_.keep_turns || !failure.empty()) {
-    ENGRAM_RETURN_IF_ERROR(
-        KeepTurns(scope, input.turns, keep, turn_graphs, options, failure, &result, &kept_ids));
-  } else {
-    for (size_t i = 0; i < keep.size(); ++i) {
-      if (keep[i]) result.skipped.push_back({i, "the turn is not kept (keep_turns is off)"});
+  // The whole message is planned, then committed in one transaction: a failure stores none of
+  // it. Each text (a kept turn, a candidate) is embedded once, in one call for the message.
+  std::unordered_map<std::string, std::vector<float>> vectors;
+  {
+    std::vector<std::string> texts;
+    auto wants = [&](const std::string& text) {
+      if (!text.empty() && vectors.emplace(text, std::vector<float>{}).second) {
+        texts.push_back(text);
+      }
+    };
+    if (options_.keep_turns || !failure.empty()) {
+      for (size_t i = 0; i < input.turns.size(); ++i) {
+        if (keep[i]) wants(input.turns[i].content);
+      }
+    }
+    for (const Candidate& c : extraction.candidates) {
+      if (!c.bare) wants(c.content);
+    }
+    if (!texts.empty()) {
+      auto batch = engine_->BeginWrites(scope);
+      ENGRAM_ASSIGN_OR_RETURN(auto embedded, batch->Embed(texts));
+      for (size_t i = 0; i < texts.size(); ++i) vectors[texts[i]] = std::move(embedded[i]);
     }
   }
-  const size_t first_memory = result.writes.size();
-  for (const Candidate& extracted : extraction.candidates) {
-    Candidate c = extracted;
-    if (c.bare) {
-      // "wait no, Ellie": the value corrects the memory written moments before.
-      BareResolution bare = ResolveBare(scope, c, SaidAt(c, input.turns));
-      const size_t turn = c.turn_indexes.empty() ? 0 : c.turn_indexes.front();
-      if (!bare.fixed && !bare.uncorrectable_id.empty() && turn < kept_ids.size() &&
-          !kept_ids[turn].empty()) {
-        // "actually it's Sunday, not Saturday" after a fact with a date: no word of the old
-        // fact is the value to replace, and no text is made up. The old fact is closed as
-        // corrected by the kept turn, which holds what the user said.
-        PlannedWrite w;
-        w.decision = WriteDecision::kSupersede;
-        w.target_id = bare.uncorrectable_id;
-        w.superseded_by_turn = kept_ids[turn];
-        w.turn_ids = {kept_ids[turn]};
-        w.reason = "corrected (\"" + c.value + "\"): the correcting turn holds what holds";
-        auto applied = engine_->ApplyWrite(scope, w);
-        if (applied.ok()) {
-          result.writes.push_back(std::move(applied).value());
+  const RememberResult before_writes = result;
+  // The memories a decision targets may be deleted or purged by another request between the
+  // plan and its commit: the message is then planned again against what is there now, and at
+  // last its candidates are added on their own. What the user said is never dropped for it.
+  for (int attempt = 0;; ++attempt) {
+    auto batch = engine_->BeginWrites(scope);
+    Planning plan{scope, batch.get(), &vectors, attempt >= kDecisionAttempts};
+    result = before_writes;
+    std::vector<std::string> kept_ids(input.turns.size());
+    if (options_.keep_turns || !failure.empty()) {
+      ENGRAM_RETURN_IF_ERROR(
+          KeepTurns(plan, input.turns, keep, turn_graphs, options, failure, &result, &kept_ids));
+    } else {
+      for (size_t i = 0; i < keep.size(); ++i) {
+        if (keep[i]) result.skipped.push_back({i, "the turn is not kept (keep_turns is off)"});
+      }
+    }
+    for (const Candidate& extracted : extraction.candidates) {
+      Candidate c = extracted;
+      if (c.bare) {
+        // "wait no, Ellie": the value corrects the memory written moments before.
+        BareResolution bare = ResolveBare(plan, c, SaidAt(c, input.turns));
+        const size_t turn = c.turn_indexes.empty() ? 0 : c.turn_indexes.front();
+        if (!bare.fixed && !bare.uncorrectable_id.empty() && turn < kept_ids.size() &&
+            !kept_ids[turn].empty() && !plan.add_only) {
+          // "actually it's Sunday, not Saturday" after a fact with a date: no word of the old
+          // fact is the value to replace, and no text is made up. The old fact is closed as
+          // corrected by the kept turn, which holds what the user said.
+          PlannedWrite w;
+          w.decision = WriteDecision::kSupersede;
+          w.target_id = bare.uncorrectable_id;
+          w.superseded_by_turn = kept_ids[turn];
+          w.turn_ids = {kept_ids[turn]};
+          w.reason = "corrected (\"" + c.value + "\"): the correcting turn holds what holds";
+          auto planned = batch->Plan(w);
+          if (planned.ok()) {
+            result.writes.push_back(std::move(planned).value());
+            continue;
+          }
+          if (planned.status().code() != StatusCode::kNotFound &&
+              planned.status().code() != StatusCode::kConflict) {
+            return planned.status();
+          }
+        }
+        if (!bare.fixed) {
+          result.skipped.push_back(
+              {turn, "a correction (\"" + c.value + "\") with no recent memory to correct"});
           continue;
         }
-        if (applied.status().code() != StatusCode::kNotFound &&
-            applied.status().code() != StatusCode::kConflict) {
-          return applied.status();
-        }
+        c = std::move(*bare.fixed);
       }
-      if (!bare.fixed) {
-        result.skipped.push_back(
-            {turn, "a correction (\"" + c.value + "\") with no recent memory to correct"});
-        continue;
-      }
-      c = std::move(*bare.fixed);
+      ENGRAM_ASSIGN_OR_RETURN(WriteOutcome w,
+                              WriteCandidate(plan, c, extraction, input.turns, kept_ids, options));
+      result.writes.push_back(std::move(w));
     }
-    ENGRAM_ASSIGN_OR_RETURN(WriteOutcome w,
-                            WriteCandidate(scope, c, extraction, input.turns, kept_ids, options));
-    result.writes.push_back(std::move(w));
+    auto committed = batch->Commit();
+    if (committed.ok()) {
+      // Every write as the transaction left it (the kept turns with the links to what they
+      // produced); one outcome per planned write, in the order of result.writes.
+      std::vector<WriteOutcome>& stored = committed.value();
+      for (size_t i = 0; i < result.writes.size() && i < stored.size(); ++i) {
+        result.writes[i].memory = std::move(stored[i].memory);
+        result.writes[i].replaced = std::move(stored[i].replaced);
+      }
+      return result;
+    }
+    const StatusCode code = committed.status().code();
+    if (plan.add_only || (code != StatusCode::kNotFound && code != StatusCode::kConflict)) {
+      return committed.status();
+    }
   }
-  // The kept turns as they are now, with the links to what they produced.
-  for (size_t i = 0; i < first_memory; ++i) {
-    auto now_stored = engine_->Get(scope, result.writes[i].memory.id);
-    if (now_stored.ok()) result.writes[i].memory = std::move(now_stored).value();
-  }
-  return result;
 }
 
-Status MemoryWriter::KeepTurns(const Scope& scope, const std::vector<Turn>& turns,
+Status MemoryWriter::KeepTurns(Planning& plan, const std::vector<Turn>& turns,
                                const std::vector<bool>& keep, const std::vector<GraphFacts>& graphs,
                                const RememberOptions& options, const std::string& failure,
                                RememberResult* result, std::vector<std::string>* kept_ids) {
-  std::vector<NewMemory> memories;
-  std::vector<size_t> which;
+  const Scope& scope = plan.scope;
   for (size_t i = 0; i < turns.size(); ++i) {
     if (!keep[i]) continue;
     const Turn& t = turns[i];
-    NewMemory m;
+    PlannedWrite w;
+    w.decision = WriteDecision::kAdd;
+    NewMemory& m = w.memory;
     m.content = t.content;
     m.type = MemoryType::kMessage;
     m.tier = Tier::kEpisodic;
@@ -309,37 +373,48 @@ Status MemoryWriter::KeepTurns(const Scope& scope, const std::vector<Turn>& turn
     m.created_at = t.at;
     m.valid_from = t.at;
     m.graph = graphs[i];
-    m.reason = failure.empty() ? "conversation turn kept as said"
+    w.reason = failure.empty() ? "conversation turn kept as said"
                                : "conversation turn kept as said; extraction failed: " + failure;
-    memories.push_back(std::move(m));
-    which.push_back(i);
-  }
-  if (memories.empty()) return Status::Ok();
-  ENGRAM_ASSIGN_OR_RETURN(auto items, engine_->AddBatch(scope, memories));
-  for (size_t k = 0; k < items.size(); ++k) {
-    (*kept_ids)[which[k]] = items[k].id;
-    WriteOutcome w;
-    w.decision = WriteDecision::kAdd;
-    w.turn = true;
-    w.memory = std::move(items[k]);
-    result->writes.push_back(std::move(w));
+    ENGRAM_ASSIGN_OR_RETURN(w.vector, plan.VectorOf(t.content));
+    auto planned = plan.batch->Plan(w);
+    if (!planned.ok()) return planned.status().WithContext("message " + std::to_string(i));
+    (*kept_ids)[i] = planned->memory.id;
+    planned->turn = true;
+    result->writes.push_back(std::move(planned).value());
   }
   return Status::Ok();
 }
 
-MemoryWriter::BareResolution MemoryWriter::ResolveBare(const Scope& scope, const Candidate& c,
+MemoryWriter::BareResolution MemoryWriter::ResolveBare(Planning& plan, const Candidate& c,
                                                        TimestampMs said) {
   // Within the window before the correction was said (a replayed conversation is corrected
-  // as it was said, not as of the replay).
+  // as it was said, not as of the replay); what this message wrote before it is the newest.
+  const TimestampMs after = said - options_.correction_window_ms;
+  std::vector<MemoryItem> recent;
+  const std::vector<const MemoryItem*> planned = plan.batch->Inserted();
+  for (auto it = planned.rbegin(); it != planned.rend(); ++it) {
+    const MemoryItem& item = **it;
+    if (item.status == ItemStatus::kActive && item.created_at >= after && item.created_at <= said) {
+      recent.push_back(item);
+    }
+  }
   ListQuery q;
-  q.created_after = said - options_.correction_window_ms;
+  q.created_after = after;
   q.created_before = said + 1;
   q.limit = 50;
-  Scope user_scope = scope;
+  Scope user_scope = plan.scope;
   user_scope.session_id.clear();
   auto page = engine_->List(user_scope, q);
-  if (!page.ok()) return {};
-  for (const MemoryItem& item : page->items) {
+  if (page.ok()) {
+    for (MemoryItem& item : page->items) {
+      if (const MemoryItem* now = plan.batch->Planned(item.id)) {
+        if (now->status != ItemStatus::kActive) continue;
+        item = *now;
+      }
+      recent.push_back(std::move(item));
+    }
+  }
+  for (const MemoryItem& item : recent) {
     if (IsKeptTurn(item)) continue;
     // the item's value: an entity its text holds
     std::string old_value;
@@ -372,21 +447,34 @@ MemoryWriter::BareResolution MemoryWriter::ResolveBare(const Scope& scope, const
   return {};
 }
 
-Result<WriteOutcome> MemoryWriter::WriteCandidate(const Scope& scope, const Candidate& given,
+Result<WriteOutcome> MemoryWriter::WriteCandidate(Planning& plan, const Candidate& given,
                                                   const ExtractionResult& extraction,
                                                   const std::vector<Turn>& turns,
                                                   const std::vector<std::string>& kept_ids,
                                                   const RememberOptions& options) {
+  const Scope& scope = plan.scope;
   Candidate c = given;
   if (c.elliptical && !c.slot.empty()) {
-    // "预算可以再提高一点，最多八万": the family's latest slot ("user/budget:装修").
-    ListQuery q;
-    q.slot_family = c.slot;
-    q.limit = 1;
-    Scope user_scope = scope;
-    user_scope.session_id.clear();
-    auto page = engine_->List(user_scope, q);
-    if (page.ok() && !page->items.empty()) c.slot = page->items.front().slot;
+    // "预算可以再提高一点，最多八万": the family's latest slot ("user/budget:装修"), this
+    // message's own first.
+    std::string latest;
+    const std::vector<const MemoryItem*> planned = plan.batch->Inserted();
+    for (auto it = planned.rbegin(); it != planned.rend() && latest.empty(); ++it) {
+      if ((*it)->status == ItemStatus::kActive && !(*it)->slot.empty() &&
+          FamilyOf((*it)->slot) == c.slot) {
+        latest = (*it)->slot;
+      }
+    }
+    if (latest.empty()) {
+      ListQuery q;
+      q.slot_family = c.slot;
+      q.limit = 1;
+      Scope user_scope = scope;
+      user_scope.session_id.clear();
+      auto page = engine_->List(user_scope, q);
+      if (page.ok() && !page->items.empty()) latest = page->items.front().slot;
+    }
+    if (!latest.empty()) c.slot = latest;
   }
   PlannedWrite w;
   NewMemory& m = w.memory;
@@ -418,38 +506,41 @@ Result<WriteOutcome> MemoryWriter::WriteCandidate(const Scope& scope, const Cand
   else if (said > 0)
     m.valid_from = said;
 
+  ENGRAM_ASSIGN_OR_RETURN(std::vector<float> vector, plan.VectorOf(c.content));
   // The memory a decision targets may be deleted or purged by another request between the
-  // decision and its commit: the candidate is then decided again against what is there now,
-  // and at last added on its own. What the user said is never dropped for it.
+  // decision and its plan: the candidate is then decided again against what is there now, and
+  // at last added on its own. What the user said is never dropped for it.
   const PlannedWrite base = std::move(w);
   for (int attempt = 0;; ++attempt) {
     w = base;
-    if (attempt < kDecisionAttempts) {
-      ENGRAM_RETURN_IF_ERROR(DecideWrite(scope, c, said, &w));
+    w.vector = vector;
+    if (attempt < kDecisionAttempts && !plan.add_only) {
+      ENGRAM_RETURN_IF_ERROR(DecideWrite(plan, c, said, vector, &w));
     } else {
       w.reason = "ADD (the memories it was decided against changed while it was written)";
     }
-    auto applied = engine_->ApplyWrite(scope, w);
-    const StatusCode code = applied.status().code();
-    if (applied.ok() || w.decision == WriteDecision::kAdd ||
+    auto planned = plan.batch->Plan(w);
+    const StatusCode code = planned.status().code();
+    if (planned.ok() || w.decision == WriteDecision::kAdd ||
         (code != StatusCode::kNotFound && code != StatusCode::kConflict)) {
-      return applied;
+      return planned;
     }
   }
 }
 
-Status MemoryWriter::DecideWrite(const Scope& scope, const Candidate& c, TimestampMs said,
-                                 PlannedWrite* planned) {
+Status MemoryWriter::DecideWrite(Planning& plan, const Candidate& c, TimestampMs said,
+                                 const std::vector<float>& vector, PlannedWrite* planned) {
   PlannedWrite& w = *planned;
   NewMemory& m = w.memory;
   NeighbourQuery nq;
   nq.content = c.content;
+  nq.vector = vector;
   nq.slot = c.slot;
   nq.k = options_.neighbours;
   nq.ends = c.ends;
   if (c.correction)
     nq.latest_since = (said > 0 ? said : engine_->Now()) - options_.correction_window_ms;
-  ENGRAM_ASSIGN_OR_RETURN(auto neighbours, engine_->FindNeighbours(scope, nq));
+  ENGRAM_ASSIGN_OR_RETURN(auto neighbours, plan.batch->FindNeighbours(nq));
   // Items written by this very message are not what a correction in it corrects, unless they
   // share its slot family: the turn's own ADDs come first in `neighbours` by time only.
   auto decided = options_.resolver->Decide(c, neighbours);
@@ -485,8 +576,10 @@ Status MemoryWriter::DecideWrite(const Scope& scope, const Candidate& c, Timesta
       }
     }
   }
-  if (w.decision == WriteDecision::kUpdate && !decided->merged_content.empty()) {
+  if (w.decision == WriteDecision::kUpdate && !decided->merged_content.empty() &&
+      decided->merged_content != m.content) {
     m.content = decided->merged_content;
+    ENGRAM_ASSIGN_OR_RETURN(w.vector, plan.VectorOf(m.content));
   }
   if (w.decision == WriteDecision::kSupersede) {
     const MemoryItem& old = neighbours[target].item;
