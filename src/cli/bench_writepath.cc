@@ -205,6 +205,13 @@ int RunWritePath(Context& ctx, const WritePathFlags& f) {
   std::vector<WritePathReport> reports;
   for (const auto& [name, dir] : sets) {
     options.data_dir = dir;
+    // Each set gets a store of its own: the sets share case ids (a case's id is its user), and
+    // a blind case run on the memories of the development case with its id measures neither.
+    options.work_dir = tmpl + "/" + name;
+    std::error_code mk;
+    std::filesystem::create_directories(options.work_dir, mk);
+    if (mk)
+      return ctx.Fail(Status::IOError("cannot create " + options.work_dir + ": " + mk.message()));
     auto one = RunWritePathBench(options);
     if (tty) std::cerr << "\r\033[K";
     if (!one.ok()) {

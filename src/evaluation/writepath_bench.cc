@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <chrono>
+#include <filesystem>
 #include <fstream>
 #include <nlohmann/json.hpp>
 
@@ -356,6 +357,10 @@ Result<WritePathReport> RunWritePathBench(const WritePathBenchOptions& options) 
   ManualClock clock(cases.empty() ? 0 : cases.front().messages.front().at);
   EngineOptions eo;
   eo.path = options.work_dir + "/writepath.db";
+  // A case's id is its user: a store that already holds a run would mix two cases of one id.
+  if (std::filesystem::exists(eo.path)) {
+    return Status::InvalidArgument(eo.path + " already holds a run; each run needs a new folder");
+  }
   eo.clock = &clock;
   eo.embedder = options.embedder;
   eo.synchronous = "NORMAL";  // a bench database: a crash loses nothing that matters

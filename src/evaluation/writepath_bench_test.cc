@@ -79,5 +79,25 @@ TEST(WritePathCorpusTest, MalformedCasesAndMissingFilesAreNamed) {
   EXPECT_EQ(run->by_language.at("en").total, 2);
 }
 
+TEST(WritePathCorpusTest, AFolderThatHoldsARunIsRefused) {
+  // A case's id is its user: a second run on the first one's store would mix the cases.
+  testing::TempDir data, work;
+  WritePathBenchOptions options;
+  options.data_dir = data.path();
+  options.work_dir = work.path();
+  options.language = "en";
+  std::ofstream(data.File("en.jsonl"))
+      << R"({"id": "ok-1", "lang": "en", "category": "new_fact", "messages": [{"text": "I live in Oslo", "at": "2026-06-15T10:00:00Z"}], "expect": {"active": [{"all": ["Oslo"]}]}})"
+      << "\n";
+  auto first = RunWritePathBench(options);
+  ASSERT_TRUE(first.ok()) << first.status().ToString();
+  EXPECT_TRUE(first->cases.at(0).passed);
+  auto second = RunWritePathBench(options);
+  ASSERT_FALSE(second.ok());
+  EXPECT_EQ(second.status().code(), StatusCode::kInvalidArgument);
+  EXPECT_NE(second.status().message().find("already holds a run"), std::string::npos)
+      << second.status().message();
+}
+
 }  // namespace
 }  // namespace engram

@@ -10,6 +10,7 @@
 #include <string>
 
 #include "engram/extraction.h"
+#include "extract/changes.h"
 #include "extract/clauses.h"
 #include "extract/corrections.h"
 #include "extract/frames.h"
@@ -21,6 +22,7 @@
 #include "text/language.h"
 #include "text/lexicon_data.h"
 #include "text/normalizer.h"
+#include "text/topics.h"
 
 namespace engram {
 namespace extract {
@@ -447,8 +449,21 @@ class RuleExtractor final : public Extractor {
     }
     if (statements.empty() && !elaboration && !correction) {
       // (in a correction, what is neither a slot's value nor a corrected value is commentary)
-      if (auto generic = Generic(clause, view, zh, ts->facts))
+      if (auto generic = Generic(clause, view, zh, ts->facts)) {
+        // "got my own apartment in Brooklyn!! moved in over the weekend": the message has said
+        // the new value already; this is its detail, not another one.
+        // "转学成功了！！现在在上海同济": when that statement gave no value, this clause is
+        // where it is said, and joins it.
+        if (!generic->slot.empty() &&
+            std::any_of(out->begin() + static_cast<std::ptrdiff_t>(ts->turn_first), out->end(),
+                        [&](const Candidate& c) { return c.slot == generic->slot; })) {
+          if (out->back().slot == generic->slot && out->back().value.empty())
+            generic->subject.clear();
+          generic->slot.clear();
+          generic->exclusive.reset();
+        }
         statements.push_back(std::move(*generic));
+      }
     }
     if (statements.empty()) {
       ts->after_condition = IsCondition(own, zh);
@@ -591,6 +606,25 @@ class RuleExtractor final : public Extractor {
     st.value = GenericValue(view.text, zh);
     st.confidence = about ? 0.7 : 0.6;
     if (!view.reporter.empty()) st.confidence = 0.7;
+    // "officially a Portland resident now", "跳槽去拼多多了": a change of a one-valued attribute
+    // in words no frame reads takes the attribute's slot and replaces its value. Only the user's
+    // own present (a Chinese clause drops its 我), never a plan, a past or a question.
+    const TextTraits traits = ReadTextTraits(view.text);
+    // Whose change a clause without a subject is: the speaker's when it says "I" or "my"
+    // somewhere ("soooo i got hired at …") or leads with the change ("officially a Portland
+    // resident now"); a Chinese clause drops its 我.
+    const bool speakers = st.subject == "user" ||
+                          (st.subject.empty() &&
+                           (zh || traits.first_person || extract::LeadsWithChange(view.text, zh)));
+    if (view.reporter.empty() && speakers && !view.time.future_time && !view.time.later_day) {
+      const std::string attribute = extract::ChangedAttribute(view.text, zh);
+      if (!attribute.empty() && !traits.past && !traits.question &&
+          (!traits.others || attribute == "partner") && !(!zh && PastHabit(view.text))) {
+        st.subject = "user";
+        st.slot = "user/" + attribute;
+        st.exclusive = true;
+      }
+    }
     return st;
   }
 

@@ -19,6 +19,7 @@
 //     candidate says ended (Neighbour::ended), and a positive statement replaces a negative one
 //     of its slot family ("我们领养了一只小狗" closes "我现在没养宠物").
 #include <algorithm>
+#include <cctype>
 #include <cstdio>
 #include <set>
 #include <string>
@@ -119,6 +120,16 @@ bool SameValue(const Candidate& c, const MemoryItem& item) {
   size_t terms = 0;
   for (const std::string& w : a.words) terms += !Generic(w);
   return terms == 0;
+}
+
+bool Deictic(std::string_view value) {
+  std::string v(value);
+  for (char& ch : v) ch = static_cast<char>(std::tolower(static_cast<unsigned char>(ch)));
+  for (std::string_view w : {"这边", "这里", "这儿", "那边", "那里", "那儿", "here", "there",
+                             "over here", "over there", "this place", "this city"}) {
+    if (v == w) return true;
+  }
+  return false;
 }
 
 // Two keys of one slot family name the same thing: one holds the other's words ("japan" /
@@ -335,6 +346,22 @@ class RuleResolver final : public ConflictResolver {
       if (!cand.empty() && ContainsText(norms[i], cand)) {
         return Result_(WriteDecision::kNoop, t,
                        "same slot " + slot + ", already known in more detail");
+      }
+      // "住这边好几年了", "been living here 5 years": a place named by pointing at it is the
+      // one already known (pointing words are grammar, not a list anyone extends).
+      if (same_polarity && !candidate.correction && Deictic(candidate.value)) {
+        return Result_(WriteDecision::kNoop, t,
+                       "same slot " + slot + ", \"" + candidate.value + "\" points at it");
+      }
+      // A change said without a parsed value ("目前人在南京" after "我现在住在南京") that
+      // names the stored value says it again.
+      if (candidate.exclusive && candidate.value.empty() && !candidate.correction) {
+        for (const std::string& e : item.entities) {
+          if (!Norm(e).empty() && ContainsText(cand, Norm(e))) {
+            return Result_(WriteDecision::kNoop, t,
+                           "same slot " + slot + ", names the same value \"" + e + "\"");
+          }
+        }
       }
       if (candidate.exclusive) {
         return Result_(WriteDecision::kSupersede, t,

@@ -57,6 +57,32 @@ TEST(RuleResolverTest, ExclusiveSlotWithAnotherValueSupersedes) {
   EXPECT_EQ(zh.decision, WriteDecision::kSupersede);
 }
 
+TEST(RuleResolverTest, AChangeWithoutAParsedValueThatNamesTheStoredOneRestatesIt) {
+  // "我目前人在南京" (a change by data/lexicon/zh/changes.tsv, no value parsed) after the frame's
+  // "用户现在住在南京" (entity 南京): the same place, said again.
+  Neighbour stored = Near("用户现在住在南京", 0.6, true);
+  stored.item.entities = {"南京"};
+  DecisionResult same = Decide(Cand("用户目前人在南京", "user/location", true), {stored});
+  EXPECT_EQ(same.decision, WriteDecision::kNoop);
+  EXPECT_NE(same.reason.find("南京"), std::string::npos) << same.reason;
+  DecisionResult other = Decide(Cand("用户现在人在苏州了", "user/location", true), {stored});
+  EXPECT_EQ(other.decision, WriteDecision::kSupersede);
+}
+
+TEST(RuleResolverTest, APlaceNamedByPointingAtItIsTheOneKnown) {
+  Neighbour stored = Near("User lives in Denver", 0.5, true);
+  stored.item.entities = {"Denver"};
+  for (const char* here : {"here", "这边"}) {
+    Candidate c = Cand(std::string("User has lived ") + here + " for years", "user/location", true);
+    c.value = here;
+    DecisionResult d = Decide(c, {stored});
+    EXPECT_EQ(d.decision, WriteDecision::kNoop) << here << ": " << d.reason;
+  }
+  Candidate moved = Cand("User lives in Boulder", "user/location", true);
+  moved.value = "Boulder";
+  EXPECT_EQ(Decide(moved, {stored}).decision, WriteDecision::kSupersede);
+}
+
 TEST(RuleResolverTest, SameSlotSameValueIsNoop) {
   DecisionResult d = Decide(Cand("User lives in Shanghai", "user/location", true),
                             {Near("user lives in Shanghai.", 0.99, true)});

@@ -44,10 +44,30 @@ class FreshnessScenarioTest : public WriterTest {
   std::unique_ptr<MemoryWriter> writer_;
 };
 
+TEST_F(FreshnessScenarioTest, AChangeTheWritePathReadsReplacesTheOldFact) {
+  // "got hired at" is a change of employer by data/lexicon/en/changes.tsv: no frame needed.
+  Say("I work at Walmart as a cashier", 0);
+  Say("I got hired at Costco as a baker", 120);
+  const auto now = Ask("where do I work now?");
+  ASSERT_FALSE(now.empty());
+  EXPECT_NE(now[0].item.content.find("Costco"), std::string::npos) << now[0].item.content;
+  EXPECT_EQ(now[0].item.slot, "user/employer");
+  for (const SearchHit& h : now) {  // the Walmart turn is still there, as what was said
+    if (!IsKeptTurn(h.item)) EXPECT_EQ(h.item.content.find("Walmart"), std::string::npos);
+  }
+  ListQuery q;
+  q.statuses = {ItemStatus::kSuperseded};
+  auto old = engine_->List(alice_, q);
+  ASSERT_TRUE(old.ok());
+  ASSERT_EQ(old->items.size(), 1u);
+  EXPECT_NE(old->items[0].content.find("Walmart"), std::string::npos);
+  EXPECT_EQ(old->items[0].superseded_by, now[0].item.id);
+}
+
 TEST_F(FreshnessScenarioTest, AChangeInUnlistedWordsOutranksTheOldFactForTheNow) {
   Say("I work at Walmart as a cashier", 0);
   const TimestampMs walmart_time = clock_.NowMs();
-  Say("I got hired at Costco as a baker", 120);
+  Say("these days my gig is baking bread at Costco", 120);
   const auto now = Ask("where do I work now?");
   ASSERT_FALSE(now.empty());
   EXPECT_NE(now[0].item.content.find("Costco"), std::string::npos) << now[0].item.content;

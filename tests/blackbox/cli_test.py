@@ -1502,6 +1502,26 @@ class BadDatabaseTest(EngramTestCase):
 
 class MiscTest(EngramTestCase):
 
+    def test_bench_writepath_runs_each_set_on_a_store_of_its_own(self):
+        # The sets share case ids (an id is the case's user): the blind case must not see
+        # what the development case of the same id stored.
+        for name, text, absent in (("dev", "I love hiking in the Alps", "spiders"),
+                                   ("frozen", "I really hate spiders", "hiking")):
+            os.makedirs(self.path(name))
+            case = {"id": "en-new_fact-same-01", "lang": "en", "category": "new_fact",
+                    "messages": [{"text": text, "at": "2026-06-15T10:00:00Z"}],
+                    "expect": {"active": [{"all": [text.split()[-1] if name == "frozen"
+                                                   else "hiking"]}],
+                               "absent": [{"all": [absent]}]}}
+            with open(os.path.join(self.path(name), "en.jsonl"), "w") as f:
+                f.write(json.dumps(case) + "\n")
+        out = self.ok_json("bench", "writepath", "--lang", "en", "--fixtures", "",
+                           "--data", self.path("dev"), "--set", "frozen",
+                           "--frozen-data", self.path("frozen"))
+        for report in (out, out["frozen"]):
+            self.assertEqual(report["languages"]["en"], {"passed": 1, "total": 1, "rate": 1.0},
+                             json.dumps(report["failed"]))
+
     def test_version_and_help(self):
         r = run_engram(["--version"])
         self.assertEqual(r.code, 0)

@@ -1,0 +1,91 @@
+#include "extract/changes.h"
+
+#include <cctype>
+#include <utility>
+#include <vector>
+
+#include "text/lexicon_data.h"
+
+namespace engram::extract {
+namespace {
+
+struct Lists {
+  std::vector<std::string> cue;
+  std::vector<std::string> hired;  // work words that name a new employer, not only a new job
+  std::vector<std::pair<std::string, std::vector<std::string>>> attributes;
+};
+
+Lists Load(const char* file) {
+  Lists out;
+  for (const auto& [key, words] : LexiconEntries(file)) {
+    if (key == "cue")
+      out.cue = words;
+    else if (key == "hired")
+      out.hired = words;
+    else
+      out.attributes.emplace_back(key, words);
+  }
+  return out;
+}
+
+// " i got hired at costco " for "I got hired at Costco!!": whole words, so " at costco " finds
+// a phrase and " now " never matches inside "know".
+std::string SpacedWords(std::string_view text) {
+  std::string out = " ";
+  for (char ch : text) {
+    const auto c = static_cast<unsigned char>(ch);
+    if (std::isalnum(c) || c == '\'' || c == '-' || c >= 0x80) {
+      out += static_cast<char>(std::tolower(c));
+    } else if (out.back() != ' ') {
+      out += ' ';
+    }
+  }
+  if (out.back() != ' ') out += ' ';
+  return out;
+}
+
+bool Says(const std::string& text, const std::vector<std::string>& words, bool zh) {
+  for (const std::string& w : words) {
+    if (zh ? text.find(w) != std::string::npos : text.find(" " + w + " ") != std::string::npos) {
+      return true;
+    }
+  }
+  return false;
+}
+
+}  // namespace
+
+bool LeadsWithChange(std::string_view text, bool zh) {
+  static const Lists en = Load("en/changes.tsv");
+  static const Lists zh_lists = Load("zh/changes.tsv");
+  const Lists& lists = zh ? zh_lists : en;
+  const std::string t = zh ? std::string(text) : SpacedWords(text);
+  for (const std::string& w : lists.cue) {
+    if (zh ? t.starts_with(w) : t.starts_with(" " + w + " ")) return true;
+  }
+  return false;
+}
+
+std::string ChangedAttribute(std::string_view text, bool zh) {
+  static const Lists en = Load("en/changes.tsv");
+  static const Lists zh_lists = Load("zh/changes.tsv");
+  const Lists& lists = zh ? zh_lists : en;
+  const std::string t = zh ? std::string(text) : SpacedWords(text);
+  if (!Says(t, lists.cue, zh)) return "";
+  std::string found;
+  for (const auto& [attribute, words] : lists.attributes) {
+    if (!Says(t, words, zh)) continue;
+    // Work words of both: "hired at Costco as a baker" and "跳槽去拼多多" change the employer;
+    // "doing UX design full time at a small agency now" is a new job.
+    if ((attribute == "job" && found == "employer") ||
+        (attribute == "employer" && found == "job")) {
+      found = Says(t, lists.hired, zh) ? "employer" : "job";
+      continue;
+    }
+    if (!found.empty()) return "";
+    found = attribute;
+  }
+  return found;
+}
+
+}  // namespace engram::extract

@@ -1,0 +1,21 @@
+// A change of one of the user's one-valued attributes said in words no frame reads ("officially
+// a Portland resident now", "got hired at Costco as a baker", "跳槽去拼多多了"): the words are
+// data (data/lexicon/{en,zh}/changes.tsv). Stateless and thread-safe.
+#pragma once
+
+#include <string>
+#include <string_view>
+
+namespace engram::extract {
+
+// The attribute ("location", "employer", "job", "partner", "school", "diet") a statement says
+// is new now: it has a change cue and the words of exactly that one attribute; "" otherwise
+// (no cue, no attribute, or two: "我现在住的地方离公司很近" is neither a move nor a new job).
+// English is matched as whole lowercase words, Chinese as substrings.
+std::string ChangedAttribute(std::string_view text, bool zh);
+
+// The text's first word is a change cue ("officially a Portland resident now", "finally moved
+// out"): a clause without a subject that leads with one speaks of the speaker.
+bool LeadsWithChange(std::string_view text, bool zh);
+
+}  // namespace engram::extract

@@ -1,0 +1,71 @@
+// A change of a one-valued attribute said in words no frame reads (data/lexicon/*/changes.tsv):
+// a cue and exactly one attribute, whole English words, both languages; and the extractor
+// giving such a statement its slot only when it is the user's present.
+#include "extract/changes.h"
+
+#include <gtest/gtest.h>
+
+#include "engram/extraction.h"
+#include "testing/test_support.h"
+
+namespace engram::extract {
+namespace {
+
+TEST(ChangesTest, ACueAndOneAttributeNameTheChange) {
+  EXPECT_EQ(ChangedAttribute("officially a Portland resident now", false), "location");
+  EXPECT_EQ(ChangedAttribute("soooo i got hired at Costco as a baker!!", false), "employer");
+  EXPECT_EQ(ChangedAttribute("doing UX design full time at a small agency now", false), "job");
+  EXPECT_EQ(ChangedAttribute("went vegan in january", false), "diet");
+  EXPECT_EQ(ChangedAttribute("跳槽去拼多多了", true), "employer");
+  EXPECT_EQ(ChangedAttribute("转学成功了", true), "school");
+  EXPECT_EQ(ChangedAttribute("现在人在苏州了", true), "location");
+  EXPECT_EQ(ChangedAttribute("和阿杰分手了，现在单身", true), "partner");
+}
+
+TEST(ChangesTest, NoCueTwoAttributesOrAWordInsideAnotherNameNone) {
+  EXPECT_EQ(ChangedAttribute("I live in Boston", false), "");              // no cue: a frame's
+  EXPECT_EQ(ChangedAttribute("我现在住的地方离公司很近", true), "");       // home and work
+  EXPECT_EQ(ChangedAttribute("I know the company is hiring", false), "");  // "know" is not "now"
+  EXPECT_EQ(ChangedAttribute("the weather is nice now", false), "");
+  EXPECT_EQ(ChangedAttribute("", false), "");
+  EXPECT_EQ(ChangedAttribute("", true), "");
+}
+
+TEST(ChangesTest, AClauseLedByAChangeIsTheSpeakers) {
+  EXPECT_TRUE(LeadsWithChange("officially a Portland resident now", false));
+  EXPECT_TRUE(LeadsWithChange("Finally moved out", false));
+  EXPECT_FALSE(LeadsWithChange("the company moved", false));
+  EXPECT_FALSE(LeadsWithChange("knowing it now", false));
+  EXPECT_TRUE(LeadsWithChange("终于搬家了", true));
+  EXPECT_FALSE(LeadsWithChange("公司搬了", true));
+}
+
+std::vector<Candidate> Read(const std::string& text) {
+  ExtractionInput in;
+  in.turns.push_back(Turn{"user", text, 1'781'000'000'000, ""});  // 2026-06-09
+  auto out = MakeRuleExtractor()->Extract(in);
+  EXPECT_TRUE(out.ok());
+  return out.ok() ? out->candidates : std::vector<Candidate>{};
+}
+
+TEST(ChangesTest, TheExtractorSlotsOnlyTheUsersPresent) {
+  auto hired = Read("soooo i got hired at Costco as a baker!!");
+  ASSERT_FALSE(hired.empty());
+  EXPECT_EQ(hired[0].slot, "user/employer");
+  EXPECT_TRUE(hired[0].exclusive);
+  auto zh = Read("转学成功了！！现在在上海同济 专业没变还是土木");
+  ASSERT_EQ(zh.size(), 1u);  // the school is said in the clause after: one fact
+  EXPECT_EQ(zh[0].slot, "user/school");
+  EXPECT_NE(zh[0].content.find("同济"), std::string::npos) << zh[0].content;
+  for (const char* not_the_users :
+       {"my sister got hired at Costco now", "I used to live in a new apartment downtown",
+        "will I get hired at Costco now?", "I have a new boss and she is great"}) {
+    for (const Candidate& c : Read(not_the_users)) {
+      EXPECT_FALSE(c.slot == "user/employer" || c.slot == "user/location" || c.slot == "user/job")
+          << not_the_users << " → " << c.content << " " << c.slot;
+    }
+  }
+}
+
+}  // namespace
+}  // namespace engram::extract
