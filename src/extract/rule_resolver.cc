@@ -4,7 +4,9 @@
 //     entity or in its text) with the same polarity → NOOP, or UPDATE when the candidate says
 //     half as much again; the candidate is a correction → SUPERSEDE; opposite polarity ("likes
 //     X" / "does not like X", same slot user/likes:x) → SUPERSEDE; the candidate contains the
-//     neighbour's text → UPDATE; the neighbour contains the candidate's → NOOP; an exclusive
+//     neighbour's text → UPDATE; the neighbour contains the candidate's → NOOP; a place
+//     pointed at ("住这边", "here"), or a change with no parsed value that names the
+//     neighbour's entity ("目前人在南京"), → NOOP; an exclusive
 //     slot with another value → SUPERSEDE; a keyed multi-valued slot (user/likes:x: the key
 //     names the value) → NOOP. Topic slots that many statements share (user/family:wife) go on.
 //  2. A correction with no neighbour in its slot corrects the latest item of its slot family
