@@ -53,12 +53,16 @@ bool Says(const std::string& text, const std::vector<std::string>& words, bool z
   return false;
 }
 
+const Lists& ListsFor(bool zh) {
+  static const Lists en = Load("en/changes.tsv");
+  static const Lists zh_lists = Load("zh/changes.tsv");
+  return zh ? zh_lists : en;
+}
+
 }  // namespace
 
 bool LeadsWithChange(std::string_view text, bool zh) {
-  static const Lists en = Load("en/changes.tsv");
-  static const Lists zh_lists = Load("zh/changes.tsv");
-  const Lists& lists = zh ? zh_lists : en;
+  const Lists& lists = ListsFor(zh);
   const std::string t = zh ? std::string(text) : SpacedWords(text);
   for (const std::string& w : lists.cue) {
     if (zh ? t.starts_with(w) : t.starts_with(" " + w + " ")) return true;
@@ -67,9 +71,7 @@ bool LeadsWithChange(std::string_view text, bool zh) {
 }
 
 std::string ChangedAttribute(std::string_view text, bool zh) {
-  static const Lists en = Load("en/changes.tsv");
-  static const Lists zh_lists = Load("zh/changes.tsv");
-  const Lists& lists = zh ? zh_lists : en;
+  const Lists& lists = ListsFor(zh);
   const std::string t = zh ? std::string(text) : SpacedWords(text);
   if (!Says(t, lists.cue, zh)) return "";
   std::string found;

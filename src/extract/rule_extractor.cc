@@ -608,11 +608,10 @@ class RuleExtractor final : public Extractor {
     if (!view.reporter.empty()) st.confidence = 0.7;
     // "officially a Portland resident now", "跳槽去拼多多了": a change of a one-valued attribute
     // in words no frame reads takes the attribute's slot and replaces its value. Only the user's
-    // own present (a Chinese clause drops its 我), never a plan, a past or a question.
+    // own present, never a plan, a past or a question. A clause without a subject is the
+    // speaker's when it says "I" or "my" somewhere ("soooo i got hired at …") or leads with the
+    // change; a Chinese clause drops its 我.
     const TextTraits traits = ReadTextTraits(view.text);
-    // Whose change a clause without a subject is: the speaker's when it says "I" or "my"
-    // somewhere ("soooo i got hired at …") or leads with the change ("officially a Portland
-    // resident now"); a Chinese clause drops its 我.
     const bool speakers = st.subject == "user" ||
                           (st.subject.empty() &&
                            (zh || traits.first_person || extract::LeadsWithChange(view.text, zh)));

@@ -21,12 +21,12 @@
 //     candidate says ended (Neighbour::ended), and a positive statement replaces a negative one
 //     of its slot family ("我们领养了一只小狗" closes "我现在没养宠物").
 #include <algorithm>
-#include <cctype>
 #include <cstdio>
 #include <set>
 #include <string>
 
 #include "engram/extraction.h"
+#include "extract/clauses.h"
 #include "text/analyzer.h"
 #include "text/find.h"
 #include "text/normalizer.h"
@@ -125,8 +125,7 @@ bool SameValue(const Candidate& c, const MemoryItem& item) {
 }
 
 bool Deictic(std::string_view value) {
-  std::string v(value);
-  for (char& ch : v) ch = static_cast<char>(std::tolower(static_cast<unsigned char>(ch)));
+  const std::string v = extract::LowerAscii(value);
   for (std::string_view w : {"这边", "这里", "这儿", "那边", "那里", "那儿", "here", "there",
                              "over here", "over there", "this place", "this city"}) {
     if (v == w) return true;
