@@ -4,6 +4,7 @@
 #include <string>
 #include <unordered_set>
 
+#include "extract/casual.h"
 #include "text/utf8.h"
 
 namespace engram::extract {
@@ -77,7 +78,8 @@ bool SaidOrTemplate(std::string_view word, const std::string& said_lower) {
 }  // namespace
 
 std::vector<std::string> UnsaidWords(std::string_view fact, std::string_view said) {
-  const std::string said_lower = Lower(said);
+  // The casual spellings' standard forms are read words, not made ones: "bc" was "because"
+  const std::string said_lower = Lower(said) + "\n" + Lower(NormalizeCasualEn(said));
   std::unordered_set<char32_t> said_chars;
   for (size_t i = 0; i < said.size();) said_chars.insert(NextCodepoint(said, &i));
   std::vector<std::string> out;

@@ -8,8 +8,10 @@
 #include <algorithm>
 #include <cctype>
 #include <string>
+#include <utility>
 
 #include "engram/extraction.h"
+#include "extract/casual.h"
 #include "extract/changes.h"
 #include "extract/clauses.h"
 #include "extract/corrections.h"
@@ -243,6 +245,9 @@ class RuleExtractor final : public Extractor {
     // A clause of this sentence that stated nothing by itself, before any statement of the turn
     // ("预算可以再提高一点，最多八万"): the next statement of the sentence says it with it.
     std::string lead;
+    // A change with no value was the last statement ("转学成功了", "got a new job!!"): the clause
+    // right after it says the value ("现在在上海同济", "at a startup downtown") and joins it.
+    bool open_change = false;
   };
 
   // The topic a sentence announces before a colon ("ok wedding stuff: …" → "wedding"), or "".
@@ -276,6 +281,10 @@ class RuleExtractor final : public Extractor {
       text.replace(k, 3, "'");
     const Language lang = DetectLanguage(text);
     if (lang != Language::kChinese && lang != Language::kLatin) return;
+    // "ive been type 1 diabetic since i was 12": read as the rules read "I've been …"
+    if (lang == Language::kLatin) text = extract::NormalizeCasualEn(text);
+    // "待了七年 还是不习惯": spaces between Chinese words are the commas of casual typing
+    if (lang == Language::kChinese) text = extract::SpacesAsCommasZh(text);
     TurnState ts;
     ts.zh = lang == Language::kChinese;
     ts.said = turn.at;
@@ -297,10 +306,14 @@ class RuleExtractor final : public Extractor {
       ts.pending_time.reset();
       ts.sentence_time.reset();
       ts.sentence_type.reset();
-      for (const extract::Piece& piece : pieces) {
+      for (size_t k = 0; k < pieces.size(); ++k) {
+        const extract::Piece& piece = pieces[k];
         const bool marker = extract::IsCorrection(piece.text, ts.zh) || (correction && corrected);
         corrected = corrected || marker;
-        ReadClause(piece, sentence.question, correction && corrected, &ts, out);
+        // "I'm vegan, can you suggest a dessert?": the question mark is the last clause's; a
+        // clause before it is a question only when it asks one itself (ReadClause reads that).
+        const bool question = sentence.question && k + 1 == pieces.size();
+        ReadClause(piece, question, correction && corrected, &ts, out);
       }
     }
   }
@@ -308,6 +321,7 @@ class RuleExtractor final : public Extractor {
   void ReadClause(const extract::Piece& piece, bool question, bool correction, TurnState* ts,
                   std::vector<Candidate>* out) {
     const bool zh = ts->zh;
+    const bool open_change = std::exchange(ts->open_change, false);
     if (AnnouncesFacts(piece.text, zh)) ts->facts = true;
     std::string clause =
         zh ? extract::StripMarkersZh(piece.text) : extract::StripMarkersEn(piece.text);
@@ -461,6 +475,9 @@ class RuleExtractor final : public Extractor {
             generic->subject.clear();
           generic->slot.clear();
           generic->exclusive.reset();
+        } else if (open_change && generic->slot.empty() && generic->subject == "user" &&
+                   out->size() > ts->turn_first && !view.time.future_time) {
+          generic->subject.clear();
         }
         statements.push_back(std::move(*generic));
       }
@@ -518,6 +535,10 @@ class RuleExtractor final : public Extractor {
       std::string more = content;
       if (!zh && !more.empty())
         more[0] = static_cast<char>(std::tolower(static_cast<unsigned char>(more[0])));
+      // "用户转学成功了，现在在上海同济": the subject is said once
+      if (zh && more.starts_with("用户") && out->back().content.starts_with("用户")) {
+        more.erase(0, std::string_view("用户").size());
+      }
       out->back().content += (zh ? "，" : "; ") + more;
       for (const std::string& e : view.ends) out->back().ends.push_back(e);
       return;
@@ -544,6 +565,8 @@ class RuleExtractor final : public Extractor {
       const size_t before = out->size();
       Add(st, view, st.recurring ? undated : content, *ts, out);
       if (out->size() > before) ts->sentence_type = out->back().type;
+      ts->open_change = out->size() > before && st.kind == Kind::kGeneric &&
+                        out->back().exclusive && out->back().value.empty();
     }
     ts->type_hint.reset();
   }

@@ -1,0 +1,119 @@
+#include "extract/casual.h"
+
+#include <cctype>
+#include <unordered_map>
+
+#include "text/lexicon_data.h"
+#include "text/normalizer.h"
+#include "text/utf8.h"
+
+namespace engram::extract {
+namespace {
+
+// Variant (lowercase) → standard; an empty standard drops the word.
+const std::unordered_map<std::string, std::string>& Table() {
+  static const auto* table = [] {
+    auto* t = new std::unordered_map<std::string, std::string>;
+    for (const auto& [standard, variants] : LexiconEntries("en/casual.tsv")) {
+      for (const std::string& v : variants) (*t)[v] = standard == "-" ? "" : standard;
+    }
+    return t;
+  }();
+  return *table;
+}
+
+// A word's characters: letters and the apostrophe and slash a casual spelling holds ("i'm",
+// "w/", "b/c"). Digits count too, so "b4" is one word and "4x" is not "x".
+bool WordChar(char ch) {
+  const auto c = static_cast<unsigned char>(ch);
+  return std::isalnum(c) || c == '\'' || c == '/' || c >= 0x80;
+}
+
+std::string Lower(std::string_view s) {
+  std::string out(s);
+  for (char& c : out) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+  return out;
+}
+
+}  // namespace
+
+std::string NormalizeCasualEn(std::string_view text) {
+  const auto& table = Table();
+  std::string out;
+  out.reserve(text.size() + 16);
+  size_t i = 0;
+  while (i < text.size()) {
+    if (!WordChar(text[i])) {
+      out += text[i++];
+      continue;
+    }
+    size_t e = i;
+    while (e < text.size() && WordChar(text[e])) ++e;
+    std::string_view word = text.substr(i, e - i);
+    // "w/o" and "w/" are words; "and/or" and "24/7" are not in the table and stay.
+    auto it = table.find(Lower(word));
+    if (it == table.end() && word.ends_with('/')) {
+      // "w/": the slash is the word's; "them/" is a word and a slash
+      it = table.find(Lower(word.substr(0, word.size() - 1)));
+      if (it != table.end()) {
+        out += it->second.empty() ? "" : it->second;
+        out += '/';
+        i = e;
+        continue;
+      }
+    }
+    if (it == table.end()) {
+      out.append(word);
+    } else if (!it->second.empty()) {
+      out += it->second;
+    } else {
+      // A dropped marker: the space before it goes, and a comma right after it with its space
+      // ("ngl, i go" → "i go"; "i go lol, anyway" → "i go, anyway").
+      while (!out.empty() && out.back() == ' ') out.pop_back();
+      size_t k = e;
+      if (out.empty() || out.back() == ',' || out.back() == '.') {
+        while (k < text.size() && (text[k] == ',' || text[k] == ' ')) ++k;
+        if (!out.empty() && k < text.size()) out += ' ';
+      }
+      e = k;
+    }
+    i = e;
+  }
+  // Leading spaces a dropped first word leaves
+  const size_t b = out.find_first_not_of(' ');
+  return b == std::string::npos ? std::string() : out.substr(b);
+}
+
+std::string SpacesAsCommasZh(std::string_view text) {
+  std::string out;
+  out.reserve(text.size() + 8);
+  char32_t before = 0;  // the codepoint before the current run of spaces
+  size_t i = 0;
+  while (i < text.size()) {
+    const size_t start = i;
+    const char32_t c = NextCodepoint(text, &i);
+    if (c != U' ' && c != U'\u3000') {
+      out.append(text.substr(start, i - start));
+      before = c;
+      continue;
+    }
+    size_t end = i;
+    while (end < text.size()) {
+      size_t k = end;
+      const char32_t d = NextCodepoint(text, &k);
+      if (d != U' ' && d != U'\u3000') break;
+      end = k;
+    }
+    size_t k = end;
+    const char32_t after = end < text.size() ? NextCodepoint(text, &k) : 0;
+    if (IsCjkCodepoint(before) && IsCjkCodepoint(after)) {
+      out += "，";
+    } else {
+      out.append(text.substr(start, end - start));
+    }
+    i = end;
+  }
+  return out;
+}
+
+}  // namespace engram::extract

@@ -1,0 +1,23 @@
+// How people type to an assistant ("ive been type 1 diabetic since i was 12", "thats what i
+// drive", "ngl bouldering is my whole personality"), read as the rules expect it: each casual
+// spelling with one reading becomes its standard form, and discourse markers that say nothing
+// about the user go (data/lexicon/en/casual.tsv). Stateless and thread-safe.
+#pragma once
+
+#include <string>
+#include <string_view>
+
+namespace engram::extract {
+
+// `text` with every whole word the table lists replaced by its standard form ("im" → "I'm",
+// "w/" → "with", "bc" → "because") or dropped ("ngl", "lol"), and the spaces and a comma a
+// dropped word leaves behind closed up. Everything else is kept byte for byte. For English
+// (Latin-script) text; Chinese needs none of it.
+std::string NormalizeCasualEn(std::string_view text);
+
+// Chinese typed with spaces for commas ("在这待了七年 还是不习惯 推荐一下"): a run of spaces
+// between two Chinese characters becomes "，", so each part is a clause of its own. Spaces
+// beside a Latin word or a digit ("我在 Google 工作", "每周 3 次") stay.
+std::string SpacesAsCommasZh(std::string_view text);
+
+}  // namespace engram::extract

@@ -1,0 +1,75 @@
+// Casual English read as the rules expect it (data/lexicon/en/casual.tsv): one-reading
+// spellings become their standard forms, discourse markers go, everything else is kept; the
+// extractor reads a casually typed fact like its tidy form; and a standard form is not a word
+// nobody said.
+#include "extract/casual.h"
+
+#include <gtest/gtest.h>
+
+#include "extract/extraction_test_util.h"
+#include "extract/provenance.h"
+
+namespace engram::extract {
+namespace {
+
+using testing_extract::Extract;
+
+TEST(CasualTest, OneReadingSpellingsBecomeTheirStandardForm) {
+  EXPECT_EQ(NormalizeCasualEn("ive been vegetarian since i was 20"),
+            "I've been vegetarian since I was 20");
+  EXPECT_EQ(NormalizeCasualEn("im a nurse, thats why i work nights"),
+            "I'm a nurse, that's why I work nights");
+  EXPECT_EQ(NormalizeCasualEn("live w/ my sister bc rent is 2k"),
+            "live with my sister because rent is 2k");
+  EXPECT_EQ(NormalizeCasualEn("been here 6 yrs, pls help u know"),
+            "been here 6 years, please help you know");
+  EXPECT_EQ(NormalizeCasualEn("IM TIRED"), "I'm TIRED");
+}
+
+TEST(CasualTest, AmbiguousSpellingsDigitsAndOtherWordsStayAsTyped) {
+  // "its" (it's or its), "ur" (your or you're), "gf" (girlfriend or gluten-free) have two readings
+  EXPECT_EQ(NormalizeCasualEn("its color is ur choice, gf bread only"),
+            "its color is ur choice, gf bread only");
+  EXPECT_EQ(NormalizeCasualEn("I lift 4x a week and/or swim 24/7"),
+            "I lift 4x a week and/or swim 24/7");
+  EXPECT_EQ(NormalizeCasualEn("Swimming in Wuhan"), "Swimming in Wuhan");  // "w" only alone
+  EXPECT_EQ(NormalizeCasualEn("我住在杭州"), "我住在杭州");
+  EXPECT_EQ(NormalizeCasualEn(""), "");
+}
+
+TEST(CasualTest, MarkersGoWithTheirSpaceAndComma) {
+  EXPECT_EQ(NormalizeCasualEn("ngl pottery is my whole life"), "pottery is my whole life");
+  EXPECT_EQ(NormalizeCasualEn("tbh, i hate cilantro lol"), "I hate cilantro");
+  EXPECT_EQ(NormalizeCasualEn("i hate cilantro lol, anyway"), "I hate cilantro, anyway");
+  EXPECT_EQ(NormalizeCasualEn("so, lol, i moved"), "so, I moved");
+  EXPECT_EQ(NormalizeCasualEn("lol"), "");
+}
+
+TEST(CasualTest, TheExtractorReadsACasualFactAsItsTidyForm) {
+  const auto tidy = Extract("I've been vegetarian since 2019");
+  const auto casual = Extract("ive been vegetarian since 2019 lol");
+  ASSERT_EQ(tidy.size(), 1u);
+  ASSERT_EQ(casual.size(), 1u);
+  EXPECT_EQ(casual[0].content, tidy[0].content);
+  EXPECT_EQ(casual[0].slot, tidy[0].slot);
+  EXPECT_EQ(casual[0].content.find("Ive"), std::string::npos) << casual[0].content;
+  // "doesnt" read as "doesn't": the same statement as the tidy one, a negation
+  const auto c = Extract("my husband doesnt eat pork");
+  const auto t = Extract("my husband doesn't eat pork");
+  ASSERT_EQ(c.size(), 1u);
+  ASSERT_EQ(t.size(), 1u);
+  EXPECT_EQ(c[0].content, t[0].content);
+  EXPECT_NE(c[0].content.find("not"), std::string::npos) << c[0].content;
+}
+
+TEST(CasualTest, AStandardFormIsNotAWordNobodySaid) {
+  EXPECT_TRUE(UnsaidWords("User lives with their sister because rent is cheap",
+                          "live w/ my sister bc rent is cheap")
+                  .empty());
+  // … while a word the user did not type, in no standard form of what they typed, is
+  EXPECT_EQ(UnsaidWords("User lives with their brother", "live w/ my sister"),
+            std::vector<std::string>{"brother"});
+}
+
+}  // namespace
+}  // namespace engram::extract
