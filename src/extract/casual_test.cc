@@ -73,3 +73,36 @@ TEST(CasualTest, AStandardFormIsNotAWordNobodySaid) {
 
 }  // namespace
 }  // namespace engram::extract
+
+namespace engram::extract {
+namespace {
+
+using testing_extract::Extract;
+
+TEST(CasualTest, SpacesBetweenChineseWordsAreCommas) {
+  EXPECT_EQ(SpacesAsCommasZh("在这边住了五年 还是不习惯  有推荐吗"),
+            "在这边住了五年，还是不习惯，有推荐吗");
+  EXPECT_EQ(SpacesAsCommasZh("我在 Google 上班，每周 3 次"), "我在 Google 上班，每周 3 次");
+  EXPECT_EQ(SpacesAsCommasZh("offer拿到了\u3000下周入职"), "offer拿到了，下周入职");
+  // The clauses are read one by one: the request is not a fact, the statements are
+  const auto c = Extract("帮我看看这份合同 我在深圳做律师 下个月要考执照");
+  ASSERT_FALSE(c.empty());
+  EXPECT_NE(c[0].content.find("律师"), std::string::npos) << c[0].content;
+  for (const Candidate& x : c) EXPECT_EQ(x.content.find("合同"), std::string::npos) << x.content;
+}
+
+TEST(CasualTest, AQuestionMarkIsTheLastClausesOnly) {
+  // the statement before the question is read; the question is not
+  const auto c = Extract("I'm lactose intolerant, can you suggest a dessert?");
+  ASSERT_EQ(c.size(), 1u);
+  EXPECT_NE(c[0].content.find("lactose intolerant"), std::string::npos) << c[0].content;
+  const auto zh = Extract("我对芒果过敏，有什么水果推荐吗？");
+  ASSERT_EQ(zh.size(), 1u);
+  EXPECT_NE(zh[0].content.find("芒果"), std::string::npos) << zh[0].content;
+  // a clause that asks by itself is still a question, wherever it is
+  EXPECT_TRUE(Extract("do you think I should move to Denver, or stay?").empty());
+  EXPECT_TRUE(Extract("should I quit my job?").empty());
+}
+
+}  // namespace
+}  // namespace engram::extract

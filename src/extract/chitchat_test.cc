@@ -65,3 +65,26 @@ TEST(ChitChatTest, RequestsAndStatementsWithThoseWordsAreKept) {
 
 }  // namespace
 }  // namespace engram
+
+namespace engram {
+namespace {
+
+// Reactions typed casually ("thats", "u", "wait", "actually"), giving up on a request
+// ("never mind", "算了"), ending ("就这样吧") and asking for another are chit-chat; the same
+// words around something about the user are not.
+TEST(ChitChatTest, CasualReactionsAndWithdrawnRequestsAreNotKept) {
+  for (const char* text :
+       {"thats so cool lol", "ok wait thats actually hilarious", "nvm", "never mind, thx",
+        "can u do one more", "perfect thats it, thx!", "lol you're hilarious", "算了 不用了",
+        "行 就这样吧", "这个太好笑了吧"}) {
+    EXPECT_TRUE(IsChitChat(text)) << text;
+  }
+  for (const char* text :
+       {"you're wrong, I live in Boston", "that is my dog", "我太累了", "这是我家猫",
+        "never mind the cat, my dog is sick", "算了 我不去上海了"}) {
+    EXPECT_FALSE(IsChitChat(text)) << text;
+  }
+}
+
+}  // namespace
+}  // namespace engram
