@@ -6,6 +6,8 @@
 
 #include <gtest/gtest.h>
 
+#include "extract/clauses.h"
+#include "extract/corrections.h"
 #include "extract/extraction_test_util.h"
 #include "extract/provenance.h"
 
@@ -102,6 +104,42 @@ TEST(CasualTest, AQuestionMarkIsTheLastClausesOnly) {
   // a clause that asks by itself is still a question, wherever it is
   EXPECT_TRUE(Extract("do you think I should move to Denver, or stay?").empty());
   EXPECT_TRUE(Extract("should I quit my job?").empty());
+}
+
+}  // namespace
+}  // namespace engram::extract
+
+namespace engram::extract {
+namespace {
+
+TEST(CasualTest, AStarredWordIsACorrectionAndEmphasisIsNot) {
+  auto a = StarCorrection("corolla* not mazda lol");
+  ASSERT_TRUE(a.has_value());
+  EXPECT_EQ(a->value, "corolla");
+  EXPECT_EQ(a->old_value, "mazda");
+  auto b = StarCorrection("*Dennis.");
+  ASSERT_TRUE(b.has_value());
+  EXPECT_EQ(b->value, "Dennis");
+  EXPECT_EQ(b->old_value, "");
+  EXPECT_FALSE(StarCorrection("that was *so* good").has_value());
+  EXPECT_FALSE(StarCorrection("I **love** it").has_value());
+  EXPECT_FALSE(StarCorrection("a* and b*").has_value());
+  EXPECT_FALSE(StarCorrection("2 * 3 is 6").has_value());
+  EXPECT_TRUE(IsCorrection("three*. forgot one", false));
+  EXPECT_TRUE(IsCorrection("30 actually, birthday was last week", false));
+  EXPECT_FALSE(IsCorrection("I actually like it, it was fine", false));
+}
+
+TEST(CasualTest, NumbersAndWeekdaysReplaceTheirKindOnly) {
+  EXPECT_EQ(ReplaceValue("User has two dogs", "", "three"), "User has three dogs");
+  EXPECT_EQ(ReplaceValue("User's lesson is on mondays at 5", "", "wednesdays"),
+            "User's lesson is on wednesdays at 5");
+  EXPECT_EQ(ReplaceValue("User's locker is on the 3rd floor", "", "6th floor"),
+            "User's locker is on the 6th floor");
+  EXPECT_FALSE(ReplaceValue("User's dad arrives on 2026-06-20", "", "Sunday").has_value());
+  EXPECT_TRUE(HasSearchableShape("thursdays"));
+  EXPECT_TRUE(HasSearchableShape("5th floor"));
+  EXPECT_FALSE(HasSearchableShape("Dennis"));
 }
 
 }  // namespace

@@ -4,6 +4,7 @@
 #include <array>
 #include <cctype>
 
+#include "extract/corrections.h"
 #include "text/find.h"
 #include "text/utf8.h"
 
@@ -81,8 +82,17 @@ bool IsCorrection(std::string_view sentence, bool zh) {
   }
   std::string low = LowerAscii(sentence);
   for (std::string_view m : {"actually", "correction", "i meant", "sorry, i", "oops", "to correct",
-                             "wait no", "no wait", "sorry,"}) {
+                             "wait no", "no wait", "sorry,", "sorry not", "sorry no"}) {
     if (StartsWithWord(low, m)) return true;
+  }
+  // "accord* not civic", "*Caitlin": a starred word is the chat convention for a fixed one
+  if (StarCorrection(sentence)) return true;
+  // "35 actually, had a birthday last month": a value with "actually" after it opens the sentence
+  {
+    const std::string first = low.substr(0, low.find(','));
+    if (first.ends_with(" actually") && std::count(first.begin(), first.end(), ' ') <= 3) {
+      return true;
+    }
   }
   if (low.size() <= 16) {
     // a clause that is only a marker: "sorry", "no", "wait", "oops"

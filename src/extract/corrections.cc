@@ -33,8 +33,45 @@ bool HasDigit(std::string_view s) {
                      [](char c) { return std::isdigit(static_cast<unsigned char>(c)); });
 }
 
+// English number words a corrected count is said with ("three*", "no, two")
+bool IsNumberWord(std::string_view w) {
+  static const std::vector<std::string_view> kWords = {
+      "zero",     "one",     "two",     "three",     "four",     "five",     "six",
+      "seven",    "eight",   "nine",    "ten",       "eleven",   "twelve",   "thirteen",
+      "fourteen", "fifteen", "sixteen", "seventeen", "eighteen", "nineteen", "twenty"};
+  return std::find(kWords.begin(), kWords.end(), Lower(w)) != kWords.end();
+}
+
+// Weekdays as typed: whole, plural ("tuesdays"), short ("tue", "thurs")
+bool IsWeekdayWord(std::string_view w) {
+  std::string low = Lower(w);
+  if (low.size() > 3 && low.back() == 's' && low != "tues" && low != "thurs") low.pop_back();
+  static const std::vector<std::string_view> kDays = {
+      "monday", "tuesday", "wednesday", "thursday", "friday", "saturday", "sunday", "mon", "tue",
+      "tues",   "wed",     "thu",       "thur",     "thurs",  "fri",      "sat",    "sun"};
+  return std::find(kDays.begin(), kDays.end(), low) != kDays.end();
+}
+
+std::string FirstWord(std::string_view s) {
+  const std::string t = Trim(s);
+  return t.substr(0, t.find(' '));
+}
+
 std::optional<std::string> EnglishValue(std::string_view clause) {
-  std::string s = Trim(clause);
+  std::string s(clause);
+  s.erase(std::remove(s.begin(), s.end(), '*'), s.end());  // "*Caitlin": the typist's mark
+  s = Trim(s);
+  // "35 actually", "thursdays lol": a value said with a marker after it
+  for (bool moved = true; moved;) {
+    moved = false;
+    const std::string low = Lower(s);
+    for (std::string_view m : {" actually", " sorry", " i mean", " i think", " my bad", " oops"}) {
+      if (low.ends_with(m)) {
+        s = Trim(std::string_view(s).substr(0, s.size() - m.size()));
+        moved = true;
+      }
+    }
+  }
   static const std::vector<std::string_view> kLeads = {
       "sorry",      "no",     "wait", "actually", "oops",      "typo",
       "i meant",    "i mean", "it's", "it is",    "make that", "rather",
@@ -156,6 +193,42 @@ size_t FindWhole(std::string_view s, std::string_view word) {
 
 }  // namespace
 
+std::optional<StarredCorrection> StarCorrection(std::string_view clause) {
+  const std::string s = Trim(clause);
+  if (s.find("**") != std::string::npos) return std::nullopt;
+  const std::vector<std::string> words = SplitWords(s);
+  size_t starred = words.size();
+  for (size_t i = 0; i < words.size(); ++i) {
+    std::string w = words[i];
+    while (!w.empty() && (w.back() == '.' || w.back() == ',' || w.back() == '!')) w.pop_back();
+    const bool lead = w.size() > 1 && w.front() == '*' && w.back() != '*';
+    const bool trail = w.size() > 1 && w.back() == '*' && w.front() != '*';
+    if (!lead && !trail) continue;
+    if (starred != words.size()) return std::nullopt;  // two starred words: emphasis, not a fix
+    starred = i;
+  }
+  if (starred == words.size()) return std::nullopt;
+  StarredCorrection out;
+  out.value = Trim(words[starred]);
+  out.value.erase(std::remove(out.value.begin(), out.value.end(), '*'), out.value.end());
+  if (out.value.empty() || !std::isalnum(static_cast<unsigned char>(out.value[0]))) {
+    return std::nullopt;
+  }
+  // "accord* not civic lol": the word after "not" is the value taken back
+  for (size_t i = starred + 1; i + 1 < words.size(); ++i) {
+    if (Lower(words[i]) == "not") {
+      out.old_value = Trim(words[i + 1]);
+      break;
+    }
+  }
+  return out;
+}
+
+bool HasSearchableShape(std::string_view value) {
+  const std::string first = FirstWord(value);
+  return HasDigit(first) || IsNumberWord(first) || IsWeekdayWord(first);
+}
+
 std::optional<std::string> ReplaceValue(std::string_view content, std::string_view old_value,
                                         std::string_view new_value) {
   std::string out(content);
@@ -184,12 +257,53 @@ std::optional<std::string> ReplaceValue(std::string_view content, std::string_vi
     }
   }
   const bool zh_value = !new_value.empty() && static_cast<unsigned char>(new_value[0]) >= 0x80;
+  // A weekday or an English number word replaces the content's first word of its kind
+  // ("tuesdays" → "thursdays", "two cats" → "three cats").
+  const std::string new_first = FirstWord(new_value);
+  if (!zh_value && (IsWeekdayWord(new_first) || IsNumberWord(new_first))) {
+    const bool weekday = IsWeekdayWord(new_first);
+    const std::vector<std::string> words = SplitWords(content);
+    std::string rebuilt;
+    bool done = false;
+    for (const std::string& w : words) {
+      std::string core = w;
+      std::string tail;
+      while (!core.empty() && (core.back() == ',' || core.back() == '.' || core.back() == ';')) {
+        tail.insert(tail.begin(), core.back());
+        core.pop_back();
+      }
+      const bool fits = weekday
+                            ? IsWeekdayWord(core)
+                            : (IsNumberWord(core) ||
+                               (!core.empty() && std::all_of(core.begin(), core.end(), [](char c) {
+                                 return std::isdigit(static_cast<unsigned char>(c));
+                               })));
+      if (!rebuilt.empty()) rebuilt += ' ';
+      if (!done && fits) {
+        rebuilt += std::string(new_value) + tail;
+        done = true;
+      } else {
+        rebuilt += w;
+      }
+    }
+    if (done) return rebuilt;
+    if (weekday) return std::nullopt;
+  }
   const bool numeric = HasDigit(new_value) || (zh_value && NumberSpan(new_value, true));
   if (numeric) {
     auto span = NumberSpan(content, zh_value || !HasDigit(new_value));
     if (!span) span = NumberSpan(content, false);
     if (!span || !Whole(content, span->first, span->second)) return std::nullopt;
-    out.replace(span->first, span->second - span->first, new_value);
+    size_t end = span->second;
+    // "6th floor" for "the 3rd floor": the words after the number that the content says too
+    // are the value's, not said twice
+    if (auto own = NumberSpan(new_value, zh_value)) {
+      const std::string rest = Lower(std::string_view(new_value).substr(own->second));
+      if (!rest.empty() && Lower(std::string_view(content).substr(end)).starts_with(rest)) {
+        end += rest.size();
+      }
+    }
+    out.replace(span->first, end - span->first, new_value);
     return out;
   }
   if (zh_value) return std::nullopt;

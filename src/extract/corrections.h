@@ -15,10 +15,25 @@ namespace engram::extract {
 // "her name is Miso"; nullopt for anything longer or with a verb of its own.
 std::optional<std::string> BareCorrectionValue(std::string_view clause, bool zh);
 
+// A correction typed with an asterisk ("accord* not civic", "*Caitlin", "three*"): the starred
+// word is the new value; "not …" after it names the old one. nullopt when no word is starred
+// (or a pair of asterisks marks emphasis: "*so* good").
+struct StarredCorrection {
+  std::string value;
+  std::string old_value;  // empty when not said
+};
+std::optional<StarredCorrection> StarCorrection(std::string_view clause);
+
+// True when `value` has a shape a memory's text can be searched for: a number (digits or an
+// English number word) or a weekday. Such a correction fixes the newest memory holding a value
+// of that shape, not merely the newest memory.
+bool HasSearchableShape(std::string_view value);
+
 // `content` with `old_value` replaced by `new_value`; when old_value is empty or not in it, the
 // span that has the new value's shape: a number ("34" → "43", "$500" → "$700", "七岁" →
-// "八岁"), a date, or a capitalized name sharing the new value's first word ("Honda Civic" →
-// "Honda Accord") or else the last one. nullopt when nothing fits.
+// "八岁", "two" → "three", "3rd floor" → "6th floor"), a weekday ("Tuesdays" → "Thursdays"), a
+// date, or a capitalized name sharing the new value's first word ("Honda Civic" → "Honda Accord")
+// or else the last one. nullopt when nothing fits.
 std::optional<std::string> ReplaceValue(std::string_view content, std::string_view old_value,
                                         std::string_view new_value);
 

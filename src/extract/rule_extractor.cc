@@ -248,6 +248,8 @@ class RuleExtractor final : public Extractor {
     // A change with no value was the last statement ("转学成功了", "got a new job!!"): the clause
     // right after it says the value ("现在在上海同济", "at a startup downtown") and joins it.
     bool open_change = false;
+    // "sorry not Lyon, …": the value a correction takes back, for the value said after it
+    std::string corrected_old;
   };
 
   // The topic a sentence announces before a colon ("ok wedding stuff: …" → "wedding"), or "".
@@ -334,6 +336,26 @@ class RuleExtractor final : public Extractor {
       if (IsCorrectionPhrase(said, zh)) return;  // "my bad", "名字打错了"
       said = zh ? extract::StripMarkersZh(said) : extract::StripMarkersEn(said);
       if (said.empty() || IsCorrectionPhrase(said, zh)) return;
+      // "accord* not civic", "*Caitlin": the starred word is the value; "not …" names the old one
+      if (!zh) {
+        if (auto star = extract::StarCorrection(said)) {
+          ApplyBareCorrection(star->value, ts, out, star->old_value);
+          return;
+        }
+      }
+      // "sorry not Lyon, Lille", "不是青岛，是烟台": the wrong value comes first; the value
+      // after it replaces that one
+      if (out->size() == ts->turn_first && said.size() <= 24) {
+        const std::string low = zh ? said : extract::LowerAscii(said);
+        if (zh && said.starts_with("不是") && said.size() > 6) {
+          ts->corrected_old = said.substr(6);
+          return;
+        }
+        if (!zh && low.starts_with("not ") && said.size() > 4) {
+          ts->corrected_old = said.substr(4);
+          return;
+        }
+      }
       // "不是青岛", "not Saturday": the wrong value, said again; it ended (it is no value to
       // put anywhere)
       if (out->size() > ts->turn_first && said.size() <= 24) {
@@ -349,7 +371,7 @@ class RuleExtractor final : public Extractor {
       }
       // "wait no, Ellie": the value alone corrects what was just said.
       if (auto value = extract::BareCorrectionValue(said, zh)) {
-        ApplyBareCorrection(*value, ts, out);
+        ApplyBareCorrection(*value, ts, out, std::exchange(ts->corrected_old, ""));
         return;
       }
     }
@@ -686,12 +708,15 @@ class RuleExtractor final : public Extractor {
     return content;
   }
 
-  void ApplyBareCorrection(const std::string& value, TurnState* ts, std::vector<Candidate>* out) {
+  // `old_value`: the value the user said is wrong ("not civic"), when they said it.
+  void ApplyBareCorrection(const std::string& value, TurnState* ts, std::vector<Candidate>* out,
+                           const std::string& old_value = "") {
     // The statement it corrects is still being read: it is replaced before anything is stored,
     // so the corrected statement corrects nothing stored.
     if (out->size() > ts->turn_first) {
       Candidate& last = out->back();
-      if (auto fixed = extract::ReplaceValue(last.content, last.value, value)) {
+      if (auto fixed = extract::ReplaceValue(last.content,
+                                             old_value.empty() ? last.value : old_value, value)) {
         const std::string old_key = extract::SlotKey(last.value);
         if (!last.value.empty() && last.slot.ends_with(":" + old_key)) {
           last.slot.resize(last.slot.size() - old_key.size());
@@ -713,6 +738,7 @@ class RuleExtractor final : public Extractor {
     c.correction = true;
     c.confidence = 0.75;
     c.turn_indexes = {ts->index};
+    if (!old_value.empty()) c.ends = {old_value};  // the memory that says it is the one corrected
     out->push_back(std::move(c));
   }
 

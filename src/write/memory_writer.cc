@@ -414,17 +414,45 @@ MemoryWriter::BareResolution MemoryWriter::ResolveBare(Planning& plan, const Can
       recent.push_back(std::move(item));
     }
   }
+  // Which recent memory is corrected: the one saying the value the user took back ("accord*
+  // not civic"); else, for a value of a shape a text can be searched for (a number, a
+  // weekday), the newest one holding a value of that shape; else the newest.
+  // When no recent memory says the value taken back ("Sunday, not Saturday" after a date the
+  // weekday was resolved to), the newest is the one corrected, as for any other value.
+  const bool searchable = extract::HasSearchableShape(c.value);
+  const bool named =
+      !c.ends.empty() && std::any_of(recent.begin(), recent.end(), [&](const MemoryItem& m) {
+        if (IsKeptTurn(m)) return false;
+        const std::string low = LowerCase(m.content);
+        return std::any_of(c.ends.begin(), c.ends.end(), [&](const std::string& e) {
+          return low.find(LowerCase(e)) != std::string::npos;
+        });
+      });
+  std::string first_id;  // the newest memory, corrected by the turn when no value fits
   for (const MemoryItem& item : recent) {
     if (IsKeptTurn(item)) continue;
-    // the item's value: an entity its text holds
     std::string old_value;
-    for (const std::string& e : item.entities) {
-      if (item.content.find(e) != std::string::npos) {
-        old_value = e;
-        break;
+    if (named) {
+      const std::string low = LowerCase(item.content);
+      for (const std::string& e : c.ends) {
+        if (const size_t k = low.find(LowerCase(e)); k != std::string::npos) {
+          old_value = item.content.substr(k, e.size());
+          break;
+        }
+      }
+      if (old_value.empty()) continue;
+    } else {
+      // the item's value: an entity its text holds
+      for (const std::string& e : item.entities) {
+        if (item.content.find(e) != std::string::npos) {
+          old_value = e;
+          break;
+        }
       }
     }
+    if (first_id.empty()) first_id = item.id;
     auto fixed = extract::ReplaceValue(item.content, old_value, c.value);
+    if (!fixed && searchable && !named) continue;              // an older memory may hold one
     if (!fixed) return BareResolution{std::nullopt, item.id};  // no value of that shape in it
     Candidate out = c;
     out.bare = false;
@@ -442,8 +470,10 @@ MemoryWriter::BareResolution MemoryWriter::ResolveBare(Planning& plan, const Can
       out.slot += LowerCase(c.value);
     }
     out.valid_from = item.valid_from;
+    out.ends.clear();  // what it takes back is in the memory it replaces, not in any other
     return BareResolution{std::move(out), ""};
   }
+  if (!first_id.empty()) return BareResolution{std::nullopt, first_id};
   return {};
 }
 

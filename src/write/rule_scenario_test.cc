@@ -137,6 +137,51 @@ TEST_F(RuleScenarioTest, ACorrectionWhoseValueFitsNoWordOfTheFactClosesItByTheTu
   EXPECT_EQ(history->back().event, HistoryEvent::kSupersede);
 }
 
+// Corrections as people type them, a minute after the fact: the corrected value replaces the
+// old one in the whole fact (never said twice, never beside the old one), and the memory
+// corrected is the one holding the old value, not merely the newest.
+TEST_F(RuleScenarioTest, TypedCorrectionsReplaceTheValueOfTheMemoryTheyCorrect) {
+  struct Case {
+    std::vector<std::string> said;
+    std::string now, gone;
+  };
+  const std::vector<Case> cases = {
+      {{"my locker is on the 3rd floor, near the gym",
+        "correction 6th floor. took the stairs today"},
+       "User's locker is on the 6th floor, near the gym",
+       "3rd"},
+      {{"my sister's car is a blue mazda", "corolla* not mazda lol"},
+       "User's sister's car is a blue corolla",
+       "mazda"},
+      {{"i have two dogs", "three*. forgot one"}, "User has three dogs", "two"},
+      // the newest memory ("dont book anything then") holds no weekday: the lesson is corrected
+      {{"my piano lesson is on mondays at 5", "ok so dont book anything then",
+        "wait no, wednesdays. monday is gym"},
+       "User's piano lesson is on wednesdays at 5",
+       "mondays"},
+      {{"im 29 and learning to skate", "30 actually, birthday was last week"},
+       "User is 30 and learning to skate",
+       "29"},
+      {{"my boss is called Derek", "sorry not Derek, Dennis"},
+       "User's boss is called Dennis",
+       "Derek"},
+  };
+  for (const Case& c : cases) {
+    const Scope user{"default", "typed-" + std::to_string(&c - cases.data()), "", ""};
+    clock_.Advance(kDay);
+    for (const std::string& text : c.said) {
+      clock_.Advance(kMinute);
+      SayNow(text, &user);
+    }
+    bool found = false;
+    for (const MemoryItem& m : ActiveMemories(user)) {
+      found = found || m.content == c.now;
+      EXPECT_EQ(m.content.find(c.gone), std::string::npos) << c.said.back() << ": " << m.content;
+    }
+    EXPECT_TRUE(found) << c.said.back();
+  }
+}
+
 TEST_F(RuleScenarioTest, ReversedPreferenceSupersedes) {
   ASSERT_EQ(Memories(Say("I love spicy food.")).size(), 1u);
   WriteOutcome r = Only(Say("I don't like spicy food anymore."));
