@@ -101,11 +101,13 @@ class MemoryWriter {
   // One attempt at writing a message: its kept turns and candidates planned in one
   // Engine::WriteBatch, each text's vector computed once for all attempts (memory_writer.cc).
   struct Planning;
+  struct BareResolution;
   Result<WriteOutcome> WriteCandidate(Planning& plan, const Candidate& candidate,
                                       const ExtractionResult& extraction,
                                       const std::vector<Turn>& turns,
                                       const std::vector<std::string>& kept_ids,
-                                      const RememberOptions& options);
+                                      const RememberOptions& options,
+                                      const BareResolution* corrects = nullptr);
   // Decides what the candidate does against its neighbours as the plan sees them (what is
   // stored, and what the message wrote before it): fills `w`'s decision, reason, target and
   // what it also supersedes (and adjusts its slot and validity).
@@ -125,6 +127,8 @@ class MemoryWriter {
   struct BareResolution {
     std::optional<Candidate> fixed;
     std::string uncorrectable_id;
+    std::string target_id;        // the memory `fixed` corrects
+    TimestampMs target_from = 0;  // … and when it was said to begin holding
   };
   BareResolution ResolveBare(Planning& plan, const Candidate& c, TimestampMs said);
   std::shared_ptr<std::mutex> ScopeLock(const Scope& scope);

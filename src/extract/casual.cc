@@ -88,13 +88,25 @@ std::string SpacesAsCommasZh(std::string_view text) {
   std::string out;
   out.reserve(text.size() + 8);
   char32_t before = 0;  // the codepoint before the current run of spaces
+  // The Latin word or number before the spaces is written onto a Chinese word ("做PM 压力好大",
+  // "是model Y 不是3"): it ends a clause as a Chinese word would. One set apart by spaces on
+  // both sides ("我在 Google 工作") is a word inside the clause.
+  bool attached = false;
+  bool after_space = false;
   size_t i = 0;
   while (i < text.size()) {
     const size_t start = i;
     const char32_t c = NextCodepoint(text, &i);
     if (c != U' ' && c != U'\u3000') {
+      if (!IsCjkCodepoint(c)) {
+        if (IsCjkCodepoint(before) && !after_space) attached = true;
+        if (after_space && IsCjkCodepoint(before)) attached = false;
+      } else {
+        attached = false;
+      }
       out.append(text.substr(start, i - start));
       before = c;
+      after_space = false;
       continue;
     }
     size_t end = i;
@@ -106,11 +118,28 @@ std::string SpacesAsCommasZh(std::string_view text) {
     }
     size_t k = end;
     const char32_t after = end < text.size() ? NextCodepoint(text, &k) : 0;
-    if (IsCjkCodepoint(before) && IsCjkCodepoint(after)) {
+    // "7点半 7点是我老公出门": a number or Latin word written onto the Chinese after it starts
+    // a clause too
+    bool leads_on = false;
+    if (IsCjkCodepoint(before) && !IsCjkCodepoint(after) && after != 0) {
+      size_t m = end;
+      while (m < text.size()) {
+        size_t n = m;
+        const char32_t d = NextCodepoint(text, &n);
+        if (d == U' ' || d == U'\u3000' || IsCjkCodepoint(d)) {
+          leads_on = IsCjkCodepoint(d);
+          break;
+        }
+        if (d < 0x80 && !std::isalnum(static_cast<unsigned char>(d))) break;
+        m = n;
+      }
+    }
+    if ((IsCjkCodepoint(after) && (IsCjkCodepoint(before) || attached)) || leads_on) {
       out += "，";
     } else {
       out.append(text.substr(start, end - start));
     }
+    after_space = true;
     i = end;
   }
   return out;

@@ -86,6 +86,11 @@ TEST(CasualTest, SpacesBetweenChineseWordsAreCommas) {
             "在这边住了五年，还是不习惯，有推荐吗");
   EXPECT_EQ(SpacesAsCommasZh("我在 Google 上班，每周 3 次"), "我在 Google 上班，每周 3 次");
   EXPECT_EQ(SpacesAsCommasZh("offer拿到了\u3000下周入职"), "offer拿到了，下周入职");
+  // a Latin word written onto a Chinese one ends a clause like one
+  EXPECT_EQ(SpacesAsCommasZh("在shopee做PM 压力好大"), "在shopee做PM，压力好大");
+  EXPECT_EQ(SpacesAsCommasZh("是model Y 不是3 搞混了"), "是model Y，不是3，搞混了");
+  EXPECT_EQ(SpacesAsCommasZh("不对 7点半 7点是我老公出门"), "不对，7点半，7点是我老公出门");
+  EXPECT_EQ(SpacesAsCommasZh("我车是特斯拉 model 3，冬天"), "我车是特斯拉 model 3，冬天");
   // The clauses are read one by one: the request is not a fact, the statements are
   const auto c = Extract("帮我看看这份合同 我在深圳做律师 下个月要考执照");
   ASSERT_FALSE(c.empty());

@@ -123,6 +123,19 @@ std::optional<std::string> ChineseValue(std::string_view clause) {
   static const std::vector<std::string_view> kTrails = {"了",   "啊", "哈", "吧", "呀",
                                                         "才对", "。", "！", " "};
   StripLeadingWords(&s, kLeads);
+  // "哦不对" alone: the marker, no value (the leads never strip a clause to nothing)
+  if (std::find(kLeads.begin(), kLeads.end(), s) != kLeads.end()) return std::nullopt;
+  // "178 刚才手滑", "model Y 不是3": a number or Latin value, then what the user says about it
+  if (const size_t sp = s.find(' ');
+      sp != std::string::npos && sp > 0 &&
+      std::all_of(s.begin(), s.begin() + static_cast<std::ptrdiff_t>(sp),
+                  [](char c) { return static_cast<unsigned char>(c) < 0x80; })) {
+    size_t end = sp;
+    // "model Y": Latin words run on; the value ends before the first Chinese character
+    while (end < s.size() && static_cast<unsigned char>(s[end]) < 0x80) ++end;
+    std::string value = Trim(s.substr(0, end));
+    if (!value.empty() && end < s.size()) s = value;
+  }
   StripTrailingWords(&s, kTrails);
   if (s.empty() || s.size() > 24) return std::nullopt;
   for (std::string_view bad : {"我", "你", "他", "她", "说", "打错", "记", "搞", "糊涂", "错"}) {
@@ -222,6 +235,33 @@ std::optional<StarredCorrection> StarCorrection(std::string_view clause) {
     }
   }
   return out;
+}
+
+std::optional<std::string> SubjectValue(std::string_view clause, bool zh) {
+  const std::string s = Trim(clause);
+  if (zh) {
+    const size_t k = s.find("是");
+    if (k == std::string::npos || k == 0 || k > 12) return std::nullopt;
+    const std::string subject = s.substr(0, k);
+    for (std::string_view bad :
+         {"我", "你", "他", "她", "它", "这", "那", "就", "不", "也", "都", "还"}) {
+      if (ContainsText(subject, bad)) return std::nullopt;
+    }
+    return subject;
+  }
+  const std::vector<std::string> words = SplitWords(s);
+  for (size_t i = 1; i < words.size() && i <= 2; ++i) {
+    const std::string w = Lower(words[i]);
+    if (w != "is" && w != "was") continue;
+    std::string subject = words[0];
+    if (i == 2) subject += " " + words[1];
+    static const std::vector<std::string_view> kNot = {
+        "i",     "it",   "that",  "this", "he", "she", "they", "we",     "you",
+        "there", "what", "which", "who",  "my", "the", "it's", "that's", "mine"};
+    if (std::find(kNot.begin(), kNot.end(), Lower(words[0])) != kNot.end()) return std::nullopt;
+    return subject;
+  }
+  return std::nullopt;
 }
 
 bool HasSearchableShape(std::string_view value) {

@@ -24,6 +24,11 @@ struct StarredCorrection {
 };
 std::optional<StarredCorrection> StarCorrection(std::string_view clause);
 
+// The short subject of a "X is …" / "X是…" clause ("tuesday is piano" → "tuesday", "乐乐是我
+// 侄子" → "乐乐", "18楼是我公司" → "18楼"): said after a correction's value, it is the value
+// taken back. nullopt when the subject is a pronoun, the speaker, or longer than a value.
+std::optional<std::string> SubjectValue(std::string_view clause, bool zh);
+
 // True when `value` has a shape a memory's text can be searched for: a number (digits or an
 // English number word) or a weekday. Such a correction fixes the newest memory holding a value
 // of that shape, not merely the newest memory.

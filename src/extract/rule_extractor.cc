@@ -250,6 +250,7 @@ class RuleExtractor final : public Extractor {
     bool open_change = false;
     // "sorry not Lyon, …": the value a correction takes back, for the value said after it
     std::string corrected_old;
+    bool correcting = false;  // a correction was met in this message
   };
 
   // The topic a sentence announces before a colon ("ok wedding stuff: …" → "wedding"), or "".
@@ -312,6 +313,7 @@ class RuleExtractor final : public Extractor {
         const extract::Piece& piece = pieces[k];
         const bool marker = extract::IsCorrection(piece.text, ts.zh) || (correction && corrected);
         corrected = corrected || marker;
+        ts.correcting = ts.correcting || (correction && corrected);
         // "I'm vegan, can you suggest a dessert?": the question mark is the last clause's; a
         // clause before it is a question only when it asks one itself (ReadClause reads that).
         const bool question = sentence.question && k + 1 == pieces.size();
@@ -373,6 +375,14 @@ class RuleExtractor final : public Extractor {
       if (auto value = extract::BareCorrectionValue(said, zh)) {
         ApplyBareCorrection(*value, ts, out, std::exchange(ts->corrected_old, ""));
         return;
+      }
+    }
+    // "不对，是悠悠，乐乐是我侄子", "wait no, thursdays. tuesday is piano": after the value, a
+    // clause about another value says where that one belongs: it is the value taken back
+    if (out->size() > ts->turn_first && out->back().bare && ts->correcting) {
+      if (auto other = extract::SubjectValue(clause, zh);
+          other && extract::LowerAscii(*other) != extract::LowerAscii(out->back().value)) {
+        out->back().ends.push_back(*other);
       }
     }
     // "I've made up my mind, …", "决定了，…": the clause after it is a decision.

@@ -326,6 +326,10 @@ Result<RememberResult> MemoryWriter::Remember(const Scope& scope, const std::vec
           continue;
         }
         c = std::move(*bare.fixed);
+        ENGRAM_ASSIGN_OR_RETURN(WriteOutcome w, WriteCandidate(plan, c, extraction, input.turns,
+                                                               kept_ids, options, &bare));
+        result.writes.push_back(std::move(w));
+        continue;
       }
       ENGRAM_ASSIGN_OR_RETURN(WriteOutcome w,
                               WriteCandidate(plan, c, extraction, input.turns, kept_ids, options));
@@ -471,7 +475,7 @@ MemoryWriter::BareResolution MemoryWriter::ResolveBare(Planning& plan, const Can
     }
     out.valid_from = item.valid_from;
     out.ends.clear();  // what it takes back is in the memory it replaces, not in any other
-    return BareResolution{std::move(out), ""};
+    return BareResolution{std::move(out), "", item.id, item.valid_from};
   }
   if (!first_id.empty()) return BareResolution{std::nullopt, first_id};
   return {};
@@ -481,7 +485,8 @@ Result<WriteOutcome> MemoryWriter::WriteCandidate(Planning& plan, const Candidat
                                                   const ExtractionResult& extraction,
                                                   const std::vector<Turn>& turns,
                                                   const std::vector<std::string>& kept_ids,
-                                                  const RememberOptions& options) {
+                                                  const RememberOptions& options,
+                                                  const BareResolution* corrects) {
   const Scope& scope = plan.scope;
   Candidate c = given;
   if (c.elliptical && !c.slot.empty()) {
@@ -544,7 +549,14 @@ Result<WriteOutcome> MemoryWriter::WriteCandidate(Planning& plan, const Candidat
   for (int attempt = 0;; ++attempt) {
     w = base;
     w.vector = vector;
-    if (attempt < kDecisionAttempts && !plan.add_only) {
+    if (corrects && !corrects->target_id.empty() && attempt == 0 && !plan.add_only) {
+      // A bare correction replaces the memory it was resolved against, whatever else is newer;
+      // the corrected value held all along, and what it corrects never held.
+      w.decision = WriteDecision::kSupersede;
+      w.target_id = corrects->target_id;
+      w.memory.valid_from = corrects->target_from;
+      w.reason = "SUPERSEDE (corrected to \"" + c.value + "\")";
+    } else if (attempt < kDecisionAttempts && !plan.add_only) {
       ENGRAM_RETURN_IF_ERROR(DecideWrite(plan, c, said, vector, &w));
     } else {
       w.reason = "ADD (the memories it was decided against changed while it was written)";

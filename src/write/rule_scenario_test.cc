@@ -165,6 +165,15 @@ TEST_F(RuleScenarioTest, TypedCorrectionsReplaceTheValueOfTheMemoryTheyCorrect) 
       {{"my boss is called Derek", "sorry not Derek, Dennis"},
        "User's boss is called Dennis",
        "Derek"},
+      // the clause after the value says where the old value belongs: that memory is corrected
+      {{"my yoga class is on tuesdays", "my brother is in Denver",
+        "no wait, fridays. tuesday is pottery"},
+       "User's yoga class is on fridays",
+       "tuesdays"},
+      {{"我老家是在大连 冬天超冷", "不对 是鞍山 大连是我读研的地方"},
+       "用户老家是在鞍山",
+       "老家是在大连"},
+      {{"我每天早上7点出门", "哦不对 7点半 7点是我老公出门"}, "用户每天早上7点半出门", "7点出门"},
   };
   for (const Case& c : cases) {
     const Scope user{"default", "typed-" + std::to_string(&c - cases.data()), "", ""};
