@@ -149,3 +149,25 @@ TEST(CasualTest, NumbersAndWeekdaysReplaceTheirKindOnly) {
 
 }  // namespace
 }  // namespace engram::extract
+
+namespace engram::extract {
+namespace {
+
+using testing_extract::Extract;
+
+// A clause said to the assistant ("你推荐的时候注意下", "你觉得值不值", "you'd never guess")
+// is not a fact about the user; the statements beside it are.
+TEST(CasualTest, AClauseSaidToTheAssistantIsNoFact) {
+  const auto zh = Extract("我对虾过敏，你推荐菜的时候注意下嘛");
+  ASSERT_EQ(zh.size(), 1u);
+  EXPECT_NE(zh[0].content.find("虾"), std::string::npos) << zh[0].content;
+  const auto worth = Extract("在杭州租了个一居室，一个月3500，你觉得值不值");
+  for (const Candidate& c : worth) EXPECT_EQ(c.content.find("你"), std::string::npos) << c.content;
+  EXPECT_FALSE(worth.empty());
+  for (const Candidate& c : Extract("I run marathons, you'd never guess it")) {
+    EXPECT_EQ(c.content.find("you"), std::string::npos) << c.content;
+  }
+}
+
+}  // namespace
+}  // namespace engram::extract

@@ -646,10 +646,11 @@ class RuleExtractor final : public Extractor {
     const size_t words = WordCount(view.text, zh);
     if (words < 2 || !HasContent(view.text, zh)) return std::nullopt;
     if (!zh && IsHypotheticalEn(clause) && view.reporter.empty()) return std::nullopt;
-    // "You live in Paris", "你说得对": about the listener
+    // "You live in Paris", "你说得对": about the listener; "…，你推荐的时候注意下",
+    // "…，你觉得值不值": a clause that speaks to the assistant is said to it, not about the user
     if (view.reporter.empty() &&
-        (zh ? clause.starts_with("你") || clause.starts_with("您")
-            : extract::StartsWithWord(extract::LowerAscii(clause), "you"))) {
+        (zh ? ContainsText(view.text, "你") || ContainsText(view.text, "您")
+            : extract::StartsWithWord(extract::LowerAscii(clause), "you") || SaysYou(view.text))) {
       return std::nullopt;
     }
     const bool about = !subject.empty() || !view.reporter.empty();
@@ -680,6 +681,21 @@ class RuleExtractor final : public Extractor {
       }
     }
     return st;
+  }
+
+  // The clause has "you" or "your" as a word: it speaks to the assistant.
+  static bool SaysYou(const std::string& text) {
+    const std::string low = " " + extract::LowerAscii(text) + " ";
+    for (std::string_view w : {"you", "your", "you're", "you've", "you'll", "you'd", "yours"}) {
+      for (size_t k = low.find(w); k != std::string::npos; k = low.find(w, k + 1)) {
+        const auto before = static_cast<unsigned char>(low[k - 1]);
+        const auto after = static_cast<unsigned char>(low[k + w.size()]);
+        if (!std::isalpha(before) && before != '\'' && !std::isalpha(after) && after != '\'') {
+          return true;
+        }
+      }
+    }
+    return false;
   }
 
   // What a generic statement says something is: after its last "是" or "is"/"am"/"are", when
