@@ -266,6 +266,11 @@ std::string ThirdPerson(const Tok& t) {
   if (w == "do") return "does";
   if (w == "go") return "goes";
   if (kUnchanged.contains(w) || IsPastForm(w) || w.ends_with("ing")) return t.text;
+  // "still feels fake" after an "I" the splitter carried over: already third person (a first-
+  // person verb ends in "s" only as "miss", "guess", "focus")
+  if (w.size() > 2 && w.ends_with("s") && !w.ends_with("ss") && !w.ends_with("us")) {
+    return t.text;
+  }
   if (w.ends_with("s") || w.ends_with("sh") || w.ends_with("ch") || w.ends_with("x") ||
       w.ends_with("z") || w.ends_with("o")) {
     return t.text + "es";

@@ -93,9 +93,21 @@ TEST_F(FreshnessScenarioTest, ChineseQuittingForANewJobOutranksTheOldEmployer) {
   const auto now = Ask("我现在在哪工作？");
   ASSERT_FALSE(now.empty());
   EXPECT_NE(now[0].item.content.find("游戏公司"), std::string::npos) << now[0].item.content;
+  // The write path reads 策划 as the new job and supersedes the old one; where it would not,
+  // the old employer still ranks below the new statement
+  if (const SearchHit* tencent = Holding(now, "腾讯")) EXPECT_LT(tencent->score, now[0].score);
+}
+
+TEST_F(FreshnessScenarioTest, AChineseChangeTheWritePathMissesStillOutranksTheOldEmployer) {
+  Say("我在腾讯做后端开发", 0);
+  Say("最近在一家游戏公司画原画，天天加班", 90);  // no change cue: both stay active
+  const auto now = Ask("我现在在哪工作？");
+  ASSERT_FALSE(now.empty());
+  EXPECT_NE(now[0].item.content.find("游戏公司"), std::string::npos) << now[0].item.content;
   const SearchHit* tencent = Holding(now, "腾讯");
   ASSERT_NE(tencent, nullptr);
   EXPECT_LT(tencent->score, now[0].score);
+  EXPECT_FALSE(tencent->explain.demoted_by.empty());
 }
 
 TEST_F(FreshnessScenarioTest, ANewerStatementAboutSomeoneElseDoesNotOutdateTheUsers) {
