@@ -124,7 +124,10 @@ std::optional<std::string> ChineseValue(std::string_view clause) {
                                                         "才对", "。", "！", " "};
   StripLeadingWords(&s, kLeads);
   // "哦不对" alone: the marker, no value (the leads never strip a clause to nothing)
-  if (std::find(kLeads.begin(), kLeads.end(), s) != kLeads.end()) return std::nullopt;
+  if (std::find(kLeads.begin(), kLeads.end(), s) != kLeads.end() || s == "不" || s == "不不" ||
+      s == "不不不") {
+    return std::nullopt;
+  }
   // "178 刚才手滑", "model Y 不是3": a number or Latin value, then what the user says about it
   if (const size_t sp = s.find(' ');
       sp != std::string::npos && sp > 0 &&

@@ -250,7 +250,8 @@ class RuleExtractor final : public Extractor {
     bool open_change = false;
     // "sorry not Lyon, …": the value a correction takes back, for the value said after it
     std::string corrected_old;
-    bool correcting = false;  // a correction was met in this message
+    bool correcting = false;       // a correction was met in this message
+    bool corrected_value = false;  // … and its value was read (the sentence's)
   };
 
   // The topic a sentence announces before a colon ("ok wedding stuff: …" → "wedding"), or "".
@@ -309,6 +310,7 @@ class RuleExtractor final : public Extractor {
       ts.pending_time.reset();
       ts.sentence_time.reset();
       ts.sentence_type.reset();
+      ts.corrected_value = false;
       for (size_t k = 0; k < pieces.size(); ++k) {
         const extract::Piece& piece = pieces[k];
         const bool marker = extract::IsCorrection(piece.text, ts.zh) || (correction && corrected);
@@ -341,6 +343,7 @@ class RuleExtractor final : public Extractor {
       // "accord* not civic", "*Caitlin": the starred word is the value; "not …" names the old one
       if (!zh) {
         if (auto star = extract::StarCorrection(said)) {
+          ts->corrected_value = true;
           ApplyBareCorrection(star->value, ts, out, star->old_value);
           return;
         }
@@ -363,7 +366,7 @@ class RuleExtractor final : public Extractor {
       if (out->size() > ts->turn_first && said.size() <= 24) {
         const std::string low = zh ? said : extract::LowerAscii(said);
         if (zh && said.starts_with("不是")) {
-          out->back().ends.push_back(said.substr(6));
+          if (said.size() > 6) out->back().ends.push_back(said.substr(6));
           return;
         }
         if (!zh && low.starts_with("not ")) {
@@ -372,7 +375,10 @@ class RuleExtractor final : public Extractor {
         }
       }
       // "wait no, Ellie": the value alone corrects what was just said.
-      if (auto value = extract::BareCorrectionValue(said, zh)) {
+      // one value per correction: "是葡萄牙语，巴西那边工作要用" says why after it
+      if (auto value =
+              ts->corrected_value ? std::nullopt : extract::BareCorrectionValue(said, zh)) {
+        ts->corrected_value = true;
         ApplyBareCorrection(*value, ts, out, std::exchange(ts->corrected_old, ""));
         return;
       }
