@@ -1,5 +1,6 @@
 #include "extract/casual.h"
 
+#include <algorithm>
 #include <cctype>
 #include <unordered_map>
 
@@ -141,6 +142,66 @@ std::string SpacesAsCommasZh(std::string_view text) {
     }
     after_space = true;
     i = end;
+  }
+  return out;
+}
+
+std::string RolesAsStatements(std::string_view text, bool zh) {
+  std::string out(text);
+  if (zh) {
+    for (std::string_view lead : {"作为一个", "作为一名", "作为一位", "作为"}) {
+      const size_t k = out.find(lead);
+      if (k == std::string::npos) continue;
+      // the role ends at the comma, or at the 我 that starts the statement
+      const size_t start = k + lead.size();
+      size_t end = out.find("，", start);
+      const size_t me = out.find("我", start);
+      if (me != std::string::npos && (end == std::string::npos || me < end)) end = me;
+      if (end == std::string::npos || end == start || end - start > 24) return out;
+      const std::string role = out.substr(start, end - start);
+      if (role.find("我") != std::string::npos || role.find("你") != std::string::npos) return out;
+      const bool comma = out.compare(end, 3, "，") == 0;
+      out = out.substr(0, k) + "我是" + role + "，" + out.substr(comma ? end + 3 : end);
+      return out;
+    }
+    return out;
+  }
+  const std::string low = Lower(out);
+  // "as a paralegal i …", "As an ER nurse, I …" (at the start of a sentence)
+  for (std::string_view lead : {"as a ", "as an "}) {
+    if (!low.starts_with(lead)) continue;
+    const size_t start = lead.size();
+    size_t end = std::string::npos;
+    for (std::string_view stop : {", ", " i ", " i'm ", " i've ", " my ", " we "}) {
+      const size_t k = low.find(stop, start);
+      if (k != std::string::npos && (end == std::string::npos || k < end)) end = k;
+    }
+    if (end == std::string::npos || end == start) return out;
+    const std::string role = out.substr(start, end - start);
+    if (std::count(role.begin(), role.end(), ' ') > 4) return out;
+    // "as a kid i loved trains": a time of life, not a role held now
+    for (std::string_view past : {"kid", "child", "teen", "teenager", "baby", "boy", "girl"}) {
+      if (Lower(role) == past) return out;
+    }
+    const size_t rest = out.compare(end, 2, ", ") == 0 ? end + 2 : end + 1;
+    return "I am " + std::string(lead.substr(3)) + role + ". " + out.substr(rest);
+  }
+  // "being a pharmacist in retail is brutal"
+  for (std::string_view lead : {"being a ", "being an "}) {
+    const size_t k = low.find(lead);
+    if (k == std::string::npos || (k > 0 && low[k - 1] != ' ' && low[k - 1] != ',')) continue;
+    const size_t start = k + lead.size();
+    const size_t end = low.find(" is ", start);
+    if (end == std::string::npos) return out;
+    const std::string role = out.substr(start, end - start);
+    if (std::count(role.begin(), role.end(), ' ') > 4 || role.find(',') != std::string::npos) {
+      return out;
+    }
+    // the role is said before the sentence that holds it
+    size_t sentence = out.rfind(". ", k);
+    sentence = sentence == std::string::npos ? 0 : sentence + 2;
+    return out.substr(0, sentence) + "I am " + std::string(lead.substr(6)) + role + ". " +
+           out.substr(sentence);
   }
   return out;
 }

@@ -20,4 +20,10 @@ std::string NormalizeCasualEn(std::string_view text);
 // beside a Latin word or a digit ("我在 Google 工作", "每周 3 次") stay.
 std::string SpacesAsCommasZh(std::string_view text);
 
+// A role the user says they speak from, as a statement of its own: "as a paralegal i live in
+// westlaw" → "I am a paralegal. i live in westlaw"; "being a nurse in the ER is brutal" → "I am
+// a nurse in the ER. being a nurse …"; "作为一个小学语文老师，我…" → "我是小学语文老师，我…".
+// The role is at most five words (eight Chinese characters); anything else is kept as is.
+std::string RolesAsStatements(std::string_view text, bool zh);
+
 }  // namespace engram::extract

@@ -171,3 +171,30 @@ TEST(CasualTest, AClauseSaidToTheAssistantIsNoFact) {
 
 }  // namespace
 }  // namespace engram::extract
+
+namespace engram::extract {
+namespace {
+
+using testing_extract::Extract;
+
+TEST(CasualTest, ARoleTheUserSpeaksFromIsAStatement) {
+  EXPECT_EQ(RolesAsStatements("as a nurse i basically live on coffee", false),
+            "I am a nurse. i basically live on coffee");
+  EXPECT_EQ(RolesAsStatements("作为一个高中数学老师，我每天都在改卷子", true),
+            "我是高中数学老师，我每天都在改卷子");
+  EXPECT_EQ(RolesAsStatements("as a kid i loved trains", false), "as a kid i loved trains");
+  EXPECT_EQ(RolesAsStatements("I work as a barista", false), "I work as a barista");
+  auto nurse = Extract("as a nurse i basically live on coffee");
+  ASSERT_FALSE(nurse.empty());
+  EXPECT_EQ(nurse[0].slot, "user/job");
+  EXPECT_NE(nurse[0].content.find("nurse"), std::string::npos) << nurse[0].content;
+  auto barista = Extract("long day, being a barista at a busy cafe is exhausting");
+  ASSERT_FALSE(barista.empty());
+  EXPECT_NE(barista[0].content.find("barista"), std::string::npos) << barista[0].content;
+  auto teacher = Extract("作为程序员我天天加班");
+  ASSERT_FALSE(teacher.empty());
+  EXPECT_EQ(teacher[0].slot, "user/job");
+}
+
+}  // namespace
+}  // namespace engram::extract

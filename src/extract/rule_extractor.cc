@@ -289,6 +289,8 @@ class RuleExtractor final : public Extractor {
     if (lang == Language::kLatin) text = extract::NormalizeCasualEn(text);
     // "待了七年 还是不习惯": spaces between Chinese words are the commas of casual typing
     if (lang == Language::kChinese) text = extract::SpacesAsCommasZh(text);
+    // "as a paralegal i …", "作为一个小学语文老师，我…": the role is a statement of its own
+    text = extract::RolesAsStatements(text, lang == Language::kChinese);
     TurnState ts;
     ts.zh = lang == Language::kChinese;
     ts.said = turn.at;
