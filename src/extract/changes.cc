@@ -11,19 +11,26 @@ namespace {
 
 struct Lists {
   std::vector<std::string> cue;
-  std::vector<std::string> hired;  // work words that name a new employer, not only a new job
+  std::vector<std::string> hired;   // work words that name a new employer, not only a new job
+  std::vector<std::string> away;    // a city named on a trip or a visit, not a move
+  std::vector<std::string> cities;  // places.tsv
   std::vector<std::pair<std::string, std::vector<std::string>>> attributes;
 };
 
-Lists Load(const char* file) {
+Lists Load(const char* file, const char* places) {
   Lists out;
   for (const auto& [key, words] : LexiconEntries(file)) {
     if (key == "cue")
       out.cue = words;
     else if (key == "hired")
       out.hired = words;
+    else if (key == "away")
+      out.away = words;
     else
       out.attributes.emplace_back(key, words);
+  }
+  for (const auto& [key, words] : LexiconEntries(places)) {
+    if (key == "city") out.cities.insert(out.cities.end(), words.begin(), words.end());
   }
   return out;
 }
@@ -54,8 +61,8 @@ bool Says(const std::string& text, const std::vector<std::string>& words, bool z
 }
 
 const Lists& ListsFor(bool zh) {
-  static const Lists en = Load("en/changes.tsv");
-  static const Lists zh_lists = Load("zh/changes.tsv");
+  static const Lists en = Load("en/changes.tsv", "en/places.tsv");
+  static const Lists zh_lists = Load("zh/changes.tsv", "zh/places.tsv");
   return zh ? zh_lists : en;
 }
 
@@ -87,6 +94,9 @@ std::string ChangedAttribute(std::string_view text, bool zh) {
     if (!found.empty()) return "";
     found = attribute;
   }
+  // "终于回来了…现在在绵阳", "officially in Denver now": a city and a cue, nothing about work,
+  // no trip: where the user lives now
+  if (found.empty() && Says(t, lists.cities, zh) && !Says(t, lists.away, zh)) found = "location";
   return found;
 }
 

@@ -22,6 +22,16 @@ TEST(ChangesTest, ACueAndOneAttributeNameTheChange) {
   EXPECT_EQ(ChangedAttribute("和阿杰分手了，现在单身", true), "partner");
 }
 
+TEST(ChangesTest, ACityWithACueIsWhereTheUserLivesUnlessItIsATrip) {
+  EXPECT_EQ(ChangedAttribute("现在在绵阳，房租便宜一半", true), "location");
+  EXPECT_EQ(ChangedAttribute("officially in Denver now", false), "location");
+  EXPECT_EQ(ChangedAttribute("现在在上海出差", true), "");
+  EXPECT_EQ(ChangedAttribute("in Chicago now for a conference", false), "");
+  EXPECT_EQ(ChangedAttribute("我现在在深圳的腾讯上班", true), "employer");         // work words win
+  EXPECT_EQ(ChangedAttribute("I love Denver", false), "");                         // no cue
+  EXPECT_EQ(ChangedAttribute("the weather in lafayette is nice now", false), "");  // whole words
+}
+
 TEST(ChangesTest, NoCueTwoAttributesOrAWordInsideAnotherNameNone) {
   EXPECT_EQ(ChangedAttribute("I live in Boston", false), "");              // no cue: a frame's
   EXPECT_EQ(ChangedAttribute("我现在住的地方离公司很近", true), "");       // home and work

@@ -515,9 +515,12 @@ class RuleExtractor final : public Extractor {
             generic->subject.clear();
           generic->slot.clear();
           generic->exclusive.reset();
-        } else if (open_change && generic->slot.empty() && generic->subject == "user" &&
-                   out->size() > ts->turn_first && !view.time.future_time) {
+        } else if (open_change && generic->subject == "user" && out->size() > ts->turn_first &&
+                   !view.time.future_time) {
+          // (a city it names is where the change happened: "转学成功了，现在在上海同济")
           generic->subject.clear();
+          generic->slot.clear();
+          generic->exclusive.reset();
         }
         statements.push_back(std::move(*generic));
       }
