@@ -51,7 +51,13 @@ std::string NormalizeCasualEn(std::string_view text) {
     size_t e = i;
     while (e < text.size() && WordChar(text[e])) ++e;
     std::string_view word = text.substr(i, e - i);
-    // "w/o" and "w/" are words; "and/or" and "24/7" are not in the table and stay.
+    // "w/o" and "w/" are words; "and/or" and "24/7" are not in the table and stay. No variant is
+    // longer than 8 letters: a longer word is kept without a look-up.
+    if (word.size() > 8) {
+      out.append(word);
+      i = e;
+      continue;
+    }
     auto it = table.find(Lower(word));
     if (it == table.end() && word.ends_with('/')) {
       // "w/": the slash is the word's; "them/" is a word and a slash

@@ -51,17 +51,29 @@ std::string SpacedWords(std::string_view text) {
   return out;
 }
 
-bool Says(const std::string& text, const std::vector<std::string>& words, bool zh) {
+// `words` are padded with a space on each side for English at load (Pad), so a find is whole
+// words without building a string per word per call.
+bool Says(const std::string& text, const std::vector<std::string>& words, bool) {
   for (const std::string& w : words) {
-    if (zh ? text.find(w) != std::string::npos : text.find(" " + w + " ") != std::string::npos) {
-      return true;
-    }
+    if (text.find(w) != std::string::npos) return true;
   }
   return false;
 }
 
+void Pad(std::vector<std::string>* words) {
+  for (std::string& w : *words) w = " " + w + " ";
+}
+
 const Lists& ListsFor(bool zh) {
-  static const Lists en = Load("en/changes.tsv", "en/places.tsv");
+  static const Lists en = [] {
+    Lists l = Load("en/changes.tsv", "en/places.tsv");
+    Pad(&l.cue);
+    Pad(&l.hired);
+    Pad(&l.away);
+    Pad(&l.cities);
+    for (auto& [attribute, words] : l.attributes) Pad(&words);
+    return l;
+  }();
   static const Lists zh_lists = Load("zh/changes.tsv", "zh/places.tsv");
   return zh ? zh_lists : en;
 }
@@ -72,7 +84,7 @@ bool LeadsWithChange(std::string_view text, bool zh) {
   const Lists& lists = ListsFor(zh);
   const std::string t = zh ? std::string(text) : SpacedWords(text);
   for (const std::string& w : lists.cue) {
-    if (zh ? t.starts_with(w) : t.starts_with(" " + w + " ")) return true;
+    if (t.starts_with(w)) return true;  // English words are padded: " now "
   }
   return false;
 }

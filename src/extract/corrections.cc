@@ -210,6 +210,7 @@ size_t FindWhole(std::string_view s, std::string_view word) {
 }  // namespace
 
 std::optional<StarredCorrection> StarCorrection(std::string_view clause) {
+  if (clause.find('*') == std::string_view::npos) return std::nullopt;
   const std::string s = Trim(clause);
   if (s.find("**") != std::string::npos) return std::nullopt;
   const std::vector<std::string> words = SplitWords(s);
