@@ -45,7 +45,7 @@ void DemoteOutdated(const ScopeIndex& index, const SearchQuery& q,
   for (const RankedCandidate& c : *ranked) docs.push_back(index.Find(c.seq));
   for (int bit = 0; bit < 32; ++bit) {
     const TopicSet topic = TopicSet{1} << bit;
-    if (!(asked & topic)) continue;
+    if (!(asked & topic) || (ManyValuedTopics() & topic)) continue;
     int newest = -1;
     for (size_t i = 0; i < ranked->size(); ++i) {
       if (docs[i] && IsEvidence(*docs[i], topic) &&

@@ -56,6 +56,8 @@ DocInfo MakeDocInfo(const MemoryItem& m) {
   d.topics = TopicOfSlot(m.slot);
   if (!m.slot.empty()) {
     d.about_user = m.slot.starts_with("user/");
+    // a slotted statement's kinds are its text's (a schedule slot that names tennis is a sport)
+    d.topics |= traits.topics & ManyValuedTopics();
   } else {
     d.topics = traits.topics;
     // A kept turn speaks as the user; an extracted fact names the user ("User …", "用户…").
@@ -189,6 +191,13 @@ void ScopeIndex::Upsert(int64_t seq, const MemoryItem& item, const std::vector<f
   if (!item.slot.empty()) {
     // Questions name the attribute a fact fills ("what's my job?"); the fact names its value.
     for (std::string& t : KeywordTerms(SlotSearchText(item.slot))) terms.push_back(std::move(t));
+    // … and the kind of what it names ("what sports do I do?" for "plays tennis on weekends")
+    if (doc.about_user && !doc.past && !doc.question) {
+      for (const std::string& word :
+           QuestionWordsOfTopics(doc.topics & ManyValuedTopics() & ~TopicOfSlot(item.slot))) {
+        for (std::string& t : KeywordTerms(word)) terms.push_back(std::move(t));
+      }
+    }
   } else if (doc.about_user && doc.topics != 0 && !doc.past && !doc.question &&
              doc.derived.empty()) {
     // So does a statement no rule gave a slot (a fact without one, a kept turn nothing was

@@ -42,6 +42,7 @@ struct Lexicon {
   std::vector<std::string> topics;  // by bit
   std::vector<std::vector<std::string>> questions;
   std::vector<std::pair<std::string, int>> slot_topics;  // attribute → bit
+  TopicSet many_valued = 0;  // topics of many values at once (the `many` line)
   std::unordered_map<std::string, Mask> words;
   std::vector<std::pair<std::string, Mask>> phrases;
   std::unordered_map<uint32_t, std::vector<std::pair<std::string, Mask>>> by_first_char;
@@ -104,6 +105,7 @@ const Lexicon& TheLexicon() {
     for (const char* lang : {"en", "zh"}) {
       const std::string dir = std::string(lang) + "/";
       for (const auto& [topic, words] : LexiconEntries(dir + "topics.tsv")) {
+        if (topic == "many") continue;  // read below, once every topic has its bit
         size_t bit = std::find(t->topics.begin(), t->topics.end(), topic) - t->topics.begin();
         if (bit == t->topics.size()) {
           if (bit >= 32) continue;  // a TopicSet has 32 bits
@@ -125,6 +127,15 @@ const Lexicon& TheLexicon() {
       }
       for (const auto& [key, words] : LexiconEntries(dir + "past.tsv")) {
         for (const std::string& w : words) t->Add(w, kPast);
+      }
+    }
+    for (const char* lang : {"en", "zh"}) {
+      for (const auto& [key, words] : LexiconEntries(std::string(lang) + "/topics.tsv")) {
+        if (key != "many") continue;
+        for (const std::string& w : words) {
+          const size_t bit = std::find(t->topics.begin(), t->topics.end(), w) - t->topics.begin();
+          if (bit < t->topics.size()) t->many_valued |= TopicSet{1} << bit;
+        }
       }
     }
     for (const auto& [attribute, words] : LexiconEntries("slot_topics.tsv")) {
@@ -181,6 +192,8 @@ std::vector<std::string> QuestionWordsOfTopics(TopicSet topics) {
   }
   return out;
 }
+
+TopicSet ManyValuedTopics() { return TheLexicon().many_valued; }
 
 std::string TopicNames(TopicSet topics) {
   const Lexicon& t = TheLexicon();

@@ -32,6 +32,9 @@ bool AsksAboutPast(std::string_view question);
 TopicSet TopicOfSlot(std::string_view slot);
 // The words questions about the topics use (data/lexicon/*/topic_questions.tsv), each once.
 std::vector<std::string> QuestionWordsOfTopics(TopicSet topics);
+// The topics that hold many values at once (sport, music, hobby, condition: the `many` line of
+// topics.tsv): a newer statement on one does not outdate an older one.
+TopicSet ManyValuedTopics();
 // A name per topic, for explanations ("work"); "" for none.
 std::string TopicNames(TopicSet topics);
 

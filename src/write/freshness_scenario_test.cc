@@ -135,3 +135,68 @@ TEST_F(FreshnessScenarioTest, ARestatementConfirmsTheFactAndAQuestionOffTopicCha
 
 }  // namespace
 }  // namespace engram
+
+namespace engram {
+namespace {
+
+using namespace testing_write;
+
+// A question names the kind ("what instrument…?", "做什么运动"); the user's statements name the
+// instance ("the cello", "羽毛球"): the kind's words find them (data/lexicon/*/topics.tsv), and
+// as kinds hold many values at once, a newer one does not outrank an older one.
+class KindScenarioTest : public WriterTest {
+ protected:
+  void SetUp() override {
+    WriterTest::SetUp();
+    writer_ = std::make_unique<MemoryWriter>(engine_.get(), WriterOptions{});
+  }
+  void Say(const std::string& text) {
+    clock_.Advance(kDay);
+    auto out = writer_->Remember(alice_, {UserTurn(text, clock_.NowMs())});
+    ASSERT_TRUE(out.ok()) << out.status().ToString();
+  }
+  std::vector<SearchHit> Ask(const std::string& question) {
+    SearchQuery q;
+    q.text = question;
+    q.k = 5;
+    q.explain = true;
+    auto hits = engine_->Search(alice_, q);
+    EXPECT_TRUE(hits.ok()) << hits.status().ToString();
+    return hits.ok() ? *hits : std::vector<SearchHit>{};
+  }
+  std::unique_ptr<MemoryWriter> writer_;
+};
+
+TEST_F(KindScenarioTest, AQuestionAboutAKindFindsTheInstancesAndDemotesNone) {
+  Say("picked up the cello last year, loving it");
+  Say("i play tennis on weekends");
+  Say("started bouldering this month");
+  const auto music = Ask("what instrument do I play?");
+  ASSERT_FALSE(music.empty());
+  EXPECT_NE(music[0].item.content.find("cello"), std::string::npos) << music[0].item.content;
+  const auto sports = Ask("what sports do I do?");
+  bool tennis = false, bouldering = false;
+  for (const SearchHit& h : sports) {
+    if (IsKeptTurn(h.item)) continue;
+    tennis = tennis || h.item.content.find("tennis") != std::string::npos;
+    bouldering = bouldering || h.item.content.find("bouldering") != std::string::npos;
+    EXPECT_TRUE(h.explain.demoted_by.empty()) << h.item.content;  // a sport outdates no sport
+  }
+  EXPECT_TRUE(tennis);
+  EXPECT_TRUE(bouldering);
+}
+
+TEST_F(KindScenarioTest, ChineseKindsToo) {
+  Say("学吉他三年了 最近在死磕指弹");
+  Say("每周三晚上去打羽毛球");
+  Say("我对花生过敏");
+  const auto music = Ask("我会什么乐器");
+  ASSERT_FALSE(music.empty());
+  EXPECT_NE(music[0].item.content.find("吉他"), std::string::npos) << music[0].item.content;
+  const auto sport = Ask("我平时做什么运动");
+  ASSERT_FALSE(sport.empty());
+  EXPECT_NE(sport[0].item.content.find("羽毛球"), std::string::npos) << sport[0].item.content;
+}
+
+}  // namespace
+}  // namespace engram
