@@ -130,6 +130,11 @@ TEST(CasualTest, AStarredWordIsACorrectionAndEmphasisIsNot) {
   EXPECT_FALSE(StarCorrection("I **love** it").has_value());
   EXPECT_FALSE(StarCorrection("a* and b*").has_value());
   EXPECT_FALSE(StarCorrection("2 * 3 is 6").has_value());
+  // a star inside a word is what was typed, not a mark to remove: no word nobody said
+  for (const Candidate& c : Extract("actually m*nst m! dad arrives")) {
+    EXPECT_TRUE(UnsaidWords(c.content, "actually m*nst m! dad arrives").empty()) << c.content;
+  }
+  EXPECT_FALSE(StarCorrection("m*st* not this").has_value());
   EXPECT_TRUE(IsCorrection("three*. forgot one", false));
   EXPECT_TRUE(IsCorrection("30 actually, birthday was last week", false));
   EXPECT_FALSE(IsCorrection("I actually like it, it was fine", false));

@@ -58,8 +58,15 @@ std::string FirstWord(std::string_view s) {
 }
 
 std::optional<std::string> EnglishValue(std::string_view clause) {
-  std::string s(clause);
-  s.erase(std::remove(s.begin(), s.end(), '*'), s.end());  // "*Caitlin": the typist's mark
+  // "*Caitlin", "three*": the typist's mark at a word's edge goes; one inside a word ("m*st") is
+  // part of what was typed
+  std::string s;
+  for (size_t i = 0; i < clause.size(); ++i) {
+    const bool edge =
+        clause[i] == '*' && (i == 0 || clause[i - 1] == ' ' || i + 1 == clause.size() ||
+                             clause[i + 1] == ' ' || clause[i + 1] == ',' || clause[i + 1] == '.');
+    if (!edge) s += clause[i];
+  }
   s = Trim(s);
   // "35 actually", "thursdays lol": a value said with a marker after it
   for (bool moved = true; moved;) {
@@ -227,7 +234,9 @@ std::optional<StarredCorrection> StarCorrection(std::string_view clause) {
   if (starred == words.size()) return std::nullopt;
   StarredCorrection out;
   out.value = Trim(words[starred]);
-  out.value.erase(std::remove(out.value.begin(), out.value.end(), '*'), out.value.end());
+  while (!out.value.empty() && out.value.front() == '*') out.value.erase(0, 1);
+  while (!out.value.empty() && out.value.back() == '*') out.value.pop_back();
+  if (out.value.find('*') != std::string::npos) return std::nullopt;  // "m*st*": no word
   if (out.value.empty() || !std::isalnum(static_cast<unsigned char>(out.value[0]))) {
     return std::nullopt;
   }
