@@ -80,5 +80,16 @@ TEST(ChangesTest, TheExtractorSlotsOnlyTheUsersPresent) {
   }
 }
 
+// A change that said no value takes the next clause with no subject of its own as where it is
+// said, across "!!"; the sentence after that is on its own again.
+TEST(ChangesTest, AValuelessChangeTakesTheClauseThatSaysItsValue) {
+  auto c =
+      Read("finally signed the lease and got the keys!! a tiny studio in tacoma. my sister helped");
+  ASSERT_FALSE(c.empty());
+  EXPECT_EQ(c[0].slot, "user/location");
+  EXPECT_NE(c[0].content.find("tacoma"), std::string::npos) << c[0].content;
+  EXPECT_EQ(c[0].content.find("sister"), std::string::npos) << c[0].content;
+}
+
 }  // namespace
 }  // namespace engram::extract

@@ -248,6 +248,8 @@ class RuleExtractor final : public Extractor {
     // A change with no value was the last statement ("转学成功了", "got a new job!!"): the clause
     // right after it says the value ("现在在上海同济", "at a startup downtown") and joins it.
     bool open_change = false;
+    size_t sentence_no = 0;           // the sentence being read, from 1
+    size_t open_change_sentence = 0;  // … and the one the open change was said in
     // "sorry not Lyon, …": the value a correction takes back, for the value said after it
     std::string corrected_old;
     bool correcting = false;       // a correction was met in this message
@@ -313,6 +315,7 @@ class RuleExtractor final : public Extractor {
       ts.sentence_time.reset();
       ts.sentence_type.reset();
       ts.corrected_value = false;
+      ++ts.sentence_no;
       for (size_t k = 0; k < pieces.size(); ++k) {
         const extract::Piece& piece = pieces[k];
         const bool marker = extract::IsCorrection(piece.text, ts.zh) || (correction && corrected);
@@ -501,6 +504,20 @@ class RuleExtractor final : public Extractor {
       statements = zh ? extract::MatchChineseClause(v1) : extract::MatchEnglishClause(v1);
       from_patterns = !statements.empty();
     }
+    if (statements.empty() && open_change && !correction && out->size() > ts->turn_first &&
+        view.reporter.empty() && !view.time.future_time &&
+        (first.key.empty() || first.key == "user") && HasContent(view.text, zh)) {
+      // "got the keys!! a tiny studio in Tacoma": the change said no value; a clause with no
+      // subject of its own right after it is where it is said
+      std::string more = Content(clause, view, ts->said, zh, true);
+      if (!zh && !more.empty())
+        more[0] = static_cast<char>(std::tolower(static_cast<unsigned char>(more[0])));
+      if (zh && more.starts_with("用户")) more.erase(0, std::string_view("用户").size());
+      if (!more.empty()) out->back().content += (zh ? "，" : "; ") + more;
+      // the change's own sentence may go on giving it detail; the next sentence said its value
+      ts->open_change = ts->sentence_no == ts->open_change_sentence;
+      return;
+    }
     if (statements.empty() && !elaboration && !correction) {
       // (in a correction, what is neither a slot's value nor a corrected value is commentary)
       if (auto generic = Generic(clause, view, zh, ts->facts)) {
@@ -542,6 +559,8 @@ class RuleExtractor final : public Extractor {
             more[0] = static_cast<char>(std::tolower(static_cast<unsigned char>(more[0])));
           out->back().content += (zh ? "，" : "; ") + more;
         }
+        ts->open_change = open_change && out->back().exclusive && out->back().value.empty() &&
+                          ts->sentence_no == ts->open_change_sentence;
       }
       return;
     }
@@ -584,6 +603,10 @@ class RuleExtractor final : public Extractor {
       }
       out->back().content += (zh ? "，" : "; ") + more;
       for (const std::string& e : view.ends) out->back().ends.push_back(e);
+      // "signed the lease and got the keys!! a studio in Tacoma": a detail of a change that
+      // still has no value leaves the value to come
+      ts->open_change = open_change && out->back().exclusive && out->back().value.empty() &&
+                        ts->sentence_no == ts->open_change_sentence;
       return;
     }
     if (!ts->label.empty() &&
@@ -610,6 +633,7 @@ class RuleExtractor final : public Extractor {
       if (out->size() > before) ts->sentence_type = out->back().type;
       ts->open_change = out->size() > before && st.kind == Kind::kGeneric &&
                         out->back().exclusive && out->back().value.empty();
+      if (ts->open_change) ts->open_change_sentence = ts->sentence_no;
     }
     ts->type_hint.reset();
   }
