@@ -203,3 +203,26 @@ TEST(CasualTest, ARoleTheUserSpeaksFromIsAStatement) {
 
 }  // namespace
 }  // namespace engram::extract
+
+namespace engram::extract {
+namespace {
+
+using testing_extract::Extract;
+
+// A correction's marker alone ("不对"), its talk after the value ("名字打错了") and the clause
+// saying where the wrong value belongs ("7点是我老公出门") store nothing of their own: the
+// corrected statement is the message's one fact.
+TEST(CasualTest, ACorrectionsOwnTalkIsNoFact) {
+  auto son = Extract("我儿子叫乐乐，不对，是悠悠");
+  ASSERT_EQ(son.size(), 1u);
+  EXPECT_EQ(son[0].content, "用户的儿子叫悠悠");
+  auto daughter = Extract("我女儿叫李欣怡，啊不对，是李欣然，名字打错了。");
+  ASSERT_EQ(daughter.size(), 1u);
+  EXPECT_EQ(daughter[0].content, "用户的女儿叫李欣然");
+  for (const Candidate& c : Extract("哦不对 7点半 7点是我老公出门")) {
+    EXPECT_TRUE(c.slot.find("老公") == std::string::npos) << c.content << " " << c.slot;
+  }
+}
+
+}  // namespace
+}  // namespace engram::extract

@@ -345,6 +345,14 @@ class RuleExtractor final : public Extractor {
       if (IsCorrectionPhrase(said, zh)) return;  // "my bad", "名字打错了"
       said = zh ? extract::StripMarkersZh(said) : extract::StripMarkersEn(said);
       if (said.empty() || IsCorrectionPhrase(said, zh)) return;
+      // "是李欣然，名字打错了": after the value, a word or two is the correction's own talk
+      if (ts->corrected_value && (zh ? said.size() <= 12 : WordCount(said, zh) <= 2)) return;
+      // "不对", "啊不对", "wait no": the marker alone says nothing to store (with the subject the
+      // splitter carries, "不对" would read as "儿子不对")
+      if (said.size() <= 12 && extract::IsCorrection(said, zh) &&
+          !extract::BareCorrectionValue(said, zh)) {
+        return;
+      }
       // "accord* not civic", "*Caitlin": the starred word is the value; "not …" names the old one
       if (!zh) {
         if (auto star = extract::StarCorrection(said)) {
@@ -394,6 +402,9 @@ class RuleExtractor final : public Extractor {
       if (auto other = extract::SubjectValue(clause, zh);
           other && extract::LowerAscii(*other) != extract::LowerAscii(out->back().value)) {
         out->back().ends.push_back(*other);
+        // what the wrong value is instead is the correction's reason, read no further:
+        // "7点是我老公出门" is no name of the husband
+        return;
       }
     }
     // "I've made up my mind, …", "决定了，…": the clause after it is a decision.
