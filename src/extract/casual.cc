@@ -96,7 +96,7 @@ std::string SpacesAsCommasZh(std::string_view text) {
   out.reserve(text.size() + 8);
   char32_t before = 0;  // the codepoint before the current run of spaces
   // The Latin word or number before the spaces is written onto a Chinese word ("做PM 压力好大",
-  // "是model Y 不是3"): it ends a clause as a Chinese word would. One set apart by spaces on
+  // "是iPhone 12 不是13"): it ends a clause as a Chinese word would. One set apart by spaces on
   // both sides ("我在 Google 工作") is a word inside the clause.
   bool attached = false;
   bool after_space = false;

@@ -1,5 +1,5 @@
-// How people type to an assistant ("ive been type 1 diabetic since i was 12", "thats what i
-// drive", "ngl bouldering is my whole personality"), read as the rules expect it: each casual
+// How people type to an assistant ("ive been vegetarian since i was 15", "thats why i moved",
+// "ngl pottery is my whole life"), read as the rules expect it: each casual
 // spelling with one reading becomes its standard form, and discourse markers that say nothing
 // about the user go (data/lexicon/en/casual.tsv). Stateless and thread-safe.
 #pragma once

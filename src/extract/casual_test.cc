@@ -88,7 +88,7 @@ TEST(CasualTest, SpacesBetweenChineseWordsAreCommas) {
   EXPECT_EQ(SpacesAsCommasZh("offer拿到了\u3000下周入职"), "offer拿到了，下周入职");
   // a Latin word written onto a Chinese one ends a clause like one
   EXPECT_EQ(SpacesAsCommasZh("在shopee做PM 压力好大"), "在shopee做PM，压力好大");
-  EXPECT_EQ(SpacesAsCommasZh("是model Y 不是3 搞混了"), "是model Y，不是3，搞混了");
+  EXPECT_EQ(SpacesAsCommasZh("是iPhone 12 不是13 记错了"), "是iPhone 12，不是13，记错了");
   EXPECT_EQ(SpacesAsCommasZh("不对 7点半 7点是我老公出门"), "不对，7点半，7点是我老公出门");
   EXPECT_EQ(SpacesAsCommasZh("我车是特斯拉 model 3，冬天"), "我车是特斯拉 model 3，冬天");
   // The clauses are read one by one: the request is not a fact, the statements are
@@ -213,9 +213,9 @@ using testing_extract::Extract;
 // saying where the wrong value belongs ("7点是我老公出门") store nothing of their own: the
 // corrected statement is the message's one fact.
 TEST(CasualTest, ACorrectionsOwnTalkIsNoFact) {
-  auto son = Extract("我儿子叫乐乐，不对，是悠悠");
+  auto son = Extract("我儿子叫豆豆，不对，是多多");
   ASSERT_EQ(son.size(), 1u);
-  EXPECT_EQ(son[0].content, "用户的儿子叫悠悠");
+  EXPECT_EQ(son[0].content, "用户的儿子叫多多");
   auto daughter = Extract("我女儿叫李欣怡，啊不对，是李欣然，名字打错了。");
   ASSERT_EQ(daughter.size(), 1u);
   EXPECT_EQ(daughter[0].content, "用户的女儿叫李欣然");

@@ -106,7 +106,7 @@ std::string ChangedAttribute(std::string_view text, bool zh) {
     if (!found.empty()) return "";
     found = attribute;
   }
-  // "终于回来了…现在在绵阳", "officially in Denver now": a city and a cue, nothing about work,
+  // "终于不用跑了…现在在无锡", "officially in Denver now": a city and a cue, nothing about work,
   // no trip: where the user lives now
   if (found.empty() && Says(t, lists.cities, zh) && !Says(t, lists.away, zh)) found = "location";
   return found;

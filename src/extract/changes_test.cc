@@ -23,7 +23,7 @@ TEST(ChangesTest, ACueAndOneAttributeNameTheChange) {
 }
 
 TEST(ChangesTest, ACityWithACueIsWhereTheUserLivesUnlessItIsATrip) {
-  EXPECT_EQ(ChangedAttribute("现在在绵阳，房租便宜一半", true), "location");
+  EXPECT_EQ(ChangedAttribute("现在在无锡，离爸妈近", true), "location");
   EXPECT_EQ(ChangedAttribute("officially in Denver now", false), "location");
   EXPECT_EQ(ChangedAttribute("现在在上海出差", true), "");
   EXPECT_EQ(ChangedAttribute("in Chicago now for a conference", false), "");

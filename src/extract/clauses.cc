@@ -85,9 +85,9 @@ bool IsCorrection(std::string_view sentence, bool zh) {
                              "wait no", "no wait", "sorry,", "sorry not", "sorry no"}) {
     if (StartsWithWord(low, m)) return true;
   }
-  // "accord* not civic", "*Caitlin": a starred word is the chat convention for a fixed one
+  // "corolla* not mazda", "*Dennis": a starred word is the chat convention for a fixed one
   if (StarCorrection(sentence)) return true;
-  // "35 actually, had a birthday last month": a value with "actually" after it opens the sentence
+  // "30 actually, birthday was last week": a value with "actually" after it opens the sentence
   {
     const std::string first = low.substr(0, low.find(','));
     if (first.ends_with(" actually") && std::count(first.begin(), first.end(), ' ') <= 3) {

@@ -58,7 +58,7 @@ std::string FirstWord(std::string_view s) {
 }
 
 std::optional<std::string> EnglishValue(std::string_view clause) {
-  // "*Caitlin", "three*": the typist's mark at a word's edge goes; one inside a word ("m*st") is
+  // "*Dennis", "three*": the typist's mark at a word's edge goes; one inside a word ("m*st") is
   // part of what was typed
   std::string s;
   for (size_t i = 0; i < clause.size(); ++i) {
@@ -68,7 +68,7 @@ std::optional<std::string> EnglishValue(std::string_view clause) {
     if (!edge) s += clause[i];
   }
   s = Trim(s);
-  // "35 actually", "thursdays lol": a value said with a marker after it
+  // "30 actually", "wednesdays lol": a value said with a marker after it
   for (bool moved = true; moved;) {
     moved = false;
     const std::string low = Lower(s);
@@ -135,13 +135,13 @@ std::optional<std::string> ChineseValue(std::string_view clause) {
       s == "不不不") {
     return std::nullopt;
   }
-  // "178 刚才手滑", "model Y 不是3": a number or Latin value, then what the user says about it
+  // "65 刚才看错了", "iPhone 12 不是13": a number or Latin value, then what the user says about it
   if (const size_t sp = s.find(' ');
       sp != std::string::npos && sp > 0 &&
       std::all_of(s.begin(), s.begin() + static_cast<std::ptrdiff_t>(sp),
                   [](char c) { return static_cast<unsigned char>(c) < 0x80; })) {
     size_t end = sp;
-    // "model Y": Latin words run on; the value ends before the first Chinese character
+    // "iPhone 12": Latin words run on; the value ends before the first Chinese character
     while (end < s.size() && static_cast<unsigned char>(s[end]) < 0x80) ++end;
     std::string value = Trim(s.substr(0, end));
     if (!value.empty() && end < s.size()) s = value;
@@ -240,7 +240,7 @@ std::optional<StarredCorrection> StarCorrection(std::string_view clause) {
   if (out.value.empty() || !std::isalnum(static_cast<unsigned char>(out.value[0]))) {
     return std::nullopt;
   }
-  // "accord* not civic lol": the word after "not" is the value taken back
+  // "corolla* not mazda lol": the word after "not" is the value taken back
   for (size_t i = starred + 1; i + 1 < words.size(); ++i) {
     if (Lower(words[i]) == "not") {
       out.old_value = Trim(words[i + 1]);
@@ -311,7 +311,7 @@ std::optional<std::string> ReplaceValue(std::string_view content, std::string_vi
   }
   const bool zh_value = !new_value.empty() && static_cast<unsigned char>(new_value[0]) >= 0x80;
   // A weekday or an English number word replaces the content's first word of its kind
-  // ("tuesdays" → "thursdays", "two cats" → "three cats").
+  // ("mondays" → "wednesdays", "two dogs" → "three dogs").
   const std::string new_first = FirstWord(new_value);
   if (!zh_value && (IsWeekdayWord(new_first) || IsNumberWord(new_first))) {
     const bool weekday = IsWeekdayWord(new_first);

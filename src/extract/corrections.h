@@ -15,7 +15,7 @@ namespace engram::extract {
 // "her name is Miso"; nullopt for anything longer or with a verb of its own.
 std::optional<std::string> BareCorrectionValue(std::string_view clause, bool zh);
 
-// A correction typed with an asterisk ("accord* not civic", "*Caitlin", "three*"): the starred
+// A correction typed with an asterisk ("corolla* not mazda", "*Dennis", "three*"): the starred
 // word is the new value; "not …" after it names the old one. nullopt when no word is starred
 // (or a pair of asterisks marks emphasis: "*so* good").
 struct StarredCorrection {
@@ -24,8 +24,8 @@ struct StarredCorrection {
 };
 std::optional<StarredCorrection> StarCorrection(std::string_view clause);
 
-// The short subject of a "X is …" / "X是…" clause ("tuesday is piano" → "tuesday", "乐乐是我
-// 侄子" → "乐乐", "18楼是我公司" → "18楼"): said after a correction's value, it is the value
+// The short subject of a "X is …" / "X是…" clause ("monday is gym" → "monday", "大连是我读研的
+// 地方" → "大连", "7点是我老公出门" → "7点"): said after a correction's value, it is the value
 // taken back. nullopt when the subject is a pronoun, the speaker, or longer than a value.
 std::optional<std::string> SubjectValue(std::string_view clause, bool zh);
 
@@ -36,7 +36,7 @@ bool HasSearchableShape(std::string_view value);
 
 // `content` with `old_value` replaced by `new_value`; when old_value is empty or not in it, the
 // span that has the new value's shape: a number ("34" → "43", "$500" → "$700", "七岁" →
-// "八岁", "two" → "three", "3rd floor" → "6th floor"), a weekday ("Tuesdays" → "Thursdays"), a
+// "八岁", "two" → "three", "3rd floor" → "6th floor"), a weekday ("Mondays" → "Wednesdays"), a
 // date, or a capitalized name sharing the new value's first word ("Honda Civic" → "Honda Accord")
 // or else the last one. nullopt when nothing fits.
 std::optional<std::string> ReplaceValue(std::string_view content, std::string_view old_value,

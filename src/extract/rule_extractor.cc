@@ -250,7 +250,7 @@ class RuleExtractor final : public Extractor {
     bool open_change = false;
     size_t sentence_no = 0;           // the sentence being read, from 1
     size_t open_change_sentence = 0;  // … and the one the open change was said in
-    // "sorry not Lyon, …": the value a correction takes back, for the value said after it
+    // "sorry not Derek, …": the value a correction takes back, for the value said after it
     std::string corrected_old;
     bool correcting = false;       // a correction was met in this message
     bool corrected_value = false;  // … and its value was read (the sentence's)
@@ -287,7 +287,7 @@ class RuleExtractor final : public Extractor {
       text.replace(k, 3, "'");
     const Language lang = DetectLanguage(text);
     if (lang != Language::kChinese && lang != Language::kLatin) return;
-    // "ive been type 1 diabetic since i was 12": read as the rules read "I've been …"
+    // "ive been vegetarian since i was 15": read as the rules read "I've been …"
     if (lang == Language::kLatin) text = extract::NormalizeCasualEn(text);
     // "待了七年 还是不习惯": spaces between Chinese words are the commas of casual typing
     if (lang == Language::kChinese) text = extract::SpacesAsCommasZh(text);
@@ -353,7 +353,7 @@ class RuleExtractor final : public Extractor {
           !extract::BareCorrectionValue(said, zh)) {
         return;
       }
-      // "accord* not civic", "*Caitlin": the starred word is the value; "not …" names the old one
+      // "corolla* not mazda", "*Dennis": the starred word is the value; "not …" names the old one
       if (!zh) {
         if (auto star = extract::StarCorrection(said)) {
           ts->corrected_value = true;
@@ -361,7 +361,7 @@ class RuleExtractor final : public Extractor {
           return;
         }
       }
-      // "sorry not Lyon, Lille", "不是青岛，是烟台": the wrong value comes first; the value
+      // "sorry not Derek, Dennis", "不是青岛，是烟台": the wrong value comes first; the value
       // after it replaces that one
       if (out->size() == ts->turn_first && said.size() <= 24) {
         const std::string low = zh ? said : extract::LowerAscii(said);
@@ -396,7 +396,7 @@ class RuleExtractor final : public Extractor {
         return;
       }
     }
-    // "不对，是悠悠，乐乐是我侄子", "wait no, thursdays. tuesday is piano": after the value, a
+    // "不对，是鞍山，大连是我读研的地方", "wait no, wednesdays. monday is gym": after the value, a
     // clause about another value says where that one belongs: it is the value taken back
     if (out->size() > ts->turn_first && out->back().bare && ts->correcting) {
       if (auto other = extract::SubjectValue(clause, zh);
@@ -780,7 +780,7 @@ class RuleExtractor final : public Extractor {
     return content;
   }
 
-  // `old_value`: the value the user said is wrong ("not civic"), when they said it.
+  // `old_value`: the value the user said is wrong ("not mazda"), when they said it.
   void ApplyBareCorrection(const std::string& value, TurnState* ts, std::vector<Candidate>* out,
                            const std::string& old_value = "") {
     // The statement it corrects is still being read: it is replaced before anything is stored,

@@ -418,8 +418,8 @@ MemoryWriter::BareResolution MemoryWriter::ResolveBare(Planning& plan, const Can
       recent.push_back(std::move(item));
     }
   }
-  // Which recent memory is corrected: the one saying the value the user took back ("accord*
-  // not civic"); else, for a value of a shape a text can be searched for (a number, a
+  // Which recent memory is corrected: the one saying the value the user took back ("corolla*
+  // not mazda"); else, for a value of a shape a text can be searched for (a number, a
   // weekday), the newest one holding a value of that shape; else the newest.
   // When no recent memory says the value taken back ("Sunday, not Saturday" after a date the
   // weekday was resolved to), the newest is the one corrected, as for any other value.
