@@ -26,6 +26,8 @@ TEST(CasualTest, OneReadingSpellingsBecomeTheirStandardForm) {
   EXPECT_EQ(NormalizeCasualEn("been here 6 yrs, pls help u know"),
             "been here 6 years, please help you know");
   EXPECT_EQ(NormalizeCasualEn("IM TIRED"), "I'm TIRED");
+  EXPECT_EQ(NormalizeCasualEn("i gotta go, tryna sleep, dunno"),
+            "I have to go, trying to sleep, don't know");
 }
 
 TEST(CasualTest, AmbiguousSpellingsDigitsAndOtherWordsStayAsTyped) {
