@@ -89,6 +89,11 @@ TEST(ChangesTest, AValuelessChangeTakesTheClauseThatSaysItsValue) {
   EXPECT_EQ(c[0].slot, "user/location");
   EXPECT_NE(c[0].content.find("tacoma"), std::string::npos) << c[0].content;
   EXPECT_EQ(c[0].content.find("sister"), std::string::npos) << c[0].content;
+  // a change said without a subject or a verb reads as a sentence about the user
+  auto moved = Read("officially in Denver now, boxes everywhere");
+  ASSERT_FALSE(moved.empty());
+  EXPECT_EQ(moved[0].slot, "user/location");
+  EXPECT_TRUE(moved[0].content.starts_with("User is officially in Denver now")) << moved[0].content;
 }
 
 }  // namespace

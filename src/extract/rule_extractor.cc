@@ -577,6 +577,13 @@ class RuleExtractor final : public Extractor {
     }
     std::string content = Content(clause, view, ts->said, zh, /*dates=*/true);
     std::string undated = Content(clause, view, ts->said, zh, /*dates=*/false);
+    if (!zh && statements.size() == 1 && statements.front().subject == "user" &&
+        !statements.front().slot.empty()) {
+      // "officially in Denver now": the user's change said without a subject or a verb reads
+      // as a sentence about the user ("User is officially in Denver now")
+      content = WithUserAsSubject(content);
+      undated = WithUserAsSubject(undated);
+    }
     const bool needs_lead =
         implicit || std::any_of(statements.begin(), statements.end(),
                                 [](const Statement& st) { return st.elliptical; });
@@ -727,6 +734,22 @@ class RuleExtractor final : public Extractor {
       }
     }
     return st;
+  }
+
+  // "Officially in Denver now" → "User is officially in Denver now": a statement of the user's
+  // that starts with an adverb or a place word, not a verb. Anything else is returned as is.
+  static std::string WithUserAsSubject(const std::string& content) {
+    if (content.empty() || content.starts_with("User")) return content;
+    const std::string low = extract::LowerAscii(content);
+    for (std::string_view lead : {"officially", "in", "at", "back", "now", "here", "finally",
+                                  "currently", "still", "based", "home"}) {
+      if (extract::StartsWithWord(low, lead)) {
+        std::string out = content;
+        out[0] = static_cast<char>(std::tolower(static_cast<unsigned char>(out[0])));
+        return "User is " + out;
+      }
+    }
+    return content;
   }
 
   // The clause has "you" or "your" as a word: it speaks to the assistant.
