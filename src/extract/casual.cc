@@ -4,6 +4,7 @@
 #include <cctype>
 #include <unordered_map>
 
+#include "extract/clauses.h"
 #include "text/lexicon_data.h"
 #include "text/normalizer.h"
 #include "text/utf8.h"
@@ -30,12 +31,6 @@ bool WordChar(char ch) {
   return std::isalnum(c) || c == '\'' || c == '/' || c >= 0x80;
 }
 
-std::string Lower(std::string_view s) {
-  std::string out(s);
-  for (char& c : out) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
-  return out;
-}
-
 }  // namespace
 
 std::string NormalizeCasualEn(std::string_view text) {
@@ -58,10 +53,10 @@ std::string NormalizeCasualEn(std::string_view text) {
       i = e;
       continue;
     }
-    auto it = table.find(Lower(word));
+    auto it = table.find(LowerAscii(word));
     if (it == table.end() && word.ends_with('/')) {
       // "w/": the slash is the word's; "them/" is a word and a slash
-      it = table.find(Lower(word.substr(0, word.size() - 1)));
+      it = table.find(LowerAscii(word.substr(0, word.size() - 1)));
       if (it != table.end()) {
         out += it->second.empty() ? "" : it->second;
         out += '/';
@@ -172,7 +167,7 @@ std::string RolesAsStatements(std::string_view text, bool zh) {
     }
     return out;
   }
-  const std::string low = Lower(out);
+  const std::string low = LowerAscii(out);
   // "as a paralegal i …", "As an ER nurse, I …" (at the start of a sentence)
   for (std::string_view lead : {"as a ", "as an "}) {
     if (!low.starts_with(lead)) continue;
@@ -187,7 +182,7 @@ std::string RolesAsStatements(std::string_view text, bool zh) {
     if (std::count(role.begin(), role.end(), ' ') > 4) return out;
     // "as a kid i loved trains": a time of life, not a role held now
     for (std::string_view past : {"kid", "child", "teen", "teenager", "baby", "boy", "girl"}) {
-      if (Lower(role) == past) return out;
+      if (LowerAscii(role) == past) return out;
     }
     const size_t rest = out.compare(end, 2, ", ") == 0 ? end + 2 : end + 1;
     return "I am " + std::string(lead.substr(3)) + role + ". " + out.substr(rest);

@@ -521,10 +521,8 @@ class RuleExtractor final : public Extractor {
       // "got the keys!! a tiny studio in Tacoma": the change said no value; a clause with no
       // subject of its own right after it is where it is said
       std::string more = Content(clause, view, ts->said, zh, true);
-      if (!zh && !more.empty())
-        more[0] = static_cast<char>(std::tolower(static_cast<unsigned char>(more[0])));
       if (zh && more.starts_with("用户")) more.erase(0, std::string_view("用户").size());
-      if (!more.empty()) out->back().content += (zh ? "，" : "; ") + more;
+      if (!more.empty()) AppendDetail(std::move(more), zh, &out->back());
       // the change's own sentence may go on giving it detail; the next sentence said its value
       ts->open_change = ts->sentence_no == ts->open_change_sentence;
       return;
@@ -565,13 +563,9 @@ class RuleExtractor final : public Extractor {
         for (const std::string& e : view.ends) out->back().ends.push_back(e);
         // "they're brothers", "他教物理": detail of the statement before it
         if (elaboration && !correction && HasContent(view.text, zh)) {
-          std::string more = Content(clause, view, ts->said, zh, true);
-          if (!zh && !more.empty())
-            more[0] = static_cast<char>(std::tolower(static_cast<unsigned char>(more[0])));
-          out->back().content += (zh ? "，" : "; ") + more;
+          AppendDetail(Content(clause, view, ts->said, zh, true), zh, &out->back());
         }
-        ts->open_change = open_change && out->back().exclusive && out->back().value.empty() &&
-                          ts->sentence_no == ts->open_change_sentence;
+        KeepChangeOpen(open_change, *out, ts);
       }
       return;
     }
@@ -613,18 +607,13 @@ class RuleExtractor final : public Extractor {
          weak) &&
         out->size() > ts->turn_first && !correction) {
       std::string more = content;
-      if (!zh && !more.empty())
-        more[0] = static_cast<char>(std::tolower(static_cast<unsigned char>(more[0])));
       // "用户转学成功了，现在在上海同济": the subject is said once
       if (zh && more.starts_with("用户") && out->back().content.starts_with("用户")) {
         more.erase(0, std::string_view("用户").size());
       }
-      out->back().content += (zh ? "，" : "; ") + more;
+      AppendDetail(std::move(more), zh, &out->back());
       for (const std::string& e : view.ends) out->back().ends.push_back(e);
-      // "signed the lease and got the keys!! a studio in Tacoma": a detail of a change that
-      // still has no value leaves the value to come
-      ts->open_change = open_change && out->back().exclusive && out->back().value.empty() &&
-                        ts->sentence_no == ts->open_change_sentence;
+      KeepChangeOpen(open_change, *out, ts);
       return;
     }
     if (!ts->label.empty() &&
@@ -734,6 +723,21 @@ class RuleExtractor final : public Extractor {
       }
     }
     return st;
+  }
+
+  // `more` said of the statement before it, joined to its content ("User signed the lease; user
+  // got the keys"): an English detail goes on in lower case.
+  static void AppendDetail(std::string more, bool zh, Candidate* to) {
+    if (!zh && !more.empty())
+      more[0] = static_cast<char>(std::tolower(static_cast<unsigned char>(more[0])));
+    to->content += (zh ? "，" : "; ") + more;
+  }
+
+  // After a detail joined the last statement: "signed the lease and got the keys!! a studio in
+  // Tacoma": a change that still has no value, in its own sentence, leaves the value to come.
+  static void KeepChangeOpen(bool was_open, const std::vector<Candidate>& out, TurnState* ts) {
+    ts->open_change = was_open && out.back().exclusive && out.back().value.empty() &&
+                      ts->sentence_no == ts->open_change_sentence;
   }
 
   // "Officially in Denver now" → "User is officially in Denver now": a statement of the user's

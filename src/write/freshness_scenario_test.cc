@@ -133,44 +133,13 @@ TEST_F(FreshnessScenarioTest, ARestatementConfirmsTheFactAndAQuestionOffTopicCha
   }
 }
 
-}  // namespace
-}  // namespace engram
-
-namespace engram {
-namespace {
-
-using namespace testing_write;
-
 // A question names the kind ("what instrument…?", "做什么运动"); the user's statements name the
 // instance ("the ukulele", "羽毛球"): the kind's words find them (data/lexicon/*/topics.tsv), and
 // as kinds hold many values at once, a newer one does not outrank an older one.
-class KindScenarioTest : public WriterTest {
- protected:
-  void SetUp() override {
-    WriterTest::SetUp();
-    writer_ = std::make_unique<MemoryWriter>(engine_.get(), WriterOptions{});
-  }
-  void Say(const std::string& text) {
-    clock_.Advance(kDay);
-    auto out = writer_->Remember(alice_, {UserTurn(text, clock_.NowMs())});
-    ASSERT_TRUE(out.ok()) << out.status().ToString();
-  }
-  std::vector<SearchHit> Ask(const std::string& question) {
-    SearchQuery q;
-    q.text = question;
-    q.k = 5;
-    q.explain = true;
-    auto hits = engine_->Search(alice_, q);
-    EXPECT_TRUE(hits.ok()) << hits.status().ToString();
-    return hits.ok() ? *hits : std::vector<SearchHit>{};
-  }
-  std::unique_ptr<MemoryWriter> writer_;
-};
-
-TEST_F(KindScenarioTest, AQuestionAboutAKindFindsTheInstancesAndDemotesNone) {
-  Say("started learning the ukulele last year, loving it");
-  Say("i play tennis on weekends");
-  Say("started fencing this month");
+TEST_F(FreshnessScenarioTest, AQuestionAboutAKindFindsTheInstancesAndDemotesNone) {
+  Say("started learning the ukulele last year, loving it", 1);
+  Say("i play tennis on weekends", 1);
+  Say("started fencing this month", 1);
   const auto music = Ask("what instrument do I play?");
   ASSERT_FALSE(music.empty());
   EXPECT_NE(music[0].item.content.find("ukulele"), std::string::npos) << music[0].item.content;
@@ -186,10 +155,10 @@ TEST_F(KindScenarioTest, AQuestionAboutAKindFindsTheInstancesAndDemotesNone) {
   EXPECT_TRUE(fencing);
 }
 
-TEST_F(KindScenarioTest, ChineseKindsToo) {
-  Say("学吉他三年了 最近在死磕指弹");
-  Say("每周三晚上去打羽毛球");
-  Say("我对花生过敏");
+TEST_F(FreshnessScenarioTest, ChineseKindsToo) {
+  Say("学吉他三年了 最近在死磕指弹", 1);
+  Say("每周三晚上去打羽毛球", 1);
+  Say("我对花生过敏", 1);
   const auto music = Ask("我会什么乐器");
   ASSERT_FALSE(music.empty());
   EXPECT_NE(music[0].item.content.find("吉他"), std::string::npos) << music[0].item.content;

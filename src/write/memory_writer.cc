@@ -424,26 +424,27 @@ MemoryWriter::BareResolution MemoryWriter::ResolveBare(Planning& plan, const Can
   // When no recent memory says the value taken back ("Sunday, not Saturday" after a date the
   // weekday was resolved to), the newest is the one corrected, as for any other value.
   const bool searchable = extract::HasSearchableShape(c.value);
-  const bool named =
-      !c.ends.empty() && std::any_of(recent.begin(), recent.end(), [&](const MemoryItem& m) {
-        if (IsKeptTurn(m)) return false;
-        const std::string low = LowerCase(m.content);
-        return std::any_of(c.ends.begin(), c.ends.end(), [&](const std::string& e) {
-          return low.find(LowerCase(e)) != std::string::npos;
-        });
-      });
+  // The taken-back value each recent memory says, as written there ("" when none): read once.
+  std::vector<std::string> says(recent.size());
+  bool named = false;
+  for (size_t i = 0; i < recent.size() && !c.ends.empty(); ++i) {
+    if (IsKeptTurn(recent[i])) continue;
+    const std::string low = LowerCase(recent[i].content);
+    for (const std::string& e : c.ends) {
+      if (const size_t k = low.find(LowerCase(e)); k != std::string::npos) {
+        says[i] = recent[i].content.substr(k, e.size());
+        break;
+      }
+    }
+    named = named || !says[i].empty();
+  }
   std::string first_id;  // the newest memory, corrected by the turn when no value fits
-  for (const MemoryItem& item : recent) {
+  for (size_t i = 0; i < recent.size(); ++i) {
+    const MemoryItem& item = recent[i];
     if (IsKeptTurn(item)) continue;
     std::string old_value;
     if (named) {
-      const std::string low = LowerCase(item.content);
-      for (const std::string& e : c.ends) {
-        if (const size_t k = low.find(LowerCase(e)); k != std::string::npos) {
-          old_value = item.content.substr(k, e.size());
-          break;
-        }
-      }
+      old_value = says[i];
       if (old_value.empty()) continue;
     } else {
       // the item's value: an entity its text holds
