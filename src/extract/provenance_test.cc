@@ -3,6 +3,9 @@
 
 #include <gtest/gtest.h>
 
+#include "extract/extraction_test_util.h"
+#include "extract/third_person.h"
+
 namespace engram::extract {
 namespace {
 
@@ -41,6 +44,20 @@ TEST(ProvenanceTest, KeyTokensAreNamesAndNumbersAFactShouldKeep) {
 TEST(ProvenanceTest, SentencesSplitAtTheirEndsNotInsideNumbers) {
   EXPECT_EQ(Sentences("I moved to Denver. It's 3.5 hours away! 我很开心。真的"),
             (Words{"I moved to Denver", " It's 3.5 hours away", " 我很开心", "真的"}));
+}
+
+// Found by extractor_fuzzer: a date taken out from between two Latin words joined them into one
+// word nobody said.
+TEST(ProvenanceTest, ADateTakenOutFromBetweenTwoWordsLeavesThemApart) {
+  std::string storage;
+  ClauseInput zh = WithoutTime("和Anna昨天Lee去看牙医", true, testing_extract::kAt, &storage);
+  EXPECT_TRUE(zh.has_time);
+  EXPECT_EQ(zh.text, "和Anna Lee去看牙医");
+  EXPECT_TRUE(UnsaidWords(zh.text, "和Anna昨天Lee去看牙医").empty());
+  // Chinese on either side joins as it was said.
+  EXPECT_EQ(WithoutTime("我昨天去看牙医", true, testing_extract::kAt, &storage).text, "我去看牙医");
+  EXPECT_EQ(WithoutTime("I saw the dentist yesterday", false, testing_extract::kAt, &storage).text,
+            "I saw the dentist ");
 }
 
 }  // namespace

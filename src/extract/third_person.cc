@@ -42,8 +42,15 @@ ClauseInput WithoutTime(const std::string& clause, bool zh, TimestampMs now, std
         times[k].begin = times[k - 1].end;
       }
     }
+    // A date between two Latin words ("QQ昨天Qa") leaves a space: joined, they would make a
+    // word nobody said.
+    const auto word_char = [](char ch) {
+      return std::isalnum(static_cast<unsigned char>(ch)) != 0;
+    };
     for (auto it = times.rbegin(); it != times.rend(); ++it) {
-      storage->erase(it->begin, it->end - it->begin);
+      const bool joins = it->begin > 0 && it->end < storage->size() &&
+                         word_char((*storage)[it->begin - 1]) && word_char((*storage)[it->end]);
+      storage->replace(it->begin, it->end - it->begin, joins ? " " : "");
     }
     const TimeExpression& t = times.front();
     in.has_time = true;
