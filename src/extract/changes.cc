@@ -89,6 +89,10 @@ bool LeadsWithChange(std::string_view text, bool zh) {
   return false;
 }
 
+bool HasChangeCue(std::string_view text, bool zh) {
+  return Says(zh ? std::string(text) : SpacedWords(text), ListsFor(zh).cue, zh);
+}
+
 std::string ChangedAttribute(std::string_view text, bool zh) {
   const Lists& lists = ListsFor(zh);
   const std::string t = zh ? std::string(text) : SpacedWords(text);

@@ -18,4 +18,8 @@ std::string ChangedAttribute(std::string_view text, bool zh);
 // out"): a clause without a subject that leads with one speaks of the speaker.
 bool LeadsWithChange(std::string_view text, bool zh);
 
+// The text says something is new or different now (a `cue` of changes.tsv: "now", "switched",
+// "现在", "不再", …), whatever it is about.
+bool HasChangeCue(std::string_view text, bool zh);
+
 }  // namespace engram::extract

@@ -311,8 +311,10 @@ std::vector<Statement> MatchEnglishFrames(const ClauseView& c, MessageState* sta
     std::vector<Statement> out = f(c, t, s, state);
     if (out.empty()) continue;
     for (Statement& st : out) {
+      // A pet's name said with the pet as subject ("my cat is called Miso") is the user's pet,
+      // as "my cat's name is Miso" is.
       if (st.subject == "user" && s.who == Who::kPerson && st.slot.empty() &&
-          st.kind != Kind::kPartner) {
+          st.kind != Kind::kPartner && !(s.pet && st.kind == Kind::kPet)) {
         ForPerson(s, &st, "fact");
       }
     }

@@ -211,6 +211,7 @@ TEST(RuleExtractorEnTest, Pets) {
   EXPECT_EQ(c.entities, std::vector<std::string>{"Max"});
   EXPECT_EQ(One("I have two cats").slot, "user/pet:cat");
   EXPECT_EQ(One("My dog's name is Rex").slot, "user/pet:rex");
+  EXPECT_EQ(One("my cat is called Miso").slot, "user/pet:miso");  // not the cat's own slot
   Candidate adopted = One("3 days ago I adopted a kitten named Luna.");
   EXPECT_EQ(adopted.slot, "user/pet:luna");
   EXPECT_EQ(adopted.content, "On 2026-11-27 the user adopted a kitten named Luna");

@@ -26,10 +26,13 @@
 #include <string>
 
 #include "engram/extraction.h"
+#include "extract/changes.h"
 #include "extract/clauses.h"
 #include "text/analyzer.h"
 #include "text/find.h"
+#include "text/language.h"
 #include "text/normalizer.h"
+#include "text/utf8.h"
 
 namespace engram {
 namespace {
@@ -256,6 +259,48 @@ bool Keeps(std::string_view candidate, std::string_view stored) {
   return true;
 }
 
+std::string_view Key(std::string_view slot) {
+  const size_t colon = slot.find(':');
+  return colon == std::string_view::npos ? std::string_view() : slot.substr(colon + 1);
+}
+
+// A statement no frame typed that names the value a typed memory is keyed by ("花生我一口都不能碰"
+// after "我对花生过敏"; "Rufus is my dog, he's a beagle mix" after "my dog's name is Rufus")
+// speaks of that memory again, in whatever words: the neighbour it restates, or -1. Not when it
+// says something changed ("咖啡我现在能喝了") or speaks of someone else as well ("my son has it
+// too"), and not for keys that name a category rather than a value (user/favorite:歌手): the key
+// must be one of the memory's entities. Polarity is not compared: "不能碰" and "过敏" say the same.
+int NamedValue(const Candidate& c, const std::vector<Neighbour>& neighbours) {
+  if (!c.slot.empty() || c.correction || c.exclusive || !c.ends.empty()) return -1;
+  const bool zh = HasHan(c.content);
+  if (extract::HasChangeCue(c.content, zh)) return -1;
+  std::string text = " " + NormalizeForMatching(c.content) + " ";
+  for (char& ch : text) {
+    if (static_cast<unsigned char>(ch) < 0x80 && !std::isalnum(static_cast<unsigned char>(ch))) {
+      ch = ' ';
+    }
+  }
+  for (std::string_view other : {" too ", " also ", " as well ", "也"}) {
+    if (ContainsText(text, other)) return -1;
+  }
+  for (size_t i = 0; i < neighbours.size(); ++i) {
+    const MemoryItem& item = neighbours[i].item;
+    if (TopicSlot(item.slot)) continue;
+    const std::string key = NormalizeForMatching(Key(item.slot));
+    const bool cjk = HasHan(key);
+    if (key.empty() || (cjk ? CountCodepoints(key) < 2 : key.size() < 3)) continue;
+    const bool entity = std::any_of(item.entities.begin(), item.entities.end(),
+                                    [&](const std::string& e) { return NormalizeForMatching(e) == key; });
+    // a number it adds is news ("diagnosed when she was 6"): not a restatement
+    if (!entity || Digits(c.content) != Digits(item.content)) continue;
+    // English whole words: the text is padded with spaces, punctuation made spaces
+    if (cjk ? ContainsText(text, key) : ContainsText(text, " " + key + " ")) {
+      return static_cast<int>(i);
+    }
+  }
+  return -1;
+}
+
 std::string Percent(double similarity) {
   char buf[16];
   std::snprintf(buf, sizeof buf, "%.2f", similarity);
@@ -399,6 +444,11 @@ class RuleResolver final : public ConflictResolver {
       if (norms[i] == cand) {
         return Result_(WriteDecision::kNoop, static_cast<int>(i), "near-identical text");
       }
+    }
+    if (int t = NamedValue(candidate, neighbours); t >= 0) {
+      return Result_(WriteDecision::kNoop, t,
+                     "names \"" + std::string(Key(neighbours[t].item.slot)) + "\", the value of slot " +
+                         neighbours[t].item.slot + ": says it again");
     }
     for (size_t i = 0; i < neighbours.size(); ++i) {
       const Neighbour& n = neighbours[i];

@@ -203,5 +203,34 @@ TEST(RuleResolverTest, UnrelatedNeighboursAdd) {
   EXPECT_EQ(d.target, -1);
 }
 
+// A statement no frame typed that names the value a typed memory is keyed by says it again,
+// whatever its words and polarity; not when it says what changed, adds a number, speaks of
+// someone else too, or the key is a category rather than a value.
+TEST(RuleResolverTest, AnUntypedStatementNamingATypedMemorysValueSaysItAgain) {
+  Neighbour allergy = Near("用户对芒果过敏", 0.3, false);
+  allergy.item.slot = "user/allergy:芒果";
+  allergy.item.entities = {"芒果"};
+  DecisionResult d = Decide(Cand("芒果用户一口都不敢吃"), {allergy});
+  EXPECT_EQ(d.decision, WriteDecision::kNoop);
+  EXPECT_EQ(d.target, 0);
+  EXPECT_NE(d.reason.find("user/allergy:芒果"), std::string::npos) << d.reason;
+  EXPECT_NE(Decide(Cand("芒果用户现在能吃一点了"), {allergy}).decision, WriteDecision::kNoop);
+  EXPECT_NE(Decide(Cand("用户的女儿也对芒果过敏"), {allergy}).decision, WriteDecision::kNoop);
+
+  Neighbour pet = Near("User's cat is called Miso", 0.4, false);
+  pet.item.slot = "user/pet:miso";
+  pet.item.entities = {"Miso"};
+  EXPECT_EQ(Decide(Cand("Miso is their cat; she is a grey tabby"), {pet}).decision,
+            WriteDecision::kNoop);
+  EXPECT_NE(Decide(Cand("Miso turned 4 today"), {pet}).decision, WriteDecision::kNoop);
+  EXPECT_NE(Decide(Cand("User's sister has a cat like Misony"), {pet}).decision,
+            WriteDecision::kNoop);  // whole words only
+
+  Neighbour favorite = Near("用户最喜欢的歌手是周杰伦", 0.3, false);
+  favorite.item.slot = "user/favorite:歌手";
+  favorite.item.entities = {"周杰伦"};
+  EXPECT_NE(Decide(Cand("用户觉得这个歌手唱得一般"), {favorite}).decision, WriteDecision::kNoop);
+}
+
 }  // namespace
 }  // namespace engram
