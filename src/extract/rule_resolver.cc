@@ -289,8 +289,9 @@ int NamedValue(const Candidate& c, const std::vector<Neighbour>& neighbours) {
     const std::string key = NormalizeForMatching(Key(item.slot));
     const bool cjk = HasHan(key);
     if (key.empty() || (cjk ? CountCodepoints(key) < 2 : key.size() < 3)) continue;
-    const bool entity = std::any_of(item.entities.begin(), item.entities.end(),
-                                    [&](const std::string& e) { return NormalizeForMatching(e) == key; });
+    const bool entity =
+        std::any_of(item.entities.begin(), item.entities.end(),
+                    [&](const std::string& e) { return NormalizeForMatching(e) == key; });
     // a number it adds is news ("diagnosed when she was 6"): not a restatement
     if (!entity || Digits(c.content) != Digits(item.content)) continue;
     // English whole words: the text is padded with spaces, punctuation made spaces
@@ -447,8 +448,8 @@ class RuleResolver final : public ConflictResolver {
     }
     if (int t = NamedValue(candidate, neighbours); t >= 0) {
       return Result_(WriteDecision::kNoop, t,
-                     "names \"" + std::string(Key(neighbours[t].item.slot)) + "\", the value of slot " +
-                         neighbours[t].item.slot + ": says it again");
+                     "names \"" + std::string(Key(neighbours[t].item.slot)) +
+                         "\", the value of slot " + neighbours[t].item.slot + ": says it again");
     }
     for (size_t i = 0; i < neighbours.size(); ++i) {
       const Neighbour& n = neighbours[i];
