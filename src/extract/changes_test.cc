@@ -94,6 +94,12 @@ TEST(ChangesTest, AValuelessChangeTakesTheClauseThatSaysItsValue) {
   ASSERT_FALSE(moved.empty());
   EXPECT_EQ(moved[0].slot, "user/location");
   EXPECT_TRUE(moved[0].content.starts_with("User is officially in Denver now")) << moved[0].content;
+  // with no name in it either: the change is what makes it the speaker's
+  auto job = Read("passed the boards!! officially a pharmacist now");
+  ASSERT_EQ(job.size(), 2u);
+  EXPECT_EQ(job[1].slot, "user/job");
+  EXPECT_EQ(job[1].content, "User is officially a pharmacist now");
+  EXPECT_TRUE(Read("a pharmacist now").empty());  // no change said first: whose?
 }
 
 }  // namespace

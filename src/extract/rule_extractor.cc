@@ -695,8 +695,12 @@ class RuleExtractor final : public Extractor {
             : extract::StartsWithWord(extract::LowerAscii(clause), "you") || SaysYou(view.text))) {
       return std::nullopt;
     }
+    // "officially a pharmacist now": no subject and no name, but it leads with a change of one
+    // of the speaker's attributes
+    const bool leads_change = subject.empty() && extract::LeadsWithChange(view.text, zh) &&
+                              !extract::ChangedAttribute(view.text, zh).empty();
     const bool about = !subject.empty() || !view.reporter.empty();
-    if (!about && !NamesSomething(view.text, zh) && !facts) return std::nullopt;
+    if (!about && !NamesSomething(view.text, zh) && !facts && !leads_change) return std::nullopt;
     Statement st;
     st.kind = subject.empty() || subject == "user" ? Kind::kGeneric : Kind::kPersonFact;
     // "" marks a statement about the world, not about the user or anyone they know
