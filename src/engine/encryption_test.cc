@@ -189,8 +189,13 @@ TEST_F(EncryptionTest, ATamperedSealedSnapshotIsRebuiltNotTrusted) {
   ASSERT_TRUE(std::filesystem::exists(snapshot));
   {
     std::fstream f(snapshot, std::ios::in | std::ios::out | std::ios::binary);
+    // flipped, not overwritten: a fixed byte may be the one already there
+    f.seekg(5000);
+    char c = 0;
+    f.read(&c, 1);
     f.seekp(5000);
-    f.write("\x01", 1);
+    c = static_cast<char>(c ^ 0x5a);
+    f.write(&c, 1);
   }
   auto engine = Open(path, key_);
   ASSERT_NE(engine, nullptr);

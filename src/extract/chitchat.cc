@@ -7,6 +7,7 @@
 #include <string>
 #include <vector>
 
+#include "extract/lexicon.h"
 #include "text/find.h"
 #include "text/lexicon_data.h"
 #include "text/normalizer.h"
@@ -204,6 +205,106 @@ std::string_view ChitChatKind(std::string_view text) {
     if (!CoverChinese(run.text, &kind)) return "";
   }
   if (!flush_words()) return "";
+  return kind;
+}
+
+std::string_view ReplyChitChatKind(std::string_view text) {
+  constexpr size_t kMaxWords = 8, kMaxOtherWords = 4, kMaxChars = 16, kMaxOtherChars = 6;
+  std::string normalized = NormalizeForMatching(text);
+  for (size_t k = normalized.find("’"); k != std::string::npos; k = normalized.find("’", k)) {
+    normalized.replace(k, 3, "'");
+  }
+  // A name: a capitalized word that is not the text's first ("thanks, Anna said so").
+  {
+    const std::vector<Run> raw = Runs(text);
+    for (size_t r = 1; r < raw.size(); ++r) {
+      const auto c = static_cast<unsigned char>(raw[r].text[0]);
+      if (raw[r].script == Script::kLatin && c >= 'A' && c <= 'Z' && raw[r].text != "I") {
+        return "";
+      }
+    }
+  }
+  // health and safety are never small talk ("ok, allergic to cats too")
+  if (extract::HasHealthCue(normalized) || extract::CriticalCue(normalized)) return "";
+  std::vector<std::string> words;
+  std::string cjk;
+  for (const Run& run : Runs(normalized)) {
+    if (run.script == Script::kDigit) return "";
+    if (run.script == Script::kLatin) words.push_back(FoldWord(run.text));
+    if (run.script == Script::kCjk) cjk += run.text;
+  }
+  if (words.size() > kMaxWords || CountCodepoints(cjk) > kMaxChars) return "";
+  if (words.empty() && cjk.empty()) return "";
+  static constexpr std::array<std::string_view, 15> kOwnWords = {
+      "i", "i'm", "im", "i've", "ive", "i'd", "i'll", "my", "mine", "myself", "we", "we're", "our",
+      "ours", "us"};
+  for (const std::string& w : words) {
+    if (std::find(kOwnWords.begin(), kOwnWords.end(), w) != kOwnWords.end()) return "";
+    if (!extract::RelationKey(w).empty()) return "";
+  }
+  for (std::string_view own : {"我", "咱", "俺"}) {
+    if (ContainsText(cjk, own)) return "";
+  }
+  std::string_view kind;
+  size_t other_words = 0;
+  for (size_t i = 0; i < words.size();) {
+    size_t best = 0;
+    std::string_view best_kind;
+    for (const Phrase& p : EnglishPhrases()) {
+      size_t n = 0, at = 0;
+      bool ok = true;
+      while (at <= p.text.size()) {
+        size_t sp = p.text.find(' ', at);
+        if (sp == std::string_view::npos) sp = p.text.size();
+        if (i + n >= words.size() || !SameWord(words[i + n], p.text.substr(at, sp - at))) {
+          ok = false;
+          break;
+        }
+        ++n;
+        at = sp + 1;
+      }
+      if (ok && n > best) best = n, best_kind = p.kind;
+    }
+    if (best == 0) {
+      ++other_words;
+      ++i;
+      continue;
+    }
+    if (kind.empty() || kind == kFiller) kind = best_kind;
+    i += best;
+  }
+  size_t other_chars = 0;
+  for (size_t i = 0; i < cjk.size();) {
+    size_t best = 0;
+    std::string_view best_kind;
+    for (const Phrase& p : ChinesePhrases()) {
+      if (p.text.size() > best && std::string_view(cjk).substr(i, p.text.size()) == p.text) {
+        best = p.text.size();
+        best_kind = p.kind;
+      }
+    }
+    if (best == 0) {
+      ++other_chars;
+      NextCodepoint(cjk, &i);
+      continue;
+    }
+    if (kind.empty() || kind == kFiller) kind = best_kind;
+    i += best;
+  }
+  // a relation of two or three characters anywhere (老公, 女儿, 外婆)
+  std::vector<size_t> starts;
+  for (size_t i = 0; i < cjk.size(); NextCodepoint(cjk, &i)) starts.push_back(i);
+  starts.push_back(cjk.size());
+  for (size_t a = 0; a < starts.size(); ++a) {
+    for (size_t n : {2u, 3u}) {
+      if (a + n >= starts.size()) continue;
+      const std::string_view w = std::string_view(cjk).substr(starts[a], starts[a + n] - starts[a]);
+      if (!extract::RelationKey(w).empty()) return "";
+    }
+  }
+  if (kind.empty() || kind == kFiller) return "";
+  if (other_words > kMaxOtherWords || other_chars > kMaxOtherChars) return "";
+  if (other_words == 0 && other_chars == 0) return "";  // all phrases: ChitChatKind's case
   return kind;
 }
 

@@ -16,4 +16,14 @@ std::string_view ChitChatKind(std::string_view text);
 
 inline bool IsChitChat(std::string_view text) { return !ChitChatKind(text).empty(); }
 
+// A short reply about the assistant's last answer that also holds words no phrase lists ("thx
+// that worked!!", "can u redo that but more casual", "换个说法呗 太官方了"): the kind of the
+// chit-chat phrase it holds, or empty. Read structurally, not by list: at most eight words (or
+// sixteen Chinese characters), at least one phrase of a kind other than filler, at most four
+// other words (or six characters), and nothing that makes it about someone: no first person
+// as subject or owner ("I", "my", "we", "我", "咱"; "got me" is fine), no digit, no name
+// (a capitalized word past the first), no relation ("the kids", "老公"). The write path asks
+// it only of a turn that gave no statement, so "lol allergic to cats too" is kept.
+std::string_view ReplyChitChatKind(std::string_view text);
+
 }  // namespace engram

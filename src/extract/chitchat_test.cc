@@ -86,5 +86,29 @@ TEST(ChitChatTest, CasualReactionsAndWithdrawnRequestsAreNotKept) {
   }
 }
 
+// A short reply about the last answer with words no phrase lists is read by its shape: a
+// chit-chat phrase, a few other words, nothing that makes it about someone.
+TEST(ChitChatTest, AShortReplyAboutTheLastAnswerIsReadByItsShape) {
+  EXPECT_EQ(ReplyChitChatKind("ty that fixed it!!"), "thanks");
+  EXPECT_EQ(ReplyChitChatKind("hahaha ok that one was good"), "laughter");
+  EXPECT_EQ(ReplyChitChatKind("pls make it sound less stiff"), "followup");
+  EXPECT_EQ(ReplyChitChatKind("再短一点呗 有点啰嗦"), "followup");
+  for (const char* text : {
+           "thanks",                                     // all phrases: ChitChatKind's case
+           "lol my dog does that too",                   // first person
+           "haha we tried that last year",               // first person
+           "ok thanks, Anna loved it",                   // a name
+           "thanks, it fixed 2 bugs",                    // a number
+           "lol the kids are driving me nuts",           // a relation
+           "哈哈 老公也这么说",                          // a relation
+           "哈哈 我也是",                                // first person
+           "ok, allergic to cats too",                   // health
+           "haha that was the exact same thing that happened at the office party",  // long
+           "the meeting moved to friday",                // no chit-chat phrase
+       }) {
+    EXPECT_EQ(ReplyChitChatKind(text), "") << text;
+  }
+}
+
 }  // namespace
 }  // namespace engram

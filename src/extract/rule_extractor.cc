@@ -7,12 +7,14 @@
 // third_person.h. See README.md for what it covers.
 #include <algorithm>
 #include <cctype>
+#include <set>
 #include <string>
 #include <utility>
 
 #include "engram/extraction.h"
 #include "extract/casual.h"
 #include "extract/changes.h"
+#include "extract/chitchat.h"
 #include "extract/clauses.h"
 #include "extract/corrections.h"
 #include "extract/frames.h"
@@ -327,6 +329,14 @@ class RuleExtractor final : public Extractor {
         ReadClause(piece, question, correction && corrected, &ts, out);
       }
     }
+    // "换个说法呗 太官方了": a short reply about the last answer (extract/chitchat.h) whose
+    // clauses no frame typed is said to the assistant, not about the user.
+    const auto from = out->begin() + static_cast<std::ptrdiff_t>(ts.turn_first);
+    if (from != out->end() && std::all_of(from, out->end(), [](const Candidate& c) {
+          return c.slot.empty() && !c.valid_from && !c.correction && c.ends.empty();
+        }) && !ReplyChitChatKind(turn.content).empty()) {
+      out->erase(from, out->end());
+    }
   }
 
   void ReadClause(const extract::Piece& piece, bool question, bool correction, TurnState* ts,
@@ -438,6 +448,7 @@ class RuleExtractor final : public Extractor {
       return;
     }
     clause = zh ? extract::TakeEndsZh(clause, &view.ends) : extract::TakeEndsEn(clause, &view.ends);
+    if (!zh && !piece.inherited) clause = WithStateSubjectEn(clause);
     std::string own = clause;  // the clause without a subject the splitter carried over
     if (piece.inherited && zh && own.starts_with("我")) own.erase(0, 3);
     if (piece.inherited && !zh && own.starts_with("I ")) own.erase(0, 2);
@@ -663,7 +674,22 @@ class RuleExtractor final : public Extractor {
     const size_t sp = low.find(' ');
     const std::string first = low.substr(0, sp);
     if (first.size() > 4 && first.ends_with("ing") && first != "thing") return "I am " + clause;
+
     return "I " + clause;
+  }
+
+  // "allergic to cats", "originally from Ohio": a clause with no subject that starts with a
+  // state people say of themselves (predicates.tsv) is the speaker's: "I am allergic to cats".
+  static std::string WithStateSubjectEn(const std::string& clause) {
+    static const std::set<std::string> kStates = [] {
+      std::set<std::string> out;
+      for (const auto& [key, words] : LexiconEntries("en/predicates.tsv")) {
+        if (key == "be") out.insert(words.begin(), words.end());
+      }
+      return out;
+    }();
+    const std::string low = extract::LowerAscii(clause);
+    return kStates.contains(low.substr(0, low.find(' '))) ? "I am " + clause : clause;
   }
 
   static std::string ForPatternsZh(const std::string& text) {

@@ -200,6 +200,12 @@ TEST(RuleExtractorEnTest, AllergiesAndHealth) {
   Candidate none = One("I'm not allergic to anything");
   EXPECT_EQ(none.content, "User is not allergic to anything");
   EXPECT_FALSE(none.slot.starts_with("user/allergy"));
+  // a state said with no subject is the speaker's (data/lexicon/en/predicates.tsv)
+  Candidate typed = One("allergic to shellfish btw");
+  EXPECT_EQ(typed.slot, "user/allergy:shellfish");
+  EXPECT_EQ(typed.content, "User is allergic to shellfish");
+  EXPECT_EQ(One("lactose intolerant, so no dairy").slot, "user/health:lactose intolerance");
+  EXPECT_EQ(One("originally from ohio").slot, "user/hometown");
 }
 
 TEST(RuleExtractorEnTest, Pets) {

@@ -107,9 +107,15 @@ TEST_F(SnapshotTest, CorruptSnapshotIsDetectedAndRebuilt) {
   }
   {
     std::fstream f(SnapshotFile(), std::ios::in | std::ios::out | std::ios::binary);
-    f.seekp(static_cast<std::streamoff>(fs::file_size(SnapshotFile()) / 2));
-    f.put('\x5a');
-    f.put('\xa5');
+    // flipped, not overwritten: fixed bytes may be the ones already there
+    const auto at = static_cast<std::streamoff>(fs::file_size(SnapshotFile()) / 2);
+    char bytes[2] = {0, 0};
+    f.seekg(at);
+    f.read(bytes, 2);
+    bytes[0] = static_cast<char>(bytes[0] ^ 0x5a);
+    bytes[1] = static_cast<char>(bytes[1] ^ 0xa5);
+    f.seekp(at);
+    f.write(bytes, 2);
   }
   {
     auto engine = Open();

@@ -231,6 +231,25 @@ Result<RememberResult> MemoryWriter::Remember(const Scope& scope, const std::vec
   }
   result.extractor = failure.empty() ? extraction.extractor : "raw";
   result.extraction_error = failure;
+  // A short reply about the last answer that no list covers whole ("thx that worked!!") and
+  // that gave no statement is chit-chat too (extract/chitchat.h).
+  if (failure.empty()) {
+    for (size_t i = 0; i < input.turns.size(); ++i) {
+      if (!keep[i]) continue;
+      const bool stated =
+          std::any_of(extraction.candidates.begin(), extraction.candidates.end(),
+                      [&](const Candidate& c) {
+                        return std::find(c.turn_indexes.begin(), c.turn_indexes.end(), i) !=
+                               c.turn_indexes.end();
+                      });
+      if (stated) continue;
+      if (std::string_view kind = ReplyChitChatKind(input.turns[i].content); !kind.empty()) {
+        keep[i] = false;
+        result.skipped.push_back(
+            {i, "chit-chat (" + std::string(kind) + "): a short reply about the last answer"});
+      }
+    }
+  }
   // The entity graph (issue 39): what each kept turn states, from the model's candidates when
   // it gave any, else from the rules; each candidate then gets its share.
   std::vector<GraphFacts> turn_graphs(input.turns.size());
