@@ -236,12 +236,11 @@ Result<RememberResult> MemoryWriter::Remember(const Scope& scope, const std::vec
   if (failure.empty()) {
     for (size_t i = 0; i < input.turns.size(); ++i) {
       if (!keep[i]) continue;
-      const bool stated =
-          std::any_of(extraction.candidates.begin(), extraction.candidates.end(),
-                      [&](const Candidate& c) {
-                        return std::find(c.turn_indexes.begin(), c.turn_indexes.end(), i) !=
-                               c.turn_indexes.end();
-                      });
+      const bool stated = std::any_of(
+          extraction.candidates.begin(), extraction.candidates.end(), [&](const Candidate& c) {
+            return std::find(c.turn_indexes.begin(), c.turn_indexes.end(), i) !=
+                   c.turn_indexes.end();
+          });
       if (stated) continue;
       if (std::string_view kind = ReplyChitChatKind(input.turns[i].content); !kind.empty()) {
         keep[i] = false;
