@@ -332,9 +332,12 @@ class RuleExtractor final : public Extractor {
     // "换个说法呗 太官方了": a short reply about the last answer (extract/chitchat.h) whose
     // clauses no frame typed is said to the assistant, not about the user.
     const auto from = out->begin() + static_cast<std::ptrdiff_t>(ts.turn_first);
-    if (from != out->end() && std::all_of(from, out->end(), [](const Candidate& c) {
-          return c.slot.empty() && !c.valid_from && !c.correction && c.ends.empty();
-        }) && !ReplyChitChatKind(turn.content).empty()) {
+    if (from != out->end() &&
+        std::all_of(from, out->end(),
+                    [](const Candidate& c) {
+                      return c.slot.empty() && !c.valid_from && !c.correction && c.ends.empty();
+                    }) &&
+        !ReplyChitChatKind(turn.content).empty()) {
       out->erase(from, out->end());
     }
   }
