@@ -94,17 +94,17 @@ TEST(ChitChatTest, AShortReplyAboutTheLastAnswerIsReadByItsShape) {
   EXPECT_EQ(ReplyChitChatKind("pls make it sound less stiff"), "followup");
   EXPECT_EQ(ReplyChitChatKind("再短一点呗 有点啰嗦"), "followup");
   for (const char* text : {
-           "thanks",                                     // all phrases: ChitChatKind's case
-           "lol my dog does that too",                   // first person
-           "haha we tried that last year",               // first person
-           "ok thanks, Anna loved it",                   // a name
-           "thanks, it fixed 2 bugs",                    // a number
-           "lol the kids are driving me nuts",           // a relation
-           "哈哈 老公也这么说",                          // a relation
-           "哈哈 我也是",                                // first person
-           "ok, allergic to cats too",                   // health
+           "thanks",                            // all phrases: ChitChatKind's case
+           "lol my dog does that too",          // first person
+           "haha we tried that last year",      // first person
+           "ok thanks, Anna loved it",          // a name
+           "thanks, it fixed 2 bugs",           // a number
+           "lol the kids are driving me nuts",  // a relation
+           "哈哈 老公也这么说",                 // a relation
+           "哈哈 我也是",                       // first person
+           "ok, allergic to cats too",          // health
            "haha that was the exact same thing that happened at the office party",  // long
-           "the meeting moved to friday",                // no chit-chat phrase
+           "the meeting moved to friday",  // no chit-chat phrase
        }) {
     EXPECT_EQ(ReplyChitChatKind(text), "") << text;
   }
