@@ -60,5 +60,14 @@ TEST(ProvenanceTest, ADateTakenOutFromBetweenTwoWordsLeavesThemApart) {
             "I saw the dentist ");
 }
 
+// Found by extractor_fuzzer: a subject carried over onto a clause, both ending and starting with
+// a Latin letter, joined into a word nobody said ("老公 d" + "d").
+TEST(ProvenanceTest, ASubjectCarriedOntoAClauseStaysApartFromItsFirstWord) {
+  const std::string said = "我老公 d ,d";
+  for (const Candidate& c : testing_extract::Extract(said)) {
+    EXPECT_TRUE(UnsaidWords(c.content, said).empty()) << c.content;
+  }
+}
+
 }  // namespace
 }  // namespace engram::extract

@@ -474,13 +474,13 @@ class RuleExtractor final : public Extractor {
       bool changed = false;
       if (piece.inherited && clause.starts_with("我") && !ts->subject.empty() &&
           ts->subject != "我" && ts->subject_key != "user") {
-        clause = ts->subject + clause.substr(3);
+        clause = JoinWords(ts->subject, clause.substr(3));
         changed = true;
       }
       // A clause with no subject continues the one before: "儿子转学了，现在在育才小学".
       const std::string own_subject = changed ? extract::ChineseSubject(clause).text : first.text;
       if (own_subject.empty() && !ts->subject.empty() && !IsElaboration(clause, zh)) {
-        clause = ts->subject + clause;
+        clause = JoinWords(ts->subject, clause);
         implicit = changed = true;
       } else if (implicit) {
         clause = "我" + clause;
@@ -657,6 +657,14 @@ class RuleExtractor final : public Extractor {
       if (ts->open_change) ts->open_change_sentence = ts->sentence_no;
     }
     ts->type_hint.reset();
+  }
+
+  // a + b, with a space where both sides are Latin letters or digits: "老公 d" and "d" would
+  // otherwise make a word nobody said
+  static std::string JoinWords(const std::string& a, const std::string& b) {
+    const auto word = [](char ch) { return std::isalnum(static_cast<unsigned char>(ch)) != 0; };
+    if (!a.empty() && !b.empty() && word(a.back()) && word(b.front())) return a + " " + b;
+    return a + b;
   }
 
   // "been here about 5 years" → "I have been here …"; "getting used to it" → "I am getting …".
