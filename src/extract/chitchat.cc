@@ -236,8 +236,8 @@ std::string_view ReplyChitChatKind(std::string_view text) {
   if (words.size() > kMaxWords || CountCodepoints(cjk) > kMaxChars) return "";
   if (words.empty() && cjk.empty()) return "";
   static constexpr std::array<std::string_view, 15> kOwnWords = {
-      "i", "i'm", "im", "i've", "ive", "i'd", "i'll", "my", "mine", "myself", "we", "we're", "our",
-      "ours", "us"};
+      "i",    "i'm",    "im", "i've",  "ive", "i'd",  "i'll", "my",
+      "mine", "myself", "we", "we're", "our", "ours", "us"};
   for (const std::string& w : words) {
     if (std::find(kOwnWords.begin(), kOwnWords.end(), w) != kOwnWords.end()) return "";
     if (!extract::RelationKey(w).empty()) return "";
