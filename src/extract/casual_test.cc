@@ -226,5 +226,22 @@ TEST(CasualTest, ACorrectionsOwnTalkIsNoFact) {
   }
 }
 
+// A typo correction fixes the word spelled almost like it; a correction may say its value first.
+TEST(CasualTest, ATypoCorrectionFindsTheWordSpelledAlmostAlike) {
+  EXPECT_EQ(NearSpelling("User's boss is karen Whitfield", "whitford"), "Whitfield");
+  EXPECT_EQ(NearSpelling("用户的领导叫王建国", "王建华"), "王建国");
+  EXPECT_EQ(NearSpelling("User's boss is karen whitford", "whitford"), "");  // the same
+  EXPECT_EQ(NearSpelling("User's boss is karen Smith", "whitford"), "");
+  EXPECT_EQ(NearSpelling("User lives in Boston", "Bosnia"), "");  // half the letters changed
+  EXPECT_EQ(NearSpelling("用户养了一只猫", "美短"), "");          // two characters: too short
+  EXPECT_TRUE(IsValueFirstCorrection("是美短，不是英短", true));
+  EXPECT_TRUE(IsValueFirstCorrection("王建华，打错字了", true));
+  EXPECT_TRUE(IsValueFirstCorrection("Lincoln High, not Roosevelt", false));
+  EXPECT_FALSE(IsValueFirstCorrection("我喜欢猫，不是狗", true));  // a subject: a statement
+  EXPECT_FALSE(IsValueFirstCorrection("I like cats, not dogs", false));
+  EXPECT_FALSE(IsValueFirstCorrection("we went to the lake house last summer, not the beach",
+                                      false));  // long
+}
+
 }  // namespace
 }  // namespace engram::extract

@@ -89,6 +89,49 @@ bool LeadsWithChange(std::string_view text, bool zh) {
   return false;
 }
 
+std::string CityIn(std::string_view text, bool zh) {
+  const Lists& lists = ListsFor(zh);
+  if (zh) {
+    size_t best = std::string_view::npos;
+    std::string found;
+    for (const std::string& c : lists.cities) {  // the first named, the longest there
+      const size_t k = text.find(c);
+      if (k != std::string_view::npos && (k < best || (k == best && c.size() > found.size()))) {
+        best = k;
+        found = c;
+      }
+    }
+    return found;
+  }
+  // SpacedWords keeps one byte per letter and turns each other run into one space: map its
+  // offsets back to the text's
+  std::string spaced = " ";
+  std::vector<size_t> at = {0};
+  for (size_t i = 0; i < text.size(); ++i) {
+    const auto c = static_cast<unsigned char>(text[i]);
+    if (std::isalnum(c) || c == '\'' || c == '-' || c >= 0x80) {
+      spaced += static_cast<char>(std::tolower(c));
+      at.push_back(i);
+    } else if (spaced.back() != ' ') {
+      spaced += ' ';
+      at.push_back(i);
+    }
+  }
+  spaced += ' ';
+  at.push_back(text.size());
+  size_t best = std::string::npos, len = 0;
+  for (const std::string& c : lists.cities) {  // padded: " toledo "
+    const size_t k = spaced.find(c);
+    if (k != std::string::npos && (k < best || (k == best && c.size() > len))) {
+      best = k;
+      len = c.size();
+    }
+  }
+  if (best == std::string::npos) return "";
+  const size_t from = at[best + 1], to = at[best + len - 2] + 1;
+  return std::string(text.substr(from, to - from));
+}
+
 bool HasChangeCue(std::string_view text, bool zh) {
   return Says(zh ? std::string(text) : SpacedWords(text), ListsFor(zh).cue, zh);
 }

@@ -18,6 +18,10 @@ std::string ChangedAttribute(std::string_view text, bool zh);
 // out"): a clause without a subject that leads with one speaks of the speaker.
 bool LeadsWithChange(std::string_view text, bool zh);
 
+// The first city of places.tsv the text names, as the text writes it ("Toledo" in "User grew up
+// in Toledo"); "" when none. English whole words, case-insensitively; Chinese substrings.
+std::string CityIn(std::string_view text, bool zh);
+
 // The text says something is new or different now (a `cue` of changes.tsv: "now", "switched",
 // "现在", "不再", …), whatever it is about.
 bool HasChangeCue(std::string_view text, bool zh);

@@ -27,9 +27,9 @@ TEST(ChangesTest, ACityWithACueIsWhereTheUserLivesUnlessItIsATrip) {
   EXPECT_EQ(ChangedAttribute("officially in Denver now", false), "location");
   EXPECT_EQ(ChangedAttribute("现在在上海出差", true), "");
   EXPECT_EQ(ChangedAttribute("in Chicago now for a conference", false), "");
-  EXPECT_EQ(ChangedAttribute("我现在在深圳的腾讯上班", true), "employer");         // work words win
-  EXPECT_EQ(ChangedAttribute("I love Denver", false), "");                         // no cue
-  EXPECT_EQ(ChangedAttribute("the weather in lafayette is nice now", false), "");  // whole words
+  EXPECT_EQ(ChangedAttribute("我现在在深圳的腾讯上班", true), "employer");  // work words win
+  EXPECT_EQ(ChangedAttribute("I love Denver", false), "");                  // no cue
+  EXPECT_EQ(ChangedAttribute("the weather at laurel park is nice now", false), "");  // whole words
 }
 
 TEST(ChangesTest, NoCueTwoAttributesOrAWordInsideAnotherNameNone) {
@@ -100,6 +100,16 @@ TEST(ChangesTest, AValuelessChangeTakesTheClauseThatSaysItsValue) {
   EXPECT_EQ(job[1].slot, "user/job");
   EXPECT_EQ(job[1].content, "User is officially a pharmacist now");
   EXPECT_TRUE(Read("a pharmacist now").empty());  // no change said first: whose?
+}
+
+// The first city a text names, as the text writes it; whole English words only.
+TEST(ChangesTest, CityInGivesTheCityAsWritten) {
+  EXPECT_EQ(CityIn("User grew up in Toledo, Ohio", false), "Toledo");
+  EXPECT_EQ(CityIn("moved from salt lake city to boise", false), "salt lake city");
+  EXPECT_EQ(CityIn("no wait, Dayton", false), "Dayton");
+  EXPECT_EQ(CityIn("the weather at laurel park is nice", false), "");
+  EXPECT_EQ(CityIn("用户老家在鞍山", true), "鞍山");
+  EXPECT_EQ(CityIn("用户喜欢吃饺子", true), "");
 }
 
 }  // namespace

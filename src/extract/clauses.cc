@@ -71,14 +71,46 @@ std::string LowerAscii(std::string_view s) {
   return out;
 }
 
+bool IsValueFirstCorrection(std::string_view sentence, bool zh) {
+  if (zh) {
+    // "是美短，不是英短", "三只，不是两只": a short value with no subject, then the one it is not
+    const size_t comma = sentence.find("，");
+    if (comma == std::string_view::npos || comma > 18) return false;
+    // "王建华，打错字了": the value, then the slip named
+    const std::string_view rest = sentence.substr(comma + 3);
+    const bool slip =
+        rest.size() <= 24 && (ContainsText(rest, "错") || ContainsText(rest, "口误") ||
+                              ContainsText(rest, "手滑") || ContainsText(rest, "搞混"));
+    if (!rest.starts_with("不是") && !slip) return false;
+    const std::string_view value = sentence.substr(0, comma);
+    for (std::string_view subject : {"我", "你", "他", "她", "它", "这", "那"}) {
+      if (ContainsText(value, subject)) return false;
+    }
+    return !value.empty();
+  }
+  // "Lincoln High, not Roosevelt": a short value, then the one it is not
+  const std::string low = LowerAscii(sentence);
+  const size_t comma = low.find(", not ");
+  if (comma == std::string::npos || comma == 0 ||
+      std::count(low.begin(), low.begin() + static_cast<std::ptrdiff_t>(comma), ' ') > 2) {
+    return false;
+  }
+  const std::string lead = low.substr(0, std::min(low.find(' '), comma));
+  static constexpr std::array<std::string_view, 14> kSubjects = {"i",    "i'm",  "he", "she", "it",
+                                                                 "it's", "they", "we", "you", "my",
+                                                                 "that", "this", "so", "and"};
+  return std::find(kSubjects.begin(), kSubjects.end(), lead) == kSubjects.end();
+}
+
 bool IsCorrection(std::string_view sentence, bool zh) {
   if (zh) {
-    for (std::string_view m : {"不对", "说错了", "我是说", "更正", "纠正", "应该是", "我的意思是",
-                               "说错", "搞错了", "打错了", "记错了", "哦不", "啊不", "不是，",
-                               "不是,", "口误", "写错了", "弄错了", "搞混"}) {
+    for (std::string_view m : {"不对", "我是说", "更正",   "纠正",  "应该是", "我的意思是", "说错",
+                               "搞错", "打错",   "记错",   "写错",  "弄错",   "看错",       "听错",
+                               "哦不", "啊不",   "不是，", "不是,", "口误",   "搞混"}) {
       if (ContainsText(sentence, m)) return true;
     }
-    return sentence.starts_with("其实") || sentence.starts_with("不是");
+    return sentence.starts_with("其实") || sentence.starts_with("不是") ||
+           IsValueFirstCorrection(sentence, zh);
   }
   std::string low = LowerAscii(sentence);
   for (std::string_view m : {"actually", "correction", "i meant", "sorry, i", "oops", "to correct",
@@ -93,6 +125,17 @@ bool IsCorrection(std::string_view sentence, bool zh) {
     if (first.ends_with(" actually") && std::count(first.begin(), first.end(), ' ') <= 3) {
       return true;
     }
+    // "4 actually forgot one": a number with "actually" right after it
+    const size_t sp = low.find(' ');
+    if (sp != std::string::npos && sp > 0 && std::isdigit(static_cast<unsigned char>(low[0])) &&
+        StartsWithWord(std::string_view(low).substr(sp + 1), "actually")) {
+      return true;
+    }
+  }
+  if (IsValueFirstCorrection(sentence, zh)) return true;
+  // "jefferson elementary i mean": the marker after the value ends the clause
+  for (std::string_view m : {" i mean", " i meant", " my bad"}) {
+    if (low.ends_with(m)) return true;
   }
   if (low.size() <= 16) {
     // a clause that is only a marker: "sorry", "no", "wait", "oops"

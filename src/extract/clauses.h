@@ -32,6 +32,9 @@ std::vector<Piece> SplitClausesEn(const std::string& sentence);
 
 // The sentence corrects something said before ("actually …", "sorry, I meant", "不对", "说错了").
 bool IsCorrection(std::string_view sentence, bool zh);
+// A correction that says the value first and then the one it is not ("是美短，不是英短",
+// "Lincoln High, not Roosevelt"): its first clause is the value, not talk before a marker.
+bool IsValueFirstCorrection(std::string_view sentence, bool zh);
 // "我不是住在北京，而是住在上海" → "我是住在上海" (the caller flags the correction).
 std::string RewriteNotButZh(const std::string& s);
 

@@ -282,6 +282,75 @@ bool HasSearchableShape(std::string_view value) {
   return HasDigit(first) || IsNumberWord(first) || IsWeekdayWord(first);
 }
 
+namespace {
+
+size_t EditDistance(std::string_view a, std::string_view b) {
+  std::vector<size_t> row(b.size() + 1);
+  for (size_t j = 0; j <= b.size(); ++j) row[j] = j;
+  for (size_t i = 1; i <= a.size(); ++i) {
+    size_t diagonal = row[0];
+    row[0] = i;
+    for (size_t j = 1; j <= b.size(); ++j) {
+      const size_t up = row[j];
+      row[j] = std::min({row[j] + 1, row[j - 1] + 1, diagonal + (a[i - 1] == b[j - 1] ? 0 : 1)});
+      diagonal = up;
+    }
+  }
+  return row[b.size()];
+}
+
+}  // namespace
+
+std::string NearSpelling(std::string_view content, std::string_view value) {
+  const std::string v = Lower(Trim(value));
+  if (v.empty()) return "";
+  if (static_cast<unsigned char>(v[0]) >= 0x80) {
+    // Chinese: a window of as many characters, one of them changed
+    std::vector<size_t> vs, cs;
+    for (size_t i = 0; i < v.size(); i += CodepointLength(v, i)) vs.push_back(i);
+    if (vs.size() < 3) return "";
+    for (size_t i = 0; i < content.size(); i += CodepointLength(content, i)) cs.push_back(i);
+    cs.push_back(content.size());
+    vs.push_back(v.size());
+    const size_t k = vs.size() - 1;
+    for (size_t a = 0; a + k < cs.size(); ++a) {
+      size_t changed = 0;
+      for (size_t j = 0; j < k && changed <= 1; ++j) {
+        changed += content.substr(cs[a + j], cs[a + j + 1] - cs[a + j]) !=
+                   std::string_view(v).substr(vs[j], vs[j + 1] - vs[j]);
+      }
+      if (changed == 1) return std::string(content.substr(cs[a], cs[a + k] - cs[a]));
+    }
+    return "";
+  }
+  const size_t n = SplitWords(v).size();
+  if (v.size() < 5 || n == 0) return "";
+  // the content's words with their spans
+  std::vector<std::pair<size_t, size_t>> words;
+  for (size_t i = 0; i < content.size();) {
+    if (!std::isalnum(static_cast<unsigned char>(content[i]))) {
+      ++i;
+      continue;
+    }
+    size_t e = i;
+    while (e < content.size() && (std::isalnum(static_cast<unsigned char>(content[e])) ||
+                                  content[e] == '\'' || content[e] == '-')) {
+      ++e;
+    }
+    words.emplace_back(i, e);
+    i = e;
+  }
+  for (size_t w = 0; w + n <= words.size(); ++w) {
+    const size_t b = words[w].first, e = words[w + n - 1].second;
+    const std::string candidate = Lower(content.substr(b, e - b));
+    if (candidate == v || candidate[0] != v[0]) continue;
+    if (EditDistance(candidate, v) * 3 <= std::max(candidate.size(), v.size())) {
+      return std::string(content.substr(b, e - b));
+    }
+  }
+  return "";
+}
+
 std::optional<std::string> ReplaceValue(std::string_view content, std::string_view old_value,
                                         std::string_view new_value) {
   std::string out(content);
@@ -299,6 +368,15 @@ std::optional<std::string> ReplaceValue(std::string_view content, std::string_vi
         size_t e = k + len + 2;
         while (e < out.size() && std::isalpha(static_cast<unsigned char>(out[e]))) ++e;
         len = e - k;
+      }
+      // "jefferson elementary" for "lincoln" in "at lincoln elementary": the words after the
+      // value that the new one ends with are said once
+      if (const size_t sp = new_value.find(' '); sp != std::string_view::npos) {
+        const std::string tail = Lower(new_value.substr(sp));  // " elementary"
+        if (Lower(std::string_view(out).substr(k + len)).starts_with(tail) &&
+            Whole(out, k, k + len + tail.size())) {
+          len += tail.size();
+        }
       }
       out.replace(k, len, new_value);
       return out;

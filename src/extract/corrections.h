@@ -34,6 +34,12 @@ std::optional<std::string> SubjectValue(std::string_view clause, bool zh);
 // of that shape, not merely the newest memory.
 bool HasSearchableShape(std::string_view value);
 
+// The words of `content` that a typo correction to `value` fixes, as written there, or "": as
+// many words as the value has, spelled almost alike and not the same ("whitfield" for
+// "whitford": same first letter, at most a third of the letters changed; "王建国" for "王建华":
+// three or more Chinese characters, one of them changed).
+std::string NearSpelling(std::string_view content, std::string_view value);
+
 // `content` with `old_value` replaced by `new_value`; when old_value is empty or not in it, the
 // span that has the new value's shape: a number ("34" → "43", "$500" → "$700", "七岁" →
 // "八岁", "two" → "three", "3rd floor" → "6th floor"), a weekday ("Mondays" → "Wednesdays"), a

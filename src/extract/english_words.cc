@@ -258,6 +258,12 @@ bool IsPastForm(std::string_view w) {
 
 std::string ThirdPerson(const Tok& t) {
   std::string_view w = t.low;
+  // a verb is a word of letters: "00y" takes no ending ("00ies" is a word nobody said)
+  if (w.empty() || !std::all_of(w.begin(), w.end(), [](char c) {
+        return std::isalpha(static_cast<unsigned char>(c)) || c == '\'' || c == '-';
+      })) {
+    return t.text;
+  }
   static const WordSet kUnchanged = {"will", "would", "can",   "could", "should", "might", "must",
                                      "may",  "used",  "shall", "quit",  "put",    "cut",   "set",
                                      "hit",  "let",   "read",  "hurt",  "cost",   "upset", "bet"};

@@ -309,7 +309,8 @@ class RuleExtractor final : public Extractor {
       std::string s = ts.zh ? extract::RewriteNotButZh(sentence.text) : sentence.text;
       std::vector<extract::Piece> pieces =
           ts.zh ? extract::SplitClausesZh(s) : extract::SplitClausesEn(s);
-      bool corrected = false;  // a correction marker was met in this sentence
+      // a correction marker was met in this sentence (at its start when the value comes first)
+      bool corrected = correction && extract::IsValueFirstCorrection(s, ts.zh);
       ts.subject.clear();
       ts.fronted.clear();
       ts.lead.clear();
@@ -355,24 +356,29 @@ class RuleExtractor final : public Extractor {
       std::string said = clause;
       if (piece.inherited && zh && said.starts_with("我")) said.erase(0, 3);
       if (piece.inherited && !zh && said.starts_with("I ")) said.erase(0, 2);
-      if (IsCorrectionPhrase(said, zh)) return;  // "my bad", "名字打错了"
-      said = zh ? extract::StripMarkersZh(said) : extract::StripMarkersEn(said);
-      if (said.empty() || IsCorrectionPhrase(said, zh)) return;
-      // "是李欣然，名字打错了": after the value, a word or two is the correction's own talk
-      if (ts->corrected_value && (zh ? said.size() <= 12 : WordCount(said, zh) <= 2)) return;
-      // "不对", "啊不对", "wait no": the marker alone says nothing to store (with the subject the
-      // splitter carries, "不对" would read as "儿子不对")
-      if (said.size() <= 12 && extract::IsCorrection(said, zh) &&
-          !extract::BareCorrectionValue(said, zh)) {
-        return;
-      }
-      // "corolla* not mazda", "*Dennis": the starred word is the value; "not …" names the old one
-      if (!zh) {
+      // "corolla* not mazda", "*Dennis", "whitford* ugh autocorrect": the starred word is the
+      // value, whatever the clause says of the slip; "not …" names the old one
+      if (!zh && !ts->corrected_value) {
         if (auto star = extract::StarCorrection(said)) {
           ts->corrected_value = true;
           ApplyBareCorrection(star->value, ts, out, star->old_value);
           return;
         }
+      }
+      if (IsCorrectionPhrase(said, zh)) return;  // "my bad", "名字打错了"
+      said = zh ? extract::StripMarkersZh(said) : extract::StripMarkersEn(said);
+      if (said.empty() || IsCorrectionPhrase(said, zh)) return;
+      // "是李欣然，名字打错了": after the value, a word or two is the correction's own talk
+      // ("不是英短" after it names the value taken back: read below)
+      const bool names_old =
+          zh ? said.starts_with("不是") : extract::StartsWithWord(extract::LowerAscii(said), "not");
+      if (ts->corrected_value && !names_old && (zh ? said.size() <= 12 : WordCount(said, zh) <= 2))
+        return;
+      // "不对", "啊不对", "wait no": the marker alone says nothing to store (with the subject the
+      // splitter carries, "不对" would read as "儿子不对")
+      if (said.size() <= 12 && extract::IsCorrection(said, zh) &&
+          !extract::BareCorrectionValue(said, zh)) {
+        return;
       }
       // "sorry not Derek, Dennis", "不是青岛，是烟台": the wrong value comes first; the value
       // after it replaces that one

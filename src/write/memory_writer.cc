@@ -4,8 +4,10 @@
 #include "core/status_macros.h"
 #include "engram/lifecycle.h"
 #include "engram/write_path.h"
+#include "extract/changes.h"
 #include "extract/chitchat.h"
 #include "extract/corrections.h"
+#include "text/language.h"
 
 namespace engram {
 namespace {
@@ -441,7 +443,11 @@ MemoryWriter::BareResolution MemoryWriter::ResolveBare(Planning& plan, const Can
   // weekday), the newest one holding a value of that shape; else the newest.
   // When no recent memory says the value taken back ("Sunday, not Saturday" after a date the
   // weekday was resolved to), the newest is the one corrected, as for any other value.
-  const bool searchable = extract::HasSearchableShape(c.value);
+  // A city ("no wait, Dayton") replaces the city of the newest memory naming one
+  // (places.tsv), not whatever the newest memory's value is.
+  const bool zh = HasHan(c.value);
+  const bool city = extract::CityIn(c.value, zh).size() * 2 > c.value.size();
+  const bool searchable = city || extract::HasSearchableShape(c.value);
   // The taken-back value each recent memory says, as written there ("" when none): read once.
   std::vector<std::string> says(recent.size());
   bool named = false;
@@ -456,6 +462,13 @@ MemoryWriter::BareResolution MemoryWriter::ResolveBare(Planning& plan, const Can
     }
     named = named || !says[i].empty();
   }
+  // "whitford* sorry", "王建华，打错字了": a name or word spelled almost like one a recent memory
+  // holds fixes that one
+  for (size_t i = 0; i < recent.size() && !named && !searchable; ++i) {
+    if (IsKeptTurn(recent[i])) continue;
+    says[i] = extract::NearSpelling(recent[i].content, c.value);
+    named = !says[i].empty();
+  }
   std::string first_id;  // the newest memory, corrected by the turn when no value fits
   for (size_t i = 0; i < recent.size(); ++i) {
     const MemoryItem& item = recent[i];
@@ -463,6 +476,9 @@ MemoryWriter::BareResolution MemoryWriter::ResolveBare(Planning& plan, const Can
     std::string old_value;
     if (named) {
       old_value = says[i];
+      if (old_value.empty()) continue;
+    } else if (city) {
+      old_value = extract::CityIn(item.content, zh);
       if (old_value.empty()) continue;
     } else {
       // the item's value: an entity its text holds

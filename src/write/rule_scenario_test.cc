@@ -174,6 +174,21 @@ TEST_F(RuleScenarioTest, TypedCorrectionsReplaceTheValueOfTheMemoryTheyCorrect) 
        "用户老家是在鞍山",
        "老家是在大连"},
       {{"我每天早上7点出门", "哦不对 7点半 7点是我老公出门"}, "用户每天早上7点半出门", "7点出门"},
+      // a typo fixed: the word spelled almost alike, not the newest memory
+      {{"my boss is karen whitfield, need to email her about pto", "whitford* ugh autocorrect"},
+       "User's boss is karen whitford",
+       "whitfield"},
+      {{"我领导叫王建国 要给他写封感谢信", "王建华 打错字了"}, "用户的领导叫王建华", "王建国"},
+      // a city replaces the city of the memory naming one
+      {{"grew up in toledo, moved away at 18", "no wait dayton"},
+       "User grew up in dayton",
+       "toledo"},
+      // the value first, then the one it is not
+      {{"我家猫是英短 叫奶茶", "是美短 不是英短 手滑"}, "用户家猫是美短，叫奶茶", "英短"},
+      {{"my daughter just started kindergarten at lincoln elementary",
+        "jefferson elementary i mean, lincoln was the one we toured"},
+       "User's daughter just started kindergarten at jefferson elementary",
+       "lincoln"},
   };
   for (const Case& c : cases) {
     const Scope user{"default", "typed-" + std::to_string(&c - cases.data()), "", ""};
