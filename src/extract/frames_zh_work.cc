@@ -27,9 +27,11 @@ bool IsSchoolName(SV v) {
 }  // namespace
 
 std::vector<Statement> School(SV s, const Subject& sub, const MessageState& state) {
-  static const std::vector<SV> kStudy = {
-      "读书",   "上学",   "读研", "读博",     "念书",   "读大学", "读高中", "上大学", "读本科",
-      "读硕士", "读博士", "读的", "上幼儿园", "读初中", "读小学", "留学",   "进修",   "就读"};
+  static const std::vector<SV> kStudy = {"读书", "上学", "读研", "读博", "念书", "读大学", "读高中",
+                                         "上大学", "读本科", "读硕士", "读博士", "读的", "上幼儿园",
+                                         "读初中", "读小学", "留学", "进修", "就读",
+                                         // "在华科读大二", "在人大读研一": a year of study after 读
+                                         "读大", "读研", "读高", "读初"};
   for (SV verb : kStudy) {
     size_t k = s.find(verb);
     if (k == SV::npos) continue;
@@ -148,6 +150,9 @@ std::vector<Statement> Work(SV s, const Subject& sub, MessageState* state) {
       }
       std::string org = TrimValue(s.substr(b, e - b));
       if (org.empty() || CountCodepoints(org) > 10 || IsSchoolName(org)) continue;
+      // "现在是产品经理了": the 在 of 现在 leads no employer, and a job is none
+      if (lead == "在" && k >= 3 && s.substr(k - 3, 3) == "现") continue;
+      if (LooksLikeJob(org)) continue;
       Statement st = Make(Kind::kEmployer, org, "", 0.8);
       if (!AboutUser(sub)) return {};
       return {st};

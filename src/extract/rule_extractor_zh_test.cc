@@ -81,6 +81,13 @@ TEST(RuleExtractorZhTest, EmployerAndJob) {
   EXPECT_EQ(sales.slot, "user/job");
   EXPECT_EQ(sales.value, "销售");
   EXPECT_EQ(One("我是学生").slot, "user/job");
+  EXPECT_EQ(One("我是写前端的").slot, "user/job");
+  EXPECT_EQ(One("在阿里干了四年了").slot, "user/employer");
+  EXPECT_EQ(One("在华科读大二").slot, "user/school");
+  // the 在 of 现在 leads no employer: "现在是产品经理了" after a job change is the job
+  for (const Candidate& c : Extract("转岗成功！现在是产品经理了")) {
+    EXPECT_NE(c.slot, "user/employer") << c.content;
+  }
   // a trait, or working from home, is kept without the job and employer slots
   for (const char* text : {"我是一个很内向的人", "我在家工作"}) {
     for (const Candidate& c : Extract(text)) {

@@ -276,7 +276,7 @@ bool IsKnownPlace(SV v) {
 std::vector<Statement> MatchZai(const Clause& c, size_t i, const Negation& neg) {
   SV p = c.pred;
   size_t b = SkipLeading(p, i + 3);
-  for (SV work : {"工作", "上班", "实习", "任职", "打工", "做事", "当"}) {
+  for (SV work : {"工作", "上班", "实习", "任职", "打工", "做事", "干了", "干过", "当"}) {
     size_t k = p.find(work, b);
     if (k == SV::npos || k == b) continue;
     SV v = p.substr(b, k - b);
@@ -321,7 +321,9 @@ std::vector<Statement> MatchShi(const Clause& c, size_t i, const Negation& neg) 
   if (Starts(p, b, "说") || neg.negated) return {};
   size_t e = ValueEnd(p, b);
   SV v = p.substr(b, e - b);
-  if (Starts(v, 0, "做") && p.substr(b).find("的") != SV::npos) {
+  // "是做设计的", "是写前端的", "是搞销售的", "是干财务的"
+  if ((Starts(v, 0, "做") || Starts(v, 0, "写") || Starts(v, 0, "搞") || Starts(v, 0, "干")) &&
+      p.substr(b).find("的") != SV::npos) {
     size_t de = p.find("的", b);
     SV job = p.substr(b + 3, de - b - 3);
     if (job.empty()) return {};
