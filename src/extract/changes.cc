@@ -1,5 +1,6 @@
 #include "extract/changes.h"
 
+#include <algorithm>
 #include <cctype>
 #include <utility>
 #include <vector>
@@ -130,6 +131,12 @@ std::string CityIn(std::string_view text, bool zh) {
   if (best == std::string::npos) return "";
   const size_t from = at[best + 1], to = at[best + len - 2] + 1;
   return std::string(text.substr(from, to - from));
+}
+
+bool IsKnownCity(std::string_view phrase, bool zh) {
+  const std::string key = zh ? std::string(phrase) : SpacedWords(phrase);  // " tucson "
+  const std::vector<std::string>& cities = ListsFor(zh).cities;
+  return !phrase.empty() && std::find(cities.begin(), cities.end(), key) != cities.end();
 }
 
 bool HasChangeCue(std::string_view text, bool zh) {

@@ -22,6 +22,9 @@ bool LeadsWithChange(std::string_view text, bool zh);
 // in Toledo"); "" when none. English whole words, case-insensitively; Chinese substrings.
 std::string CityIn(std::string_view text, bool zh);
 
+// `phrase` is a city of places.tsv, whole ("tucson", "salt lake city", "鞍山"; any case).
+bool IsKnownCity(std::string_view phrase, bool zh);
+
 // The text says something is new or different now (a `cue` of changes.tsv: "now", "switched",
 // "现在", "不再", …), whatever it is about.
 bool HasChangeCue(std::string_view text, bool zh);

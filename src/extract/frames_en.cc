@@ -336,12 +336,17 @@ std::string EnglishSubjectKey(std::string_view clause) {
 namespace {
 
 bool ImplicitSubject(const Toks& t, const Subject& s) {
-  if (t.empty() || s.who != Who::kNobody) return false;
+  if (t.empty()) return false;
+  // "on a pixel 6", "on my third coffee": what the speaker is on (read as "I am on …")
+  if (t[0].low == "on" && (Is(t, 1, "a") || Is(t, 1, "an") || Is(t, 1, "my"))) return true;
+  if (s.who != Who::kNobody) return false;
   // An adverb first ("currently at 85%", "never gRPC") makes no clause about the user unless a
   // verb follows.
   if (Adverbs().contains(t[0].low) || t[0].low == "currently" || t[0].low == "recently" ||
       t[0].low == "never" || t[0].low == "not" || t[0].low == "no") {
-    return t.size() > 1 && (IsImplicitVerb(t[1].low) || IsPastForm(t[1].low)) &&
+    const bool ing = t.size() > 1 && t[1].low.size() > 4 && t[1].low.ends_with("ing") &&
+                     !t[1].low.ends_with("thing");
+    return t.size() > 1 && (IsImplicitVerb(t[1].low) || IsPastForm(t[1].low) || ing) &&
            !Adverbs().contains(t[1].low);
   }
   return true;

@@ -5,6 +5,7 @@
 #include <cstdlib>
 #include <string>
 
+#include "extract/changes.h"
 #include "extract/english_words.h"
 #include "extract/frames.h"
 #include "extract/frames_en_internal.h"
@@ -265,6 +266,10 @@ std::vector<Statement> Location(const Toks& t, const Subject& s) {
   auto place_after = [&](size_t b) -> std::vector<Statement> {
     if (Is(t, b, "the")) ++b;
     size_t e = CapitalSpan(t, b);
+    // "in tucson": a known city typed in lower case (places.tsv), of up to three words
+    for (size_t n = 3; e == b && n >= 1; --n) {
+      if (b + n <= t.size() && IsKnownCity(Words(t, b, b + n), false)) e = b + n;
+    }
     if (e < t.size() && t[e].low == "," && e + 1 < t.size() && IsCapitalized(t[e + 1])) {
       e = CapitalSpan(t, e + 1);  // "Portland, Oregon"
     }

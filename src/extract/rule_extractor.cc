@@ -6,6 +6,7 @@
 // speech_acts.h, and a candidate's content written in the third person, with its dates, by
 // third_person.h. See README.md for what it covers.
 #include <algorithm>
+#include <array>
 #include <cctype>
 #include <set>
 #include <string>
@@ -691,6 +692,23 @@ class RuleExtractor final : public Extractor {
     const size_t sp = low.find(' ');
     const std::string first = low.substr(0, sp);
     if (first.size() > 4 && first.ends_with("ing") && first != "thing") return "I am " + clause;
+    // "still living with my parents", "currently working nights": an adverb before the verb
+    if (sp != std::string::npos) {
+      const size_t sp2 = low.find(' ', sp + 1);
+      const std::string second = low.substr(sp + 1, sp2 == std::string::npos ? sp2 : sp2 - sp - 1);
+      static constexpr std::array<std::string_view, 10> kLeads = {
+          "still",    "currently", "now",    "just",    "finally",
+          "recently", "also",      "mostly", "usually", "literally"};
+      if (std::find(kLeads.begin(), kLeads.end(), first) != kLeads.end() && second.size() > 4 &&
+          second.ends_with("ing") && second != "thing" && second != "nothing" &&
+          second != "something" && second != "everything") {
+        return "I am " + clause;
+      }
+      // "on a pixel 6", "on my third coffee": where or what the speaker is on
+      if (first == "on" && (second == "a" || second == "an" || second == "my")) {
+        return "I am " + clause;
+      }
+    }
 
     return "I " + clause;
   }

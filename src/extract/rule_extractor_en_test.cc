@@ -102,6 +102,11 @@ TEST(RuleExtractorEnTest, Location) {
   EXPECT_EQ(c.content, "User moved to Berlin in 2025");
   EXPECT_EQ(c.valid_from, Date(2025, 1, 1));
   EXPECT_EQ(One("I grew up in Ohio").slot, "user/hometown");
+  // a known city typed in lower case, after an adverb with no subject
+  Candidate typed = One("still living w my parents in tucson");
+  EXPECT_EQ(typed.slot, "user/location");
+  EXPECT_EQ(typed.content, "User is still living with their parents in tucson");
+  EXPECT_EQ(One("on a pixel 6, loving it").slot, "user/device:phone");
   EXPECT_EQ(One("I'm from Ohio").content, "User is from Ohio");
   // a past home is kept, but is not where the user lives now
   Candidate past = One("I used to live in Boston.");
