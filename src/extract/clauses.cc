@@ -296,15 +296,22 @@ static bool IsListContinuation(std::string_view piece) {
 // Splits at commas and at "and"/"but"/"so"/"because" before a new subject or verb.
 std::vector<Piece> SplitClausesEn(const std::string& sentence) {
   std::vector<std::string> raw;
+  // raw pieces that follow a colon: what comes after "some context:" is not a list of what the
+  // clause before it says
+  std::vector<bool> after_colon(1, false);
   std::string cur;
   const std::string low = LowerAscii(sentence);
   for (size_t i = 0; i < sentence.size();) {
     const bool digit_comma = sentence[i] == ',' && i > 0 && i + 1 < sentence.size() &&
                              std::isdigit(static_cast<unsigned char>(sentence[i - 1])) &&
                              std::isdigit(static_cast<unsigned char>(sentence[i + 1]));
-    if ((sentence[i] == ',' && !digit_comma) || sentence[i] == ':' || sentence[i] == '(' ||
-        sentence[i] == ')') {
+    const bool time_colon = sentence[i] == ':' && i > 0 && i + 1 < sentence.size() &&
+                            std::isdigit(static_cast<unsigned char>(sentence[i - 1])) &&
+                            std::isdigit(static_cast<unsigned char>(sentence[i + 1]));
+    if ((sentence[i] == ',' && !digit_comma) || (sentence[i] == ':' && !time_colon) ||
+        sentence[i] == '(' || sentence[i] == ')') {
       raw.push_back(cur);
+      after_colon.push_back(sentence[i] == ':');
       cur.clear();
       ++i;
       continue;
@@ -313,6 +320,7 @@ std::vector<Piece> SplitClausesEn(const std::string& sentence) {
     std::string_view rest = std::string_view(sentence).substr(i);
     if (rest.starts_with(" - ") || rest.starts_with("—") || rest.starts_with("–")) {
       raw.push_back(cur);
+      after_colon.push_back(false);
       cur.clear();
       i += 3;  // " - ", and "—", "–" are 3 bytes in UTF-8
       continue;
@@ -326,6 +334,7 @@ std::vector<Piece> SplitClausesEn(const std::string& sentence) {
                               !ContainsText(cur, ' ') && !cur.empty();
         if (!compound && (StartsWithSubjectEn(next) || IsPredicateHeadEn(FirstWordLower(next)))) {
           raw.push_back(cur);
+          after_colon.push_back(false);
           cur.clear();
           i += conj.size() - 1;
           split = true;
@@ -341,7 +350,28 @@ std::vector<Piece> SplitClausesEn(const std::string& sentence) {
   std::vector<Piece> out;
   bool prev_has_subject = false;
   bool prev_correction = false;
-  for (std::string& text : raw) {
+  for (size_t r = 0; r < raw.size(); ++r) {
+    std::string& text = raw[r];
+    // (a short label before the colon, "my gym days: monday, friday", is what the list is of)
+    if (after_colon[r] && r > 0 && std::count(raw[r - 1].begin(), raw[r - 1].end(), ' ') > 3) {
+      prev_has_subject = false;
+    }
+    // "some context: 34, paralegal in columbus, 2 kids": a lone number first in a list about the
+    // speaker is their age
+    if (after_colon[r] && r + 1 < raw.size()) {
+      const std::string n = std::string(TrimCodepoints(text, U" ", U" "));
+      const std::string& next = raw[r + 1];
+      const bool words_next = std::any_of(next.begin(), next.end(), [](char c) {
+        return std::isalpha(static_cast<unsigned char>(c));
+      });
+      if (n.size() == 2 && std::isdigit(static_cast<unsigned char>(n[0])) &&
+          std::isdigit(static_cast<unsigned char>(n[1])) && n[0] >= '1' && words_next) {
+        out.push_back({"I am " + n, false});
+        prev_has_subject = false;  // the list goes on with what else the speaker is
+        prev_correction = false;
+        continue;
+      }
+    }
     if (text.find_first_not_of(" ") == std::string::npos) continue;
     const bool correction = IsCorrection(text, false);
     std::string_view trimmed = std::string_view(text).substr(text.find_first_not_of(" "));

@@ -91,10 +91,11 @@ std::vector<Tok> Tokenize(std::string_view s) {
   out.reserve(s.size() / 4 + 4);  // about one token per five bytes of English
   size_t i = 0;
   while (i < s.size()) {
-    const bool digit_comma = s[i] == ',' && i > 0 && i + 1 < s.size() &&
+    // "1,450" and "6:30" are one token each
+    const bool digit_comma = (s[i] == ',' || s[i] == ':') && i > 0 && i + 1 < s.size() &&
                              std::isdigit(static_cast<unsigned char>(s[i - 1])) &&
                              std::isdigit(static_cast<unsigned char>(s[i + 1]));
-    if ((s[i] == ',' && !digit_comma) || s[i] == ';' || s[i] == ':') {
+    if ((s[i] == ',' && !digit_comma) || s[i] == ';' || (s[i] == ':' && !digit_comma)) {
       out.push_back({",", ","});
       ++i;
       continue;
@@ -107,7 +108,7 @@ std::vector<Tok> Tokenize(std::string_view s) {
     size_t b = i;
     while (i < s.size() &&
            (IsWordChar(s[i]) ||
-            ((s[i] == '.' || s[i] == ',' || s[i] == '%') && i + 1 <= s.size() &&
+            ((s[i] == '.' || s[i] == ',' || s[i] == ':' || s[i] == '%') && i + 1 <= s.size() &&
              (s[i] == '%' ||
               (i + 1 < s.size() && std::isalnum(static_cast<unsigned char>(s[i + 1])) &&
                (s[i] == '.' || (i > 0 && std::isdigit(static_cast<unsigned char>(s[i - 1])) &&
@@ -181,6 +182,15 @@ const WordSet& Occupations() {
 }
 
 bool LooksLikeOccupation(const std::vector<Tok>& t, size_t b, size_t e) {
+  // "a paralegal in columbus", "an engineer at google": the head is before the preposition
+  for (size_t i = b + 1; i < e; ++i) {
+    const std::string_view w = t[i].low;
+    if (w == "in" || w == "at" || w == "for" || w == "with" || w == "from" || w == "near" ||
+        w == "here") {
+      e = i;
+      break;
+    }
+  }
   if (b >= e) return false;
   std::string_view head = t[e - 1].low;
   if (head == "student" || Occupations().contains(head)) return true;

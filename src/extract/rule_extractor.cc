@@ -18,6 +18,7 @@
 #include "extract/chitchat.h"
 #include "extract/clauses.h"
 #include "extract/corrections.h"
+#include "extract/english_words.h"
 #include "extract/frames.h"
 #include "extract/lexicon.h"
 #include "extract/rule_patterns.h"
@@ -273,6 +274,11 @@ class RuleExtractor final : public Extractor {
       }
       if (std::count(label.begin(), label.end(), ' ') > 2 || label.empty()) return "";
       const std::string low = extract::LowerAscii(label);
+      // "about me: 28, nurse": the label is the speaker, said by every statement already
+      if (low == "about me" || low == "me" || low == "intro" || low == "quick intro" ||
+          low == "context" || low == "some context" || low == "background") {
+        return "";
+      }
       if (low == "fyi" || low == "update" || low == "note" || low == "reminder" || low == "fact" ||
           low == "facts" || low.starts_with("with ") || low.starts_with("on ") ||
           low.starts_with("for ") || low.starts_with("re ")) {
@@ -458,7 +464,12 @@ class RuleExtractor final : public Extractor {
       return;
     }
     clause = zh ? extract::TakeEndsZh(clause, &view.ends) : extract::TakeEndsEn(clause, &view.ends);
-    if (!zh && !piece.inherited) clause = WithStateSubjectEn(clause);
+    if (!zh) {
+      // (a subject the splitter carried over is set aside: "I paralegal in columbus")
+      const std::string bare =
+          piece.inherited && clause.starts_with("I ") ? clause.substr(2) : clause;
+      if (std::string with = WithStateSubjectEn(bare); with != bare) clause = with;
+    }
     std::string own = clause;  // the clause without a subject the splitter carried over
     if (piece.inherited && zh && own.starts_with("我")) own.erase(0, 3);
     if (piece.inherited && !zh && own.starts_with("I ")) own.erase(0, 2);
@@ -724,7 +735,55 @@ class RuleExtractor final : public Extractor {
       return out;
     }();
     const std::string low = extract::LowerAscii(clause);
-    return kStates.contains(low.substr(0, low.find(' '))) ? "I am " + clause : clause;
+    if (kStates.contains(low.substr(0, low.find(' ')))) return "I am " + clause;
+    // A list of who the speaker is ("34, paralegal in columbus, 2 kids"): an occupation with
+    // nothing after it but where ("paralegal in columbus", "nurse here"), and a count of kids
+    // or pets ("2 kids", "three cats").
+    std::vector<std::string> words;
+    for (size_t i = 0; i < low.size();) {
+      const size_t e = std::min(low.find(' ', i), low.size());
+      if (e > i) words.push_back(low.substr(i, e - i));
+      i = e + 1;
+    }
+    if (words.empty() || words.size() > 6) return clause;
+    while (!words.empty() && !std::isalnum(static_cast<unsigned char>(words.back().back()))) {
+      words.back().pop_back();
+      if (words.back().empty()) words.pop_back();
+    }
+    if (words.empty()) return clause;
+    // nothing after the occupation but a short place: "in columbus", "at a clinic", "here"
+    const auto where = [&](size_t i) {
+      if (i >= words.size()) return true;
+      if (words[i] == "here") return i + 1 == words.size();
+      return (words[i] == "in" || words[i] == "at" || words[i] == "for" || words[i] == "near") &&
+             words.size() - i <= 4;
+    };
+    const bool article = words[0] == "a" || words[0] == "an";
+    const size_t head = article ? 1 : 0;
+    const auto occupation = [](const std::string& w) {
+      const std::vector<extract::en::Tok> t = extract::en::Tokenize(w);
+      return t.size() == 1 && extract::en::LooksLikeOccupation(t, 0, 1);
+    };
+    // (with one word before it: "dental hygienist in tacoma", "ER nurse here")
+    static const std::set<std::string> kDeterminers = {"the",   "my",   "your", "his", "her", "our",
+                                                       "their", "this", "that", "a",   "an",  "no"};
+    const auto is_job = [&](size_t h) {
+      return h < words.size() && occupation(words[h]) && words[h] != "junior" &&
+             words[h] != "senior" && where(h + 1) &&
+             (h == head || !kDeterminers.contains(words[head]));
+    };
+    if (is_job(head) || is_job(head + 1)) {
+      return (article ? "I am " : "I am a ") + clause;
+    }
+    const bool count =
+        std::all_of(words[0].begin(), words[0].end(),
+                    [](char c) { return std::isdigit(static_cast<unsigned char>(c)); }) ||
+        words[0] == "two" || words[0] == "three" || words[0] == "four" || words[0] == "five";
+    if (count && words.size() >= 2 &&
+        (extract::en::Relations().contains(words[1]) || extract::en::Pets().contains(words[1]))) {
+      return "I have " + clause;
+    }
+    return clause;
   }
 
   static std::string ForPatternsZh(const std::string& text) {

@@ -107,6 +107,20 @@ TEST(RuleExtractorEnTest, Location) {
   EXPECT_EQ(typed.slot, "user/location");
   EXPECT_EQ(typed.content, "User is still living with their parents in tucson");
   EXPECT_EQ(One("on a pixel 6, loving it").slot, "user/device:phone");
+  // who the speaker is, as a list after a colon: the age first, an occupation with a place, a
+  // count of kids
+  const std::vector<Candidate> intro =
+      Extract("some context so you have it: 41, dental hygienist in tacoma, 3 kids");
+  ASSERT_EQ(intro.size(), 3u);
+  EXPECT_EQ(intro[0].slot, "user/age");
+  EXPECT_EQ(intro[0].content, "User is 41");
+  EXPECT_EQ(intro[1].slot, "user/job");
+  EXPECT_EQ(intro[1].content, "User is a dental hygienist in tacoma");
+  EXPECT_EQ(intro[2].slot, "user/children");
+  EXPECT_TRUE(Extract("scores: 45, 50, 38").empty());  // numbers, not an age
+  EXPECT_TRUE(Extract("the nurse here is nice").empty());
+  // a clock time is one word: "6:30", not "6, 30"
+  EXPECT_EQ(One("I wake up at 6:30 every day").content, "User wakes up at 6:30 every day");
   EXPECT_EQ(One("I'm from Ohio").content, "User is from Ohio");
   // a past home is kept, but is not where the user lives now
   Candidate past = One("I used to live in Boston.");
