@@ -458,7 +458,15 @@ class RuleExtractor final : public Extractor {
         clause = view.reporter + clause.substr(3);
       }
     }
-    if (question && view.reporter.empty()) return;
+    // "…but im allergic to penicillin??": a safety fact said with a question mark, in the form
+    // of a statement, is kept (erring towards keeping what could hurt the user)
+    const bool safety_statement =
+        question && extract::CriticalCue(extract::LowerAscii(clause)) &&
+        !(zh ? IsQuestionZh(clause) : IsQuestionEn(clause)) &&
+        (zh ? clause.starts_with("我")
+            : extract::StartsWithWord(extract::LowerAscii(clause), "i'm") ||
+                  extract::StartsWithWord(extract::LowerAscii(clause), "i"));
+    if (question && !safety_statement && view.reporter.empty()) return;
     if (zh ? (IsQuestionZh(clause) || IsRequestZh(clause)) && view.reporter.empty()
            : IsQuestionEn(clause) && view.reporter.empty()) {
       return;
@@ -734,8 +742,34 @@ class RuleExtractor final : public Extractor {
       }
       return out;
     }();
+    static const std::set<std::string> kMine = [] {
+      std::set<std::string> out;
+      for (const auto& [key, words] : LexiconEntries("en/predicates.tsv")) {
+        if (key == "mine") out.insert(words.begin(), words.end());
+      }
+      return out;
+    }();
     const std::string low = extract::LowerAscii(clause);
     if (kStates.contains(low.substr(0, low.find(' ')))) return "I am " + clause;
+    // "birthday's aug 9", "rent is 1,600 now": the speaker's own, said without "my" (and
+    // "'s" after such a noun is "is": "my birthday's aug 9")
+    for (const std::string& noun : kMine) {
+      for (std::string_view owner : {"", "my "}) {
+        const std::string lead = std::string(owner) + noun;
+        // (not a possessive: "my flight's gate", "name's origin" say whose, not what)
+        if (!low.starts_with(lead + "'s ") && !low.starts_with(lead + " is ")) continue;
+        const size_t after = lead.size() + 3;
+        const std::string next =
+            after < low.size() ? low.substr(after, low.find(' ', after) - after) : "";
+        if (low.starts_with(lead + "'s ") && !kMine.contains(next) &&
+            extract::en::Relations().count(next) == 0 && next != "gate" && next != "origin" &&
+            next != "meaning" && next != "owner") {
+          return "my " + clause.substr(owner.size(), noun.size()) + " is " +
+                 clause.substr(lead.size() + 3);
+        }
+        if (owner.empty() && low.starts_with(lead + " is ")) return "my " + clause;
+      }
+    }
     // A list of who the speaker is ("34, paralegal in columbus, 2 kids"): an occupation with
     // nothing after it but where ("paralegal in columbus", "nurse here"), and a count of kids
     // or pets ("2 kids", "three cats").

@@ -225,6 +225,15 @@ TEST(RuleExtractorEnTest, AllergiesAndHealth) {
   EXPECT_EQ(typed.content, "User is allergic to shellfish");
   EXPECT_EQ(One("lactose intolerant, so no dairy").slot, "user/health:lactose intolerance");
   EXPECT_EQ(One("originally from ohio").slot, "user/hometown");
+  // a misspelling with one reading is read as the word meant (casual.tsv), and a safety fact
+  // said with a question mark in the form of a statement is kept
+  EXPECT_EQ(One("the doctor wants to give me bactrim but im alergic to sulfa??").slot,
+            "user/allergy:sulfa");
+  EXPECT_TRUE(Extract("am i allergic to penicillin?").empty());
+  // the speaker's own, said without "my" (predicates.tsv `mine`); "'s" after it is "is"
+  EXPECT_EQ(One("birthday's aug 9 btw").slot, "user/birthday");
+  EXPECT_EQ(One("my birthday's aug 9").content, "User's birthday is aug 9");
+  EXPECT_EQ(One("my boss's name is karen").content, "User's boss's name is karen");
 }
 
 TEST(RuleExtractorEnTest, Pets) {
