@@ -129,6 +129,7 @@ class MemoryWriter {
     std::string uncorrectable_id;
     std::string target_id;        // the memory `fixed` corrects
     TimestampMs target_from = 0;  // … and when it was said to begin holding
+    bool by_name = false;         // the target says the value taken back: others may too
   };
   BareResolution ResolveBare(Planning& plan, const Candidate& c, TimestampMs said);
   std::shared_ptr<std::mutex> ScopeLock(const Scope& scope);

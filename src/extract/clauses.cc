@@ -78,10 +78,22 @@ bool IsValueFirstCorrection(std::string_view sentence, bool zh) {
     if (comma == std::string_view::npos || comma > 18) return false;
     // "王建华，打错字了": the value, then the slip named
     const std::string_view rest = sentence.substr(comma + 3);
+    const std::string_view first = sentence.substr(0, comma);
     const bool slip =
         rest.size() <= 24 && (ContainsText(rest, "错") || ContainsText(rest, "口误") ||
                               ContainsText(rest, "手滑") || ContainsText(rest, "搞混"));
-    if (!rest.starts_with("不是") && !slip) return false;
+    // "三只，忘了算上新来的小黑": a count, then the one it forgot
+    static constexpr std::string_view kNumerals = "0123456789一二两三四五六七八九十";
+    const bool count =
+        !first.empty() && first.size() <= 12 &&
+        kNumerals.find(first.substr(0, CodepointLength(first, 0))) != std::string_view::npos;
+    const bool forgot = count && (ContainsText(rest, "忘") || ContainsText(rest, "漏") ||
+                                  ContainsText(rest, "少算") || ContainsText(rest, "多算"));
+    // "是育才小学，实验小学是他表哥那个": the value, then where the other one belongs
+    const bool elsewhere = first.starts_with("是") && first.size() > 3 && first != "是的" &&
+                           first != "是啊" && first != "是吗" &&
+                           SubjectValue(rest.substr(0, rest.find("，")), true).has_value();
+    if (!rest.starts_with("不是") && !slip && !forgot && !elsewhere) return false;
     const std::string_view value = sentence.substr(0, comma);
     for (std::string_view subject : {"我", "你", "他", "她", "它", "这", "那"}) {
       if (ContainsText(value, subject)) return false;
@@ -145,6 +157,10 @@ bool IsCorrection(std::string_view sentence, bool zh) {
     }
     while (!bare.empty() && bare.front() == ' ') bare.erase(0, 1);
     while (!bare.empty() && bare.back() == ' ') bare.pop_back();
+    // "ugh sorry", "oh wait": an interjection before the marker
+    for (std::string_view lead : {"ugh ", "oh ", "ah ", "argh ", "hmm ", "ok ", "okay ", "well "}) {
+      if (bare.starts_with(lead)) bare.erase(0, lead.size());
+    }
     for (std::string_view m : {"sorry", "no", "wait", "oops", "no sorry", "sorry no", "nope",
                                "whoops", "err", "i mean", "or rather", "rather"}) {
       if (bare == m) return true;

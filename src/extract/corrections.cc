@@ -5,6 +5,7 @@
 #include <vector>
 
 #include "extract/clauses.h"
+#include "extract/lexicon.h"
 #include "text/find.h"
 #include "text/utf8.h"
 
@@ -105,6 +106,12 @@ std::optional<std::string> EnglishValue(std::string_view clause) {
     }
   }
   std::vector<std::string> words = SplitWords(s);
+  // "sorry, my aunt": the person corrected, by what the user calls them
+  if (words.size() == 2 && Lower(words[0]) == "my") {
+    std::string who = words[1];
+    while (!who.empty() && std::ispunct(static_cast<unsigned char>(who.back()))) who.pop_back();
+    if (!RelationKey(Lower(who)).empty()) return who;
+  }
   if (words.empty() || words.size() > 4) return std::nullopt;
   static const std::vector<std::string_view> kVerbs = {
       "i",      "i'm",  "is",   "am",  "are",         "was",   "were", "have",  "has",
@@ -147,6 +154,8 @@ std::optional<std::string> ChineseValue(std::string_view clause) {
     if (!value.empty() && end < s.size()) s = value;
   }
   StripTrailingWords(&s, kTrails);
+  // "是我爸 不是我妈": the person corrected, by what the user calls them
+  if (s.starts_with("我") && !RelationKey(std::string_view(s).substr(3)).empty()) s.erase(0, 3);
   if (s.empty() || s.size() > 24) return std::nullopt;
   for (std::string_view bad : {"我", "你", "他", "她", "说", "打错", "记", "搞", "糊涂", "错"}) {
     if (ContainsText(s, bad)) return std::nullopt;
@@ -252,9 +261,36 @@ std::optional<StarredCorrection> StarCorrection(std::string_view clause) {
 
 std::optional<std::string> SubjectValue(std::string_view clause, bool zh) {
   const std::string s = Trim(clause);
+  // "青霉素没事", "mom's fine": the value taken back is fine, it was not the one meant
+  if (zh) {
+    for (std::string_view fine : {"没事", "没问题", "还好", "好好的", "没关系"}) {
+      if (s.ends_with(fine) && s.size() > fine.size() && s.size() - fine.size() <= 12) {
+        std::string subject = s.substr(0, s.size() - fine.size());
+        if (subject.starts_with("我")) subject.erase(0, 3);
+        if (!subject.empty() && !ContainsText(subject, "你") && !ContainsText(subject, "他") &&
+            !ContainsText(subject, "她")) {
+          return subject;
+        }
+      }
+    }
+  } else {
+    const std::string low = Lower(s);
+    for (std::string_view fine :
+         {"'s fine", " is fine", "'s ok", " is ok", "'s okay", " is okay", " was fine"}) {
+      if (low.ends_with(fine) && low.size() > fine.size()) {
+        std::string subject = s.substr(0, s.size() - fine.size());
+        if (Lower(subject).starts_with("my ")) subject.erase(0, 3);
+        const std::string ls = Lower(subject);
+        if (!subject.empty() && SplitWords(subject).size() <= 2 && ls != "it" && ls != "that" &&
+            ls != "this" && ls != "everything" && ls != "i" && ls != "all") {
+          return subject;
+        }
+      }
+    }
+  }
   if (zh) {
     const size_t k = s.find("是");
-    if (k == std::string::npos || k == 0 || k > 12) return std::nullopt;
+    if (k == std::string::npos || k == 0 || k > 18) return std::nullopt;
     const std::string subject = s.substr(0, k);
     for (std::string_view bad :
          {"我", "你", "他", "她", "它", "这", "那", "就", "不", "也", "都", "还"}) {

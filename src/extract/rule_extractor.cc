@@ -311,20 +311,26 @@ class RuleExtractor final : public Extractor {
     ts.facts = false;
     for (const extract::Sentence& sentence : extract::SplitSentences(text)) {
       if (ts.zh && IsSuggestionZh(sentence.text)) continue;
-      const bool correction = extract::IsCorrection(sentence.text, ts.zh);
+      // "sorry, my aunt. not my mom": a sentence that names the value taken back continues the
+      // correction before it
+      const std::string low_sentence = ts.zh ? "" : extract::LowerAscii(sentence.text);
+      const bool continues =
+          ts.correcting && (ts.zh ? sentence.text.starts_with("不是")
+                                  : extract::StartsWithWord(low_sentence, "not"));
+      const bool correction = continues || extract::IsCorrection(sentence.text, ts.zh);
       ts.label = TopicLabel(sentence.text, ts.zh);
       std::string s = ts.zh ? extract::RewriteNotButZh(sentence.text) : sentence.text;
       std::vector<extract::Piece> pieces =
           ts.zh ? extract::SplitClausesZh(s) : extract::SplitClausesEn(s);
       // a correction marker was met in this sentence (at its start when the value comes first)
-      bool corrected = correction && extract::IsValueFirstCorrection(s, ts.zh);
+      bool corrected = continues || (correction && extract::IsValueFirstCorrection(s, ts.zh));
       ts.subject.clear();
       ts.fronted.clear();
       ts.lead.clear();
       ts.pending_time.reset();
       ts.sentence_time.reset();
       ts.sentence_type.reset();
-      ts.corrected_value = false;
+      if (!continues) ts.corrected_value = false;
       ++ts.sentence_no;
       for (size_t k = 0; k < pieces.size(); ++k) {
         const extract::Piece& piece = pieces[k];
@@ -392,11 +398,11 @@ class RuleExtractor final : public Extractor {
       if (out->size() == ts->turn_first && said.size() <= 24) {
         const std::string low = zh ? said : extract::LowerAscii(said);
         if (zh && said.starts_with("不是") && said.size() > 6) {
-          ts->corrected_old = said.substr(6);
+          ts->corrected_old = WithoutOwner(said.substr(6), zh);
           return;
         }
         if (!zh && low.starts_with("not ") && said.size() > 4) {
-          ts->corrected_old = said.substr(4);
+          ts->corrected_old = WithoutOwner(said.substr(4), zh);
           return;
         }
       }
@@ -405,11 +411,11 @@ class RuleExtractor final : public Extractor {
       if (out->size() > ts->turn_first && said.size() <= 24) {
         const std::string low = zh ? said : extract::LowerAscii(said);
         if (zh && said.starts_with("不是")) {
-          if (said.size() > 6) out->back().ends.push_back(said.substr(6));
+          if (said.size() > 6) out->back().ends.push_back(WithoutOwner(said.substr(6), zh));
           return;
         }
         if (!zh && low.starts_with("not ")) {
-          out->back().ends.push_back(said.substr(4));
+          out->back().ends.push_back(WithoutOwner(said.substr(4), zh));
           return;
         }
       }
@@ -691,6 +697,18 @@ class RuleExtractor final : public Extractor {
     const auto word = [](char ch) { return std::isalnum(static_cast<unsigned char>(ch)) != 0; };
     if (!a.empty() && !b.empty() && word(a.back()) && word(b.front())) return a + " " + b;
     return a + b;
+  }
+
+  // "我妈" → "妈", "my mom" → "mom": a relation the user names, as facts about them hold it
+  static std::string WithoutOwner(const std::string& value, bool zh) {
+    if (zh && value.starts_with("我") && !extract::RelationKey(value.substr(3)).empty()) {
+      return value.substr(3);
+    }
+    if (!zh && extract::StartsWithWord(extract::LowerAscii(value), "my") && value.size() > 3 &&
+        !extract::RelationKey(extract::LowerAscii(value.substr(3))).empty()) {
+      return value.substr(3);
+    }
+    return value;
   }
 
   // "been here about 5 years" → "I have been here …"; "getting used to it" → "I am getting …".

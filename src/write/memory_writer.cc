@@ -18,6 +18,8 @@ constexpr double kTurnImportance = 0.3;
 
 // Decisions tried for a candidate whose target changed before its commit; then it is added.
 constexpr int kDecisionAttempts = 3;
+// A correction by name ("not my mom") fixes at most this many more memories of the window.
+constexpr int kMaxNamedCorrections = 8;
 
 std::string LowerCase(std::string s) {
   for (char& ch : s) ch = static_cast<char>(std::tolower(static_cast<unsigned char>(ch)));
@@ -345,10 +347,26 @@ Result<RememberResult> MemoryWriter::Remember(const Scope& scope, const std::vec
               {turn, "a correction (\"" + c.value + "\") with no recent memory to correct"});
           continue;
         }
+        const Candidate correction = c;
         c = std::move(*bare.fixed);
         ENGRAM_ASSIGN_OR_RETURN(WriteOutcome w, WriteCandidate(plan, c, extraction, input.turns,
                                                                kept_ids, options, &bare));
         result.writes.push_back(std::move(w));
+        // "是我爸 不是我妈": every recent memory saying the value taken back is corrected, not
+        // only the newest (the one just corrected is no longer active, so each is met once)
+        const std::string taken_back =
+            LowerCase(correction.ends.empty() ? "" : correction.ends.front());
+        const bool repeats = !taken_back.empty() &&
+                             LowerCase(correction.value).find(taken_back) != std::string::npos;
+        for (int more = 0; bare.by_name && !repeats && more < kMaxNamedCorrections; ++more) {
+          bare = ResolveBare(plan, correction, SaidAt(correction, input.turns));
+          if (!bare.fixed || !bare.by_name) break;
+          Candidate next = std::move(*bare.fixed);
+          ENGRAM_ASSIGN_OR_RETURN(
+              WriteOutcome again,
+              WriteCandidate(plan, next, extraction, input.turns, kept_ids, options, &bare));
+          result.writes.push_back(std::move(again));
+        }
         continue;
       }
       ENGRAM_ASSIGN_OR_RETURN(WriteOutcome w,
@@ -508,9 +526,13 @@ MemoryWriter::BareResolution MemoryWriter::ResolveBare(Planning& plan, const Can
       out.slot.resize(out.slot.size() - old_value.size());
       out.slot += LowerCase(c.value);
     }
+    // "my aunt, not my mom": a fact about the person corrected is about the other person
+    if (!old_value.empty() && out.slot.starts_with(LowerCase(old_value) + "/")) {
+      out.slot = LowerCase(c.value) + out.slot.substr(old_value.size());
+    }
     out.valid_from = item.valid_from;
     out.ends.clear();  // what it takes back is in the memory it replaces, not in any other
-    return BareResolution{std::move(out), "", item.id, item.valid_from};
+    return BareResolution{std::move(out), "", item.id, item.valid_from, named};
   }
   if (!first_id.empty()) return BareResolution{std::nullopt, first_id};
   return {};

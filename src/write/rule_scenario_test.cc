@@ -189,6 +189,18 @@ TEST_F(RuleScenarioTest, TypedCorrectionsReplaceTheValueOfTheMemoryTheyCorrect) 
         "jefferson elementary i mean, lincoln was the one we toured"},
        "User's daughter just started kindergarten at jefferson elementary",
        "lincoln"},
+      {{"我养了两只狗 租房好难", "三只 忘了算上新来的小黑"}, "用户养了三只狗，租房好难", "两只"},
+      {{"我儿子在实验小学上一年级", "是育才小学 实验小学是他表哥那个"},
+       "用户的儿子在育才小学上一年级",
+       "实验小学"},
+      // the person corrected: every fact of the message about the one taken back
+      {{"我妈体检查出高血压 饮食上要注意啥", "啊说错了 是我爸 不是我妈"},
+       "用户的爸体检查出高血压",
+       "妈"},
+      {{"my mom was just diagnosed with type 2 diabetes",
+        "ugh sorry, my aunt. not my mom, mom's fine"},
+       "User's aunt was just diagnosed with type 2 diabetes",
+       "mom"},
   };
   for (const Case& c : cases) {
     const Scope user{"default", "typed-" + std::to_string(&c - cases.data()), "", ""};
