@@ -389,6 +389,15 @@ std::string NearSpelling(std::string_view content, std::string_view value) {
 
 std::optional<std::string> ReplaceValue(std::string_view content, std::string_view old_value,
                                         std::string_view new_value) {
+  // A value is its words: punctuation a reading left at its edges (", a") is not replaced
+  while (!old_value.empty() && static_cast<unsigned char>(old_value.front()) < 0x80 &&
+         !std::isalnum(static_cast<unsigned char>(old_value.front()))) {
+    old_value.remove_prefix(1);
+  }
+  while (!old_value.empty() && static_cast<unsigned char>(old_value.back()) < 0x80 &&
+         !std::isalnum(static_cast<unsigned char>(old_value.back()))) {
+    old_value.remove_suffix(1);
+  }
   std::string out(content);
   // An old value of another shape than the new one is not what is corrected: "son" is not
   // what "5th" replaces in "my son's in 4th grade".

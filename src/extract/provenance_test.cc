@@ -79,5 +79,14 @@ TEST(ProvenanceTest, OnlyAWordOfLettersIsConjugated) {
   }
 }
 
+// Found by extractor_fuzzer: a value read with punctuation at its edge (", a") took the space
+// before it when replaced ("moved tol").
+TEST(ProvenanceTest, AValueIsReplacedWithoutThePunctuationAtItsEdges) {
+  const std::string said = "I moved to (a(55edihay, mk!y day, not Sfeverve o(l";
+  for (const Candidate& c : testing_extract::Extract(said)) {
+    EXPECT_TRUE(UnsaidWords(c.content, said).empty()) << c.content;
+  }
+}
+
 }  // namespace
 }  // namespace engram::extract
