@@ -8,6 +8,7 @@
 #include <cstring>
 
 #include "extract/clauses.h"
+#include "text/lexicon_data.h"
 
 namespace engram::extract::en {
 namespace {
@@ -201,13 +202,15 @@ bool LooksLikeOccupation(const std::vector<Tok>& t, size_t b, size_t e) {
 }
 
 const WordSet& Pets() {
-  static const WordSet k = {
-      "dog",      "dogs",      "cat",      "cats",     "puppy",     "puppies",  "kitten",
-      "kittens",  "hamster",   "hamsters", "parrot",   "parrots",   "rabbit",   "rabbits",
-      "bunny",    "bird",      "birds",    "fish",     "goldfish",  "turtle",   "turtles",
-      "tortoise", "snake",     "lizard",   "gecko",    "horse",     "ferret",   "chinchilla",
-      "budgie",   "cockatiel", "pug",      "labrador", "corgi",     "poodle",   "retriever",
-      "beagle",   "husky",     "terrier",  "bulldog",  "dachshund", "chihuahua"};
+  // data/lexicon/en/pets.tsv; the lexicon lives for the process, so the views stay valid
+  static const WordSet k = [] {
+    WordSet out;
+    for (const auto& [key, words] : LexiconEntries("en/pets.tsv")) {
+      if (key != "pet") continue;
+      for (const std::string& w : words) out.insert(w);
+    }
+    return out;
+  }();
   return k;
 }
 

@@ -247,6 +247,8 @@ std::vector<Statement> Age(SV s, const Subject& sub) {
   if (b == k) return {};
   SV before = s.substr(sub.end, b - sub.end);
   if (CountCodepoints(before) > 4) return {};
+  // "我们家狗旺财十二岁了": the pet's age, not the user's
+  if (AboutUser(sub) && NamesPet(before, true)) return {};
   Statement st = Make(Kind::kAge, Str(s.substr(b, k + 3 - b)), "", 0.85);
   if (sub.who == Who::kPerson)
     ForPerson(sub, &st, "age");

@@ -112,7 +112,7 @@ Language Load(const std::string& lang) {
   std::stable_sort(l.roles.begin(), l.roles.end(), [](const RoleWord& a, const RoleWord& b) {
     return a.word.size() > b.word.size();
   });
-  l.pets = Entry(lang + "/graph_pets.tsv", "pet");
+  l.pets = Entry(lang + "/pets.tsv", "pet");
   std::stable_sort(l.pets.begin(), l.pets.end(), ByLength);
   for (const auto& [key, patterns] : LexiconEntries(lang + "/graph_frames.tsv")) {
     for (const std::string& p : patterns) l.frames.push_back(ParseFrame(key, p));

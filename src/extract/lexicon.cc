@@ -3,9 +3,11 @@
 #include <algorithm>
 #include <cctype>
 #include <unordered_map>
+#include <vector>
 
 #include "extract/clauses.h"
 #include "text/find.h"
+#include "text/lexicon_data.h"
 
 namespace engram::extract {
 namespace {
@@ -714,6 +716,31 @@ bool IsPassingMood(std::string_view t, bool zh) {
                      "cranky",   "frustrated", "scared",     "terrified",   "worried",
                      "ancient",  "dying"}) &&
          !cues.Words({"always", "usually", "diagnosed", "disorder"});
+}
+
+bool NamesPet(std::string_view text, bool zh) {
+  static const auto load = [](const char* file) {
+    std::vector<std::string> out;
+    for (const auto& [key, words] : LexiconEntries(file)) {
+      if (key == "pet") out.insert(out.end(), words.begin(), words.end());
+    }
+    return out;
+  };
+  static const std::vector<std::string> en = load("en/pets.tsv"), zh_pets = load("zh/pets.tsv");
+  if (zh) {
+    return std::any_of(zh_pets.begin(), zh_pets.end(),
+                       [&](const std::string& p) { return ContainsText(text, p); });
+  }
+  const std::string low = " " + LowerAscii(text) + " ";
+  return std::any_of(en.begin(), en.end(), [&](const std::string& p) {
+    for (size_t k = low.find(p); k != std::string::npos; k = low.find(p, k + 1)) {
+      if (!std::isalnum(static_cast<unsigned char>(low[k - 1])) &&
+          !std::isalnum(static_cast<unsigned char>(low[k + p.size()]))) {
+        return true;
+      }
+    }
+    return false;
+  });
 }
 
 }  // namespace engram::extract

@@ -38,6 +38,10 @@ std::string_view RelationKey(std::string_view word);
 // True for relations that are the user's partner (wife, husband, girlfriend, 老公, 对象 …).
 bool IsPartnerRelation(std::string_view key);
 
+// The text names a pet or a breed (data/lexicon/{en,zh}/pets.tsv): Chinese as a substring,
+// English as a whole lowercase word.
+bool NamesPet(std::string_view text, bool zh);
+
 // Health conditions and what a statement about them is keyed by: "asthma", "diabetes", "哮喘".
 bool IsHealthWord(std::string_view word);
 // Words about one's body or health that make a statement important: "allergic", "diagnosed",

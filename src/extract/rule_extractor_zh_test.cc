@@ -21,6 +21,22 @@ TEST(RuleExtractorZhTest, Name) {
 
 // What is said of a pet after it is named is the pet's: "五岁了" is not the user's age; and each
 // of two pets named in turn is a pet of its own, with the statement that introduced them.
+// A breed is a pet (data/lexicon/zh/pets.tsv), and an age said after a pet is the pet's.
+TEST(RuleExtractorZhTest, ABreedIsAPetAndAPetsAgeIsNotTheUsers) {
+  EXPECT_EQ(One("我家布偶叫团子 两岁半了").slot, "user/pet:团子");
+  for (const char* text : {"我家布偶叫团子 两岁半了", "我们家狗旺财十二岁了", "我家金毛八岁了"}) {
+    for (const Candidate& c : Extract(text)) EXPECT_NE(c.slot, "user/age") << text;
+  }
+  EXPECT_EQ(One("我今年三十岁了").slot, "user/age");
+}
+
+// A weekday said alone is kept as said, its date after it; two side by side stay apart.
+TEST(RuleExtractorZhTest, AWeekdayIsKeptWithItsDate) {
+  EXPECT_EQ(One("我只有周一周三晚上有空").content,
+            "用户只有周一（2026-11-30）周三（2026-12-02）晚上有空");
+  EXPECT_EQ(One("下周五我要去看牙医").content, "用户2026-12-11要去看牙医");
+}
+
 TEST(RuleExtractorZhTest, WhatFollowsAPetIsThePets) {
   Candidate dog = One("我家狗叫可乐，五岁了");
   EXPECT_EQ(dog.slot, "user/pet:可乐");

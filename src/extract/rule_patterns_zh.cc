@@ -6,9 +6,11 @@
 #include <algorithm>
 #include <array>
 #include <string>
+#include <vector>
 
 #include "extract/rule_patterns.h"
 #include "text/find.h"
+#include "text/lexicon_data.h"
 #include "text/utf8.h"
 
 namespace engram::extract {
@@ -19,8 +21,8 @@ using SV = std::string_view;
 bool Starts(SV s, size_t i, SV w) { return s.substr(i, w.size()) == w; }
 
 // The longest word of `words` at s[i]; empty if none.
-template <size_t N>
-SV LongestAt(SV s, size_t i, const std::array<SV, N>& words) {
+template <typename Words>
+SV LongestAt(SV s, size_t i, const Words& words) {
   SV best;
   for (SV w : words) {
     if (w.size() > best.size() && Starts(s, i, w)) best = w;
@@ -42,11 +44,17 @@ constexpr std::array<SV, 16> kConnectors = {"因为", "所以", "但是",   "可
                                             "虽然", "只是", "就是说", "，"};
 constexpr std::array<SV, 18> kParticles = {"了", "的", "啊", "呀", "哦", "呢", "吧", "啦", "哈",
                                            "嘛", "喔", "噢", "哟", "咯", "呐", "哇", "~",  " "};
-constexpr std::array<SV, 32> kPets = {
-    "狗狗", "小狗",     "狗",   "猫咪", "小猫", "猫",     "兔子",   "仓鼠",
-    "鹦鹉", "小鸟",     "鸟",   "金鱼", "鱼",   "乌龟",   "龟",     "蛇",
-    "蜥蜴", "龙猫",     "柯基", "金毛", "泰迪", "哈士奇", "布偶猫", "英短",
-    "柴犬", "拉布拉多", "博美", "边牧", "橘猫", "狸花猫", "刺猬",   "荷兰猪"};
+// data/lexicon/zh/pets.tsv (breeds too: 布偶, 金毛); the lexicon lives for the process.
+const std::vector<SV>& Pets() {
+  static const std::vector<SV> k = [] {
+    std::vector<SV> out;
+    for (const auto& [key, words] : LexiconEntries("zh/pets.tsv")) {
+      if (key == "pet") out.insert(out.end(), words.begin(), words.end());
+    }
+    return out;
+  }();
+  return k;
+}
 constexpr std::array<SV, 52> kRelations = {
     "老婆", "老公", "妻子",   "丈夫",   "太太",   "媳妇", "爱人", "儿子",   "女儿",
     "孩子", "宝宝", "闺女",   "妈妈",   "母亲",   "老妈", "妈",   "爸爸",   "父亲",
@@ -353,7 +361,7 @@ std::vector<Statement> MatchHave(const Clause& c, size_t i, size_t verb_len, con
   SV p = c.pred;
   size_t b = SkipLeading(p, i + verb_len);
   b += Quantity(p, b);
-  SV pet = LongestAt(p, b, kPets);
+  SV pet = LongestAt(p, b, Pets());
   SV rel = pet.empty() ? LongestAt(p, b, kRelations) : SV();
   if (pet.empty() && rel.empty()) {
     // 有 + a health condition
@@ -620,7 +628,7 @@ std::vector<Statement> MatchPossessive(const Clause& c, size_t i) {
       return MatchHave(c, i, vl, Negation{});
     }
   }
-  SV pet = LongestAt(p, i, kPets);
+  SV pet = LongestAt(p, i, Pets());
   SV rel = pet.empty() ? LongestAt(p, i, kRelations) : SV();
   if (!pet.empty() || !rel.empty()) {
     SV noun = pet.empty() ? rel : pet;

@@ -4,6 +4,7 @@
 #include <algorithm>
 #include <cctype>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "extract/clauses.h"
@@ -82,7 +83,10 @@ std::string WithDates(const std::string& clause, bool zh, TimestampMs now) {
   auto times =
       zh ? FindChineseTimeExpressions(clause, now) : FindEnglishTimeExpressions(clause, now);
   std::string out = clause;
+  size_t next_begin = std::string::npos;  // where the date after this one was said
   for (auto it = times.rbegin(); it != times.rend(); ++it) {
+    // "只有周一周三晚上有空": two dates said side by side stay apart once resolved
+    const bool touches = std::exchange(next_begin, it->begin) == it->end;
     std::string date = DateText(*it);
     const std::string said_text = clause.substr(it->begin, it->end - it->begin);
     if (ContainsText(said_text, date)) continue;  // already a date: "on 2024-05-03"
@@ -140,7 +144,11 @@ std::string WithDates(const std::string& clause, bool zh, TimestampMs now) {
                             !ContainsText(said_text, "这个月") &&
                             !ContainsText(said_text, "本月") && !ContainsText(said_text, "上月") &&
                             !ContainsText(said_text, "下月");
-      if (absolute) {
+      // a weekday said alone ("周五", "星期三", not "下周五"): the user's word kept, the date after
+      const bool weekday = (said_text.starts_with("周") || said_text.starts_with("星期") ||
+                            said_text.starts_with("礼拜")) &&
+                           !ContainsText(said_text, "周末") && CountCodepoints(said_text) <= 3;
+      if (absolute || weekday) {
         out.insert(it->end, "（" + date + "）");
         continue;
       }
@@ -152,6 +160,7 @@ std::string WithDates(const std::string& clause, bool zh, TimestampMs now) {
         date = date.substr(0, 4) + "年" + std::to_string(std::stoi(date.substr(5, 2))) + "月";
       }
     }
+    if (touches) date += zh ? "、" : " and ";
     out.replace(it->begin, it->end - it->begin, date);
   }
   return out;
