@@ -202,9 +202,13 @@ Subject FindSubject(SV s) {
     return sub;
   }
   // "下个月出差是去烟台", "明年打算考研": a time said first, then what the user does
-  for (SV t : {"大后天", "大前天", "下个月", "上个月", "这个月", "下周", "上周", "这周", "明年",
-               "去年",   "今年",   "明天",   "昨天",   "今天",   "后天", "前天", "周末", "五一",
-               "十一",   "国庆",   "春节",   "暑假",   "寒假",   "年底", "月底"}) {
+  for (SV t :
+       {"大后天", "大前天", "下个月",   "上个月", "这个月", "下周", "上周", "这周",   "明年",
+        "去年",   "今年",   "明天",     "昨天",   "今天",   "后天", "前天", "周末",   "五一",
+        "十一",   "国庆",   "春节",     "暑假",   "寒假",   "年底", "月底", "前几天", "前两天",
+        "前些天", "前阵子", "前段时间", "这几天", "这两天", "最近", "刚刚", "刚才",   "上午",
+        "下午",   "中午",   "早上",     "晚上",   "昨晚",   "今晚", "今早", "周一",   "周二",
+        "周三",   "周四",   "周五",     "周六",   "周日",   "星期"}) {
     if (s.starts_with(t)) {
       sub.who = Who::kNobody;
       return sub;
@@ -347,7 +351,7 @@ std::vector<Statement> MatchChineseFrames(const ClauseView& c, MessageState* sta
       has.Any("小华荣三安苹戴联惠硕宏文掌比特丰本大宝奔奥凯雅捷理蔚鹏问机脑板器车表")) {
     if (auto out = Device(s, sub); !out.empty()) return out;
   }
-  if (has.Any("周每星礼点")) {
+  if (has.Any("周每星礼点改换调挪")) {
     if (auto out = Schedule(c.raw.empty() ? s : SV(c.raw), sub, state); !out.empty()) return out;
   }
   if (has.Any("在做职司岗是当任") || state->topic == "employer") {

@@ -128,7 +128,12 @@ std::vector<Statement> Schedule(SV s, const Subject& sub, MessageState* state) {
     size_t k = s.find(w);
     if (k != SV::npos && k < when) when = k;
   }
-  if (when == SV::npos) return {};
+  // "游泳改到下班后了", "瑜伽改成晚上八点": a time no list names, after the verb that moves it
+  size_t moved_to = SV::npos;
+  for (SV verb : {"改到", "换到", "调到", "改成", "挪到"}) {
+    if (size_t k = s.find(verb); k != SV::npos && when == SV::npos) moved_to = k + verb.size();
+  }
+  if (when == SV::npos && moved_to == SV::npos) return {};
   if (!(Has(s, "改到") || Has(s, "换到") || Has(s, "调到") || Has(s, "每") || Has(s, "是") ||
         Has(s, "上班") || Has(s, "固定"))) {
     return {};
@@ -154,6 +159,21 @@ std::vector<Statement> Schedule(SV s, const Subject& sub, MessageState* state) {
   if (activity.empty()) {
     if (state->topic.empty()) return {};
     activity = state->topic;
+  }
+  if (when == SV::npos) {
+    // (only for an activity named: "改到下周" alone moves nothing known)
+    const size_t e = ValueEnd(s, moved_to);
+    if (e <= moved_to || !std::any_of(kActivities.begin(), kActivities.end(),
+                                      [&](const auto& a) { return Has(s, a.first); })) {
+      return {};
+    }
+    Statement st =
+        Make(Kind::kSchedule, TrimValue(s.substr(moved_to, e - moved_to)), activity, 0.75);
+    st.entities.clear();
+    st.recurring = true;
+    st.type = MemoryType::kFact;
+    if (sub.who == Who::kPerson) ForPerson(sub, &st, "schedule:" + activity);
+    return {st};
   }
   if (activity == "上班" && Has(s, "每周") == false && !Has(s, "点")) return {};
   size_t when_end = when;

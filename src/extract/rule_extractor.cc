@@ -522,6 +522,13 @@ class RuleExtractor final : public Extractor {
       if (!now.text.empty()) ts->subject_key = now.key;
       if (!now.text.empty()) ts->subject = now.text;
       if (!now.fronted.empty()) ts->fronted = now.fronted;
+      // "豆豆七月走了，前几天领养了只橘猫": a subject the clause says is gone does nothing
+      // after it; the next clause with no subject of its own is the user's
+      if (!ts->subject.empty() &&
+          std::find(view.ends.begin(), view.ends.end(), ts->subject) != view.ends.end()) {
+        ts->subject.clear();
+        ts->subject_key.clear();
+      }
     } else if (implicit) {
       clause = ImplicitEn(clause);
     }
@@ -532,7 +539,9 @@ class RuleExtractor final : public Extractor {
         (IsEventClause(clause, zh) || (zh && implicit))) {
       ts->pending_time = ts->sentence_time;  // "三天前摔了一跤，手腕扭了": the same day
     }
-    if (!in.has_time && ts->pending_time) {
+    const bool vague_time =
+        zh && VagueTimeZh(std::string_view(clause).substr(clause.starts_with("我") ? 3 : 0)) > 0;
+    if (!in.has_time && ts->pending_time && !vague_time) {
       in.has_time = true;
       in.future_time = ts->pending_time->future_time;
       in.date = ts->pending_time->date;
@@ -838,9 +847,24 @@ class RuleExtractor final : public Extractor {
     return clause;
   }
 
+  // "前几天", "最近": a time said without a date. The clause keeps it; the patterns read past it
+  // ("我前几天领养了只橘猫" reads as "我领养了只橘猫"), and it dates nothing, nor takes the
+  // date of the clause before.
+  static size_t VagueTimeZh(std::string_view text) {
+    for (std::string_view w : {"前几天", "前两天", "前些天", "前阵子", "前段时间", "这几天",
+                               "这两天", "这阵子", "最近", "近来"}) {
+      if (text.starts_with(w)) return w.size();
+    }
+    return 0;
+  }
+
   static std::string ForPatternsZh(const std::string& text) {
-    if (text.starts_with("我们")) return "我" + text.substr(6);
-    return text;
+    std::string t = text.starts_with("我们") ? "我" + text.substr(6) : text;
+    const size_t subject = t.starts_with("我") ? 3 : 0;
+    if (const size_t n = VagueTimeZh(std::string_view(t).substr(subject)); n > 0) {
+      t.erase(subject, n);
+    }
+    return t;
   }
 
   // The clause for the self-statement patterns, which read "I" and "my": "we" and "our" too.

@@ -30,6 +30,17 @@ TEST(RuleExtractorZhTest, ABreedIsAPetAndAPetsAgeIsNotTheUsers) {
   EXPECT_EQ(One("我今年三十岁了").slot, "user/age");
 }
 
+// A time said without a date ("前几天") dates nothing and hides no pattern; a subject the clause
+// before says is gone does not carry over; a routine moved to a time no list names is moved.
+TEST(RuleExtractorZhTest, VagueTimesGoneSubjectsAndMovedRoutines) {
+  const std::vector<Candidate> c = Extract("豆豆七月走了 前几天领养了只橘猫 叫年糕");
+  ASSERT_EQ(c.size(), 2u);
+  EXPECT_EQ(c[1].slot, "user/pet:年糕");
+  EXPECT_EQ(c[1].content, "用户前几天领养了只橘猫，叫年糕");
+  EXPECT_FALSE(c[1].valid_from.has_value());  // not the July of the clause before
+  EXPECT_EQ(One("游泳改到下班后了").slot, "user/schedule:游泳");
+}
+
 // A weekday said alone is kept as said, its date after it; two side by side stay apart.
 TEST(RuleExtractorZhTest, AWeekdayIsKeptWithItsDate) {
   EXPECT_EQ(One("我只有周一周三晚上有空").content,
