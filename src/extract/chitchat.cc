@@ -235,6 +235,7 @@ std::string_view ReplyChitChatKind(std::string_view text) {
   }
   if (words.size() > kMaxWords || CountCodepoints(cjk) > kMaxChars) return "";
   if (words.empty() && cjk.empty()) return "";
+
   static constexpr std::array<std::string_view, 15> kOwnWords = {
       "i",    "i'm",    "im", "i've",  "ive", "i'd",  "i'll", "my",
       "mine", "myself", "we", "we're", "our", "ours", "us"};
@@ -305,6 +306,14 @@ std::string_view ReplyChitChatKind(std::string_view text) {
   if (kind.empty() || kind == kFiller) return "";
   if (other_words > kMaxOtherWords || other_chars > kMaxOtherChars) return "";
   if (other_words == 0 && other_chars == 0) return "";  // all phrases: ChitChatKind's case
+  // "what time is it in tokyo": a question of its own, not a reaction to the last answer (a
+  // request to redo it, "can u make it shorter", is one)
+  static constexpr std::array<std::string_view, 12> kAsks = {
+      "what", "how", "why", "when", "where", "who", "which", "can", "could", "is", "are", "do"};
+  if (kind != "followup" && words.size() > 3 &&
+      std::find(kAsks.begin(), kAsks.end(), words[0]) != kAsks.end()) {
+    return "";
+  }
   return kind;
 }
 

@@ -462,7 +462,10 @@ std::string DropSymbols(std::string_view s) {
 }  // namespace
 
 std::string StripMarkersEn(std::string_view clause) {
-  static const std::vector<std::string_view> kLead = {"oh btw",
+  static const std::vector<std::string_view> kLead = {"oh no",
+                                                      "oh man",
+                                                      "omg",
+                                                      "oh btw",
                                                       "ok btw",
                                                       "btw",
                                                       "by the way",
