@@ -93,6 +93,8 @@ TEST(ChitChatTest, AShortReplyAboutTheLastAnswerIsReadByItsShape) {
   EXPECT_EQ(ReplyChitChatKind("hahaha ok that one was good"), "laughter");
   EXPECT_EQ(ReplyChitChatKind("pls make it sound less stiff"), "followup");
   EXPECT_EQ(ReplyChitChatKind("再短一点呗 有点啰嗦"), "followup");
+  EXPECT_EQ(ReplyChitChatKind("can u redo that but more casual"), "followup");
+  EXPECT_TRUE(IsChitChat("wait what"));
   for (const char* text : {
            "thanks",                            // all phrases: ChitChatKind's case
            "lol my dog does that too",          // first person
@@ -105,6 +107,7 @@ TEST(ChitChatTest, AShortReplyAboutTheLastAnswerIsReadByItsShape) {
            "ok, allergic to cats too",          // health
            "haha that was the exact same thing that happened at the office party",  // long
            "the meeting moved to friday",  // no chit-chat phrase
+           "what time is it in tokyo",     // a question of its own
        }) {
     EXPECT_EQ(ReplyChitChatKind(text), "") << text;
   }
