@@ -272,6 +272,12 @@ std::string_view Key(std::string_view slot) {
 // must be one of the memory's entities. Polarity is not compared: "不能碰" and "过敏" say the same.
 int NamedValue(const Candidate& c, const std::vector<Neighbour>& neighbours) {
   if (!c.slot.empty() || c.correction || c.exclusive || !c.ends.empty()) return -1;
+  // something that happened or is planned is news about the value, not the value said again
+  // ("Rufus has a vet appointment tomorrow")
+  if (c.valid_from || c.type == MemoryType::kEvent || c.type == MemoryType::kGoal ||
+      c.type == MemoryType::kCommitment || c.type == MemoryType::kDecision) {
+    return -1;
+  }
   const bool zh = HasHan(c.content);
   if (extract::HasChangeCue(c.content, zh)) return -1;
   std::string text = " " + NormalizeForMatching(c.content) + " ";

@@ -223,6 +223,9 @@ TEST(RuleResolverTest, AnUntypedStatementNamingATypedMemorysValueSaysItAgain) {
   EXPECT_EQ(Decide(Cand("Miso is their cat; she is a grey tabby"), {pet}).decision,
             WriteDecision::kNoop);
   EXPECT_NE(Decide(Cand("Miso turned 4 today"), {pet}).decision, WriteDecision::kNoop);
+  Candidate visit = Cand("Miso has a vet appointment");
+  visit.type = MemoryType::kEvent;  // news about the value, not the value again
+  EXPECT_NE(Decide(visit, {pet}).decision, WriteDecision::kNoop);
   EXPECT_NE(Decide(Cand("User's sister has a cat like Misony"), {pet}).decision,
             WriteDecision::kNoop);  // whole words only
 
