@@ -119,6 +119,8 @@ TEST(RuleExtractorEnTest, Location) {
   EXPECT_EQ(intro[2].slot, "user/children");
   EXPECT_TRUE(Extract("scores: 45, 50, 38").empty());  // numbers, not an age
   EXPECT_TRUE(Extract("the nurse here is nice").empty());
+  // a subject of two takes the verb as said
+  EXPECT_EQ(One("jess and i split in may").content, "Jess and the user split in may 2026");
   // a clock time is one word: "6:30", not "6, 30"
   EXPECT_EQ(One("I wake up at 6:30 every day").content, "User wakes up at 6:30 every day");
   EXPECT_EQ(One("I'm from Ohio").content, "User is from Ohio");

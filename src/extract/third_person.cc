@@ -182,7 +182,8 @@ std::string RewriteEn(const std::string& clause) {
     if (w == "i" || w == "we") {
       append(first_subject && out.empty() ? "User" : "the user");
       first_subject = false;
-      conjugate_next = true;
+      // "jess and I split": a subject of two takes the verb as said
+      conjugate_next = !(i > 0 && t[i - 1].low == "and");
       continue;
     }
     if (w == "my" || w == "our") {
