@@ -2,9 +2,10 @@
 """Plots `engram --json bench writepath` results as an SVG bar chart: the pass rate of each
 category, per language, for one or more runs (standard library only).
 
-Usage: plot_writepath.py OUT.svg LABEL=RUN.json [LABEL=RUN.json ...]
+Usage: plot_writepath.py OUT.svg LABEL=RUN.json[:frozen] [LABEL=RUN.json[:frozen] ...]
 A RUN.json is the output of `engram --json bench writepath`, or an object holding it under
-"llm_path" (as bench/results/*/writepath-llm-fake.json does).
+"llm_path" (as bench/results/*/writepath-llm-fake.json does); with ":frozen", the blind set's
+part of a `--set frozen` run.
 """
 
 import json
@@ -15,8 +16,13 @@ COLOURS = ["#2b6cb0", "#90cdf4", "#c05621", "#fbd38d", "#2f855a", "#9ae6b4"]
 
 
 def load(path):
+    frozen = path.endswith(":frozen")
+    if frozen:
+        path = path[: -len(":frozen")]
     with open(path, encoding="utf-8") as f:
         doc = json.load(f)
+    if frozen:
+        return doc["frozen"]
     return doc.get("llm_path", doc)
 
 
