@@ -12,7 +12,10 @@
 //  2. A correction with no neighbour in its slot corrects the latest item of its slot family
 //     ("我家狗叫逗逗" after "我家狗叫豆豆"), else the user's latest memory of the last minutes
 //     (Neighbour::latest) → SUPERSEDE.
-//  3. Any neighbour: same normalized text, words overlapping at least duplicate_overlap, or
+//  3. A candidate no rule typed that names the value a typed neighbour is keyed by
+//     ("花生我一口都不能碰" after user/allergy:花生) and is no news (no change cue, no new
+//     number, no one else, not an event or a plan) → NOOP, whatever its polarity words.
+//     Then any neighbour: same normalized text, words overlapping at least duplicate_overlap, or
 //     similarity ≥ duplicate_similarity, with the same polarity and the same numbers → NOOP
 //     (UPDATE when the candidate is longer and contains the neighbour's text); similarity ≥ 0.9
 //     with opposite polarity → SUPERSEDE; similarity ≥ 0.85 and the candidate is longer (same
