@@ -31,7 +31,10 @@ Lists Load(const char* file, const char* places) {
       out.attributes.emplace_back(key, words);
   }
   for (const auto& [key, words] : LexiconEntries(places)) {
-    if (key == "city") out.cities.insert(out.cities.end(), words.begin(), words.end());
+    // a state or a country is where someone lives as a city is
+    if (key == "city" || key == "region") {
+      out.cities.insert(out.cities.end(), words.begin(), words.end());
+    }
   }
   return out;
 }

@@ -314,7 +314,8 @@ std::vector<Statement> MatchEnglishFrames(const ClauseView& c, MessageState* sta
       // A pet's name said with the pet as subject ("my cat is called Miso") is the user's pet,
       // as "my cat's name is Miso" is.
       if (st.subject == "user" && s.who == Who::kPerson && st.slot.empty() &&
-          st.kind != Kind::kPartner && !(s.pet && st.kind == Kind::kPet)) {
+          st.kind != Kind::kPartner && st.kind != Kind::kChildren &&
+          !(s.pet && st.kind == Kind::kPet)) {
         ForPerson(s, &st, "fact");
       }
     }

@@ -78,17 +78,46 @@ std::vector<Statement> Partner(const Toks& t, const Subject& s) {
 }
 
 std::vector<Statement> Children(const Toks& t, const Subject& s) {
-  if (s.who == Who::kPerson || s.who == Who::kOther) {
+  // "mom of 2 boys here", "single dad of 4yo twins": the speaker is the parent
+  static const WordSet kParents = {"mom",    "mum",    "mother", "dad",
+                                   "father", "parent", "mama",   "papa"};
+  size_t of = 0;
+  for (size_t k = 1; k < t.size() && k <= 5 && of == 0; ++k) {
+    // (not "my mom of …": someone else's parent)
+    const bool owned =
+        k >= 2 && (t[k - 2].low == "my" || t[k - 2].low == "our" || t[k - 2].low == "his" ||
+                   t[k - 2].low == "her" || t[k - 2].low == "their" || t[k - 2].low == "your");
+    if (t[k].low == "of" && kParents.contains(t[k - 1].low) && !owned) of = k;
+  }
+  const bool parent_of = of > 0;
+  if ((s.who == Who::kPerson || s.who == Who::kOther) && !parent_of) {
     // "that's three kids now"
     if (!(s.who == Who::kOther && Is(t, 0, "that"))) return {};
+  }
+  if (parent_of && of + 2 < t.size() + 1) {
+    // "4yo twins": a pair of the same age
+    for (size_t i = of + 1; i < t.size() && i <= of + 2; ++i) {
+      if (t[i].low == "twins" || t[i].low == "triplets") {
+        Statement st = Make(Kind::kChildren, t[i].text, "", 0.85);
+        st.content = "User has " + Words(t, of + 1, i + 1);
+        st.keep_content = false;
+        return {st};
+      }
+    }
   }
   for (size_t i = 0; i + 1 < t.size(); ++i) {
     if (!IsNumberWord(t[i].low)) continue;
     std::string_view n = t[i + 1].low;
-    if (n == "kids" || n == "children" || n == "kid" || n == "child") {
+    // (boys, girls, sons, daughters: children too, when counted)
+    if (n == "kids" || n == "children" || n == "kid" || n == "child" || n == "boys" ||
+        n == "girls" || n == "sons" || n == "daughters" || (parent_of && i == of + 1)) {
       if (t[i].low == "one" && n != "kid" && n != "child") continue;
       Statement st = Make(Kind::kChildren, t[i].text, "", 0.85);
-      st.content = "User has " + t[i].text + " " + t[i + 1].text;
+      // "mom of 3 now": said as the parent, kept so (no noun the user did not say)
+      const bool counted = !(parent_of && i == of + 1) || n == "kids" || n == "children" ||
+                           n == "boys" || n == "girls" || n == "sons" || n == "daughters";
+      st.content = counted ? "User has " + t[i].text + " " + t[i + 1].text
+                           : "User is a " + Words(t, of - 1, i + 1);
       if (Has(t, {"now"})) st.content += " now";
       st.keep_content = false;
       return {st};
@@ -112,6 +141,9 @@ std::vector<Statement> PersonFacts(const Toks& t, const Subject& s) {
         ++b;
       }
       size_t e = CapitalSpan(t, b);
+      for (size_t n = 3; e == b && n >= 1; --n) {  // a known city typed in lower case
+        if (b + n <= t.size() && IsKnownCity(Words(t, b, b + n), false)) e = b + n;
+      }
       Statement st = Make(Kind::kLocation, e > b ? Words(t, b, e) : "", "", 0.8);
       if (e == b) {
         // "mom moved in with us": lives with the user

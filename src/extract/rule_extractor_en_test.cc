@@ -267,6 +267,21 @@ TEST(RuleExtractorEnTest, NegationsAreKeptWithoutTheSlot) {
   }
 }
 
+// The speaker as a parent ("mom of 2 boys here") has children; someone's parent does not.
+TEST(RuleExtractorEnTest, AParentOfSomeIsTheSpeakersChildren) {
+  Candidate boys = One("mom of 2 boys here, the laundry never ends");
+  EXPECT_EQ(boys.slot, "user/children");
+  EXPECT_EQ(boys.content, "User has 2 boys");
+  EXPECT_EQ(One("well. mom of 3 now").content, "User is a mom of 3 now");
+  EXPECT_EQ(One("single dad of 4yo twins here").content, "User has 4yo twins");
+  EXPECT_EQ(One("I have 2 boys").slot, "user/children");
+  for (const Candidate& c : Extract("my mom of 70 years old")) {
+    EXPECT_NE(c.slot, "user/children") << c.content;
+  }
+  // a state or country is a place, in lower case too
+  EXPECT_EQ(One("officially a texas resident now").slot, "user/location");
+}
+
 TEST(RuleExtractorEnTest, Family) {
   // What someone the user knows is or does is keyed by that person.
   Candidate c = One("My wife is a nurse.");
