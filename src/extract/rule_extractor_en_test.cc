@@ -404,6 +404,8 @@ TEST(RuleExtractorEnTest, SmallTalkObjectsGiveNothing) {
                            "I love what you did there", "I love that", "I want to see you soon"}) {
     EXPECT_TRUE(Extract(text).empty()) << text;
   }
+  // a name is no small talk, even as the only word that says something
+  EXPECT_EQ(One("I'm a Googler").content, "User is a Googler");
 }
 
 TEST(RuleExtractorEnTest, ObjectsKeepTheirPhrase) {

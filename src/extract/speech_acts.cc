@@ -118,17 +118,25 @@ bool IsWeakStatement(const std::string& clause) {
       "use",    "using", "strongly", "yes",  "no",    "not",    "there",  "here",  "all",   "some",
       "it's",   "i'm",   "i'll",     "i'd",  "thing", "stuff",  "way",    "going", "like",  "love",
       "hate",   "mine",  "opinion",  "view", "read",  "take",   "defend", "there", "be"};
-  size_t content = 0;
+  size_t content = 0, words = 0;
   std::string w;
+  bool capital = false;
   auto flush = [&] {
-    if (!w.empty() && std::find(kCommon.begin(), kCommon.end(), w) == kCommon.end()) ++content;
+    if (!w.empty() && std::find(kCommon.begin(), kCommon.end(), w) == kCommon.end()) {
+      // a name past the first word says something by itself: "I'm a Googler"
+      content += capital && words > 0 ? 2 : 1;
+    }
+    if (!w.empty()) ++words;
     w.clear();
+    capital = false;
   };
   for (char c : clause) {
-    if (std::isalnum(static_cast<unsigned char>(c)) || c == '\'')
+    if (std::isalnum(static_cast<unsigned char>(c)) || c == '\'') {
+      if (w.empty()) capital = std::isupper(static_cast<unsigned char>(c)) != 0;
       w += static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
-    else
+    } else {
       flush();
+    }
   }
   flush();
   return content <= 1;
