@@ -618,7 +618,10 @@ class RuleExtractor final : public Extractor {
         for (const std::string& e : view.ends) out->back().ends.push_back(e);
         // "they're brothers", "他教物理": detail of the statement before it
         if (elaboration && !correction && HasContent(view.text, zh)) {
-          AppendDetail(Content(clause, view, ts->said, zh, true), zh, &out->back());
+          // (without a subject the splitter carried over: "白色那辆", not "用户白色那辆")
+          const bool carried = zh && piece.inherited && clause.starts_with("我");
+          AppendDetail(Content(carried ? clause.substr(3) : clause, view, ts->said, zh, true), zh,
+                       &out->back());
         }
         KeepChangeOpen(open_change, *out, ts);
       }

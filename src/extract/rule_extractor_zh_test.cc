@@ -41,6 +41,13 @@ TEST(RuleExtractorZhTest, VagueTimesGoneSubjectsAndMovedRoutines) {
   EXPECT_EQ(One("游泳改到下班后了").slot, "user/schedule:游泳");
 }
 
+// "白色那辆", "银色那款": which one, said of what the clause before named, joins it
+TEST(RuleExtractorZhTest, WhichOneJoinsTheStatementBefore) {
+  EXPECT_EQ(One("我的车是特斯拉 白色那辆").content, "用户的车是特斯拉，白色那辆");
+  EXPECT_EQ(One("我电脑用的是MacBook Air，银色那款").content,
+            "用户电脑用的是MacBook Air，银色那款");
+}
+
 // A weekday said alone is kept as said, its date after it; two side by side stay apart.
 TEST(RuleExtractorZhTest, AWeekdayIsKeptWithItsDate) {
   EXPECT_EQ(One("我只有周一周三晚上有空").content,

@@ -10,6 +10,7 @@
 #include "extract/english_words.h"
 #include "extract/lexicon.h"
 #include "text/find.h"
+#include "text/utf8.h"
 
 namespace engram::extract {
 namespace {
@@ -25,6 +26,10 @@ bool IsElaboration(const std::string& clause, bool zh) {
   if (zh) {
     for (std::string_view p : {"它", "这", "那", "他", "她", "其", "这样", "算是", "而且是"}) {
       if (clause.starts_with(p)) return true;
+    }
+    // "M2那款", "白色那个", "16G的": which one, said of what the clause before named
+    for (std::string_view e : {"那款", "那个", "那种", "那台", "那辆", "那只", "版的", "色的"}) {
+      if (clause.ends_with(e) && CountCodepoints(clause) <= 8) return true;
     }
     return false;
   }
