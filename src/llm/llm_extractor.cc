@@ -66,10 +66,32 @@ Language InputLanguage(const ExtractionInput& input) {
   return DetectLanguage(said);
 }
 
+// A content that is only a name or a model ("iPhone 12", "Kindle Paperwhite", "MacBook Air
+// M2"): in no language, and not to be translated.
+bool OnlyAName(std::string_view content) {
+  size_t words = 0;
+  for (size_t i = 0; i < content.size();) {
+    while (i < content.size() && content[i] == ' ') ++i;
+    if (i >= content.size()) break;
+    size_t e = i;
+    while (e < content.size() && content[e] != ' ') ++e;
+    const std::string_view w = content.substr(i, e - i);
+    ++words;
+    const bool digit = std::any_of(
+        w.begin(), w.end(), [](char c) { return std::isdigit(static_cast<unsigned char>(c)); });
+    const bool capital = std::any_of(
+        w.begin(), w.end(), [](char c) { return std::isupper(static_cast<unsigned char>(c)); });
+    if (!digit && !capital) return false;
+    i = e;
+  }
+  return words > 0 && words <= 3;
+}
+
 bool WrongLanguage(const Candidate& candidate, Language want) {
   if (want == Language::kUnknown) return false;
   const Language got = DetectLanguage(candidate.content);
   if (got == Language::kUnknown || got == want) return false;
+  if (OnlyAName(candidate.content)) return false;
   // Chinese content full of names, addresses and products ("Kindle坏了", "用户邮箱是
   // wang@163.com") counts as Latin by letters, yet is Chinese: any Han character will do.
   return !(want == Language::kChinese && HasHan(candidate.content));

@@ -419,10 +419,11 @@ TEST_F(LlmExtractorTest, CodeFencedReplyIsAccepted) {
 TEST_F(LlmExtractorTest, ChineseFullOfLatinNamesIsNotWrong) {
   auto extractor = Make();
   server_.PushContent(Memories({Memory("fact", "用户的Kindle Paperwhite坏了"),
-                                Memory("fact", "用户邮箱是 wangfang88@163.com")}));
+                                Memory("fact", "用户邮箱是 wangfang88@163.com"),
+                                Memory("fact", "iPhone 12")}));  // a name alone: no language
   auto result = extractor->Extract(Chinese());
   ASSERT_TRUE(result.ok()) << result.status().ToString();
-  EXPECT_EQ(result->candidates.size(), 2u);
+  EXPECT_EQ(result->candidates.size(), 3u);
   EXPECT_EQ(server_.requests().size(), 1u);
 }
 
