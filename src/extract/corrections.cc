@@ -387,6 +387,17 @@ std::string NearSpelling(std::string_view content, std::string_view value) {
   return "";
 }
 
+// `value` to put at [b, e) of `s`, with a space where a Latin letter or digit of it would meet
+// one of `s` ("老公" → "d" before "d410": "d d410", not the word "dd410")
+std::string Spaced(std::string_view s, size_t b, size_t e, std::string_view value) {
+  const auto word = [](char c) { return std::isalnum(static_cast<unsigned char>(c)) != 0; };
+  std::string out(value);
+  if (out.empty()) return out;
+  if (b > 0 && word(s[b - 1]) && word(out.front())) out.insert(out.begin(), ' ');
+  if (e < s.size() && word(s[e]) && word(out.back())) out.push_back(' ');
+  return out;
+}
+
 std::optional<std::string> ReplaceValue(std::string_view content, std::string_view old_value,
                                         std::string_view new_value) {
   // A value is its words: punctuation a reading left at its edges (", a") is not replaced
@@ -423,12 +434,12 @@ std::optional<std::string> ReplaceValue(std::string_view content, std::string_vi
           len += tail.size();
         }
       }
-      out.replace(k, len, new_value);
+      out.replace(k, len, Spaced(out, k, k + len, new_value));
       return out;
     }
     const std::string low = Lower(out);
     if (size_t k = FindWhole(low, Lower(old_value)); k != std::string::npos) {
-      out.replace(k, old_value.size(), new_value);
+      out.replace(k, old_value.size(), Spaced(out, k, k + old_value.size(), new_value));
       return out;
     }
   }

@@ -3,6 +3,7 @@
 
 #include <gtest/gtest.h>
 
+#include "extract/corrections.h"
 #include "extract/extraction_test_util.h"
 #include "extract/third_person.h"
 
@@ -86,6 +87,13 @@ TEST(ProvenanceTest, AValueIsReplacedWithoutThePunctuationAtItsEdges) {
   for (const Candidate& c : testing_extract::Extract(said)) {
     EXPECT_TRUE(UnsaidWords(c.content, said).empty()) << c.content;
   }
+}
+
+// Found by extractor_fuzzer: a value replaced right before a Latin word joined it ("老公" → "d"
+// before "d410" made "dd410").
+TEST(ProvenanceTest, AReplacedValueStaysApartFromTheWordAfterIt) {
+  EXPECT_EQ(ReplaceValue("用户的老公d410", "老公", "d"), "用户的d d410");
+  EXPECT_EQ(ReplaceValue("User lives in Boston", "Boston", "Denver"), "User lives in Denver");
 }
 
 }  // namespace
