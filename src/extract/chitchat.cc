@@ -122,28 +122,47 @@ bool SameWord(std::string_view word, std::string_view lexicon) {
   return n >= 3 && word[n - 1] == word[n - 2] && word.substr(0, n - 1) == lexicon;
 }
 
+// The longest English phrase starting at words[i]: how many words it covers (0 when none) and
+// its kind.
+size_t EnglishPhraseAt(const std::vector<std::string>& words, size_t i, std::string_view* kind) {
+  size_t best = 0;
+  for (const Phrase& p : EnglishPhrases()) {
+    size_t n = 0, at = 0;
+    bool ok = true;
+    while (at <= p.text.size()) {
+      size_t sp = p.text.find(' ', at);
+      if (sp == std::string_view::npos) sp = p.text.size();
+      if (i + n >= words.size() || !SameWord(words[i + n], p.text.substr(at, sp - at))) {
+        ok = false;
+        break;
+      }
+      ++n;
+      at = sp + 1;
+    }
+    if (ok && n > best) best = n, *kind = p.kind;
+  }
+  return best;
+}
+
+// The longest Chinese phrase at s[i]: its length in bytes (0 when none) and its kind.
+size_t ChinesePhraseAt(std::string_view s, size_t i, std::string_view* kind) {
+  size_t best = 0;
+  for (const Phrase& p : ChinesePhrases()) {
+    if (p.text.size() > best && s.substr(i, p.text.size()) == p.text) {
+      best = p.text.size();
+      *kind = p.kind;
+    }
+  }
+  return best;
+}
+
 // Covers words[from..] with English phrases; the first non-filler kind met, or "" when some
 // word is not chit-chat.
 bool CoverEnglish(const std::vector<std::string>& words, std::string_view* kind) {
   size_t i = 0;
   while (i < words.size()) {
-    size_t best = 0;
     std::string_view best_kind;
-    for (const Phrase& p : EnglishPhrases()) {
-      size_t n = 0, at = 0;
-      bool ok = true;
-      while (at <= p.text.size()) {
-        size_t sp = p.text.find(' ', at);
-        if (sp == std::string_view::npos) sp = p.text.size();
-        if (i + n >= words.size() || !SameWord(words[i + n], p.text.substr(at, sp - at))) {
-          ok = false;
-          break;
-        }
-        ++n;
-        at = sp + 1;
-      }
-      if (ok && n > best) best = n, best_kind = p.kind;
-    }
+    const size_t best = EnglishPhraseAt(words, i, &best_kind);
     if (best == 0) return false;
     if (kind->empty() || *kind == kFiller) *kind = best_kind;
     i += best;
@@ -154,14 +173,8 @@ bool CoverEnglish(const std::vector<std::string>& words, std::string_view* kind)
 bool CoverChinese(std::string_view s, std::string_view* kind) {
   size_t i = 0;
   while (i < s.size()) {
-    size_t best = 0;
     std::string_view best_kind;
-    for (const Phrase& p : ChinesePhrases()) {
-      if (p.text.size() > best && s.substr(i, p.text.size()) == p.text) {
-        best = p.text.size();
-        best_kind = p.kind;
-      }
-    }
+    const size_t best = ChinesePhraseAt(s, i, &best_kind);
     if (best == 0) return false;
     if (kind->empty() || *kind == kFiller) *kind = best_kind;
     i += best;
@@ -249,23 +262,8 @@ std::string_view ReplyChitChatKind(std::string_view text) {
   std::string_view kind;
   size_t other_words = 0;
   for (size_t i = 0; i < words.size();) {
-    size_t best = 0;
     std::string_view best_kind;
-    for (const Phrase& p : EnglishPhrases()) {
-      size_t n = 0, at = 0;
-      bool ok = true;
-      while (at <= p.text.size()) {
-        size_t sp = p.text.find(' ', at);
-        if (sp == std::string_view::npos) sp = p.text.size();
-        if (i + n >= words.size() || !SameWord(words[i + n], p.text.substr(at, sp - at))) {
-          ok = false;
-          break;
-        }
-        ++n;
-        at = sp + 1;
-      }
-      if (ok && n > best) best = n, best_kind = p.kind;
-    }
+    const size_t best = EnglishPhraseAt(words, i, &best_kind);
     if (best == 0) {
       ++other_words;
       ++i;
@@ -276,14 +274,8 @@ std::string_view ReplyChitChatKind(std::string_view text) {
   }
   size_t other_chars = 0;
   for (size_t i = 0; i < cjk.size();) {
-    size_t best = 0;
     std::string_view best_kind;
-    for (const Phrase& p : ChinesePhrases()) {
-      if (p.text.size() > best && std::string_view(cjk).substr(i, p.text.size()) == p.text) {
-        best = p.text.size();
-        best_kind = p.kind;
-      }
-    }
+    const size_t best = ChinesePhraseAt(cjk, i, &best_kind);
     if (best == 0) {
       ++other_chars;
       NextCodepoint(cjk, &i);
