@@ -145,9 +145,13 @@ async function choose(id: string): Promise<void> {
       api.entityNeighbours(state.user, id, view.hops, view.ended),
       api.getEntity(state.user, id),
     ]);
+    // A later choice (a click while the filter form was still answering) wins: a reply that
+    // arrives after it is for an entity no longer selected and must not replace its drawing.
+    if (view.selected !== id) return;
     view.around = around;
     view.detail = detail;
   } catch (err) {
+    if (view.selected !== id) return;
     view.around = null;
     view.detail = null;
     redraw();

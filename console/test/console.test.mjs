@@ -253,6 +253,8 @@ describe("console", () => {
     await page.check(".graph-page input[type=checkbox]");
     await page.click(".graph-page button[type=submit]");
     await list.locator("[data-test=entity]", { hasText: "wang" }).click();
+    // 北京 is also two relations from 上海: wait for wang's own neighbourhood, not 上海's.
+    await around.locator("h3", { hasText: "wang" }).waitFor();
     await around.locator("[data-test=graph-node] .graph-name", { hasText: "北京" }).waitFor();
     assert.equal(await around.locator("[data-test=graph-edge].ended").count(), 1);
     assert.equal(await around.locator(".graph-relation.ended").count(), 1);
