@@ -116,10 +116,14 @@ async function choose(id) {
             api.entityNeighbours(state.user, id, view.hops, view.ended),
             api.getEntity(state.user, id),
         ]);
+        if (view.selected !== id)
+            return;
         view.around = around;
         view.detail = detail;
     }
     catch (err) {
+        if (view.selected !== id)
+            return;
         view.around = null;
         view.detail = null;
         redraw();
