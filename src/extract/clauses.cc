@@ -5,6 +5,7 @@
 #include <cctype>
 
 #include "extract/corrections.h"
+#include "extract/speech_acts.h"
 #include "text/find.h"
 #include "text/utf8.h"
 
@@ -309,6 +310,20 @@ static bool IsListContinuation(std::string_view piece) {
   return words <= 5;
 }
 
+// What starts a request run on after a statement with no comma before it ("… full time now need
+// help w/ an invoice", "… every day lol how do i stop this"): `s` is lower-case.
+static bool StartsInlineRequestEn(std::string_view s) {
+  for (std::string_view w :
+       {"need help", "need tips", "need ideas", "need advice", "need suggestions", "need recs",
+        "any ideas", "any tips", "any suggestions", "any recs", "any advice", "help me ",
+        "pls ", "please ", "plz ", "can u ", "can you ", "could u ", "could you ", "how do i ",
+        "how do we ", "how can i ", "how should i ", "what should i ", "what should we ",
+        "what should he ", "what should she ", "what should they ", "redo ", "thoughts?"}) {
+    if (s.starts_with(w)) return true;
+  }
+  return false;
+}
+
 // Splits at commas and at "and"/"but"/"so"/"because" before a new subject or verb.
 std::vector<Piece> SplitClausesEn(const std::string& sentence) {
   std::vector<std::string> raw;
@@ -348,7 +363,13 @@ std::vector<Piece> SplitClausesEn(const std::string& sentence) {
         // "jake and I broke up", "my wife and I": one subject, not two clauses
         const bool compound = conj == " and " && FirstWordLower(next) == "i" &&
                               !ContainsText(cur, ' ') && !cur.empty();
-        if (!compound && (StartsWithSubjectEn(next) || IsPredicateHeadEn(FirstWordLower(next)))) {
+        // "i'm vegan so no butter in it pls": what the user asks for because of the statement
+        const std::string_view tail = std::string_view(low).substr(
+            i + conj.size(), std::string_view(low).substr(i + conj.size()).find(','));
+        const bool request_after = conj == " so " && (IsRequestEn(std::string(tail)) ||
+                                                      StartsInlineRequestEn(tail));
+        if (!compound && (StartsWithSubjectEn(next) || IsPredicateHeadEn(FirstWordLower(next)) ||
+                          request_after)) {
           raw.push_back(cur);
           after_colon.push_back(false);
           cur.clear();
@@ -359,6 +380,14 @@ std::vector<Piece> SplitClausesEn(const std::string& sentence) {
       }
     }
     if (split) continue;
+    if (sentence[i] == ' ' && std::count(cur.begin(), cur.end(), ' ') >= 2 &&
+        StartsInlineRequestEn(std::string_view(low).substr(i + 1))) {
+      raw.push_back(cur);
+      after_colon.push_back(false);
+      cur.clear();
+      ++i;
+      continue;
+    }
     cur += sentence[i];
     ++i;
   }

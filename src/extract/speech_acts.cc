@@ -239,18 +239,68 @@ bool IsIndirectQuestionEn(const std::string& low) {
   return false;
 }
 
+// "need tips for blackout curtains", "want ideas for a 5yo's party", "no butter in it please":
+// what the user asks the assistant for, said without a question word. Nothing in it is about
+// the user ("I need a new laptop" names no request word and stays a need).
+bool IsRequestEn(const std::string& low) {
+  static constexpr std::string_view kFirstPerson[] = {" i ", " i'm ", " im ", " my ", " me ",
+                                                      " i've ", " ive ", " we ", " our ", " us "};
+  std::string_view s = low;
+  while (!s.empty() && (s.back() == ' ' || s.back() == '.' || s.back() == '!' ||
+                        static_cast<unsigned char>(s.back()) >= 0x80)) {
+    s.remove_suffix(1);  // trailing punctuation and emoji
+  }
+  // "… please" with no first person in it ("call me Liz please" says how to address the user)
+  const std::string spaced = " " + std::string(s) + " ";
+  const bool first_person = std::any_of(
+      std::begin(kFirstPerson), std::end(kFirstPerson),
+      [&](std::string_view w) { return spaced.find(w) != std::string::npos; });
+  for (std::string_view w : {" please", " pls", " plz"}) {
+    if (s.ends_with(w) && !first_person) return true;
+  }
+  std::string_view rest = s;
+  for (std::string_view lead : {"i really ", "i ", "really ", "just ", "still "}) {
+    if (rest.starts_with(lead)) rest.remove_prefix(lead.size());
+  }
+  bool asking = false;
+  for (std::string_view v : {"need", "needs", "want", "wanted", "would like", "looking for",
+                             "could use", "wanna", "gimme"}) {
+    if (StartsWithWord(rest, v)) {
+      rest.remove_prefix(v.size());
+      asking = true;
+      break;
+    }
+  }
+  if (!asking) return false;
+  // the request word within the next few words: "need some quick tips", "need ur help"
+  int words = 0;
+  for (size_t i = 0; i < rest.size() && words <= 4; ++i) {
+    if (rest[i] != ' ' || i + 1 >= rest.size() || rest[i + 1] == ' ') continue;
+    ++words;
+    const std::string_view w = rest.substr(i + 1);
+    for (std::string_view r :
+         {"help", "tips", "ideas", "advice", "suggestions", "recs", "recommendations", "feedback",
+          "a hand", "pointers", "a recipe", "recipes", "a template", "a checklist", "a script",
+          "a draft", "a list of", "options"}) {
+      if (StartsWithWord(w, r)) return true;
+    }
+  }
+  return false;
+}
+
 bool IsQuestionEn(const std::string& clause) {
   static const std::vector<std::string_view> kStarts = {
       "what",      "where",   "who",   "when",   "why",    "how",     "which",  "do",
       "does",      "did",     "is",    "are",    "can",    "could",   "would",  "should",
       "will",      "shall",   "whats", "wheres", "please", "tell",    "remind", "help",
       "show",      "give",    "let",   "find",   "search", "explain", "write",  "translate",
-      "recommend", "suggest", "any",   "keep",   "make",   "send",    "book",   "add"};
+      "recommend", "suggest", "any",   "keep",   "make",   "send",    "book",   "add",
+      "pls",       "plz",     "redo",  "rewrite"};
   const std::string low = LowerAscii(clause);
   for (std::string_view w : kStarts) {
     if (StartsWithWord(low, w)) return true;
   }
-  return IsIndirectQuestionEn(low);
+  return IsIndirectQuestionEn(low) || IsRequestEn(low);
 }
 
 bool IsHypotheticalEn(const std::string& clause) {

@@ -24,6 +24,9 @@ bool IsQuestionEn(const std::string& clause);
 // "I want to know what time it is", "I wonder if …": a question said as a statement.
 // `low` is lower-case.
 bool IsIndirectQuestionEn(const std::string& low);
+// What the user asks for without a question word ("need tips for …", "… please"); `low` is
+// lower-case. IsQuestionEn includes it.
+bool IsRequestEn(const std::string& low);
 // A Chinese question: a question word ("什么", "哪里", "有没有") or particle ("吗", "？").
 bool IsQuestionZh(std::string_view s);
 // A Chinese request ("请…", "帮我…", "给我推荐…"), or a question said as a statement ("我想知道…").
