@@ -435,7 +435,7 @@ std::vector<Piece> SplitClausesEn(const std::string& sentence) {
     } else if (prev_has_subject && IsPredicateHeadEn(first)) {
       out.push_back({"I " + std::string(trimmed), true});
     } else if (!out.empty() && prev_has_subject && !prev_correction &&
-               IsListContinuation(trimmed)) {
+               IsListContinuation(trimmed) && !IsQuestionEn(std::string(trimmed))) {
       out.back().text += ", " + std::string(trimmed);  // "I like tea, coffee and juice"
     } else {
       out.push_back({std::string(trimmed), false});

@@ -6,6 +6,7 @@
 
 #include "extract/clauses.h"
 #include "extract/corrections.h"
+#include "extract/speech_acts.h"
 #include "extract/extraction_test_util.h"
 #include "text/utf8.h"
 
@@ -443,6 +444,32 @@ TEST(RuleExtractorEnTest, ResultNamesTheExtractorAndTurn) {
   EXPECT_EQ(extractor->name(), "rules-v2");
   ASSERT_EQ(r->candidates.size(), 1u);
   EXPECT_EQ(r->candidates[0].turn_indexes, std::vector<size_t>{2});
+}
+
+// A request run on after a statement, with or without a comma ("… so late checkout please",
+// "… now need help w a budget sheet", "… every morning lol how do i stop this"), is no part of
+// the fact; a request said with no question word ("need tips for …") is no fact at all, while a
+// need the user has ("I need a new laptop") and "call me Liz please" are kept.
+TEST(RuleExtractorEnTest, RequestsRunOnAfterAStatementAreLeftOut) {
+  for (const auto& [text, content] : std::vector<std::pair<std::string, std::string>>{
+           {"i'm a night owl so late checkout please", "User is a night owl"},
+           {"doing contract work full time now need help w a budget sheet",
+            "User is doing contract work full time now"},
+           {"my dog rex barks at the mailman every morning lol how do i stop this",
+            "User's dog rex barks at the mailman every morning"},
+           {"my daughter's in grade 2, what should she be reading", "User's daughter's in grade 2"},
+           {"my girlfriend sam wants to go skiing for her birthday, any ideas that arent too pricey",
+            "User's girlfriend sam wants to go skiing for her birthday"}}) {
+    const std::vector<Candidate> got = Extract(text);
+    ASSERT_EQ(got.size(), 1u) << text;
+    EXPECT_EQ(got[0].content, content) << text;
+  }
+  EXPECT_TRUE(Extract("need tips for keeping basil alive on a windowsill").empty());
+  EXPECT_TRUE(Extract("really need some ideas for a 5 year old's party").empty());
+  EXPECT_EQ(Extract("I need a new laptop for school").size(), 1u);
+  EXPECT_TRUE(extract::IsRequestEn("no onions in anything please"));
+  EXPECT_FALSE(extract::IsRequestEn("call me liz please"));
+  EXPECT_FALSE(extract::IsRequestEn("i need a new laptop"));
 }
 
 TEST(RuleExtractorEnTest, MinConfidenceDropsWeakCandidates) {
