@@ -313,12 +313,36 @@ static bool IsListContinuation(std::string_view piece) {
 // What starts a request run on after a statement with no comma before it ("… full time now need
 // help w/ an invoice", "… every day lol how do i stop this"): `s` is lower-case.
 static bool StartsInlineRequestEn(std::string_view s) {
-  for (std::string_view w :
-       {"need help", "need tips", "need ideas", "need advice", "need suggestions", "need recs",
-        "any ideas", "any tips", "any suggestions", "any recs", "any advice", "help me ",
-        "pls ", "please ", "plz ", "can u ", "can you ", "could u ", "could you ", "how do i ",
-        "how do we ", "how can i ", "how should i ", "what should i ", "what should we ",
-        "what should he ", "what should she ", "what should they ", "redo ", "thoughts?"}) {
+  for (std::string_view w : {"need help",
+                             "need tips",
+                             "need ideas",
+                             "need advice",
+                             "need suggestions",
+                             "need recs",
+                             "any ideas",
+                             "any tips",
+                             "any suggestions",
+                             "any recs",
+                             "any advice",
+                             "help me ",
+                             "pls ",
+                             "please ",
+                             "plz ",
+                             "can u ",
+                             "can you ",
+                             "could u ",
+                             "could you ",
+                             "how do i ",
+                             "how do we ",
+                             "how can i ",
+                             "how should i ",
+                             "what should i ",
+                             "what should we ",
+                             "what should he ",
+                             "what should she ",
+                             "what should they ",
+                             "redo ",
+                             "thoughts?"}) {
     if (s.starts_with(w)) return true;
   }
   return false;
@@ -366,8 +390,8 @@ std::vector<Piece> SplitClausesEn(const std::string& sentence) {
         // "i'm vegan so no butter in it pls": what the user asks for because of the statement
         const std::string_view tail = std::string_view(low).substr(
             i + conj.size(), std::string_view(low).substr(i + conj.size()).find(','));
-        const bool request_after = conj == " so " && (IsRequestEn(std::string(tail)) ||
-                                                      StartsInlineRequestEn(tail));
+        const bool request_after =
+            conj == " so " && (IsRequestEn(std::string(tail)) || StartsInlineRequestEn(tail));
         if (!compound && (StartsWithSubjectEn(next) || IsPredicateHeadEn(FirstWordLower(next)) ||
                           request_after)) {
           raw.push_back(cur);

@@ -6,8 +6,8 @@
 
 #include "extract/clauses.h"
 #include "extract/corrections.h"
-#include "extract/speech_acts.h"
 #include "extract/extraction_test_util.h"
+#include "extract/speech_acts.h"
 #include "text/utf8.h"
 
 namespace engram {
@@ -458,7 +458,8 @@ TEST(RuleExtractorEnTest, RequestsRunOnAfterAStatementAreLeftOut) {
            {"my dog rex barks at the mailman every morning lol how do i stop this",
             "User's dog rex barks at the mailman every morning"},
            {"my daughter's in grade 2, what should she be reading", "User's daughter's in grade 2"},
-           {"my girlfriend sam wants to go skiing for her birthday, any ideas that arent too pricey",
+           {"my girlfriend sam wants to go skiing for her birthday, any ideas that arent too "
+            "pricey",
             "User's girlfriend sam wants to go skiing for her birthday"}}) {
     const std::vector<Candidate> got = Extract(text);
     ASSERT_EQ(got.size(), 1u) << text;

@@ -243,7 +243,7 @@ bool IsIndirectQuestionEn(const std::string& low) {
 // what the user asks the assistant for, said without a question word. Nothing in it is about
 // the user ("I need a new laptop" names no request word and stays a need).
 bool IsRequestEn(const std::string& low) {
-  static constexpr std::string_view kFirstPerson[] = {" i ", " i'm ", " im ", " my ", " me ",
+  static constexpr std::string_view kFirstPerson[] = {" i ",    " i'm ", " im ", " my ",  " me ",
                                                       " i've ", " ive ", " we ", " our ", " us "};
   std::string_view s = low;
   while (!s.empty() && (s.back() == ' ' || s.back() == '.' || s.back() == '!' ||
@@ -252,9 +252,9 @@ bool IsRequestEn(const std::string& low) {
   }
   // "… please" with no first person in it ("call me Liz please" says how to address the user)
   const std::string spaced = " " + std::string(s) + " ";
-  const bool first_person = std::any_of(
-      std::begin(kFirstPerson), std::end(kFirstPerson),
-      [&](std::string_view w) { return spaced.find(w) != std::string::npos; });
+  const bool first_person =
+      std::any_of(std::begin(kFirstPerson), std::end(kFirstPerson),
+                  [&](std::string_view w) { return spaced.find(w) != std::string::npos; });
   for (std::string_view w : {" please", " pls", " plz"}) {
     if (s.ends_with(w) && !first_person) return true;
   }
@@ -290,12 +290,11 @@ bool IsRequestEn(const std::string& low) {
 
 bool IsQuestionEn(const std::string& clause) {
   static const std::vector<std::string_view> kStarts = {
-      "what",      "where",   "who",   "when",   "why",    "how",     "which",  "do",
-      "does",      "did",     "is",    "are",    "can",    "could",   "would",  "should",
-      "will",      "shall",   "whats", "wheres", "please", "tell",    "remind", "help",
-      "show",      "give",    "let",   "find",   "search", "explain", "write",  "translate",
-      "recommend", "suggest", "any",   "keep",   "make",   "send",    "book",   "add",
-      "pls",       "plz",     "redo",  "rewrite"};
+      "what",  "where",  "who",     "when",  "why",       "how",       "which",   "do",     "does",
+      "did",   "is",     "are",     "can",   "could",     "would",     "should",  "will",   "shall",
+      "whats", "wheres", "please",  "tell",  "remind",    "help",      "show",    "give",   "let",
+      "find",  "search", "explain", "write", "translate", "recommend", "suggest", "any",    "keep",
+      "make",  "send",   "book",    "add",   "pls",       "plz",       "redo",    "rewrite"};
   const std::string low = LowerAscii(clause);
   for (std::string_view w : kStarts) {
     if (StartsWithWord(low, w)) return true;
