@@ -876,6 +876,49 @@ std::optional<Reported> ReportedSpeechZh(std::string_view clause) {
   return Reported{reporter, rest, lead->directive};
 }
 
+// What the clause says the user stopped, dropped or gave away: "scrapped iceland, too pricey" →
+// "iceland", "we had to rehome Kiwi" → "Kiwi", "quit smoking" → "smoking"
+// (the Stopped frame reads "left X": frames_en_plans.cc). The clause keeps saying it; the memory
+// that states the object no longer holds. Empty when there is none.
+static std::string StoppedObjectEn(std::string_view clause) {
+  const std::string low = " " + LowerAscii(clause) + " ";
+  static constexpr std::string_view kStops[] = {
+      " scrapped ",       " cancelled ",  " canceled ",      " ditched ",      " rehomed ",
+      " rehome ",         " gave away ",  " sold ",          " quit ",         " gave up ",
+      " stopped ",        " dumped ",     " broke up with ", " moved out of ", " retired from ",
+      " dropped out of ", " called off ", " quitting "};
+  static constexpr std::string_view kEnds[] = {
+      " at ",        " to ",    " for ",     " because ",  " bc ",      " since ",
+      " after ",     " and ",   " so ",      " but ",      " last ",    " this ",
+      " yesterday ", " today ", " in ",      " on ",       " with ",    " lol ",
+      " haha ",      " way ",   " too ",     " already ",  " now ",     " finally ",
+      " again ",     " back ",  " a while ", " for good ", " recently "};
+  static constexpr std::string_view kDeterminers[] = {"the ", "a ",   "an ",    "my ",   "our ",
+                                                      "his ", "her ", "their ", "that ", "those "};
+  static constexpr std::string_view kVague[] = {"it",   "that", "this",  "them", "him",  "her",
+                                                "work", "home", "early", "late", "town", "off"};
+  for (std::string_view stop : kStops) {
+    const size_t k = low.find(stop);
+    if (k == std::string::npos) continue;
+    const size_t b = k + stop.size();  // in `low`; `clause` is one byte behind
+    size_t e = low.size() - 1;
+    for (std::string_view end : kEnds) e = std::min(e, low.find(end, b - 1));
+    for (char p : std::string_view(",;.!?(")) e = std::min(e, low.find(p, b));
+    if (e <= b) continue;
+    std::string object = Trim(clause.substr(b - 1, e - b));
+    for (std::string_view det : kDeterminers) {
+      if (LowerAscii(object).starts_with(det)) object.erase(0, det.size());
+    }
+    const std::string low_object = LowerAscii(object);
+    if (object.empty() || std::count(object.begin(), object.end(), ' ') > 3 ||
+        std::find(std::begin(kVague), std::end(kVague), low_object) != std::end(kVague)) {
+      continue;
+    }
+    return object;
+  }
+  return "";
+}
+
 std::string TakeEndsEn(std::string_view clause, std::vector<std::string>* ends) {
   std::string s(clause);
   std::string low = LowerAscii(s);
@@ -917,6 +960,10 @@ std::string TakeEndsEn(std::string_view clause, std::vector<std::string>* ends) 
   if (size_t k = LowerAscii(s).find("no more "); k != std::string::npos) {
     std::string old = Trim(std::string_view(s).substr(k + 8));
     if (!old.empty() && old.size() < 40) ends->push_back(old);
+  }
+  if (std::string stopped = StoppedObjectEn(s);
+      !stopped.empty() && std::find(ends->begin(), ends->end(), stopped) == ends->end()) {
+    ends->push_back(stopped);
   }
   return s;
 }

@@ -275,6 +275,24 @@ std::vector<Statement> Device(const Toks& t, const Subject& s) {
 
 // ---- things that stop holding ----
 
+// After "left"/"leaving" (`b` past the determiners that follow it at `after_verb`): does the
+// object name what the user left for good, a place of work or a named one, rather than a
+// day's leaving ("left work at 5", "left home early") or a thing left behind ("left my keys")?
+static bool LeftEnds(const Toks& t, size_t after_verb, size_t b) {
+  static const std::vector<std::string_view> kEmployer = {"company", "firm", "startup",
+                                                          "agency",  "team", "job"};
+  static const std::vector<std::string_view> kDaily = {
+      "work",  "home",  "house",  "office", "early", "late",     "class", "gym",
+      "party", "town",  "school", "bed",    "room",  "building", "store", "shop",
+      "car",   "there", "here",   "it",     "them",  "him",      "her",   "that",
+      "this",  "for",   "to",     "at",     "in",    "on",       "with"};
+  if (b >= t.size()) return false;
+  const std::string& w = t[b].low;
+  if (std::find(kEmployer.begin(), kEmployer.end(), w) != kEmployer.end()) return true;
+  if (b > after_verb) return false;  // "left my keys", "left the lights on"
+  return std::find(kDaily.begin(), kDaily.end(), w) == kDaily.end();
+}
+
 std::vector<Statement> Ended(const Toks& t, const Subject& s, const std::string& clause) {
   const std::string low = Lower(clause);
   auto has = [&](std::string_view w) { return ContainsText(low, w); };
@@ -316,6 +334,9 @@ std::vector<Statement> Ended(const Toks& t, const Subject& s, const std::string&
       }
       if (e == b) return {};
       if (t[b].low == "job" && e == b + 1) return {};
+      // "left work at 5", "left my keys in the car": a day's leaving or a thing left behind;
+      // after "left" a name ("left deloitte") or an employer word ("left the company") ends
+      if ((v == "left" || v == "leaving") && !LeftEnds(t, i + n, b)) return {};
       std::string what = Words(t, b, e);
       if (Lower(what) == "it" || Lower(what) == "that") return {};
       Statement st = Make(Kind::kEnded, what, "", 0.85);

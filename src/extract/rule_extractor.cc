@@ -1174,7 +1174,9 @@ class RuleExtractor final : public Extractor {
     c.exclusive = st.exclusive.value_or(traits.exclusive) && !c.slot.empty();
     c.correction = st.correction || view.correction;
     c.ends = st.ends;
-    for (const std::string& e : view.ends) c.ends.push_back(e);
+    for (const std::string& e : view.ends) {
+      if (std::find(c.ends.begin(), c.ends.end(), e) == c.ends.end()) c.ends.push_back(e);
+    }
     // A recurring statement's weekday is its schedule, not a date; a start ("这周开始每天跑步")
     // still dates it.
     if (view.time.has_time && !(st.recurring && view.time.weekday))

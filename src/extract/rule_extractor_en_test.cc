@@ -372,6 +372,25 @@ TEST(RuleExtractorEnTest, Corrections) {
   EXPECT_EQ(m.ends, std::vector<std::string>{"eat meat"});
   Candidate quit = One("I quit coffee");
   EXPECT_EQ(quit.ends, std::vector<std::string>{"coffee"});
+  // what the user stopped, dropped or gave away ends; after "left" only a name does
+  for (const auto& [text, ended] : std::vector<std::pair<std::string, std::string>>{
+           {"scrapped norway, too pricey", "norway"},
+           {"we had to rehome Pip", "Pip"},
+           {"cancelled my gym membership bc of the move", "gym membership"}}) {
+    std::vector<std::string> ends;
+    extract::TakeEndsEn(text, &ends);
+    EXPECT_EQ(ends, std::vector<std::string>{ended}) << text;
+  }
+  for (const char* text : {"stopped it", "quit that"}) {
+    std::vector<std::string> ends;
+    extract::TakeEndsEn(text, &ends);
+    EXPECT_TRUE(ends.empty()) << text;
+  }
+  // after "left", a name or a place of work ends; a day's leaving or a thing left behind not
+  EXPECT_EQ(One("left deloitte last month").ends, std::vector<std::string>{"deloitte"});
+  for (const char* text : {"I left work at 5 today", "left my keys in the car", "I left early"}) {
+    EXPECT_TRUE(One(text).ends.empty()) << text;
+  }
   EXPECT_FALSE(One("I live in Hangzhou").correction);
   EXPECT_TRUE(One("I live in Hangzhou").ends.empty());
 }

@@ -64,6 +64,36 @@ TEST_F(FreshnessScenarioTest, AChangeTheWritePathReadsReplacesTheOldFact) {
   EXPECT_EQ(old->items[0].superseded_by, now[0].item.id);
 }
 
+// What the user stopped, dropped or gave away ("scrapped norway", "had to rehome Pip") ends the
+// memory that states it; the statement of the ending takes no slot (it says what no longer
+// holds), so the question about the present finds what replaced it.
+TEST_F(FreshnessScenarioTest, WhatTheUserDroppedEndsTheMemoryStatingIt) {
+  Say("planning a trip to norway in july w my brother, packing tips?", 0);
+  Say("scrapped norway, flights too expensive. doing croatia in july instead", 30);
+  ListQuery q;
+  q.statuses = {ItemStatus::kSuperseded};
+  auto old = engine_->List(alice_, q);
+  ASSERT_TRUE(old.ok());
+  ASSERT_EQ(old->items.size(), 1u);
+  EXPECT_NE(old->items[0].content.find("norway"), std::string::npos) << old->items[0].content;
+  auto active = engine_->List(alice_, ListQuery{});
+  ASSERT_TRUE(active.ok());
+  for (const MemoryItem& m : active->items) {
+    if (m.content.find("scrapped norway") != std::string::npos) EXPECT_EQ(m.slot, "");
+  }
+  Say("my hamster Pip bites everyone lol", 5);
+  Say("we had to rehome Pip, my son got allergic", 40);
+  auto after = engine_->List(alice_, q);
+  ASSERT_TRUE(after.ok());
+  ASSERT_EQ(after->items.size(), 2u);
+  // "left work at 5" names no employer: nothing about work ends
+  Say("I work at Walmart as a cashier", 1);
+  Say("left work at 5 today, so tired", 1);
+  auto still = engine_->List(alice_, q);
+  ASSERT_TRUE(still.ok());
+  EXPECT_EQ(still->items.size(), 2u);
+}
+
 TEST_F(FreshnessScenarioTest, AChangeInUnlistedWordsOutranksTheOldFactForTheNow) {
   Say("I work at Walmart as a cashier", 0);
   const TimestampMs walmart_time = clock_.NowMs();

@@ -684,8 +684,13 @@ Status MemoryWriter::DecideWrite(Planning& plan, const Candidate& c, TimestampMs
     const MemoryItem& old = neighbours[target].item;
     // What replaces a fact takes its place: "we're doing Porto instead of Lisbon" answers what
     // the Lisbon trip answered.
+    // A statement that names what ended ("scrapped iceland", "had to rehome Kiwi") says what no
+    // longer holds, not what holds now: it does not answer for the slot.
+    const bool names_ended = std::any_of(c.ends.begin(), c.ends.end(), [&](const std::string& e) {
+      return !e.empty() && LowerCase(m.content).find(LowerCase(e)) != std::string::npos;
+    });
     if (m.slot.empty() && !old.slot.empty() && neighbours[target].ended &&
-        c.type != MemoryType::kEvent) {
+        c.type != MemoryType::kEvent && !names_ended) {
       m.slot = old.slot;
     }
     if (c.correction) {
