@@ -12,9 +12,11 @@ namespace {
 
 struct Lists {
   std::vector<std::string> cue;
-  std::vector<std::string> hired;   // work words that name a new employer, not only a new job
-  std::vector<std::string> away;    // a city named on a trip or a visit, not a move
-  std::vector<std::string> cities;  // places.tsv
+  std::vector<std::string> hired;       // work words that name a new employer, not only a new job
+  std::vector<std::string> away;        // a city named on a trip or a visit, not a move
+  std::vector<std::string> cities;      // places.tsv
+  std::vector<std::string> switch_cue;  // one value taken up in place of another
+  std::vector<std::string> switch_families;  // attributes whose values a switch replaces
   std::vector<std::pair<std::string, std::vector<std::string>>> attributes;
 };
 
@@ -27,6 +29,10 @@ Lists Load(const char* file, const char* places) {
       out.hired = words;
     else if (key == "away")
       out.away = words;
+    else if (key == "switch")
+      out.switch_cue = words;
+    else if (key == "switch_families")
+      out.switch_families = words;
     else
       out.attributes.emplace_back(key, words);
   }
@@ -75,6 +81,7 @@ const Lists& ListsFor(bool zh) {
     Pad(&l.hired);
     Pad(&l.away);
     Pad(&l.cities);
+    Pad(&l.switch_cue);
     for (auto& [attribute, words] : l.attributes) Pad(&words);
     return l;
   }();
@@ -140,6 +147,15 @@ bool IsKnownCity(std::string_view phrase, bool zh) {
   const std::string key = zh ? std::string(phrase) : SpacedWords(phrase);  // " tucson "
   const std::vector<std::string>& cities = ListsFor(zh).cities;
   return !phrase.empty() && std::find(cities.begin(), cities.end(), key) != cities.end();
+}
+
+bool SwitchesWithin(std::string_view text, std::string_view attribute, bool zh) {
+  const Lists& lists = ListsFor(zh);
+  if (std::find(lists.switch_families.begin(), lists.switch_families.end(), attribute) ==
+      lists.switch_families.end()) {
+    return false;
+  }
+  return Says(zh ? std::string(text) : SpacedWords(text), lists.switch_cue, zh);
 }
 
 bool HasChangeCue(std::string_view text, bool zh) {

@@ -332,15 +332,27 @@ class RuleResolver final : public ConflictResolver {
     if (d.decision != WriteDecision::kAdd && d.decision != WriteDecision::kSupersede) return d;
     // What the candidate says ended, and negative statements of its family it contradicts.
     const bool cand_negative = Negative(candidate.content);
+    // "改学西班牙语了" after "在学法语": in a family that holds several values (languages,
+    // medications), a value taken up in place of another ends the others
+    const size_t colon = candidate.slot.find(':');
+    const size_t slash = candidate.slot.find('/');
+    const bool switches = colon != std::string::npos && slash < colon && !cand_negative &&
+                          extract::SwitchesWithin(
+                              candidate.content,
+                              std::string_view(candidate.slot).substr(slash + 1, colon - slash - 1),
+                              HasHan(candidate.content));
     for (size_t i = 0; i < neighbours.size(); ++i) {
       const Neighbour& n = neighbours[i];
       const bool flip = n.same_family && !n.same_slot && !cand_negative &&
                         Negative(n.item.content) && !ContainsText(n.item.slot, ':');
-      if (!n.ended && !flip) continue;
+      const bool switched = switches && n.same_family && !n.same_slot &&
+                            ContainsText(n.item.slot, ':') && n.item.slot != candidate.slot;
+      if (!n.ended && !flip && !switched) continue;
       if (d.decision == WriteDecision::kAdd) {
         d = Result_(WriteDecision::kSupersede, static_cast<int>(i),
-                    n.ended ? "ends \"" + n.item.content + "\""
-                            : "no longer holds: \"" + n.item.content + "\"");
+                    n.ended    ? "ends \"" + n.item.content + "\""
+                    : switched ? "taken up in its place: \"" + n.item.content + "\""
+                               : "no longer holds: \"" + n.item.content + "\"");
       } else if (static_cast<int>(i) != d.target) {
         d.also_supersede.push_back(static_cast<int>(i));
       }

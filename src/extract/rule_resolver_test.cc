@@ -57,6 +57,39 @@ TEST(RuleResolverTest, ExclusiveSlotWithAnotherValueSupersedes) {
   EXPECT_EQ(zh.decision, WriteDecision::kSupersede);
 }
 
+// In a family that holds several values at once (languages, medications), a value taken up in
+// place of another ("改学韩语了", "switched to Lexapro") ends the others; a value added beside
+// them ("也在学韩语", "also learning Italian") does not.
+TEST(RuleResolverTest, AValueTakenUpInPlaceOfAnotherEndsTheFamilysOthers) {
+  auto family = [](std::string content, std::string slot) {
+    Neighbour n = Near(std::move(content), 0.3, false);
+    n.item.slot = std::move(slot);
+    n.same_family = true;
+    return n;
+  };
+  DecisionResult zh = Decide(Cand("用户改学韩语了", "user/language:韩语"),
+                             {family("用户在学日语", "user/language:日语")});
+  EXPECT_EQ(zh.decision, WriteDecision::kSupersede);
+  EXPECT_EQ(zh.target, 0);
+  EXPECT_NE(zh.reason.find("taken up in its place"), std::string::npos) << zh.reason;
+  DecisionResult en = Decide(Cand("User switched to Lexapro", "user/medication:lexapro"),
+                             {family("User takes sertraline", "user/medication:sertraline")});
+  EXPECT_EQ(en.decision, WriteDecision::kSupersede);
+  EXPECT_EQ(Decide(Cand("用户也在学韩语", "user/language:韩语"),
+                   {family("用户在学日语", "user/language:日语")})
+                .decision,
+            WriteDecision::kAdd);
+  EXPECT_EQ(Decide(Cand("User is also learning Italian", "user/language:italian"),
+                   {family("User is learning German", "user/language:german")})
+                .decision,
+            WriteDecision::kAdd);
+  // a family whose values are not replaced one by another: likes
+  EXPECT_EQ(Decide(Cand("User switched to liking tea", "user/likes:tea"),
+                   {family("User likes coffee", "user/likes:coffee")})
+                .decision,
+            WriteDecision::kAdd);
+}
+
 TEST(RuleResolverTest, AChangeWithoutAParsedValueThatNamesTheStoredOneRestatesIt) {
   // "我目前人在南京" (a change by data/lexicon/zh/changes.tsv, no value parsed) after the frame's
   // "用户现在住在南京" (entity 南京): the same place, said again.
