@@ -992,6 +992,17 @@ std::string TakeEndsZh(std::string_view clause, std::vector<std::string>* ends) 
       break;
     }
   }
+  // 跟X分了 / 和X分手了: the relationship with X ended
+  for (std::string_view with : {"跟", "和"}) {
+    const size_t w = s.find(with);
+    if (w == std::string::npos) continue;
+    for (std::string_view split : {"分手", "分了", "离婚", "掰了"}) {
+      const size_t k = s.find(split, w + with.size());
+      if (k == std::string::npos || k == w + with.size() || k - w > 24) continue;
+      ends->push_back(s.substr(w + with.size(), k - w - with.size()));
+      break;
+    }
+  }
   // X，不是Y / 是X不是Y ("X而不是Y" is a choice of X over Y, not an ending)
   if (size_t no = s.find("不是");
       no != std::string::npos && no > 0 && !std::string_view(s).substr(0, no).ends_with("而")) {

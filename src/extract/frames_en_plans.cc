@@ -129,6 +129,11 @@ std::vector<Statement> Amount(const ClauseView& c, const Toks& t, const Subject&
     topic = std::string(AmountTopic(c.topic));
   }
   state->topic = topic;
+  // "lost 10 lbs this month": a weight lost or gained is no weight ("down to 170" is one)
+  if (topic == "weight" && Has(t, {"lost", "gained", "shed", "losing", "gaining", "put"}) &&
+      !Has(t, {"to"})) {
+    return {};
+  }
   if (amount.empty()) {
     // "weighed in today, I'm at 195 now": a bare number after a weight word
     for (size_t i = 0; i < t.size(); ++i) {

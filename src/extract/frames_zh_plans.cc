@@ -94,6 +94,13 @@ std::vector<Statement> Amount(SV s, const Subject& sub, const ClauseView& c, Mes
     }
   }
   const std::string amount = FindAmountZh(s);
+  // "我现在80公斤", "瘦到72公斤了": a weight said with its unit is the user's weight; one lost
+  // or gained ("瘦了5斤", "胖了三公斤") or wanted ("想减到70公斤") is not
+  const bool weight_unit = amount.ends_with("斤") || amount.ends_with("千克");
+  if (topic.empty() && weight_unit && AboutUser(sub) && !Has(s, "了" + amount) && !Has(s, "想") &&
+      !Has(s, "要") && !Has(s, "目标") && !Has(s, "希望")) {
+    topic = "weight";
+  }
   if (topic.empty()) {
     if (!amount.empty() && !c.topic.empty() && !AmountTopic(c.topic).empty()) {
       topic = Str(AmountTopic(c.topic));

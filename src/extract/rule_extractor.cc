@@ -780,7 +780,11 @@ class RuleExtractor final : public Extractor {
       return out;
     }();
     const std::string low = extract::LowerAscii(clause);
-    if (kStates.contains(low.substr(0, low.find(' ')))) return "I am " + clause;
+    // (a state of two words, "down to 170 lbs", by its first two)
+    const size_t second =
+        low.find(' ', low.find(' ') == std::string::npos ? low.size() : low.find(' ') + 1);
+    if (kStates.contains(low.substr(0, low.find(' '))) || kStates.contains(low.substr(0, second)))
+      return "I am " + clause;
     // "birthday's aug 9", "rent is 1,600 now": the speaker's own, said without "my" (and
     // "'s" after such a noun is "is": "my birthday's aug 9")
     for (const std::string& noun : kMine) {

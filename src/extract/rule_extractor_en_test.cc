@@ -492,6 +492,14 @@ TEST(RuleExtractorEnTest, RequestsRunOnAfterAStatementAreLeftOut) {
   EXPECT_FALSE(extract::IsRequestEn("i need a new laptop"));
 }
 
+// A weight lost or gained is no weight; "down to 170 lbs", said with no subject, is one.
+TEST(RuleExtractorEnTest, AWeightLostIsNoWeight) {
+  EXPECT_EQ(One("im 185 lbs right now").slot, "user/amount:weight");
+  EXPECT_EQ(One("down to 170 lbs!!").slot, "user/amount:weight");
+  EXPECT_EQ(One("down to 170 lbs!!").content, "User is down to 170 lbs");
+  EXPECT_NE(One("lost 10 lbs this month").slot, "user/amount:weight");
+}
+
 TEST(RuleExtractorEnTest, MinConfidenceDropsWeakCandidates) {
   RuleExtractorOptions strict;
   strict.min_confidence = 0.8;

@@ -337,6 +337,20 @@ TEST(RuleExtractorZhTest, Favourites) {
   EXPECT_EQ(c.content, "用户最喜欢的颜色是蓝色");
 }
 
+// A weight said with its unit is the user's weight, whatever the words around it; one lost or
+// wanted is not. A clause with no subject that starts with an adverb and a verb ("直接换了个…")
+// is the user's. "跟X分了" ends what was said about X.
+TEST(RuleExtractorZhTest, WeightsSubjectlessChangesAndBreakUps) {
+  EXPECT_EQ(One("我现在80公斤").slot, "user/amount:weight");
+  EXPECT_EQ(One("瘦到72公斤了").slot, "user/amount:weight");
+  EXPECT_EQ(One("瘦到72公斤了").content, "用户瘦到72公斤了");
+  EXPECT_NE(One("瘦了5斤").slot, "user/amount:weight");
+  EXPECT_NE(One("想减到70公斤").slot, "user/amount:weight");
+  EXPECT_EQ(One("直接换了个iPhone 15").content, "用户直接换了个iPhone 15");
+  EXPECT_EQ(One("跟小周分了").ends, std::vector<std::string>{"小周"});
+  EXPECT_EQ(One("我和阿杰分手了").ends, std::vector<std::string>{"阿杰"});
+}
+
 TEST(RuleExtractorZhTest, AssistantTurnsAreIgnored) {
   EXPECT_TRUE(Extract("我住在北京。", "assistant").empty());
 }

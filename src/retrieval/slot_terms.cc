@@ -9,7 +9,7 @@ namespace {
 using Entry = std::pair<std::string_view, std::string_view>;
 
 // Attributes (the part of a slot after the subject, before ':') and the words asked with them.
-constexpr std::array<Entry, 37> kAttributes = {{
+constexpr std::array<Entry, 38> kAttributes = {{
     {"work_arrangement", "work remote office home where 上班 在家 办公"},
     {"location", "live lives living home city where 住 住在 家 城市 哪里 哪儿"},
     {"hometown", "from hometown grew born origin 老家 来自 哪里人 出生"},
@@ -42,6 +42,7 @@ constexpr std::array<Entry, 37> kAttributes = {{
     {"age", "age old how old 岁 年龄 多大 几岁"},
     {"birthday", "birthday born 生日"},
     {"plan", "plan plans going trip when 计划 打算 什么时候"},
+    {"goal", "goal goals target aim want 目标 想 打算"},
     {"habit", "habit drink drinks still 习惯 还"},
     {"status", "status now doing how 现在 怎么样"},
     {"email", "email address mail 邮箱 邮件"},
