@@ -5,6 +5,7 @@
 #include <cctype>
 
 #include "extract/corrections.h"
+#include "extract/english_words.h"
 #include "extract/speech_acts.h"
 #include "text/find.h"
 #include "text/utf8.h"
@@ -348,6 +349,23 @@ static bool StartsInlineRequestEn(std::string_view s) {
   return false;
 }
 
+// "my dad" for "my dad's 68", "my older sister lives in Austin": the relative a clause that
+// starts with "my" is about (a family word within its first three words); "" for the speaker.
+static std::string RelativeSubjectEn(std::string_view clause) {
+  const std::string low = LowerAscii(clause);
+  if (!low.starts_with("my ")) return "";
+  size_t b = 3;
+  for (int words = 0; words < 3 && b < low.size(); ++words) {
+    size_t e = b;
+    while (e < low.size() && (std::isalpha(static_cast<unsigned char>(low[e])))) ++e;
+    if (e == b) return "";
+    if (en::Relations().contains(low.substr(b, e - b))) return std::string(clause.substr(0, e));
+    if (e >= low.size() || low[e] != ' ') return "";
+    b = e + 1;
+  }
+  return "";
+}
+
 // Splits at commas and at "and"/"but"/"so"/"because" before a new subject or verb.
 std::vector<Piece> SplitClausesEn(const std::string& sentence) {
   std::vector<std::string> raw;
@@ -419,6 +437,7 @@ std::vector<Piece> SplitClausesEn(const std::string& sentence) {
   std::vector<Piece> out;
   bool prev_has_subject = false;
   bool prev_correction = false;
+  std::string prev_subject;  // "my dad" when the clause before was about him, else ""
   for (size_t r = 0; r < raw.size(); ++r) {
     std::string& text = raw[r];
     // (a short label before the colon, "my gym days: monday, friday", is what the list is of)
@@ -456,8 +475,11 @@ std::vector<Piece> SplitClausesEn(const std::string& sentence) {
     if (subject) {
       out.push_back({std::string(trimmed), false});
       prev_has_subject = true;
+      prev_subject = RelativeSubjectEn(trimmed);
     } else if (prev_has_subject && IsPredicateHeadEn(first)) {
-      out.push_back({"I " + std::string(trimmed), true});
+      // "my dad's 68 and just got diagnosed with …": the relative goes on, not the speaker
+      out.push_back({(prev_subject.empty() ? "I" : prev_subject) + " " + std::string(trimmed),
+                     prev_subject.empty()});
     } else if (!out.empty() && prev_has_subject && !prev_correction &&
                IsListContinuation(trimmed) && !IsQuestionEn(std::string(trimmed))) {
       out.back().text += ", " + std::string(trimmed);  // "I like tea, coffee and juice"

@@ -500,6 +500,21 @@ TEST(RuleExtractorEnTest, AWeightLostIsNoWeight) {
   EXPECT_NE(One("lost 10 lbs this month").slot, "user/amount:weight");
 }
 
+// After "and", a clause with no subject goes on about whom the clause before was about: a
+// relative ("my dad's 68 and just got diagnosed with …") as well as the speaker.
+TEST(RuleExtractorEnTest, AClauseWithNoSubjectGoesOnAboutTheRelative) {
+  const std::vector<Candidate> dad =
+      Extract("my dad's 68 and just got diagnosed with high blood pressure");
+  ASSERT_EQ(dad.size(), 2u);
+  EXPECT_EQ(dad[1].content, "User's dad just got diagnosed with high blood pressure");
+  EXPECT_NE(dad[1].slot, "user/health:high blood pressure");
+  const std::vector<Candidate> me = Extract("i live in Austin and work as a nurse");
+  ASSERT_EQ(me.size(), 2u);
+  EXPECT_EQ(me[1].content, "User works as a nurse");
+  // a request with a number in it says something of the user: not dropped as a request
+  EXPECT_FALSE(extract::IsRequestEn("hiking boots in size 9 pls"));
+}
+
 TEST(RuleExtractorEnTest, MinConfidenceDropsWeakCandidates) {
   RuleExtractorOptions strict;
   strict.min_confidence = 0.8;

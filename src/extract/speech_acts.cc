@@ -255,8 +255,11 @@ bool IsRequestEn(const std::string& low) {
   const bool first_person =
       std::any_of(std::begin(kFirstPerson), std::end(kFirstPerson),
                   [&](std::string_view w) { return spaced.find(w) != std::string::npos; });
+  // (nor one with a number in it: "hiking boots in size 9 pls" says the user's size)
+  const bool number = std::any_of(
+      s.begin(), s.end(), [](char c) { return std::isdigit(static_cast<unsigned char>(c)); });
   for (std::string_view w : {" please", " pls", " plz"}) {
-    if (s.ends_with(w) && !first_person) return true;
+    if (s.ends_with(w) && !first_person && !number) return true;
   }
   std::string_view rest = s;
   for (std::string_view lead : {"i really ", "i ", "really ", "just ", "still "}) {
