@@ -137,7 +137,8 @@ std::vector<Statement> Amount(const ClauseView& c, const Toks& t, const Subject&
   if (amount.empty()) {
     // "weighed in today, I'm at 195 now": a bare number after a weight word
     for (size_t i = 0; i < t.size(); ++i) {
-      if (IsNumberWord(t[i].low) && t[i].low.size() >= 2 && topic == "weight") {
+      if (IsNumberWord(t[i].low) && t[i].low.size() >= 2 &&
+          (topic == "weight" || topic == "height")) {
         return {Make(Kind::kAmount, t[i].text, topic)};
       }
     }

@@ -498,6 +498,7 @@ TEST(RuleExtractorEnTest, AWeightLostIsNoWeight) {
   EXPECT_EQ(One("down to 170 lbs!!").slot, "user/amount:weight");
   EXPECT_EQ(One("down to 170 lbs!!").content, "User is down to 170 lbs");
   EXPECT_NE(One("lost 10 lbs this month").slot, "user/amount:weight");
+  EXPECT_EQ(One("im 176 cm").slot, "user/amount:height");
 }
 
 // After "and", a clause with no subject goes on about whom the clause before was about: a

@@ -349,6 +349,7 @@ TEST(RuleExtractorZhTest, WeightsSubjectlessChangesAndBreakUps) {
   EXPECT_EQ(One("直接换了个iPhone 15").content, "用户直接换了个iPhone 15");
   EXPECT_EQ(One("跟小周分了").ends, std::vector<std::string>{"小周"});
   EXPECT_EQ(One("我和阿杰分手了").ends, std::vector<std::string>{"阿杰"});
+  EXPECT_EQ(One("我身高175").slot, "user/amount:height");
 }
 
 TEST(RuleExtractorZhTest, AssistantTurnsAreIgnored) {

@@ -56,12 +56,13 @@ constexpr std::array<Entry, 38> kAttributes = {{
 }};
 
 // Keys of a keyed attribute that questions ask with words of their own.
-constexpr std::array<Entry, 18> kKeys = {{
+constexpr std::array<Entry, 19> kKeys = {{
     {"colorblind", "color colors colour colours"},
     {"rent", "rent pay 房租 租金 月租"},
     {"salary", "salary pay make earn income 工资 收入 薪水 月薪 年薪"},
     {"savings", "save saving savings 存 存钱 存款"},
     {"weight", "weight weigh 体重 多重 斤"},
+    {"height", "height tall 身高 多高 个子"},
     {"price", "charge price cost 价格 收费 多少钱"},
     {"allowance", "allowance give 生活费 给"},
     {"mortgage", "mortgage 房贷"},
