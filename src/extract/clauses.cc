@@ -139,11 +139,12 @@ bool IsCorrection(std::string_view sentence, bool zh) {
     if (first.ends_with(" actually") && std::count(first.begin(), first.end(), ' ') <= 3) {
       return true;
     }
-    // "4 actually forgot one": a number with "actually" right after it
+    // "4 actually forgot one", "97215 sorry fat fingers": a number with a marker right after it
     const size_t sp = low.find(' ');
-    if (sp != std::string::npos && sp > 0 && std::isdigit(static_cast<unsigned char>(low[0])) &&
-        StartsWithWord(std::string_view(low).substr(sp + 1), "actually")) {
-      return true;
+    if (sp != std::string::npos && sp > 0 && std::isdigit(static_cast<unsigned char>(low[0]))) {
+      for (std::string_view m : {"actually", "sorry", "oops", "whoops", "typo", "my bad"}) {
+        if (StartsWithWord(std::string_view(low).substr(sp + 1), m)) return true;
+      }
     }
   }
   if (IsValueFirstCorrection(sentence, zh)) return true;

@@ -69,6 +69,14 @@ std::optional<std::string> EnglishValue(std::string_view clause) {
     if (!edge) s += clause[i];
   }
   s = Trim(s);
+  // "97215 sorry fat fingers": a value, the marker, then talk of the slip
+  for (std::string_view m : {" sorry ", " oops ", " whoops ", " my bad ", " typo "}) {
+    const size_t k = Lower(s).find(m);
+    if (k != std::string::npos && k > 0 && std::count(s.begin(), s.begin() + k, ' ') <= 2) {
+      s = Trim(std::string_view(s).substr(0, k));
+      break;
+    }
+  }
   // "30 actually", "wednesdays lol": a value said with a marker after it
   for (bool moved = true; moved;) {
     moved = false;

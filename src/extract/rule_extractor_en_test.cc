@@ -501,6 +501,14 @@ TEST(RuleExtractorEnTest, AWeightLostIsNoWeight) {
   EXPECT_EQ(One("im 176 cm").slot, "user/amount:height");
 }
 
+// A value with the marker right after it and talk of the slip after that corrects with the
+// value alone.
+TEST(RuleExtractorEnTest, AValueThenSorryAndTalkCorrects) {
+  EXPECT_TRUE(extract::IsCorrection("60615 sorry fat fingers", false));
+  EXPECT_EQ(extract::BareCorrectionValue("60615 sorry fat fingers", false).value_or(""), "60615");
+  EXPECT_FALSE(extract::IsCorrection("60615 is my zip", false));
+}
+
 // After "and", a clause with no subject goes on about whom the clause before was about: a
 // relative ("my dad's 68 and just got diagnosed with …") as well as the speaker.
 TEST(RuleExtractorEnTest, AClauseWithNoSubjectGoesOnAboutTheRelative) {
