@@ -352,6 +352,15 @@ TEST(RuleExtractorZhTest, WeightsSubjectlessChangesAndBreakUps) {
   EXPECT_EQ(One("我身高175").slot, "user/amount:height");
 }
 
+// A name right after a pet word ("布偶猫年糕", "柯基豆包") keys the pet by its name, as "叫年糕"
+// does; words after the pet word that say what it does are no name.
+TEST(RuleExtractorZhTest, ANameRightAfterAPetWord) {
+  EXPECT_EQ(One("我的布偶猫年糕最近不爱吃饭").slot, "user/pet:年糕");
+  EXPECT_EQ(One("我家柯基豆包老掉毛").slot, "user/pet:豆包");
+  EXPECT_EQ(One("我家猫吃了我的鱼").slot, "user/pet:猫");
+  EXPECT_EQ(One("我的狗狗生病了").slot, "user/pet:狗狗");
+}
+
 TEST(RuleExtractorZhTest, AssistantTurnsAreIgnored) {
   EXPECT_TRUE(Extract("我住在北京。", "assistant").empty());
 }

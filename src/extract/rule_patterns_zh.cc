@@ -356,6 +356,31 @@ std::vector<Statement> MatchShi(const Clause& c, size_t i, const Negation& neg) 
   return {};
 }
 
+// A name right after a pet word, before what is said of the pet: "布偶猫年糕最近不爱吃饭" →
+// "年糕", "柯基豆包老掉毛" → "豆包". Two or three Chinese characters, none of them a verb or
+// particle, then a word that starts a predicate (or the clause ends); "" otherwise ("猫吃了鱼").
+std::string NameAfterPet(SV p, size_t b) {
+  static constexpr std::array<SV, 26> kPredicateStarts = {
+      "最近", "老", "总",   "特别", "很", "又", "今天", "昨天", "不",
+      "已经", "也", "每天", "一直", "还", "都", "有点", "太",   "超",
+      "真",   "刚", "现在", "今年", "，", "是", "在",   "会"};
+  static constexpr std::string_view kNotInNames = "了的吃喝在是有会要被把叫跑咬掉生病不很也都";
+  for (size_t chars : {2, 3}) {
+    size_t e = b;
+    bool han = true;
+    for (size_t n = 0; n < chars && e < p.size(); ++n) {
+      const size_t len = CodepointLength(p, e);
+      const SV ch = p.substr(e, len);
+      if (len != 3 || kNotInNames.find(ch) != SV::npos) han = false;
+      e += len;
+    }
+    if (!han || e > p.size() || CountCodepoints(p.substr(b, e - b)) != chars) continue;
+    const bool ends = e == p.size() || LongestAt(p, e, kPredicateStarts).size() > 0;
+    if (ends) return Str(p.substr(b, e - b));
+  }
+  return "";
+}
+
 // Pets and family after 养/有: "养了一只猫，叫咪咪", "有两个孩子".
 std::vector<Statement> MatchHave(const Clause& c, size_t i, size_t verb_len, const Negation& neg) {
   SV p = c.pred;
@@ -645,6 +670,7 @@ std::vector<Statement> MatchPossessive(const Clause& c, size_t i) {
       }
       break;
     }
+    if (name.empty() && !pet.empty()) name = NameAfterPet(p, i + noun.size());
     bool is_pet = !pet.empty();
     Statement st = Make(c, is_pet ? Kind::kPet : Kind::kFamily, name.empty() ? Str(noun) : name,
                         is_pet && !name.empty() ? SlotKey(name) : SlotKey(noun), Content(p, e),
