@@ -2,6 +2,7 @@
 #include <gtest/gtest.h>
 
 #include "extract/extraction_test_util.h"
+#include "extract/speech_acts.h"
 
 namespace engram {
 namespace {
@@ -359,6 +360,18 @@ TEST(RuleExtractorZhTest, ANameRightAfterAPetWord) {
   EXPECT_EQ(One("我家柯基豆包老掉毛").slot, "user/pet:豆包");
   EXPECT_EQ(One("我家猫吃了我的鱼").slot, "user/pet:猫");
   EXPECT_EQ(One("我的狗狗生病了").slot, "user/pet:狗狗");
+}
+
+// Spoken question words (啥, 咋, 哪) make a clause a question; "没啥", "啥都吃", "哪都行" and
+// "哪怕" say something.
+TEST(RuleExtractorZhTest, SpokenQuestionWords) {
+  for (const char* q : {"异地找房有啥技巧", "从哪开始练", "这咋办", "如何备考"}) {
+    EXPECT_TRUE(extract::IsQuestionZh(q)) << q;
+  }
+  for (const char* s : {"我没啥忌口", "我啥都吃", "我哪都不想去", "哪怕下雨我也跑步"}) {
+    EXPECT_FALSE(extract::IsQuestionZh(s)) << s;
+  }
+  EXPECT_TRUE(Extract("从哪开始练").empty());
 }
 
 TEST(RuleExtractorZhTest, AssistantTurnsAreIgnored) {

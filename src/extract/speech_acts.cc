@@ -203,6 +203,23 @@ bool IsQuestionZh(std::string_view s) {
                              "是不是", "有没有", "能不能", "要不要", "会不会", "吗", "？", "?"}) {
     if (ContainsText(s, q)) return true;
   }
+  for (std::string_view q :
+       {"如何", "何时", "怎样", "多久", "好不好", "行不行", "可不可以", "对不对"}) {
+    if (ContainsText(s, q)) return true;
+  }
+  // the spoken question words: "有啥技巧", "从哪开始练", "咋办"; not "没啥", "啥都吃", "哪都行",
+  // "哪怕" (a statement that says any or none)
+  for (std::string_view q : {"啥", "咋", "哪"}) {
+    for (size_t k = s.find(q); k != std::string_view::npos; k = s.find(q, k + q.size())) {
+      const std::string_view before = s.substr(0, k);
+      const std::string_view after = s.substr(k + q.size());
+      if (before.ends_with("没") || after.starts_with("都") || after.starts_with("也") ||
+          after.starts_with("怕")) {
+        continue;
+      }
+      return true;
+    }
+  }
   return false;
 }
 
