@@ -9,6 +9,7 @@
 
 #include "extract/clauses.h"
 #include "text/lexicon_data.h"
+#include "text/time_expressions.h"
 
 namespace engram::extract::en {
 namespace {
@@ -258,16 +259,7 @@ std::string Singular(std::string_view w) {
   return std::string(w);
 }
 
-bool IsPastForm(std::string_view w) {
-  static const WordSet k = {
-      "went",   "had",        "got",   "saw",    "met",     "bought", "took",  "came",  "left",
-      "began",  "ate",        "did",   "made",   "was",     "were",   "found", "lost",  "won",
-      "gave",   "flew",       "ran",   "wrote",  "grew",    "became", "told",  "said",  "thought",
-      "felt",   "kept",       "spent", "sold",   "built",   "broke",  "drove", "fell",  "forgot",
-      "heard",  "knew",       "paid",  "read",   "sent",    "sat",    "slept", "spoke", "stood",
-      "taught", "understood", "wore",  "caught", "brought", "chose"};
-  return k.contains(w) || (w.size() > 3 && w.ends_with("ed"));
-}
+bool IsPastForm(std::string_view w) { return IsEnglishPastForm(w); }
 
 std::string ThirdPerson(const Tok& t) {
   std::string_view w = t.low;

@@ -264,6 +264,11 @@ std::vector<Statement> Contact(const Toks& t, const Subject& s, const ClauseView
     if (key == phone) key = "phone";
   }
   if (key == "e-mail" || key == "email address") key = "email";
+  // "my phone's a pixel 6": a phone with too few digits for a number is the device
+  if (key == "phone" && std::count_if(value.begin(), value.end(), ::isdigit) < 7 &&
+      !ContainsText(value, '@')) {
+    return {Make(Kind::kDevice, value, "phone", 0.8)};
+  }
   Statement st = Make(Kind::kContact, value, key, 0.9);
   st.slot = "user/" + key;
   if (ContainsText(label, "birthday")) st.kind = Kind::kBirthday;

@@ -152,10 +152,12 @@ std::vector<Statement> Amount(const ClauseView& c, const Toks& t, const Subject&
 namespace {
 
 bool IsWeekday(std::string_view w) {
-  static const WordSet k = {"monday",    "tuesday",    "wednesday", "thursday",
-                            "friday",    "saturday",   "sunday",    "mondays",
-                            "tuesdays",  "wednesdays", "thursdays", "fridays",
-                            "saturdays", "sundays",    "weekends",  "weekdays"};
+  static const WordSet k = {"monday", "tuesday", "wednesday", "thursday", "friday", "saturday",
+                            "sunday", "mondays", "tuesdays", "wednesdays", "thursdays", "fridays",
+                            "saturdays", "sundays", "weekends", "weekdays",
+                            // as people type them: "mon/wed/fri", "tue + thu"
+                            "mon", "tue", "tues", "wed", "thu", "thur", "thurs", "fri", "sat",
+                            "sun", "mwf"};
   return k.contains(w);
 }
 
@@ -178,9 +180,25 @@ std::vector<Statement> Schedule(const ClauseView& c, const Toks& t, const Subjec
       !Has(t, {"i", "we"})) {
     return {};
   }
+  // "mon/wed/fri", "monday wednesday friday", "tue + thu": two days or more are a routine
+  const auto days_at = [&](size_t i) {
+    if (IsWeekday(t[i].low)) return true;
+    const std::string_view w = t[i].low;
+    if (w.find('/') == std::string_view::npos) return false;
+    for (size_t b = 0; b <= w.size();) {
+      const size_t e = std::min(w.find('/', b), w.size());
+      if (!IsWeekday(w.substr(b, e - b))) return false;
+      b = e + 1;
+    }
+    return true;
+  };
   size_t when = t.size();
   for (size_t i = 0; i < t.size(); ++i) {
-    const bool plural_day = IsWeekday(t[i].low) && t[i].low.ends_with("s");
+    bool several_days = days_at(i) && t[i].low.find('/') != std::string::npos;
+    for (size_t j = i + 1; j < t.size() && j <= i + 3 && !several_days; ++j) {
+      several_days = days_at(i) && days_at(j);
+    }
+    const bool plural_day = (IsWeekday(t[i].low) && t[i].low.ends_with("s")) || several_days;
     const bool every = (t[i].low == "every" || t[i].low == "each") && i + 1 < t.size() &&
                        (IsWeekday(t[i + 1].low) || IsPartOfDay(t[i + 1].low) ||
                         (t[i + 1].low == "day" && Has(t, {"wake", "up", "gym", "run", "walk"})));
@@ -209,8 +227,8 @@ std::vector<Statement> Schedule(const ClauseView& c, const Toks& t, const Subjec
   std::string activity;
   for (size_t i = s.who == Who::kPerson ? s.end : 0; i < t.size(); ++i) {
     std::string_view w = t[i].low;
-    if (i == when || IsWeekday(w) || IsPartOfDay(w) || IsClockTime(w) || IsNumberWord(w) ||
-        w == ",") {
+    if (i == when || days_at(i) || IsPartOfDay(w) || IsClockTime(w) || IsNumberWord(w) ||
+        w == "," || w == "+") {
       continue;
     }
     if ((w == "wake" || w == "up") && (Has(t, {"wake"}) || Has(t, {"up"}))) {

@@ -509,6 +509,15 @@ TEST(RuleExtractorEnTest, AValueThenSorryAndTalkCorrects) {
   EXPECT_FALSE(extract::IsCorrection("60615 is my zip", false));
 }
 
+// "my phone's a pixel 6" is the device (too few digits for a number); days typed short or
+// several at once ("mon/wed/fri", "tue + thu") are a routine.
+TEST(RuleExtractorEnTest, PhonesAsDevicesAndDaysTypedShort) {
+  EXPECT_EQ(One("my phone's a pixel 6").slot, "user/device:phone");
+  EXPECT_EQ(One("my phone number is 555-201-3344").slot, "user/phone");
+  EXPECT_EQ(One("i go to the gym mon/wed/fri at 6am").slot, "user/schedule:gym");
+  EXPECT_EQ(One("moved my gym days to tue + thu evenings").slot, "user/schedule:gym");
+}
+
 // After "and", a clause with no subject goes on about whom the clause before was about: a
 // relative ("my dad's 68 and just got diagnosed with …") as well as the speaker.
 TEST(RuleExtractorEnTest, AClauseWithNoSubjectGoesOnAboutTheRelative) {

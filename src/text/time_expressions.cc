@@ -5,6 +5,7 @@
 #include <cctype>
 #include <cstdio>
 #include <string>
+#include <unordered_set>
 
 #include "text/utf8.h"
 
@@ -228,7 +229,11 @@ EnMatch MatchEnglishAt(const std::vector<Word>& w, size_t i, int64_t today) {
   // "every Monday" is a schedule, not a date
   if (int wd = WeekdayIndex(at(at(0) == "on" ? 1 : 0));
       wd >= 0 && !(i > 0 && (w[i - 1].text == "every" || w[i - 1].text == "each"))) {
-    return {at(0) == "on" ? 2u : 1u, WeekdayDay(today, wd, 0)};
+    // "I met her on Monday": after a verb in the past, the latest such day, not the next
+    bool past = false;
+    for (size_t j = i >= 6 ? i - 6 : 0; j < i; ++j) past = past || IsEnglishPastForm(w[j].text);
+    const int64_t day = past ? today - ((Weekday(today) - wd + 7) % 7) : WeekdayDay(today, wd, 0);
+    return {at(0) == "on" ? 2u : 1u, day};
   }
   if (int n = Count(at(0)); n >= 0 && UnitDays(at(1)) != 0 && at(2) == "ago") {
     int unit = UnitDays(at(1));
@@ -553,6 +558,20 @@ ZhMatch MatchChineseAt(std::string_view s, size_t i, int64_t today) {
 }
 
 }  // namespace
+
+bool IsEnglishPastForm(std::string_view w) {
+  static const std::unordered_set<std::string_view> k = {
+      "went",   "had",        "got",   "saw",    "met",     "bought", "took",  "came",  "left",
+      "began",  "ate",        "did",   "made",   "was",     "were",   "found", "lost",  "won",
+      "gave",   "flew",       "ran",   "wrote",  "grew",    "became", "told",  "said",  "thought",
+      "felt",   "kept",       "spent", "sold",   "built",   "broke",  "drove", "fell",  "forgot",
+      "heard",  "knew",       "paid",  "read",   "sent",    "sat",    "slept", "spoke", "stood",
+      "taught", "understood", "wore",  "caught", "brought", "chose"};
+  // ("need", "speed", "breed" end in "ed" and are no past forms; "agreed", "freed" are)
+  if (k.contains(w)) return true;
+  if (w.size() <= 3 || !w.ends_with("ed")) return false;
+  return !w.ends_with("eed") || w == "agreed" || w == "freed";
+}
 
 std::vector<TimeExpression> FindEnglishTimeExpressions(std::string_view text, TimestampMs now) {
   std::vector<TimeExpression> out;

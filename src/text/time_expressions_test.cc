@@ -50,6 +50,15 @@ TEST(TimeExpressionsTest, EnglishWeekdaysFollowCalendarWeeks) {
   EXPECT_EQ(En("on Friday"), "2026-12-04");
   EXPECT_EQ(En("next Monday"), "2026-12-07");
   EXPECT_EQ(En("every Monday"), "");  // a schedule, not a date
+  // after a verb in the past, the latest such day (on or before today), not the next
+  EXPECT_EQ(En("I met her on Friday"), "2026-11-27");
+  EXPECT_EQ(En("we visited grandma on Sunday"), "2026-11-29");
+  EXPECT_EQ(En("I went to the gym on Monday"), "2026-11-30");
+  EXPECT_EQ(En("I need to call her on Friday"), "2026-12-04");  // "need" is no past form
+  EXPECT_TRUE(IsEnglishPastForm("visited"));
+  EXPECT_TRUE(IsEnglishPastForm("agreed"));
+  EXPECT_FALSE(IsEnglishPastForm("speed"));
+  EXPECT_FALSE(IsEnglishPastForm("bed"));
 }
 
 TEST(TimeExpressionsTest, EnglishMonthsAndYears) {
