@@ -374,6 +374,14 @@ TEST(RuleExtractorZhTest, SpokenQuestionWords) {
   EXPECT_TRUE(Extract("从哪开始练").empty());
 }
 
+// A time said first, then the subject: the subject is said once, before the time; "我老婆"
+// after it says whose and stays.
+TEST(RuleExtractorZhTest, ASubjectAfterATimeSaidFirst) {
+  EXPECT_EQ(One("周六我们要去爬山了").content.find("用户要去"), std::string::npos);
+  EXPECT_TRUE(One("周六我们要去爬山了").content.starts_with("用户周六（"));
+  EXPECT_NE(One("周五我老婆生日").content.find("老婆"), std::string::npos);
+}
+
 TEST(RuleExtractorZhTest, AssistantTurnsAreIgnored) {
   EXPECT_TRUE(Extract("我住在北京。", "assistant").empty());
 }

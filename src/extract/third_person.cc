@@ -149,7 +149,28 @@ std::string WithDates(const std::string& clause, bool zh, TimestampMs now) {
                             said_text.starts_with("礼拜")) &&
                            !ContainsText(said_text, "周末") && CountCodepoints(said_text) <= 3;
       if (absolute || weekday) {
-        out.insert(it->end, "（" + date + "）");
+        const std::string dated = "（" + date + "）";
+        out.insert(it->end, dated);
+        // "周六我们要去爬山" → "我们周六（…）要去爬山": a subject after a time said first goes
+        // before it, so the clause still starts with whom it is about
+        // (a clause with no subject of its own got "我" before the time: the one after it goes)
+        const bool carried = it->begin == 3 && out.starts_with("我");
+        if (it->begin == 0 || carried) {
+          const size_t after = it->end + dated.size();
+          const std::string_view next = std::string_view(out).substr(after);
+          // ("我老婆", "我的", "我家": whose, not who, and kept)
+          const bool whose = next.starts_with("我的") || next.starts_with("我家") ||
+                             !RelationKey(next.substr(3, 3)).empty() ||
+                             !RelationKey(next.substr(3, 6)).empty();
+          for (std::string_view subject : {"我们", "咱们", "我"}) {
+            if (subject == "我" && whose) break;
+            if (next.starts_with(subject)) {
+              out.erase(after, subject.size());
+              if (!carried) out.insert(0, subject);
+              break;
+            }
+          }
+        }
         continue;
       }
       if (it->granularity == TimeGranularity::kWeek) {

@@ -396,7 +396,20 @@ ZhMatch MatchZhWeek(std::string_view s, size_t i, int64_t today) {
     if (wd < 0) return {};
     // "每周三", "每个星期三" are schedules, not dates.
     if ((i >= 3 && (At(s, i - 3, "每") || At(s, i - 3, "个")))) return {};
-    return {p.size() + 3, WeekdayDay(today, wd, 0)};
+    // "周一去了趟医院", "星期天见过他": 了 or 过 in what follows (to the clause's end) says it
+    // happened, on the latest such day; without them ("周五要去体检") the next one
+    const size_t after = i + p.size() + 3;
+    std::string_view rest = s.substr(std::min(after, s.size()));
+    for (std::string_view end : {"，", "。", "！", "？", ",", " ", "；"}) {
+      rest = rest.substr(0, rest.find(end));
+    }
+    const bool past =
+        rest.size() <= 36 &&
+        (rest.find("了") != std::string_view::npos || rest.find("过") != std::string_view::npos) &&
+        rest.find("要") == std::string_view::npos && rest.find("会") == std::string_view::npos &&
+        rest.find("打算") == std::string_view::npos;
+    const int64_t day = past ? today - ((Weekday(today) - wd + 7) % 7) : WeekdayDay(today, wd, 0);
+    return {p.size() + 3, day};
   }
   return {};
 }

@@ -107,6 +107,10 @@ TEST(TimeExpressionsTest, ChineseWeeks) {
   EXPECT_EQ(Zh("上周"), "2026-11-23");
   EXPECT_EQ(Zh("上周末"), "2026-11-28");
   EXPECT_EQ(Zh("每周三"), "");  // a schedule
+  // 了 or 过 after a weekday said alone: it happened, on the latest such day
+  EXPECT_EQ(Zh("周五去了趟医院"), "2026-11-27");
+  EXPECT_EQ(Zh("星期天见过他"), "2026-11-29");
+  EXPECT_EQ(Zh("周五要去体检了"), "2026-12-04");  // 要: still to come
 }
 
 TEST(TimeExpressionsTest, ChineseMonthsAndYears) {
