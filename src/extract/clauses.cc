@@ -42,6 +42,32 @@ std::vector<Sentence> SplitSentences(std::string_view text) {
       }
     }
     if (matched) continue;
+    // "first week done ✅ my badge photo is cursed": an emoji between a statement and a new
+    // subject ends the sentence as a full stop would ("my dog 🐶 is sick" stays one)
+    if (static_cast<unsigned char>(text[i]) >= 0xE2 && i > 0 && text[i - 1] == ' ') {
+      size_t j = i;
+      const char32_t c = NextCodepoint(text, &j);
+      const bool emoji = (c >= 0x1F300 && c <= 0x1FAFF) || (c >= 0x2600 && c <= 0x27BF);
+      while (j < text.size() && static_cast<unsigned char>(text[j]) >= 0x80) {
+        size_t k = j;
+        const char32_t more = NextCodepoint(text, &k);
+        if (!((more >= 0x1F300 && more <= 0x1FAFF) || (more >= 0x2600 && more <= 0x27BF) ||
+              more == 0xFE0F || more == 0x200D || (more >= 0x1F3FB && more <= 0x1F3FF))) {
+          break;
+        }
+        j = k;
+      }
+      if (emoji && j < text.size() && text[j] == ' ') {
+        const std::string next = LowerAscii(text.substr(j + 1, 6));
+        if (StartsWithWord(next, "my") || StartsWithWord(next, "i") ||
+            StartsWithWord(next, "i'm") || StartsWithWord(next, "im") ||
+            StartsWithWord(next, "we")) {
+          flush(false);
+          i = j;
+          continue;
+        }
+      }
+    }
     if (text[i] == '.' &&
         (i + 1 == text.size() || text[i + 1] == ' ' ||
          static_cast<unsigned char>(text[i + 1]) >= 0x80) &&

@@ -18,6 +18,22 @@ namespace frames_en {
 
 // ---- employer and job changes the patterns do not read ----
 
+// "brightwell insurance", "halvorsen logistics": a name typed in lower case that ends in a word
+// organisations' names end in (IsOrganizationSuffix), at most four words; `b` when none.
+size_t LowerCaseOrganization(const Toks& t, size_t b) {
+  // ("a small agency", "the bank": a description, not a name)
+  if (b < t.size() && (t[b].low == "a" || t[b].low == "an" || t[b].low == "the" ||
+                       t[b].low == "my" || t[b].low == "our" || t[b].low == "some")) {
+    return b;
+  }
+  for (size_t e = b + 1; e <= t.size() && e <= b + 4; ++e) {
+    const std::string_view w = t[e - 1].low;
+    if (Boundaries().contains(w) || w == "," || w == "." || w == "!" || w == "and") return b;
+    if (e > b + 1 && IsOrganizationSuffix(w)) return e;
+  }
+  return b;
+}
+
 std::vector<Statement> Work(const Toks& t, const Subject& s, const ClauseView& c,
                             MessageState* state) {
   // "first week at Stripe", "hired by Intel", "new job at X", "I'm at Accenture now",
@@ -30,7 +46,8 @@ std::vector<Statement> Work(const Toks& t, const Subject& s, const ClauseView& c
         (t[i - 1].low == "week" || t[i - 1].low == "day" || t[i - 1].low == "month" ||
          t[i - 1].low == "job" || t[i - 1].low == "nights" || t[i - 1].low == "days" ||
          t[i - 1].low == "time" || t[i - 1].low == "internship" || t[i - 1].low == "position" ||
-         t[i - 1].low == "role" || t[i - 1].low == "gig" || t[i - 1].low == "offer")) {
+         t[i - 1].low == "role" || t[i - 1].low == "gig" || t[i - 1].low == "offer" ||
+         t[i - 1].low == "team")) {
       b = i + 1;
     }
     const bool now_at = t[i].low == "at" && (Has(t, {"now"}) || state->topic == "employer") &&
@@ -40,11 +57,16 @@ std::vector<Statement> Work(const Toks& t, const Subject& s, const ClauseView& c
     if (now_at) b = i + 1;
     if (b >= t.size()) continue;
     size_t e = CapitalSpan(t, b);
+    if (e == b) e = LowerCaseOrganization(t, b);
     if (e == b || IsSchoolSpan(t, b, e)) continue;
     Statement st = Make(Kind::kEmployer, Words(t, b, e), "", 0.8);
+    // "first week at brightwell insurance done": said with no subject, of the speaker
+    const bool speaker_unsaid = s.who == Who::kOther && !t.empty() &&
+                                (t[0].low == "first" || t[0].low == "1st" || t[0].low == "new" ||
+                                 t[0].low == "second" || t[0].low == "2nd");
     if (s.who == Who::kPerson && !s.pet)
       ForPerson(s, &st, "employer");
-    else if (!AboutUser(s))
+    else if (!AboutUser(s) && !speaker_unsaid)
       return {};
     return {st};
   }

@@ -691,12 +691,13 @@ std::optional<MemoryType> TypeFromCues(std::string_view t, bool zh) {
               "is the worst", "are the best", "are the worst", "better than",   "worse than"})) {
     return MemoryType::kOpinion;
   }
-  if (ContainsAny(t,
-                  {"want to",       "wanna",      "plan to",        "planning",    "hope to",
-                   "hoping to",     "going to",   "gonna",          "goal",        "dream",
-                   "aim to",        "intend",     "trying to",      "saving up",   "saving for",
-                   "would like to", "'d like to", "thinking about", "thinking of", "at some point",
-                   "someday",       "one day"})) {
+  if (ContainsAny(
+          t, {"want to",       "wanna",         "plan to",     "planning to",    "hope to",
+              "planning on",   "planning a",    "planning an", "planning my",    "planning our",
+              "planning the",  "hoping to",     "going to",    "gonna",          "goal",
+              "dream",         "aim to",        "intend",      "trying to",      "saving up",
+              "saving for",    "would like to", "'d like to",  "thinking about", "thinking of",
+              "at some point", "someday",       "one day"})) {
     return MemoryType::kGoal;
   }
   return std::nullopt;
@@ -717,6 +718,19 @@ bool IsPassingMood(std::string_view t, bool zh) {
                      "cranky",   "frustrated", "scared",     "terrified",   "worried",
                      "ancient",  "dying"}) &&
          !cues.Words({"always", "usually", "diagnosed", "disorder"});
+}
+
+bool IsOrganizationSuffix(std::string_view word) {
+  static const std::vector<std::string> suffixes = [] {
+    std::vector<std::string> out;
+    for (const auto& [key, words] : LexiconEntries("en/graph_names.tsv")) {
+      if (key != "organization_suffix") continue;
+      for (const std::string& w : words) out.push_back(LowerAscii(w));
+    }
+    return out;
+  }();
+  const std::string low = LowerAscii(word);
+  return std::find(suffixes.begin(), suffixes.end(), low) != suffixes.end();
 }
 
 bool NamesPet(std::string_view text, bool zh) {

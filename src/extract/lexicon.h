@@ -42,6 +42,10 @@ bool IsPartnerRelation(std::string_view key);
 // English as a whole lowercase word.
 bool NamesPet(std::string_view text, bool zh);
 
+// The word ends an organisation's name ("insurance" in "brightwell insurance", "Labs", "Inc"):
+// organization_suffix of data/lexicon/en/graph_names.tsv, any case.
+bool IsOrganizationSuffix(std::string_view word);
+
 // Health conditions and what a statement about them is keyed by: "asthma", "diabetes", "哮喘".
 bool IsHealthWord(std::string_view word);
 // Words about one's body or health that make a statement important: "allergic", "diagnosed",

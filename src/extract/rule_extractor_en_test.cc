@@ -518,6 +518,22 @@ TEST(RuleExtractorEnTest, PhonesAsDevicesAndDaysTypedShort) {
   EXPECT_EQ(One("moved my gym days to tue + thu evenings").slot, "user/schedule:gym");
 }
 
+// An employer typed in lower case is read by the word its name ends in ("… insurance",
+// "… logistics"), not a description ("a small agency"); "planning team" is no plan; an emoji
+// between a statement and a new subject ends the sentence.
+TEST(RuleExtractorEnTest, LowerCaseEmployersAndEmojiBetweenSentences) {
+  const Candidate team = One("i work in the planning team at halvorsen logistics");
+  EXPECT_EQ(team.slot, "user/employer");
+  EXPECT_EQ(team.type, MemoryType::kFact);
+  EXPECT_EQ(One("first week at brightwell insurance done").slot, "user/employer");
+  EXPECT_NE(One("doing ux design full time now at a small agency").slot, "user/employer");
+  const std::vector<Candidate> two =
+      Extract("first week at brightwell insurance done \u2705 my cat is sick again");
+  ASSERT_EQ(two.size(), 2u);
+  EXPECT_EQ(two[0].slot, "user/employer");
+  EXPECT_EQ(One("my dog \U0001F436 is sick").content, "User's dog is sick");
+}
+
 // After "and", a clause with no subject goes on about whom the clause before was about: a
 // relative ("my dad's 68 and just got diagnosed with …") as well as the speaker.
 TEST(RuleExtractorEnTest, AClauseWithNoSubjectGoesOnAboutTheRelative) {
