@@ -341,6 +341,10 @@ static bool IsListContinuation(std::string_view piece) {
 // What starts a request run on after a statement with no comma before it ("… full time now need
 // help w/ an invoice", "… every day lol how do i stop this"): `s` is lower-case.
 static bool StartsInlineRequestEn(std::string_view s) {
+  // (called at every space of a sentence: the first letter rules out most places at once)
+  if (s.empty() || std::string_view("nahpcwrt").find(s[0]) == std::string_view::npos) {
+    return false;
+  }
   for (std::string_view w : {"need help",
                              "need tips",
                              "need ideas",
