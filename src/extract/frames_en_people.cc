@@ -32,6 +32,18 @@ std::vector<Statement> Partner(const Toks& t, const Subject& s) {
         continue;
       }
       if (t[i].low == "dating" && Is(t, i + 1, "apps")) continue;
+      // "every single day", "a single bed", "one single thing": the word, not the status
+      if (t[i].low == "single" && i > 0 &&
+          (t[i - 1].low == "every" || t[i - 1].low == "a" || t[i - 1].low == "one" ||
+           t[i - 1].low == "each" || t[i - 1].low == "the" || t[i - 1].low == "no")) {
+        continue;
+      }
+      // (a noun after it: "single parent" says a family, "single room" a thing)
+      if (t[i].low == "single" && i + 1 < t.size() && t[i + 1].low != "now" &&
+          t[i + 1].low != "again" && t[i + 1].low != "," && t[i + 1].low != "and" &&
+          t[i + 1].low != "lol" && t[i + 1].low != "haha" && t[i + 1].low != "since") {
+        continue;
+      }
       Statement st = Make(Kind::kPartner, t[i].low, "", 0.85);
       st.entities.clear();
       if (i + 1 < t.size() && IsCapitalized(t[i + 1]) && t[i + 1].low != "i") {

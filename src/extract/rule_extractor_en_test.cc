@@ -534,6 +534,16 @@ TEST(RuleExtractorEnTest, LowerCaseEmployersAndEmojiBetweenSentences) {
   EXPECT_EQ(One("my dog \U0001F436 is sick").content, "User's dog is sick");
 }
 
+// "single" is the relationship status only where it says one: not "every single day", not
+// "a single bed"; a move said as the first night somewhere new is the speaker's.
+TEST(RuleExtractorEnTest, SingleAsAStatusAndFirstNightsSomewhereNew) {
+  EXPECT_EQ(One("we rent a tiny flat in lyon and the dog next door barks every single day").slot,
+            "user/location");
+  EXPECT_EQ(One("i'm single again lol").slot, "user/partner");
+  EXPECT_NE(One("i sleep in a single bed").slot, "user/partner");
+  EXPECT_EQ(One("first night sleeping in the new house in grenoble").slot, "user/location");
+}
+
 // After "and", a clause with no subject goes on about whom the clause before was about: a
 // relative ("my dad's 68 and just got diagnosed with …") as well as the speaker.
 TEST(RuleExtractorEnTest, AClauseWithNoSubjectGoesOnAboutTheRelative) {
