@@ -939,7 +939,7 @@ static std::string StoppedObjectEn(std::string_view clause) {
       " scrapped ",       " cancelled ",  " canceled ",      " ditched ",      " rehomed ",
       " rehome ",         " gave away ",  " sold ",          " quit ",         " gave up ",
       " stopped ",        " dumped ",     " broke up with ", " moved out of ", " retired from ",
-      " dropped out of ", " called off ", " quitting "};
+      " dropped out of ", " called off ", " quitting ",      " lost "};
   static constexpr std::string_view kEnds[] = {
       " at ",        " to ",    " for ",     " because ",  " bc ",      " since ",
       " after ",     " and ",   " so ",      " but ",      " last ",    " this ",
@@ -963,6 +963,15 @@ static std::string StoppedObjectEn(std::string_view clause) {
       if (LowerAscii(object).starts_with(det)) object.erase(0, det.size());
     }
     const std::string low_object = LowerAscii(object);
+    // "lost 10 lbs", "lost my keys": an amount or a thing mislaid ends nothing ("we lost
+    // biscuit in august" ends Biscuit)
+    if (stop == " lost " &&
+        (object.empty() || std::isdigit(static_cast<unsigned char>(object[0])) ||
+         low.compare(k, 9, " lost my ") == 0 || low.compare(k, 10, " lost the ") == 0 ||
+         low.compare(k, 8, " lost a ") == 0 || low_object.starts_with("weight") ||
+         low_object.starts_with("track"))) {
+      continue;
+    }
     if (object.empty() || std::count(object.begin(), object.end(), ' ') > 3 ||
         std::find(std::begin(kVague), std::end(kVague), low_object) != std::end(kVague)) {
       continue;

@@ -376,12 +376,13 @@ TEST(RuleExtractorEnTest, Corrections) {
   for (const auto& [text, ended] : std::vector<std::pair<std::string, std::string>>{
            {"scrapped norway, too pricey", "norway"},
            {"we had to rehome Pip", "Pip"},
-           {"cancelled my gym membership bc of the move", "gym membership"}}) {
+           {"cancelled my gym membership bc of the move", "gym membership"},
+           {"we lost biscuit in august", "biscuit"}}) {
     std::vector<std::string> ends;
     extract::TakeEndsEn(text, &ends);
     EXPECT_EQ(ends, std::vector<std::string>{ended}) << text;
   }
-  for (const char* text : {"stopped it", "quit that"}) {
+  for (const char* text : {"stopped it", "quit that", "lost 10 lbs", "lost my keys again"}) {
     std::vector<std::string> ends;
     extract::TakeEndsEn(text, &ends);
     EXPECT_TRUE(ends.empty()) << text;
