@@ -14,6 +14,7 @@
 #include <cctype>
 #include <string>
 
+#include "extract/changes.h"
 #include "extract/frames.h"
 #include "extract/frames_zh_internal.h"
 #include "extract/lexicon.h"
@@ -344,8 +345,8 @@ std::vector<Statement> MatchChineseFrames(const ClauseView& c, MessageState* sta
   if (has.Any("公婆朋友对领婚订单求老先太")) {
     if (auto out = Partner(s, sub); !out.empty()) return out;
   }
-  if (has.Any("岁")) {
-    if (auto out = Age(s, sub); !out.empty()) return out;
+  if (has.Any("岁") || ContainsText(c.raw, "今年")) {
+    if (auto out = Age(s, sub, c.raw.empty() ? s : SV(c.raw)); !out.empty()) return out;
   }
   if (has.Any("搬婚考面手答蜜旅差辩")) {
     if (auto out = Plan(s, sub, c); !out.empty()) return out;
@@ -377,6 +378,20 @@ std::vector<Statement> MatchChineseFrames(const ClauseView& c, MessageState* sta
   }
   if (has.Any("把")) {
     if (auto out = BroughtTo(s); !out.empty()) return out;
+  }
+  // "我在厦门", "我现在人在成都呢": nothing but a known city after 在 is where the user lives
+  if (sub.who == Who::kUser && sub.key.empty()) {
+    SV rest = s.substr(std::min(sub.end, s.size()));
+    for (SV lead : {"现在", "目前", "人"}) {
+      if (rest.starts_with(lead)) rest.remove_prefix(lead.size());
+    }
+    if (rest.starts_with("在")) {
+      rest.remove_prefix(3);
+      for (SV particle : {"呢", "啊", "哈", "了", "呀"}) {
+        if (rest.ends_with(particle)) rest.remove_suffix(particle.size());
+      }
+      if (IsKnownCity(rest, true)) return {Make(Kind::kLocation, Str(rest), "", 0.75)};
+    }
   }
   return {};
 }

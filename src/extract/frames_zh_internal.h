@@ -53,7 +53,8 @@ std::vector<Statement> Children(SV s, const Subject& sub);
 std::vector<Statement> BroughtTo(SV s);
 std::vector<Statement> NameOfRelation(SV s);
 std::vector<Statement> PersonFacts(SV s, const Subject& sub);
-std::vector<Statement> Age(SV s, const Subject& sub);
+// `raw`: the clause as said, before its time was taken out ("今年31").
+std::vector<Statement> Age(SV s, const Subject& sub, SV raw);
 std::vector<Statement> Contact(SV s, const Subject& sub);
 std::vector<Statement> NoPets(SV s, const Subject& sub);
 std::vector<Statement> CanHave(SV s, const Subject& sub);

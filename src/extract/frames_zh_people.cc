@@ -234,8 +234,21 @@ std::vector<Statement> PersonFacts(SV s, const Subject& sub) {
 
 // ---- ages ----
 
-std::vector<Statement> Age(SV s, const Subject& sub) {
+std::vector<Statement> Age(SV s, const Subject& sub, SV raw) {
   size_t k = s.find("岁");
+  // "我今年31", "今年30了": with 今年 said (`raw`, before the time was taken out), a number
+  // that is all that is left after the subject is an age
+  if (k == SV::npos && AboutUser(sub) && raw.find("今年") != SV::npos) {
+    SV n = s.substr(std::min(sub.end, s.size()));
+    if (n.ends_with("了")) n.remove_suffix(3);
+    if (n.size() == 2 && std::isdigit(static_cast<unsigned char>(n[0])) &&
+        std::isdigit(static_cast<unsigned char>(n[1])) && n[0] != '0') {
+      // said as an age, without the year 今年 resolved to ("用户2026年29" reads as a date)
+      Statement st = Make(Kind::kAge, Str(n) + "岁", "", 0.8);
+      st.content = "今年" + Str(n);
+      return {st};
+    }
+  }
   if (k == SV::npos || k == 0) return {};
   size_t b = k;
   while (b > 0) {

@@ -364,6 +364,19 @@ class RuleExtractor final : public Extractor {
     std::string clause =
         zh ? extract::StripMarkersZh(piece.text) : extract::StripMarkersEn(piece.text);
     if (clause.empty()) return;
+    // "啊不对 30了 上个月刚过的生日": once the value is corrected, a clause that says more than
+    // a word or two of the slip, with no marker or old value of its own, is a statement of its
+    // own, not another correction of the latest memory
+    if (correction && ts->corrected_value) {
+      std::string said = clause;
+      if (piece.inherited && zh && said.starts_with("我")) said.erase(0, 3);
+      if (piece.inherited && !zh && said.starts_with("I ")) said.erase(0, 2);
+      const bool names_old =
+          zh ? said.starts_with("不是") : extract::StartsWithWord(extract::LowerAscii(said), "not");
+      const bool more = zh ? said.size() > 12 : WordCount(said, zh) > 2;
+      if (more && !names_old && !extract::IsCorrection(said, zh) && !IsCorrectionPhrase(said, zh))
+        correction = false;
+    }
     if (correction) {
       // What the user said, without a subject the splitter carried over.
       std::string said = clause;

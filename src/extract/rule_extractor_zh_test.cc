@@ -382,6 +382,17 @@ TEST(RuleExtractorZhTest, ASubjectAfterATimeSaidFirst) {
   EXPECT_NE(One("周五我老婆生日").content.find("老婆"), std::string::npos);
 }
 
+// An age in digits ("我25岁"), or after 今年 with no 岁 ("我今年31"); a known city alone after
+// 在 ("我在厦门") is where the user lives, a city with more ("在北京出差") is not.
+TEST(RuleExtractorZhTest, AgesInDigitsAndACityAlone) {
+  EXPECT_EQ(One("我25岁").slot, "user/age");
+  EXPECT_EQ(One("我今年31").slot, "user/age");
+  EXPECT_EQ(One("我今年31").content, "用户今年31");
+  EXPECT_EQ(One("我在厦门").slot, "user/location");
+  EXPECT_NE(One("我在北京出差").slot, "user/location");
+  EXPECT_TRUE(Extract("我在上班").empty());
+}
+
 TEST(RuleExtractorZhTest, AssistantTurnsAreIgnored) {
   EXPECT_TRUE(Extract("我住在北京。", "assistant").empty());
 }

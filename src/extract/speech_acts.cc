@@ -360,7 +360,11 @@ bool HasContent(const std::string& clause, bool zh) {
       for (size_t k = rest.find(w); k != std::string::npos; k = rest.find(w))
         rest.erase(k, w.size());
     }
-    return rest.size() >= 6;  // two characters
+    // two Chinese characters; or a number and a word ("25岁", "3只")
+    const bool digit = std::any_of(rest.begin(), rest.end(), [](char c) {
+      return std::isdigit(static_cast<unsigned char>(c));
+    });
+    return rest.size() >= 6 || (digit && CountCodepoints(rest) >= 2);
   }
   static const std::vector<std::string_view> kEmpty = {
       "i",      "me",       "my",    "we",    "us",     "our",   "it",    "that",  "this",
