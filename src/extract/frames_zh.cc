@@ -332,7 +332,7 @@ std::vector<Statement> MatchChineseFrames(const ClauseView& c, MessageState* sta
   if (has.Any("预") || c.topic == "budget") {
     if (auto out = Budget(s, sub, c, state); !out.empty()) return out;
   }
-  if (has.Any("租工薪收费重贷存涨斤高") || !c.topic.empty()) {
+  if (has.Any("租工薪收费重贷存涨斤高欠手") || !c.topic.empty()) {
     if (auto out = Amount(s, sub, c, state); !out.empty()) return out;
   }
   if (has.Any("药素剂胰钙维")) {

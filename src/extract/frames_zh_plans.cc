@@ -83,9 +83,9 @@ std::vector<Statement> Budget(SV s, const Subject& sub, const ClauseView& c, Mes
 }
 
 std::vector<Statement> Amount(SV s, const Subject& sub, const ClauseView& c, MessageState* state) {
-  static const std::vector<SV> kWords = {"房租", "月租", "租金",   "工资", "月薪", "年薪",
-                                         "薪水", "收入", "生活费", "体重", "房贷", "存款",
-                                         "学费", "涨薪", "涨租",   "身高"};
+  static const std::vector<SV> kWords = {"房租", "月租",   "租金", "工资", "月薪", "年薪", "薪水",
+                                         "收入", "生活费", "体重", "房贷", "存款", "学费", "涨薪",
+                                         "涨租", "身高",   "欠款", "欠",   "到手"};
   std::string topic;
   for (SV w : kWords) {
     if (Has(s, w)) {

@@ -332,8 +332,9 @@ std::string_view AmountTopic(std::string_view word) {
       {"公斤", "weight"},     {"mortgage", "mortgage"}, {"房贷", "mortgage"},
       {"charge", "price"},    {"生活费", "allowance"},  {"allowance", "allowance"},
       {"tuition", "tuition"}, {"学费", "tuition"},      {"debt", "debt"},
-      {"欠款", "debt"},       {"cm", "height"},         {"身高", "height"},
-      {"height", "height"},   {"tall", "height"},
+      {"欠款", "debt"},       {"欠", "debt"},           {"到手", "salary"},
+      {"cm", "height"},       {"身高", "height"},       {"height", "height"},
+      {"tall", "height"},
   };
   return Find(k, word);
 }

@@ -261,12 +261,29 @@ class RuleExtractor final : public Extractor {
   };
 
   // The topic a sentence announces before a colon ("ok wedding stuff: …" → "wedding"), or "".
+  // "理一下账", "先说一下", "补充": what the speaker is about to do, said before a colon; not a
+  // topic of what follows
+  static bool AnnouncesZh(std::string_view label) {
+    return ContainsText(label, "一下") || ContainsText(label, "说") || label == "补充" ||
+           label == "更新" || label == "背景" || label == "简单介绍";
+  }
+
+  // The sentence without such an announcement and its colon: "理一下账：我税后到手…" → "我税后…".
+  static std::string WithoutAnnouncementZh(const std::string& sentence) {
+    const size_t colon = sentence.find("：");
+    if (colon == std::string::npos || colon == 0 || colon > 24) return sentence;
+    const std::string label = extract::StripMarkersZh(sentence.substr(0, colon));
+    if (ContainsText(label, "我") || !AnnouncesZh(label)) return sentence;
+    return sentence.substr(colon + std::string_view("：").size());
+  }
+
   static std::string TopicLabel(const std::string& sentence, bool zh) {
     const size_t colon = zh ? sentence.find("：") : sentence.find(':');
     if (colon == std::string::npos || colon == 0 || colon > 40) return "";
     std::string label = zh ? extract::StripMarkersZh(sentence.substr(0, colon))
                            : extract::StripMarkersEn(sentence.substr(0, colon));
     if (zh && (label.size() > 12 || ContainsText(label, "我"))) return "";
+    if (zh && AnnouncesZh(label)) return "";
     if (!zh) {
       for (std::string_view tail : {" stuff", " update", " news", " info", " details", " things",
                                     " plans", " plan", " notes"}) {
@@ -319,7 +336,8 @@ class RuleExtractor final : public Extractor {
                                   : extract::StartsWithWord(low_sentence, "not"));
       const bool correction = continues || extract::IsCorrection(sentence.text, ts.zh);
       ts.label = TopicLabel(sentence.text, ts.zh);
-      std::string s = ts.zh ? extract::RewriteNotButZh(sentence.text) : sentence.text;
+      std::string s =
+          ts.zh ? extract::RewriteNotButZh(WithoutAnnouncementZh(sentence.text)) : sentence.text;
       std::vector<extract::Piece> pieces =
           ts.zh ? extract::SplitClausesZh(s) : extract::SplitClausesEn(s);
       // a correction marker was met in this sentence (at its start when the value comes first)

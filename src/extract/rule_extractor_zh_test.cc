@@ -393,6 +393,18 @@ TEST(RuleExtractorZhTest, AgesInDigitsAndACityAlone) {
   EXPECT_TRUE(Extract("我在上班").empty());
 }
 
+// What the speaker announces before a colon ("理一下账：") is no topic of what follows; each
+// amount names its own ("到手" pay, "欠" a debt), not the one before it.
+TEST(RuleExtractorZhTest, AnnouncementsAndAmountsOfTheirOwn) {
+  const std::vector<Candidate> got =
+      Extract("理一下账：我税后到手11500 房贷每月5400 信用卡还欠8000");
+  ASSERT_EQ(got.size(), 3u);
+  EXPECT_EQ(got[0].content, "用户税后到手11500");
+  EXPECT_EQ(got[0].slot, "user/amount:salary");
+  EXPECT_EQ(got[1].slot, "user/amount:mortgage");
+  EXPECT_EQ(got[2].slot, "user/amount:debt");
+}
+
 TEST(RuleExtractorZhTest, AssistantTurnsAreIgnored) {
   EXPECT_TRUE(Extract("我住在北京。", "assistant").empty());
 }
