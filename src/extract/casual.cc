@@ -136,7 +136,13 @@ std::string SpacesAsCommasZh(std::string_view text) {
         m = n;
       }
     }
-    if ((IsCjkCodepoint(after) && (IsCjkCodepoint(before) || attached)) || leads_on) {
+    // "310013 刚才输错了": a number or Latin word that opens the message, then Chinese, is a
+    // clause of its own (a value said first)
+    const bool opens =
+        !out.empty() && IsCjkCodepoint(after) && std::none_of(out.begin(), out.end(), [](char ch) {
+          return ch == ' ' || static_cast<unsigned char>(ch) >= 0x80;
+        });
+    if ((IsCjkCodepoint(after) && (IsCjkCodepoint(before) || attached)) || leads_on || opens) {
       out += "，";
     } else {
       out.append(text.substr(start, end - start));

@@ -125,7 +125,8 @@ bool StartsWithVerb(SV s) {
       "保证", "计划", "预约", "约了", "每天", "每周", "平时",   "天天", "经常", "从",   "跟",
       "和",   "把",   "被",   "给",   "用",   "开",   "做",     "当",   "上",   "拿到", "通过",
       "考过", "考上", "得了", "确诊", "查出", "感冒", "发烧",   "腰",   "膝盖", "瘦",   "胖",
-      "分手", "分了", "迷上", "爱上", "喜欢", "讨厌", "受不了", "辞了", "退了", "放弃"};
+      "分手", "分了", "迷上", "爱上", "喜欢", "讨厌", "受不了", "辞了", "退了", "放弃", "回到",
+      "回",   "人在"};
   // "直接换了个…", "干脆辞了", "总算瘦到…": an adverb before the verb
   for (SV adverb : {"直接", "干脆", "总算", "后来", "结果", "反正", "其实", "真的", "也", "还",
                     "就", "都", "才"}) {
@@ -379,14 +380,22 @@ std::vector<Statement> MatchChineseFrames(const ClauseView& c, MessageState* sta
   if (has.Any("把")) {
     if (auto out = BroughtTo(s); !out.empty()) return out;
   }
-  // "我在厦门", "我现在人在成都呢": nothing but a known city after 在 is where the user lives
-  if (sub.who == Who::kUser && sub.key.empty()) {
+  // "我在厦门", "我现在人在成都呢", "人在广州", "回长沙了": nothing but a known city after 在
+  // (or 回, 回到) is where the user lives
+  if ((sub.who == Who::kUser && sub.key.empty()) || sub.who == Who::kNobody) {
     SV rest = s.substr(std::min(sub.end, s.size()));
-    for (SV lead : {"现在", "目前", "人"}) {
+    for (SV lead : {"现在", "目前", "已经", "人"}) {
       if (rest.starts_with(lead)) rest.remove_prefix(lead.size());
     }
-    if (rest.starts_with("在")) {
-      rest.remove_prefix(3);
+    SV lead;
+    for (SV verb : {"在", "回到", "搬回", "回"}) {
+      if (rest.starts_with(verb)) {
+        lead = verb;
+        break;
+      }
+    }
+    if (!lead.empty()) {
+      rest.remove_prefix(lead.size());
       for (SV particle : {"呢", "啊", "哈", "了", "呀"}) {
         if (rest.ends_with(particle)) rest.remove_suffix(particle.size());
       }

@@ -1,6 +1,7 @@
 // The rule extractor on Chinese self-statements.
 #include <gtest/gtest.h>
 
+#include "extract/casual.h"
 #include "extract/extraction_test_util.h"
 #include "extract/speech_acts.h"
 
@@ -391,6 +392,17 @@ TEST(RuleExtractorZhTest, AgesInDigitsAndACityAlone) {
   EXPECT_EQ(One("我在厦门").slot, "user/location");
   EXPECT_NE(One("我在北京出差").slot, "user/location");
   EXPECT_TRUE(Extract("我在上班").empty());
+  EXPECT_EQ(One("人在广州").slot, "user/location");
+  EXPECT_EQ(One("回长沙了").slot, "user/location");
+  EXPECT_TRUE(Extract("回家了").empty());
+}
+
+// A value typed in digits or Latin letters that opens the message, then a space and Chinese, is
+// a clause of its own: "310013 刚才输错了" corrects the postcode said before.
+TEST(RuleExtractorZhTest, AValueOpeningTheMessageBeforeASpace) {
+  EXPECT_EQ(extract::SpacesAsCommasZh("310013 刚才输错了"), "310013，刚才输错了");
+  // (a name of two words that opens it is left whole)
+  EXPECT_EQ(extract::SpacesAsCommasZh("iPhone 15 很好用"), "iPhone 15 很好用");
 }
 
 // What the speaker announces before a colon ("理一下账：") is no topic of what follows; each
