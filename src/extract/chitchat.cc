@@ -7,8 +7,11 @@
 #include <string>
 #include <vector>
 
+#include "extract/clauses.h"
 #include "extract/lexicon.h"
+#include "extract/speech_acts.h"
 #include "text/find.h"
+#include "text/language.h"
 #include "text/lexicon_data.h"
 #include "text/normalizer.h"
 #include "text/utf8.h"
@@ -307,6 +310,74 @@ std::string_view ReplyChitChatKind(std::string_view text) {
     return "";
   }
   return kind;
+}
+
+std::string_view AskOnlyKind(std::string_view text) {
+  const std::string normalized = NormalizeForMatching(text);
+  if (extract::HasHealthCue(normalized) || extract::CriticalCue(normalized)) return "";
+  // a name: a capitalized word that is not a sentence's first ("ask Anna", "in Paris")
+  const std::vector<extract::Sentence> sentences = extract::SplitSentences(text);
+  if (sentences.empty()) return "";
+  bool request = false;
+  for (const extract::Sentence& sentence : sentences) {
+    std::string s = sentence.text;
+    // "ok next q: how many …": what comes before a short lead's colon is the lead
+    if (const size_t colon = s.find(':');
+        colon != std::string::npos && std::count(s.begin(), s.begin() + colon, ' ') <= 2) {
+      s = s.substr(colon + 1);
+    }
+    const bool zh = HasHan(s);
+    s = zh ? extract::StripMarkersZh(s) : extract::StripMarkersEn(s);
+    while (!s.empty() && s.front() == ' ') s.erase(0, 1);
+    if (s.empty()) continue;
+    if (zh) {
+      const bool asks = extract::IsQuestionZh(s) || extract::IsRequestZh(s);
+      if (!asks) return "";
+      request = request || extract::IsRequestZh(s);
+      // 我 only as the one the request is for ("帮我", "给我", "告诉我")
+      std::string rest = s;
+      for (std::string_view for_me : {"帮我", "给我", "告诉我", "跟我", "替我"}) {
+        for (size_t k = rest.find(for_me); k != std::string::npos; k = rest.find(for_me)) {
+          rest.erase(k, for_me.size());
+        }
+      }
+      for (std::string_view own : {"我", "咱", "俺", "提醒", "记住", "记一下", "别忘"}) {
+        if (ContainsText(rest, own)) return "";
+      }
+      for (size_t i = 0; i < rest.size(); NextCodepoint(rest, &i)) {
+        for (size_t n : {6u, 9u}) {
+          if (!extract::RelationKey(std::string_view(rest).substr(i, n)).empty()) return "";
+        }
+      }
+      continue;
+    }
+    const std::string low = extract::LowerAscii(s);
+    if (!extract::IsQuestionEn(s) && !sentence.question) return "";
+    request = request || !sentence.question;
+    for (std::string_view keep : {"remind", "remember", "don't forget", "dont forget", "note that",
+                                  "keep in mind", "save"}) {
+      if (ContainsText(low, keep)) return "";
+    }
+    const std::string spaced = " " + low + " ";
+    for (std::string_view own : {" i ", " i'm ", " im ", " i've ", " ive ", " i'd ", " my ",
+                                 " mine ", " we ", " our ", " us ", " myself "}) {
+      if (ContainsText(spaced, own)) return "";
+    }
+    size_t words = 0;
+    for (size_t i = 0; i < s.size(); ++i) {
+      const bool starts = std::isalpha(static_cast<unsigned char>(s[i])) &&
+                          (i == 0 || !std::isalpha(static_cast<unsigned char>(s[i - 1])));
+      if (!starts) continue;
+      ++words;
+      std::string w;
+      for (size_t j = i; j < s.size() && std::isalpha(static_cast<unsigned char>(s[j])); ++j) {
+        w += static_cast<char>(std::tolower(static_cast<unsigned char>(s[j])));
+      }
+      if (!extract::RelationKey(w).empty()) return "";
+      if (words > 1 && std::isupper(static_cast<unsigned char>(s[i])) && w != "i") return "";
+    }
+  }
+  return request ? "request" : "question";
 }
 
 }  // namespace engram

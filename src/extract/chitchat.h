@@ -26,4 +26,11 @@ inline bool IsChitChat(std::string_view text) { return !ChitChatKind(text).empty
 // it only of a turn that gave no statement, so "lol allergic to cats too" is kept.
 std::string_view ReplyChitChatKind(std::string_view text);
 
+// "whats the difference between affect and effect again", "can u translate this to french",
+// "1公斤等于多少磅来着", "帮我把上面那段翻成英文": every sentence a question or a request to the
+// assistant, and nothing in it about the user (no first person but the request's own "me"/"我",
+// no relation, no name, no health or safety word, no reminder): "question" or "request", else
+// empty. The write path asks it only of a turn that gave no statement.
+std::string_view AskOnlyKind(std::string_view text);
+
 }  // namespace engram

@@ -63,6 +63,23 @@ TEST(ChitChatTest, RequestsAndStatementsWithThoseWordsAreKept) {
   }
 }
 
+// A question or a request to the assistant with nothing about the user is not kept; one that
+// says something of the user, a person they know, a name, their health or a reminder is.
+TEST(ChitChatTest, AQuestionToTheAssistantWithNothingAboutTheUser) {
+  for (const char* text :
+       {"whats the difference between affect and effect again",
+        "ok next q: how many tablespoons in a cup", "can u translate 'see you soon' to french",
+        "帮我把上面那段翻成英文", "1公斤等于多少磅来着"}) {
+    EXPECT_FALSE(AskOnlyKind(text).empty()) << text;
+  }
+  for (const char* text :
+       {"remind me to call mom tomorrow", "what should i get my wife for her birthday?",
+        "is Lisbon nice in may?", "can my son take ibuprofen?", "我老婆生日送什么好",
+        "提醒我明天交电费", "I'm vegan, what can I cook tonight?"}) {
+    EXPECT_TRUE(AskOnlyKind(text).empty()) << text;
+  }
+}
+
 }  // namespace
 }  // namespace engram
 

@@ -250,6 +250,10 @@ Result<RememberResult> MemoryWriter::Remember(const Scope& scope, const std::vec
         keep[i] = false;
         result.skipped.push_back(
             {i, "chit-chat (" + std::string(kind) + "): a short reply about the last answer"});
+      } else if (std::string_view ask = AskOnlyKind(input.turns[i].content); !ask.empty()) {
+        keep[i] = false;
+        result.skipped.push_back(
+            {i, "a " + std::string(ask) + " to the assistant with nothing about the user"});
       }
     }
   }
