@@ -73,7 +73,9 @@ TEST(ProvenanceTest, ASubjectCarriedOntoAClauseStaysApartFromItsFirstWord) {
 // Found by extractor_fuzzer: a token of digits and letters read as a verb got an ending
 // ("00y" → "00ies").
 TEST(ProvenanceTest, OnlyAWordOfLettersIsConjugated) {
-  for (const std::string said : {"we 00 we 00y", "we 5 we 5y"}) {
+  // (and one with its letters apart: "frnoom''''y" → "frnoom''''ies", found the same way)
+  for (const std::string said :
+       {"we 00 we 00y", "we 5 we 5y", "we 00 we  '''frnoom''''''frnoom''''''''y"}) {
     for (const Candidate& c : testing_extract::Extract(said)) {
       EXPECT_TRUE(UnsaidWords(c.content, said).empty()) << c.content;
     }
