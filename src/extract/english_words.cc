@@ -263,13 +263,14 @@ bool IsPastForm(std::string_view w) { return IsEnglishPastForm(w); }
 
 std::string ThirdPerson(const Tok& t) {
   std::string_view w = t.low;
-  // a verb is a word of letters: "00y" takes no ending ("00ies" is a word nobody said), nor
-  // does one with its letters apart ("frnoom''''y": an apostrophe or hyphen joins two letters)
+  // a verb is a word of letters: "00y" takes no ending ("00ies" is a word nobody said), nor one
+  // with an apostrophe ("w'y") or with its letters apart ("frnoom--y"): a hyphen counts only
+  // between two letters ("double-check")
   bool word = !w.empty() && std::isalpha(static_cast<unsigned char>(w.back()));
   for (size_t i = 0; i < w.size() && word; ++i) {
     const auto c = static_cast<unsigned char>(w[i]);
     if (std::isalpha(c)) continue;
-    word = (c == '\'' || c == '-') && i > 0 && i + 1 < w.size() &&
+    word = c == '-' && i > 0 && i + 1 < w.size() &&
            std::isalpha(static_cast<unsigned char>(w[i - 1])) &&
            std::isalpha(static_cast<unsigned char>(w[i + 1]));
   }
