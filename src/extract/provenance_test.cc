@@ -70,6 +70,15 @@ TEST(ProvenanceTest, ASubjectCarriedOntoAClauseStaysApartFromItsFirstWord) {
   }
 }
 
+// Found by extractor_fuzzer: a weekday said first with almost nothing after it ("周三00，…")
+// read past the end of the clause when looking for a subject after the date (std::out_of_range).
+TEST(ProvenanceTest, AWeekdaySaidFirstWithAShortTail) {
+  const std::string said = "周三00，压yesterday力好";
+  std::vector<Candidate> got;
+  EXPECT_NO_THROW(got = testing_extract::Extract(said));
+  for (const Candidate& c : got) EXPECT_TRUE(UnsaidWords(c.content, said).empty()) << c.content;
+}
+
 // Found by extractor_fuzzer: a token of digits and letters read as a verb got an ending
 // ("00y" → "00ies").
 TEST(ProvenanceTest, OnlyAWordOfLettersIsConjugated) {

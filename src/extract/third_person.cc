@@ -155,13 +155,14 @@ std::string WithDates(const std::string& clause, bool zh, TimestampMs now) {
         // before it, so the clause still starts with whom it is about
         // (a clause with no subject of its own got "我" before the time: the one after it goes)
         const bool carried = it->begin == 3 && out.starts_with("我");
-        if (it->begin == 0 || carried) {
-          const size_t after = it->end + dated.size();
+        const size_t after = it->end + dated.size();
+        if ((it->begin == 0 || carried) && after <= out.size()) {
           const std::string_view next = std::string_view(out).substr(after);
           // ("我老婆", "我的", "我家": whose, not who, and kept)
+          const std::string_view owned = next.size() > 3 ? next.substr(3) : std::string_view();
           const bool whose = next.starts_with("我的") || next.starts_with("我家") ||
-                             !RelationKey(next.substr(3, 3)).empty() ||
-                             !RelationKey(next.substr(3, 6)).empty();
+                             !RelationKey(owned.substr(0, 3)).empty() ||
+                             !RelationKey(owned.substr(0, 6)).empty();
           for (std::string_view subject : {"我们", "咱们", "我"}) {
             if (subject == "我" && whose) break;
             if (next.starts_with(subject)) {
