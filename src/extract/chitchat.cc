@@ -224,6 +224,31 @@ std::string_view ChitChatKind(std::string_view text) {
   return kind;
 }
 
+namespace {
+
+// The speaker's own words: a text that holds one says something of the user.
+constexpr std::array<std::string_view, 15> kOwnWords = {"i",   "i'm",   "im",  "i've", "ive",
+                                                        "i'd", "i'll",  "my",  "mine", "myself",
+                                                        "we",  "we're", "our", "ours", "us"};
+
+// A relation of two or three Chinese characters anywhere in `cjk` (老公, 女儿, 外婆).
+bool HoldsRelationZh(std::string_view cjk) {
+  std::vector<size_t> starts;
+  for (size_t i = 0; i < cjk.size(); NextCodepoint(cjk, &i)) starts.push_back(i);
+  starts.push_back(cjk.size());
+  for (size_t a = 0; a < starts.size(); ++a) {
+    for (size_t n : {2u, 3u}) {
+      if (a + n >= starts.size()) continue;
+      if (!extract::RelationKey(cjk.substr(starts[a], starts[a + n] - starts[a])).empty()) {
+        return true;
+      }
+    }
+  }
+  return false;
+}
+
+}  // namespace
+
 std::string_view ReplyChitChatKind(std::string_view text) {
   constexpr size_t kMaxWords = 8, kMaxOtherWords = 4, kMaxChars = 16, kMaxOtherChars = 6;
   std::string normalized = NormalizeForMatching(text);
@@ -252,9 +277,6 @@ std::string_view ReplyChitChatKind(std::string_view text) {
   if (words.size() > kMaxWords || CountCodepoints(cjk) > kMaxChars) return "";
   if (words.empty() && cjk.empty()) return "";
 
-  static constexpr std::array<std::string_view, 15> kOwnWords = {
-      "i",    "i'm",    "im", "i've",  "ive", "i'd",  "i'll", "my",
-      "mine", "myself", "we", "we're", "our", "ours", "us"};
   for (const std::string& w : words) {
     if (std::find(kOwnWords.begin(), kOwnWords.end(), w) != kOwnWords.end()) return "";
     if (!extract::RelationKey(w).empty()) return "";
@@ -287,17 +309,7 @@ std::string_view ReplyChitChatKind(std::string_view text) {
     if (kind.empty() || kind == kFiller) kind = best_kind;
     i += best;
   }
-  // a relation of two or three characters anywhere (老公, 女儿, 外婆)
-  std::vector<size_t> starts;
-  for (size_t i = 0; i < cjk.size(); NextCodepoint(cjk, &i)) starts.push_back(i);
-  starts.push_back(cjk.size());
-  for (size_t a = 0; a < starts.size(); ++a) {
-    for (size_t n : {2u, 3u}) {
-      if (a + n >= starts.size()) continue;
-      const std::string_view w = std::string_view(cjk).substr(starts[a], starts[a + n] - starts[a]);
-      if (!extract::RelationKey(w).empty()) return "";
-    }
-  }
+  if (HoldsRelationZh(cjk)) return "";
   if (kind.empty() || kind == kFiller) return "";
   if (other_words > kMaxOtherWords || other_chars > kMaxOtherChars) return "";
   if (other_words == 0 && other_chars == 0) return "";  // all phrases: ChitChatKind's case
@@ -344,11 +356,7 @@ std::string_view AskOnlyKind(std::string_view text) {
       for (std::string_view own : {"我", "咱", "俺", "提醒", "记住", "记一下", "别忘"}) {
         if (ContainsText(rest, own)) return "";
       }
-      for (size_t i = 0; i < rest.size(); NextCodepoint(rest, &i)) {
-        for (size_t n : {6u, 9u}) {
-          if (!extract::RelationKey(std::string_view(rest).substr(i, n)).empty()) return "";
-        }
-      }
+      if (HoldsRelationZh(rest)) return "";
       continue;
     }
     const std::string low = extract::LowerAscii(s);
@@ -357,11 +365,6 @@ std::string_view AskOnlyKind(std::string_view text) {
     for (std::string_view keep : {"remind", "remember", "don't forget", "dont forget", "note that",
                                   "keep in mind", "save"}) {
       if (ContainsText(low, keep)) return "";
-    }
-    const std::string spaced = " " + low + " ";
-    for (std::string_view own : {" i ", " i'm ", " im ", " i've ", " ive ", " i'd ", " my ",
-                                 " mine ", " we ", " our ", " us ", " myself "}) {
-      if (ContainsText(spaced, own)) return "";
     }
     size_t words = 0;
     for (size_t i = 0; i < s.size(); ++i) {
@@ -374,6 +377,7 @@ std::string_view AskOnlyKind(std::string_view text) {
         w += static_cast<char>(std::tolower(static_cast<unsigned char>(s[j])));
       }
       if (!extract::RelationKey(w).empty()) return "";
+      if (std::find(kOwnWords.begin(), kOwnWords.end(), w) != kOwnWords.end()) return "";
       if (words > 1 && std::isupper(static_cast<unsigned char>(s[i])) && w != "i") return "";
     }
   }

@@ -259,8 +259,6 @@ std::string Singular(std::string_view w) {
   return std::string(w);
 }
 
-bool IsPastForm(std::string_view w) { return IsEnglishPastForm(w); }
-
 std::string ThirdPerson(const Tok& t) {
   std::string_view w = t.low;
   // a verb is a word of letters: "00y" takes no ending ("00ies" is a word nobody said), nor one
@@ -284,7 +282,7 @@ std::string ThirdPerson(const Tok& t) {
   if (w == "have") return "has";
   if (w == "do") return "does";
   if (w == "go") return "goes";
-  if (kUnchanged.contains(w) || IsPastForm(w) || w.ends_with("ing")) return t.text;
+  if (kUnchanged.contains(w) || IsEnglishPastForm(w) || w.ends_with("ing")) return t.text;
   // "still feels fake" after an "I" the splitter carried over: already third person (a first-
   // person verb ends in "s" only as "miss", "guess", "focus")
   if (w.size() > 2 && w.ends_with("s") && !w.ends_with("ss") && !w.ends_with("us")) {

@@ -33,7 +33,6 @@ const WordSet& Nationalities();
 // The head word of t[b, e) is an occupation ("software engineer", "pharmacist").
 bool LooksLikeOccupation(const std::vector<Tok>& t, size_t b, size_t e);
 std::string Singular(std::string_view w);
-bool IsPastForm(std::string_view w);
 bool IsCapitalized(const Tok& t);
 std::string ThirdPerson(const Tok& t);  // am → is, have → has, go → goes, love → loves
 std::string SwapPronoun(const Tok& t);  // my → their, me → them, I → the user

@@ -16,6 +16,7 @@
 #include "extract/frames_en_internal.h"
 #include "extract/lexicon.h"
 #include "text/find.h"
+#include "text/time_expressions.h"
 
 namespace engram::extract {
 
@@ -128,7 +129,7 @@ Subject FindSubject(const Toks& t) {
   };
   if (IsCapitalized(t[0]) && !Function().contains(t[0].low) && t.size() > 1 &&
       !IsImplicitVerb(t[0].low) && LanguageKey(t[0].low).empty() && !common_noun(t[0].low) &&
-      (kPersonVerbs.contains(t[1].low) || IsPastForm(t[1].low) || IsCapitalized(t[1]))) {
+      (kPersonVerbs.contains(t[1].low) || IsEnglishPastForm(t[1].low) || IsCapitalized(t[1]))) {
     size_t e = 1;
     while (e < t.size() && e < 3 && IsCapitalized(t[e]) && t[e].low != "i") ++e;
     s.who = Who::kPerson;
@@ -153,9 +154,9 @@ Subject FindSubject(const Toks& t) {
     s.end = 0;
     return s;
   }
-  if (IsImplicitVerb(t[0].low) || IsPastForm(t[0].low) ||
+  if (IsImplicitVerb(t[0].low) || IsEnglishPastForm(t[0].low) ||
       ((t[0].low == "not" || t[0].low == "never") && t.size() > 1 &&
-       (IsImplicitVerb(t[1].low) || IsPastForm(t[1].low)))) {
+       (IsImplicitVerb(t[1].low) || IsEnglishPastForm(t[1].low)))) {
     s.who = Who::kNobody;
     s.end = 0;
     return s;
@@ -347,7 +348,7 @@ bool ImplicitSubject(const Toks& t, const Subject& s) {
       t[0].low == "never" || t[0].low == "not" || t[0].low == "no") {
     const bool ing = t.size() > 1 && t[1].low.size() > 4 && t[1].low.ends_with("ing") &&
                      !t[1].low.ends_with("thing");
-    return t.size() > 1 && (IsImplicitVerb(t[1].low) || IsPastForm(t[1].low) || ing) &&
+    return t.size() > 1 && (IsImplicitVerb(t[1].low) || IsEnglishPastForm(t[1].low) || ing) &&
            !Adverbs().contains(t[1].low);
   }
   return true;

@@ -194,9 +194,10 @@ std::vector<Statement> Schedule(const ClauseView& c, const Toks& t, const Subjec
   };
   size_t when = t.size();
   for (size_t i = 0; i < t.size(); ++i) {
-    bool several_days = days_at(i) && t[i].low.find('/') != std::string::npos;
-    for (size_t j = i + 1; j < t.size() && j <= i + 3 && !several_days; ++j) {
-      several_days = days_at(i) && days_at(j);
+    const bool day = days_at(i);
+    bool several_days = day && t[i].low.find('/') != std::string::npos;
+    for (size_t j = i + 1; day && j < t.size() && j <= i + 3 && !several_days; ++j) {
+      several_days = days_at(j);
     }
     const bool plural_day = (IsWeekday(t[i].low) && t[i].low.ends_with("s")) || several_days;
     const bool every = (t[i].low == "every" || t[i].low == "each") && i + 1 < t.size() &&

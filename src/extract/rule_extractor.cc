@@ -374,6 +374,21 @@ class RuleExtractor final : public Extractor {
     }
   }
 
+  // What the user said in a clause, without a subject the splitter carried over.
+  static std::string WithoutCarriedSubject(const extract::Piece& piece, const std::string& clause,
+                                           bool zh) {
+    std::string said = clause;
+    if (piece.inherited && zh && said.starts_with("我")) said.erase(0, 3);
+    if (piece.inherited && !zh && said.starts_with("I ")) said.erase(0, 2);
+    return said;
+  }
+
+  // "不是英短", "not Saturday": the clause names the value a correction takes back.
+  static bool NamesOldValue(const std::string& said, bool zh) {
+    return zh ? said.starts_with("不是")
+              : extract::StartsWithWord(extract::LowerAscii(said), "not");
+  }
+
   void ReadClause(const extract::Piece& piece, bool question, bool correction, TurnState* ts,
                   std::vector<Candidate>* out) {
     const bool zh = ts->zh;
@@ -386,20 +401,15 @@ class RuleExtractor final : public Extractor {
     // a word or two of the slip, with no marker or old value of its own, is a statement of its
     // own, not another correction of the latest memory
     if (correction && ts->corrected_value) {
-      std::string said = clause;
-      if (piece.inherited && zh && said.starts_with("我")) said.erase(0, 3);
-      if (piece.inherited && !zh && said.starts_with("I ")) said.erase(0, 2);
-      const bool names_old =
-          zh ? said.starts_with("不是") : extract::StartsWithWord(extract::LowerAscii(said), "not");
+      const std::string said = WithoutCarriedSubject(piece, clause, zh);
       const bool more = zh ? said.size() > 12 : WordCount(said, zh) > 2;
-      if (more && !names_old && !extract::IsCorrection(said, zh) && !IsCorrectionPhrase(said, zh))
+      if (more && !NamesOldValue(said, zh) && !extract::IsCorrection(said, zh) &&
+          !IsCorrectionPhrase(said, zh)) {
         correction = false;
+      }
     }
     if (correction) {
-      // What the user said, without a subject the splitter carried over.
-      std::string said = clause;
-      if (piece.inherited && zh && said.starts_with("我")) said.erase(0, 3);
-      if (piece.inherited && !zh && said.starts_with("I ")) said.erase(0, 2);
+      std::string said = WithoutCarriedSubject(piece, clause, zh);
       // "corolla* not mazda", "*Dennis", "whitford* ugh autocorrect": the starred word is the
       // value, whatever the clause says of the slip; "not …" names the old one
       if (!zh && !ts->corrected_value) {
@@ -414,8 +424,7 @@ class RuleExtractor final : public Extractor {
       if (said.empty() || IsCorrectionPhrase(said, zh)) return;
       // "是李欣然，名字打错了": after the value, a word or two is the correction's own talk
       // ("不是英短" after it names the value taken back: read below)
-      const bool names_old =
-          zh ? said.starts_with("不是") : extract::StartsWithWord(extract::LowerAscii(said), "not");
+      const bool names_old = NamesOldValue(said, zh);
       if (ts->corrected_value && !names_old && (zh ? said.size() <= 12 : WordCount(said, zh) <= 2))
         return;
       // "不对", "啊不对", "wait no": the marker alone says nothing to store (with the subject the

@@ -13,6 +13,7 @@
 
 #include "extract/english_words.h"
 #include "extract/rule_patterns.h"
+#include "text/time_expressions.h"
 
 namespace engram::extract {
 
@@ -761,7 +762,7 @@ std::vector<Statement> MatchTimed(const Clause& c, size_t verb) {
     if (!kFuture.contains(t[verb].low) && !HasEventNoun(t)) return {};
     return {Make(c, Kind::kAppointment, "", "", content, 0.75)};
   }
-  if (!IsPastForm(t[verb].low) && !HasEventNoun(t)) return {};
+  if (!IsEnglishPastForm(t[verb].low) && !HasEventNoun(t)) return {};
   return {Make(c, Kind::kEvent, "", "", content, 0.65)};
 }
 

@@ -10,6 +10,7 @@
 #include "extract/english_words.h"
 #include "extract/lexicon.h"
 #include "text/find.h"
+#include "text/time_expressions.h"
 #include "text/utf8.h"
 
 namespace engram::extract {
@@ -106,7 +107,8 @@ bool IsCorrectionPhrase(const std::string& clause, bool zh) {
 bool IsEventClause(const std::string& clause, bool zh) {
   if (zh) return ContainsText(clause, "了") || ContainsText(clause, "过");
   for (const auto& t : en::Tokenize(clause)) {
-    if (en::IsPastForm(t.low) && t.low != "was" && t.low != "were" && t.low != "had") return true;
+    if (IsEnglishPastForm(t.low) && t.low != "was" && t.low != "were" && t.low != "had")
+      return true;
   }
   return false;
 }
