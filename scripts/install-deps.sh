@@ -8,6 +8,8 @@ PACKAGES=(
   libsqlite3-dev libpq-dev postgresql nlohmann-json3-dev libcli11-dev libssl-dev libsodium-dev openssl
   libgtest-dev libgmock-dev libbenchmark-dev
   libicu-dev libstemmer-dev libhnswlib-dev libcpp-httplib-dev libmicrohttpd-dev libgnutls28-dev
+  # The chat proxy reads its upstream streams on one thread with libcurl's multi interface.
+  libcurl4-openssl-dev
   python3
   clang libclang-rt-14-dev clang-format
   # The web console's end-to-end tests (scripts/console_test.sh) drive Debian's Chromium with

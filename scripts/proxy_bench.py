@@ -28,12 +28,17 @@ conversations do; without it all streams start together and their chunks arrive 
 figures of the server's share are not those of two Python processes taking its cores (on a
 2-core machine each side gets one core).
 
+--nice N: the client and the fake upstream run at niceness N, the server at its own. They
+share the server's cores here; in use they are other machines. With N = 0 a chunk's wait in
+the server includes the moments both cores run harness code.
+
 Usage: scripts/proxy_bench.py ENGRAM [--streams 200] [--requests 5] [--chunks 20]
-                              [--gap-ms 50] [--pin] [--stagger] [--out FILE.json]
+                              [--gap-ms 50] [--pin] [--stagger] [--nice N] [--out FILE.json]
 """
 
 import argparse
 import asyncio
+import concurrent.futures
 import json
 import multiprocessing
 import os
@@ -79,7 +84,8 @@ async def upstream_session(reader, writer, chunks, gap_s):
         writer.close()
 
 
-def run_upstream(port_queue, chunks, gap_s):
+def run_upstream(port_queue, chunks, gap_s, nice):
+    os.nice(nice)
     async def main():
         server = await asyncio.start_server(
             lambda r, w: upstream_session(r, w, chunks, gap_s), "127.0.0.1", 0, backlog=1024)
@@ -154,6 +160,13 @@ def pct(values, p):
     return values[min(len(values) - 1, int(p * len(values)))] / 1e6 if values else float("nan")
 
 
+def cpu_seconds(pid):
+    """User + system CPU seconds a process has used so far (/proc/PID/stat)."""
+    with open("/proc/%d/stat" % pid) as f:
+        fields = f.read().rsplit(")", 1)[1].split()
+    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+
+
 def summary(pre, per_chunk, errors):
     return {"requests": len(pre), "chunks": len(per_chunk), "errors": len(errors),
             "first_error": errors[0] if errors else None,
@@ -194,8 +207,9 @@ def phase_quantiles(before, after):
 
 
 def warm(url, users):
-    """One unstreamed completion per user: every scope's index is loaded before the timing."""
-    for u in range(users):
+    """One unstreamed completion per user: every scope's index is loaded before the timing.
+    The fake upstream answers each in about a second (it streams), so they go 50 at a time."""
+    def one(u):
         req = urllib.request.Request(url + "/v1/chat/completions", method="POST",
                                      data=json.dumps({"model": "bench", "user": "u%d" % u,
                                                       "messages": [{"role": "user",
@@ -205,6 +219,8 @@ def warm(url, users):
             urllib.request.urlopen(req).read()
         except Exception:  # noqa: BLE001 - the fake upstream streams even when not asked
             pass
+    with concurrent.futures.ThreadPoolExecutor(max_workers=50) as pool:
+        list(pool.map(one, range(users)))
 
 
 def start_engram(engram, workdir, upstream_port, cpus=None):
@@ -245,6 +261,9 @@ def main():
     ap.add_argument("--memories", type=int, default=50)
     ap.add_argument("--pin", action="store_true")
     ap.add_argument("--stagger", action="store_true")
+    ap.add_argument("--nice", type=int, default=0,
+                    help="run the client and the fake upstream at this niceness (the server "
+                         "keeps its own), as if they were on other machines")
     ap.add_argument("--out")
     args = ap.parse_args()
     server_cpus = None
@@ -257,7 +276,8 @@ def main():
 
     ports = multiprocessing.Queue()
     upstream = multiprocessing.Process(target=run_upstream,
-                                       args=(ports, args.chunks, args.gap_ms / 1000), daemon=True)
+                                       args=(ports, args.chunks, args.gap_ms / 1000, args.nice),
+                                       daemon=True)
     upstream.start()
     upstream_port = ports.get(timeout=10)
     workdir = tempfile.mkdtemp(prefix="engram-proxy-bench-")
@@ -265,6 +285,7 @@ def main():
     try:
         seed(url, args.users, args.memories)
         warm(url, args.users)
+        os.nice(args.nice)  # after the server started: it keeps the usual priority
         engram_port = int(url.rsplit(":", 1)[1])
         results = {}
         for name, port in [("direct", upstream_port), ("proxy", engram_port),
@@ -273,9 +294,17 @@ def main():
                 before = phase_buckets(url)
             print("%s: %d streams x %d requests x %d chunks ..." % (
                 name, args.streams, args.requests, args.chunks), file=sys.stderr, flush=True)
+            pids = {"server": proc.pid, "upstream": upstream.pid, "client": os.getpid()}
+            cpu_before = {k: cpu_seconds(v) for k, v in pids.items()}
+            wall_before = time.monotonic()
             results[name] = summary(*asyncio.run(
                 run_clients(port, args.streams, args.requests, args.users,
                             args.gap_ms / 1000 if args.stagger else 0)))
+            wall = time.monotonic() - wall_before
+            # Each process's share of one core over the phase: what the harness itself takes
+            # from the two cores it shares with the server.
+            results[name]["cpu_cores"] = {k: round((cpu_seconds(v) - cpu_before[k]) / wall, 3)
+                                          for k, v in pids.items()}
             print("  " + json.dumps(results[name]), file=sys.stderr, flush=True)
             if name == "proxy":
                 results["server_ms"] = phase_quantiles(before, phase_buckets(url))

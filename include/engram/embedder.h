@@ -67,6 +67,12 @@ class HttpTransport {
   // each wait for bytes, not the whole stream. The default posts and hands over the whole
   // body at once (for transports that cannot stream, such as test fakes).
   virtual Status PostStream(const HttpRequest& request, const HttpStreamHandler& handler);
+  // The same streamed POST without waiting for it: returns at once; the handler's calls, then
+  // `done` with PostStream's status, come on another thread (a handler must not block). The
+  // transport must outlive `done`. The default runs PostStream on a thread of its own; the
+  // default transport reads all its streams on one thread (libcurl's multi interface).
+  virtual void StartStream(HttpRequest request, HttpStreamHandler handler,
+                           std::function<void(Status)> done);
 };
 // The default transport (cpp-httplib, HTTP and HTTPS).
 std::unique_ptr<HttpTransport> MakeHttpTransport();

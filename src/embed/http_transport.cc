@@ -5,6 +5,9 @@
 // makes one), uses it without holding any lock, and gives it back if the exchange succeeded, so
 // concurrent callers never wait for each other. A client whose exchange failed is dropped: its
 // socket state is unknown.
+//
+// Streams started without waiting (StartStream, the chat proxy's) are not httplib's: they are
+// read together on one thread by libcurl's multi interface (embed/stream_pump.h).
 #include <httplib.h>
 
 #include <algorithm>
@@ -15,10 +18,12 @@
 #include <mutex>
 #include <string>
 #include <string_view>
+#include <thread>
 #include <utility>
 #include <vector>
 
 #include "core/status_macros.h"
+#include "embed/stream_pump.h"
 #include "engram/embedder.h"
 
 namespace engram {
@@ -246,6 +251,30 @@ class PooledHttpTransport final : public HttpTransport {
         (error == httplib::Error::Success ? "the response broke off" : httplib::to_string(error)));
   }
 
+  Status CheckStream(const HttpRequest& request) {
+    if (request.timeout_ms <= 0) return Status::InvalidArgument("HTTP timeout_ms must be positive");
+    ENGRAM_ASSIGN_OR_RETURN(ParsedUrl url, ParseUrl(request.url));
+    return CheckHeaders(request);
+  }
+
+ public:
+  void StartStream(HttpRequest request, HttpStreamHandler handler,
+                   std::function<void(Status)> done) override {
+    if (Status bad = CheckStream(request); !bad.ok()) {
+      done(bad);
+      return;
+    }
+    embed::StreamPump* pump = nullptr;
+    {
+      std::lock_guard<std::mutex> lock(mutex_);
+      // Made at the first stream: an embedder's transport never streams and needs no thread.
+      if (!pump_) pump_ = std::make_unique<embed::StreamPump>();
+      pump = pump_.get();
+    }
+    pump->Start(std::move(request), std::move(handler), std::move(done));
+  }
+
+ private:
   std::unique_ptr<httplib::ClientImpl> Acquire(const ParsedUrl& url) {
     {
       std::lock_guard<std::mutex> lock(mutex_);
@@ -268,6 +297,7 @@ class PooledHttpTransport final : public HttpTransport {
   std::mutex mutex_;
   // Keep-alive clients not in use, by scheme://host:port. Guarded by mutex_.
   std::map<std::string, std::vector<std::unique_ptr<httplib::ClientImpl>>> idle_;
+  std::unique_ptr<embed::StreamPump> pump_;  // guarded by mutex_ (its creation)
 };
 
 }  // namespace
@@ -276,6 +306,14 @@ Status HttpTransport::PostStream(const HttpRequest& request, const HttpStreamHan
   ENGRAM_ASSIGN_OR_RETURN(HttpResponse response, Post(request));
   if (handler.on_response(response.status, response.headers)) handler.on_body(response.body);
   return Status::Ok();
+}
+
+void HttpTransport::StartStream(HttpRequest request, HttpStreamHandler handler,
+                                std::function<void(Status)> done) {
+  std::thread([this, request = std::move(request), handler = std::move(handler),
+               done = std::move(done)] {
+    done(PostStream(request, handler));
+  }).detach();
 }
 
 std::unique_ptr<HttpTransport> MakeHttpTransport() {

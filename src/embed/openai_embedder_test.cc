@@ -1,11 +1,7 @@
 // Tests of the remote embedder and the default HTTP transport against a real HTTP server on
 // 127.0.0.1 that replays scripted provider responses: the bytes on the wire are real, only the
 // provider is fake.
-#include <arpa/inet.h>
 #include <gtest/gtest.h>
-#include <netinet/in.h>
-#include <sys/socket.h>
-#include <unistd.h>
 
 #include <atomic>
 #include <chrono>
@@ -17,6 +13,7 @@
 #include <vector>
 
 #include "engram/embedder.h"
+#include "testing/closed_port.h"
 #include "testing/fake_openai_server.h"
 
 namespace engram {
@@ -25,6 +22,7 @@ namespace {
 using json = nlohmann::json;
 using Clock = std::chrono::steady_clock;
 
+using testing::ClosedPort;
 using testing::FakeOpenAIServer;
 using testing::OpenAIErrorBody;
 using testing::ScriptedReply;
@@ -52,23 +50,6 @@ std::string EmbeddingsBody(const std::vector<std::pair<int, std::vector<float>>>
     data.push_back({{"object", "embedding"}, {"index", index}, {"embedding", vector}});
   }
   return json{{"object", "list"}, {"data", data}, {"model", "m"}}.dump();
-}
-
-// A loopback port nobody listens on: bound and released, so the kernel will refuse it.
-int ClosedPort() {
-  int fd = socket(AF_INET, SOCK_STREAM, 0);
-  sockaddr_in addr{};
-  addr.sin_family = AF_INET;
-  addr.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
-  addr.sin_port = 0;
-  socklen_t len = sizeof(addr);
-  if (bind(fd, reinterpret_cast<sockaddr*>(&addr), sizeof(addr)) != 0 ||
-      getsockname(fd, reinterpret_cast<sockaddr*>(&addr), &len) != 0) {
-    close(fd);
-    return 0;
-  }
-  close(fd);
-  return ntohs(addr.sin_port);
 }
 
 int64_t MillisSince(Clock::time_point start) {

@@ -1,9 +1,11 @@
 #include "server/chat_proxy.h"
 
+#include <pthread.h>
+#include <signal.h>
+
 #include <chrono>
 #include <future>
 #include <nlohmann/json.hpp>
-#include <thread>
 
 #include "api/requests.h"
 #include "codec/item_validation.h"
@@ -180,11 +182,45 @@ struct ChatProxy::Prepared {
 ChatProxy::ChatProxy(ChatProxyOptions options, Engine* engine, JobQueue* jobs)
     : options_(std::move(options)), engine_(engine), jobs_(jobs) {
   if (!options_.transport) options_.transport = MakeHttpTransport();
+  writer_ = std::thread([this] { RunWriter(); });
 }
 
 ChatProxy::~ChatProxy() {
+  {
+    std::unique_lock<std::mutex> lock(mu_);
+    idle_.wait(lock, [this] { return streams_ == 0; });
+    stopping_ = true;
+  }
+  wake_writer_.notify_all();
+  writer_.join();
+}
+
+void ChatProxy::RunWriter() {
+  // A library thread never takes a process signal: they stay with the threads the application
+  // chose (engram serve waits for SIGTERM and SIGINT with sigwait).
+  sigset_t all;
+  sigfillset(&all);
+  pthread_sigmask(SIG_BLOCK, &all, nullptr);
+  pthread_setname_np(pthread_self(), "engram-proxywb");  // as top -H and perf show it
   std::unique_lock<std::mutex> lock(mu_);
-  idle_.wait(lock, [this] { return streams_ == 0; });
+  for (;;) {
+    wake_writer_.wait(lock, [this] { return stopping_ || !unwritten_.empty(); });
+    if (unwritten_.empty()) return;  // stopping, and everything was submitted
+    auto batch = std::move(unwritten_);
+    unwritten_.clear();
+    lock.unlock();
+    for (const auto& [prepared, reply] : batch) WriteBack(*prepared, reply);
+    lock.lock();
+  }
+}
+
+void ChatProxy::WriteBackLater(Prepared p, std::string reply) {
+  if (reply.empty()) return;
+  {
+    std::lock_guard<std::mutex> lock(mu_);
+    unwritten_.emplace_back(std::make_shared<const Prepared>(std::move(p)), std::move(reply));
+  }
+  wake_writer_.notify_one();
 }
 
 Reply ChatProxy::Handle(const std::string& tenant, const std::string& body,
@@ -320,70 +356,78 @@ Reply ChatProxy::ForwardStreaming(const Prepared& p) {
     std::string error_body;
     Status failure;
   };
-  auto started = std::make_shared<std::promise<Start>>();
-  auto body = std::make_shared<StreamBody>();
+  // One stream's state, shared by the transport's callbacks (on its thread, one at a time) and
+  // this worker, which waits only for how the upstream's answer began.
+  struct Stream {
+    Prepared prepared;
+    std::shared_ptr<StreamBody> body = std::make_shared<StreamBody>();
+    std::promise<Start> started;  // a 2xx stream, or an error reply to pass on
+    Start start;
+    bool told = false;  // started has been set
+    EventReader events;
+  };
+  auto s = std::make_shared<Stream>();
+  s->prepared = p;
   if (options_.observe) {
-    body->SetDelayObserver([observe = options_.observe](std::chrono::nanoseconds waited) {
+    s->body->SetDelayObserver([observe = options_.observe](std::chrono::nanoseconds waited) {
       observe("chunk", std::chrono::duration<double>(waited).count());
     });
   }
+  std::future<Start> started = s->started.get_future();
   {
     std::lock_guard<std::mutex> lock(mu_);
     ++streams_;
   }
-  std::thread([this, p, started, body] {
-    HttpRequest req;
-    req.url = options_.upstream_url + "/chat/completions";
-    req.body = p.request.dump();
-    req.timeout_ms = options_.timeout_ms;
-    req.headers = {{"Content-Type", "application/json"}, {"Accept", "text/event-stream"}};
-    if (!options_.api_key.empty())
-      req.headers.emplace_back("Authorization", "Bearer " + options_.api_key);
-    Start start;
-    bool told = false;
-    EventReader events;
-    HttpStreamHandler handler;
-    handler.on_response = [&](int status, const auto&) {
-      start.status = status;
-      if (status >= 200 && status <= 299) {
-        started->set_value(start);
-        told = true;
-      }
-      return true;
-    };
-    handler.on_body = [&](std::string_view piece) {
-      if (!told) {  // an error reply: kept whole, to pass on
-        start.error_body.append(piece);
-        return start.error_body.size() < (1 << 20);
-      }
-      events.Feed(piece);
-      body->Write(piece);
-      return !body->Cancelled();
-    };
-    Status ended = options_.transport->PostStream(req, handler);
-    if (!told) {
-      start.failure = ended.ok() && start.status == 0 ? Status::Unavailable("no response") : ended;
-      started->set_value(start);
-    } else if (events.done()) {
+  HttpRequest req;
+  req.url = options_.upstream_url + "/chat/completions";
+  req.body = p.request.dump();
+  req.timeout_ms = options_.timeout_ms;
+  req.headers = {{"Content-Type", "application/json"}, {"Accept", "text/event-stream"}};
+  if (!options_.api_key.empty())
+    req.headers.emplace_back("Authorization", "Bearer " + options_.api_key);
+  HttpStreamHandler handler;
+  handler.on_response = [s](int status, const auto&) {
+    s->start.status = status;
+    if (status >= 200 && status <= 299) {
+      s->started.set_value(s->start);
+      s->told = true;
+    }
+    return true;
+  };
+  handler.on_body = [s](std::string_view piece) {
+    if (!s->told) {  // an error reply: kept whole, to pass on
+      s->start.error_body.append(piece);
+      return s->start.error_body.size() < (1 << 20);
+    }
+    s->events.Feed(piece);
+    s->body->Write(piece);
+    return !s->body->Cancelled();
+  };
+  options_.transport->StartStream(std::move(req), std::move(handler), [this, s](Status ended) {
+    if (!s->told) {
+      s->start.failure =
+          ended.ok() && s->start.status == 0 ? Status::Unavailable("no response") : ended;
+      s->started.set_value(s->start);
+    } else if (s->events.done()) {
       // Whether the client was still there is read before Finish: once [DONE] is out the client
       // may close at once, which marks the body cancelled and would lose a complete exchange.
-      const bool delivered = !body->Cancelled();
-      body->Finish();
-      if (delivered) WriteBack(p, events.text());
+      const bool delivered = !s->body->Cancelled();
+      s->body->Finish();
+      if (delivered) WriteBackLater(std::move(s->prepared), s->events.text());
     } else {
       // Broke off (or the client left): an error event, no [DONE], nothing written back.
-      body->Write("data: " +
-                  ErrorJson("upstream_error", "stream_interrupted",
-                            "the upstream's stream ended before it was complete" +
-                                (ended.ok() ? std::string() : ": " + ended.message())) +
-                  "\n\n");
-      body->Finish();
+      s->body->Write("data: " +
+                     ErrorJson("upstream_error", "stream_interrupted",
+                               "the upstream's stream ended before it was complete" +
+                                   (ended.ok() ? std::string() : ": " + ended.message())) +
+                     "\n\n");
+      s->body->Finish();
     }
     std::lock_guard<std::mutex> lock(mu_);
     if (--streams_ == 0) idle_.notify_all();
-  }).detach();
+  });
 
-  Start start = started->get_future().get();
+  Start start = started.get();
   if (!start.failure.ok()) return Unreachable(start.failure);
   if (start.status < 200 || start.status > 299)
     return UpstreamError(start.status, start.error_body);
@@ -391,7 +435,7 @@ Reply ChatProxy::ForwardStreaming(const Prepared& p) {
   r.status = start.status;
   r.content_type = "text/event-stream";
   r.headers = {{"Cache-Control", "no-cache"}, {"X-Accel-Buffering", "no"}};
-  r.stream = body;
+  r.stream = s->body;
   return r;
 }
 

@@ -16,8 +16,11 @@
 // session_id (X-Engram-Session), token_budget (X-Engram-Budget), profile (X-Engram-Profile:
 // true/false), recall (X-Engram-Recall).
 //
-// Thread-safe. Each streamed call runs its upstream read on a thread of its own; the
-// destructor waits for them (they end when the upstream ends, times out, or the client leaves).
+// Thread-safe. Streamed calls are read by the transport (the default one reads every stream on
+// one thread: HttpTransport::StartStream), so nothing that can block runs there: a finished
+// stream's write-back (a durable job, which syncs to disk) is handed to the proxy's own writer
+// thread. The destructor waits for the streams to end (when the upstream ends, times out, or
+// the client leaves), then for the writer to submit every exchange it holds.
 #pragma once
 
 #include <condition_variable>
@@ -67,6 +70,9 @@ class ChatProxy {
   Reply Forward(const Prepared& p);
   Reply ForwardStreaming(const Prepared& p);
   void WriteBack(const Prepared& p, const std::string& reply);
+  // WriteBack on the writer thread: for the transport's thread, which must not wait on a disk.
+  void WriteBackLater(Prepared p, std::string reply);
+  void RunWriter();
 
   ChatProxyOptions options_;
   Engine* engine_;
@@ -74,6 +80,12 @@ class ChatProxy {
   std::mutex mu_;
   std::condition_variable idle_;
   int streams_ = 0;  // guarded by mu_: upstream reads still running
+  // Guarded by mu_: finished streams' exchanges waiting for the writer, and whether it should
+  // end once they are submitted.
+  std::vector<std::pair<std::shared_ptr<const Prepared>, std::string>> unwritten_;
+  bool stopping_ = false;
+  std::condition_variable wake_writer_;
+  std::thread writer_;  // last: starts once the members above exist
 };
 
 // The OpenAI-style error reply: {"error": {"message", "type", "code"}} with `status`.
