@@ -154,15 +154,29 @@ void AddServeOptions(CLI::App* cmd, server::ServerOptions& o) {
       ->check(CLI::Range(1, 1000000));
 }
 
-// Blocks SIGINT and SIGTERM in every thread started after this; a watcher stops the server
-// when one arrives. Returns the watcher (joined by the caller).
-std::thread WatchSignals(server::HttpServer* srv, std::atomic<int>* received) {
+// SIGINT and SIGTERM, the signals that stop the server.
+sigset_t StopSignals() {
   sigset_t set;
   sigemptyset(&set);
   sigaddset(&set, SIGINT);
   sigaddset(&set, SIGTERM);
+  return set;
+}
+
+// Blocks the stop signals in this thread and so in every thread it starts from now on. Called
+// before the engine, the job queue or the server start a thread: a thread that does not block
+// them could take a SIGTERM meant for the watcher (the kernel gives a process's signal to any
+// thread not blocking it), and its default action would end the process without a clean stop.
+// One sent before the watcher starts stays pending and stops the server once it does.
+void BlockStopSignals() {
+  const sigset_t set = StopSignals();
   pthread_sigmask(SIG_BLOCK, &set, nullptr);
-  return std::thread([srv, received, set] {
+}
+
+// A watcher that stops the server when a stop signal arrives (BlockStopSignals first). Returns
+// the watcher (joined by the caller).
+std::thread WatchSignals(server::HttpServer* srv, std::atomic<int>* received) {
+  return std::thread([srv, received, set = StopSignals()] {
     int sig = 0;
     sigwait(&set, &sig);
     received->store(sig);
@@ -252,6 +266,7 @@ int RunServe(Context& ctx, server::ServerOptions options, WriteFlags flags) {
   }
   options.reads_block = ctx.embedder != "hash";  // the openai embedder: a request per query
   ctx.maintenance_interval_ms = flags.maintain_interval_s * 1000;
+  BlockStopSignals();
   Engine* engine = ctx.OpenEngine(/*create=*/true);
   if (!engine) return ctx.last_exit;
   MemoryWriter* writer = ctx.OpenWriter();
@@ -310,7 +325,6 @@ int RunServe(Context& ctx, server::ServerOptions options, WriteFlags flags) {
     }
   }
 
-  // Signals are blocked before the server starts its threads, so they all inherit the mask.
   std::atomic<int> received{0};
   server::HttpServer srv(engine, keys->get(),
                          server::WritePath{writer, &session_manager, jobs->get()}, options);
