@@ -475,16 +475,21 @@ std::vector<Piece> SplitClausesEn(const std::string& sentence) {
     if (after_colon[r] && r > 0 && std::count(raw[r - 1].begin(), raw[r - 1].end(), ' ') > 3) {
       prev_has_subject = false;
     }
-    // "some context: 34, paralegal in columbus, 2 kids": a lone number first in a list about the
-    // speaker is their age
-    if (after_colon[r] && r + 1 < raw.size()) {
+    // "some context: 34, paralegal in columbus, 2 kids", "34, live in austin": a lone number
+    // first in a list about the speaker (after a colon, or opening the sentence) is their age
+    if ((after_colon[r] || r == 0) && r + 1 < raw.size()) {
       const std::string n = std::string(TrimCodepoints(text, U" ", U" "));
       const std::string& next = raw[r + 1];
       const bool words_next = std::any_of(next.begin(), next.end(), [](char c) {
         return std::isalpha(static_cast<unsigned char>(c));
       });
+      // (opening the sentence, only before what the speaker says of themselves: not "12, that's
+      // how many I ate")
+      const bool about_speaker =
+          after_colon[r] || StartsWithSubjectEn(next) || IsPredicateHeadEn(FirstWordLower(next));
       if (n.size() == 2 && std::isdigit(static_cast<unsigned char>(n[0])) &&
-          std::isdigit(static_cast<unsigned char>(n[1])) && n[0] >= '1' && words_next) {
+          std::isdigit(static_cast<unsigned char>(n[1])) && n[0] >= '1' && words_next &&
+          about_speaker) {
         out.push_back({"I am " + n, false});
         prev_has_subject = false;  // the list goes on with what else the speaker is
         prev_correction = false;

@@ -9,6 +9,7 @@
 // frames_en_plans.cc (plans, amounts, schedules, devices, what ended).
 #include <algorithm>
 #include <cctype>
+#include <map>
 #include <string>
 
 #include "extract/english_words.h"
@@ -150,6 +151,22 @@ Subject FindSubject(const Toks& t) {
   if ((t[0].low == "a" || t[0].low == "an" || t[0].low == "another") &&
       std::any_of(t.begin() + 1, t.begin() + static_cast<long>(std::min<size_t>(t.size(), 4)),
                   [](const Tok& x) { return IsPlanNoun(x); })) {
+    s.who = Who::kNobody;
+    s.end = 0;
+    return s;
+  }
+  // "live in austin", "work in cybersecurity", "study at UT": a verb of where the speaker lives,
+  // works or studies, then where, said in a list with no subject. Only with a preposition that
+  // says where: "work on my essay" and "live with it" ask something of the assistant.
+  static const std::map<std::string_view, WordSet> kStateVerbs = {
+      {"live", {"in", "near", "with", "at", "outside", "downtown", "abroad", "alone"}},
+      {"work", {"in", "at", "for", "as", "from", "remotely", "nights", "weekends"}},
+      {"study", {"at", "in"}},
+      {"teach", {"at", "in"}}};
+  static const WordSet kAsked = {"it", "this", "that", "me", "us", "them", "you"};
+  if (const auto verb = kStateVerbs.find(t[0].low); verb != kStateVerbs.end() && t.size() > 1 &&
+                                                    verb->second.contains(t[1].low) &&
+                                                    (t.size() == 2 || !kAsked.contains(t[2].low))) {
     s.who = Who::kNobody;
     s.end = 0;
     return s;

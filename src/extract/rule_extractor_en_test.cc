@@ -119,6 +119,20 @@ TEST(RuleExtractorEnTest, Location) {
   EXPECT_EQ(intro[1].content, "User is a dental hygienist in tacoma");
   EXPECT_EQ(intro[2].slot, "user/children");
   EXPECT_TRUE(Extract("scores: 45, 50, 38").empty());  // numbers, not an age
+  // the same list with no colon and no subject: where the speaker lives and works, said with
+  // the verb alone, is the speaker's; the number that opens it is their age
+  const std::vector<Candidate> bare = Extract("34, live in austin, work in cybersecurity");
+  ASSERT_EQ(bare.size(), 3u);
+  EXPECT_EQ(bare[0].content, "User is 34");
+  EXPECT_EQ(bare[1].slot, "user/location");
+  EXPECT_EQ(bare[1].content, "User lives in austin");
+  EXPECT_EQ(bare[2].slot, "user/job");
+  EXPECT_EQ(bare[2].content, "User works in cybersecurity");
+  // but a request with the same verbs asks something of the assistant, and a number that opens
+  // a sentence about something else is no age
+  EXPECT_TRUE(Extract("work on my essay with me").empty());
+  EXPECT_TRUE(Extract("live with it lol").empty());
+  EXPECT_TRUE(Extract("12, that's how many cookies i ate").empty());
   EXPECT_TRUE(Extract("the nurse here is nice").empty());
   // a subject of two takes the verb as said
   EXPECT_EQ(One("jess and i split in may").content, "Jess and the user split in may 2026");
