@@ -31,6 +31,20 @@ bool WordChar(char ch) {
   return std::isalnum(c) || c == '\'' || c == '/' || c >= 0x80;
 }
 
+// The last word written to `out` is an article or a possessive ("a", "an", "the", "my", …).
+bool PrecededByDeterminer(const std::string& out) {
+  size_t e = out.size();
+  while (e > 0 && out[e - 1] == ' ') --e;
+  if (e == out.size()) return false;  // no space: not a word before this one
+  size_t b = e;
+  while (b > 0 && WordChar(out[b - 1])) --b;
+  const std::string before = LowerAscii(std::string_view(out).substr(b, e - b));
+  for (std::string_view d : {"a", "an", "the", "my", "our", "his", "her", "their"}) {
+    if (before == d) return true;
+  }
+  return false;
+}
+
 }  // namespace
 
 std::string NormalizeCasualEn(std::string_view text) {
@@ -54,6 +68,13 @@ std::string NormalizeCasualEn(std::string_view text) {
       continue;
     }
     auto it = table.find(LowerAscii(word));
+    // After an article or a possessive the word is a noun: "as an RN" is a nurse, not "as an
+    // right now". A phrase of several words ("right now", "to be honest") is never one; a word
+    // may be ("my bf" is "my boyfriend", "a lil" "a little").
+    if (it != table.end() && it->second.find(' ') != std::string::npos &&
+        PrecededByDeterminer(out)) {
+      it = table.end();
+    }
     if (it == table.end() && word.ends_with('/')) {
       // "w/": the slash is the word's; "them/" is a word and a slash
       it = table.find(LowerAscii(word.substr(0, word.size() - 1)));

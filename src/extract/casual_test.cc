@@ -41,6 +41,12 @@ TEST(CasualTest, AmbiguousSpellingsDigitsAndOtherWordsStayAsTyped) {
   EXPECT_EQ(NormalizeCasualEn(""), "");
 }
 
+TEST(CasualTest, APhraseSpellingAfterAnArticleIsANoun) {
+  // "rn" is "right now", but "an RN" is a nurse; a one-word spelling still reads after one
+  EXPECT_EQ(NormalizeCasualEn("i work nights as an RN rn"), "I work nights as an RN right now");
+  EXPECT_EQ(NormalizeCasualEn("my bf is a chef"), "my boyfriend is a chef");
+}
+
 TEST(CasualTest, MarkersGoWithTheirSpaceAndComma) {
   EXPECT_EQ(NormalizeCasualEn("ngl pottery is my whole life"), "pottery is my whole life");
   EXPECT_EQ(NormalizeCasualEn("tbh, i hate cilantro lol"), "I hate cilantro");
