@@ -6,6 +6,7 @@
 
 #include "extract/corrections.h"
 #include "extract/english_words.h"
+#include "extract/lexicon.h"
 #include "extract/speech_acts.h"
 #include "text/find.h"
 #include "text/utf8.h"
@@ -395,6 +396,57 @@ static std::string RelativeSubjectEn(std::string_view clause) {
     b = e + 1;
   }
   return "";
+}
+
+std::string RelationNamedFirstEn(const std::string& clause) {
+  const std::string low = LowerAscii(clause);
+  size_t is = std::string::npos;
+  size_t after = 0;
+  for (std::string_view verb : {" is my ", "'s my ", " was my "}) {
+    if (const size_t at = low.find(verb); at != std::string::npos) {
+      is = at;
+      after = at + verb.size();
+      break;
+    }
+  }
+  if (is == std::string::npos || is == 0) return clause;
+  const std::string who = clause.substr(0, is);
+  const std::string who_low = low.substr(0, is);
+  // a name of up to three words ("the groom ben"), not a pronoun or a thing: "he is my
+  // brother", "this is my sister", "what is my cousin's name"
+  if (std::count(who.begin(), who.end(), ' ') > 2) return clause;
+  for (std::string_view not_a_name :
+       {"he", "she", "they", "it", "this", "that", "who", "what", "which", "there", "here", "where",
+        "why", "how", "mine", "everyone", "nobody", "someone", "one"}) {
+    if (who_low == not_a_name || who_low.ends_with(" " + std::string(not_a_name))) return clause;
+  }
+  // the relation, after at most one word that says which ("older", "little", "step"), ends the
+  // clause: "ben is my brother's friend" is about someone else
+  std::string rest = low.substr(after);
+  // what follows in the same breath stays after it: "… is my sister and she's marrying a pilot"
+  std::string tail;
+  for (std::string_view joint : {" and ", " but ", " who "}) {
+    if (const size_t at = rest.find(joint); at != std::string::npos) {
+      tail = clause.substr(after + at);
+      rest.resize(at);
+    }
+  }
+  while (!rest.empty() && (rest.back() == ' ' || rest.back() == '.' || rest.back() == '!')) {
+    rest.pop_back();
+  }
+  const size_t sp = rest.find(' ');
+  if (sp != std::string::npos && rest.find(' ', sp + 1) != std::string::npos) return clause;
+  const std::string relation = sp == std::string::npos ? rest : rest.substr(sp + 1);
+  if (RelationKey(relation).empty()) return clause;
+  if (sp != std::string::npos) {
+    static constexpr std::string_view kWhich[] = {
+        "older", "younger", "big",    "little",   "baby", "twin", "half", "step",     "best",
+        "elder", "eldest",  "oldest", "youngest", "new",  "ex",   "late", "favorite", "favourite"};
+    const std::string_view which = std::string_view(rest).substr(0, sp);
+    if (std::find(std::begin(kWhich), std::end(kWhich), which) == std::end(kWhich)) return clause;
+  }
+  const std::string said = clause.substr(after, rest.size());  // as typed
+  return "my " + said + " is " + who + tail;
 }
 
 // Splits at commas and at "and"/"but"/"so"/"because" before a new subject or verb.

@@ -38,6 +38,11 @@ bool IsValueFirstCorrection(std::string_view sentence, bool zh);
 // "我不是住在北京，而是住在上海" → "我是住在上海" (the caller flags the correction).
 std::string RewriteNotButZh(const std::string& s);
 
+// "ben is my older brother" → "my older brother is ben": a person named first and then said to
+// be a relative of the speaker's reads as the relative's name, the way the frames read it.
+// The clause as it is when it is not that (a pronoun first, "Ben is my brother's friend").
+std::string RelationNamedFirstEn(const std::string& clause);
+
 // The clause without leading (and trailing) discourse markers and fillers: "oh btw", "so",
 // "ugh", "update:", "lol"; "对了", "话说", "跟你说", "嗯……".
 std::string StripMarkersEn(std::string_view clause);

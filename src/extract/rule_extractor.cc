@@ -518,6 +518,7 @@ class RuleExtractor final : public Extractor {
       return;
     }
     clause = zh ? extract::TakeEndsZh(clause, &view.ends) : extract::TakeEndsEn(clause, &view.ends);
+    if (!zh) clause = extract::RelationNamedFirstEn(clause);
     if (!zh) {
       // (a subject the splitter carried over is set aside: "I paralegal in columbus")
       const std::string bare =

@@ -133,6 +133,14 @@ TEST(RuleExtractorEnTest, Location) {
   EXPECT_TRUE(Extract("work on my essay with me").empty());
   EXPECT_TRUE(Extract("live with it lol").empty());
   EXPECT_TRUE(Extract("12, that's how many cookies i ate").empty());
+  // a relative named first is read as "my brother is Ben"; a pronoun first, or someone else's
+  // relative, is not
+  Candidate named = One("Ben is my brother");
+  EXPECT_EQ(named.slot, "user/family:brother");
+  EXPECT_EQ(named.content, "User's brother is Ben");
+  EXPECT_EQ(One("ben is my older brother").content, "User's older brother is ben");
+  EXPECT_TRUE(Extract("he is my brother").empty());
+  EXPECT_TRUE(Extract("ben is my brother's friend").empty());
   EXPECT_TRUE(Extract("the nurse here is nice").empty());
   // a subject of two takes the verb as said
   EXPECT_EQ(One("jess and i split in may").content, "Jess and the user split in may 2026");
