@@ -155,6 +155,9 @@ struct Neighbour {
   // The user's most recent extracted memory, written within the correction window before this
   // message: what a correction with no slot of its own corrects.
   bool latest = false;
+  // Written by the message being written (Engine::WriteBatch), not before it: what the message
+  // says alongside the candidate, which a change in it does not outdate.
+  bool this_message = false;
 };
 
 struct DecisionResult {

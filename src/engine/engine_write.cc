@@ -536,6 +536,7 @@ Result<std::vector<Neighbour>> Engine::WriteBatch::FindNeighbours(const Neighbou
     Neighbour n;
     n.item = v.item;
     n.similarity = Cosine(query.vector, v.vector);
+    n.this_message = true;
     n.same_slot = !query.slot.empty() && v.item.slot == query.slot;
     n.same_family = !query.slot.empty() && !v.item.slot.empty() &&
                     FamilyOf(v.item.slot) == FamilyOf(query.slot);

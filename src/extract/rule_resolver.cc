@@ -9,6 +9,12 @@
 //     neighbour's entity ("目前人在南京"), → NOOP; an exclusive
 //     slot with another value → SUPERSEDE; a keyed multi-valued slot (user/likes:x: the key
 //     names the value) → NOOP. Topic slots that many statements share (user/family:wife) go on.
+//  1b. A change of where the user lives or works (a change cue, an exclusive user/location,
+//     user/job or user/employer slot) outdates the user's latest statement of it that no slot
+//     of this one holds: an untyped one about their home ("我在深圳南山租房" before
+//     "新家在东莞松山湖"), or the twin slot (user/job ↔ user/employer: "在字节做产品经理"
+//     before "跳槽去腾讯了") → SUPERSEDE. Not what the same message says, a past, a question or
+//     someone else's.
 //  2. A correction with no neighbour in its slot corrects the latest item of its slot family
 //     ("我家狗叫逗逗" after "我家狗叫豆豆"), else the user's latest memory of the last minutes
 //     (Neighbour::latest) → SUPERSEDE.
@@ -35,6 +41,7 @@
 #include "text/find.h"
 #include "text/language.h"
 #include "text/normalizer.h"
+#include "text/topics.h"
 #include "text/utf8.h"
 
 namespace engram {
@@ -311,6 +318,63 @@ int NamedValue(const Candidate& c, const std::vector<Neighbour>& neighbours) {
   return -1;
 }
 
+// The attribute of a slot: "job" of "user/job", "pet" of "user/pet:豆豆"; "" for none.
+std::string_view Attribute(std::string_view slot) {
+  const size_t slash = slot.find('/');
+  if (slash == std::string_view::npos) return "";
+  std::string_view a = slot.substr(slash + 1);
+  return a.substr(0, a.find(':'));
+}
+
+// A change of where the user lives or works said by a frame ("新家在东莞松山湖",
+// "跳槽去腾讯了"), and an older statement of the same attribute no slot of this one holds: a memory
+// of the user no frame typed that says where they live ("我在深圳南山租房": a place word of the
+// location topic, or a known city), or the twin slot of the same attribute (job and employer:
+// "在字节做 产品经理" says both). The neighbour it outdates (the latest such), or -1. Only with a
+// change cue, only the user's present state, never a past, a plan or someone else's.
+int OutdatedTwin(const Candidate& c, const std::vector<Neighbour>& neighbours) {
+  const std::string_view attribute = Attribute(c.slot);
+  const bool location = attribute == "location";
+  const bool work = attribute == "job" || attribute == "employer";
+  if (!c.exclusive || c.correction || !c.slot.starts_with("user/") || (!location && !work) ||
+      (c.type != MemoryType::kFact && c.type != MemoryType::kPreference) || Negative(c.content)) {
+    return -1;
+  }
+  const bool zh = HasHan(c.content);
+  if (!extract::HasChangeCue(c.content, zh)) return -1;
+  const TopicSet topic = TopicOfSlot(c.slot);
+  int found = -1;
+  for (size_t i = 0; i < neighbours.size(); ++i) {
+    const Neighbour& n = neighbours[i];
+    const MemoryItem& item = n.item;
+    // (what the same message says alongside it: "first week at Stripe! new job is great")
+    if (n.same_slot || n.this_message || item.status != ItemStatus::kActive ||
+        (item.type != MemoryType::kFact && item.type != MemoryType::kPreference) ||
+        Negative(item.content)) {
+      continue;
+    }
+    const TextTraits traits = ReadTextTraits(item.content);
+    if (traits.past || traits.question) continue;
+    bool outdated = false;
+    if (item.slot.empty()) {
+      // the user's own statement, in the template's words: "User lives …", "用户在…"
+      const bool users =
+          zh ? item.content.starts_with("用户") && !item.content.starts_with("用户的")
+             : item.content.starts_with("User ");
+      outdated = location && users && !traits.others &&
+                 ((traits.topics & topic) || !extract::CityIn(item.content, zh).empty());
+    } else {
+      const std::string_view other = Attribute(item.slot);
+      outdated = work && item.slot.starts_with("user/") && other != attribute &&
+                 (other == "job" || other == "employer");
+    }
+    if (outdated && (found < 0 || item.created_at > neighbours[found].item.created_at)) {
+      found = static_cast<int>(i);
+    }
+  }
+  return found;
+}
+
 std::string Percent(double similarity) {
   char buf[16];
   std::snprintf(buf, sizeof buf, "%.2f", similarity);
@@ -438,6 +502,12 @@ class RuleResolver final : public ConflictResolver {
       if (!TopicSlot(slot)) {
         return Result_(WriteDecision::kNoop, t, "same slot " + slot + ", same polarity");
       }
+    }
+    // 1b. a change of where the user lives or works outdates what said it before in other words
+    if (const int t = OutdatedTwin(candidate, neighbours); t >= 0) {
+      return Result_(WriteDecision::kSupersede, t,
+                     "a change of " + std::string(Attribute(slot)) + ": replaces \"" +
+                         neighbours[t].item.content + "\"");
     }
     // 2. a correction corrects its family's latest item, else the user's latest memory.
     if (candidate.correction) {

@@ -268,5 +268,42 @@ TEST(RuleResolverTest, AnUntypedStatementNamingATypedMemorysValueSaysItAgain) {
   EXPECT_NE(Decide(Cand("用户觉得这个歌手唱得一般"), {favorite}).decision, WriteDecision::kNoop);
 }
 
+// A change of where the user lives or works, with a change cue, outdates what said it before
+// in words no frame typed, or in the twin slot of the same attribute (job and employer); not
+// what the same message says alongside it, a past, or someone else's home.
+TEST(RuleResolverTest, AChangeOfHomeOrWorkOutdatesWhatSaidItInOtherWords) {
+  Neighbour rented = Near("用户在深圳南山租房", 0.3, false);
+  rented.item.created_at = 1000;
+  DecisionResult moved =
+      Decide(Cand("新家在东莞松山湖，房租直接便宜一半", "user/location", true), {rented});
+  EXPECT_EQ(moved.decision, WriteDecision::kSupersede);
+  EXPECT_NE(moved.reason.find("a change of location"), std::string::npos) << moved.reason;
+
+  Neighbour job = Near("用户在字节做产品经理", 0.3, false);
+  job.item.slot = "user/job";
+  DecisionResult hopped = Decide(Cand("用户跳槽去腾讯了", "user/employer", true), {job});
+  EXPECT_EQ(hopped.decision, WriteDecision::kSupersede);
+  EXPECT_EQ(hopped.target, 0);
+
+  // said by the same message: "just finished my first week at Stripe! new job is great so far"
+  Neighbour same = Near("User just finished their first week at Stripe", 0.5, false);
+  same.item.slot = "user/employer";
+  same.this_message = true;
+  EXPECT_EQ(Decide(Cand("New job is great so far", "user/job", true), {same}).decision,
+            WriteDecision::kAdd);
+  // no change cue: a second statement, not a change
+  EXPECT_EQ(Decide(Cand("用户在腾讯做产品", "user/employer", true), {job}).decision,
+            WriteDecision::kAdd);
+  // the past, someone else's home, and another topic stay
+  for (const char* other : {"User used to live in Boston", "User's mom lives in Tucson",
+                            "User loves hiking on weekends"}) {
+    EXPECT_EQ(
+        Decide(Cand("User now lives in Denver", "user/location", true), {Near(other, 0.3, false)})
+            .decision,
+        WriteDecision::kAdd)
+        << other;
+  }
+}
+
 }  // namespace
 }  // namespace engram
