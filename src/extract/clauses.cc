@@ -1007,6 +1007,30 @@ static std::string StoppedObjectEn(std::string_view clause) {
                                                       "his ", "her ", "their ", "that ", "those "};
   static constexpr std::string_view kVague[] = {"it",   "that", "this",  "them", "him",  "her",
                                                 "work", "home", "early", "late", "town", "off"};
+  // "we had to put pepper down", "had to put biscuit to sleep": a pet's death, said with the
+  // pet between the words (only after "had to": "put my phone down" ends nothing)
+  if (const size_t k = low.find(" had to put "); k != std::string::npos) {
+    const size_t b = k + 12;
+    for (std::string_view tail : {" down", " to sleep"}) {
+      const size_t e = low.find(tail, b);
+      if (e == std::string::npos || e <= b) continue;
+      std::string object = Trim(clause.substr(b - 1, e - b));
+      bool owned = false;
+      for (std::string_view det : kDeterminers) {
+        if (LowerAscii(object).starts_with(det)) {
+          object.erase(0, det.size());
+          owned = true;
+        }
+      }
+      // a name ("pepper"), or a pet of the user's ("my old cat luna"); not a thing ("my phone")
+      if (!object.empty() && std::count(object.begin(), object.end(), ' ') < 3 &&
+          (owned ? NamesPet(object, false) : !ContainsText(object, ' ')) &&
+          std::find(std::begin(kVague), std::end(kVague), LowerAscii(object)) == std::end(kVague)) {
+        // the pet's name, or the pet as the user calls it: "luna" of "old cat luna"
+        return owned ? object.substr(object.rfind(' ') + 1) : object;
+      }
+    }
+  }
   for (std::string_view stop : kStops) {
     const size_t k = low.find(stop);
     if (k == std::string::npos) continue;

@@ -399,12 +399,15 @@ TEST(RuleExtractorEnTest, Corrections) {
            {"scrapped norway, too pricey", "norway"},
            {"we had to rehome Pip", "Pip"},
            {"cancelled my gym membership bc of the move", "gym membership"},
-           {"we lost biscuit in august", "biscuit"}}) {
+           {"we lost biscuit in august", "biscuit"},
+           {"sad update, we had to put pepper down", "pepper"},
+           {"had to put my old cat luna to sleep", "luna"}}) {
     std::vector<std::string> ends;
     extract::TakeEndsEn(text, &ends);
     EXPECT_EQ(ends, std::vector<std::string>{ended}) << text;
   }
-  for (const char* text : {"stopped it", "quit that", "lost 10 lbs", "lost my keys again"}) {
+  for (const char* text : {"stopped it", "quit that", "lost 10 lbs", "lost my keys again",
+                           "i had to put my phone down for a bit", "we had to put it down"}) {
     std::vector<std::string> ends;
     extract::TakeEndsEn(text, &ends);
     EXPECT_TRUE(ends.empty()) << text;
