@@ -4,6 +4,7 @@
 #include <array>
 #include <cctype>
 
+#include "extract/changes.h"
 #include "extract/corrections.h"
 #include "extract/english_words.h"
 #include "extract/lexicon.h"
@@ -420,6 +421,8 @@ std::string RelationNamedFirstEn(const std::string& clause) {
         "why", "how", "mine", "everyone", "nobody", "someone", "one"}) {
     if (who_low == not_a_name || who_low.ends_with(" " + std::string(not_a_name))) return clause;
   }
+  // a place is where the relative is, not their name: "tucson is my aunt('s)"
+  if (IsKnownCity(who_low, false)) return clause;
   // the relation, after at most one word that says which ("older", "little", "step"), ends the
   // clause: "ben is my brother's friend" is about someone else
   std::string rest = low.substr(after);

@@ -141,6 +141,9 @@ TEST(RuleExtractorEnTest, Location) {
   EXPECT_EQ(One("ben is my older brother").content, "User's older brother is ben");
   EXPECT_TRUE(Extract("he is my brother").empty());
   EXPECT_TRUE(Extract("ben is my brother's friend").empty());
+  for (const Candidate& c : Extract("tucson is my aunt")) {  // where the aunt is, not her name
+    EXPECT_EQ(c.content.find("aunt is tucson"), std::string::npos) << c.content;
+  }
   EXPECT_TRUE(Extract("the nurse here is nice").empty());
   // a subject of two takes the verb as said
   EXPECT_EQ(One("jess and i split in may").content, "Jess and the user split in may 2026");
