@@ -555,8 +555,10 @@ class RuleExtractor final : public Extractor {
       if (own_subject.empty() && !ts->subject.empty() && !IsElaboration(clause, zh)) {
         clause = JoinWords(ts->subject, clause);
         implicit = changed = true;
-      } else if (implicit) {
-        clause = "我" + clause;
+      } else if (implicit || (own_subject.empty() && LeadsWithConditionZh(clause))) {
+        // "慢性胃炎好几年了": a condition said first, with no subject, is one the speaker has
+        // ("哮喘" alone: "我有哮喘")
+        clause = (!implicit && extract::IsHealthWord(clause) ? "我有" : "我") + clause;
         changed = true;
       }
       const extract::SubjectInfo now = changed ? extract::ChineseSubject(clause) : first;
@@ -801,6 +803,27 @@ class RuleExtractor final : public Extractor {
     }
 
     return "I " + clause;
+  }
+
+  // The clause opens with a health condition (IsHealthWord), after a word of its degree:
+  // "慢性胃炎好几年了", "高血压三年了".
+  static bool LeadsWithConditionZh(const std::string& clause) {
+    std::string_view s = clause;
+    for (std::string_view degree : {"慢性", "轻度", "重度", "轻微", "有点"}) {
+      if (s.starts_with(degree)) s.remove_prefix(degree.size());
+    }
+    // (Chinese characters are three bytes each: the longest condition first.) Not a word that
+    // names a measure or a reaction rather than a condition: "过敏季到了", "血压计坏了".
+    for (size_t chars = 6; chars >= 2; --chars) {
+      if (s.size() < chars * 3) continue;
+      const std::string_view word = s.substr(0, chars * 3);
+      if (!extract::IsHealthWord(word)) continue;
+      for (std::string_view measure : {"过敏", "受伤", "血压", "血糖", "体脂", "胆固醇"}) {
+        if (word == measure) return false;
+      }
+      return true;
+    }
+    return false;
   }
 
   // "allergic to cats", "originally from Ohio": a clause with no subject that starts with a

@@ -166,6 +166,12 @@ TEST(RuleExtractorZhTest, AllergiesAndHealth) {
   EXPECT_EQ(h.content, "用户有高血压");
   EXPECT_EQ(One("我是糖尿病患者").slot, "user/health:糖尿病");
   EXPECT_TRUE(Extract("我不过敏").empty());
+  // a condition said first with no subject is the speaker's; a measure or a reaction is not one
+  Candidate gastritis = Extract("慢性胃炎好几年了，辣的基本碰不了").at(0);
+  EXPECT_EQ(gastritis.slot, "user/health:胃炎");
+  EXPECT_EQ(gastritis.content, "用户慢性胃炎好几年了");
+  EXPECT_EQ(Extract("哮喘，不能跑步").at(0).content, "用户有哮喘");
+  EXPECT_TRUE(Extract("过敏季到了").empty());
 }
 
 TEST(RuleExtractorZhTest, Pets) {
