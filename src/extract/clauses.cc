@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <array>
 #include <cctype>
+#include <set>
 
 #include "extract/changes.h"
 #include "extract/corrections.h"
@@ -10,6 +11,7 @@
 #include "extract/lexicon.h"
 #include "extract/speech_acts.h"
 #include "text/find.h"
+#include "text/lexicon_data.h"
 #include "text/utf8.h"
 
 namespace engram::extract {
@@ -307,6 +309,23 @@ static std::string FirstWordLower(std::string_view s) {
   return LowerAscii(s.substr(b, e - b));
 }
 
+// A state people say of themselves with no subject, with what it is of ("allergic to latex",
+// "intolerant of lactose"): a "be" word of predicates.tsv, then "to" or "of". After a comma it
+// starts a clause of its own, not a list item ("vegetarian for years now" goes on the one before).
+static bool StartsStateClauseEn(std::string_view piece) {
+  static const std::set<std::string> kStates = [] {
+    std::set<std::string> out;
+    for (const auto& [key, words] : LexiconEntries("en/predicates.tsv")) {
+      if (key == "be") out.insert(words.begin(), words.end());
+    }
+    return out;
+  }();
+  const std::string low = LowerAscii(piece);
+  const size_t sp = low.find(' ');
+  if (sp == std::string::npos || !kStates.contains(low.substr(0, sp))) return false;
+  return low.compare(sp, 4, " to ") == 0 || low.compare(sp, 4, " of ") == 0;
+}
+
 static bool StartsWithSubjectEn(std::string_view s) {
   std::string w = FirstWordLower(s);
   return w == "i" || w == "i'm" || w == "i've" || w == "i'd" || w == "i'll" || w == "im" ||
@@ -572,7 +591,8 @@ std::vector<Piece> SplitClausesEn(const std::string& sentence) {
       out.push_back({(prev_subject.empty() ? "I" : prev_subject) + " " + std::string(trimmed),
                      prev_subject.empty()});
     } else if (!out.empty() && prev_has_subject && !prev_correction &&
-               IsListContinuation(trimmed) && !IsQuestionEn(std::string(trimmed))) {
+               IsListContinuation(trimmed) && !IsQuestionEn(std::string(trimmed)) &&
+               !StartsStateClauseEn(trimmed)) {
       out.back().text += ", " + std::string(trimmed);  // "I like tea, coffee and juice"
     } else {
       out.push_back({std::string(trimmed), false});

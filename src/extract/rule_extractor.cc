@@ -849,6 +849,17 @@ class RuleExtractor final : public Extractor {
         low.find(' ', low.find(' ') == std::string::npos ? low.size() : low.find(' ') + 1);
     if (kStates.contains(low.substr(0, low.find(' '))) || kStates.contains(low.substr(0, second)))
       return "I am " + clause;
+    // "asthma since i was a kid", "sleep apnea, diagnosed last year": a condition named first,
+    // with a time after it or nothing, is one the speaker has (not "asthma is so scary")
+    for (const size_t end : {low.find(' '), second}) {
+      const std::string lead = low.substr(0, end);
+      if (!extract::IsHealthWord(lead) || kStates.contains(lead)) continue;
+      const std::string rest = end >= low.size() ? "" : low.substr(end + 1);
+      if (rest.empty() || rest.starts_with("since ") || rest.starts_with("for ") ||
+          rest.starts_with("from ")) {
+        return "I have " + clause;
+      }
+    }
     // "birthday's aug 9", "rent is 1,600 now": the speaker's own, said without "my" (and
     // "'s" after such a noun is "is": "my birthday's aug 9")
     for (const std::string& noun : kMine) {

@@ -133,6 +133,15 @@ TEST(RuleExtractorEnTest, Location) {
   EXPECT_TRUE(Extract("work on my essay with me").empty());
   EXPECT_TRUE(Extract("live with it lol").empty());
   EXPECT_TRUE(Extract("12, that's how many cookies i ate").empty());
+  // a condition named first with a time after it is the speaker's, and a state with what it is
+  // of after a comma is a clause of its own, not a list item of the one before
+  const std::vector<Candidate> intake =
+      Extract("asthma since i was a kid, allergic to latex, and i take levothyroxine daily");
+  ASSERT_EQ(intake.size(), 3u);
+  EXPECT_EQ(intake[0].slot, "user/health:asthma");
+  EXPECT_EQ(intake[1].slot, "user/allergy:latex");
+  EXPECT_EQ(intake[1].content, "User is allergic to latex");
+  EXPECT_TRUE(Extract("asthma is so scary").empty());
   // a relative named first is read as "my brother is Ben"; a pronoun first, or someone else's
   // relative, is not
   Candidate named = One("Ben is my brother");
