@@ -281,10 +281,13 @@ std::vector<Statement> Device(SV s, const Subject& sub) {
 // ---- things that stop holding ----
 
 std::vector<Statement> Ended(SV s, const Subject& sub, MessageState* state) {
-  // "旺财上个月去世了", "奶奶上个月走了", "小绿飞走了", "Kindle坏了", "我儿子的猫丢了"
-  static const std::vector<SV> kGone = {"去世",   "过世", "走了", "死了", "没了", "飞走",
-                                        "跑丢",   "丢了", "跑了", "坏了", "病逝", "离世",
-                                        "不在了", "送人", "卖了", "扔了", "淘汰"};
+  // "旺财上个月去世了", "奶奶上个月走了", "小绿飞走了", "Kindle坏了", "我儿子的猫丢了",
+  // "团子寿终正寝了"
+  static const std::vector<SV> kGone = {
+      "去世", "过世", "走了", "死了", "没了", "飞走", "跑丢", "丢了", "跑了", "坏了", "病逝",
+      "离世", "不在了", "送人", "卖了", "扔了", "淘汰",
+      // how people say a pet died
+      "寿终正寝", "去喵星", "去汪星", "去了喵星", "去了汪星", "安乐死", "离开了我们"};
   // The earliest word of ending ("小绿飞走了": 飞走, not 走了).
   std::vector<std::pair<size_t, SV>> found;
   for (SV g : kGone) {

@@ -41,6 +41,12 @@ TEST(RuleExtractorZhTest, VagueTimesGoneSubjectsAndMovedRoutines) {
   EXPECT_EQ(c[1].content, "用户前几天领养了只橘猫，叫年糕");
   EXPECT_FALSE(c[1].valid_from.has_value());  // not the July of the clause before
   EXPECT_EQ(One("游泳改到下班后了").slot, "user/schedule:游泳");
+  // the ways people say a pet died end it, as 走了 does
+  for (const char* text : {"团子寿终正寝了", "咪咪去喵星了"}) {
+    const Candidate gone = One(text);
+    ASSERT_EQ(gone.ends.size(), 1u) << text;
+    EXPECT_EQ(gone.ends[0], std::string(text).substr(0, 6)) << text;
+  }
 }
 
 // "白色那辆", "银色那款": which one, said of what the clause before named, joins it
