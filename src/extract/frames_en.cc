@@ -12,6 +12,7 @@
 #include <map>
 #include <string>
 
+#include "extract/changes.h"
 #include "extract/english_words.h"
 #include "extract/frames.h"
 #include "extract/frames_en_internal.h"
@@ -358,6 +359,16 @@ bool ImplicitSubject(const Toks& t, const Subject& s) {
   if (t.empty()) return false;
   // "on a pixel 6", "on my third coffee": what the speaker is on (read as "I am on …")
   if (t[0].low == "on" && (Is(t, 1, "a") || Is(t, 1, "an") || Is(t, 1, "my"))) return true;
+  // "back in leeds for a bit", "back at my mum's": where the speaker is again (read as "I am
+  // back …")
+  // Only before a city or someone's home: "back in 2019", "back in college", "back at work"
+  // speak of a time or a place of the day.
+  if (t[0].low == "back" && t.size() > 2 &&
+      ((Is(t, 1, "in") && (IsKnownCity(t[2].low, false) ||
+                           (t.size() > 3 && IsKnownCity(t[2].low + " " + t[3].low, false)))) ||
+       (Is(t, 1, "at") && (Is(t, 2, "my") || Is(t, 2, "our"))))) {
+    return true;
+  }
   if (s.who != Who::kNobody) return false;
   // An adverb first ("currently at 85%", "never gRPC") makes no clause about the user unless a
   // verb follows.

@@ -336,15 +336,21 @@ std::vector<Statement> Location(const Toks& t, const Subject& s) {
       return {Make(Kind::kLocation, place, "", 0.85)};
     }
     // "living with my parents in Jersey", "got my own apartment in Brooklyn"
-    static const WordSet kHome = {"living", "live", "lives", "staying", "apartment", "place",
-                                  "house",  "flat", "condo", "home",    "settled",   "based"};
+    // "back at my mum's in leeds for a bit", "back home in ohio": where the speaker is now
+    static const WordSet kHome = {"living",  "live",  "lives", "staying", "apartment",
+                                  "place",   "house", "flat",  "condo",   "home",
+                                  "settled", "based", "back"};
     if (kHome.contains(w)) {
       for (size_t k = i + 1; k < t.size() && k < i + 6; ++k) {
         if (t[k].low == "in" || t[k].low == "to") {
           if (auto out = place_after(k + 1); !out.empty()) return out;
           break;
         }
-        if (t[k].low == "," || (Boundaries().contains(t[k].low) && t[k].low != "with")) break;
+        // (whose home it is goes on: "at my mum's in leeds", "with my parents in Jersey")
+        if (t[k].low == "," ||
+            (Boundaries().contains(t[k].low) && t[k].low != "with" && t[k].low != "at")) {
+          break;
+        }
       }
     }
   }

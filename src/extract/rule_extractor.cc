@@ -796,8 +796,9 @@ class RuleExtractor final : public Extractor {
           second != "something" && second != "everything") {
         return "I am " + clause;
       }
-      // "on a pixel 6", "on my third coffee": where or what the speaker is on
-      if (first == "on" && (second == "a" || second == "an" || second == "my")) {
+      // "on a pixel 6", "on my third coffee": where or what the speaker is on; "back in leeds"
+      if ((first == "on" && (second == "a" || second == "an" || second == "my")) ||
+          (first == "back" && (second == "in" || second == "at"))) {
         return "I am " + clause;
       }
     }

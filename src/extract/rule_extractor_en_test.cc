@@ -133,6 +133,13 @@ TEST(RuleExtractorEnTest, Location) {
   EXPECT_TRUE(Extract("work on my essay with me").empty());
   EXPECT_TRUE(Extract("live with it lol").empty());
   EXPECT_TRUE(Extract("12, that's how many cookies i ate").empty());
+  // "back in <a city>" or "back at my mum's in <a city>" is where the speaker lives now; "back
+  // in 2019", "back in college" and "back at work" are not
+  EXPECT_EQ(One("back in leeds for a bit").slot, "user/location");
+  EXPECT_EQ(One("back at my mum's in leeds to save up").slot, "user/location");
+  for (const char* text : {"back in college i ran track", "back at work today, ugh"}) {
+    for (const Candidate& c : Extract(text)) EXPECT_NE(c.slot, "user/location") << text;
+  }
   // a condition named first with a time after it is the speaker's, and a state with what it is
   // of after a comma is a clause of its own, not a list item of the one before
   const std::vector<Candidate> intake =
