@@ -351,6 +351,18 @@ static bool IsListContinuation(std::string_view piece) {
       "usually", "also", "can't", "cannot", "don't",    "won't"};
   const std::string first = FirstWordLower(piece);
   if (std::find(kVerbs.begin(), kVerbs.end(), first) != kVerbs.end()) return false;
+  // "…for his bday, ideas?": what is asked of the assistant is the question, not a list item
+  static const std::vector<std::string> kAsks = [] {
+    std::vector<std::string> out;
+    for (const auto& [key, words] : LexiconEntries("en/asks.tsv")) {
+      if (key == "ask") out = words;
+    }
+    return out;
+  }();
+  {
+    std::string ask = std::string(TrimCodepoints(LowerAscii(piece), U" ?!.", U" ?!."));
+    if (std::find(kAsks.begin(), kAsks.end(), ask) != kAsks.end()) return false;
+  }
   int words = 0;
   for (size_t i = 1; i < low.size(); ++i) words += low[i] == ' ' && low[i - 1] != ' ';
   for (std::string_view verb : {" is ", " are ", " was ", " were ", "'s ", " it ", " has "}) {
@@ -1019,7 +1031,9 @@ static std::string StoppedObjectEn(std::string_view clause) {
       " scrapped ",       " cancelled ",  " canceled ",      " ditched ",      " rehomed ",
       " rehome ",         " gave away ",  " sold ",          " quit ",         " gave up ",
       " stopped ",        " dumped ",     " broke up with ", " moved out of ", " retired from ",
-      " dropped out of ", " called off ", " quitting ",      " lost "};
+      " dropped out of ", " called off ", " quitting ",      " lost ",
+      " scrapping ",      " ditching ",   " cancelling ",    " canceling ",    " took me off ",
+      " taking me off ",  " came off ",   " coming off "};
   static constexpr std::string_view kEnds[] = {
       " at ",        " to ",    " for ",     " because ",  " bc ",      " since ",
       " after ",     " and ",   " so ",      " but ",      " last ",    " this ",
@@ -1085,6 +1099,194 @@ static std::string StoppedObjectEn(std::string_view clause) {
   return "";
 }
 
+namespace {
+
+// The word lists of endings.tsv: what says a relationship or a plan of the user's ended when
+// the ended thing is said first ("jess and i split", "bali's off", "韩语放弃了").
+struct EndingLists {
+  std::vector<std::string> with_me, is, kind, vague;  // en
+  std::vector<std::string> after, before, trim;       // zh (vague shared by key)
+};
+
+const EndingLists& EndingsFor(bool zh) {
+  auto load = [](const char* file) {
+    EndingLists l;
+    for (const auto& [key, words] : LexiconEntries(file)) {
+      if (key == "with_me") l.with_me = words;
+      if (key == "is") l.is = words;
+      if (key == "kind") l.kind = words;
+      if (key == "vague") l.vague = words;
+      if (key == "after") l.after = words;
+      if (key == "before") l.before = words;
+      if (key == "trim") l.trim = words;
+    }
+    // longest first: "先放一放" before "放一放了", "我们" before "我"
+    for (auto* v : {&l.after, &l.before, &l.trim}) {
+      std::stable_sort(v->begin(), v->end(),
+                       [](const std::string& a, const std::string& b) { return a.size() > b.size(); });
+    }
+    return l;
+  };
+  static const EndingLists en = load("en/endings.tsv");
+  static const EndingLists zh_lists = load("zh/endings.tsv");
+  return zh ? zh_lists : en;
+}
+
+bool IsIn(const std::vector<std::string>& words, std::string_view w) {
+  return std::find(words.begin(), words.end(), w) != words.end();
+}
+
+// "camino idea" → "camino": the word that names an ended thing's kind is not what it was.
+std::string WithoutKindEn(std::string object) {
+  const std::string low = LowerAscii(object);
+  for (const std::string& k : EndingsFor(false).kind) {
+    if (low.size() > k.size() + 1 && low.ends_with(" " + k)) {
+      return Trim(std::string_view(object).substr(0, object.size() - k.size() - 1));
+    }
+  }
+  return object;
+}
+
+// The thing named just before `at` in `s` (lowercase `low` alongside): back over at most four
+// words, stopping at punctuation, a determiner or a filler ("ok keto" → "keto", "our trip to
+// japan" → "trip to japan"). Empty when none, or a pronoun or a vague word.
+std::string NamedBeforeEn(const std::string& s, const std::string& low, size_t at) {
+  static const std::set<std::string_view> kStopAt = {
+      "the", "my", "our", "a", "an", "his", "her", "their", "ok", "okay", "so", "well", "and",
+      "but", "lol", "update", "welp", "yeah", "also", "anyway", "then", "now", "guess", "sadly",
+      "officially", "i", "we", "me", "he", "she", "they", "you", "it", "that", "this", "just",
+      "btw", "tbh", "ngl", "haha", "plot", "twist", "finally", "oh", "ugh", "news"};
+  size_t b = at;
+  int words = 0;
+  while (b > 0 && words < 4) {
+    size_t e = b;
+    while (e > 0 && low[e - 1] == ' ') --e;
+    size_t w = e;
+    while (w > 0 && (std::isalnum(static_cast<unsigned char>(low[w - 1])) || low[w - 1] == '-' ||
+                     static_cast<unsigned char>(low[w - 1]) >= 0x80)) {
+      --w;
+    }
+    if (w == e) break;  // punctuation
+    if (kStopAt.contains(std::string_view(low).substr(w, e - w))) break;
+    b = w;
+    ++words;
+  }
+  if (words == 0) return "";
+  std::string object = Trim(std::string_view(s).substr(b, at - b));
+  if (object.empty() || IsIn(EndingsFor(false).vague, LowerAscii(object))) return "";
+  return WithoutKindEn(object);
+}
+
+// "jess and i split in may", "me and marco broke up", "bali's off", "keto is dead to me".
+void EndedNamedFirstEn(const std::string& s, std::vector<std::string>* ends) {
+  const EndingLists& l = EndingsFor(false);
+  const std::string low = " " + LowerAscii(s) + " ";
+  const std::string padded = " " + s + " ";
+  // where the phrases are looked for: punctuation after a word ends it as a space does ("are
+  // done.", "off,"); the walk back to the name still stops at it (`low`)
+  std::string words = low;
+  for (char& c : words) {
+    if (std::ispunct(static_cast<unsigned char>(c)) && c != '\'' && c != '&') c = ' ';
+  }
+  auto add = [&](std::string v) {
+    if (!v.empty() && !IsIn(*ends, v)) ends->push_back(std::move(v));
+  };
+  for (const std::string& verb : l.with_me) {
+    for (std::string_view pair : {" and i ", " & i "}) {
+      const size_t k = words.find(std::string(pair) + verb + " ");
+      if (k != std::string::npos) add(NamedBeforeEn(padded, low, k));
+    }
+    if (const size_t k = words.find(" me and "); k != std::string::npos) {
+      const size_t v = words.find(" " + verb + " ", k + 8);
+      // "me and marco broke up": the name between, one or two words
+      if (v != std::string::npos && v - (k + 8) <= 20 && v > k + 8) {
+        std::string name = Trim(std::string_view(padded).substr(k + 8, v - k - 8));
+        if (std::count(name.begin(), name.end(), ' ') <= 1) add(name);
+      }
+    }
+  }
+  for (const std::string& word : l.is) {
+    for (std::string_view be : {" is ", "'s ", " s ", " is officially ", "'s officially ",
+                                " is totally ", "'s totally "}) {
+      const size_t k = words.find(std::string(be) + word + " ");
+      if (k == std::string::npos || k == 0) continue;
+      add(NamedBeforeEn(padded, low, k));
+    }
+  }
+}
+
+// The ended topic said first in Chinese ("韩语放弃了" → 韩语, "公司取消大小周了" → 大小周), trimmed
+// of subjects and adverbs; empty when it is no topic (a pronoun, a vague word, too short or long).
+std::string TrimTopicZh(std::string topic) {
+  const EndingLists& l = EndingsFor(true);
+  // only what follows the last punctuation or space belongs to this statement
+  for (std::string_view p : {"，", "。", "！", "？", "、", ",", " ", "!", "?"}) {
+    if (const size_t k = topic.rfind(p); k != std::string::npos) topic.erase(0, k + p.size());
+  }
+  for (bool changed = true; changed;) {
+    changed = false;
+    for (const std::string& t : l.trim) {
+      if (topic.size() > t.size() && topic.starts_with(t)) {
+        topic.erase(0, t.size());
+        changed = true;
+      }
+      if (topic.size() > t.size() && topic.ends_with(t)) {
+        topic.resize(topic.size() - t.size());
+        changed = true;
+      }
+    }
+  }
+  const size_t n = CountCodepoints(topic);
+  if (n < 2 || n > 6 || IsIn(l.vague, topic)) return "";
+  // ("跟阿杰结束了" is read by the relationship frame in TakeEndsZh)
+  for (std::string_view other : {"他", "她", "它", "你", "人", "谁", "跟", "和"}) {
+    if (topic.starts_with(other)) return "";
+  }
+  for (unsigned char c : topic) {
+    if (c < 0x80 && !std::isalnum(c)) return "";
+  }
+  return topic;
+}
+
+void EndedNamedFirstZh(const std::string& s, std::vector<std::string>* ends) {
+  const EndingLists& l = EndingsFor(true);
+  auto add = [&](std::string v) {
+    if (!v.empty() && !IsIn(*ends, v)) ends->push_back(std::move(v));
+  };
+  for (const std::string& verb : l.before) {
+    const size_t k = s.find(verb);
+    if (k == std::string::npos) continue;
+    std::string object = s.substr(k + verb.size());
+    size_t e = object.size();
+    for (std::string_view stop : {"了", "啦", "，", "。", "！", ",", " ", "!"}) {
+      e = std::min(e, object.find(stop));
+    }
+    add(TrimTopicZh(object.substr(0, e)));
+    break;
+  }
+  for (const std::string& verb : l.after) {
+    const size_t k = s.find(verb);
+    if (k == std::string::npos || k == 0) continue;
+    // the ending is what the clause says: only particles and punctuation after it
+    std::string_view rest = std::string_view(s).substr(k + verb.size());
+    for (bool changed = true; changed && !rest.empty();) {
+      changed = false;
+      for (std::string_view p : {"了", "啦", "哈", "呢", "吧", "呀", "啊", "！", "。", "～", "…",
+                                 "!", ".", "~", " "}) {
+        if (rest.starts_with(p)) {
+          rest.remove_prefix(p.size());
+          changed = true;
+        }
+      }
+    }
+    if (!rest.empty()) continue;
+    add(TrimTopicZh(s.substr(0, k)));
+    break;
+  }
+}
+
+}  // namespace
+
 std::string TakeEndsEn(std::string_view clause, std::vector<std::string>* ends) {
   std::string s(clause);
   std::string low = LowerAscii(s);
@@ -1127,15 +1329,17 @@ std::string TakeEndsEn(std::string_view clause, std::vector<std::string>* ends) 
     std::string old = Trim(std::string_view(s).substr(k + 8));
     if (!old.empty() && old.size() < 40) ends->push_back(old);
   }
-  if (std::string stopped = StoppedObjectEn(s);
+  if (std::string stopped = WithoutKindEn(StoppedObjectEn(s));
       !stopped.empty() && std::find(ends->begin(), ends->end(), stopped) == ends->end()) {
     ends->push_back(stopped);
   }
+  EndedNamedFirstEn(s, ends);
   return s;
 }
 
 std::string TakeEndsZh(std::string_view clause, std::vector<std::string>* ends) {
   std::string s(clause);
+  EndedNamedFirstZh(s, ends);
   // 从X换成Y / 从X搬到Y / 从X转到Y
   if (size_t from = s.find("从"); from != std::string::npos) {
     for (std::string_view to : {"换成", "换到", "改成", "改到", "转到", "搬回", "搬到", "搬去",
@@ -1162,10 +1366,12 @@ std::string TakeEndsZh(std::string_view clause, std::vector<std::string>* ends) 
   for (std::string_view with : {"跟", "和"}) {
     const size_t w = s.find(with);
     if (w == std::string::npos) continue;
-    for (std::string_view split : {"分手", "分了", "离婚", "掰了"}) {
+    for (std::string_view split : {"分手", "分了", "离婚", "掰了", "结束"}) {
       const size_t k = s.find(split, w + with.size());
       if (k == std::string::npos || k == w + with.size() || k - w > 24) continue;
-      ends->push_back(s.substr(w + with.size(), k - w - with.size()));
+      // "跟阿杰彻底结束了": the adverb is not the name
+      std::string who = TrimTopicZh(s.substr(w + with.size(), k - w - with.size()));
+      if (!who.empty() && !IsIn(*ends, who)) ends->push_back(who);
       break;
     }
   }

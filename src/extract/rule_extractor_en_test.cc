@@ -425,6 +425,29 @@ TEST(RuleExtractorEnTest, Corrections) {
     extract::TakeEndsEn(text, &ends);
     EXPECT_EQ(ends, std::vector<std::string>{ended}) << text;
   }
+  // the ended thing said first, and the word naming its kind left out
+  for (const auto& [text, ended] : std::vector<std::pair<std::string, std::string>>{
+           {"jess and i split in may", "jess"},
+           {"marco and i broke up in the spring", "marco"},
+           {"jake and i are done. like done done.", "jake"},
+           {"bali's off, flights were insane", "bali"},
+           {"ok keto is dead to me", "keto"},
+           {"scrapped the camino idea", "camino"},
+           {"scrapping the nyc plan, my knee hurts", "nyc"},
+           {"doc took me off lisinopril bc of the cough", "lisinopril"}}) {
+    std::vector<std::string> ends;
+    extract::TakeEndsEn(text, &ends);
+    EXPECT_EQ(ends, std::vector<std::string>{ended}) << text;
+  }
+  // a word asking the assistant after a comma is the question, not a list item of the statement
+  EXPECT_EQ(One("my boyfriend dmitri wants a cabin weekend for his bday, ideas?").slot,
+            "user/family:boyfriend");
+  for (const char* text : {"the power is off again", "work's over lol", "that's off topic",
+                           "me and my sister went to the mall", "the party is over"}) {
+    std::vector<std::string> ends;
+    extract::TakeEndsEn(text, &ends);
+    EXPECT_TRUE(ends.empty()) << text << ": " << (ends.empty() ? "" : ends[0]);
+  }
   for (const char* text : {"stopped it", "quit that", "lost 10 lbs", "lost my keys again",
                            "i had to put my phone down for a bit", "we had to put it down"}) {
     std::vector<std::string> ends;

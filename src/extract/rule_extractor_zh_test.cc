@@ -1,6 +1,10 @@
 // The rule extractor on Chinese self-statements.
 #include <gtest/gtest.h>
 
+#include <algorithm>
+
+#include "extract/clauses.h"
+
 #include "extract/casual.h"
 #include "extract/extraction_test_util.h"
 #include "extract/speech_acts.h"
@@ -427,6 +431,32 @@ TEST(RuleExtractorZhTest, AnnouncementsAndAmountsOfTheirOwn) {
   EXPECT_EQ(got[0].slot, "user/amount:salary");
   EXPECT_EQ(got[1].slot, "user/amount:mortgage");
   EXPECT_EQ(got[2].slot, "user/amount:debt");
+}
+
+// What ended said first ("韩语放弃了", "生酮停了"), or after 取消 ("公司取消大小周了"), ends it,
+// and is a statement of its own when nothing else in the message is; an ending in the middle of
+// a clause ("下班结束后") or of a day's work ends nothing.
+TEST(RuleExtractorZhTest, EndingsSaidAfterWhatEnded) {
+  for (const auto& [text, ended] : std::vector<std::pair<std::string, std::string>>{
+           {"韩语放弃了", "韩语"},
+           {"日语先放一放了", "日语"},
+           {"生酮停了", "生酮"},
+           {"飞盘玩腻了", "飞盘"},
+           {"考研不考了", "考研"},
+           {"公司取消大小周了", "大小周"},
+           {"跟阿杰彻底结束了", "阿杰"}}) {
+    std::vector<std::string> ends;
+    extract::TakeEndsZh(text, &ends);
+    EXPECT_NE(std::find(ends.begin(), ends.end(), ended), ends.end()) << text;
+  }
+  for (const char* text : {"今天工作结束了", "下班结束后去健身", "他放弃了", "雨停了"}) {
+    std::vector<std::string> ends;
+    extract::TakeEndsZh(text, &ends);
+    EXPECT_TRUE(ends.empty()) << text << ": " << (ends.empty() ? "" : ends[0]);
+  }
+  const Candidate keto = One("生酮停了 身体扛不住");
+  EXPECT_EQ(keto.ends, std::vector<std::string>{"生酮"});
+  EXPECT_NE(keto.content.find("生酮"), std::string::npos);
 }
 
 TEST(RuleExtractorZhTest, AssistantTurnsAreIgnored) {

@@ -12,6 +12,9 @@ namespace {
 
 // An outdated fact's score, as a share of the newest evidence's: just below it.
 constexpr double kBelowNewest = 0.95;
+// A kept turn whose every memory was replaced: still found (it may hold what no rule read),
+// but after what replaced it.
+constexpr double kReplacedTurn = 0.5;
 
 bool StateLike(MemoryType type) {
   return type == MemoryType::kFact || type == MemoryType::kPreference;
@@ -37,12 +40,30 @@ bool Confirms(const DocInfo& turn, const DocInfo& memory) {
 
 void DemoteOutdated(const ScopeIndex& index, const SearchQuery& q,
                     std::vector<RankedCandidate>* ranked) {
-  if (!q.newest_evidence || q.filters.as_of || ranked->size() < 2) return;
-  const TopicSet asked = TopicsOfText(q.text);
-  if (asked == 0 || AsksAboutPast(q.text)) return;
+  if (!q.newest_evidence || q.filters.as_of || ranked->empty() || AsksAboutPast(q.text)) return;
   std::vector<const DocInfo*> docs;
   docs.reserve(ranked->size());
   for (const RankedCandidate& c : *ranked) docs.push_back(index.Find(c.seq));
+  // A kept turn all of whose memories have been replaced ("planning to walk the camino" once
+  // "scrapped the camino idea" superseded the plan) says what no longer holds, on any topic.
+  if (index.inactive() > 0) {
+    for (size_t i = 0; i < ranked->size(); ++i) {
+      const DocInfo* d = docs[i];
+      if (!d || !d->kept_turn || d->derived.empty() || d->past) continue;
+      const std::string* by = nullptr;
+      for (uint64_t h : d->derived) {
+        by = index.ReplacedBy(h);
+        if (!by) break;
+      }
+      if (!by) continue;
+      RankedCandidate& c = (*ranked)[i];
+      c.score *= kReplacedTurn;
+      c.explain.demoted_by = *by;
+      c.explain.demotion = "what it said was replaced";
+    }
+  }
+  const TopicSet asked = TopicsOfText(q.text);
+  if (asked == 0 || ranked->size() < 2) return;
   for (int bit = 0; bit < 32; ++bit) {
     const TopicSet topic = TopicSet{1} << bit;
     if (!(asked & topic) || (ManyValuedTopics() & topic)) continue;

@@ -4,7 +4,9 @@
 // topic, asked about the present, the older fact is then ranked just below the newest memory
 // of the user on that topic: a newer fact, or a newer kept turn nothing was extracted from.
 // Only facts and preferences about the user are demoted; past-tense questions and `as_of`
-// searches rank as before. Pure computation over the ranked candidates.
+// searches rank as before. And a kept turn every memory of which has since been superseded
+// ("planning to walk the camino" once the plan was scrapped) ranks at half its score, whatever
+// the topic: it says what no longer holds. Pure computation over the ranked candidates.
 #pragma once
 
 #include <vector>

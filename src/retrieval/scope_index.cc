@@ -162,6 +162,21 @@ void ScopeIndex::UpdateInfo(int64_t seq, const MemoryItem& item) {
   if (doc.status != ItemStatus::kActive) --inactive_;
   doc = MakeDocInfo(item);
   if (doc.status != ItemStatus::kActive) ++inactive_;
+  NoteStatus(doc, &item);
+}
+
+void ScopeIndex::NoteStatus(const DocInfo& doc, const MemoryItem* item) {
+  const uint64_t h = std::hash<std::string>{}(doc.id);
+  if (item && doc.status == ItemStatus::kSuperseded) {
+    replaced_[h] = item->superseded_by;
+  } else {
+    replaced_.erase(h);
+  }
+}
+
+const std::string* ScopeIndex::ReplacedBy(uint64_t id_hash) const {
+  auto it = replaced_.find(id_hash);
+  return it == replaced_.end() ? nullptr : &it->second;
 }
 
 void ScopeIndex::NoteChange() {
@@ -184,6 +199,7 @@ void ScopeIndex::Upsert(int64_t seq, const MemoryItem& item, const std::vector<f
   if (doc.status != ItemStatus::kActive) --inactive_;  // a new entry starts active
   doc = MakeDocInfo(item);
   if (doc.status != ItemStatus::kActive) ++inactive_;
+  NoteStatus(doc, &item);
   if (!item.scope.session_id.empty()) {
     sessions_[item.scope.session_id].insert({item.created_at, seq});
   }
@@ -251,6 +267,7 @@ void ScopeIndex::Remove(int64_t seq) {
   auto doc = docs_.find(seq);
   if (doc != docs_.end()) {
     if (doc->second.status != ItemStatus::kActive) --inactive_;
+    NoteStatus(doc->second, nullptr);
     docs_.erase(doc);
   }
   session_index_.Remove(seq);
@@ -286,8 +303,8 @@ size_t ScopeIndex::MergeTail(size_t max) {
 // about 400 bytes before tags, entities and metadata, which are usually short.
 size_t ScopeIndex::MemoryBytes() const {
   constexpr size_t kDocBytes = 400;
-  return docs_.size() * kDocBytes + bm25_.MemoryBytes() + vectors_->MemoryBytes() +
-         entity_graph_bytes_;
+  return docs_.size() * kDocBytes + replaced_.size() * 80 + bm25_.MemoryBytes() +
+         vectors_->MemoryBytes() + entity_graph_bytes_;
 }
 
 const DocInfo* ScopeIndex::Find(int64_t seq) const {

@@ -137,6 +137,10 @@ class ScopeIndex {
   uint64_t vector_generation() const { return vector_generation_; }
 
   const DocInfo* Find(int64_t seq) const;
+  // The id of what replaced the superseded item whose id hashes to `id_hash` (std::hash of
+  // its id), or null when no superseded item of the scope has it. Lets ranking see that every
+  // memory a kept turn produced has since been replaced (retrieval/freshness.h).
+  const std::string* ReplacedBy(uint64_t id_hash) const;
   // The items just before and after `seq` (whose entry is `doc`) in time within its session
   // (0 when none), so that ranking can credit a turn for the context around it.
   std::pair<int64_t, int64_t> SessionNeighbours(int64_t seq, const DocInfo& doc) const;
@@ -192,6 +196,9 @@ class ScopeIndex {
   std::set<int64_t> changed_during_build_;
   std::unordered_map<int64_t, DocInfo> docs_;
   size_t inactive_ = 0;  // entries of docs_ whose status is not kActive
+  // Superseded entries: std::hash of the id → the id of what replaced it.
+  std::unordered_map<uint64_t, std::string> replaced_;
+  void NoteStatus(const DocInfo& doc, const MemoryItem* item);
   std::shared_ptr<const EntityGraph> entity_graph_;
   size_t entity_graph_bytes_ = 0;
   uint64_t change_generation_ = 0;

@@ -94,6 +94,62 @@ TEST_F(FreshnessScenarioTest, WhatTheUserDroppedEndsTheMemoryStatingIt) {
   EXPECT_EQ(still->items.size(), 2u);
 }
 
+// The ended thing said first ("jess and i split", "camino idea" scrapped, "韩语放弃了",
+// "公司取消大小周了") ends the memory stating it as the verb-first forms do; and a kept turn whose
+// every memory was replaced ranks below what replaced it, with the demotion in explain.
+TEST_F(FreshnessScenarioTest, AnEndingSaidFirstEndsItAndItsTurnRanksBelow) {
+  Say("my gf jess and i are doing a pasta class saturday, what wine do i bring", 0);
+  Say("jess and i split in may. anyway", 90);
+  ListQuery superseded;
+  superseded.statuses = {ItemStatus::kSuperseded};
+  auto old = engine_->List(alice_, superseded);
+  ASSERT_TRUE(old.ok());
+  ASSERT_EQ(old->items.size(), 1u);
+  EXPECT_NE(old->items[0].content.find("jess"), std::string::npos) << old->items[0].content;
+
+  Say("planning to walk the camino in september, need boots advice", 5);
+  Say("scrapped the camino idea. we're cycling around sardinia instead, ferry's booked", 60);
+  auto after = engine_->List(alice_, superseded);
+  ASSERT_TRUE(after.ok());
+  ASSERT_EQ(after->items.size(), 2u);
+  const auto now = Ask("what trip am I planning?");
+  ASSERT_FALSE(now.empty());
+  EXPECT_NE(now[0].item.content.find("sardinia"), std::string::npos) << now[0].item.content;
+  bool demoted = false;
+  for (const SearchHit& h : now) {
+    if (IsKeptTurn(h.item) && h.item.content.starts_with("planning to walk the camino")) {
+      EXPECT_EQ(h.explain.demotion, "what it said was replaced");
+      EXPECT_FALSE(h.explain.demoted_by.empty());
+      EXPECT_LT(h.score, now[0].score);
+      demoted = true;
+    }
+  }
+  EXPECT_TRUE(demoted);
+  // a past question ranks the turn as it always did
+  for (const SearchHit& h : Ask("what trip was I planning before?")) {
+    EXPECT_TRUE(h.explain.demoted_by.empty()) << h.item.content;
+  }
+}
+
+TEST_F(FreshnessScenarioTest, ChineseEndingsSaidFirstEndWhatTheyName) {
+  Say("我在学韩语 为了追星哈哈", 0);
+  Say("韩语放弃了 现在报了个法语班", 100);
+  Say("我们公司大小周，隔一周周六要上班", 3);
+  Say("好消息！！公司取消大小周了 现在双休", 60);
+  Say("我每天下班后去健身", 1);
+  Say("今天工作结束了，累死", 1);  // a day's work ending ends nothing stated
+  ListQuery superseded;
+  superseded.statuses = {ItemStatus::kSuperseded};
+  auto old = engine_->List(alice_, superseded);
+  ASSERT_TRUE(old.ok());
+  ASSERT_EQ(old->items.size(), 2u);
+  std::string both;
+  for (const MemoryItem& m : old->items) both += m.content + "|";
+  EXPECT_NE(both.find("韩语"), std::string::npos) << both;
+  EXPECT_NE(both.find("大小周"), std::string::npos) << both;
+  EXPECT_EQ(both.find("健身"), std::string::npos) << both;
+}
+
 TEST_F(FreshnessScenarioTest, AChangeInUnlistedWordsOutranksTheOldFactForTheNow) {
   Say("I work at Walmart as a cashier", 0);
   const TimestampMs walmart_time = clock_.NowMs();
