@@ -1031,9 +1031,9 @@ static std::string StoppedObjectEn(std::string_view clause) {
       " scrapped ",       " cancelled ",  " canceled ",      " ditched ",      " rehomed ",
       " rehome ",         " gave away ",  " sold ",          " quit ",         " gave up ",
       " stopped ",        " dumped ",     " broke up with ", " moved out of ", " retired from ",
-      " dropped out of ", " called off ", " quitting ",      " lost ",
-      " scrapping ",      " ditching ",   " cancelling ",    " canceling ",    " took me off ",
-      " taking me off ",  " came off ",   " coming off "};
+      " dropped out of ", " called off ", " quitting ",      " lost ",         " scrapping ",
+      " ditching ",       " cancelling ", " canceling ",     " took me off ",  " taking me off ",
+      " came off ",       " coming off "};
   static constexpr std::string_view kEnds[] = {
       " at ",        " to ",    " for ",     " because ",  " bc ",      " since ",
       " after ",     " and ",   " so ",      " but ",      " last ",    " this ",
@@ -1122,8 +1122,9 @@ const EndingLists& EndingsFor(bool zh) {
     }
     // longest first: "先放一放" before "放一放了", "我们" before "我"
     for (auto* v : {&l.after, &l.before, &l.trim}) {
-      std::stable_sort(v->begin(), v->end(),
-                       [](const std::string& a, const std::string& b) { return a.size() > b.size(); });
+      std::stable_sort(v->begin(), v->end(), [](const std::string& a, const std::string& b) {
+        return a.size() > b.size();
+      });
     }
     return l;
   };
@@ -1152,10 +1153,12 @@ std::string WithoutKindEn(std::string object) {
 // japan" → "trip to japan"). Empty when none, or a pronoun or a vague word.
 std::string NamedBeforeEn(const std::string& s, const std::string& low, size_t at) {
   static const std::set<std::string_view> kStopAt = {
-      "the", "my", "our", "a", "an", "his", "her", "their", "ok", "okay", "so", "well", "and",
-      "but", "lol", "update", "welp", "yeah", "also", "anyway", "then", "now", "guess", "sadly",
-      "officially", "i", "we", "me", "he", "she", "they", "you", "it", "that", "this", "just",
-      "btw", "tbh", "ngl", "haha", "plot", "twist", "finally", "oh", "ugh", "news"};
+      "the",        "my",    "our",     "a",      "an",   "his", "her",   "their",
+      "ok",         "okay",  "so",      "well",   "and",  "but", "lol",   "update",
+      "welp",       "yeah",  "also",    "anyway", "then", "now", "guess", "sadly",
+      "officially", "i",     "we",      "me",     "he",   "she", "they",  "you",
+      "it",         "that",  "this",    "just",   "btw",  "tbh", "ngl",   "haha",
+      "plot",       "twist", "finally", "oh",     "ugh",  "news"};
   size_t b = at;
   int words = 0;
   while (b > 0 && words < 4) {
@@ -1271,8 +1274,8 @@ void EndedNamedFirstZh(const std::string& s, std::vector<std::string>* ends) {
     std::string_view rest = std::string_view(s).substr(k + verb.size());
     for (bool changed = true; changed && !rest.empty();) {
       changed = false;
-      for (std::string_view p : {"了", "啦", "哈", "呢", "吧", "呀", "啊", "！", "。", "～", "…",
-                                 "!", ".", "~", " "}) {
+      for (std::string_view p :
+           {"了", "啦", "哈", "呢", "吧", "呀", "啊", "！", "。", "～", "…", "!", ".", "~", " "}) {
         if (rest.starts_with(p)) {
           rest.remove_prefix(p.size());
           changed = true;

@@ -649,9 +649,8 @@ class RuleExtractor final : public Extractor {
         statements.push_back(std::move(*generic));
       }
     }
-    if (statements.empty() && !view.ends.empty() && out->size() == ts->turn_first &&
-        !correction && !elaboration && view.reporter.empty() &&
-        (first.key.empty() || first.key == "user")) {
+    if (statements.empty() && !view.ends.empty() && out->size() == ts->turn_first && !correction &&
+        !elaboration && view.reporter.empty() && (first.key.empty() || first.key == "user")) {
       // "生酮停了", "bali's off": what the user says ended, with nothing before it to carry
       // the ending, is the statement (with what it ends)
       Statement st = extract::Make(Kind::kEnded, view.ends.front(), "");

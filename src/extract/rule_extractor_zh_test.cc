@@ -3,9 +3,8 @@
 
 #include <algorithm>
 
-#include "extract/clauses.h"
-
 #include "extract/casual.h"
+#include "extract/clauses.h"
 #include "extract/extraction_test_util.h"
 #include "extract/speech_acts.h"
 
@@ -437,14 +436,14 @@ TEST(RuleExtractorZhTest, AnnouncementsAndAmountsOfTheirOwn) {
 // and is a statement of its own when nothing else in the message is; an ending in the middle of
 // a clause ("下班结束后") or of a day's work ends nothing.
 TEST(RuleExtractorZhTest, EndingsSaidAfterWhatEnded) {
-  for (const auto& [text, ended] : std::vector<std::pair<std::string, std::string>>{
-           {"韩语放弃了", "韩语"},
-           {"日语先放一放了", "日语"},
-           {"生酮停了", "生酮"},
-           {"飞盘玩腻了", "飞盘"},
-           {"考研不考了", "考研"},
-           {"公司取消大小周了", "大小周"},
-           {"跟阿杰彻底结束了", "阿杰"}}) {
+  for (const auto& [text, ended] :
+       std::vector<std::pair<std::string, std::string>>{{"韩语放弃了", "韩语"},
+                                                        {"日语先放一放了", "日语"},
+                                                        {"生酮停了", "生酮"},
+                                                        {"飞盘玩腻了", "飞盘"},
+                                                        {"考研不考了", "考研"},
+                                                        {"公司取消大小周了", "大小周"},
+                                                        {"跟阿杰彻底结束了", "阿杰"}}) {
     std::vector<std::string> ends;
     extract::TakeEndsZh(text, &ends);
     EXPECT_NE(std::find(ends.begin(), ends.end(), ended), ends.end()) << text;
