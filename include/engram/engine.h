@@ -179,6 +179,9 @@ struct NeighbourQuery {
   // Items created at or after this time are candidates for `latest` (the most recent extracted
   // memory, for corrections); 0: none.
   TimestampMs latest_since = 0;
+  // The candidate states an amount: the user's active budgets and amounts (slot families
+  // user/budget and user/amount) are neighbours too (Neighbour::amount).
+  bool amounts = false;
   // The vector of `content` when the caller has it already (Engine::WriteBatch::Embed); empty:
   // `content` is embedded here.
   std::vector<float> vector;

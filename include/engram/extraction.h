@@ -158,6 +158,9 @@ struct Neighbour {
   // Written by the message being written (Engine::WriteBatch), not before it: what the message
   // says alongside the candidate, which a change in it does not outdate.
   bool this_message = false;
+  // The user's budget or amount (slot families user/budget, user/amount), asked for because the
+  // candidate states an amount (NeighbourQuery::amounts): what a new amount may replace.
+  bool amount = false;
 };
 
 struct DecisionResult {

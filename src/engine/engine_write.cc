@@ -341,6 +341,15 @@ Result<std::vector<Neighbour>> Engine::Impl::FindNeighbours(const Scope& scope,
     ENGRAM_ASSIGN_OR_RETURN(ListPage page, store_->List(user_scope, q));
     for (MemoryItem& item : page.items) add(std::move(item), &Neighbour::same_family);
   }
+  if (query.amounts) {
+    for (const char* family : {"user/budget", "user/amount"}) {
+      ListQuery q;
+      q.slot_family = family;
+      q.limit = kMaxSlotItems;
+      ENGRAM_ASSIGN_OR_RETURN(ListPage page, store_->List(user_scope, q));
+      for (MemoryItem& item : page.items) add(std::move(item), &Neighbour::amount);
+    }
+  }
   for (const std::string& value : query.ends) {
     if (value.empty()) continue;
     SearchQuery q;

@@ -15,6 +15,10 @@
 //     "新家在东莞松山湖"), or the twin slot (user/job ↔ user/employer: "在字节做产品经理"
 //     before "跳槽去腾讯了") → SUPERSEDE. Not what the same message says, a past, a question or
 //     someone else's.
+//  1c. A new amount of something the user gave an amount for ("budget's more like 18k now"
+//     after "budget is 12k max"; "月供降到4800了"): a change word, another value in the same
+//     unit, and a topic word shared (or nothing named but the amount, against the user's budget
+//     or amount slot) → SUPERSEDE (ChangedAmount).
 //  2. A correction with no neighbour in its slot corrects the latest item of its slot family
 //     ("我家狗叫逗逗" after "我家狗叫豆豆"), else the user's latest memory of the last minutes
 //     (Neighbour::latest) → SUPERSEDE.
@@ -40,6 +44,7 @@
 #include "text/analyzer.h"
 #include "text/find.h"
 #include "text/language.h"
+#include "text/lexicon_data.h"
 #include "text/normalizer.h"
 #include "text/topics.h"
 #include "text/utf8.h"
@@ -375,6 +380,241 @@ int OutdatedTwin(const Candidate& c, const std::vector<Neighbour>& neighbours) {
   return found;
 }
 
+// The lists of data/lexicon/{en,zh}/amounts.tsv.
+struct AmountLists {
+  std::vector<std::string> change;  // en: padded with spaces (whole words); zh: substrings
+  std::set<std::string> generic;    // analyzer terms (stemmed words, CJK bigrams)
+  std::set<std::string> money, units;
+};
+
+const AmountLists& AmountsFor(bool zh) {
+  auto load = [](const char* file, bool zh) {
+    AmountLists l;
+    for (const auto& [key, words] : LexiconEntries(file)) {
+      if (key == "change") {
+        for (const std::string& w : words) l.change.push_back(zh ? w : " " + w + " ");
+      } else if (key == "generic") {
+        for (const std::string& w : words) {
+          const Analysis a = AnalyzeText(w);
+          l.generic.insert(a.words.begin(), a.words.end());
+          l.generic.insert(a.cjk_bigrams.begin(), a.cjk_bigrams.end());
+          l.generic.insert(w);
+        }
+      } else if (key == "money") {
+        l.money.insert(words.begin(), words.end());
+      } else if (key == "units") {
+        l.units.insert(words.begin(), words.end());
+      }
+    }
+    return l;
+  };
+  static const AmountLists en = load("en/amounts.tsv", false);
+  static const AmountLists zh_lists = load("zh/amounts.tsv", true);
+  return zh ? zh_lists : en;
+}
+
+// An amount said in a text: its value as written without separators ("1850", "12000", "八千")
+// and what it counts ("money", "mg"; "" when nothing says).
+struct Amount {
+  std::string value, unit;
+};
+
+// The amounts of a text: numbers, with "k" as thousands and a unit after them; not dates, years,
+// times of day, or labels such as "2br" and "4x10". Chinese numerals of two characters or more
+// ("八千", "二十") or one before a unit ("三口"; not "一").
+std::vector<Amount> AmountsIn(std::string_view text, bool zh) {
+  const AmountLists& l = AmountsFor(zh);
+  std::vector<Amount> out;
+  auto digit = [&](size_t i) {
+    return i < text.size() && std::isdigit(static_cast<unsigned char>(text[i]));
+  };
+  for (size_t i = 0; i < text.size();) {
+    if (!digit(i) || (i > 0 && (std::isalnum(static_cast<unsigned char>(text[i - 1])) ||
+                                text[i - 1] == '-' || text[i - 1] == ':' || text[i - 1] == '.'))) {
+      ++i;
+      continue;
+    }
+    const bool dollar = i > 0 && text[i - 1] == '$';
+    size_t e = i;
+    std::string value;
+    while (e < text.size() && (digit(e) || ((text[e] == ',' || text[e] == '.') && digit(e + 1)))) {
+      if (text[e] != ',') value += text[e];
+      ++e;
+    }
+    // a date (2026-03-14), a time (7:30) or a span (7a-7p) is no amount
+    const bool dated = e < text.size() && (text[e] == '-' || text[e] == ':');
+    size_t s = e;
+    while (s < text.size() && std::isalpha(static_cast<unsigned char>(text[s]))) ++s;
+    std::string suffix = extract::LowerAscii(text.substr(e, s - e));
+    i = s;
+    if (dated) continue;
+    std::string unit = dollar ? "money" : "";
+    if (suffix == "k") {
+      value += "000";
+      unit = "money";
+    } else if (!suffix.empty()) {
+      if (l.units.contains(suffix))
+        unit = suffix;
+      else if (l.money.contains(suffix))
+        unit = "money";
+      else
+        continue;  // "2br", "4x10", "6am", "3rd"
+    } else if (zh) {
+      for (const std::string& u : l.money) {
+        if (text.substr(s).starts_with(u)) unit = "money";
+      }
+      for (const std::string& u : l.units) {
+        if (unit.empty() && text.substr(s).starts_with(u)) unit = u;
+      }
+    } else {
+      // the word after it: "50 mg", "400 bucks"
+      size_t w = s;
+      while (w < text.size() && text[w] == ' ') ++w;
+      size_t we = w;
+      while (we < text.size() && std::isalpha(static_cast<unsigned char>(text[we]))) ++we;
+      const std::string next = extract::LowerAscii(text.substr(w, we - w));
+      if (l.units.contains(next))
+        unit = next;
+      else if (l.money.contains(next))
+        unit = "money";
+    }
+    // a year ("since 2019", "in 2026") is no amount of anything
+    if (unit.empty() && value.size() == 4 && (value.starts_with("19") || value.starts_with("20")))
+      continue;
+    out.push_back({value, unit});
+  }
+  if (zh) {
+    static const std::u32string kNumerals = U"零一二两三四五六七八九十百千万亿";
+    std::u32string t;
+    for (size_t i = 0; i < text.size();) t += NextCodepoint(text, &i);
+    auto utf8 = [](std::u32string_view u) {
+      std::string out;
+      for (char32_t c : u) AppendCodepoint(c, &out);
+      return out;
+    };
+    for (size_t i = 0; i < t.size();) {
+      if (kNumerals.find(t[i]) == std::u32string::npos) {
+        ++i;
+        continue;
+      }
+      size_t e = i;
+      while (e < t.size() && kNumerals.find(t[e]) != std::u32string::npos) ++e;
+      const std::string value = utf8(std::u32string_view(t).substr(i, e - i));
+      const std::string after = utf8(std::u32string_view(t).substr(e, 2));
+      std::string unit;
+      if (value.ends_with("万") || value.ends_with("千")) unit = "money";
+      for (const std::string& u : l.money) {
+        if (after.starts_with(u)) unit = "money";
+      }
+      for (const std::string& u : l.units) {
+        if (unit.empty() && after.starts_with(u)) unit = u;
+      }
+      if ((e - i >= 2 || !unit.empty()) && value != "一") out.push_back({value, unit});
+      i = e;
+    }
+  }
+  return out;
+}
+
+// What a statement is about besides its amounts: its analyzer terms (stemmed words, CJK
+// bigrams) without numbers, the words of amounts.tsv's `generic` and of Generic.
+std::set<std::string> AmountTopic(std::string_view text, bool zh) {
+  const AmountLists& l = AmountsFor(zh);
+  const Analysis a = AnalyzeText(text);
+  std::set<std::string> out;
+  auto keep = [&](const std::string& t) {
+    if (t.empty() || Generic(t) || l.generic.contains(t) || t == "user" || t == "用户") return;
+    if (std::any_of(t.begin(), t.end(),
+                    [](char c) { return std::isdigit(static_cast<unsigned char>(c)); })) {
+      return;
+    }
+    // a bigram holding a numeral is part of an amount ("八千", "千了")
+    for (std::string_view n : {"零", "一", "二", "两", "三", "四", "五", "六", "七", "八", "九",
+                               "十", "百", "千", "万"}) {
+      if (zh && ContainsText(t, n)) return;
+    }
+    out.insert(t);
+  };
+  for (const std::string& w : a.words) keep(w);
+  for (const std::string& b : a.cjk_bigrams) keep(b);
+  return out;
+}
+
+bool SaysAmountChange(std::string_view text, bool zh) {
+  if (extract::HasChangeCue(text, zh)) return true;
+  std::string t = zh ? std::string(text) : " " + extract::LowerAscii(text) + " ";
+  if (!zh) {
+    for (char& c : t) {
+      if (std::ispunct(static_cast<unsigned char>(c)) && c != '\'') c = ' ';
+    }
+  }
+  for (const std::string& w : AmountsFor(zh).change) {
+    if (ContainsText(t, w)) return true;
+  }
+  return false;
+}
+
+// 1c. A new amount of something the user gave an amount for ("budget's more like 18k now" after
+// "budget is 12k max", "bumped the roth to 350/mo" after "200 a month into my roth ira", "gp
+// upped my dose to 100mg" after "50mg sertraline every morning"): the candidate says an amount
+// changed (a change word), its amount differs from the neighbour's in the same unit (or one
+// says none), and they share what the amount is of (a topic word), or the candidate names
+// nothing but the amount and the neighbour is the user's budget or amount (or counts in the
+// same unit). The neighbour it replaces (most shared, then latest), or -1. Only the user's
+// present facts; never what the same message says.
+int ChangedAmount(const Candidate& c, const std::vector<Neighbour>& neighbours) {
+  if (c.correction || (c.type != MemoryType::kFact && c.type != MemoryType::kPreference) ||
+      (!c.slot.empty() && !c.slot.starts_with("user/"))) {
+    return -1;
+  }
+  const bool zh = HasHan(c.content);
+  const std::vector<Amount> mine = AmountsIn(c.content, zh);
+  if (mine.empty() || !SaysAmountChange(c.content, zh)) return -1;
+  const std::set<std::string> topic = AmountTopic(c.content, zh);
+  int found = -1;
+  double best = 0;
+  for (size_t i = 0; i < neighbours.size(); ++i) {
+    const Neighbour& n = neighbours[i];
+    const MemoryItem& item = n.item;
+    if (n.this_message || item.status != ItemStatus::kActive ||
+        (item.type != MemoryType::kFact && item.type != MemoryType::kPreference) ||
+        (!item.slot.empty() && !item.slot.starts_with("user/")) || HasHan(item.content) != zh) {
+      continue;
+    }
+    const TextTraits traits = ReadTextTraits(item.content);
+    if (traits.past || traits.question) continue;
+    const std::vector<Amount> theirs = AmountsIn(item.content, zh);
+    if (theirs.empty()) continue;
+    // a value of the candidate's the neighbour does not have, in a unit both may count in
+    bool changed = false, same_unit = false;
+    for (const Amount& a : mine) {
+      bool known = false, comparable = false;
+      for (const Amount& b : theirs) {
+        known = known || a.value == b.value;
+        const bool units_agree = a.unit == b.unit || a.unit.empty() || b.unit.empty();
+        comparable = comparable || (units_agree && a.value != b.value);
+        same_unit = same_unit || (!a.unit.empty() && a.unit == b.unit);
+      }
+      changed = changed || (!known && comparable);
+    }
+    if (!changed) continue;
+    double score = 0;
+    const std::set<std::string> their_topic = AmountTopic(item.content, zh);
+    for (const std::string& t : topic) score += their_topic.count(t);
+    if (score == 0 && topic.empty()) {
+      const std::string_view attribute = Attribute(item.slot);
+      if (attribute == "budget" || attribute == "amount" || same_unit) score = 0.5;
+    }
+    if (score <= 0) continue;
+    if (found < 0 || score > best ||
+        (score == best && item.created_at > neighbours[found].item.created_at)) {
+      found = static_cast<int>(i);
+      best = score;
+    }
+  }
+  return found;
+}
+
 std::string Percent(double similarity) {
   char buf[16];
   std::snprintf(buf, sizeof buf, "%.2f", similarity);
@@ -508,6 +748,11 @@ class RuleResolver final : public ConflictResolver {
       return Result_(WriteDecision::kSupersede, t,
                      "a change of " + std::string(Attribute(slot)) + ": replaces \"" +
                          neighbours[t].item.content + "\"");
+    }
+    // 1c. a new amount of what the user gave an amount for
+    if (const int t = ChangedAmount(candidate, neighbours); t >= 0) {
+      return Result_(WriteDecision::kSupersede, t,
+                     "a new amount: replaces \"" + neighbours[t].item.content + "\"");
     }
     // 2. a correction corrects its family's latest item, else the user's latest memory.
     if (candidate.correction) {

@@ -307,3 +307,49 @@ TEST(RuleResolverTest, AChangeOfHomeOrWorkOutdatesWhatSaidItInOtherWords) {
 
 }  // namespace
 }  // namespace engram
+
+namespace engram {
+namespace {
+
+// 1c. A new amount of what the user gave an amount for: a change word, another value in the
+// same unit, and what it is of shared, or nothing named but the amount against the user's
+// budget; never an amount of something else, in another unit, or the same value again.
+TEST(RuleResolverTest, ANewAmountReplacesTheOldAmountOfTheSameThing) {
+  auto amount = [](std::string content, std::string slot = "") {
+    Neighbour n = Near(std::move(content), 0.2, false);
+    n.item.slot = std::move(slot);
+    n.amount = !n.item.slot.empty();
+    return n;
+  };
+  for (const auto& [now, before] : std::vector<std::pair<std::string, std::string>>{
+           {"User bumped the roth to 350/mo after their raise",
+            "User put 200 a month into their roth ira"},
+           {"User can stretch to 1400 for the laptop now", "Budget for a new laptop is about 900"},
+           {"User cut groceries to 450/month from now on",
+            "User's grocery budget is 600 a month for the 3 of the user"},
+           {"Gp upped their dose to 100mg", "User takes 50mg sertraline every morning"},
+           {"用户提前还了一部分，房贷降到4800了", "用户每个月房贷还6200"},
+           {"用户装修预算现在二十万", "用户装修预算卡在十五万"}}) {
+    DecisionResult d = Decide(Cand(now), {amount(before)});
+    EXPECT_EQ(d.decision, WriteDecision::kSupersede) << now << " / " << before;
+    EXPECT_NE(d.reason.find("a new amount"), std::string::npos) << d.reason;
+  }
+  // nothing named but the amount: the user's budget
+  DecisionResult bare =
+      Decide(Cand("User can go up to 18k now"), {amount("12k max budget", "user/budget:12k max")});
+  EXPECT_EQ(bare.decision, WriteDecision::kSupersede);
+  for (const auto& [now, before] : std::vector<std::pair<std::string, std::string>>{
+           // something else counted, another unit, the same value, no change word, a date
+           {"User sleeps 7 hours now", "User runs 3 times a week"},
+           {"User runs 5 miles now", "User runs 3 times a week"},
+           {"User pays 1850 now", "User's rent is 1850"},
+           {"User's rent is 2050", "User's rent is 1850"},
+           {"User is moving on 2026-05-01 now", "User's rent is 1850"},
+           {"用户现在每天跑五公里", "用户每个月房贷还6200"}}) {
+    DecisionResult d = Decide(Cand(now), {amount(before)});
+    EXPECT_NE(d.decision, WriteDecision::kSupersede) << now << " / " << before << ": " << d.reason;
+  }
+}
+
+}  // namespace
+}  // namespace engram

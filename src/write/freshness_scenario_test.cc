@@ -131,6 +131,25 @@ TEST_F(FreshnessScenarioTest, AnEndingSaidFirstEndsItAndItsTurnRanksBelow) {
   }
 }
 
+// A new amount said without the slot's words ("i can go up to 18k now") replaces the user's
+// budget it changes, and takes its slot; an amount of something else leaves it.
+TEST_F(FreshnessScenarioTest, ANewAmountReplacesTheBudgetItChanges) {
+  Say("looking for a used car, my budget is 12k max", 0);
+  Say("i run 3 times a week now", 2);
+  Say("update: my dad's chipping in so i can go up to 18k now", 10);
+  ListQuery superseded;
+  superseded.statuses = {ItemStatus::kSuperseded};
+  auto old = engine_->List(alice_, superseded);
+  ASSERT_TRUE(old.ok());
+  ASSERT_EQ(old->items.size(), 1u);
+  EXPECT_NE(old->items[0].content.find("12k"), std::string::npos) << old->items[0].content;
+  auto now = engine_->Get(alice_, old->items[0].superseded_by);
+  ASSERT_TRUE(now.ok());
+  EXPECT_NE(now->content.find("18k"), std::string::npos) << now->content;
+  EXPECT_EQ(now->slot, old->items[0].slot);
+  EXPECT_TRUE(now->slot.starts_with("user/budget")) << now->slot;
+}
+
 TEST_F(FreshnessScenarioTest, ChineseEndingsSaidFirstEndWhatTheyName) {
   Say("我在学韩语 为了追星哈哈", 0);
   Say("韩语放弃了 现在报了个法语班", 100);

@@ -12,6 +12,15 @@
 namespace engram {
 namespace {
 
+// A Chinese numeral of an amount ("八千", "二十万", "三口"): one of the characters that count.
+bool HasChineseNumeral(std::string_view text) {
+  for (std::string_view n :
+       {"两", "三", "四", "五", "六", "七", "八", "九", "十", "百", "千", "万"}) {
+    if (text.find(n) != std::string_view::npos) return true;
+  }
+  return false;
+}
+
 // A kept turn is raw material: it ranks below what was distilled from it (search also scales
 // a kept turn's relevance, SearchQuery::turn_weight).
 constexpr double kTurnImportance = 0.3;
@@ -641,6 +650,10 @@ Status MemoryWriter::DecideWrite(Planning& plan, const Candidate& c, TimestampMs
   nq.slot = c.slot;
   nq.k = options_.neighbours;
   nq.ends = c.ends;
+  // a number in it may be a new amount of a budget or an amount the user gave (resolver 1c)
+  nq.amounts = std::any_of(c.content.begin(), c.content.end(),
+                           [](char ch) { return std::isdigit(static_cast<unsigned char>(ch)); }) ||
+               HasChineseNumeral(c.content);
   if (c.correction)
     nq.latest_since = (said > 0 ? said : engine_->Now()) - options_.correction_window_ms;
   ENGRAM_ASSIGN_OR_RETURN(auto neighbours, plan.batch->FindNeighbours(nq));
@@ -695,6 +708,11 @@ Status MemoryWriter::DecideWrite(Planning& plan, const Candidate& c, TimestampMs
     });
     if (m.slot.empty() && !old.slot.empty() && neighbours[target].ended &&
         c.type != MemoryType::kEvent && !names_ended) {
+      m.slot = old.slot;
+    }
+    // "can go up to 18k now" replacing the car budget is the budget now: it answers for it
+    if (m.slot.empty() && neighbours[target].amount && old.slot.starts_with("user/") &&
+        c.type != MemoryType::kEvent) {
       m.slot = old.slot;
     }
     if (c.correction) {
