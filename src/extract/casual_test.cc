@@ -247,6 +247,26 @@ TEST(CasualTest, ATypoCorrectionFindsTheWordSpelledAlmostAlike) {
   EXPECT_FALSE(IsValueFirstCorrection("I like cats, not dogs", false));
   EXPECT_FALSE(IsValueFirstCorrection("we went to the lake house last summer, not the beach",
                                       false));  // long
+  // the value and the one taken back without a comma; never a statement
+  ASSERT_TRUE(ValueNotOld("fabia not octavia lol"));
+  EXPECT_EQ(ValueNotOld("fabia not octavia lol")->value, "fabia");
+  EXPECT_EQ(ValueNotOld("fabia not octavia lol")->old_value, "octavia");
+  EXPECT_EQ(ValueNotOld("8am not 7")->value, "8am");
+  for (const char* s : {"i'm vegan not vegetarian", "we went to the lake not the beach",
+                        "that is not true", "not bad", "it's not a big deal at all"}) {
+    EXPECT_FALSE(ValueNotOld(s)) << s;
+  }
+  // a marker after an interjection, a value with the marker after it
+  for (const char* s : {"lol autocorrect", "well technically legal assistant", "O+ sorry",
+                        "priya nair sorry, raman is someone else", "year 4 sorry!!"}) {
+    EXPECT_TRUE(IsCorrection(s, false)) << s;
+  }
+  for (const char* s : {"lol that's funny", "i'm sorry to hear that", "ok sounds good"}) {
+    EXPECT_FALSE(IsCorrection(s, false)) << s;
+  }
+  EXPECT_TRUE(IsCorrection("emmm其实是通州", true));
+  EXPECT_TRUE(IsCorrection("是建设银行，我老说混", true));
+  EXPECT_EQ(WithoutInterjections("ugh lol west village", false), "west village");
 }
 
 }  // namespace

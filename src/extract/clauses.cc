@@ -132,6 +132,8 @@ bool IsValueFirstCorrection(std::string_view sentence, bool zh) {
     }
     return !value.empty();
   }
+  // "fabia not octavia lol, the small one": the same without the comma
+  if (ValueNotOld(sentence.substr(0, sentence.find(',')))) return true;
   // "Lincoln High, not Roosevelt": a short value, then the one it is not
   const std::string low = LowerAscii(sentence);
   const size_t comma = low.find(", not ");
@@ -146,6 +148,59 @@ bool IsValueFirstCorrection(std::string_view sentence, bool zh) {
   return std::find(kSubjects.begin(), kSubjects.end(), lead) == kSubjects.end();
 }
 
+static bool StartsWithSubjectEn(std::string_view s);
+
+namespace {
+
+// data/lexicon/{en,zh}/corrections.tsv
+struct CorrectionLists {
+  std::vector<std::string> interjection, after_value, lead, anywhere;
+};
+
+const CorrectionLists& CorrectionListsFor(bool zh) {
+  auto load = [](const char* file) {
+    CorrectionLists l;
+    for (const auto& [key, words] : LexiconEntries(file)) {
+      if (key == "interjection") l.interjection = words;
+      if (key == "after_value") l.after_value = words;
+      if (key == "lead") l.lead = words;
+      if (key == "anywhere") l.anywhere = words;
+    }
+    // longest first: "emmmm" before "emm", "well technically" before "well"
+    for (auto* v : {&l.interjection, &l.lead}) {
+      std::stable_sort(v->begin(), v->end(), [](const std::string& a, const std::string& b) {
+        return a.size() > b.size();
+      });
+    }
+    return l;
+  };
+  static const CorrectionLists en = load("en/corrections.tsv");
+  static const CorrectionLists zh_lists = load("zh/corrections.tsv");
+  return zh ? zh_lists : en;
+}
+
+}  // namespace
+
+std::string_view WithoutInterjections(std::string_view s, bool zh) {
+  for (bool moved = true; moved;) {
+    moved = false;
+    while (!s.empty() && (s.front() == ' ' || s.front() == '.' || s.front() == ',')) {
+      s.remove_prefix(1);
+    }
+    for (std::string_view p : {"，", "。", "！", "…"}) {
+      while (s.starts_with(p)) s.remove_prefix(p.size());
+    }
+    for (const std::string& w : CorrectionListsFor(zh).interjection) {
+      if (zh ? s.starts_with(w) && s.size() > w.size() : StartsWithWord(s, w)) {
+        s.remove_prefix(w.size());
+        moved = true;
+        break;
+      }
+    }
+  }
+  return s;
+}
+
 bool IsCorrection(std::string_view sentence, bool zh) {
   if (zh) {
     for (std::string_view m : {"不对", "我是说", "更正",   "纠正",  "应该是", "我的意思是", "说错",
@@ -153,10 +208,48 @@ bool IsCorrection(std::string_view sentence, bool zh) {
                                "哦不", "啊不",   "不是，", "不是,", "口误",   "搞混"}) {
       if (ContainsText(sentence, m)) return true;
     }
-    return sentence.starts_with("其实") || sentence.starts_with("不是") ||
+    for (const std::string& m : CorrectionListsFor(true).anywhere) {
+      if (ContainsText(sentence, m)) return true;
+    }
+    // "emmm其实是通州": after an interjection
+    const std::string_view bare = WithoutInterjections(sentence, true);
+    return bare.starts_with("其实") || bare.starts_with("不是") ||
            IsValueFirstCorrection(sentence, zh);
   }
   std::string low = LowerAscii(sentence);
+  {
+    // "lol autocorrect", "well technically legal assistant", "ugh no sorry the 15th": a marker
+    // after an interjection; "O+ sorry, …", "priya nair sorry": a short value, then the marker
+    const CorrectionLists& l = CorrectionListsFor(false);
+    const std::string_view bare = WithoutInterjections(low, false);
+    for (const std::string& m : l.lead) {
+      if (StartsWithWord(bare, m)) return true;
+    }
+    if (bare.size() < low.size()) {
+      for (std::string_view m : {"actually", "correction", "i meant", "sorry", "oops", "wait no",
+                                 "no wait", "no sorry", "no,"}) {
+        if (StartsWithWord(bare, m)) return true;
+      }
+    }
+    const std::string first(bare.substr(0, bare.find(',')));
+    const std::vector<std::string_view> words = [&] {
+      std::vector<std::string_view> w;
+      for (size_t i = 0; i < first.size();) {
+        const size_t e = std::min(first.find(' ', i), first.size());
+        if (e > i) w.push_back(std::string_view(first).substr(i, e - i));
+        i = e + 1;
+      }
+      return w;
+    }();
+    for (size_t k = 1; k < words.size() && k <= 3; ++k) {
+      std::string_view w = words[k];
+      while (!w.empty() && std::ispunct(static_cast<unsigned char>(w.back()))) w.remove_suffix(1);
+      if (std::find(l.after_value.begin(), l.after_value.end(), w) != l.after_value.end() &&
+          !StartsWithSubjectEn(first)) {
+        return true;
+      }
+    }
+  }
   for (std::string_view m : {"actually", "correction", "i meant", "sorry, i", "oops", "to correct",
                              "wait no", "no wait", "sorry,", "sorry not", "sorry no"}) {
     if (StartsWithWord(low, m)) return true;
@@ -484,7 +577,7 @@ std::string RelationNamedFirstEn(const std::string& clause) {
 }
 
 // Splits at commas and at "and"/"but"/"so"/"because" before a new subject or verb.
-std::vector<Piece> SplitClausesEn(const std::string& sentence) {
+std::vector<Piece> SplitClausesEn(const std::string& sentence, bool question) {
   std::vector<std::string> raw;
   // raw pieces that follow a colon: what comes after "some context:" is not a list of what the
   // clause before it says
@@ -603,8 +696,8 @@ std::vector<Piece> SplitClausesEn(const std::string& sentence) {
       out.push_back({(prev_subject.empty() ? "I" : prev_subject) + " " + std::string(trimmed),
                      prev_subject.empty()});
     } else if (!out.empty() && prev_has_subject && !prev_correction &&
-               IsListContinuation(trimmed) && !IsQuestionEn(std::string(trimmed)) &&
-               !StartsStateClauseEn(trimmed)) {
+               !(question && r + 1 == raw.size()) && IsListContinuation(trimmed) &&
+               !IsQuestionEn(std::string(trimmed)) && !StartsStateClauseEn(trimmed)) {
       out.back().text += ", " + std::string(trimmed);  // "I like tea, coffee and juice"
     } else {
       out.push_back({std::string(trimmed), false});

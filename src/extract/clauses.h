@@ -28,10 +28,15 @@ struct Piece {
 // commas, dashes, parentheses and at "and"/"but"/"so"/"because" before a new subject or verb,
 // with list continuations ("tea, coffee and juice") kept together.
 std::vector<Piece> SplitClausesZh(const std::string& sentence);
-std::vector<Piece> SplitClausesEn(const std::string& sentence);
+// `question`: the sentence ended with a question mark, which belongs to its last clause ("my dog
+// is a golden retriever, best vacuum?": the last piece is the question, no list item).
+std::vector<Piece> SplitClausesEn(const std::string& sentence, bool question = false);
 
 // The sentence corrects something said before ("actually …", "sorry, I meant", "不对", "说错了").
 bool IsCorrection(std::string_view sentence, bool zh);
+// `s` without the interjections that open it ("lol ", "ugh ", "emmm", "啊"):
+// data/lexicon/{en,zh}/corrections.tsv (English matched in any case).
+std::string_view WithoutInterjections(std::string_view s, bool zh);
 // A correction that says the value first and then the one it is not ("是美短，不是英短",
 // "Lincoln High, not Roosevelt"): its first clause is the value, not talk before a marker.
 bool IsValueFirstCorrection(std::string_view sentence, bool zh);

@@ -267,6 +267,45 @@ std::optional<StarredCorrection> StarCorrection(std::string_view clause) {
   return out;
 }
 
+std::optional<StarredCorrection> ValueNotOld(std::string_view clause) {
+  const std::string s = Trim(clause);
+  const std::string low = Lower(s);
+  const size_t k = low.find(" not ");
+  if (k == std::string::npos || k == 0) return std::nullopt;
+  std::vector<std::string> before = SplitWords(std::string_view(s).substr(0, k));
+  std::vector<std::string> after = SplitWords(std::string_view(s).substr(k + 5));
+  // what follows the taken-back value is talk of the slip ("lol", "sorry", "my bad")
+  static const std::vector<std::string_view> kTalk = {"lol", "lmao", "haha", "sorry", "oops",
+                                                      "my",  "bad",  "ugh",  "typo",  "idk"};
+  while (!after.empty() &&
+         std::find(kTalk.begin(), kTalk.end(), Lower(Trim(after.back()))) != kTalk.end()) {
+    after.pop_back();
+  }
+  if (before.empty() || before.size() > 3 || after.empty() || after.size() > 3) return std::nullopt;
+  static const std::vector<std::string_view> kNotValues = {
+      "i",    "i'm", "im",  "we",  "we're", "you", "it",   "it's", "its",  "he",  "she",  "they",
+      "is",   "am",  "are", "was", "were",  "do",  "did",  "does", "have", "has", "that", "this",
+      "just", "so",  "and", "but", "or",    "if",  "like", "went", "go",   "can", "will", "would"};
+  for (const auto* words : {&before, &after}) {
+    for (const std::string& w : *words) {
+      if (std::find(kNotValues.begin(), kNotValues.end(), Lower(w)) != kNotValues.end()) {
+        return std::nullopt;
+      }
+    }
+  }
+  auto join = [](const std::vector<std::string>& w) {
+    std::string out;
+    for (const std::string& x : w) out += (out.empty() ? "" : " ") + x;
+    return Trim(out);
+  };
+  StarredCorrection out;
+  out.value = join(before);
+  out.old_value = join(after);
+  if (out.value.empty() || out.old_value.empty() || Lower(out.value) == Lower(out.old_value))
+    return std::nullopt;
+  return out;
+}
+
 std::optional<std::string> SubjectValue(std::string_view clause, bool zh) {
   const std::string s = Trim(clause);
   // "青霉素没事", "mom's fine": the value taken back is fine, it was not the one meant

@@ -23,6 +23,10 @@ struct StarredCorrection {
   std::string old_value;  // empty when not said
 };
 std::optional<StarredCorrection> StarCorrection(std::string_view clause);
+// "fabia not octavia lol", "tuesday not monday", "8am not 7": a short value, "not", and the
+// value taken back, with nothing else said (an interjection or a marker after it aside). Not
+// a statement ("i'm vegan not vegetarian", "we went to the lake not the beach").
+std::optional<StarredCorrection> ValueNotOld(std::string_view clause);
 
 // The short subject of a "X is …" / "X是…" clause ("monday is gym" → "monday", "大连是我读研的
 // 地方" → "大连", "7点是我老公出门" → "7点"): said after a correction's value, it is the value

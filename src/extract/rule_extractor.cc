@@ -29,6 +29,7 @@
 #include "text/lexicon_data.h"
 #include "text/normalizer.h"
 #include "text/topics.h"
+#include "text/utf8.h"
 
 namespace engram {
 namespace extract {
@@ -331,15 +332,21 @@ class RuleExtractor final : public Extractor {
       // "sorry, my aunt. not my mom": a sentence that names the value taken back continues the
       // correction before it
       const std::string low_sentence = ts.zh ? "" : extract::LowerAscii(sentence.text);
+      // "lol autocorrect. Brisket. not biscuit": after a marker that said no value, a value
+      // alone in the next sentence is the correction's
+      const bool bare_value =
+          ts.correcting && !ts.corrected_value &&
+          (ts.zh ? CountCodepoints(sentence.text) <= 8 : WordCount(sentence.text, false) <= 3) &&
+          extract::BareCorrectionValue(sentence.text, ts.zh).has_value();
       const bool continues =
-          ts.correcting && (ts.zh ? sentence.text.starts_with("不是")
-                                  : extract::StartsWithWord(low_sentence, "not"));
+          bare_value || (ts.correcting && (ts.zh ? sentence.text.starts_with("不是")
+                                                 : extract::StartsWithWord(low_sentence, "not")));
       const bool correction = continues || extract::IsCorrection(sentence.text, ts.zh);
       ts.label = TopicLabel(sentence.text, ts.zh);
       std::string s =
           ts.zh ? extract::RewriteNotButZh(WithoutAnnouncementZh(sentence.text)) : sentence.text;
       std::vector<extract::Piece> pieces =
-          ts.zh ? extract::SplitClausesZh(s) : extract::SplitClausesEn(s);
+          ts.zh ? extract::SplitClausesZh(s) : extract::SplitClausesEn(s, sentence.question);
       // a correction marker was met in this sentence (at its start when the value comes first)
       bool corrected = continues || (correction && extract::IsValueFirstCorrection(s, ts.zh));
       ts.subject.clear();
@@ -416,6 +423,13 @@ class RuleExtractor final : public Extractor {
         if (auto star = extract::StarCorrection(said)) {
           ts->corrected_value = true;
           ApplyBareCorrection(star->value, ts, out, star->old_value);
+          return;
+        }
+        // "fabia not octavia lol": the value, then the one taken back
+        if (auto pair =
+                extract::ValueNotOld(std::string(extract::WithoutInterjections(said, false)))) {
+          ts->corrected_value = true;
+          ApplyBareCorrection(pair->value, ts, out, pair->old_value);
           return;
         }
       }

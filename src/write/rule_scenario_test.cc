@@ -109,6 +109,36 @@ TEST_F(RuleScenarioTest, ABareCorrectionFixesWhatWasJustSaid) {
   EXPECT_TRUE(MemoryMentions("Ellie"));
 }
 
+// How people fix what they just typed, beyond "actually" and "wait no": the value and the one
+// taken back with "not" and no comma, a value with "sorry" after it, a marker after an
+// interjection and the value in the next sentence, 其实 after an interjection.
+TEST_F(RuleScenarioTest, CorrectionsTypedTheWayPeopleTypeThem) {
+  struct Case {
+    const char* said;
+    const char* fix;
+    const char* now;
+    const char* gone;
+  };
+  for (const Case& c : std::vector<Case>{
+           {"just bought a used skoda octavia, 60k miles", "fabia not octavia lol, the small one",
+            "fabia", "octavia"},
+           {"my cat's name is Biscuit", "lol autocorrect. Brisket. not biscuit", "Brisket",
+            "Biscuit"},
+           {"my manager is priya raman, need to write her a thank you note",
+            "priya nair sorry, raman is a different priya on the team", "nair", "raman"},
+           {"我家在朝阳区，周末附近有啥遛娃的地方", "emmm其实是通州，我老说错哈哈", "通州",
+            "朝阳"}}) {
+    const Scope user{"default", std::string("user-") + c.now, "", ""};  // one user per case
+    Say(c.said, &user);
+    clock_.Advance(kMinute);
+    SayNow(c.fix, &user);
+    std::string held;
+    for (const MemoryItem& m : ActiveMemories(user)) held += m.content + "|";
+    EXPECT_NE(held.find(c.now), std::string::npos) << c.fix << ": " << held;
+    EXPECT_EQ(held.find(c.gone), std::string::npos) << c.fix << ": " << held;
+  }
+}
+
 TEST_F(RuleScenarioTest, ACorrectionWhoseValueFitsNoWordOfTheFactClosesItByTheTurn) {
   WriteOutcome saturday = Only(Say("my dad arrives on Saturday"));
   // The weekday is resolved to its date: no word of the fact is "Saturday" to replace.
