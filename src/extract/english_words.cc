@@ -347,6 +347,21 @@ std::string WithArticle(std::string_view value) {
   return std::string(vowel ? "an " : "a ") + v;
 }
 
+bool IsNameAfterNaming(const Tok& t) {
+  if (IsCapitalized(t)) return t.low != "i";
+  static const WordSet kNot = {
+      "a",     "an",   "the",  "after", "for",      "by",       "something", "that",     "this",
+      "it",    "him",  "her",  "them",  "me",       "my",       "his",       "their",    "our",
+      "like",  "so",   "and",  "but",   "what",     "whatever", "nothing",   "anything", "random",
+      "weird", "out",  "off",  "up",    "in",       "on",       "to",        "at",       "back",
+      "into",  "just", "only", "very",  "really",   "because",  "when",      "while",    "lol",
+      "haha",  "too",  "you",  "us",    "everyone", "one"};
+  if (t.low.size() < 2 || kNot.contains(t.low)) return false;
+  return std::all_of(t.low.begin(), t.low.end(), [](char c) {
+    return std::isalpha(static_cast<unsigned char>(c)) || c == '-';
+  });
+}
+
 bool IsCapitalized(const Tok& t) {
   return !t.text.empty() && std::isupper(static_cast<unsigned char>(t.text[0]));
 }

@@ -34,6 +34,9 @@ const WordSet& Nationalities();
 bool LooksLikeOccupation(const std::vector<Tok>& t, size_t b, size_t e);
 std::string Singular(std::string_view w);
 bool IsCapitalized(const Tok& t);
+// A word after "named", "called" or "name is": a name however it is typed ("a dog named
+// pretzel"), not a function word ("named after my grandma", "called it a day").
+bool IsNameAfterNaming(const Tok& t);
 std::string ThirdPerson(const Tok& t);  // am → is, have → has, go → goes, love → loves
 std::string SwapPronoun(const Tok& t);  // my → their, me → them, I → the user
 // t[b, e) with its first verb in the third person and pronouns swapped: "really love my dog"

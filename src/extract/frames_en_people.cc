@@ -363,7 +363,7 @@ std::vector<Statement> Pet(const Toks& t, const Subject& s) {
   // "<pet> named|called Name", "adopted|fostering Name"
   for (size_t i = 0; i + 1 < t.size(); ++i) {
     std::string name;
-    if ((t[i].low == "named" || t[i].low == "called") && IsCapitalized(t[i + 1])) {
+    if ((t[i].low == "named" || t[i].low == "called") && IsNameAfterNaming(t[i + 1])) {
       bool pet_before = false;
       for (size_t k = 0; k < i; ++k)
         pet_before = pet_before || Pets().contains(t[k].low) || t[k].low == "retriever" ||

@@ -442,6 +442,10 @@ TEST(RuleExtractorEnTest, Corrections) {
   // a word asking the assistant after a comma is the question, not a list item of the statement
   EXPECT_EQ(One("my boyfriend dmitri wants a cabin weekend for his bday, ideas?").slot,
             "user/family:boyfriend");
+  // a name after "named", "called", "name is" is a name however it is typed
+  EXPECT_EQ(One("my dog's name is pretzel haha").slot, "user/pet:pretzel");
+  EXPECT_EQ(One("i have a dog named pretzel").slot, "user/pet:pretzel");
+  EXPECT_EQ(One("i have a dog named after a cheese").slot, "user/pet:dog");
   for (const char* text : {"the power is off again", "work's over lol", "that's off topic",
                            "me and my sister went to the mall", "the party is over"}) {
     std::vector<std::string> ends;

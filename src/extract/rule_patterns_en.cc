@@ -500,9 +500,11 @@ std::vector<Statement> MatchMy(const Clause& c) {
     bool pet = Pets().contains(n1);
     std::string name;
     for (size_t i = s + 2; i < t.size(); ++i) {
-      bool named = t[i - 1].low == "named" || t[i - 1].low == "called" ||
-                   (t[i - 1].low == "is" && t[i - 2].low == "name") || i == s + 2;
-      if (named && IsCapitalized(t[i]) && t[i].low != "i") {
+      const bool naming = t[i - 1].low == "named" || t[i - 1].low == "called" ||
+                          (t[i - 1].low == "is" && t[i - 2].low == "name");
+      // right after the noun only a capital says a name ("my dog Pretzel", not "my dog barks")
+      if ((naming && IsNameAfterNaming(t[i])) ||
+          (i == s + 2 && IsCapitalized(t[i]) && t[i].low != "i")) {
         name = t[i].text;
         break;
       }
@@ -536,7 +538,7 @@ std::vector<Statement> MatchPossession(const Clause& c, size_t verb) {
   std::string name;
   size_t end = noun + 1;
   if (end + 1 < t.size() && (t[end].low == "named" || t[end].low == "called") &&
-      IsCapitalized(t[end + 1])) {
+      IsNameAfterNaming(t[end + 1])) {
     name = t[end + 1].text;
     end += 2;
   }

@@ -286,7 +286,7 @@ std::string_view Key(std::string_view slot) {
 // too"), and not for keys that name a category rather than a value (user/favorite:歌手): the key
 // must be one of the memory's entities. Polarity is not compared: "不能碰" and "过敏" say the same.
 int NamedValue(const Candidate& c, const std::vector<Neighbour>& neighbours) {
-  if (!c.slot.empty() || c.correction || c.exclusive || !c.ends.empty()) return -1;
+  if (c.correction || c.exclusive || !c.ends.empty()) return -1;
   // something that happened or is planned is news about the value, not the value said again
   // ("Rufus has a vet appointment tomorrow")
   if (c.valid_from || c.type == MemoryType::kEvent || c.type == MemoryType::kGoal ||
@@ -304,21 +304,40 @@ int NamedValue(const Candidate& c, const std::vector<Neighbour>& neighbours) {
   for (std::string_view other : {" too ", " also ", " as well ", "也"}) {
     if (ContainsText(text, other)) return -1;
   }
+  auto names = [&](const std::string& value) {
+    const bool cjk = HasHan(value);
+    if (value.empty() || (cjk ? CountCodepoints(value) < 2 : value.size() < 3)) return false;
+    // English whole words: the text is padded with spaces, punctuation made spaces
+    return cjk ? ContainsText(text, value) : ContainsText(text, " " + value + " ");
+  };
   for (size_t i = 0; i < neighbours.size(); ++i) {
     const MemoryItem& item = neighbours[i].item;
     if (TopicSlot(item.slot)) continue;
+    // a typed candidate restates only a memory of its own slot family, naming nothing else
+    // ("User's pup's name is pretzel" after "User has a dog named Pretzel")
+    if (!c.slot.empty() && !neighbours[i].same_family) continue;
+    // a number it adds is news ("diagnosed when she was 6"): not a restatement
+    if (Digits(c.content) != Digits(item.content)) continue;
     const std::string key = NormalizeForMatching(Key(item.slot));
-    const bool cjk = HasHan(key);
-    if (key.empty() || (cjk ? CountCodepoints(key) < 2 : key.size() < 3)) continue;
+    if (item.slot.starts_with("user/favorite:")) {
+      // a favourite is keyed by its category ("歌手"): the value is its entity ("陈粒的歌我单曲循环
+      // 好几年了" after "我最喜欢的歌手是陈粒")
+      if (!c.slot.empty()) continue;
+      for (const std::string& e : item.entities) {
+        const std::string v = NormalizeForMatching(e);
+        if (v != key && names(v)) return static_cast<int>(i);
+      }
+      continue;
+    }
     const bool entity =
         std::any_of(item.entities.begin(), item.entities.end(),
                     [&](const std::string& e) { return NormalizeForMatching(e) == key; });
-    // a number it adds is news ("diagnosed when she was 6"): not a restatement
-    if (!entity || Digits(c.content) != Digits(item.content)) continue;
-    // English whole words: the text is padded with spaces, punctuation made spaces
-    if (cjk ? ContainsText(text, key) : ContainsText(text, " " + key + " ")) {
-      return static_cast<int>(i);
-    }
+    if (!entity || !names(key)) continue;
+    const bool other_names =
+        std::any_of(c.entities.begin(), c.entities.end(),
+                    [&](const std::string& e) { return NormalizeForMatching(e) != key; });
+    if (!c.slot.empty() && other_names) continue;
+    return static_cast<int>(i);
   }
   return -1;
 }

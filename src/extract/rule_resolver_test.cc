@@ -351,5 +351,26 @@ TEST(RuleResolverTest, ANewAmountReplacesTheOldAmountOfTheSameThing) {
   }
 }
 
+// A restatement that names the value of a memory of its slot family ("User's pup's name is
+// pretzel" after "User has a dog named Pretzel") or a favourite's value
+// ("陈粒的歌我单曲循环好几年了" after "我最喜欢的歌手是陈粒") says it again; one naming another
+// value too does not.
+TEST(RuleResolverTest, ARestatementNamingTheValueOfItsFamilyOrAFavouriteSaysItAgain) {
+  Neighbour pretzel = Near("User has a dog named Pretzel", 0.3, false);
+  pretzel.item.slot = "user/pet:pretzel";
+  pretzel.item.entities = {"Pretzel"};
+  pretzel.same_family = true;
+  Candidate pup = Cand("User's pup is pretzel, a total goofball", "user/pet:pup");
+  EXPECT_EQ(Decide(pup, {pretzel}).decision, WriteDecision::kNoop);
+  Candidate two = pup;
+  two.entities = {"Luna"};
+  EXPECT_NE(Decide(two, {pretzel}).decision, WriteDecision::kNoop);
+  Neighbour fav = Near("用户最喜欢的歌手是陈粒", 0.3, false);
+  fav.item.slot = "user/favorite:歌手";
+  fav.item.entities = {"陈粒"};
+  EXPECT_EQ(Decide(Cand("陈粒的歌用户单曲循环好几年了"), {fav}).decision, WriteDecision::kNoop);
+  EXPECT_NE(Decide(Cand("用户最近也在听陈粒的新歌"), {fav}).decision, WriteDecision::kNoop);
+}
+
 }  // namespace
 }  // namespace engram
