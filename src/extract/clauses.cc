@@ -562,6 +562,28 @@ std::string RelationNamedFirstEn(const std::string& clause) {
     rest.pop_back();
   }
   const size_t sp = rest.find(' ');
+  const std::string said_first = clause.substr(after, rest.size());  // as typed
+  {
+    // "portuguese is my first language", "khruangbin is my fav band": an attribute of the
+    // speaker's, its value said first (data/lexicon/en/predicates.tsv)
+    static const auto lists = [] {
+      std::pair<std::vector<std::string>, std::vector<std::string>> out;
+      for (const auto& [key, words] : LexiconEntries("en/predicates.tsv")) {
+        if (key == "named_first") out.first = words;
+        if (key == "named_first_which") out.second = words;
+      }
+      return out;
+    }();
+    const bool noun = std::find(lists.first.begin(), lists.first.end(), rest) != lists.first.end();
+    bool which = false;
+    for (const std::string& w : lists.second) {
+      // one noun after it: "fav band", "favorite food"
+      if (rest.starts_with(w + " ") && rest.find(' ', w.size() + 1) == std::string::npos) {
+        which = true;
+      }
+    }
+    if (noun || which) return "my " + said_first + " is " + who + tail;
+  }
   if (sp != std::string::npos && rest.find(' ', sp + 1) != std::string::npos) return clause;
   const std::string relation = sp == std::string::npos ? rest : rest.substr(sp + 1);
   if (RelationKey(relation).empty()) return clause;
@@ -618,8 +640,11 @@ std::vector<Piece> SplitClausesEn(const std::string& sentence, bool question) {
         // "i'm vegan so no butter in it pls": what the user asks for because of the statement
         const std::string_view tail = std::string_view(low).substr(
             i + conj.size(), std::string_view(low).substr(i + conj.size()).find(','));
+        // "… is my first language so sorry if my english is weird": an apology is its own clause
         const bool request_after =
-            conj == " so " && (IsRequestEn(std::string(tail)) || StartsInlineRequestEn(tail));
+            conj == " so " && (IsRequestEn(std::string(tail)) || StartsInlineRequestEn(tail) ||
+                               StartsWithWord(tail, "sorry") || StartsWithWord(tail, "excuse") ||
+                               StartsWithWord(tail, "forgive") || StartsWithWord(tail, "pardon"));
         if (!compound && (StartsWithSubjectEn(next) || IsPredicateHeadEn(FirstWordLower(next)) ||
                           request_after)) {
           raw.push_back(cur);

@@ -56,13 +56,15 @@ bool IsImplicitVerb(std::string_view w) {
 }
 
 const WordSet& Function() {
-  static const WordSet k = {"the",     "a",        "an",     "this",    "that",  "these", "those",
-                            "it",      "there",    "what",   "when",    "where", "who",   "how",
-                            "why",     "which",    "if",     "you",     "he",    "she",   "they",
-                            "his",     "her",      "their",  "its",     "your",  "some",  "many",
-                            "most",    "all",      "any",    "each",    "every", "no",    "few",
-                            "several", "both",     "other",  "another", "such",  "one",   "two",
-                            "three",   "everyone", "nobody", "someone", "people"};
+  static const WordSet k = {
+      "the",       "a",        "an",        "this",     "that",   "these",   "those",
+      "it",        "there",    "what",      "when",     "where",  "who",     "how",
+      "why",       "which",    "if",        "you",      "he",     "she",     "they",
+      "his",       "her",      "their",     "its",      "your",   "some",    "many",
+      "most",      "all",      "any",       "each",     "every",  "no",      "few",
+      "several",   "both",     "other",     "another",  "such",   "one",     "two",
+      "three",     "everyone", "nobody",    "someone",  "people", "nothing", "everything",
+      "something", "anything", "everybody", "somebody", "none"};
   return k;
 }
 

@@ -404,6 +404,15 @@ class RuleExtractor final : public Extractor {
     std::string clause =
         zh ? extract::StripMarkersZh(piece.text) : extract::StripMarkersEn(piece.text);
     if (clause.empty()) return;
+    if (!zh) {
+      // "sorry if my english is weird", "sorry for the long message": an apology to the
+      // assistant, no statement (and no correction: it names no value)
+      const std::string low = extract::LowerAscii(piece.text);
+      for (std::string_view apology : {"sorry if ", "sorry for ", "sorry about ",
+                                       "sorry in advance", "so sorry if ", "so sorry for "}) {
+        if (low.starts_with(apology)) return;
+      }
+    }
     // "啊不对 30了 上个月刚过的生日": once the value is corrected, a clause that says more than
     // a word or two of the slip, with no marker or old value of its own, is a statement of its
     // own, not another correction of the latest memory
@@ -805,7 +814,16 @@ class RuleExtractor final : public Extractor {
     }
     const size_t sp = low.find(' ');
     const std::string first = low.substr(0, sp);
-    if (first.size() > 4 && first.ends_with("ing") && first != "thing") return "I am " + clause;
+    // "still working nights" is the user doing it; "nothing beats X", "morning runs are the
+    // best" are not: a noun ending in -ing opens a subject of its own
+    static const std::set<std::string_view> kIngNouns = {
+        "morning", "evening", "spring",    "string",   "wedding", "building",
+        "ceiling", "sibling", "meeting",   "feeling",  "pudding", "dumpling",
+        "darling", "ending",  "beginning", "offspring"};
+    if (first.size() > 4 && first.ends_with("ing") && !first.ends_with("thing") &&
+        !kIngNouns.contains(first)) {
+      return "I am " + clause;
+    }
     // "still living with my parents", "currently working nights": an adverb before the verb
     if (sp != std::string::npos) {
       const size_t sp2 = low.find(' ', sp + 1);

@@ -446,6 +446,14 @@ TEST(RuleExtractorEnTest, Corrections) {
   EXPECT_EQ(One("my dog's name is pretzel haha").slot, "user/pet:pretzel");
   EXPECT_EQ(One("i have a dog named pretzel").slot, "user/pet:pretzel");
   EXPECT_EQ(One("i have a dog named after a cheese").slot, "user/pet:dog");
+  // an attribute of the speaker's with its value said first; an apology to the assistant says
+  // nothing; a quantifier is a subject of its own
+  EXPECT_EQ(One("portuguese is my first language btw so sorry if my english is weird").content,
+            "User's first language is portuguese");
+  EXPECT_EQ(One("khruangbin is my fav band").content, "User's fav band is khruangbin");
+  EXPECT_TRUE(Extract("this is my first language class").empty());
+  EXPECT_TRUE(Extract("nothing beats khruangbin for me").empty());
+  EXPECT_EQ(One("sorry for the long message, i live in denver").content, "User lives in denver");
   for (const char* text : {"the power is off again", "work's over lol", "that's off topic",
                            "me and my sister went to the mall", "the party is over"}) {
     std::vector<std::string> ends;

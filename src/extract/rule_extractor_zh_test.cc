@@ -453,6 +453,9 @@ TEST(RuleExtractorZhTest, EndingsSaidAfterWhatEnded) {
     extract::TakeEndsZh(text, &ends);
     EXPECT_TRUE(ends.empty()) << text << ": " << (ends.empty() ? "" : ends[0]);
   }
+  // how strongly, of the statement before, is no statement of its own
+  EXPECT_EQ(One("我不吃香菜 真的一点都不行").content, "用户不吃香菜，真的一点都不行");
+  EXPECT_EQ(One("我特别怕狗").content, "用户特别怕狗");
   const Candidate keto = One("生酮停了 身体扛不住");
   EXPECT_EQ(keto.ends, std::vector<std::string>{"生酮"});
   EXPECT_NE(keto.content.find("生酮"), std::string::npos);

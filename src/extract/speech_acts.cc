@@ -166,7 +166,18 @@ bool IsWeakStatementZh(const std::string& clause) {
   }
   // "我是独生女" says something in three characters; "我把它放在清单上" refers back to what came
   // before
-  return chars <= 2 || (chars <= 4 && ContainsText(clause, "它"));
+  if (chars <= 2 || (chars <= 4 && ContainsText(clause, "它"))) return true;
+  // "真的一点都不行", "完全受不了": how strongly, of what the clause before said, and nothing else
+  std::string verdict = rest;
+  for (std::string_view w : {"真的", "一点点", "一点", "完全", "实在", "根本", "绝对", "真", "特别",
+                             "非常", "超级", "太", "都"}) {
+    for (size_t k = verdict.find(w); k != std::string::npos; k = verdict.find(w))
+      verdict.erase(k, w.size());
+  }
+  for (std::string_view v : {"不行", "受不了", "不可以", "不能", "不要", "没问题", "可以", ""}) {
+    if (verdict == v) return true;
+  }
+  return false;
 }
 
 bool IsCondition(const std::string& clause, bool zh) {
