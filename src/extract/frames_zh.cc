@@ -349,7 +349,7 @@ std::vector<Statement> MatchChineseFrames(const ClauseView& c, MessageState* sta
   if (has.Any("岁") || ContainsText(c.raw, "今年")) {
     if (auto out = Age(s, sub, c.raw.empty() ? s : SV(c.raw)); !out.empty()) return out;
   }
-  if (has.Any("搬婚考面手答蜜旅差辩")) {
+  if (has.Any("搬婚考面手答蜜旅差辩订定抢")) {
     if (auto out = Plan(s, sub, c); !out.empty()) return out;
   }
   if (has.Any("读学考转级班校")) {

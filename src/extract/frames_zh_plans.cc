@@ -19,7 +19,11 @@ std::vector<Statement> Plan(SV s, const Subject& sub, const ClauseView& c) {
   const bool event_first = s.starts_with("婚礼") || s.starts_with("考试") ||
                            s.starts_with("面试") || s.starts_with("手术") ||
                            s.starts_with("婚期") || s.starts_with("答辩");
-  if (!AboutUser(sub) && !event_first) return {};
+  // a booking said with no subject is the speaker's ("订好了去东京的机票")
+  const bool booking =
+      sub.who != Who::kPerson && (Has(s, "订好了") || Has(s, "定好了") || Has(s, "订了") ||
+                                  Has(s, "买好了") || Has(s, "抢到了"));
+  if (!AboutUser(sub) && !event_first && !booking) return {};
   // "下个月要搬去深圳", "我们下个月要搬进新房子": a move ahead is a plan, not the home
   for (SV move : {"搬去", "搬到", "搬进", "搬回"}) {
     size_t k = s.find(move);
@@ -31,6 +35,26 @@ std::vector<Statement> Plan(SV s, const Subject& sub, const ClauseView& c) {
     size_t b = k + move.size();
     std::string place = TrimValue(s.substr(b, ValueEnd(s, b) - b));
     Statement st = Make(Kind::kPlan, place, "move", 0.8);
+    st.type = MemoryType::kGoal;
+    return {st};
+  }
+  // "订好了4月去东京的机票", "八月去喀纳斯的行程订好了": something booked for a trip is a plan
+  for (SV booked : {"订好了", "定好了", "订了", "买好了", "抢到了"}) {
+    if (!Has(s, booked)) continue;
+    bool trip = false;
+    for (SV t : {"机票", "酒店", "行程", "门票", "车票", "火车票", "高铁", "民宿", "船票"}) {
+      trip = trip || Has(s, t);
+    }
+    if (!trip) break;
+    std::string place;
+    if (const size_t k = s.find("去"); k != SV::npos) {
+      const size_t b = k + std::string_view("去").size();
+      place = TrimValue(s.substr(b, ValueEnd(s, b) - b));
+      if (const size_t de = place.find("的"); de != std::string::npos) place.resize(de);
+    }
+    Statement st =
+        Make(Kind::kPlan, place.empty() ? "行程" : place, place.empty() ? "行程" : place, 0.8);
+    if (place.empty()) st.entities.clear();
     st.type = MemoryType::kGoal;
     return {st};
   }

@@ -731,6 +731,21 @@ class RuleExtractor final : public Extractor {
         !extract::IsPassingMood(extract::LowerAscii(view.text), zh)) {
       return;  // "I love it" with nothing before it: the kept turn holds it
     }
+    // "打算明年考研 目标复旦 新闻传播", "我们打算明年十月办婚礼 地点定在三亚": a clause with no
+    // subject of its own right after a plan of this message says more of the plan (where, which,
+    // when), not a fact of its own
+    if (out->size() > ts->turn_first && !correction && first.text.empty() &&
+        statements.size() == 1 &&
+        (statements.front().kind == Kind::kGeneric || statements.front().kind == Kind::kEvent) &&
+        (out->back().type == MemoryType::kGoal || out->back().slot.starts_with("user/plan")) &&
+        view.reporter.empty()) {
+      std::string more = content;
+      if (zh && more.starts_with("用户")) more.erase(0, std::string_view("用户").size());
+      if (!zh && more.starts_with("User ")) more.erase(0, 5);
+      AppendDetail(std::move(more), zh, &out->back());
+      for (const std::string& e : view.ends) out->back().ends.push_back(e);
+      return;
+    }
     const bool consequent = ts->after_condition;  // "If I can't hit it, we revert to …"
     ts->after_condition = false;
     if (statements.size() == 1 &&

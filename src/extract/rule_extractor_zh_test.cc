@@ -461,6 +461,20 @@ TEST(RuleExtractorZhTest, EndingsSaidAfterWhatEnded) {
   EXPECT_NE(keto.content.find("生酮"), std::string::npos);
 }
 
+// A clause with no subject right after a plan says more of the plan; a trip booked is a plan.
+TEST(RuleExtractorZhTest, WhatFollowsAPlanIsThePlansAndABookingIsAPlan) {
+  const Candidate exam = One("打算明年考研 目标复旦 新闻传播");
+  EXPECT_EQ(exam.slot, "user/plan:考研");
+  EXPECT_NE(exam.content.find("复旦"), std::string::npos) << exam.content;
+  EXPECT_EQ(Extract("明年想挑战一次铁人三项 我游泳还不太行").size(), 2u);  // a subject of its own
+  const Candidate tokyo = One("订好了4月去东京的机票 4号到12号");
+  EXPECT_EQ(tokyo.type, MemoryType::kGoal);
+  EXPECT_EQ(tokyo.slot, "user/plan:东京");
+  EXPECT_NE(tokyo.content.find("12号"), std::string::npos) << tokyo.content;
+  EXPECT_EQ(One("八月去喀纳斯的行程订好了").slot, "user/plan:喀纳斯");
+  EXPECT_NE(One("我妈订好了去三亚的机票").slot, "user/plan:三亚");  // someone else's
+}
+
 TEST(RuleExtractorZhTest, AssistantTurnsAreIgnored) {
   EXPECT_TRUE(Extract("我住在北京。", "assistant").empty());
 }
