@@ -551,8 +551,22 @@ class RuleExtractor final : public Extractor {
     std::string own = clause;  // the clause without a subject the splitter carried over
     if (piece.inherited && zh && own.starts_with("我")) own.erase(0, 3);
     if (piece.inherited && !zh && own.starts_with("I ")) own.erase(0, 2);
-    const extract::SubjectInfo first =
+    extract::SubjectInfo first =
         zh ? extract::ChineseSubject(clause) : extract::EnglishSubject(clause);
+    if (zh && first.text.empty() && !first.implicit) {
+      // "三天前捡了只流浪猫", "三个月前开始学钢琴": a time said first, then a verb with no
+      // subject: the speaker's, as without the time
+      std::string timeless_storage;
+      const ClauseInput timeless = WithoutTime(clause, zh, ts->said, &timeless_storage);
+      // (the time first: what is left ends the clause; not a pet doing something: "三天前猫…")
+      if (timeless.has_time && timeless.text != clause && clause.ends_with(timeless.text)) {
+        const extract::SubjectInfo after_time = extract::ChineseSubject(timeless.text);
+        const std::string_view rest = timeless.text;
+        const bool pet = extract::NamesPet(rest.substr(0, CodepointLength(rest, 0)), true) ||
+                         extract::NamesPet(rest.substr(0, 6), true);
+        if (after_time.text.empty() && !pet) first.implicit = true;
+      }
+    }
     if (zh && (first.text.empty() || piece.inherited) && !correction &&
         out->size() > ts->turn_first && out->back().slot.starts_with("user/pet:")) {
       // "我家狗叫可乐，五岁了": with no subject of its own, a clause after a statement about a
@@ -1198,9 +1212,21 @@ class RuleExtractor final : public Extractor {
     const bool another = lead->another;  // "一只叫可乐，一只叫雪碧": a second pet
     if (zh) {
       if (name.empty() || name.size() > 15) return false;
-    } else if (name.empty() || ContainsText(name, ' ') ||
-               !std::isupper(static_cast<unsigned char>(name[0]))) {
-      return false;
+    } else {
+      // "her name's clementine and she hates everyone": the name is the word before the
+      // conjunction (what follows stays in the kept turn)
+      if (const size_t sp = name.find(' '); sp != std::string::npos) {
+        const std::string tail = extract::LowerAscii(name.substr(sp + 1));
+        if (tail.starts_with("and ") || tail.starts_with("but ") || tail.starts_with("who ")) {
+          name.resize(sp);
+        }
+      }
+      // "named her pepper": a name however it is typed, one word, no function word
+      extract::en::Tok tok;
+      tok.text = name;
+      tok.low = extract::LowerAscii(name);
+      if (name.empty() || ContainsText(name, ' ') || !extract::en::IsNameAfterNaming(tok))
+        return false;
     }
     Candidate& last = out->back();
     if (another && last.slot.starts_with("user/pet")) {

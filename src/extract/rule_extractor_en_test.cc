@@ -446,6 +446,10 @@ TEST(RuleExtractorEnTest, Corrections) {
   EXPECT_EQ(One("my dog's name is pretzel haha").slot, "user/pet:pretzel");
   EXPECT_EQ(One("i have a dog named pretzel").slot, "user/pet:pretzel");
   EXPECT_EQ(One("i have a dog named after a cheese").slot, "user/pet:dog");
+  // a name given in the clause after, however it is typed
+  EXPECT_EQ(One("we adopted a rescue bunny, her name's clementine and she hates everyone").slot,
+            "user/pet:clementine");
+  EXPECT_EQ(One("adopted a rescue cat last friday!! named her pepper").slot, "user/pet:pepper");
   // an attribute of the speaker's with its value said first; an apology to the assistant says
   // nothing; a quantifier is a subject of its own
   EXPECT_EQ(One("portuguese is my first language btw so sorry if my english is weird").content,

@@ -475,6 +475,24 @@ TEST(RuleExtractorZhTest, WhatFollowsAPlanIsThePlansAndABookingIsAPlan) {
   EXPECT_NE(One("我妈订好了去三亚的机票").slot, "user/plan:三亚");  // someone else's
 }
 
+// A relative time said first, then a verb with no subject, is the speaker's and dates it; "冷不冷"
+// and "先A还是先B" ask.
+TEST(RuleExtractorZhTest, ATimeFirstThenAVerbIsTheSpeakersAndAskingFormsAsk) {
+  const Candidate stray = One("三天前捡了只流浪猫 取名叫煤球");
+  EXPECT_NE(stray.content.find("煤球"), std::string::npos) << stray.content;
+  ASSERT_TRUE(stray.valid_from.has_value());
+  const Candidate keys = One("两周前拿到了新房钥匙 先刷墙还是先铺地板");
+  EXPECT_NE(keys.content.find("钥匙"), std::string::npos);
+  EXPECT_EQ(keys.content.find("刷墙"), std::string::npos) << keys.content;
+  EXPECT_EQ(One("三天后飞乌鲁木齐出差 那边现在冷不冷").content.find("冷不冷"), std::string::npos);
+  EXPECT_TRUE(Extract("三天前猫从窗户跑出去了").empty() ||
+              One("三天前猫从窗户跑出去了").content.find("用户猫") == std::string::npos);
+  EXPECT_TRUE(extract::IsQuestionZh("那边现在冷不冷"));
+  EXPECT_TRUE(extract::IsQuestionZh("先刷墙还是先铺地板"));
+  EXPECT_FALSE(extract::IsQuestionZh("我还是喜欢猫"));
+  EXPECT_FALSE(extract::IsQuestionZh("不不不"));
+}
+
 TEST(RuleExtractorZhTest, AssistantTurnsAreIgnored) {
   EXPECT_TRUE(Extract("我住在北京。", "assistant").empty());
 }

@@ -220,6 +220,22 @@ bool IsQuestionZh(std::string_view s) {
        {"如何", "何时", "怎样", "多久", "好不好", "行不行", "可不可以", "对不对"}) {
     if (ContainsText(s, q)) return true;
   }
+  // "冷不冷", "贵不贵", "去不去": a word, 不, the same word asks (not "一点不冷", "不不不")
+  for (size_t k = s.find("不"); k != std::string_view::npos; k = s.find("不", k + 3)) {
+    if (k < 3 || k + 6 > s.size()) continue;
+    const std::string_view before = s.substr(k - 3, 3), after = s.substr(k + 3, 3);
+    if (before == after && before != "不" && static_cast<unsigned char>(before[0]) >= 0xE0) {
+      return true;
+    }
+  }
+  // "先刷墙还是先铺地板": one or the other, asked
+  if (const size_t k = s.find("还是"); k != std::string_view::npos && k > 0) {
+    const std::string_view after = s.substr(k + 6);
+    if ((s.starts_with("先") && after.starts_with("先")) || after.ends_with("好") ||
+        after.ends_with("呢") || after.ends_with("比较好")) {
+      return true;
+    }
+  }
   // the spoken question words: "有啥技巧", "从哪开始练", "咋办"; not "没啥", "啥都吃", "哪都行",
   // "哪怕" (a statement that says any or none)
   for (std::string_view q : {"啥", "咋", "哪"}) {
