@@ -158,6 +158,14 @@ bool SwitchesWithin(std::string_view text, std::string_view attribute, bool zh) 
   return Says(zh ? std::string(text) : SpacedWords(text), lists.switch_cue, zh);
 }
 
+bool SaysAttribute(std::string_view text, std::string_view attribute, bool zh) {
+  const std::string t = zh ? std::string(text) : SpacedWords(text);
+  for (const auto& [name, words] : ListsFor(zh).attributes) {
+    if (name == attribute && Says(t, words, zh)) return true;
+  }
+  return false;
+}
+
 bool HasChangeCue(std::string_view text, bool zh) {
   return Says(zh ? std::string(text) : SpacedWords(text), ListsFor(zh).cue, zh);
 }

@@ -29,6 +29,9 @@ bool IsKnownCity(std::string_view phrase, bool zh);
 // "现在", "不再", …), whatever it is about.
 bool HasChangeCue(std::string_view text, bool zh);
 
+// The text uses the words of `attribute` in changes.tsv ("transfer", "campus", "转学" for school).
+bool SaysAttribute(std::string_view text, std::string_view attribute, bool zh);
+
 // The text says a value of `attribute` ("language", "medication", …: `switch_families` of
 // changes.tsv) was taken up in place of the one before ("switched to Spanish", "改学西班牙语了",
 // "换成了…"): the attribute's other values stop holding, though it can hold several at once.

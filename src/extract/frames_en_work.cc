@@ -165,6 +165,44 @@ bool IsSchoolSpan(const Toks& t, size_t b, size_t e) {
 }
 
 std::vector<Statement> School(const Toks& t, const Subject& s) {
+  // "junior at ohio state", "2nd year nursing student at napier", "im a phd student at ucl": a
+  // year of study (or "student") and "at": what follows is the school, however it is typed
+  static const WordSet kYears = {"freshman",  "sophomore",     "junior",   "senior", "student",
+                                 "undergrad", "undergraduate", "postgrad", "phd",    "fresher"};
+  static const WordSet kNotUser = {"he", "she", "they", "it",  "his",  "her", "their",
+                                   "my", "our", "your", "you", "this", "that"};
+  const bool speaker =
+      s.who == Who::kUser || s.who == Who::kUserThing || s.who == Who::kNobody ||
+      (s.who == Who::kOther && !t.empty() && !kNotUser.contains(t[0].low) && !IsCapitalized(t[0]));
+  for (size_t i = 0; i + 2 < t.size() && (speaker || s.who == Who::kPerson); ++i) {
+    if (!kYears.contains(t[i].low)) continue;
+    size_t at = i + 1;
+    bool job = false;  // "senior engineer at google" is a job
+    while (at < t.size() && at < i + 4 && t[at].low != "at" && t[at].low != ",") {
+      job = job || (Occupations().contains(t[at].low) && !kYears.contains(t[at].low));
+      ++at;
+    }
+    if (job || at >= t.size() || t[at].low != "at") continue;
+    size_t b = at + 1;
+    if (Is(t, b, "the")) ++b;
+    size_t e = b;
+    while (e < t.size() && e < b + 4 && t[e].low != "," && !Boundaries().contains(t[e].low)) ++e;
+    static const WordSet kWorkplaces = {"firm",       "company", "agency", "office",   "startup",
+                                        "store",      "shop",    "bank",   "hospital", "clinic",
+                                        "restaurant", "studio",  "work",   "job"};
+    bool workplace = false;
+    for (size_t k = b; k < e; ++k) workplace = workplace || kWorkplaces.contains(t[k].low);
+    if (e == b || workplace) continue;
+    Statement st = Make(Kind::kSchool, Words(t, b, e), "", 0.85);
+    if (s.who == Who::kPerson) {
+      ForPerson(s, &st, "school");
+    } else if (s.who != Who::kUser && s.who != Who::kUserThing) {
+      // said with no subject: the speaker is one ("User is a junior at Ohio State")
+      const bool article = Is(t, 0, "a") || Is(t, 0, "an");
+      st.content = std::string("User is ") + (article ? "" : "a ") + Words(t, 0, e);
+    }
+    return {st};
+  }
   if (s.who == Who::kOther) return {};
   static const WordSet kLead = {"at", "to", "into", "attend", "attending", "attends"};
   for (size_t i = 0; i + 1 < t.size(); ++i) {

@@ -232,7 +232,8 @@ class RuleExtractor final : public Extractor {
   // What the clauses of one turn share.
   struct TurnState {
     MessageState message;
-    size_t turn_first = 0;  // index in `out` of this turn's first candidate
+    bool school_talk = false;  // ClauseView::school_talk
+    size_t turn_first = 0;     // index in `out` of this turn's first candidate
     bool zh = false;
     TimestampMs said = 0;
     size_t index = 0;
@@ -323,6 +324,7 @@ class RuleExtractor final : public Extractor {
     TurnState ts;
     ts.zh = lang == Language::kChinese;
     ts.said = turn.at;
+    ts.school_talk = extract::SaysAttribute(turn.content, "school", ts.zh);
     ts.critical_cue = extract::CriticalCue(extract::LowerAscii(text));
     ts.index = index;
     ts.turn_first = out->size();
@@ -516,6 +518,7 @@ class RuleExtractor final : public Extractor {
     view.zh = zh;
     view.correction = correction;
     view.topic = ts->message.topic;
+    view.school_talk = ts->school_talk;
     if (auto reported =
             zh ? extract::ReportedSpeechZh(clause) : extract::ReportedSpeechEn(clause)) {
       view.reporter = reported->reporter;
@@ -1066,7 +1069,8 @@ class RuleExtractor final : public Extractor {
                           (st.subject.empty() &&
                            (zh || traits.first_person || extract::LeadsWithChange(view.text, zh)));
     if (view.reporter.empty() && speakers && !view.time.future_time && !view.time.later_day) {
-      const std::string attribute = extract::ChangedAttribute(view.text, zh);
+      std::string attribute = extract::ChangedAttribute(view.text, zh);
+      if (attribute == "location" && view.school_talk) attribute = "school";
       if (!attribute.empty() && !traits.past && !traits.question &&
           (!traits.others || attribute == "partner") && !(!zh && PastHabit(view.text))) {
         st.subject = "user";

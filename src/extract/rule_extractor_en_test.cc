@@ -446,6 +446,17 @@ TEST(RuleExtractorEnTest, Corrections) {
   EXPECT_EQ(One("my dog's name is pretzel haha").slot, "user/pet:pretzel");
   EXPECT_EQ(One("i have a dog named pretzel").slot, "user/pet:pretzel");
   EXPECT_EQ(One("i have a dog named after a cheese").slot, "user/pet:dog");
+  // a year of study and "at": the school, however it is typed; not a senior job
+  EXPECT_EQ(One("junior at Ohio State, econ major, pls send coffee").slot, "user/school");
+  EXPECT_EQ(One("junior at Ohio State, econ major, pls send coffee").content,
+            "User is a junior at Ohio State");
+  EXPECT_EQ(One("2nd year nursing student at napier, placements are brutal").slot, "user/school");
+  EXPECT_EQ(One("my son is a junior at lincoln high").slot, "son/school");
+  EXPECT_EQ(One("im a senior engineer at google").slot, "user/job");
+  EXPECT_TRUE(Extract("he's a senior at ucla").empty());
+  // a change said with a place, in a message about school, is of the school
+  EXPECT_EQ(One("first week at michigan done, the transfer was 100% worth it").slot, "user/school");
+  EXPECT_EQ(One("officially in denver now").slot, "user/location");
   // a name given in the clause after, however it is typed
   EXPECT_EQ(One("we adopted a rescue bunny, her name's clementine and she hates everyone").slot,
             "user/pet:clementine");
