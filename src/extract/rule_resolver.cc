@@ -755,6 +755,12 @@ class RuleResolver final : public ConflictResolver {
         }
       }
       if (candidate.exclusive) {
+        // "换了台小米15 华为那台电池实在撑不住了": what the same message says next of the slot
+        // (the old one, a detail) replaces nothing it said, unless it says a change itself
+        if (neighbours[i].this_message && !candidate.correction && candidate.ends.empty() &&
+            !extract::HasChangeCue(candidate.content, HasHan(candidate.content))) {
+          continue;
+        }
         return Result_(WriteDecision::kSupersede, t,
                        "exclusive slot " + slot + ": new value replaces \"" + item.content + "\"");
       }

@@ -372,5 +372,20 @@ TEST(RuleResolverTest, ARestatementNamingTheValueOfItsFamilyOrAFavouriteSaysItAg
   EXPECT_NE(Decide(Cand("用户最近也在听陈粒的新歌"), {fav}).decision, WriteDecision::kNoop);
 }
 
+// What the same message says next of an exclusive slot ("换了台小米15 华为那台电池实在撑不住了")
+// replaces nothing it said, unless it is a correction or says a change itself.
+TEST(RuleResolverTest, TheSameMessageDoesNotReplaceWhatItJustSaid) {
+  Neighbour xiaomi = Near("用户换了台小米15", 0.5, true);
+  xiaomi.item.slot = "user/device:phone";
+  xiaomi.this_message = true;
+  Candidate huawei = Cand("用户华为那台电池实在撑不住了", "user/device:phone", true);
+  EXPECT_NE(Decide(huawei, {xiaomi}).decision, WriteDecision::kSupersede);
+  Candidate fixed = Cand("用户用的是小米14", "user/device:phone", true, /*correction=*/true);
+  EXPECT_EQ(Decide(fixed, {xiaomi}).decision, WriteDecision::kSupersede);
+  Neighbour stored = xiaomi;
+  stored.this_message = false;
+  EXPECT_EQ(Decide(huawei, {stored}).decision, WriteDecision::kSupersede);
+}
+
 }  // namespace
 }  // namespace engram
