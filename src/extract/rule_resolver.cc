@@ -755,9 +755,12 @@ class RuleResolver final : public ConflictResolver {
         }
       }
       if (candidate.exclusive) {
-        // "换了台小米15 华为那台电池实在撑不住了": what the same message says next of the slot
-        // (the old one, a detail) replaces nothing it said, unless it says a change itself
+        // "换了台小米15 华为那台电池实在撑不住了": after the message said the slot's new value as a
+        // change, what it says next of the slot (the old one, a detail) replaces nothing, unless
+        // it says a change itself
+        const bool zh_item = HasHan(item.content);
         if (neighbours[i].this_message && !candidate.correction && candidate.ends.empty() &&
+            extract::HasChangeCue(item.content, zh_item) &&
             !extract::HasChangeCue(candidate.content, HasHan(candidate.content))) {
           continue;
         }

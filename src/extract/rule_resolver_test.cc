@@ -372,8 +372,9 @@ TEST(RuleResolverTest, ARestatementNamingTheValueOfItsFamilyOrAFavouriteSaysItAg
   EXPECT_NE(Decide(Cand("用户最近也在听陈粒的新歌"), {fav}).decision, WriteDecision::kNoop);
 }
 
-// What the same message says next of an exclusive slot ("换了台小米15 华为那台电池实在撑不住了")
-// replaces nothing it said, unless it is a correction or says a change itself.
+// After the message said a slot's new value as a change, what it says next of the slot
+// ("换了台小米15 华为那台电池实在撑不住了") replaces nothing it said, unless it is a correction or
+// says a change itself; two plain statements of the slot: the later one holds.
 TEST(RuleResolverTest, TheSameMessageDoesNotReplaceWhatItJustSaid) {
   Neighbour xiaomi = Near("用户换了台小米15", 0.5, true);
   xiaomi.item.slot = "user/device:phone";
@@ -385,6 +386,10 @@ TEST(RuleResolverTest, TheSameMessageDoesNotReplaceWhatItJustSaid) {
   Neighbour stored = xiaomi;
   stored.this_message = false;
   EXPECT_EQ(Decide(huawei, {stored}).decision, WriteDecision::kSupersede);
+  Neighbour plain = Near("用户用小米15", 0.5, true);
+  plain.item.slot = "user/device:phone";
+  plain.this_message = true;
+  EXPECT_EQ(Decide(huawei, {plain}).decision, WriteDecision::kSupersede);
 }
 
 }  // namespace
