@@ -5,6 +5,7 @@
 #include <utility>
 #include <vector>
 
+#include "extract/changes.h"
 #include "extract/frames.h"
 #include "extract/frames_zh_internal.h"
 #include "extract/lexicon.h"
@@ -100,9 +101,11 @@ std::vector<Statement> Language(SV s, const Subject& sub) {
 
 bool LooksLikeJob(SV v) {
   static const std::vector<SV> kEnds = {
-      "师",   "员",   "医生", "护士", "老师",   "会计", "经理", "主管",   "总监", "设计",
-      "开发", "运营", "销售", "财务", "HR",     "hr",   "律师", "工程师", "产品", "分析",
-      "编辑", "记者", "顾问", "助理", "合伙人", "前端", "后端", "测试",   "客服", "主播"};
+      "师", "员", "医生", "护士", "老师", "会计", "经理", "主管", "总监", "设计", "开发", "运营",
+      "销售", "财务", "HR", "hr", "律师", "工程师", "产品", "分析", "编辑", "记者", "顾问", "助理",
+      "合伙人", "前端", "后端", "测试", "客服", "主播",
+      // a line of work said as its trade: "现在在做保险", "做电商的"
+      "保险", "电商", "外贸", "房产", "中介", "自媒体", "直播", "餐饮", "物流"};
   if (v.empty() || CountCodepoints(v) > 10) return false;
   for (SV e : kEnds) {
     if (v.ends_with(e)) return true;
@@ -112,7 +115,10 @@ bool LooksLikeJob(SV v) {
 
 std::vector<Statement> Work(SV s, const Subject& sub, MessageState* state) {
   // "在一家教育科技公司做产品经理", "在外企做HR": employer and job
-  if (size_t zai = s.find("在"); zai != SV::npos) {
+  size_t zai = s.find("在");
+  // "现在在一家外企做财务": the 在 of 现在 leads no employer; the next one may
+  if (zai != SV::npos && zai >= 3 && s.substr(zai - 3, 3) == "现") zai = s.find("在", zai + 3);
+  if (zai != SV::npos) {
     for (SV verb : {"做", "当", "任"}) {
       size_t k = s.find(verb, zai + 3);
       if (k == SV::npos || k == zai + 3) continue;
@@ -135,6 +141,33 @@ std::vector<Statement> Work(SV s, const Subject& sub, MessageState* state) {
       out.push_back(std::move(role));
       out.push_back(std::move(employer));
       return out;
+    }
+  }
+  // "在腾讯已经上了两周班了", "在阿里干了三年了": where the user works, by how long
+  if (size_t zai = s.find("在"); zai != SV::npos && (zai == 0 || AboutUser(sub))) {
+    for (SV verb : {"上了", "上班", "干了", "工作了", "待了"}) {
+      size_t k = s.find(verb, zai + 3);
+      if (k == SV::npos || k == zai + 3 || k - zai > 36) continue;
+      std::string org = TrimValue(s.substr(zai + 3, k - zai - 3));
+      for (SV adverb : {"已经", "都", "快", "也", "又"}) {
+        if (std::string_view(org).ends_with(adverb)) org.resize(org.size() - adverb.size());
+      }
+      const std::string_view rest = s.substr(k + verb.size());
+      // "上了两周班", "干了三年": a span of time, or 班 (not "在家待了一天", "在北京上了大学")
+      const bool work = verb == "上班" || Has(rest.substr(0, 18), "班") ||
+                        ((verb == "干了" || verb == "工作了") &&
+                         (Has(rest.substr(0, 12), "年") || Has(rest.substr(0, 12), "月") ||
+                          Has(rest.substr(0, 12), "周")));
+      if (!work || org.empty() || CountCodepoints(org) > 10 || IsSchoolName(org) ||
+          IsKnownCity(org, true) || LooksLikeJob(org)) {
+        continue;
+      }
+      bool place = false;
+      for (SV here : {"家", "这", "那", "公司", "单位", "老家", "国外", "外地"}) {
+        place = place || org == here || org.starts_with(here);
+      }
+      if (place || sub.who == Who::kPerson || !AboutUser(sub)) continue;
+      return {Make(Kind::kEmployer, org, "", 0.8)};
     }
   }
   // "现在在美团", "现在去了平安银行", "跳槽到字节" after a job change

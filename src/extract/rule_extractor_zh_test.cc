@@ -493,6 +493,21 @@ TEST(RuleExtractorZhTest, ATimeFirstThenAVerbIsTheSpeakersAndAskingFormsAsk) {
   EXPECT_FALSE(extract::IsQuestionZh("不不不"));
 }
 
+// Where the user works, said by how long ("在腾讯已经上了两周班了"), and a trade as the job
+// ("现在在做保险"); not a place or a school ("在家待了一天").
+TEST(RuleExtractorZhTest, AnEmployerByHowLongAndATradeAsTheJob) {
+  EXPECT_EQ(One("在腾讯已经上了两周班了").slot, "user/employer");
+  EXPECT_EQ(One("在腾讯已经上了两周班了").value, "腾讯");
+  EXPECT_EQ(One("在阿里干了三年了").slot, "user/employer");
+  EXPECT_EQ(One("在家待了一天").slot, "");
+  const auto trade = Extract("转行了 现在在做保险");
+  ASSERT_EQ(trade.size(), 1u);
+  EXPECT_EQ(trade[0].slot, "user/job");
+  const auto both = Extract("我现在在一家外企做财务");
+  ASSERT_EQ(both.size(), 2u);
+  EXPECT_EQ(both[1].slot, "user/employer");
+}
+
 TEST(RuleExtractorZhTest, AssistantTurnsAreIgnored) {
   EXPECT_TRUE(Extract("我住在北京。", "assistant").empty());
 }
