@@ -372,8 +372,13 @@ int OutdatedTwin(const Candidate& c, const std::vector<Neighbour>& neighbours) {
     const Neighbour& n = neighbours[i];
     const MemoryItem& item = n.item;
     // (what the same message says alongside it: "first week at Stripe! new job is great")
+    // (a stay said as an event is a state too: "User has been in Austin since 2019")
+    const bool stay = item.type == MemoryType::kEvent && location &&
+                      (ContainsText(NormalizeForMatching(item.content), "been in") ||
+                       ContainsText(NormalizeForMatching(item.content), "been here") ||
+                       ContainsText(item.content, "待了") || ContainsText(item.content, "住了"));
     if (n.same_slot || n.this_message || item.status != ItemStatus::kActive ||
-        (item.type != MemoryType::kFact && item.type != MemoryType::kPreference) ||
+        (item.type != MemoryType::kFact && item.type != MemoryType::kPreference && !stay) ||
         Negative(item.content)) {
       continue;
     }
@@ -381,10 +386,14 @@ int OutdatedTwin(const Candidate& c, const std::vector<Neighbour>& neighbours) {
     if (traits.past || traits.question) continue;
     bool outdated = false;
     if (item.slot.empty()) {
-      // the user's own statement, in the template's words: "User lives …", "用户在…"
+      // the user's own statement, in the template's words: "User lives …", "用户在…", or one
+      // that speaks of the user inside ("Chicago winters are brutal, the user has been here 6
+      // years")
+      const std::string low = NormalizeForMatching(item.content);
       const bool users =
           zh ? item.content.starts_with("用户") && !item.content.starts_with("用户的")
-             : item.content.starts_with("User ");
+             : item.content.starts_with("User ") ||
+                   (location && ContainsText(" " + low + " ", " the user "));
       outdated = location && users && !traits.others &&
                  ((traits.topics & topic) || !extract::CityIn(item.content, zh).empty());
     } else {

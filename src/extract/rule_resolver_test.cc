@@ -392,5 +392,22 @@ TEST(RuleResolverTest, TheSameMessageDoesNotReplaceWhatItJustSaid) {
   EXPECT_EQ(Decide(huawei, {plain}).decision, WriteDecision::kSupersede);
 }
 
+// A move outdates a stay said as an event ("User has been in Austin since 2019") and a
+// statement that speaks of the user inside it; not a stay of someone else's.
+TEST(RuleResolverTest, AMoveOutdatesAStaySaidAsAnEvent) {
+  Candidate moved = Cand("User is officially a Portland resident now", "user/location", true);
+  Neighbour stay = Near("User has been in Austin since 2019", 0.2, false);
+  stay.item.type = MemoryType::kEvent;
+  EXPECT_EQ(Decide(moved, {stay}).decision, WriteDecision::kSupersede);
+  Neighbour inside = Near("Chicago winters are brutal, the user has been here 6 years", 0.2, false);
+  EXPECT_EQ(Decide(moved, {inside}).decision, WriteDecision::kSupersede);
+  Neighbour trip = Near("User went to Austin for a conference", 0.2, false);
+  trip.item.type = MemoryType::kEvent;
+  EXPECT_NE(Decide(moved, {trip}).decision, WriteDecision::kSupersede);
+  Neighbour mom = Near("User's mom has been in Austin since 2019", 0.2, false);
+  mom.item.type = MemoryType::kEvent;
+  EXPECT_NE(Decide(moved, {mom}).decision, WriteDecision::kSupersede);
+}
+
 }  // namespace
 }  // namespace engram
