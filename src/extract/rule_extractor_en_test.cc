@@ -446,6 +446,9 @@ TEST(RuleExtractorEnTest, Corrections) {
   EXPECT_EQ(One("my dog's name is pretzel haha").slot, "user/pet:pretzel");
   EXPECT_EQ(One("i have a dog named pretzel").slot, "user/pet:pretzel");
   EXPECT_EQ(One("i have a dog named after a cheese").slot, "user/pet:dog");
+  // a known place says something however it is typed
+  EXPECT_EQ(One("been in phoenix since 2017, the summers never get easier").content,
+            "User has been in phoenix since 2017");
   // a year of study and "at": the school, however it is typed; not a senior job
   EXPECT_EQ(One("junior at Ohio State, econ major, pls send coffee").slot, "user/school");
   EXPECT_EQ(One("junior at Ohio State, econ major, pls send coffee").content,

@@ -6,6 +6,7 @@
 #include <string>
 #include <vector>
 
+#include "extract/changes.h"
 #include "extract/clauses.h"
 #include "extract/english_words.h"
 #include "extract/lexicon.h"
@@ -130,8 +131,9 @@ bool IsWeakStatement(const std::string& clause) {
   bool capital = false;
   auto flush = [&] {
     if (!w.empty() && std::find(kCommon.begin(), kCommon.end(), w) == kCommon.end()) {
-      // a name past the first word says something by itself: "I'm a Googler"
-      content += capital && words > 0 ? 2 : 1;
+      // a name past the first word says something by itself: "I'm a Googler"; so does a known
+      // place however it is typed ("been in phoenix since 2017")
+      content += (capital && words > 0) || IsKnownCity(w, false) ? 2 : 1;
     }
     if (!w.empty()) ++words;
     w.clear();
