@@ -289,7 +289,7 @@ export interface Explain {
   /** The factor retention scaled the score by: 1 − retention weight × (1 − retention) */
   retention_factor?: number;
   /**
-   * Present when a newer memory of the user on the same changeable topic outranks this one (newest evidence wins): that memory's id
+   * Present when a newer memory of the user on the same changeable topic outranks this one (newest evidence wins), or when this is a kept turn every memory of which was replaced: that memory's id
    */
   demoted_by?: string;
   /** Why it was demoted, e.g. "newer on work" */
