@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cctype>
+#include <unordered_set>
 #include <utility>
 #include <vector>
 
@@ -144,9 +145,14 @@ std::string CityIn(std::string_view text, bool zh) {
 }
 
 bool IsKnownCity(std::string_view phrase, bool zh) {
+  if (phrase.empty()) return false;
+  // a hash set of the list, built once (called per word of a clause)
+  static const std::unordered_set<std::string> en(ListsFor(false).cities.begin(),
+                                                  ListsFor(false).cities.end());
+  static const std::unordered_set<std::string> zh_set(ListsFor(true).cities.begin(),
+                                                      ListsFor(true).cities.end());
   const std::string key = zh ? std::string(phrase) : SpacedWords(phrase);  // " tucson "
-  const std::vector<std::string>& cities = ListsFor(zh).cities;
-  return !phrase.empty() && std::find(cities.begin(), cities.end(), key) != cities.end();
+  return (zh ? zh_set : en).contains(key);
 }
 
 bool SwitchesWithin(std::string_view text, std::string_view attribute, bool zh) {

@@ -1312,12 +1312,30 @@ void EndedNamedFirstEn(const std::string& s, std::vector<std::string>* ends) {
   auto add = [&](std::string v) {
     if (!v.empty() && !IsIn(*ends, v)) ends->push_back(std::move(v));
   };
-  for (const std::string& verb : l.with_me) {
-    for (std::string_view pair : {" and i ", " & i "}) {
-      const size_t k = words.find(std::string(pair) + verb + " ");
+  // the phrases looked for, built once: " and i broke up ", " is off ", "'s totally off "…
+  static const auto phrases = [] {
+    const EndingLists& lists = EndingsFor(false);
+    std::pair<std::vector<std::string>, std::vector<std::string>> out;
+    for (const std::string& verb : lists.with_me) {
+      for (std::string_view pair : {" and i ", " & i "})
+        out.first.push_back(std::string(pair) + verb + " ");
+    }
+    for (const std::string& word : lists.is) {
+      for (std::string_view be : {" is ", "'s ", " s ", " is officially ", "'s officially ",
+                                  " is totally ", "'s totally "}) {
+        out.second.push_back(std::string(be) + word + " ");
+      }
+    }
+    return out;
+  }();
+  if (words.find(" i ") != std::string::npos) {
+    for (const std::string& phrase : phrases.first) {
+      const size_t k = words.find(phrase);
       if (k != std::string::npos) add(NamedBeforeEn(padded, low, k));
     }
-    if (const size_t k = words.find(" me and "); k != std::string::npos) {
+  }
+  if (const size_t k = words.find(" me and "); k != std::string::npos) {
+    for (const std::string& verb : l.with_me) {
       const size_t v = words.find(" " + verb + " ", k + 8);
       // "me and marco broke up": the name between, one or two words
       if (v != std::string::npos && v - (k + 8) <= 20 && v > k + 8) {
@@ -1326,10 +1344,10 @@ void EndedNamedFirstEn(const std::string& s, std::vector<std::string>* ends) {
       }
     }
   }
-  for (const std::string& word : l.is) {
-    for (std::string_view be : {" is ", "'s ", " s ", " is officially ", "'s officially ",
-                                " is totally ", "'s totally "}) {
-      const size_t k = words.find(std::string(be) + word + " ");
+  if (words.find(" is ") != std::string::npos || words.find("'s ") != std::string::npos ||
+      words.find(" s ") != std::string::npos) {
+    for (const std::string& phrase : phrases.second) {
+      const size_t k = words.find(phrase);
       if (k == std::string::npos || k == 0) continue;
       add(NamedBeforeEn(padded, low, k));
     }
