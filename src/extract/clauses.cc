@@ -133,7 +133,10 @@ bool IsValueFirstCorrection(std::string_view sentence, bool zh) {
     return !value.empty();
   }
   // "fabia not octavia lol, the small one": the same without the comma
-  if (ValueNotOld(sentence.substr(0, sentence.find(',')))) return true;
+  if (const std::string_view first = sentence.substr(0, sentence.find(','));
+      first.find(" not ") != std::string_view::npos && ValueNotOld(first)) {
+    return true;
+  }
   // "Lincoln High, not Roosevelt": a short value, then the one it is not
   const std::string low = LowerAscii(sentence);
   const size_t comma = low.find(", not ");
@@ -231,23 +234,20 @@ bool IsCorrection(std::string_view sentence, bool zh) {
         if (StartsWithWord(bare, m)) return true;
       }
     }
-    const std::string first(bare.substr(0, bare.find(',')));
-    const std::vector<std::string_view> words = [&] {
-      std::vector<std::string_view> w;
-      for (size_t i = 0; i < first.size();) {
-        const size_t e = std::min(first.find(' ', i), first.size());
-        if (e > i) w.push_back(std::string_view(first).substr(i, e - i));
-        i = e + 1;
-      }
-      return w;
-    }();
-    for (size_t k = 1; k < words.size() && k <= 3; ++k) {
-      std::string_view w = words[k];
+    // the second to fourth words of the first comma piece, without building any string
+    const std::string_view first = bare.substr(0, bare.find(','));
+    size_t i = first.find(' ');
+    for (int k = 1; i != std::string_view::npos && k <= 3; ++k) {
+      const size_t b = i + 1;
+      const size_t e = std::min(first.find(' ', b), first.size());
+      std::string_view w = first.substr(b, e - b);
       while (!w.empty() && std::ispunct(static_cast<unsigned char>(w.back()))) w.remove_suffix(1);
-      if (std::find(l.after_value.begin(), l.after_value.end(), w) != l.after_value.end() &&
+      if (!w.empty() &&
+          std::find(l.after_value.begin(), l.after_value.end(), w) != l.after_value.end() &&
           !StartsWithSubjectEn(first)) {
         return true;
       }
+      i = e < first.size() ? e : std::string_view::npos;
     }
   }
   for (std::string_view m : {"actually", "correction", "i meant", "sorry, i", "oops", "to correct",

@@ -26,9 +26,9 @@ struct ClauseView {
   bool correction = false;
   std::vector<std::string> ends;  // values the clause says stopped holding (TakeEnds*)
   std::string topic;  // a topic carried from an earlier clause of the message ("salary")
-  // The message speaks of school ("transfer", "classes", "转学"): a change it says with a place
-  // ("first week at michigan done") is of the school, not of where the user lives.
-  bool school_talk = false;
+  // The whole message: one that speaks of school ("transfer", "classes", "转学") says a change
+  // of the school with a place ("first week at michigan done"), not of where the user lives.
+  const std::string* message = nullptr;
 };
 
 // What the frames remember across the clauses of one message.

@@ -232,8 +232,8 @@ class RuleExtractor final : public Extractor {
   // What the clauses of one turn share.
   struct TurnState {
     MessageState message;
-    bool school_talk = false;  // ClauseView::school_talk
-    size_t turn_first = 0;     // index in `out` of this turn's first candidate
+    const std::string* message_text = nullptr;  // ClauseView::message
+    size_t turn_first = 0;                      // index in `out` of this turn's first candidate
     bool zh = false;
     TimestampMs said = 0;
     size_t index = 0;
@@ -324,7 +324,7 @@ class RuleExtractor final : public Extractor {
     TurnState ts;
     ts.zh = lang == Language::kChinese;
     ts.said = turn.at;
-    ts.school_talk = extract::SaysAttribute(turn.content, "school", ts.zh);
+    ts.message_text = &turn.content;
     ts.critical_cue = extract::CriticalCue(extract::LowerAscii(text));
     ts.index = index;
     ts.turn_first = out->size();
@@ -518,7 +518,7 @@ class RuleExtractor final : public Extractor {
     view.zh = zh;
     view.correction = correction;
     view.topic = ts->message.topic;
-    view.school_talk = ts->school_talk;
+    view.message = ts->message_text;
     if (auto reported =
             zh ? extract::ReportedSpeechZh(clause) : extract::ReportedSpeechEn(clause)) {
       view.reporter = reported->reporter;
@@ -1070,7 +1070,10 @@ class RuleExtractor final : public Extractor {
                            (zh || traits.first_person || extract::LeadsWithChange(view.text, zh)));
     if (view.reporter.empty() && speakers && !view.time.future_time && !view.time.later_day) {
       std::string attribute = extract::ChangedAttribute(view.text, zh);
-      if (attribute == "location" && view.school_talk) attribute = "school";
+      if (attribute == "location" && view.message &&
+          extract::SaysAttribute(*view.message, "school", zh)) {
+        attribute = "school";
+      }
       if (!attribute.empty() && !traits.past && !traits.question &&
           (!traits.others || attribute == "partner") && !(!zh && PastHabit(view.text))) {
         st.subject = "user";
