@@ -17,23 +17,33 @@ Seen from outside, two figures, each a distribution over every request (or chunk
   reading it.
 Times are CLOCK_REALTIME nanoseconds, comparable across the processes of one machine.
 
-The fake upstream runs in its own process (asyncio, raw sockets). The server gets `--users`
-users with `--memories` memories each first, so every request searches a real scope.
+The fake upstream runs in its own process. The server gets `--users` users with `--memories`
+memories each first, so every request searches a real scope.
+
+--harness cpp|python: who plays the fake upstream and the client. cpp (the default) runs
+engram_proxy_load (bench/proxy_load.cc, built beside ENGRAM: `ninja -C build engram_proxy_load`),
+the upstream as one process and each phase's client as another, one epoll loop each. python
+runs the asyncio upstream and client below. On a 2-core machine the Python pair took most of a
+core from the server and their event loops' scheduling noise (a chunk stamped, then written
+later; a read timed after other coroutines ran) dominated the tail figures; the C++ pair stamps
+its times right at the write() and read() calls. The cpp client also reports "chunk_ms_over",
+the share of chunks over 1, 5 and 10 ms.
 
 --stagger: each stream starts at a random moment within one chunk gap, as independent
 conversations do; without it all streams start together and their chunks arrive in lockstep,
 200 at a time every gap (the worst case for the server's per-chunk wait).
 
---pin: the server on CPU 0, this script's client and fake upstream on the other CPUs, so the
-figures of the server's share are not those of two Python processes taking its cores (on a
-2-core machine each side gets one core).
+--pin: the server on CPU 0, the client and fake upstream on the other CPUs, so the figures of
+the server's share are not those of the harness taking its cores (on a 2-core machine each side
+gets one core).
 
 --nice N: the client and the fake upstream run at niceness N, the server at its own. They
 share the server's cores here; in use they are other machines. With N = 0 a chunk's wait in
 the server includes the moments both cores run harness code.
 
 Usage: scripts/proxy_bench.py ENGRAM [--streams 200] [--requests 5] [--chunks 20]
-                              [--gap-ms 50] [--pin] [--stagger] [--nice N] [--out FILE.json]
+                              [--gap-ms 50] [--pin] [--stagger] [--nice N]
+                              [--harness cpp|python] [--out FILE.json]
 """
 
 import argparse
@@ -175,6 +185,44 @@ def summary(pre, per_chunk, errors):
                          "max": pct(per_chunk, 1.0)}}
 
 
+# ---- the C++ harness (bench/proxy_load.cc) -----------------------------------------------
+
+def proxy_load_binary(engram):
+    path = os.path.join(os.path.dirname(os.path.abspath(engram)), "engram_proxy_load")
+    if not os.access(path, os.X_OK):
+        sys.exit("%s not found: build it with `ninja -C build engram_proxy_load` (or run with "
+                 "--harness python)" % path)
+    return path
+
+
+def start_cpp_upstream(binary, chunks, gap_ms, nice):
+    """The fake upstream at niceness `nice` (it inherits this process's CPU affinity); its
+    port is the first line it prints."""
+    proc = subprocess.Popen([binary, "upstream", "--chunks", str(chunks), "--gap-ms", str(gap_ms)],
+                            stdout=subprocess.PIPE, preexec_fn=lambda: os.nice(nice))
+    line = proc.stdout.readline()
+    if not line:
+        sys.exit("engram_proxy_load upstream did not start")
+    return proc, int(line)
+
+
+def run_cpp_client(binary, port, args):
+    """One phase's client, at niceness --nice: (its summary, the CPU seconds it used). The CPU
+    time is the child's own rusage from wait4, read as it is reaped."""
+    cmd = [binary, "client", "--port", str(port), "--streams", str(args.streams),
+           "--requests", str(args.requests), "--users", str(args.users),
+           "--stagger-ms", str(args.gap_ms if args.stagger else 0), "--key", "bench",
+           "--seed", "11"]
+    proc = subprocess.Popen(cmd, stdout=subprocess.PIPE, preexec_fn=lambda: os.nice(args.nice))
+    out = proc.stdout.read()
+    proc.stdout.close()
+    _, status, usage = os.wait4(proc.pid, 0)
+    proc.returncode = os.waitstatus_to_exitcode(status)  # reaped here, not by Popen
+    if proc.returncode != 0 or not out.strip():
+        sys.exit("engram_proxy_load client failed (exit %d)" % proc.returncode)
+    return json.loads(out.decode().strip().splitlines()[-1]), usage.ru_utime + usage.ru_stime
+
+
 # ---- the server ---------------------------------------------------------------------------
 
 def phase_buckets(url):
@@ -264,8 +312,12 @@ def main():
     ap.add_argument("--nice", type=int, default=0,
                     help="run the client and the fake upstream at this niceness (the server "
                          "keeps its own), as if they were on other machines")
+    ap.add_argument("--harness", choices=["cpp", "python"], default="cpp",
+                    help="the fake upstream and the client: engram_proxy_load (C++, beside "
+                         "ENGRAM) or asyncio in this script")
     ap.add_argument("--out")
     args = ap.parse_args()
+    loader = proxy_load_binary(args.engram) if args.harness == "cpp" else None
     server_cpus = None
     if args.pin:
         cpus = sorted(os.sched_getaffinity(0))
@@ -274,18 +326,23 @@ def main():
         server_cpus = {cpus[0]}
         os.sched_setaffinity(0, set(cpus[1:]))  # the upstream process inherits it
 
-    ports = multiprocessing.Queue()
-    upstream = multiprocessing.Process(target=run_upstream,
-                                       args=(ports, args.chunks, args.gap_ms / 1000, args.nice),
-                                       daemon=True)
-    upstream.start()
-    upstream_port = ports.get(timeout=10)
+    if loader:
+        upstream, upstream_port = start_cpp_upstream(loader, args.chunks, args.gap_ms, args.nice)
+    else:
+        ports = multiprocessing.Queue()
+        upstream = multiprocessing.Process(target=run_upstream,
+                                           args=(ports, args.chunks, args.gap_ms / 1000,
+                                                 args.nice),
+                                           daemon=True)
+        upstream.start()
+        upstream_port = ports.get(timeout=10)
     workdir = tempfile.mkdtemp(prefix="engram-proxy-bench-")
     proc, url = start_engram(os.path.abspath(args.engram), workdir, upstream_port, server_cpus)
     try:
         seed(url, args.users, args.memories)
         warm(url, args.users)
-        os.nice(args.nice)  # after the server started: it keeps the usual priority
+        if not loader:  # the cpp client gets its niceness on its own (os.nice is relative)
+            os.nice(args.nice)  # after the server started: it keeps the usual priority
         engram_port = int(url.rsplit(":", 1)[1])
         results = {}
         for name, port in [("direct", upstream_port), ("proxy", engram_port),
@@ -294,17 +351,24 @@ def main():
                 before = phase_buckets(url)
             print("%s: %d streams x %d requests x %d chunks ..." % (
                 name, args.streams, args.requests, args.chunks), file=sys.stderr, flush=True)
-            pids = {"server": proc.pid, "upstream": upstream.pid, "client": os.getpid()}
+            pids = {"server": proc.pid, "upstream": upstream.pid}
+            if not loader:
+                pids["client"] = os.getpid()
             cpu_before = {k: cpu_seconds(v) for k, v in pids.items()}
             wall_before = time.monotonic()
-            results[name] = summary(*asyncio.run(
-                run_clients(port, args.streams, args.requests, args.users,
-                            args.gap_ms / 1000 if args.stagger else 0)))
+            if loader:
+                results[name], client_cpu = run_cpp_client(loader, port, args)
+            else:
+                results[name] = summary(*asyncio.run(
+                    run_clients(port, args.streams, args.requests, args.users,
+                                args.gap_ms / 1000 if args.stagger else 0)))
             wall = time.monotonic() - wall_before
             # Each process's share of one core over the phase: what the harness itself takes
             # from the two cores it shares with the server.
-            results[name]["cpu_cores"] = {k: round((cpu_seconds(v) - cpu_before[k]) / wall, 3)
-                                          for k, v in pids.items()}
+            cpu = {k: cpu_seconds(v) - cpu_before[k] for k, v in pids.items()}
+            if loader:
+                cpu["client"] = client_cpu
+            results[name]["cpu_cores"] = {k: round(v / wall, 3) for k, v in cpu.items()}
             print("  " + json.dumps(results[name]), file=sys.stderr, flush=True)
             if name == "proxy":
                 results["server_ms"] = phase_quantiles(before, phase_buckets(url))
@@ -325,6 +389,8 @@ def main():
         proc.terminate()
         proc.wait()
         upstream.terminate()
+        if loader:
+            upstream.wait()
         shutil.rmtree(workdir, ignore_errors=True)
 
 
