@@ -271,11 +271,11 @@ def warm(url, users):
         list(pool.map(one, range(users)))
 
 
-def start_engram(engram, workdir, upstream_port, cpus=None):
+def start_engram(engram, workdir, upstream_port, cpus=None, extra=()):
     proc = subprocess.Popen(
         [engram, "--db", os.path.join(workdir, "bench.db"), "serve", "--port", "0",
          "--access-log", "", "--upstream-url", "http://127.0.0.1:%d/v1" % upstream_port,
-         "--max-connections-per-ip", "4096"],
+         "--max-connections-per-ip", "4096", *extra],
         stdout=subprocess.PIPE, stderr=open(os.path.join(workdir, "stderr.log"), "wb"),
         env={k: v for k, v in os.environ.items() if not k.startswith("ENGRAM_")},
         preexec_fn=(lambda: os.sched_setaffinity(0, cpus)) if cpus else None)
@@ -315,6 +315,9 @@ def main():
     ap.add_argument("--harness", choices=["cpp", "python"], default="cpp",
                     help="the fake upstream and the client: engram_proxy_load (C++, beside "
                          "ENGRAM) or asyncio in this script")
+    ap.add_argument("--serve-arg", action="append", default=[],
+                    help="one more argument for `engram serve` (repeat for several), e.g. "
+                         "--serve-arg=--http-edge --serve-arg=direct")
     ap.add_argument("--out")
     args = ap.parse_args()
     loader = proxy_load_binary(args.engram) if args.harness == "cpp" else None
@@ -337,7 +340,8 @@ def main():
         upstream.start()
         upstream_port = ports.get(timeout=10)
     workdir = tempfile.mkdtemp(prefix="engram-proxy-bench-")
-    proc, url = start_engram(os.path.abspath(args.engram), workdir, upstream_port, server_cpus)
+    proc, url = start_engram(os.path.abspath(args.engram), workdir, upstream_port, server_cpus,
+                             args.serve_arg)
     try:
         seed(url, args.users, args.memories)
         warm(url, args.users)
