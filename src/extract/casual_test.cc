@@ -237,6 +237,10 @@ TEST(CasualTest, ATypoCorrectionFindsTheWordSpelledAlmostAlike) {
   EXPECT_EQ(NearSpelling("User's boss is karen Whitfield", "whitford"), "Whitfield");
   EXPECT_EQ(NearSpelling("用户的领导叫王建国", "王建华"), "王建国");
   EXPECT_EQ(NearSpelling("User's boss is karen whitford", "whitford"), "");  // the same
+  // a two-character name: said after 叫, the surname kept, the given name's character changed
+  EXPECT_EQ(NearSpelling("用户的老公叫张伟", "张炜"), "张伟");
+  EXPECT_EQ(NearSpelling("用户的老公叫王伟", "张炜"), "");          // another surname
+  EXPECT_EQ(NearSpelling("用户的舅舅最近查出糖尿病", "舅舅"), "");  // not after 叫
   EXPECT_EQ(NearSpelling("User's boss is karen Smith", "whitford"), "");
   EXPECT_EQ(NearSpelling("User lives in Boston", "Bosnia"), "");  // half the letters changed
   EXPECT_EQ(NearSpelling("用户养了一只猫", "美短"), "");          // two characters: too short
@@ -267,6 +271,17 @@ TEST(CasualTest, ATypoCorrectionFindsTheWordSpelledAlmostAlike) {
   EXPECT_TRUE(IsCorrection("emmm其实是通州", true));
   EXPECT_TRUE(IsCorrection("是建设银行，我老说混", true));
   EXPECT_EQ(WithoutInterjections("ugh lol west village", false), "west village");
+}
+
+// "the 21st." ends a sentence: an ordinal's ending is no abbreviation ("St.", "Dr." are)
+TEST(CasualTest, AnOrdinalBeforeAFullStopEndsTheSentence) {
+  const std::vector<Sentence> s = SplitSentences("ugh 21st. dont tell anyone. we met at St. Marks");
+  ASSERT_EQ(s.size(), 3u);
+  EXPECT_EQ(s[0].text, "ugh 21st");
+  EXPECT_EQ(s[2].text, "we met at St. Marks");
+  EXPECT_TRUE(NamesSlipWord("lindquist. autocorrect again", false));
+  EXPECT_FALSE(NamesSlipWord("i love autocorrelation plots", false));  // a whole word only
+  EXPECT_TRUE(NamesSlipWord("输入法又抽风", true));
 }
 
 }  // namespace

@@ -19,6 +19,8 @@ namespace engram::extract {
 static bool IsAbbreviation(std::string_view text, size_t dot) {
   size_t b = dot;
   while (b > 0 && std::isalpha(static_cast<unsigned char>(text[b - 1]))) --b;
+  // "the 21st.", "on the 3rd.": an ordinal's ending, not "St." or "Dr."
+  if (b > 0 && std::isdigit(static_cast<unsigned char>(text[b - 1]))) return false;
   std::string w(text.substr(b, dot - b));
   for (char& ch : w) ch = static_cast<char>(std::tolower(static_cast<unsigned char>(ch)));
   return w == "mr" || w == "mrs" || w == "ms" || w == "dr" || w == "st" || w == "jr" || w == "sr" ||
@@ -106,14 +108,14 @@ std::string LowerAscii(std::string_view s) {
 bool IsValueFirstCorrection(std::string_view sentence, bool zh) {
   if (zh) {
     // "是美短，不是英短", "三只，不是两只": a short value with no subject, then the one it is not
+    // ("dbq，175，…": after an interjection)
+    sentence = WithoutInterjections(sentence, true);
     const size_t comma = sentence.find("，");
     if (comma == std::string_view::npos || comma > 18) return false;
-    // "王建华，打错字了": the value, then the slip named
+    // "王建华，打错字了", "张炜*，火字旁，输入法的锅": the value, then the slip named
     const std::string_view rest = sentence.substr(comma + 3);
     const std::string_view first = sentence.substr(0, comma);
-    const bool slip =
-        rest.size() <= 24 && (ContainsText(rest, "错") || ContainsText(rest, "口误") ||
-                              ContainsText(rest, "手滑") || ContainsText(rest, "搞混"));
+    const bool slip = rest.size() <= 36 && (ContainsText(rest, "错") || NamesSlipWord(rest, true));
     // "三只，忘了算上新来的小黑": a count, then the one it forgot
     static constexpr std::string_view kNumerals = "0123456789一二两三四五六七八九十";
     const bool count =
@@ -157,7 +159,7 @@ namespace {
 
 // data/lexicon/{en,zh}/corrections.tsv
 struct CorrectionLists {
-  std::vector<std::string> interjection, after_value, lead, anywhere;
+  std::vector<std::string> interjection, after_value, lead, anywhere, slip;
 };
 
 const CorrectionLists& CorrectionListsFor(bool zh) {
@@ -168,6 +170,7 @@ const CorrectionLists& CorrectionListsFor(bool zh) {
       if (key == "after_value") l.after_value = words;
       if (key == "lead") l.lead = words;
       if (key == "anywhere") l.anywhere = words;
+      if (key == "slip") l.slip = words;
     }
     // longest first: "emmmm" before "emm", "well technically" before "well"
     for (auto* v : {&l.interjection, &l.lead}) {
@@ -202,6 +205,24 @@ std::string_view WithoutInterjections(std::string_view s, bool zh) {
     }
   }
   return s;
+}
+
+bool NamesSlipWord(std::string_view sentence, bool zh) {
+  const std::string low = zh ? std::string(sentence) : LowerAscii(sentence);
+  for (const std::string& w : CorrectionListsFor(zh).slip) {
+    if (zh) {
+      if (ContainsText(low, w)) return true;
+      continue;
+    }
+    for (size_t k = low.find(w); k != std::string::npos; k = low.find(w, k + 1)) {
+      const size_t e = k + w.size();
+      if ((k == 0 || !std::isalpha(static_cast<unsigned char>(low[k - 1]))) &&
+          (e >= low.size() || !std::isalpha(static_cast<unsigned char>(low[e])))) {
+        return true;
+      }
+    }
+  }
+  return false;
 }
 
 bool IsCorrection(std::string_view sentence, bool zh) {
@@ -400,6 +421,22 @@ static std::string FirstWordLower(std::string_view s) {
   size_t e = b;
   while (e < s.size() && (std::isalpha(static_cast<unsigned char>(s[e])) || s[e] == '\'')) ++e;
   return LowerAscii(s.substr(b, e - b));
+}
+
+// What follows "if" makes the condition one on the listener or on the talk (asks.tsv
+// `if_listener`): "if ur looking at shoes", "if that matters".
+static bool IfListenerEn(std::string_view after_if) {
+  static const std::set<std::string> kWords = [] {
+    std::set<std::string> out;
+    for (const auto& [key, words] : LexiconEntries("en/asks.tsv")) {
+      if (key == "if_listener") out.insert(words.begin(), words.end());
+    }
+    return out;
+  }();
+  const size_t e = std::min(after_if.find(' '), after_if.size());
+  std::string first = LowerAscii(after_if.substr(0, e));
+  while (!first.empty() && std::ispunct(static_cast<unsigned char>(first.back()))) first.pop_back();
+  return kWords.contains(first);
 }
 
 // A state people say of themselves with no subject, with what it is of ("allergic to latex",
@@ -657,6 +694,17 @@ std::vector<Piece> SplitClausesEn(const std::string& sentence, bool question) {
       }
     }
     if (split) continue;
+    // "shoe size is 10 if ur looking at running shoes", "i'm vegan if that matters": a condition
+    // on the listener or on the talk ends the statement before it, which holds either way (a
+    // condition on the speaker, "i'd move if i got the job", keeps the whole hypothetical)
+    if (std::string_view(low).substr(i).starts_with(" if ") && !cur.empty() &&
+        ContainsText(cur, ' ') && IfListenerEn(std::string_view(low).substr(i + 4))) {
+      // (the condition itself says nothing of the user: it goes, up to the next comma; the kept
+      // turn has it)
+      const size_t comma = sentence.find(',', i);
+      i = comma == std::string::npos ? sentence.size() : comma;
+      continue;
+    }
     if (sentence[i] == ' ' && std::count(cur.begin(), cur.end(), ' ') >= 2 &&
         StartsInlineRequestEn(std::string_view(low).substr(i + 1))) {
       raw.push_back(cur);

@@ -34,6 +34,9 @@ std::vector<Piece> SplitClausesEn(const std::string& sentence, bool question = f
 
 // The sentence corrects something said before ("actually …", "sorry, I meant", "不对", "说错了").
 bool IsCorrection(std::string_view sentence, bool zh);
+// The sentence names a slip of typing or memory (corrections.tsv `slip`: "autocorrect",
+// "输入法", "记混"): after a value said alone, the value is a correction.
+bool NamesSlipWord(std::string_view sentence, bool zh);
 // `s` without the interjections that open it ("lol ", "ugh ", "emmm", "啊"):
 // data/lexicon/{en,zh}/corrections.tsv (English matched in any case).
 std::string_view WithoutInterjections(std::string_view s, bool zh);

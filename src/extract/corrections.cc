@@ -2,6 +2,8 @@
 
 #include <algorithm>
 #include <cctype>
+#include <cmath>
+#include <cstdlib>
 #include <vector>
 
 #include "extract/clauses.h"
@@ -70,7 +72,8 @@ std::optional<std::string> EnglishValue(std::string_view clause) {
   }
   s = Trim(s);
   // "97215 sorry fat fingers": a value, the marker, then talk of the slip
-  for (std::string_view m : {" sorry ", " oops ", " whoops ", " my bad ", " typo "}) {
+  for (std::string_view m :
+       {" sorry ", " oops ", " whoops ", " my bad ", " typo ", " actually ", " lol "}) {
     const size_t k = Lower(s).find(m);
     if (k != std::string::npos && k > 0 && std::count(s.begin(), s.begin() + k, ' ') <= 2) {
       s = Trim(std::string_view(s).substr(0, k));
@@ -137,7 +140,11 @@ std::optional<std::string> EnglishValue(std::string_view clause) {
 }
 
 std::optional<std::string> ChineseValue(std::string_view clause) {
-  std::string s(clause);
+  // "张炜*": the typist's mark for a fixed word
+  std::string s;
+  for (char c : clause) {
+    if (c != '*') s += c;
+  }
   static const std::vector<std::string_view> kLeads = {
       "哦不对", "啊不对", "不对",   "哦不是",     "啊不是",   "不是",   "说错了",   "哦不",
       "啊不",   "应该是", "我是说", "我的意思是", "我说的是", "是",     "哦",       "啊",
@@ -360,6 +367,53 @@ std::optional<std::string> SubjectValue(std::string_view clause, bool zh) {
   return std::nullopt;
 }
 
+namespace {
+
+// The numbers of `s` written in digits ("1,600", "3.5", "21st" → 21), with their byte spans.
+std::vector<std::pair<double, std::pair<size_t, size_t>>> DigitNumbers(std::string_view s) {
+  std::vector<std::pair<double, std::pair<size_t, size_t>>> out;
+  for (size_t i = 0; i < s.size();) {
+    if (!std::isdigit(static_cast<unsigned char>(s[i])) ||
+        (i > 0 && std::isalnum(static_cast<unsigned char>(s[i - 1])))) {
+      ++i;
+      continue;
+    }
+    size_t e = i;
+    std::string digits;
+    while (e < s.size()) {
+      const char c = s[e];
+      if (std::isdigit(static_cast<unsigned char>(c))) {
+        digits += c;
+      } else if ((c == ',' || c == '.') && e + 1 < s.size() &&
+                 std::isdigit(static_cast<unsigned char>(s[e + 1]))) {
+        if (c == '.') digits += c;
+      } else {
+        break;
+      }
+      ++e;
+    }
+    // ("3rd", "90kg": the word's letters are in its span, as NumberSpan reads it)
+    while (e < s.size() && std::isalnum(static_cast<unsigned char>(s[e]))) ++e;
+    out.push_back({std::strtod(digits.c_str(), nullptr), {i, e}});
+    i = e;
+  }
+  return out;
+}
+
+}  // namespace
+
+std::optional<double> NumberDistance(std::string_view content, std::string_view value) {
+  const auto fresh = DigitNumbers(value);
+  if (fresh.empty() || fresh.front().first <= 0) return std::nullopt;
+  std::optional<double> best;
+  for (const auto& [n, span] : DigitNumbers(content)) {
+    if (n <= 0) continue;
+    const double d = std::abs(std::log(n / fresh.front().first));
+    if (!best || d < *best) best = d;
+  }
+  return best;
+}
+
 bool HasSearchableShape(std::string_view value) {
   const std::string first = FirstWord(value);
   return HasDigit(first) || IsNumberWord(first) || IsWeekdayWord(first);
@@ -391,7 +445,10 @@ std::string NearSpelling(std::string_view content, std::string_view value) {
     // Chinese: a window of as many characters, one of them changed
     std::vector<size_t> vs, cs;
     for (size_t i = 0; i < v.size(); i += CodepointLength(v, i)) vs.push_back(i);
-    if (vs.size() < 3) return "";
+    // (a two-character name, "张炜" for "张伟": said as a name (after 叫), the surname the same,
+    // the given name's character changed; with another first character it is another name)
+    const bool two = vs.size() == 2;
+    if (vs.size() < 2) return "";
     for (size_t i = 0; i < content.size(); i += CodepointLength(content, i)) cs.push_back(i);
     cs.push_back(content.size());
     vs.push_back(v.size());
@@ -402,7 +459,10 @@ std::string NearSpelling(std::string_view content, std::string_view value) {
         changed += content.substr(cs[a + j], cs[a + j + 1] - cs[a + j]) !=
                    std::string_view(v).substr(vs[j], vs[j + 1] - vs[j]);
       }
-      if (changed == 1) return std::string(content.substr(cs[a], cs[a + k] - cs[a]));
+      if (changed == 1 && (!two || (content.substr(cs[a], cs[a + 1] - cs[a]) ==
+                                        std::string_view(v).substr(0, vs[1]) &&
+                                    cs[a] >= 3 && content.substr(cs[a] - 3, 3) == "叫")))
+        return std::string(content.substr(cs[a], cs[a + k] - cs[a]));
     }
     return "";
   }
@@ -527,6 +587,18 @@ std::optional<std::string> ReplaceValue(std::string_view content, std::string_vi
   if (numeric) {
     auto span = NumberSpan(content, zh_value || !HasDigit(new_value));
     if (!span) span = NumberSpan(content, false);
+    // of several numbers in digits, the one nearest the new value ("体重68，身高180" and "66")
+    if (const auto fresh = DigitNumbers(new_value); !fresh.empty() && fresh.front().first > 0) {
+      double best = -1;
+      for (const auto& [n, at] : DigitNumbers(content)) {
+        if (n <= 0) continue;
+        const double d = std::abs(std::log(n / fresh.front().first));
+        if (best < 0 || d < best) {
+          best = d;
+          span = at;
+        }
+      }
+    }
     if (!span || !Whole(content, span->first, span->second)) return std::nullopt;
     size_t end = span->second;
     // "6th floor" for "the 3rd floor": the words after the number that the content says too

@@ -37,6 +37,10 @@ std::optional<std::string> SubjectValue(std::string_view clause, bool zh);
 // English number word) or a weekday. Such a correction fixes the newest memory holding a value
 // of that shape, not merely the newest memory.
 bool HasSearchableShape(std::string_view value);
+// How far the number of `content` nearest to the leading number of `value` is from it, as
+// |log(a / b)| (0: the same number); nullopt when either has no number. "66 刚才手滑了" after
+// "体重68 身高180" corrects the 68: a slip changes a number a little, not into another quantity.
+std::optional<double> NumberDistance(std::string_view content, std::string_view value);
 
 // The words of `content` that a typo correction to `value` fixes, as written there, or "": as
 // many words as the value has, spelled almost alike and not the same ("whitfield" for

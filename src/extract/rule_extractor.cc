@@ -318,7 +318,11 @@ class RuleExtractor final : public Extractor {
     // "ive been vegetarian since i was 15": read as the rules read "I've been …"
     if (lang == Language::kLatin) text = extract::NormalizeCasualEn(text);
     // "待了七年 还是不习惯": spaces between Chinese words are the commas of casual typing
-    if (lang == Language::kChinese) text = extract::SpacesAsCommasZh(text);
+    // "dbq 175 刚才手滑了": the interjections that open a message say nothing, and a Latin one
+    // would hold the value after it in one word group
+    if (lang == Language::kChinese) {
+      text = extract::SpacesAsCommasZh(extract::WithoutInterjections(text, true));
+    }
     // "as a paralegal i …", "作为一个小学语文老师，我…": the role is a statement of its own
     text = extract::RolesAsStatements(text, lang == Language::kChinese);
     TurnState ts;
@@ -329,7 +333,9 @@ class RuleExtractor final : public Extractor {
     ts.index = index;
     ts.turn_first = out->size();
     ts.facts = false;
-    for (const extract::Sentence& sentence : extract::SplitSentences(text)) {
+    const std::vector<extract::Sentence> sentences = extract::SplitSentences(text);
+    for (size_t si = 0; si < sentences.size(); ++si) {
+      const extract::Sentence& sentence = sentences[si];
       if (ts.zh && IsSuggestionZh(sentence.text)) continue;
       // "sorry, my aunt. not my mom": a sentence that names the value taken back continues the
       // correction before it
@@ -340,9 +346,19 @@ class RuleExtractor final : public Extractor {
           ts.correcting && !ts.corrected_value &&
           (ts.zh ? CountCodepoints(sentence.text) <= 8 : WordCount(sentence.text, false) <= 3) &&
           extract::BareCorrectionValue(sentence.text, ts.zh).has_value();
+      // "okonkwo. autocorrect smh", "ugh 21st. dont tell my wife i said 12": a message that
+      // opens with a value alone, and then names the slip, corrects with that value
+      const bool value_then_slip =
+          si == 0 && !ts.correcting && si + 1 < sentences.size() &&
+          (ts.zh ? CountCodepoints(sentence.text) <= 8 : WordCount(sentence.text, false) <= 3) &&
+          extract::BareCorrectionValue(
+              std::string(extract::WithoutInterjections(sentence.text, ts.zh)), ts.zh)
+              .has_value() &&
+          NamesSlip(sentences[si + 1].text, ts.zh, &ts.corrected_old);
       const bool continues =
-          bare_value || (ts.correcting && (ts.zh ? sentence.text.starts_with("不是")
-                                                 : extract::StartsWithWord(low_sentence, "not")));
+          bare_value || value_then_slip ||
+          (ts.correcting && (ts.zh ? sentence.text.starts_with("不是")
+                                   : extract::StartsWithWord(low_sentence, "not")));
       const bool correction = continues || extract::IsCorrection(sentence.text, ts.zh);
       ts.label = TopicLabel(sentence.text, ts.zh);
       std::string s =
@@ -381,6 +397,25 @@ class RuleExtractor final : public Extractor {
         !ReplyChitChatKind(turn.content).empty()) {
       out->erase(from, out->end());
     }
+  }
+
+  // The sentence after a value says it fixed a slip ("autocorrect smh", "输入法的锅"), or what
+  // the user said before ("i said 12", which is then `old`). A marker that opens a correction of
+  // its own ("…不对是兔星") does not make the sentence before it a value.
+  static bool NamesSlip(const std::string& sentence, bool zh, std::string* old) {
+    if (extract::NamesSlipWord(sentence, zh)) return true;
+    if (zh) return false;
+    const std::string low = extract::LowerAscii(sentence);
+    for (std::string_view said : {"i said ", "i typed ", "i wrote ", "i put "}) {
+      const size_t k = low.find(said);
+      if (k == std::string::npos) continue;
+      std::string value = sentence.substr(k + said.size());
+      value = value.substr(0, value.find_first_of(" ,.!?"));
+      if (value.empty() || value.size() > 24) return false;
+      *old = value;
+      return true;
+    }
+    return false;
   }
 
   // What the user said in a clause, without a subject the splitter carried over.
@@ -1057,6 +1092,18 @@ class RuleExtractor final : public Extractor {
     // "" marks a statement about the world, not about the user or anyone they know
     st.subject = !about ? "" : subject.empty() ? "user" : subject;
     st.value = GenericValue(view.text, zh);
+    // "is mr okafor", "is dr patel": a title makes the words after it a name, however typed
+    if (!zh) {
+      const std::string low = extract::LowerAscii(st.value);
+      for (std::string_view title :
+           {"mr ", "mrs ", "ms ", "miss ", "dr ", "prof ", "mr. ", "mrs. ", "ms. ", "dr. "}) {
+        if (low.starts_with(title) && low.size() > title.size() &&
+            WordCount(st.value, false) <= 3) {
+          st.entities.push_back(st.value);
+          break;
+        }
+      }
+    }
     st.confidence = about ? 0.7 : 0.6;
     if (!view.reporter.empty()) st.confidence = 0.7;
     // "officially a Portland resident now", "跳槽去拼多多了": a change of a one-valued attribute

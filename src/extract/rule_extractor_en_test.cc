@@ -796,5 +796,25 @@ TEST(RuleExtractorLifecycleTest, SafetyFactsAndRememberRequestsAreCritical) {
   }
 }
 
+// Said without "my": a person or an attribute of the speaker's, and a condition on the listener
+// that does not make the statement hypothetical.
+TEST(RuleExtractorEnTest, OwnAttributesSaidWithoutMyAndConditionsOnTheListener) {
+  auto contents = [](const std::string& text) {
+    std::vector<std::string> out;
+    for (const Candidate& c : Extract(text)) out.push_back(c.content);
+    return out;
+  };
+  EXPECT_EQ(contents("ring size is 7 if u were wondering"),
+            std::vector<std::string>{"User's ring size is 7"});
+  EXPECT_EQ(contents("landlord is mrs ferreira, can u draft a text to her"),
+            std::vector<std::string>{"User's landlord is mrs ferreira"});
+  EXPECT_EQ(contents("i'm vegetarian if that matters, dinner ideas?").size(), 1u);
+  EXPECT_TRUE(contents("i'd move to denver if i got the offer").empty());  // the speaker's if
+  // a title makes the words after it a name: the entity a correction replaces
+  const std::vector<Candidate> c = Extract("landlord is mrs ferreira");
+  ASSERT_EQ(c.size(), 1u);
+  EXPECT_EQ(c[0].entities, std::vector<std::string>{"mrs ferreira"});
+}
+
 }  // namespace
 }  // namespace engram

@@ -500,8 +500,21 @@ MemoryWriter::BareResolution MemoryWriter::ResolveBare(Planning& plan, const Can
     says[i] = extract::NearSpelling(recent[i].content, c.value);
     named = !says[i].empty();
   }
+  // A number in digits corrects the recent memory holding the nearest number, newest first on
+  // a tie: a slip changes a number a little ("66" after "体重68" and "身高180" in two memories)
+  std::vector<size_t> order(recent.size());
+  for (size_t i = 0; i < order.size(); ++i) order[i] = i;
+  if (searchable && !named && !city) {
+    std::vector<double> distance(recent.size(), 1e9);
+    for (size_t i = 0; i < recent.size(); ++i) {
+      if (IsKeptTurn(recent[i])) continue;
+      if (auto d = extract::NumberDistance(recent[i].content, c.value)) distance[i] = *d;
+    }
+    std::stable_sort(order.begin(), order.end(),
+                     [&](size_t a, size_t b) { return distance[a] < distance[b]; });
+  }
   std::string first_id;  // the newest memory, corrected by the turn when no value fits
-  for (size_t i = 0; i < recent.size(); ++i) {
+  for (const size_t i : order) {
     const MemoryItem& item = recent[i];
     if (IsKeptTurn(item)) continue;
     std::string old_value;

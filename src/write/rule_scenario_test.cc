@@ -231,6 +231,22 @@ TEST_F(RuleScenarioTest, TypedCorrectionsReplaceTheValueOfTheMemoryTheyCorrect) 
         "ugh sorry, my aunt. not my mom, mom's fine"},
        "User's aunt was just diagnosed with type 2 diabetes",
        "mom"},
+      // the value alone, then the slip named in a sentence of its own
+      {{"therapist is dr lindqvist, can u help me write her a note",
+        "lindquist. autocorrect again"},
+       "User's therapist is dr lindquist",
+       "lindqvist"},
+      {{"our wedding is june 14, help me pick a caterer",
+        "ugh 24th. dont tell my fiance i said 14"},
+       "User's wedding is june 24th, 2026",
+       "14"},
+      {{"我对象叫李娜 帮我想个纪念日惊喜", "李纳* 输入法又抽风"}, "用户的对象叫李纳", "李娜"},
+      // the number nearest the new one is the one corrected, in whichever recent memory
+      {{"体重68 身高180 想增肌", "dbq 66 刚才手滑了"}, "体重66", "68"},
+      // a number and "actually" with the talk of the slip after it
+      {{"i have 2 sisters, both younger", "3 actually lol forgot my stepsister"},
+       "User has 3 sisters, both younger",
+       "2 sisters"},
   };
   for (const Case& c : cases) {
     const Scope user{"default", "typed-" + std::to_string(&c - cases.data()), "", ""};
