@@ -25,7 +25,7 @@
 // 10 ms. Times are CLOCK_REALTIME: comparable across the processes of one machine. A stream
 // stops at its first failed response (not 200, not a stream, or cut off), as the Python
 // harness's did, so "errors" counts those streams plus every error event. --raw FILE writes
-// every per-chunk latency (ns), one a line.
+// every chunk as "the time it was written upstream, its latency" (ns), one a line.
 #include <arpa/inet.h>
 #include <netinet/in.h>
 #include <netinet/tcp.h>
@@ -573,6 +573,7 @@ class Client {
       return;
     }
     per_chunk_ns_.push_back(received_ns - *sent_ns);
+    chunk_sent_ns_.push_back(*sent_ns);
     if (const std::optional<int64_t> arrived_ns = JsonInteger(data, "arrived_ns")) {
       pre_ns_.push_back(*arrived_ns - JsonInteger(data, "bench_sent_ns").value_or(0));
     }
@@ -619,6 +620,7 @@ class Client {
   int epoll_ = -1;
   std::vector<int64_t> pre_ns_;
   std::vector<int64_t> per_chunk_ns_;
+  std::vector<int64_t> chunk_sent_ns_;  // when each chunk was written upstream, for --raw
   uint64_t errors_ = 0;
   std::string first_error_;
 };
@@ -680,7 +682,11 @@ void Client::Report() {
   if (!o_.raw_file.empty()) {
     FILE* f = std::fopen(o_.raw_file.c_str(), "w");
     if (f == nullptr) Die("cannot write " + o_.raw_file);
-    for (const int64_t v : per_chunk_ns_) std::fprintf(f, "%lld\n", static_cast<long long>(v));
+    // "sent_ns latency_ns": when a delay happened tells a stall of everything from one stream's
+    for (size_t i = 0; i < per_chunk_ns_.size(); ++i) {
+      std::fprintf(f, "%lld %lld\n", static_cast<long long>(chunk_sent_ns_[i]),
+                   static_cast<long long>(per_chunk_ns_[i]));
+    }
     std::fclose(f);
   }
   std::printf(

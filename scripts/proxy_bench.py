@@ -206,13 +206,21 @@ def start_cpp_upstream(binary, chunks, gap_ms, nice):
     return proc, int(line)
 
 
-def run_cpp_client(binary, port, args):
+def stagger_ms(args):
+    """Over how long the streams' starts are spread: --spread says (ms), else one chunk gap
+    with --stagger, else 0 (all at once)."""
+    if args.spread is not None:
+        return args.spread
+    return args.gap_ms if args.stagger else 0
+
+
+def run_cpp_client(binary, port, args, raw=None):
     """One phase's client, at niceness --nice: (its summary, the CPU seconds it used). The CPU
     time is the child's own rusage from wait4, read as it is reaped."""
     cmd = [binary, "client", "--port", str(port), "--streams", str(args.streams),
            "--requests", str(args.requests), "--users", str(args.users),
-           "--stagger-ms", str(args.gap_ms if args.stagger else 0), "--key", "bench",
-           "--seed", "11"]
+           "--stagger-ms", str(stagger_ms(args)), "--key", "bench",
+           "--seed", "11"] + (["--raw", raw] if raw else [])
     proc = subprocess.Popen(cmd, stdout=subprocess.PIPE, preexec_fn=lambda: os.nice(args.nice))
     out = proc.stdout.read()
     proc.stdout.close()
@@ -318,6 +326,13 @@ def main():
     ap.add_argument("--serve-arg", action="append", default=[],
                     help="one more argument for `engram serve` (repeat for several), e.g. "
                          "--serve-arg=--http-edge --serve-arg=direct")
+    ap.add_argument("--spread", type=float,
+                    help="spread the streams' starts uniformly over this many ms (e.g. one "
+                         "request's length, chunks x gap: the requests then arrive evenly, not "
+                         "in a burst each time the streams' previous requests end)")
+    ap.add_argument("--raw-dir",
+                    help="with the C++ harness: write each phase's chunks (the time each was "
+                         "written upstream, its delay; ns) to DIR/PHASE.txt")
     ap.add_argument("--out")
     args = ap.parse_args()
     loader = proxy_load_binary(args.engram) if args.harness == "cpp" else None
@@ -361,11 +376,12 @@ def main():
             cpu_before = {k: cpu_seconds(v) for k, v in pids.items()}
             wall_before = time.monotonic()
             if loader:
-                results[name], client_cpu = run_cpp_client(loader, port, args)
+                raw = (os.path.join(args.raw_dir, name + ".txt") if args.raw_dir else None)
+                results[name], client_cpu = run_cpp_client(loader, port, args, raw)
             else:
                 results[name] = summary(*asyncio.run(
                     run_clients(port, args.streams, args.requests, args.users,
-                                args.gap_ms / 1000 if args.stagger else 0)))
+                                stagger_ms(args) / 1000)))
             wall = time.monotonic() - wall_before
             # Each process's share of one core over the phase: what the harness itself takes
             # from the two cores it shares with the server.

@@ -224,7 +224,8 @@ void ChatProxy::WriteBackLater(Prepared p, std::string reply) {
 }
 
 Reply ChatProxy::Handle(const std::string& tenant, const std::string& body,
-                        const std::map<std::string, std::string>& headers) {
+                        const std::map<std::string, std::string>& headers,
+                        std::function<void(Reply)> later) {
   const auto start = std::chrono::steady_clock::now();
   auto prepared = Prepare(tenant, body, headers);
   if (prepared.ok() && options_.observe) {
@@ -241,7 +242,26 @@ Reply ChatProxy::Handle(const std::string& tenant, const std::string& body,
     r.body = ErrorJson("server_error", "memory_unavailable", prepared.status().message());
     return r;
   }
-  return prepared->stream ? ForwardStreaming(*prepared) : Forward(*prepared);
+  Reply deferred;
+  deferred.deferred = true;
+  if (!prepared->stream) {
+    if (!later) return Forward(*prepared);
+    // An unstreamed call waits for the whole answer, seconds of a model's time: on a thread of
+    // its own, not a worker's. (The request is in flight until `later` has queued the reply, so
+    // the server's Stop waits for it.)
+    std::thread([this, p = std::move(*prepared), later = std::move(later)] {
+      later(Forward(p));
+    }).detach();
+    return deferred;
+  }
+  if (later) {
+    ForwardStreaming(*prepared, std::move(later));
+    return deferred;
+  }
+  auto answered = std::make_shared<std::promise<Reply>>();
+  std::future<Reply> reply = answered->get_future();
+  ForwardStreaming(*prepared, [answered](Reply r) { answered->set_value(std::move(r)); });
+  return reply.get();
 }
 
 Result<ChatProxy::Prepared> ChatProxy::Prepare(const std::string& tenant, const std::string& body,
@@ -349,21 +369,19 @@ Reply ChatProxy::Forward(const Prepared& p) {
   return r;
 }
 
-Reply ChatProxy::ForwardStreaming(const Prepared& p) {
+void ChatProxy::ForwardStreaming(const Prepared& p, std::function<void(Reply)> answer) {
   // How the upstream's answer began: a 2xx stream, or an error reply to pass on.
   struct Start {
     int status = 0;
     std::string error_body;
-    Status failure;
   };
-  // One stream's state, shared by the transport's callbacks (on its thread, one at a time) and
-  // this worker, which waits only for how the upstream's answer began.
+  // One stream's state, shared by the transport's callbacks (on its thread, one at a time).
   struct Stream {
     Prepared prepared;
     std::shared_ptr<StreamBody> body = std::make_shared<StreamBody>();
-    std::promise<Start> started;  // a 2xx stream, or an error reply to pass on
+    std::function<void(Reply)> answer;  // told once how the upstream's answer began
     Start start;
-    bool told = false;  // started has been set
+    bool told = false;  // answer has been called with the 2xx stream
     EventReader events;
   };
   auto s = std::make_shared<Stream>();
@@ -373,7 +391,7 @@ Reply ChatProxy::ForwardStreaming(const Prepared& p) {
       observe("chunk", std::chrono::duration<double>(waited).count());
     });
   }
-  std::future<Start> started = s->started.get_future();
+  s->answer = std::move(answer);
   {
     std::lock_guard<std::mutex> lock(mu_);
     ++streams_;
@@ -389,8 +407,13 @@ Reply ChatProxy::ForwardStreaming(const Prepared& p) {
   handler.on_response = [s](int status, const auto&) {
     s->start.status = status;
     if (status >= 200 && status <= 299) {
-      s->started.set_value(s->start);
+      Reply r;
+      r.status = status;
+      r.content_type = "text/event-stream";
+      r.headers = {{"Cache-Control", "no-cache"}, {"X-Accel-Buffering", "no"}};
+      r.stream = s->body;
       s->told = true;
+      s->answer(std::move(r));
     }
     return true;
   };
@@ -405,9 +428,11 @@ Reply ChatProxy::ForwardStreaming(const Prepared& p) {
   };
   options_.transport->StartStream(std::move(req), std::move(handler), [this, s](Status ended) {
     if (!s->told) {
-      s->start.failure =
+      // No 2xx stream began: the error is the reply
+      const Status failure =
           ended.ok() && s->start.status == 0 ? Status::Unavailable("no response") : ended;
-      s->started.set_value(s->start);
+      s->answer(!failure.ok() ? Unreachable(failure)
+                              : UpstreamError(s->start.status, s->start.error_body));
     } else if (s->events.done()) {
       // Whether the client was still there is read before Finish: once [DONE] is out the client
       // may close at once, which marks the body cancelled and would lose a complete exchange.
@@ -426,17 +451,6 @@ Reply ChatProxy::ForwardStreaming(const Prepared& p) {
     std::lock_guard<std::mutex> lock(mu_);
     if (--streams_ == 0) idle_.notify_all();
   });
-
-  Start start = started.get();
-  if (!start.failure.ok()) return Unreachable(start.failure);
-  if (start.status < 200 || start.status > 299)
-    return UpstreamError(start.status, start.error_body);
-  Reply r;
-  r.status = start.status;
-  r.content_type = "text/event-stream";
-  r.headers = {{"Cache-Control", "no-cache"}, {"X-Accel-Buffering", "no"}};
-  r.stream = s->body;
-  return r;
 }
 
 }  // namespace engram::server

@@ -59,8 +59,13 @@ class ChatProxy {
   ChatProxy& operator=(const ChatProxy&) = delete;
 
   // One request: the caller's tenant, the raw body, and the X-Engram-* headers (lower case).
+  // With `later`, the reply to a request that reaches the upstream comes through it, once, from
+  // the thread that learns it (the stream pump for a streamed call, a thread of the call's own
+  // for an unstreamed one), and Handle returns at once with a Reply marked `deferred`; a request
+  // refused before that is returned as usual. Without, Handle waits for the reply.
   Reply Handle(const std::string& tenant, const std::string& body,
-               const std::map<std::string, std::string>& headers);
+               const std::map<std::string, std::string>& headers,
+               std::function<void(Reply)> later = {});
 
  private:
   struct Prepared;  // a decoded request with its memory block in place
@@ -68,7 +73,9 @@ class ChatProxy {
                            const std::map<std::string, std::string>& headers);
   Result<std::string> MemoryBlock(const Prepared& p, int budget, bool profile, bool recall);
   Reply Forward(const Prepared& p);
-  Reply ForwardStreaming(const Prepared& p);
+  // Starts the upstream stream; `answer` gets the reply once the upstream's status is in (or it
+  // failed), on the transport's thread.
+  void ForwardStreaming(const Prepared& p, std::function<void(Reply)> answer);
   void WriteBack(const Prepared& p, const std::string& reply);
   // WriteBack on the writer thread: for the transport's thread, which must not wait on a disk.
   void WriteBackLater(Prepared p, std::string reply);

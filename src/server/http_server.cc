@@ -136,6 +136,10 @@ int64_t SteadyMs() {
 // The access log's and the metrics' route label of the console's files.
 constexpr char kConsoleRoute[] = "GET /console";
 
+// How much lower the request workers' CPU priority is than the event loops' (worker_pool.h): at
+// nice +5 a runnable worker gets about a third of an event loop's share of a contended core.
+constexpr int kWorkerNice = 5;
+
 struct Exchange {
   Clock::time_point start = Clock::now();
   int route = -1;  // index into the route table; -1: none matched
@@ -299,7 +303,7 @@ class HttpServer::Impl {
     const unsigned loops =
         std::max(1u, options_.event_threads > 0 ? static_cast<unsigned>(options_.event_threads)
                                                 : std::thread::hardware_concurrency());
-    pool_ = std::make_unique<WorkerPool>(options_.threads);
+    pool_ = std::make_unique<WorkerPool>(options_.threads, kWorkerNice);
     unsigned flags = MHD_USE_EPOLL_INTERNAL_THREAD | MHD_USE_NO_LISTEN_SOCKET |
                      MHD_ALLOW_SUSPEND_RESUME | MHD_USE_ERROR_LOG;
     // The TLS options go last; with no certificate they are MHD_OPTION_END (ignored after it).
@@ -695,6 +699,21 @@ class HttpServer::Impl {
     // The handler may wait (a disk sync, a remote provider): run it on a worker and let this
     // event loop serve other connections until it resumes this one.
     MHD_suspend_connection(c);
+    if (routes_[ex->route].blocking == Blocking::kDeferred) {
+      // The answer may come from another thread, even before Handle returns: once it is in,
+      // `ex` is the event loop's again, and the worker no longer touches it.
+      ex->call.reply_later = [c, ex](Reply r) {
+        ex->reply = std::move(r);
+        MHD_resume_connection(c);
+      };
+      pool_->Submit([this, c, ex] {
+        Reply r = Handle(ex);
+        if (r.deferred) return;
+        ex->reply = std::move(r);
+        MHD_resume_connection(c);
+      });
+      return MHD_YES;
+    }
     auto run = [this, c, ex] {
       ex->reply = Handle(ex);
       MHD_resume_connection(c);

@@ -22,6 +22,9 @@ struct Reply {
   std::string log_detail;  // for the server log only (the real cause of a 500)
   // Set: the body is sent as it is written there (chunked), not `body`.
   std::shared_ptr<StreamBody> stream;
+  // Set by a Blocking::kDeferred route's handler that will answer through Call::reply_later
+  // (from another thread, once); the rest of this Reply is not sent.
+  bool deferred = false;
 };
 
 // The HTTP status for a core status code: InvalidArgument 400, PermissionDenied 403,

@@ -580,7 +580,7 @@ Reply ChatCompletions(const Services& s, const Call& call) {
                        "the chat proxy is not enabled on this server: start engram serve with "
                        "--upstream-url (an OpenAI-compatible base URL)");
   }
-  return s.chat->Handle(call.tenant, call.body, call.headers);
+  return s.chat->Handle(call.tenant, call.body, call.headers, call.reply_later);
 }
 
 // How long GET /readyz waits for the write lock when it tries a write (writes failing only).
@@ -678,9 +678,9 @@ std::vector<Route> MakeRoutes(const Services& services) {
       // Lists every active memory of the user: long for users with many.
       {"GET", "/v1/profile", Access::kTenant, bind(&GetProfile), Blocking::kYes},
       {"POST", "/v1/recall", Access::kTenant, bind(&RecallMemories), Blocking::kYes},
-      // Waits for the upstream's first byte (then streams from a thread of its own).
-      {"POST", "/v1/chat/completions", Access::kTenant, bind(&ChatCompletions),
-       Blocking::kOwnThread, /*any_key_when_keyless=*/true},
+      // Prepares on a worker, answers once the upstream's status is in (chat_proxy.h).
+      {"POST", "/v1/chat/completions", Access::kTenant, bind(&ChatCompletions), Blocking::kDeferred,
+       /*any_key_when_keyless=*/true},
       {"POST", "/v1/admin/keys", Access::kAdmin, bind(&CreateKey), kWrites},
       {"GET", "/v1/admin/keys", Access::kAdmin, bind(&ListKeys)},
       {"GET", "/v1/admin/audit", Access::kAdmin, bind(&ListAudit), Blocking::kYes},

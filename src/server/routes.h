@@ -34,6 +34,9 @@ struct Call {
   api::Params params;                              // the query string
   std::string body;
   std::map<std::string, std::string> headers;  // the X-Engram-* headers, names in lower case
+  // Blocking::kDeferred routes: answers the request later, from any thread, once (the handler
+  // then returns a Reply with `deferred` set). Empty on other routes.
+  std::function<void(Reply)> reply_later;
 };
 
 // What handlers work with. Pointers are not owned and outlive the server.
@@ -59,9 +62,15 @@ struct Services {
 enum class Blocking {
   kNo,   // CPU and page-cache reads only: on the event loop that read the request
   kYes,  // may wait on a disk sync, a remote provider or a long scan: on the worker pool
-  // Waits on another server for as long as it takes (the chat proxy's upstream): on a thread
-  // of its own, so many such calls never queue for the pool's workers.
+  // Waits on another server for as long as it takes: on a thread of its own, so many such
+  // calls never queue for the pool's workers.
   kOwnThread,
+  // Runs on the worker pool and may answer later through Call::reply_later, from whichever
+  // thread learns the answer (the chat proxy: the stream pump, once the upstream's status is
+  // in). The worker is free meanwhile, and no thread is created per request: at a few hundred
+  // new requests a second, creating a thread each was most of the proxy's CPU and its bursts
+  // held up the chunks of the streams already running.
+  kDeferred,
 };
 
 struct Route {

@@ -2,6 +2,11 @@
 // server runs the requests that may block (disk syncs of writes, remote providers, long
 // exports) here, so its event loops keep serving the other connections meanwhile.
 //
+// The workers run at a lower CPU priority (`nice` above the process's, 0: the same) than the
+// threads that move bytes (the event loops, the relay, the stream pump): when a burst of
+// requests makes every worker runnable at once, a chunk in flight or a reply ready to go does not
+// wait for the workers' time slices. Raising one's own niceness needs no privilege.
+//
 // Thread-safe. Shutdown() (also run by the destructor) runs every task already submitted,
 // then joins the threads; Submit after Shutdown returns false and drops the task.
 #pragma once
@@ -17,7 +22,7 @@ namespace engram::server {
 
 class WorkerPool {
  public:
-  explicit WorkerPool(int threads);
+  explicit WorkerPool(int threads, int nice = 0);
   ~WorkerPool();
   WorkerPool(const WorkerPool&) = delete;
   WorkerPool& operator=(const WorkerPool&) = delete;
@@ -26,7 +31,7 @@ class WorkerPool {
   void Shutdown();
 
  private:
-  void Run();
+  void Run(int nice);
 
   std::mutex mu_;
   std::condition_variable ready_;

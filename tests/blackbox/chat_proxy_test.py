@@ -310,6 +310,39 @@ class ChatProxyTest(ServerTestCase):
         time.sleep(1.0)
         self.assertEqual(self.contents(c, "erin"), [])
 
+    def test_calls_waiting_for_a_slow_upstream_hold_no_request_worker(self):
+        # Two workers, six streamed calls whose upstream takes 3 s to begin answering: the
+        # calls wait without a worker each, so a route that runs on the workers (the profile)
+        # still answers at once, and every call gets its answer.
+        server = self.serve("--threads", "2")
+        c = server.client()
+        self.remember(c, "alice", "I'm allergic to peanuts")
+        self.upstream.mode = "slow"
+        self.upstream.delay_s = 3.0
+        results = []
+
+        def call():
+            resp, pieces = self.streamed(server, {"model": "gpt-test", "user": "alice",
+                                                  "stream": True, "messages": [
+                                                      {"role": "user", "content": "hi"}]})
+            results.append((resp.status, b"".join(p for _, p in pieces)))
+
+        threads = [threading.Thread(target=call) for _ in range(6)]
+        for t in threads:
+            t.start()
+        deadline = time.monotonic() + 10
+        while len(self.upstream.requests) < 6 and time.monotonic() < deadline:
+            time.sleep(0.05)
+        self.assertEqual(len(self.upstream.requests), 6)  # all six are waiting upstream
+        started = time.monotonic()
+        r = c.request("GET", "/v1/profile?user_id=alice")
+        self.assertEqual(r.status, 200, r)
+        self.assertLess(time.monotonic() - started, 1.5)
+        for t in threads:
+            t.join(30)
+        self.assertEqual([status for status, _ in results], [200] * 6)
+        self.assertTrue(all(b"mushroom risotto" in body for _, body in results), results)
+
     def test_a_refused_upstream_is_a_502(self):
         self.upstream.close()
         server = self.serve()
