@@ -4,6 +4,7 @@
 
 #include "core/id_generator.h"
 #include "core/status_macros.h"
+#include "core/thread_priority.h"
 #include "engram/jobs.h"
 #include "storage/job_store.h"
 
@@ -139,6 +140,9 @@ void JobQueue::PurgeFinishedIfDue() {
 }
 
 void JobQueue::WorkerLoop() {
+  // Asynchronous adds are background work: they yield the cores to the requests being served
+  // (and to the chunks of streams in flight), which wait on them for nothing.
+  NameAndDeprioritizeThisThread("engram-jobs", kBackgroundNice);
   while (true) {
     {
       std::lock_guard<std::mutex> lock(mu_);

@@ -10,6 +10,7 @@
 #include "api/requests.h"
 #include "codec/item_validation.h"
 #include "core/status_macros.h"
+#include "core/thread_priority.h"
 #include "engram/profile.h"
 #include "engram/recall.h"
 #include "server/routes.h"
@@ -201,7 +202,8 @@ void ChatProxy::RunWriter() {
   sigset_t all;
   sigfillset(&all);
   pthread_sigmask(SIG_BLOCK, &all, nullptr);
-  pthread_setname_np(pthread_self(), "engram-proxywb");  // as top -H and perf show it
+  // (a background thread: the exchanges wait on it for nothing)
+  NameAndDeprioritizeThisThread("engram-proxywb", kBackgroundNice);
   std::unique_lock<std::mutex> lock(mu_);
   for (;;) {
     wake_writer_.wait(lock, [this] { return stopping_ || !unwritten_.empty(); });

@@ -1,11 +1,8 @@
 #include "server/worker_pool.h"
 
-#include <pthread.h>
-#include <sys/resource.h>
-#include <sys/syscall.h>
-#include <unistd.h>
-
 #include <algorithm>
+
+#include "core/thread_priority.h"
 
 namespace engram::server {
 
@@ -40,13 +37,7 @@ void WorkerPool::Shutdown() {
 }
 
 void WorkerPool::Run(int nice) {
-  pthread_setname_np(pthread_self(), "engram-worker");  // as top -H and perf show it
-  if (nice > 0) {
-    // Linux applies a thread id's niceness to that thread alone. A failure leaves the worker
-    // at the process's priority, which is correct, only less responsive under bursts.
-    const auto tid = static_cast<id_t>(syscall(SYS_gettid));
-    setpriority(PRIO_PROCESS, tid, getpriority(PRIO_PROCESS, tid) + nice);
-  }
+  NameAndDeprioritizeThisThread("engram-worker", nice);
   for (;;) {
     std::function<void()> task;
     {
