@@ -158,6 +158,14 @@ std::vector<Statement> PersonFacts(const Toks& t, const Subject& s) {
       }
       Statement st = Make(Kind::kLocation, e > b ? Words(t, b, e) : "", "", 0.8);
       if (e == b) {
+        // "mom moved out", "my son moved out last month": no longer lives with the user (where
+        // to, a later clause may say); the place they lived is no longer theirs
+        if ((w == "moved" || w == "relocated") && Is(t, i + 1, "out")) {
+          st.value = "moved out";
+          st.entities.clear();
+          ForPerson(s, &st, "location");
+          return {st};
+        }
         // "mom moved in with us": lives with the user
         if (!Has(t, {"us", "me"})) return {};
         st.value = "with the user";

@@ -128,6 +128,23 @@ std::vector<Statement> WorkArrangement(const ClauseView& c, const Toks& t, const
                              "in the office", "in office", "on site", "onsite"}) {
     if (!ContainsText(low, w)) continue;
     if (w == "in the office" && !Has(t, {"work", "days", "week"})) continue;
+    // "got a used rav4 hybrid", "lost the tv remote": a kind of thing, not how the user works.
+    // Said of work, the clause names work, or is short and says it of the user ("fully remote
+    // now", "i'm hybrid") with no article before the word.
+    if (w == "hybrid" || w == "remote") {
+      static const WordSet kWork = {"work",  "working",  "works", "job",      "office",
+                                    "role",  "position", "team",  "company",  "days",
+                                    "week",  "schedule", "boss",  "employer", "went",
+                                    "going", "contract"};
+      bool work = false;
+      for (const auto& tok : t) work = work || kWork.contains(tok.low);
+      bool article = false;
+      for (size_t i = 0; i < t.size() && t[i].low != w; ++i) {
+        article =
+            article || t[i].low == "a" || t[i].low == "an" || t[i].low == "the" || t[i].low == "my";
+      }
+      if (!work && (article || t.size() > 5)) continue;
+    }
     Statement st = Make(Kind::kAttribute, std::string(w), "work_arrangement", 0.8);
     st.slot = "user/work_arrangement";
     st.exclusive = true;

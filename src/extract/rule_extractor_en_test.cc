@@ -816,5 +816,25 @@ TEST(RuleExtractorEnTest, OwnAttributesSaidWithoutMyAndConditionsOnTheListener) 
   EXPECT_EQ(c[0].entities, std::vector<std::string>{"mrs ferreira"});
 }
 
+// "hybrid" and "remote" as kinds of things are not how the user works; a person who "moved out"
+// no longer lives where they did.
+TEST(RuleExtractorEnTest, WorkWordsAsThingsAndMovingOut) {
+  for (const Candidate& c : Extract("sold the jeep, got a used prius hybrid!!")) {
+    EXPECT_NE(c.slot, "user/work_arrangement") << c.content;
+  }
+  for (const Candidate& c : Extract("lost the tv remote again")) {
+    EXPECT_NE(c.slot, "user/work_arrangement") << c.content;
+  }
+  bool hybrid = false;
+  for (const Candidate& c : Extract("we went hybrid at work")) {
+    hybrid = hybrid || c.slot == "user/work_arrangement";
+  }
+  EXPECT_TRUE(hybrid);
+  const std::vector<Candidate> out = Extract("my daughter moved out last week");
+  ASSERT_FALSE(out.empty());
+  EXPECT_EQ(out[0].slot, "daughter/location");
+  EXPECT_EQ(out[0].value, "moved out");
+}
+
 }  // namespace
 }  // namespace engram

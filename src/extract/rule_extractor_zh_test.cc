@@ -512,5 +512,17 @@ TEST(RuleExtractorZhTest, AssistantTurnsAreIgnored) {
   EXPECT_TRUE(Extract("我住在北京。", "assistant").empty());
 }
 
+// Buying as typed online ("提了辆…", "入手了一台…", "喜提…"): the device is the user's.
+TEST(RuleExtractorZhTest, OnlinePurchaseVerbsGiveTheDevice) {
+  bool car = false;
+  for (const Candidate& c : Extract("蒙迪欧卖了 提了辆理想L6 空间够大")) {
+    car = car || (c.slot == "user/device:car" && c.content.find("理想L6") != std::string::npos);
+  }
+  EXPECT_TRUE(car);
+  const std::vector<Candidate> c = Extract("喜提小鹏G6");
+  ASSERT_EQ(c.size(), 1u);
+  EXPECT_EQ(c[0].slot, "user/device:car");
+}
+
 }  // namespace
 }  // namespace engram
