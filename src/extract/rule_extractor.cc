@@ -969,23 +969,34 @@ class RuleExtractor final : public Extractor {
       }
     }
     // "birthday's aug 9", "rent is 1,600 now": the speaker's own, said without "my" (and
-    // "'s" after such a noun is "is": "my birthday's aug 9")
-    for (const std::string& noun : kMine) {
-      for (std::string_view owner : {"", "my "}) {
-        const std::string lead = std::string(owner) + noun;
-        // (not a possessive: "my flight's gate", "name's origin" say whose, not what)
-        if (!low.starts_with(lead + "'s ") && !low.starts_with(lead + " is ")) continue;
-        const size_t after = lead.size() + 3;
-        const std::string next =
-            after < low.size() ? low.substr(after, low.find(' ', after) - after) : "";
-        if (low.starts_with(lead + "'s ") && !kMine.contains(next) &&
-            extract::en::Relations().count(next) == 0 && next != "gate" && next != "origin" &&
-            next != "meaning" && next != "owner") {
-          return "my " + clause.substr(owner.size(), noun.size()) + " is " +
-                 clause.substr(lead.size() + 3);
+    // "'s" after such a noun is "is": "my birthday's aug 9"). The leads are built once: this
+    // is asked of every clause.
+    struct MineLead {
+      std::string possessive, copula;  // "[my ]noun's ", "[my ]noun is "
+      size_t owner, noun;              // the lengths of "my " (or 0) and of the noun
+    };
+    static const std::vector<MineLead> kLeads = [] {
+      std::vector<MineLead> out;
+      for (const std::string& noun : kMine) {
+        for (std::string_view owner : {"", "my "}) {
+          const std::string lead = std::string(owner) + noun;
+          out.push_back({lead + "'s ", lead + " is ", owner.size(), noun.size()});
         }
-        if (owner.empty() && low.starts_with(lead + " is ")) return "my " + clause;
       }
+      return out;
+    }();
+    for (const MineLead& m : kLeads) {
+      const bool possessive = low.starts_with(m.possessive);
+      // (not a possessive: "my flight's gate", "name's origin" say whose, not what)
+      if (!possessive && !low.starts_with(m.copula)) continue;
+      const size_t after = m.owner + m.noun + 3;
+      const std::string next =
+          after < low.size() ? low.substr(after, low.find(' ', after) - after) : "";
+      if (possessive && !kMine.contains(next) && extract::en::Relations().count(next) == 0 &&
+          next != "gate" && next != "origin" && next != "meaning" && next != "owner") {
+        return "my " + clause.substr(m.owner, m.noun) + " is " + clause.substr(after);
+      }
+      if (m.owner == 0 && !possessive) return "my " + clause;
     }
     // A list of who the speaker is ("34, paralegal in columbus, 2 kids"): an occupation with
     // nothing after it but where ("paralegal in columbus", "nurse here"), and a count of kids
