@@ -207,6 +207,18 @@ std::string_view WithoutInterjections(std::string_view s, bool zh) {
   return s;
 }
 
+bool IsCorrectionLead(std::string_view text) {
+  std::string low = LowerAscii(text);
+  while (!low.empty() &&
+         (std::ispunct(static_cast<unsigned char>(low.back())) || low.back() == ' '))
+    low.pop_back();
+  size_t b = 0;
+  while (b < low.size() && (std::ispunct(static_cast<unsigned char>(low[b])) || low[b] == ' ')) ++b;
+  const std::string_view core = std::string_view(low).substr(b);
+  const auto& lead = CorrectionListsFor(false).lead;
+  return std::find(lead.begin(), lead.end(), core) != lead.end();
+}
+
 bool NamesSlipWord(std::string_view sentence, bool zh) {
   const std::string low = zh ? std::string(sentence) : LowerAscii(sentence);
   for (const std::string& w : CorrectionListsFor(zh).slip) {

@@ -37,6 +37,9 @@ bool IsCorrection(std::string_view sentence, bool zh);
 // The sentence names a slip of typing or memory (corrections.tsv `slip`: "autocorrect",
 // "输入法", "记混"): after a value said alone, the value is a correction.
 bool NamesSlipWord(std::string_view sentence, bool zh);
+// The text is only a correction marker of corrections.tsv `lead` ("Forgive me", "my mistake",
+// "wrong one"), any case, punctuation around it ignored: it names no value.
+bool IsCorrectionLead(std::string_view text);
 // `s` without the interjections that open it ("lol ", "ugh ", "emmm", "啊"):
 // data/lexicon/{en,zh}/corrections.tsv (English matched in any case).
 std::string_view WithoutInterjections(std::string_view s, bool zh);

@@ -91,10 +91,12 @@ std::optional<std::string> EnglishValue(std::string_view clause) {
       }
     }
   }
+  // ("is 4th floor", "is November": the subject left out, as people writing a second
+  // language often do)
   static const std::vector<std::string_view> kLeads = {
-      "sorry",      "no",     "wait", "actually", "oops",      "typo",
-      "i meant",    "i mean", "it's", "it is",    "make that", "rather",
-      "correction", "my bad", "ugh",  "oh",       "i mean,",   "or rather"};
+      "sorry",  "no",   "wait",    "actually",  "oops",   "typo",       "i meant",
+      "i mean", "it's", "it is",   "make that", "rather", "correction", "my bad",
+      "ugh",    "oh",   "i mean,", "or rather", "its",    "is"};
   for (bool moved = true; moved;) {
     moved = false;
     const std::string low = Lower(s);
@@ -116,7 +118,23 @@ std::optional<std::string> EnglishValue(std::string_view clause) {
       if (!v.empty() && SplitWords(v).size() <= 3) return v;
     }
   }
+  // "Forgive me.", "my mistake": a marker alone names no value
+  if (IsCorrectionLead(s)) return std::nullopt;
   std::vector<std::string> words = SplitWords(s);
+  // "O positive i always mix them up": a new subject starts the talk of the slip (not "gluten
+  // i can't have", which says what the value is)
+  for (size_t i = 1; i < words.size(); ++i) {
+    const std::string w = Lower(words[i]);
+    std::string rest;
+    for (size_t k = i; k < words.size(); ++k) rest += (rest.empty() ? "" : " ") + words[k];
+    if ((w == "i" || w == "i'm" || w == "im" || w == "i've") && NamesSlipWord(rest, false)) {
+      words.resize(i);
+      std::string cut;
+      for (const std::string& x : words) cut += (cut.empty() ? "" : " ") + x;
+      s = Trim(cut);
+      break;
+    }
+  }
   // "sorry, my aunt": the person corrected, by what the user calls them
   if (words.size() == 2 && Lower(words[0]) == "my") {
     std::string who = words[1];
@@ -416,7 +434,9 @@ std::optional<double> NumberDistance(std::string_view content, std::string_view 
 
 bool HasSearchableShape(std::string_view value) {
   const std::string first = FirstWord(value);
-  return HasDigit(first) || IsNumberWord(first) || IsWeekdayWord(first);
+  // ("June 8th": a date is found by its number)
+  return HasDigit(first) || IsNumberWord(first) || IsWeekdayWord(first) ||
+         (HasDigit(value) && SplitWords(value).size() <= 3);
 }
 
 namespace {
@@ -601,6 +621,15 @@ std::optional<std::string> ReplaceValue(std::string_view content, std::string_vi
     }
     if (!span || !Whole(content, span->first, span->second)) return std::nullopt;
     size_t end = span->second;
+    // "June 8th" for the "3rd" of "married on June 3rd": the words before the new number that
+    // the content says right before its number are the value's, not said twice
+    if (auto own = NumberSpan(new_value, zh_value); own && own->first > 0) {
+      const std::string lead = Lower(new_value.substr(0, own->first));  // "june "
+      if (span->first >= lead.size() &&
+          Lower(content.substr(span->first - lead.size(), lead.size())) == lead) {
+        span->first -= lead.size();
+      }
+    }
     // "6th floor" for "the 3rd floor": the words after the number that the content says too
     // are the value's, not said twice
     if (auto own = NumberSpan(new_value, zh_value)) {
@@ -636,6 +665,13 @@ std::optional<std::string> ReplaceValue(std::string_view content, std::string_vi
   size_t end = best;
   while (end < words.size() && end < best + std::max<size_t>(fresh.size(), 1) && capital(end))
     ++end;
+  // "O positive" for the "A" of "A positive": the words after the span that the new value
+  // ends with are said once
+  for (size_t k = end - best;
+       k < fresh.size() && end < words.size() && Lower(Trim(words[end])) == Lower(Trim(fresh[k]));
+       ++k) {
+    ++end;
+  }
   std::string rebuilt;
   for (size_t i = 0; i < words.size(); ++i) {
     if (i > best && i < end) continue;

@@ -313,7 +313,15 @@ class RuleExtractor final : public Extractor {
       text.replace(k, 3, "'");
     for (size_t k = text.find("‘"); k != std::string::npos; k = text.find("‘", k))
       text.replace(k, 3, "'");
-    const Language lang = DetectLanguage(text);
+    Language lang = DetectLanguage(text);
+    // "45*", "3.5": no letters, but a number can only be a value (a correction's): read as
+    // Latin text
+    if (lang != Language::kChinese && lang != Language::kLatin &&
+        std::any_of(text.begin(), text.end(),
+                    [](char c) { return std::isdigit(static_cast<unsigned char>(c)); }) &&
+        text.size() <= 24) {
+      lang = Language::kLatin;
+    }
     if (lang != Language::kChinese && lang != Language::kLatin) return;
     // "ive been vegetarian since i was 15": read as the rules read "I've been …"
     if (lang == Language::kLatin) text = extract::NormalizeCasualEn(text);
@@ -360,9 +368,10 @@ class RuleExtractor final : public Extractor {
           (ts.correcting && (ts.zh ? sentence.text.starts_with("不是")
                                    : extract::StartsWithWord(low_sentence, "not")));
       const bool correction = continues || extract::IsCorrection(sentence.text, ts.zh);
-      ts.label = TopicLabel(sentence.text, ts.zh);
-      std::string s =
-          ts.zh ? extract::RewriteNotButZh(WithoutAnnouncementZh(sentence.text)) : sentence.text;
+      std::string s = ts.zh ? extract::RewriteNotButZh(WithoutAnnouncementZh(sentence.text))
+                            : LabelledValueEn(sentence.text);
+      // (a label read as a statement is no topic: "Med allergy: sulfa")
+      ts.label = TopicLabel(ts.zh ? sentence.text : s, ts.zh);
       std::vector<extract::Piece> pieces =
           ts.zh ? extract::SplitClausesZh(s) : extract::SplitClausesEn(s, sentence.question);
       // a correction marker was met in this sentence (at its start when the value comes first)
@@ -934,6 +943,53 @@ class RuleExtractor final : public Extractor {
     return false;
   }
 
+  // predicates.tsv `mine`: what a speaker has, said without "my" ("birthday", "shoe size")
+  static const std::set<std::string>& MineNouns() {
+    static const std::set<std::string> k = [] {
+      std::set<std::string> out;
+      for (const auto& [key, words] : LexiconEntries("en/predicates.tsv")) {
+        if (key == "mine") out.insert(words.begin(), words.end());
+      }
+      return out;
+    }();
+    return k;
+  }
+
+  // A note typed as a label and its value, the way people fill in a form: "Med allergy: sulfa"
+  // reads as "I am allergic to sulfa", "Shoe size 44 EU" and "blood type: O+" as "my shoe
+  // size is 44 EU", "my blood type is O+". Other sentences are returned as they are.
+  static std::string LabelledValueEn(const std::string& sentence) {
+    const std::string low = extract::LowerAscii(sentence);
+    auto words = [](std::string_view x) {
+      return x.empty() ? 0 : std::count(x.begin(), x.end(), ' ') + 1;
+    };
+    if (const size_t colon = low.find(": "); colon != std::string::npos && colon > 0) {
+      std::string label = low.substr(0, colon);
+      const std::string value = sentence.substr(colon + 2);
+      // (the value ends at a comma: "B negative, for my donor card")
+      const std::string_view own = std::string_view(value).substr(0, value.find(','));
+      if (words(label) > 3 || words(own) > 4 || value.empty() ||
+          value.find(':') != std::string::npos) {
+        return sentence;
+      }
+      if (label.ends_with("allergy") || label.ends_with("allergies")) {
+        return "I am allergic to " + value;
+      }
+      if (label.starts_with("my ")) label.erase(0, 3);
+      if (MineNouns().contains(label)) return "my " + label + " is " + value;
+      return sentence;
+    }
+    // "Shoe size 44 EU": a noun of `mine`, then a number
+    for (const std::string& noun : MineNouns()) {
+      if (low.size() > noun.size() + 1 && low.starts_with(noun) && low[noun.size()] == ' ' &&
+          std::isdigit(static_cast<unsigned char>(low[noun.size() + 1])) &&
+          words(low) <= noun.size() / 3 + 5) {
+        return "my " + low.substr(0, noun.size()) + " is " + sentence.substr(noun.size() + 1);
+      }
+    }
+    return sentence;
+  }
+
   // "allergic to cats", "originally from Ohio": a clause with no subject that starts with a
   // state people say of themselves (predicates.tsv) is the speaker's: "I am allergic to cats".
   static std::string WithStateSubjectEn(const std::string& clause) {
@@ -944,13 +1000,7 @@ class RuleExtractor final : public Extractor {
       }
       return out;
     }();
-    static const std::set<std::string> kMine = [] {
-      std::set<std::string> out;
-      for (const auto& [key, words] : LexiconEntries("en/predicates.tsv")) {
-        if (key == "mine") out.insert(words.begin(), words.end());
-      }
-      return out;
-    }();
+    const std::set<std::string>& kMine = MineNouns();
     const std::string low = extract::LowerAscii(clause);
     // (a state of two words, "down to 170 lbs", by its first two)
     const size_t second =
@@ -977,7 +1027,7 @@ class RuleExtractor final : public Extractor {
     };
     static const std::vector<MineLead> kLeads = [] {
       std::vector<MineLead> out;
-      for (const std::string& noun : kMine) {
+      for (const std::string& noun : MineNouns()) {
         for (std::string_view owner : {"", "my "}) {
           const std::string lead = std::string(owner) + noun;
           out.push_back({lead + "'s ", lead + " is ", owner.size(), noun.size()});

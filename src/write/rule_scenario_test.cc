@@ -247,6 +247,24 @@ TEST_F(RuleScenarioTest, TypedCorrectionsReplaceTheValueOfTheMemoryTheyCorrect) 
       {{"i have 2 sisters, both younger", "3 actually lol forgot my stepsister"},
        "User has 3 sisters, both younger",
        "2 sisters"},
+      // formal and second-language markers, a marker alone first, a value with no letters
+      {{"I was born in Dayton in 1960, where are the county records", "Forgive me. Toledo."},
+       "User was born in Toledo in 1960",
+       "Dayton"},
+      {{"We married on May 4th, 1980 and I want to plan something", "I beg your pardon. May 14th."},
+       "User married on May 14th, 1980",
+       "May 4th"},
+      {{"my flat is on 3rd floor, no lift, tips for moving a piano", "ah sorry, is 2nd floor"},
+       "User's flat is on 2nd floor",
+       "3rd"},
+      {{"Shoe size 42 EU, need hiking boots", "43*"}, "User's shoe size is 43 EU", "42"},
+      // a note typed as a label and its value; the slip's talk after the value
+      {{"Blood type: B negative, for my donor card", "sorry its AB negative i always mix them up"},
+       "User's blood type is AB negative, for their donor card",
+       "is B negative"},
+      {{"Med allergy: penicillin. Put it on my card.", "Wrong one. Amoxicillin."},
+       "User is allergic to Amoxicillin",
+       "penicillin"},
   };
   for (const Case& c : cases) {
     const Scope user{"default", "typed-" + std::to_string(&c - cases.data()), "", ""};
