@@ -130,5 +130,18 @@ TEST(ChitChatTest, AShortReplyAboutTheLastAnswerIsReadByItsShape) {
   }
 }
 
+// A word about the conversation itself (a wrong window, a pause, a presence check) says nothing
+// about the user; the same words with something of the user's are kept.
+TEST(ChitChatTest, AsidesAboutTheConversationAreNotKept) {
+  for (const char* text :
+       {"you there?", "Sorry, wrong window.", "hold on", "nvm",
+        "Good morning. I hope you are keeping well.", "emmm 让我想想", "稍等", "不好意思发错了"}) {
+    EXPECT_TRUE(IsChitChat(text)) << text;
+  }
+  for (const char* text : {"hold on, my flight is at 6", "让我想想我生日是几号"}) {
+    EXPECT_FALSE(IsChitChat(text)) << text;
+  }
+}
+
 }  // namespace
 }  // namespace engram

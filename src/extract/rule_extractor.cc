@@ -329,6 +329,10 @@ class RuleExtractor final : public Extractor {
     // "dbq 175 刚才手滑了": the interjections that open a message say nothing, and a Latin one
     // would hold the value after it in one word group
     if (lang == Language::kChinese) {
+      // "俺对青霉素过敏", "俺家闺女": the northern 俺 is 我 (the kept turn keeps what was typed)
+      for (size_t k = text.find("俺"); k != std::string::npos; k = text.find("俺", k)) {
+        text.replace(k, 3, "我");
+      }
       text = extract::SpacesAsCommasZh(extract::WithoutInterjections(text, true));
     }
     // "as a paralegal i …", "作为一个小学语文老师，我…": the role is a statement of its own

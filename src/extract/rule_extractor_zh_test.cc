@@ -524,5 +524,13 @@ TEST(RuleExtractorZhTest, OnlinePurchaseVerbsGiveTheDevice) {
   EXPECT_EQ(c[0].slot, "user/device:car");
 }
 
+// The northern 俺 is 我; a verb then 不 at the end asks ("这个能吃不").
+TEST(RuleExtractorZhTest, DialectFirstPersonAndATrailingBuAsks) {
+  const std::vector<Candidate> c = Extract("俺对芒果过敏 这个蛋糕能吃不");
+  ASSERT_EQ(c.size(), 1u);
+  EXPECT_EQ(c[0].slot, "user/allergy:芒果");
+  EXPECT_EQ(c[0].content, "用户对芒果过敏");
+}
+
 }  // namespace
 }  // namespace engram

@@ -222,6 +222,21 @@ bool IsQuestionZh(std::string_view s) {
        {"如何", "何时", "怎样", "多久", "好不好", "行不行", "可不可以", "对不对"}) {
     if (ContainsText(s, q)) return true;
   }
+  // "这个能吃不", "行不": a verb, then 不 at the end asks (not "我才不", "并不")
+  {
+    std::string_view t = s;
+    while (!t.empty() && (t.ends_with("？") || t.ends_with("?") || t.ends_with(" "))) {
+      t.remove_suffix(t.ends_with("？") ? 3 : 1);
+    }
+    if (t.size() >= 6 && t.ends_with("不")) {
+      const std::string_view before = t.substr(t.size() - 6, 3);
+      bool emphatic = false;
+      for (std::string_view adverb : {"才", "并", "也", "就", "都", "还", "绝", "决", "不", "可"}) {
+        emphatic = emphatic || before == adverb;
+      }
+      if (!emphatic) return true;
+    }
+  }
   // "冷不冷", "贵不贵", "去不去": a word, 不, the same word asks (not "一点不冷", "不不不")
   for (size_t k = s.find("不"); k != std::string_view::npos; k = s.find("不", k + 3)) {
     if (k < 3 || k + 6 > s.size()) continue;
