@@ -427,6 +427,25 @@ static bool IsPredicateHeadEn(std::string_view low) {
   return std::find(kHeads.begin(), kHeads.end(), low) != kHeads.end();
 }
 
+// "i broke up …", "I have gone our separate ways": after "<someone> and", a relationship's end
+// (endings.tsv `with_me`)
+static bool EndsWithMeEn(std::string_view after_and) {
+  static const std::vector<std::string> kPhrases = [] {
+    std::vector<std::string> out;
+    for (const auto& [key, words] : LexiconEntries("en/endings.tsv")) {
+      if (key == "with_me") {
+        for (const std::string& w : words) out.push_back("i " + w);
+      }
+    }
+    return out;
+  }();
+  const std::string low = LowerAscii(after_and.substr(0, 48));
+  for (const std::string& p : kPhrases) {
+    if (low.starts_with(p)) return true;
+  }
+  return false;
+}
+
 static std::string FirstWordLower(std::string_view s) {
   size_t b = s.find_first_not_of(" ");
   if (b == std::string_view::npos) return "";
@@ -683,9 +702,10 @@ std::vector<Piece> SplitClausesEn(const std::string& sentence, bool question) {
     for (std::string_view conj : {" and ", " but ", " so ", " because ", " while ", " though "}) {
       if (std::string_view(low).substr(i).starts_with(conj)) {
         std::string_view next = std::string_view(sentence).substr(i + conj.size());
-        // "jake and I broke up", "my wife and I": one subject, not two clauses
-        const bool compound = conj == " and " && FirstWordLower(next) == "i" &&
-                              !ContainsText(cur, ' ') && !cur.empty();
+        // "jake and I broke up", "my wife and I": one subject, not two clauses; so is "…that
+        // Harold and I have gone our separate ways" (a relationship's end, endings.tsv)
+        const bool compound = conj == " and " && FirstWordLower(next) == "i" && !cur.empty() &&
+                              (!ContainsText(cur, ' ') || EndsWithMeEn(next));
         // "i'm vegan so no butter in it pls": what the user asks for because of the statement
         const std::string_view tail = std::string_view(low).substr(
             i + conj.size(), std::string_view(low).substr(i + conj.size()).find(','));
@@ -1205,13 +1225,15 @@ std::optional<Reported> ReportedSpeechZh(std::string_view clause) {
 // that states the object no longer holds. Empty when there is none.
 static std::string StoppedObjectEn(std::string_view clause) {
   const std::string low = " " + LowerAscii(clause) + " ";
-  static constexpr std::string_view kStops[] = {
-      " scrapped ",       " cancelled ",  " canceled ",      " ditched ",      " rehomed ",
-      " rehome ",         " gave away ",  " sold ",          " quit ",         " gave up ",
-      " stopped ",        " dumped ",     " broke up with ", " moved out of ", " retired from ",
-      " dropped out of ", " called off ", " quitting ",      " lost ",         " scrapping ",
-      " ditching ",       " cancelling ", " canceling ",     " took me off ",  " taking me off ",
-      " came off ",       " coming off "};
+  // endings.tsv `stop`: the verbs, in the order they are tried (" gave up on " before " gave up ")
+  static const std::vector<std::string> kStops = [] {
+    std::vector<std::string> out;
+    for (const auto& [key, words] : LexiconEntries("en/endings.tsv")) {
+      if (key != "stop") continue;
+      for (const std::string& w : words) out.push_back(" " + w + " ");
+    }
+    return out;
+  }();
   static constexpr std::string_view kEnds[] = {
       " at ",        " to ",    " for ",     " because ",  " bc ",      " since ",
       " after ",     " and ",   " so ",      " but ",      " last ",    " this ",
@@ -1246,7 +1268,7 @@ static std::string StoppedObjectEn(std::string_view clause) {
       }
     }
   }
-  for (std::string_view stop : kStops) {
+  for (const std::string& stop : kStops) {
     const size_t k = low.find(stop);
     if (k == std::string::npos) continue;
     const size_t b = k + stop.size();  // in `low`; `clause` is one byte behind

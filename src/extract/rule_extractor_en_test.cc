@@ -836,5 +836,20 @@ TEST(RuleExtractorEnTest, WorkWordsAsThingsAndMovingOut) {
   EXPECT_EQ(out[0].value, "moved out");
 }
 
+// What ended, said with a verb of endings.tsv `stop` or as "<someone> and I have gone our
+// separate ways" (one clause, not two).
+TEST(RuleExtractorEnTest, EndingsSaidInOtherWords) {
+  auto ends = [](const std::string& text) {
+    std::vector<std::string> out;
+    for (const Candidate& c : Extract(text)) out.insert(out.end(), c.ends.begin(), c.ends.end());
+    return out;
+  };
+  EXPECT_EQ(ends("uninstalled duolingo lol, too many notifications"),
+            std::vector<std::string>{"duolingo"});
+  EXPECT_EQ(ends("I have given up on Portuguese, sadly"), std::vector<std::string>{"Portuguese"});
+  EXPECT_EQ(ends("I regret to say that Martin and I have parted ways."),
+            std::vector<std::string>{"Martin"});
+}
+
 }  // namespace
 }  // namespace engram
