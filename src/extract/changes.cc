@@ -176,6 +176,34 @@ bool HasChangeCue(std::string_view text, bool zh) {
   return Says(zh ? std::string(text) : SpacedWords(text), ListsFor(zh).cue, zh);
 }
 
+namespace {
+
+// "moved my walk to 9:30", "moving the call to friday": "moved" with an owned thing, then "to"
+// and a time or a day. `t` is SpacedWords' form (lower case, spaced words).
+bool MovesATime(const std::string& t) {
+  for (std::string_view verb : {" moved ", " moving ", " move ", " pushed ", " shifted "}) {
+    for (size_t k = t.find(verb); k != std::string::npos; k = t.find(verb, k + 1)) {
+      const size_t b = k + verb.size();
+      bool owned = false;
+      for (std::string_view det : {"my ", "the ", "our "})
+        owned = owned || t.compare(b, det.size(), det) == 0;
+      if (!owned) continue;
+      const size_t to = t.find(" to ", b);
+      if (to == std::string::npos || std::count(t.begin() + b, t.begin() + to, ' ') > 3) continue;
+      const std::string_view next = std::string_view(t).substr(to + 4);
+      if (!next.empty() && std::isdigit(static_cast<unsigned char>(next[0]))) return true;
+      for (std::string_view when :
+           {"monday", "tuesday", "wednesday", "thursday", "friday", "saturday", "sunday", "morning",
+            "afternoon", "evening", "noon", "night", "weekend", "next week", "tomorrow"}) {
+        if (next.starts_with(when)) return true;
+      }
+    }
+  }
+  return false;
+}
+
+}  // namespace
+
 std::string ChangedAttribute(std::string_view text, bool zh) {
   const Lists& lists = ListsFor(zh);
   const std::string t = zh ? std::string(text) : SpacedWords(text);
@@ -196,6 +224,8 @@ std::string ChangedAttribute(std::string_view text, bool zh) {
   // "终于不用跑了…现在在无锡", "officially in Denver now": a city and a cue, nothing about work,
   // no trip: where the user lives now
   if (found.empty() && Says(t, lists.cities, zh) && !Says(t, lists.away, zh)) found = "location";
+  // "moved my walk to 9:30", "moved the standup to tuesdays": a time moved, not the user
+  if (found == "location" && !zh && MovesATime(t)) return "";
   return found;
 }
 

@@ -851,5 +851,17 @@ TEST(RuleExtractorEnTest, EndingsSaidInOtherWords) {
             std::vector<std::string>{"Martin"});
 }
 
+// "moved my walk to 9:30": a time moved is no change of where the user lives.
+TEST(RuleExtractorEnTest, AMovedTimeIsNoMove) {
+  for (const Candidate& c : Extract("I have moved my swim to 6:15 since the pool got busy")) {
+    EXPECT_NE(c.slot, "user/location") << c.content;
+  }
+  bool moved = false;
+  for (const Candidate& c : Extract("moved to tacoma last week")) {
+    moved = moved || c.slot == "user/location";
+  }
+  EXPECT_TRUE(moved);
+}
+
 }  // namespace
 }  // namespace engram
