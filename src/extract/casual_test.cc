@@ -150,6 +150,9 @@ TEST(CasualTest, AStarredWordIsACorrectionAndEmphasisIsNot) {
 
 TEST(CasualTest, NumbersAndWeekdaysReplaceTheirKindOnly) {
   EXPECT_EQ(ReplaceValue("User has two dogs", "", "three"), "User has three dogs");
+  // the nearest number, read whole with its unit: no "4岁岁"
+  EXPECT_EQ(ReplaceValue("用户家狗狗3岁了", "", "4岁"), "用户家狗狗4岁了");
+  EXPECT_EQ(ReplaceValue("用户体重68，身高180", "", "66"), "用户体重66，身高180");
   EXPECT_EQ(ReplaceValue("User's lesson is on mondays at 5", "", "wednesdays"),
             "User's lesson is on wednesdays at 5");
   EXPECT_EQ(ReplaceValue("User's locker is on the 3rd floor", "", "6th floor"),

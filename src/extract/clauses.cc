@@ -249,6 +249,17 @@ bool IsCorrection(std::string_view sentence, bool zh) {
     }
     // "emmm其实是通州": after an interjection
     const std::string_view bare = WithoutInterjections(sentence, true);
+    // "啊不好意思 是65", "抱歉，是周三": an apology, then the value
+    for (std::string_view sorry : {"不好意思", "抱歉", "对不起", "sorry", "sry", "dbq"}) {
+      if (!bare.starts_with(sorry)) continue;
+      std::string_view rest = bare.substr(sorry.size());
+      while (rest.starts_with(" ") || rest.starts_with(",")) rest.remove_prefix(1);
+      while (rest.starts_with("，")) rest.remove_prefix(3);
+      // (the apology alone is the marker of a sentence whose value follows in another piece)
+      if (rest.empty() || (rest.starts_with("是") && rest.size() > 3 && rest.size() <= 30)) {
+        return true;
+      }
+    }
     return bare.starts_with("其实") || bare.starts_with("不是") ||
            IsValueFirstCorrection(sentence, zh);
   }

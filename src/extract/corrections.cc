@@ -536,6 +536,18 @@ std::optional<std::string> ReplaceValue(std::string_view content, std::string_vi
          !std::isalnum(static_cast<unsigned char>(old_value.back()))) {
     old_value.remove_suffix(1);
   }
+  // "75" for "72公斤", "45" for "44 EU": a bare number replaces the old value's number, and its
+  // unit stays
+  if (!new_value.empty() && std::all_of(new_value.begin(), new_value.end(), [](char c) {
+        return std::isdigit(static_cast<unsigned char>(c)) || c == '.';
+      })) {
+    size_t n = 0;
+    while (n < old_value.size() && (std::isdigit(static_cast<unsigned char>(old_value[n])) ||
+                                    old_value[n] == '.' || old_value[n] == ',')) {
+      ++n;
+    }
+    if (n > 0 && n < old_value.size()) old_value = old_value.substr(0, n);
+  }
   std::string out(content);
   // An old value of another shape than the new one is not what is corrected: "son" is not
   // what "5th" replaces in "my son's in 4th grade".
@@ -616,6 +628,11 @@ std::optional<std::string> ReplaceValue(std::string_view content, std::string_vi
         if (best < 0 || d < best) {
           best = d;
           span = at;
+          // the number as NumberSpan reads it from there ("3岁" with its unit)
+          if (auto whole = NumberSpan(content.substr(at.first), zh_value || !HasDigit(new_value));
+              whole && whole->first == 0) {
+            span->second = std::max(span->second, at.first + whole->second);
+          }
         }
       }
     }

@@ -127,7 +127,9 @@ bool StartsWithVerb(SV s) {
       "分了", "迷上", "爱上", "喜欢", "讨厌", "受不了", "辞了", "退了", "放弃", "回到", "回",
       "人在",
       // buying, as typed online: "提了辆比亚迪", "入手了一台", "喜提新车", "拿下了"
-      "提了", "提车", "入手", "入了", "喜提", "购入", "拿下"};
+      "提了", "提车", "入手", "入了", "喜提", "购入", "拿下",
+      // a job hop said short: "跳去腾讯了", "跳到快手"
+      "跳去", "跳到"};
   // "直接换了个…", "干脆辞了", "总算瘦到…": an adverb before the verb
   for (SV adverb : {"直接", "干脆", "总算", "后来", "结果", "反正", "其实", "真的", "也", "还",
                     "就", "都", "才"}) {
@@ -366,7 +368,7 @@ std::vector<Statement> MatchChineseFrames(const ClauseView& c, MessageState* sta
   if (has.Any("周每星礼点改换调挪")) {
     if (auto out = Schedule(c.raw.empty() ? s : SV(c.raw), sub, state); !out.empty()) return out;
   }
-  if (has.Any("在做职司岗是当任") || state->topic == "employer") {
+  if (has.Any("在做职司岗是当任跳") || state->topic == "employer") {
     if (auto out = Work(s, sub, state); !out.empty()) return out;
   }
   if (person) {

@@ -129,7 +129,8 @@ std::vector<Statement> Work(SV s, const Subject& sub, MessageState* state) {
       std::vector<Statement> out;
       Statement employer = Make(Kind::kEmployer, org, "", 0.8);
       Statement role = Make(Kind::kJob, job, "", 0.85);
-      role.entities.clear();
+      // the employer is what the fact names (a correction of it, "打错了 饿了么", replaces it)
+      role.entities = {org};
       if (sub.who == Who::kPerson) {
         ForPerson(sub, &employer, "employer");
         ForPerson(sub, &role, "job");
@@ -171,8 +172,11 @@ std::vector<Statement> Work(SV s, const Subject& sub, MessageState* state) {
     }
   }
   // "现在在美团", "现在去了平安银行", "跳槽到字节" after a job change
-  if (state->topic == "employer" || Has(s, "跳槽到") || Has(s, "入职") || Has(s, "现在的公司是")) {
-    for (SV lead : {"跳槽到", "现在的公司是", "入职了", "入职", "去了", "现在在", "在"}) {
+  // ("跳去腾讯了", "跳到快手": the hop said short)
+  if (state->topic == "employer" || Has(s, "跳槽到") || Has(s, "跳槽去") || Has(s, "跳去") ||
+      Has(s, "跳到") || Has(s, "入职") || Has(s, "现在的公司是")) {
+    for (SV lead : {"跳槽到", "跳槽去", "跳去", "跳到", "现在的公司是", "入职了", "入职", "去了",
+                    "现在在", "在"}) {
       size_t k = s.find(lead);
       if (k == SV::npos) continue;
       size_t b = k + lead.size();

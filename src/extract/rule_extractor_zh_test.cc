@@ -532,5 +532,15 @@ TEST(RuleExtractorZhTest, DialectFirstPersonAndATrailingBuAsks) {
   EXPECT_EQ(c[0].content, "用户对芒果过敏");
 }
 
+// A job hop said short ("跳去腾讯了") is a change of employer.
+TEST(RuleExtractorZhTest, AShortJobHopIsANewEmployer) {
+  bool employer = false;
+  for (const Candidate& c : Extract("跳到快手了 还是做运营")) {
+    employer =
+        employer || (c.slot == "user/employer" && c.content.find("快手") != std::string::npos);
+  }
+  EXPECT_TRUE(employer);
+}
+
 }  // namespace
 }  // namespace engram

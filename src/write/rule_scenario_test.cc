@@ -265,6 +265,10 @@ TEST_F(RuleScenarioTest, TypedCorrectionsReplaceTheValueOfTheMemoryTheyCorrect) 
       {{"Med allergy: penicillin. Put it on my card.", "Wrong one. Amoxicillin."},
        "User is allergic to Amoxicillin",
        "penicillin"},
+      // an apology, then the value; the employer a job fact names, corrected by name
+      {{"我一米八 体重72公斤 帮我算下bmi", "啊不好意思 是75"}, "用户体重75公斤", "72公斤"},
+      {{"我在京东做产品经理，帮我改改周报", "打错了 拼多多"}, "用户在拼多多做产品经理", "京东"},
+      {{"我家猫猫2岁了 还能绝育吗", "不对 3岁了"}, "用户家猫猫3岁了", "2岁"},
   };
   for (const Case& c : cases) {
     const Scope user{"default", "typed-" + std::to_string(&c - cases.data()), "", ""};
