@@ -545,6 +545,47 @@ static bool IsListContinuation(std::string_view piece) {
 
 // What starts a request run on after a statement with no comma before it ("… full time now need
 // help w/ an invoice", "… every day lol how do i stop this"): `s` is lower-case.
+// `rest` opens the speaker's statement ("i'm …", "i've been …", "my number is …") and `before`
+// is a question or request to the assistant that has ended; or `rest` is a new subject with its
+// verb after a statement ("… penicillin it gave me hives"). Either way `before` does not lead
+// into `rest` with a word that makes it part of it ("what i'm supposed to", "if i'm vegan",
+// "think i've", "so it was").
+static bool StatementAfterAskEn(std::string_view before, std::string_view rest) {
+  static constexpr std::string_view kOpeners[] = {
+      "i'm ",         "im ",         "i am ",     "i've been ",  "ive been ", "i have been ",
+      "i've got ",    "ive got ",    "i have a ", "i have two ", "i have 2 ", "my number is ",
+      "my email is ", "my name is ", "i got my ", "i live ",     "i work "};
+  bool opens = false;
+  for (std::string_view o : kOpeners) opens = opens || rest.starts_with(o);
+  if (!opens && !rest.starts_with("it")) return false;
+  const std::string low = LowerAscii(before);
+  const std::string last = low.substr(low.rfind(' ') + 1);
+  static const std::set<std::string> kLeadsIn = {
+      "what", "how", "where", "when", "why", "who", "which", "if", "whether", "that", "because",
+      "cause", "cuz", "so", "and", "but", "or", "since", "think", "know", "tell", "say", "guess",
+      "wonder", "sure", "whatever", "when", "as", "than", "like", "while", "until", "unless",
+      "though", "although", "once", "cos", "coz", "bc", "the", "a", "an", "my", "your", "to",
+      // what someone says or thinks leads into it: "my doctor said i'm prediabetic"
+      "said", "says", "told", "tells", "thinks", "thought", "reckons", "mentioned", "explained",
+      "claims", "noticed", "found", "realized", "realised", "feel", "feels", "felt", "believe",
+      "hope", "heard", "means", "meant", "suggests", "shows", "showed", "confirmed"};
+  if (kLeadsIn.contains(last)) return false;
+  // "allergic to penicillin it gave me hives": a new subject with its verb ends the statement
+  // before it, whatever that was
+  static constexpr std::string_view kRunOn[] = {"it gave ", "it gives ", "it made ", "it makes ",
+                                                "it was ",  "it is ",    "it's "};
+  for (std::string_view r : kRunOn) {
+    if (rest.starts_with(r)) return std::count(low.begin(), low.end(), ' ') >= 2;
+  }
+  if (!opens) return false;
+  static constexpr std::string_view kAsks[] = {"quick question", "question", "hey",     "hi",
+                                               "hello",          "ok so",    "okay so", "so about",
+                                               "ok about"};
+  bool asks = IsQuestionEn(std::string(before));
+  for (std::string_view a : kAsks) asks = asks || StartsWithWord(low, a);
+  return asks;
+}
+
 static bool StartsInlineRequestEn(std::string_view s) {
   // (called at every space of a sentence: the first letter rules out most places at once)
   if (s.empty() || std::string_view("nahpcwrt").find(s[0]) == std::string_view::npos) {
@@ -746,6 +787,17 @@ std::vector<Piece> SplitClausesEn(const std::string& sentence, bool question) {
       // turn has it)
       const size_t comma = sentence.find(',', i);
       i = comma == std::string::npos ? sentence.size() : comma;
+      continue;
+    }
+    // "can you give me dinner ideas i'm type 1 diabetic so …", "quick question before the
+    // pharmacy closes i'm allergic to penicillin …": typed (or dictated) with no stop, a
+    // question or request, then the speaker's statement
+    if (sentence[i] == ' ' && std::count(cur.begin(), cur.end(), ' ') >= 2 &&
+        StatementAfterAskEn(cur, std::string_view(low).substr(i + 1))) {
+      raw.push_back(cur);
+      after_colon.push_back(false);
+      cur.clear();
+      ++i;
       continue;
     }
     if (sentence[i] == ' ' && std::count(cur.begin(), cur.end(), ' ') >= 2 &&

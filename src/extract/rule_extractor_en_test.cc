@@ -863,5 +863,29 @@ TEST(RuleExtractorEnTest, AMovedTimeIsNoMove) {
   EXPECT_TRUE(moved);
 }
 
+// Dictated or typed with no stop: a question or request, then the speaker's statement; a new
+// subject with its verb ends the statement before it. What leads into the words after it ("what
+// i'm supposed to", "my doctor said i'm …") keeps them one clause.
+TEST(RuleExtractorEnTest, RunOnMessagesSplitAtTheSpeakersStatement) {
+  auto slots = [](const std::string& text) {
+    std::vector<std::string> out;
+    for (const Candidate& c : Extract(text)) out.push_back(c.slot);
+    return out;
+  };
+  EXPECT_EQ(slots("can you suggest a lunchbox idea i'm allergic to shellfish it makes my throat "
+                  "itch"),
+            std::vector<std::string>{"user/allergy:shellfish"});
+  const std::vector<Candidate> diet =
+      Extract("hey what goes well with tofu i've been vegan for like six years");
+  ASSERT_EQ(diet.size(), 1u);
+  EXPECT_EQ(diet[0].slot, "user/diet");
+  EXPECT_TRUE(Extract("can you tell me what i'm supposed to bring").empty());
+  bool reported = false;
+  for (const Candidate& c : Extract("so my doctor said i'm anemic and need more iron")) {
+    reported = reported || c.content.find("doctor") != std::string::npos;
+  }
+  EXPECT_TRUE(reported);
+}
+
 }  // namespace
 }  // namespace engram
