@@ -163,7 +163,19 @@ std::string SpacesAsCommasZh(std::string_view text) {
         !out.empty() && IsCjkCodepoint(after) && std::none_of(out.begin(), out.end(), [](char ch) {
           return ch == ' ' || static_cast<unsigned char>(ch) >= 0x80;
         });
-    if ((IsCjkCodepoint(after) && (IsCjkCodepoint(before) || attached)) || leads_on || opens) {
+    // "我邮箱是 a_b@163.com 以后发这个": an address is a value, not a word inside a phrase ("我在
+    // Google 工作"): the Chinese after it starts a clause
+    bool address = false;
+    if (IsCjkCodepoint(after)) {
+      size_t word = out.size();  // the ASCII word just written
+      while (word > 0 && out[word - 1] != ' ' && static_cast<unsigned char>(out[word - 1]) < 0x80)
+        --word;
+      const std::string_view last = std::string_view(out).substr(word);
+      address =
+          last.find('@') != std::string_view::npos || last.find("://") != std::string_view::npos;
+    }
+    if ((IsCjkCodepoint(after) && (IsCjkCodepoint(before) || attached)) || leads_on || opens ||
+        address) {
       out += "，";
     } else {
       out.append(text.substr(start, end - start));

@@ -14,10 +14,11 @@
 namespace engram::extract::en {
 namespace {
 
+// ('_' inside handles and addresses: "xiao_yu@163.com", "cool_cat_99" are one word each)
 bool IsWordChar(char c) {
   auto u = static_cast<unsigned char>(c);
   return u >= 0x80 || std::isalnum(u) || c == '\'' || c == '-' || c == '&' || c == '+' ||
-         c == '#' || c == '/' || c == '@';
+         c == '#' || c == '/' || c == '@' || c == '_';
 }
 
 void PushExpanded(std::vector<Tok>* out, std::string_view word) {

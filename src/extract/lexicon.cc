@@ -540,6 +540,8 @@ bool IsHealthWord(std::string_view word) {
                                                   "怀孕",
                                                   "近视",
                                                   "散光",
+                                                  "色弱",
+                                                  "色盲",
                                                   "脂肪肝",
                                                   "敏感肌",
                                                   "胆固醇",

@@ -329,9 +329,14 @@ class RuleExtractor final : public Extractor {
     // "dbq 175 刚才手滑了": the interjections that open a message say nothing, and a Latin one
     // would hold the value after it in one word group
     if (lang == Language::kChinese) {
-      // "俺对青霉素过敏", "俺家闺女": the northern 俺 is 我 (the kept turn keeps what was typed)
+      // "俺对青霉素过敏", "俺家闺女": the northern 俺 is 我; "本人左撇子" opening a message is
+      // the formal 我 (the kept turn keeps what was typed)
       for (size_t k = text.find("俺"); k != std::string::npos; k = text.find("俺", k)) {
         text.replace(k, 3, "我");
+      }
+      if (text.starts_with("本人") && text.size() > 6 && !text.starts_with("本人到") &&
+          !text.starts_with("本人亲")) {
+        text.replace(0, 6, "我");
       }
       text = extract::SpacesAsCommasZh(extract::WithoutInterjections(text, true));
     }

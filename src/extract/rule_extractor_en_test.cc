@@ -887,5 +887,12 @@ TEST(RuleExtractorEnTest, RunOnMessagesSplitAtTheSpeakersStatement) {
   EXPECT_TRUE(reported);
 }
 
+// An underscore inside a handle or an address is part of the word: no "xiao yu@163.com".
+TEST(RuleExtractorEnTest, UnderscoresStayInsideWords) {
+  const std::vector<Candidate> c = Extract("my email is li_wei_88@example.com");
+  ASSERT_EQ(c.size(), 1u);
+  EXPECT_EQ(c[0].content, "User's email is li_wei_88@example.com");
+}
+
 }  // namespace
 }  // namespace engram

@@ -542,5 +542,22 @@ TEST(RuleExtractorZhTest, AShortJobHopIsANewEmployer) {
   EXPECT_TRUE(employer);
 }
 
+// An address in a Chinese message stays whole and ends its clause; "本人" opening a message is
+// the speaker; a condition said with no verb ("我近视") is one the speaker has.
+TEST(RuleExtractorZhTest, AddressesTheFormalSelfAndBareConditions) {
+  const std::vector<Candidate> email = Extract("我邮箱是 wang_lei88@qq.com 以后有啥通知发这个");
+  ASSERT_EQ(email.size(), 1u);
+  EXPECT_EQ(email[0].slot, "user/email");
+  EXPECT_NE(email[0].content.find("wang_lei88@qq.com"), std::string::npos);
+  bool left = false;
+  for (const Candidate& c : Extract("本人左撇子，用什么鼠标好")) {
+    left = left || c.content == "用户左撇子";
+  }
+  EXPECT_TRUE(left);
+  const std::vector<Candidate> eyes = Extract("我散光 晚上开车看不清");
+  ASSERT_FALSE(eyes.empty());
+  EXPECT_EQ(eyes[0].slot, "user/health:散光");
+}
+
 }  // namespace
 }  // namespace engram

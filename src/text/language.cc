@@ -23,15 +23,40 @@ bool IsLatin(char32_t c) {
 Language DetectLanguage(std::string_view text) {
   if (!IsValidUtf8(text)) return Language::kUnknown;
   int64_t han = 0, kana = 0, hangul = 0, latin = 0;
+  // The Latin letters of an address ("我邮箱是xiaoyu_chen@163.com", a URL) are no language: a
+  // run of ASCII with '@' or "://" in it, or starting "www.", is not counted.
+  int64_t run_latin = 0;      // the Latin letters of the ASCII run being read
+  int64_t address_latin = 0;  // … and of the addresses, for a text that is one ("a@b.com")
+  size_t run_begin = 0;
+  bool in_run = false;
+  auto end_run = [&](size_t at) {
+    const std::string_view run = text.substr(run_begin, at - run_begin);
+    const bool address = run.find('@') != std::string_view::npos ||
+                         run.find("://") != std::string_view::npos || run.starts_with("www.");
+    (address ? address_latin : latin) += run_latin;
+    run_latin = 0;
+    in_run = false;
+  };
   for (size_t i = 0; i < text.size();) {
-    char32_t c = NextCodepoint(text, &i);
+    const size_t at = i;
+    const char32_t c = NextCodepoint(text, &i);
+    const bool ascii_word = c < 0x80 && c != ' ' && c != '\t' && c != '\n' && c != '\r';
+    if (ascii_word && !in_run) {
+      in_run = true;
+      run_begin = at;
+    } else if (!ascii_word && in_run) {
+      end_run(at);
+    }
     han += IsHan(c);
     kana += IsKana(c);
     hangul += IsHangul(c);
-    latin += IsLatin(c);
+    if (IsLatin(c)) ++(in_run ? run_latin : latin);
   }
+  if (in_run) end_run(text.size());
   if (kana > 0) return Language::kJapanese;
-  if (han == 0 && hangul == 0 && latin == 0) return Language::kUnknown;
+  if (han == 0 && hangul == 0 && latin == 0) {
+    return address_latin > 0 ? Language::kLatin : Language::kUnknown;
+  }
   if (hangul > 2 * han && hangul >= latin) return Language::kKorean;
   if (2 * han >= latin) return Language::kChinese;
   return Language::kLatin;

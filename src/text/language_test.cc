@@ -29,5 +29,14 @@ TEST(LanguageTest, Codes) {
   EXPECT_EQ(LanguageCode(Language::kUnknown), "");
 }
 
+// An address is no language: a Chinese sentence with a long email stays Chinese; an address
+// alone is Latin text.
+TEST(LanguageTest, AddressesDoNotCountAsLatinWords) {
+  EXPECT_EQ(DetectLanguage("我邮箱是xiaoyu_chen@163.com"), Language::kChinese);
+  EXPECT_EQ(DetectLanguage("网站是 https://example.com/some/long/path 记一下"), Language::kChinese);
+  EXPECT_EQ(DetectLanguage("jenna.holt82@gmail.com"), Language::kLatin);
+  EXPECT_EQ(DetectLanguage("my email is jenna.holt82@gmail.com"), Language::kLatin);
+}
+
 }  // namespace
 }  // namespace engram
