@@ -159,8 +159,12 @@ std::vector<Statement> WorkArrangement(const ClauseView& c, const Toks& t, const
 bool IsSchoolSpan(const Toks& t, size_t b, size_t e) {
   for (size_t i = b; i < e; ++i) {
     std::string_view w = t[i].low;
+    // ("TU Delft", "Uni Wien", "Universidad de Chile": the word for a university in the
+    // school's own language)
     if (w == "university" || w == "college" || w == "state" || w == "institute" || w == "school" ||
-        w == "academy" || w == "polytechnic") {
+        w == "academy" || w == "polytechnic" || w == "tu" || w == "uni" || w == "universität" ||
+        w == "universitat" || w == "universidad" || w == "université" || w == "universite" ||
+        w == "università" || w == "universiteit" || w == "hochschule" || w == "politecnico") {
       return true;
     }
   }

@@ -894,5 +894,14 @@ TEST(RuleExtractorEnTest, UnderscoresStayInsideWords) {
   EXPECT_EQ(c[0].content, "User's email is li_wei_88@example.com");
 }
 
+// A university named in its own language is a school: "TU Delft", "Uni Wien".
+TEST(RuleExtractorEnTest, UniversitiesNamedInTheirOwnLanguage) {
+  for (const char* text : {"I study physics at TU Munich", "i'm doing my masters at Uni Wien"}) {
+    bool school = false;
+    for (const Candidate& c : Extract(text)) school = school || c.slot == "user/school";
+    EXPECT_TRUE(school) << text;
+  }
+}
+
 }  // namespace
 }  // namespace engram
