@@ -222,17 +222,7 @@ bool IsCorrectionLead(std::string_view text) {
 bool NamesSlipWord(std::string_view sentence, bool zh) {
   const std::string low = zh ? std::string(sentence) : LowerAscii(sentence);
   for (const std::string& w : CorrectionListsFor(zh).slip) {
-    if (zh) {
-      if (ContainsText(low, w)) return true;
-      continue;
-    }
-    for (size_t k = low.find(w); k != std::string::npos; k = low.find(w, k + 1)) {
-      const size_t e = k + w.size();
-      if ((k == 0 || !std::isalpha(static_cast<unsigned char>(low[k - 1]))) &&
-          (e >= low.size() || !std::isalpha(static_cast<unsigned char>(low[e])))) {
-        return true;
-      }
-    }
+    if (zh ? ContainsText(low, w) : HasWord(low, w)) return true;
   }
   return false;
 }
@@ -438,24 +428,9 @@ static bool IsPredicateHeadEn(std::string_view low) {
   return std::find(kHeads.begin(), kHeads.end(), low) != kHeads.end();
 }
 
-// "i broke up …", "I have gone our separate ways": after "<someone> and", a relationship's end
-// (endings.tsv `with_me`)
-static bool EndsWithMeEn(std::string_view after_and) {
-  static const std::vector<std::string> kPhrases = [] {
-    std::vector<std::string> out;
-    for (const auto& [key, words] : LexiconEntries("en/endings.tsv")) {
-      if (key == "with_me") {
-        for (const std::string& w : words) out.push_back("i " + w);
-      }
-    }
-    return out;
-  }();
-  const std::string low = LowerAscii(after_and.substr(0, 48));
-  for (const std::string& p : kPhrases) {
-    if (low.starts_with(p)) return true;
-  }
-  return false;
-}
+// After "<someone> and": "i broke up …", "I have gone our separate ways", a relationship's end
+// (endings.tsv `with_me`; defined with the other endings below)
+static bool EndsWithMeEn(std::string_view after_and);
 
 static std::string FirstWordLower(std::string_view s) {
   size_t b = s.find_first_not_of(" ");
@@ -543,8 +518,6 @@ static bool IsListContinuation(std::string_view piece) {
   return words <= 5;
 }
 
-// What starts a request run on after a statement with no comma before it ("… full time now need
-// help w/ an invoice", "… every day lol how do i stop this"): `s` is lower-case.
 // `rest` opens the speaker's statement ("i'm …", "i've been …", "my number is …") and `before`
 // is a question or request to the assistant that has ended; or `rest` is a new subject with its
 // verb after a statement ("… penicillin it gave me hives"). Either way `before` does not lead
@@ -555,29 +528,27 @@ static bool StatementAfterAskEn(std::string_view before, std::string_view rest) 
       "i'm ",         "im ",         "i am ",     "i've been ",  "ive been ", "i have been ",
       "i've got ",    "ive got ",    "i have a ", "i have two ", "i have 2 ", "my number is ",
       "my email is ", "my name is ", "i got my ", "i live ",     "i work "};
-  bool opens = false;
+  // "allergic to penicillin it gave me hives": a new subject with its verb ends the statement
+  // before it, whatever that was
+  static constexpr std::string_view kRunOn[] = {"it gave ", "it gives ", "it made ", "it makes ",
+                                                "it was ",  "it is ",    "it's "};
+  bool opens = false, run_on = false;
   for (std::string_view o : kOpeners) opens = opens || rest.starts_with(o);
-  if (!opens && !rest.starts_with("it")) return false;
+  for (std::string_view r : kRunOn) run_on = run_on || rest.starts_with(r);
+  if (!opens && !run_on) return false;
   const std::string low = LowerAscii(before);
   const std::string last = low.substr(low.rfind(' ') + 1);
   static const std::set<std::string> kLeadsIn = {
       "what", "how", "where", "when", "why", "who", "which", "if", "whether", "that", "because",
       "cause", "cuz", "so", "and", "but", "or", "since", "think", "know", "tell", "say", "guess",
-      "wonder", "sure", "whatever", "when", "as", "than", "like", "while", "until", "unless",
-      "though", "although", "once", "cos", "coz", "bc", "the", "a", "an", "my", "your", "to",
+      "wonder", "sure", "whatever", "as", "than", "like", "while", "until", "unless", "though",
+      "although", "once", "cos", "coz", "bc", "the", "a", "an", "my", "your", "to",
       // what someone says or thinks leads into it: "my doctor said i'm prediabetic"
       "said", "says", "told", "tells", "thinks", "thought", "reckons", "mentioned", "explained",
       "claims", "noticed", "found", "realized", "realised", "feel", "feels", "felt", "believe",
       "hope", "heard", "means", "meant", "suggests", "shows", "showed", "confirmed"};
   if (kLeadsIn.contains(last)) return false;
-  // "allergic to penicillin it gave me hives": a new subject with its verb ends the statement
-  // before it, whatever that was
-  static constexpr std::string_view kRunOn[] = {"it gave ", "it gives ", "it made ", "it makes ",
-                                                "it was ",  "it is ",    "it's "};
-  for (std::string_view r : kRunOn) {
-    if (rest.starts_with(r)) return std::count(low.begin(), low.end(), ' ') >= 2;
-  }
-  if (!opens) return false;
+  if (run_on) return std::count(low.begin(), low.end(), ' ') >= 2;
   static constexpr std::string_view kAsks[] = {"quick question", "question", "hey",     "hi",
                                                "hello",          "ok so",    "okay so", "so about",
                                                "ok about"};
@@ -586,6 +557,8 @@ static bool StatementAfterAskEn(std::string_view before, std::string_view rest) 
   return asks;
 }
 
+// What starts a request run on after a statement with no comma before it ("… full time now need
+// help w/ an invoice", "… every day lol how do i stop this"): `s` is lower-case.
 static bool StartsInlineRequestEn(std::string_view s) {
   // (called at every space of a sentence: the first letter rules out most places at once)
   if (s.empty() || std::string_view("nahpcwrt").find(s[0]) == std::string_view::npos) {
@@ -1570,6 +1543,16 @@ void EndedNamedFirstZh(const std::string& s, std::vector<std::string>* ends) {
 }
 
 }  // namespace
+
+static bool EndsWithMeEn(std::string_view after_and) {
+  const std::string low = LowerAscii(after_and.substr(0, 48));
+  if (!low.starts_with("i ")) return false;
+  const std::string_view rest = std::string_view(low).substr(2);
+  for (const std::string& p : EndingsFor(false).with_me) {
+    if (rest.starts_with(p)) return true;
+  }
+  return false;
+}
 
 std::string TakeEndsEn(std::string_view clause, std::vector<std::string>* ends) {
   std::string s(clause);

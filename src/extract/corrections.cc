@@ -125,9 +125,10 @@ std::optional<std::string> EnglishValue(std::string_view clause) {
   // i can't have", which says what the value is)
   for (size_t i = 1; i < words.size(); ++i) {
     const std::string w = Lower(words[i]);
+    if (w != "i" && w != "i'm" && w != "im" && w != "i've") continue;
     std::string rest;
     for (size_t k = i; k < words.size(); ++k) rest += (rest.empty() ? "" : " ") + words[k];
-    if ((w == "i" || w == "i'm" || w == "im" || w == "i've") && NamesSlipWord(rest, false)) {
+    if (NamesSlipWord(rest, false)) {
       words.resize(i);
       std::string cut;
       for (const std::string& x : words) cut += (cut.empty() ? "" : " ") + x;
@@ -418,18 +419,30 @@ std::vector<std::pair<double, std::pair<size_t, size_t>>> DigitNumbers(std::stri
   return out;
 }
 
-}  // namespace
-
-std::optional<double> NumberDistance(std::string_view content, std::string_view value) {
+// The number of `content` written in digits that is nearest the leading number of `value`
+// (|log(a / b)|, the first of equals): its distance and its span. Nothing when either has none.
+struct Nearest {
+  double distance;
+  std::pair<size_t, size_t> span;
+};
+std::optional<Nearest> NearestNumber(std::string_view content, std::string_view value) {
   const auto fresh = DigitNumbers(value);
   if (fresh.empty() || fresh.front().first <= 0) return std::nullopt;
-  std::optional<double> best;
+  std::optional<Nearest> best;
   for (const auto& [n, span] : DigitNumbers(content)) {
     if (n <= 0) continue;
     const double d = std::abs(std::log(n / fresh.front().first));
-    if (!best || d < *best) best = d;
+    if (!best || d < best->distance) best = Nearest{d, span};
   }
   return best;
+}
+
+}  // namespace
+
+std::optional<double> NumberDistance(std::string_view content, std::string_view value) {
+  const auto nearest = NearestNumber(content, value);
+  if (!nearest) return std::nullopt;
+  return nearest->distance;
 }
 
 bool HasSearchableShape(std::string_view value) {
@@ -619,21 +632,13 @@ std::optional<std::string> ReplaceValue(std::string_view content, std::string_vi
   if (numeric) {
     auto span = NumberSpan(content, zh_value || !HasDigit(new_value));
     if (!span) span = NumberSpan(content, false);
-    // of several numbers in digits, the one nearest the new value ("体重68，身高180" and "66")
-    if (const auto fresh = DigitNumbers(new_value); !fresh.empty() && fresh.front().first > 0) {
-      double best = -1;
-      for (const auto& [n, at] : DigitNumbers(content)) {
-        if (n <= 0) continue;
-        const double d = std::abs(std::log(n / fresh.front().first));
-        if (best < 0 || d < best) {
-          best = d;
-          span = at;
-          // the number as NumberSpan reads it from there ("3岁" with its unit)
-          if (auto whole = NumberSpan(content.substr(at.first), zh_value || !HasDigit(new_value));
-              whole && whole->first == 0) {
-            span->second = std::max(span->second, at.first + whole->second);
-          }
-        }
+    // of several numbers in digits, the one nearest the new value ("体重68，身高180" and "66"),
+    // read as NumberSpan reads it from there ("3岁" with its unit)
+    if (const auto nearest = NearestNumber(content, new_value)) {
+      span = nearest->span;
+      if (auto whole = NumberSpan(content.substr(span->first), zh_value || !HasDigit(new_value));
+          whole && whole->first == 0) {
+        span->second = std::max(span->second, span->first + whole->second);
       }
     }
     if (!span || !Whole(content, span->first, span->second)) return std::nullopt;

@@ -10,6 +10,17 @@
 #include "text/lexicon_data.h"
 
 namespace engram::extract {
+
+bool HasWord(std::string_view text, std::string_view word) {
+  for (size_t k = text.find(word); k != std::string_view::npos; k = text.find(word, k + 1)) {
+    const bool left = k == 0 || !std::isalpha(static_cast<unsigned char>(text[k - 1]));
+    const size_t e = k + word.size();
+    const bool right = e >= text.size() || !std::isalpha(static_cast<unsigned char>(text[e]));
+    if (left && right) return true;
+  }
+  return false;
+}
+
 namespace {
 
 std::string Lower(std::string_view s) { return LowerAscii(s); }
@@ -25,18 +36,6 @@ std::string_view Find(const Table& table, std::string_view word) {
 bool ContainsAny(std::string_view text, std::initializer_list<std::string_view> words) {
   return std::any_of(words.begin(), words.end(),
                      [&](std::string_view w) { return ContainsText(text, w); });
-}
-
-// A whole English word in lower-case text (letters around it end the match). Multi-word cues
-// are found in the text; a single word is compared with the text's words.
-bool HasWord(std::string_view text, std::string_view word) {
-  for (size_t k = text.find(word); k != std::string_view::npos; k = text.find(word, k + 1)) {
-    const bool left = k == 0 || !std::isalpha(static_cast<unsigned char>(text[k - 1]));
-    const size_t e = k + word.size();
-    const bool right = e >= text.size() || !std::isalpha(static_cast<unsigned char>(text[e]));
-    if (left && right) return true;
-  }
-  return false;
 }
 
 // A text's words, split once for many cue lookups: an English cue is a whole word or phrase, a

@@ -46,6 +46,10 @@ bool NamesPet(std::string_view text, bool zh);
 // organization_suffix of data/lexicon/en/graph_names.tsv, any case.
 bool IsOrganizationSuffix(std::string_view word);
 
+// `word` (or a phrase) stands whole in lower-case English `text`: no letter runs on into it on
+// either side ("typo" in "a typo, sorry", not in "typography").
+bool HasWord(std::string_view text, std::string_view word);
+
 // Health conditions and what a statement about them is keyed by: "asthma", "diabetes", "哮喘".
 bool IsHealthWord(std::string_view word);
 // Words about one's body or health that make a statement important: "allergic", "diagnosed",

@@ -988,11 +988,12 @@ class RuleExtractor final : public Extractor {
       if (MineNouns().contains(label)) return "my " + label + " is " + value;
       return sentence;
     }
-    // "Shoe size 44 EU": a noun of `mine`, then a number
+    // "Shoe size 44 EU": a noun of `mine`, then a number, in a note of a few words (a longer
+    // noun allows a few more: a byte bound, a third of the noun's bytes, plus 5)
     for (const std::string& noun : MineNouns()) {
       if (low.size() > noun.size() + 1 && low.starts_with(noun) && low[noun.size()] == ' ' &&
           std::isdigit(static_cast<unsigned char>(low[noun.size() + 1])) &&
-          words(low) <= noun.size() / 3 + 5) {
+          static_cast<size_t>(words(low)) <= noun.size() / 3 + 5) {
         return "my " + low.substr(0, noun.size()) + " is " + sentence.substr(noun.size() + 1);
       }
     }
