@@ -444,11 +444,8 @@ static std::string FirstWordLower(std::string_view s) {
 // `if_listener`): "if ur looking at shoes", "if that matters".
 static bool IfListenerEn(std::string_view after_if) {
   static const std::set<std::string> kWords = [] {
-    std::set<std::string> out;
-    for (const auto& [key, words] : LexiconEntries("en/asks.tsv")) {
-      if (key == "if_listener") out.insert(words.begin(), words.end());
-    }
-    return out;
+    const std::vector<std::string> words = LexiconWords("en/asks.tsv", "if_listener");
+    return std::set<std::string>(words.begin(), words.end());
   }();
   const size_t e = std::min(after_if.find(' '), after_if.size());
   std::string first = LowerAscii(after_if.substr(0, e));
@@ -1264,10 +1261,8 @@ static std::string StoppedObjectEn(std::string_view clause) {
   // endings.tsv `stop`: the verbs, in the order they are tried (" gave up on " before " gave up ")
   static const std::vector<std::string> kStops = [] {
     std::vector<std::string> out;
-    for (const auto& [key, words] : LexiconEntries("en/endings.tsv")) {
-      if (key != "stop") continue;
-      for (const std::string& w : words) out.push_back(" " + w + " ");
-    }
+    for (const std::string& w : LexiconWords("en/endings.tsv", "stop"))
+      out.push_back(" " + w + " ");
     return out;
   }();
   static constexpr std::string_view kEnds[] = {

@@ -955,11 +955,8 @@ class RuleExtractor final : public Extractor {
   // predicates.tsv `mine`: what a speaker has, said without "my" ("birthday", "shoe size")
   static const std::set<std::string>& MineNouns() {
     static const std::set<std::string> k = [] {
-      std::set<std::string> out;
-      for (const auto& [key, words] : LexiconEntries("en/predicates.tsv")) {
-        if (key == "mine") out.insert(words.begin(), words.end());
-      }
-      return out;
+      const std::vector<std::string> words = LexiconWords("en/predicates.tsv", "mine");
+      return std::set<std::string>(words.begin(), words.end());
     }();
     return k;
   }

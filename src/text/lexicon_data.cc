@@ -59,4 +59,12 @@ const Entries& LexiconEntries(std::string_view file) {
   return it == all->end() ? kNone : it->second;
 }
 
+std::vector<std::string> LexiconWords(std::string_view file, std::string_view key) {
+  std::vector<std::string> out;
+  for (const auto& [k, words] : LexiconEntries(file)) {
+    if (k == key) out.insert(out.end(), words.begin(), words.end());
+  }
+  return out;
+}
+
 }  // namespace engram

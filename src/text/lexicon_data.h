@@ -21,4 +21,8 @@ extern const size_t kLexiconFiles_count;
 const std::vector<std::pair<std::string, std::vector<std::string>>>& LexiconEntries(
     std::string_view file);
 
+// The words of every line of `file` keyed `key`, in file order (a key may have several lines);
+// empty when there is none. A new vector: callers that ask often keep it in a static.
+std::vector<std::string> LexiconWords(std::string_view file, std::string_view key);
+
 }  // namespace engram

@@ -4,6 +4,8 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
+
 #include "text/lexicon_data.h"
 
 namespace engram {
@@ -19,6 +21,13 @@ TEST(TopicsTest, TheLexiconFilesAreCompiledInAndRead) {
   EXPECT_EQ(topics.front().first, "location");  // comment lines skipped
   EXPECT_TRUE(LexiconEntries("no/such.tsv").empty());
   EXPECT_FALSE(LexiconEntries("zh/topics.tsv").empty());
+  // one key's words, in file order; none for a key or a file that is not there
+  const std::vector<std::string> stops = LexiconWords("en/endings.tsv", "stop");
+  ASSERT_FALSE(stops.empty());
+  const auto given_up_on = std::find(stops.begin(), stops.end(), "given up on");
+  EXPECT_LT(given_up_on, std::find(stops.begin(), stops.end(), "given up"));
+  EXPECT_TRUE(LexiconWords("en/endings.tsv", "no_such_key").empty());
+  EXPECT_TRUE(LexiconWords("no/such.tsv", "stop").empty());
 }
 
 TEST(TopicsTest, TopicsAreFoundByWholeWordsAndChineseSubstrings) {
