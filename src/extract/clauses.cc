@@ -721,7 +721,9 @@ std::vector<Piece> SplitClausesEn(const std::string& sentence, bool question) {
       continue;
     }
     bool split = false;
-    for (std::string_view conj : {" and ", " but ", " so ", " because ", " while ", " though "}) {
+    // ("rip Nugget anyway i have a bearded dragon now": a turn of the talk ends a clause too)
+    for (std::string_view conj : {" and ", " but ", " so ", " because ", " while ", " though ",
+                                  " anyway ", " anyways ", " btw "}) {
       if (std::string_view(low).substr(i).starts_with(conj)) {
         std::string_view next = std::string_view(sentence).substr(i + conj.size());
         // "jake and I broke up", "my wife and I": one subject, not two clauses; so is "…that

@@ -334,6 +334,20 @@ class RuleExtractor final : public Extractor {
       for (size_t k = text.find("俺"); k != std::string::npos; k = text.find("俺", k)) {
         text.replace(k, 3, "我");
       }
+      // "阿拉住在上海徐汇": the Shanghainese 阿拉 is 我 too, where it is no place or name
+      // (阿拉伯, 阿拉斯加, 阿拉善, 阿拉木图, 阿拉巴马, 阿拉丁, 阿拉蕾)
+      for (size_t k = text.find("阿拉"); k != std::string::npos; k = text.find("阿拉", k)) {
+        const std::string_view next = std::string_view(text).substr(k + 6, 3);
+        bool place = false;
+        for (std::string_view p : {"伯", "斯", "善", "木", "巴", "丁", "蕾", "贡", "米"}) {
+          place = place || next == p;
+        }
+        if (place) {
+          k += 6;
+        } else {
+          text.replace(k, 6, "我");
+        }
+      }
       if (text.starts_with("本人") && text.size() > 6 && !text.starts_with("本人到") &&
           !text.starts_with("本人亲")) {
         text.replace(0, 6, "我");

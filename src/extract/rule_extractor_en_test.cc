@@ -849,6 +849,14 @@ TEST(RuleExtractorEnTest, EndingsSaidInOtherWords) {
   EXPECT_EQ(ends("I have given up on Portuguese, sadly"), std::vector<std::string>{"Portuguese"});
   EXPECT_EQ(ends("I regret to say that Martin and I have parted ways."),
             std::vector<std::string>{"Martin"});
+  // a pet's death said as typed, and "anyway" turning the talk to what is true now
+  EXPECT_EQ(ends("rip Nugget 😭 anyway i have a bearded dragon now"),
+            std::vector<std::string>{"Nugget"});
+  bool dragon = false;
+  for (const Candidate& c : Extract("rip Nugget 😭 anyway i have a bearded dragon now")) {
+    dragon = dragon || (c.content.starts_with("User has a bearded dragon") && c.ends.empty());
+  }
+  EXPECT_TRUE(dragon);
 }
 
 // "moved my walk to 9:30": a time moved is no change of where the user lives.

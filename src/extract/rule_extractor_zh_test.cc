@@ -530,6 +530,25 @@ TEST(RuleExtractorZhTest, DialectFirstPersonAndATrailingBuAsks) {
   ASSERT_EQ(c.size(), 1u);
   EXPECT_EQ(c[0].slot, "user/allergy:芒果");
   EXPECT_EQ(c[0].content, "用户对芒果过敏");
+  // the Shanghainese 阿拉 too, but not in a place's name
+  const std::vector<Candidate> home = Extract("阿拉住在上海徐汇 夏天热得要命");
+  ASSERT_FALSE(home.empty());
+  EXPECT_EQ(home[0].slot, "user/location");
+  EXPECT_EQ(home[0].content, "用户住在上海徐汇");
+  bool alaska = false;
+  for (const Candidate& x : Extract("我们去阿拉斯加玩了一周")) {
+    alaska = alaska || x.content.find("阿拉斯加") != std::string::npos;
+  }
+  EXPECT_TRUE(alaska);
+}
+
+// "脂肪肝没了": a condition said gone has ended.
+TEST(RuleExtractorZhTest, AConditionSaidGoneHasEnded) {
+  bool ended = false;
+  for (const Candidate& c : Extract("今天复查 脂肪肝没了！！！")) {
+    ended = ended || c.ends == std::vector<std::string>{"脂肪肝"};
+  }
+  EXPECT_TRUE(ended);
 }
 
 // A job hop said short ("跳去腾讯了") is a change of employer.

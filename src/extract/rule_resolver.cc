@@ -19,6 +19,9 @@
 //     after "budget is 12k max"; "月供降到4800了"): a change word, another value in the same
 //     unit, and a topic word shared (or nothing named but the amount, against the user's budget
 //     or amount slot) → SUPERSEDE (ChangedAmount).
+//  1d. A change on a topic of one value at a time (topics.tsv `one`: where the user lives,
+//     works, studies, their partner) in words no frame reads: the user's present state with a
+//     change cue outdates their latest older statement on the topic (OutdatedOnTopic).
 //  2. A correction with no neighbour in its slot corrects the latest item of its slot family
 //     ("我家狗叫逗逗" after "我家狗叫豆豆"), else the user's latest memory of the last minutes
 //     (Neighbour::latest) → SUPERSEDE.
@@ -408,6 +411,50 @@ int OutdatedTwin(const Candidate& c, const std::vector<Neighbour>& neighbours) {
   return found;
 }
 
+// Whether a text in the template's words speaks of the user themself: "User …", "用户…" (not
+// "User's sister …", "用户的…"), naming no one else.
+bool OfTheUser(std::string_view content, const TextTraits& traits) {
+  if (traits.others) return false;
+  return content.starts_with("User ") ||
+         (content.starts_with("用户") && !content.starts_with("用户的"));
+}
+
+// 1d. A change on a topic of one value at a time (where the user lives, works, studies, who
+// their partner is: topics.tsv's `one`) said in words no frame reads ("quit the boba place,
+// lifeguarding at the rec center now" after "works at a boba shop"): the candidate is the user's
+// own present state with a change cue, and an older active statement of the user on the same
+// topic (by its slot or its words) is outdated by it. The latest such, or -1. Never a past, a
+// question, a plan, someone else's, or what the same message says.
+int OutdatedOnTopic(const Candidate& c, const std::vector<Neighbour>& neighbours) {
+  if (c.correction || (c.type != MemoryType::kFact && c.type != MemoryType::kPreference &&
+                       c.type != MemoryType::kEvent && c.type != MemoryType::kSkill)) {
+    return -1;
+  }
+  const TextTraits ct = ReadTextTraits(c.content);
+  if (ct.past || ct.question || !OfTheUser(c.content, ct)) return -1;
+  const TopicSet topics = (TopicOfSlot(c.slot) | ct.topics) & OneValuedTopics();
+  if (topics == 0 || !extract::HasChangeCue(c.content, HasHan(c.content))) return -1;
+  int found = -1;
+  for (size_t i = 0; i < neighbours.size(); ++i) {
+    const Neighbour& n = neighbours[i];
+    const MemoryItem& item = n.item;
+    if (n.same_slot || n.this_message || item.status != ItemStatus::kActive ||
+        (item.type != MemoryType::kFact && item.type != MemoryType::kPreference &&
+         item.type != MemoryType::kSkill && item.type != MemoryType::kEvent)) {
+      continue;
+    }
+    const TextTraits it = ReadTextTraits(item.content);
+    if (it.past || it.question) continue;
+    const bool users = item.slot.empty() ? OfTheUser(item.content, it)
+                                         : item.slot.starts_with("user/") && !it.others;
+    if (!users || ((TopicOfSlot(item.slot) | it.topics) & topics) == 0) continue;
+    if (found < 0 || item.created_at > neighbours[found].item.created_at) {
+      found = static_cast<int>(i);
+    }
+  }
+  return found;
+}
+
 // The lists of data/lexicon/{en,zh}/amounts.tsv.
 struct AmountLists {
   std::vector<std::string> change;  // en: padded with spaces (whole words); zh: substrings
@@ -773,6 +820,11 @@ class RuleResolver final : public ConflictResolver {
             !extract::HasChangeCue(candidate.content, HasHan(candidate.content))) {
           continue;
         }
+        // "新买了一台MacBook Pro，戴尔那台送人了": what the message says ended is the old value,
+        // not the new one it said first
+        if (neighbours[i].this_message && !candidate.ends.empty() && !neighbours[i].ended) {
+          continue;
+        }
         return Result_(WriteDecision::kSupersede, t,
                        "exclusive slot " + slot + ": new value replaces \"" + item.content + "\"");
       }
@@ -790,6 +842,11 @@ class RuleResolver final : public ConflictResolver {
     if (const int t = ChangedAmount(candidate, neighbours); t >= 0) {
       return Result_(WriteDecision::kSupersede, t,
                      "a new amount: replaces \"" + neighbours[t].item.content + "\"");
+    }
+    // 1d. a change on a topic of one value at a time, in words no frame reads
+    if (const int t = OutdatedOnTopic(candidate, neighbours); t >= 0) {
+      return Result_(WriteDecision::kSupersede, t,
+                     "a change on the same topic: replaces \"" + neighbours[t].item.content + "\"");
     }
     // 2. a correction corrects its family's latest item, else the user's latest memory.
     if (candidate.correction) {

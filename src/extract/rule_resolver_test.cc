@@ -411,3 +411,58 @@ TEST(RuleResolverTest, AMoveOutdatesAStaySaidAsAnEvent) {
 
 }  // namespace
 }  // namespace engram
+
+namespace engram {
+namespace {
+
+// 1d. A change on a topic of one value at a time (work, home, school, partner), said in words
+// no frame typed, outdates the user's older statement on that topic; not without a change cue,
+// not a topic of many values, not someone else's, not the past.
+TEST(RuleResolverTest, AChangeInUnreadWordsOutdatesTheOlderStatementOnItsTopic) {
+  Neighbour boba = Near("User works at a boba shop after school", 0.3, false);
+  boba.item.slot = "user/employer";
+  boba.item.created_at = 1000;
+  Candidate lifeguard = Cand("User quit the boba place, lifeguarding at the rec center pool now");
+  lifeguard.type = MemoryType::kEvent;
+  DecisionResult d = Decide(lifeguard, {boba});
+  EXPECT_EQ(d.decision, WriteDecision::kSupersede);
+  EXPECT_EQ(d.target, 0);
+  EXPECT_NE(d.reason.find("a change on the same topic"), std::string::npos) << d.reason;
+  // the latest of two statements on the topic
+  Neighbour older = Near("User has a job at a car wash", 0.3, false);
+  older.item.created_at = 500;
+  EXPECT_EQ(Decide(lifeguard, {older, boba}).target, 1);
+  // no change cue: another statement, not a change
+  Candidate also = Cand("User likes the people at the rec center pool job");
+  EXPECT_NE(Decide(also, {boba}).decision, WriteDecision::kSupersede);
+  // a topic of many values: a new sport does not end the old one
+  Neighbour tennis = Near("User plays tennis on weekends", 0.3, false);
+  EXPECT_NE(Decide(Cand("User started bouldering now"), {tennis}).decision,
+            WriteDecision::kSupersede);
+  // someone else's job, or the user's past one, stays
+  for (const char* other : {"User's sister works at a boba shop", "User used to work at a bank"}) {
+    EXPECT_NE(Decide(lifeguard, {Near(other, 0.3, false)}).decision, WriteDecision::kSupersede)
+        << other;
+  }
+  // zh: a school change said without a frame
+  Neighbour school = Near("用户在南京大学读书", 0.3, false);
+  EXPECT_EQ(Decide(Cand("用户现在转到苏州的学校了"), {school}).decision, WriteDecision::kSupersede);
+}
+
+// "新买了一台MacBook Pro，戴尔那台送人了": an ending said in the same message after the new value
+// ends the old value, not the new one.
+TEST(RuleResolverTest, AnEndingInTheSameMessageDoesNotEndTheNewValue) {
+  Neighbour mac = Near("用户新买了一台MacBook Pro", 0.5, true);
+  mac.item.slot = "user/device:laptop";
+  mac.this_message = true;
+  Candidate gone = Cand("用户戴尔那台送人了", "user/device:laptop", true);
+  gone.ends = {"戴尔"};
+  EXPECT_NE(Decide(gone, {mac}).decision, WriteDecision::kSupersede);
+  Neighbour dell = Near("用户电脑是一台老的戴尔笔记本", 0.5, true);
+  dell.item.slot = "user/device:laptop";
+  dell.ended = true;
+  EXPECT_EQ(Decide(gone, {mac, dell}).decision, WriteDecision::kSupersede);
+}
+
+}  // namespace
+}  // namespace engram

@@ -43,6 +43,7 @@ struct Lexicon {
   std::vector<std::vector<std::string>> questions;
   std::vector<std::pair<std::string, int>> slot_topics;  // attribute → bit
   TopicSet many_valued = 0;  // topics of many values at once (the `many` line)
+  TopicSet one_valued = 0;   // topics of one value at a time (the `one` line)
   std::unordered_map<std::string, Mask> words;
   std::vector<std::pair<std::string, Mask>> phrases;
   std::unordered_map<uint32_t, std::vector<std::pair<std::string, Mask>>> by_first_char;
@@ -105,7 +106,7 @@ const Lexicon& TheLexicon() {
     for (const char* lang : {"en", "zh"}) {
       const std::string dir = std::string(lang) + "/";
       for (const auto& [topic, words] : LexiconEntries(dir + "topics.tsv")) {
-        if (topic == "many") continue;  // read below, once every topic has its bit
+        if (topic == "many" || topic == "one") continue;  // read below, once topics have bits
         size_t bit = std::find(t->topics.begin(), t->topics.end(), topic) - t->topics.begin();
         if (bit == t->topics.size()) {
           if (bit >= 32) continue;  // a TopicSet has 32 bits
@@ -131,10 +132,11 @@ const Lexicon& TheLexicon() {
     }
     for (const char* lang : {"en", "zh"}) {
       for (const auto& [key, words] : LexiconEntries(std::string(lang) + "/topics.tsv")) {
-        if (key != "many") continue;
+        if (key != "many" && key != "one") continue;
+        TopicSet& set = key == "many" ? t->many_valued : t->one_valued;
         for (const std::string& w : words) {
           const size_t bit = std::find(t->topics.begin(), t->topics.end(), w) - t->topics.begin();
-          if (bit < t->topics.size()) t->many_valued |= TopicSet{1} << bit;
+          if (bit < t->topics.size()) set |= TopicSet{1} << bit;
         }
       }
     }
@@ -194,6 +196,7 @@ std::vector<std::string> QuestionWordsOfTopics(TopicSet topics) {
 }
 
 TopicSet ManyValuedTopics() { return TheLexicon().many_valued; }
+TopicSet OneValuedTopics() { return TheLexicon().one_valued; }
 
 std::string TopicNames(TopicSet topics) {
   const Lexicon& t = TheLexicon();

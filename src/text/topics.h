@@ -35,6 +35,9 @@ std::vector<std::string> QuestionWordsOfTopics(TopicSet topics);
 // The topics that hold many values at once (sport, music, hobby, condition: the `many` line of
 // topics.tsv): a newer statement on one does not outdate an older one.
 TopicSet ManyValuedTopics();
+// The topics a person has one of at a time (where they live, their work, their school, their
+// partner: the `one` line of topics.tsv): a change said in any words replaces the one before.
+TopicSet OneValuedTopics();
 // A name per topic, for explanations ("work"); "" for none.
 std::string TopicNames(TopicSet topics);
 

@@ -61,5 +61,28 @@ TEST(TopicsTest, OthersPastQuestionsAndTheSpeaker) {
   EXPECT_NE(std::find(words.begin(), words.end(), "工作"), words.end());
 }
 
+// A sport or an instrument is a hobby too: "what's my hobby these days?" finds "been
+// skateboarding all summer" by the words a hobby question uses.
+TEST(TopicsTest, ASportOrAnInstrumentAnswersAHobbyQuestion) {
+  const TopicSet sport = TopicsOfText("been skateboarding all summer");
+  ASSERT_NE(sport, 0u);
+  const auto words = QuestionWordsOfTopics(sport);
+  EXPECT_NE(std::find(words.begin(), words.end(), "hobby"), words.end());
+  const auto music = QuestionWordsOfTopics(TopicsOfText("i play the cello"));
+  EXPECT_NE(std::find(music.begin(), music.end(), "hobby"), music.end());
+}
+
+// Where the user lives, works, studies and who their partner is: one at a time. Sports and
+// health conditions are many.
+TEST(TopicsTest, TopicsOfOneValueAtATime) {
+  const TopicSet one = OneValuedTopics();
+  EXPECT_NE(one & TopicOfSlot("user/location"), 0u);
+  EXPECT_NE(one & TopicOfSlot("user/employer"), 0u);
+  EXPECT_NE(one & TopicOfSlot("user/school"), 0u);
+  EXPECT_NE(one & TopicOfSlot("user/partner"), 0u);
+  EXPECT_EQ(one & TopicsOfText("plays tennis"), 0u);
+  EXPECT_EQ(one & ManyValuedTopics(), 0u);
+}
+
 }  // namespace
 }  // namespace engram
