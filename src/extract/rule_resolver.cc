@@ -33,6 +33,9 @@
 //     (UPDATE when the candidate is longer and contains the neighbour's text); similarity ≥ 0.9
 //     with opposite polarity → SUPERSEDE; similarity ≥ 0.85 and the candidate is longer (same
 //     numbers) → UPDATE with the candidate's content.
+//  3a. The user saying again what an older statement of theirs is about (a shared name or topic
+//     word), adding no other name, number or topic word, without a change → NOOP
+//     (SaysAgainInOtherWords).
 //  4. Otherwise ADD. An ADD or SUPERSEDE also replaces every neighbour stating a value the
 //     candidate says ended (Neighbour::ended), and a positive statement replaces a negative one
 //     of its slot family ("我们领养了一只小狗" closes "我现在没养宠物").
@@ -345,6 +348,105 @@ int NamedValue(const Candidate& c, const std::vector<Neighbour>& neighbours) {
   return -1;
 }
 
+// Whether a text in the template's words speaks of the user themself: "User …", "用户…" (not
+// "User's sister …", "用户的…"), naming no one else.
+bool OfTheUser(std::string_view content, const TextTraits& traits) {
+  if (traits.others) return false;
+  return content.starts_with("User ") ||
+         (content.starts_with("用户") && !content.starts_with("用户的"));
+}
+
+// The words of a text a reader would take for names: capitalized after its first word
+// ("Shopify", "NICU"), and Latin words in a Chinese text ("ADHD"); lowercased.
+std::set<std::string> NamesIn(std::string_view text) {
+  std::set<std::string> out;
+  const bool zh = HasHan(text);
+  size_t i = 0;
+  bool first = true;
+  while (i < text.size()) {
+    while (i < text.size() && !std::isalnum(static_cast<unsigned char>(text[i]))) ++i;
+    size_t j = i;
+    while (j < text.size() && std::isalnum(static_cast<unsigned char>(text[j]))) ++j;
+    if (j > i) {
+      const std::string_view w = text.substr(i, j - i);
+      const bool upper = std::isupper(static_cast<unsigned char>(w[0])) != 0;
+      if ((zh || (upper && !first)) && w != "User" && w.size() >= 2) {
+        out.insert(extract::LowerAscii(std::string(w)));
+      }
+      first = false;
+    }
+    i = j;
+  }
+  return out;
+}
+
+// A term that says what a statement is about, not how: a word of a topic (a sport, an
+// instrument, a condition, a diet), a name, or a number.
+bool Salient(const std::string& term, const std::set<std::string>& names) {
+  if (TopicsOfText(term) != 0) return true;
+  if (std::any_of(term.begin(), term.end(),
+                  [](char ch) { return std::isdigit(static_cast<unsigned char>(ch)); })) {
+    return true;
+  }
+  for (const std::string& n : names) {
+    if (n.starts_with(term) || term.starts_with(n)) return true;
+  }
+  return false;
+}
+
+// 3a. The user's statement says again what an older one of theirs is about, in other words:
+// they share what it is about (a name, a word of a topic: "shopify", "cello", "吉他") and the
+// candidate adds nothing of that kind (no other name, topic word or number), with the same
+// polarity and no change, end or correction ("User writes code for shopify" after "User is a
+// software engineer at Shopify"; "用户最近一直在练吉他" after "用户在学吉他"). The neighbour, or
+// -1.
+int SaysAgainInOtherWords(const Candidate& c, const std::vector<Neighbour>& neighbours) {
+  if (c.correction || !c.ends.empty() || c.valid_from ||
+      (c.type != MemoryType::kFact && c.type != MemoryType::kPreference &&
+       c.type != MemoryType::kSkill)) {
+    return -1;
+  }
+  const TextTraits ct = ReadTextTraits(c.content);
+  if (ct.past || ct.question || !OfTheUser(c.content, ct) ||
+      extract::HasChangeCue(c.content, HasHan(c.content))) {
+    return -1;
+  }
+  const Analysis a = AnalyzeText(c.content);
+  const std::set<std::string> mine(a.words.begin(), a.words.end());
+  const std::set<std::string> c_names = NamesIn(c.content);
+  const bool negative = Negative(c.content);
+  for (size_t i = 0; i < neighbours.size(); ++i) {
+    const Neighbour& n = neighbours[i];
+    const MemoryItem& item = n.item;
+    if (n.this_message || item.status != ItemStatus::kActive ||
+        (item.type != MemoryType::kFact && item.type != MemoryType::kPreference &&
+         item.type != MemoryType::kSkill) ||
+        Negative(item.content) != negative ||
+        (!Digits(c.content).empty() && Digits(c.content) != Digits(item.content))) {
+      continue;
+    }
+    const TextTraits it = ReadTextTraits(item.content);
+    const bool users = item.slot.empty() ? OfTheUser(item.content, it)
+                                         : item.slot.starts_with("user/") && !it.others;
+    if (!users || it.past || it.question) continue;
+    const Analysis b = AnalyzeText(item.content);
+    const std::set<std::string> theirs(b.words.begin(), b.words.end());
+    const std::set<std::string> names = NamesIn(item.content);
+    bool shared = false, news = false;
+    for (const std::string& w : mine) {
+      if (Generic(w)) continue;
+      if (theirs.contains(w)) {
+        shared = shared || Salient(w, names);
+      } else if (Salient(w, c_names)) {
+        news = true;
+        break;
+      }
+    }
+    if (shared && !news) return static_cast<int>(i);
+  }
+  return -1;
+}
+
 // The attribute of a slot: "job" of "user/job", "pet" of "user/pet:豆豆"; "" for none.
 std::string_view Attribute(std::string_view slot) {
   const size_t slash = slot.find('/');
@@ -409,14 +511,6 @@ int OutdatedTwin(const Candidate& c, const std::vector<Neighbour>& neighbours) {
     }
   }
   return found;
-}
-
-// Whether a text in the template's words speaks of the user themself: "User …", "用户…" (not
-// "User's sister …", "用户的…"), naming no one else.
-bool OfTheUser(std::string_view content, const TextTraits& traits) {
-  if (traits.others) return false;
-  return content.starts_with("User ") ||
-         (content.starts_with("用户") && !content.starts_with("用户的"));
 }
 
 // 1d. A change on a topic of one value at a time (where the user lives, works, studies, who
@@ -922,6 +1016,12 @@ class RuleResolver final : public ConflictResolver {
         return Result_(WriteDecision::kUpdate, best, "same fact in more detail (" + sim + ")",
                        candidate.content);
       }
+    }
+    // 3a. the same thing said again in other words
+    if (int t = SaysAgainInOtherWords(candidate, neighbours); t >= 0) {
+      return Result_(WriteDecision::kNoop, t,
+                     "says again what \"" + neighbours[t].item.content +
+                         "\" is about, adding no name, number or topic word");
     }
     return Result_(WriteDecision::kAdd, -1,
                    slot.empty() ? "new: no similar memory" : "new: no memory in slot " + slot);

@@ -466,3 +466,31 @@ TEST(RuleResolverTest, AnEndingInTheSameMessageDoesNotEndTheNewValue) {
 
 }  // namespace
 }  // namespace engram
+
+namespace engram {
+namespace {
+
+// 3a. The user's statement that says again what an older one is about (a shared name or topic
+// word) and adds no other name, number or topic word is the same fact in other words; one that
+// adds one, changes, or flips polarity is not.
+TEST(RuleResolverTest, AStatementSayingAgainWhatAnOlderOneIsAboutIsNoop) {
+  Neighbour nicu = Near("User is a nurse in the NICU", 0.3, false);
+  nicu.item.slot = "user/job";
+  DecisionResult d =
+      Decide(Cand("User is taking care of tiny preemies all night in the NICU"), {nicu});
+  EXPECT_EQ(d.decision, WriteDecision::kNoop);
+  EXPECT_NE(d.reason.find("says again what"), std::string::npos) << d.reason;
+  Neighbour guitar = Near("用户在学吉他", 0.3, false);
+  guitar.item.slot = "user/skill:吉他";
+  Candidate practising = Cand("用户最近一直在练吉他");
+  EXPECT_EQ(Decide(practising, {guitar}).decision, WriteDecision::kNoop);
+  // news: another name, a number, a change, the opposite, or someone else
+  for (const char* news :
+       {"User works with Dr Patel in the NICU", "User works 3 nights a week in the NICU",
+        "User is not in the NICU anymore", "User's sister is in the NICU"}) {
+    EXPECT_NE(Decide(Cand(news), {nicu}).decision, WriteDecision::kNoop) << news;
+  }
+}
+
+}  // namespace
+}  // namespace engram
