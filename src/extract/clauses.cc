@@ -370,12 +370,33 @@ static bool StartsWithOtherSubjectZh(std::string_view s) {
   return false;
 }
 
+// Where a statement typed (or dictated) with no stop runs on into a question or request
+// ("我换了苹果十六了用的不太习惯怎么把通讯录导过来"): `rest` opens one (zh/asks.tsv `inline`) and
+// `before`, the speaker's (我) in four characters or more, does not lead into it ("我不知道怎么办":
+// `leads_in`).
+static bool InlineAskZh(std::string_view before, std::string_view rest) {
+  static const std::vector<std::string> kAsks = LexiconWords("zh/asks.tsv", "inline");
+  static const std::vector<std::string> kLeadsIn = LexiconWords("zh/asks.tsv", "leads_in");
+  // (the speaker's own statement: "中午附近有啥好吃的", "年夜饭菜单帮我避开海鲜" are one request)
+  if (CountCodepoints(before) < 4 || before.find("我") == std::string_view::npos) return false;
+  if (std::none_of(kAsks.begin(), kAsks.end(),
+                   [&](const std::string& a) { return rest.starts_with(a); })) {
+    return false;
+  }
+  return std::none_of(kLeadsIn.begin(), kLeadsIn.end(),
+                      [&](const std::string& w) { return before.ends_with(w); });
+}
+
 std::vector<Piece> SplitClausesZh(const std::string& sentence) {
   std::vector<Piece> raw;
   std::string cur;
   std::string_view s = sentence;
   for (size_t i = 0; i < s.size();) {
     bool split = false;
+    if (static_cast<unsigned char>(s[i]) >= 0xE0 && InlineAskZh(cur, s.substr(i))) {
+      raw.push_back({cur});
+      cur.clear();
+    }
     // Every separator starts with ',' or one of the lead bytes of "，但可不而并然、".
     const bool maybe = s[i] == ',' || static_cast<unsigned char>(s[i]) >= 0xE0;
     for (std::string_view sep :

@@ -190,6 +190,7 @@ std::vector<Statement> Work(SV s, const Subject& sub, MessageState* state) {
       // "现在是产品经理了": the 在 of 现在 leads no employer, and a job is none
       if (lead == "在" && k >= 3 && s.substr(k - 3, 3) == "现") continue;
       if (LooksLikeJob(org)) continue;
+      if (IsTimeSpanZh(org)) continue;  // "已经入职两周": how long, not where
       Statement st = Make(Kind::kEmployer, org, "", 0.8);
       if (!AboutUser(sub)) return {};
       return {st};

@@ -21,6 +21,19 @@ bool HasWord(std::string_view text, std::string_view word) {
   return false;
 }
 
+bool IsTimeSpanZh(std::string_view text) {
+  bool unit = false;
+  for (std::string_view u : {"天", "周", "月", "年", "星期", "礼拜"})
+    unit = unit || text.ends_with(u);
+  if (!unit || text.empty()) return false;
+  if (std::isdigit(static_cast<unsigned char>(text[0]))) return true;
+  for (std::string_view n : {"一", "二", "两", "三", "四", "五", "六", "七", "八", "九", "十", "半",
+                             "几", "快", "满", "刚"}) {
+    if (text.starts_with(n)) return true;
+  }
+  return false;
+}
+
 namespace {
 
 std::string Lower(std::string_view s) { return LowerAscii(s); }

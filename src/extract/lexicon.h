@@ -50,6 +50,10 @@ bool IsOrganizationSuffix(std::string_view word);
 // either side ("typo" in "a typo, sorry", not in "typography").
 bool HasWord(std::string_view text, std::string_view word);
 
+// A span of time said in Chinese ("两周", "三个月", "半年", "3天"): a count, then a unit of time.
+// What follows 入职 or 干了 is how long, not where.
+bool IsTimeSpanZh(std::string_view text);
+
 // Health conditions and what a statement about them is keyed by: "asthma", "diabetes", "哮喘".
 bool IsHealthWord(std::string_view word);
 // Words about one's body or health that make a statement important: "allergic", "diagnosed",

@@ -6,6 +6,7 @@
 #include "extract/casual.h"
 #include "extract/clauses.h"
 #include "extract/extraction_test_util.h"
+#include "extract/lexicon.h"
 #include "extract/speech_acts.h"
 
 namespace engram {
@@ -576,6 +577,46 @@ TEST(RuleExtractorZhTest, AddressesTheFormalSelfAndBareConditions) {
   const std::vector<Candidate> eyes = Extract("我散光 晚上开车看不清");
   ASSERT_FALSE(eyes.empty());
   EXPECT_EQ(eyes[0].slot, "user/health:散光");
+}
+
+}  // namespace
+}  // namespace engram
+
+namespace engram {
+namespace {
+
+using namespace testing_extract;
+
+// Dictated with no stop: the speaker's statement, then a question or request (zh/asks.tsv
+// `inline`), is a clause of its own; a statement that leads into the question ("我不知道怎么办",
+// "我平时不怎么运动") or a request with no statement of the speaker ("中午附近有啥好吃的") is not
+// split.
+TEST(RuleExtractorZhTest, AStatementRunOnIntoAQuestionIsAClauseOfItsOwn) {
+  const std::vector<Candidate> phone =
+      Extract("我现在用的是华为手机拍照挺好的就是电池不经用了有什么办法能省点电");
+  ASSERT_EQ(phone.size(), 1u);
+  EXPECT_EQ(phone[0].slot, "user/device:phone");
+  EXPECT_EQ(phone[0].content.find("有什么"), std::string::npos) << phone[0].content;
+  EXPECT_TRUE(Extract("我平时不怎么运动").empty());
+  EXPECT_TRUE(Extract("我不知道怎么办").empty());
+  for (const Candidate& c : Extract("我在杭州西湖区上班，中午附近有啥好吃的")) {
+    EXPECT_EQ(c.content.find("中午附近"), std::string::npos) << c.content;
+  }
+}
+
+// "已经入职两周": how long the user has been there, not an employer called 两周.
+TEST(RuleExtractorZhTest, ATimeSpanAfterJoiningIsNoEmployer) {
+  for (const char* text : {"已经入职两周", "入职三个月了", "我入职半年了"}) {
+    for (const Candidate& c : Extract(text)) {
+      EXPECT_TRUE(c.value.empty() || c.slot != "user/employer") << text << ": " << c.value;
+      for (const std::string& e : c.entities) EXPECT_FALSE(extract::IsTimeSpanZh(e)) << text;
+    }
+  }
+  bool employer = false;
+  for (const Candidate& c : Extract("我入职了字节")) {
+    employer = employer || (c.slot == "user/employer" && c.value == "字节");
+  }
+  EXPECT_TRUE(employer);
 }
 
 }  // namespace

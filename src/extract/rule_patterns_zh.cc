@@ -8,6 +8,7 @@
 #include <string>
 #include <vector>
 
+#include "extract/lexicon.h"
 #include "extract/rule_patterns.h"
 #include "text/find.h"
 #include "text/lexicon_data.h"
@@ -585,9 +586,12 @@ std::optional<std::vector<Statement>> MatchTrigger(const Clause& c, size_t i, co
           return std::vector<Statement>{};
         }
         return Canonical(c, *kind, v, t.confidence, neg, e);
+      case Kind::kEmployer:
+        // "入职两周了": how long, not where
+        if (IsTimeSpanZh(v)) return std::vector<Statement>{};
+        return Canonical(c, *kind, v, t.confidence, neg, e);
       case Kind::kLocation:
       case Kind::kHometown:
-      case Kind::kEmployer:
         return Canonical(c, *kind, v, t.confidence, neg, e);
       case Kind::kJob:
         return Canonical(c, *kind, v, t.confidence, neg, e);

@@ -919,6 +919,12 @@ class RuleResolver final : public ConflictResolver {
         if (neighbours[i].this_message && !candidate.ends.empty() && !neighbours[i].ended) {
           continue;
         }
+        // "跳到腾讯了 已经入职两周": what the message says next of the slot without a value of
+        // its own does not replace the value it just gave
+        if (neighbours[i].this_message && !candidate.correction && candidate.value.empty() &&
+            !item.entities.empty()) {
+          continue;
+        }
         return Result_(WriteDecision::kSupersede, t,
                        "exclusive slot " + slot + ": new value replaces \"" + item.content + "\"");
       }

@@ -462,6 +462,15 @@ TEST(RuleResolverTest, AnEndingInTheSameMessageDoesNotEndTheNewValue) {
   dell.item.slot = "user/device:laptop";
   dell.ended = true;
   EXPECT_EQ(Decide(gone, {mac, dell}).decision, WriteDecision::kSupersede);
+  EXPECT_EQ(Decide(gone, {mac, dell}).target, 1);
+  // "跳到腾讯了 已经入职两周": the same message's next word on the slot, with no value of its
+  // own, leaves the value it just gave
+  Neighbour tencent = Near("用户跳到腾讯了", 0.5, true);
+  tencent.item.slot = "user/employer";
+  tencent.item.entities = {"腾讯"};
+  tencent.this_message = true;
+  Candidate weeks = Cand("用户已经入职两周", "user/employer", true);
+  EXPECT_NE(Decide(weeks, {tencent}).decision, WriteDecision::kSupersede);
 }
 
 }  // namespace
