@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cctype>
 #include <unordered_map>
+#include <vector>
 
 #include "extract/clauses.h"
 #include "text/lexicon_data.h"
@@ -46,6 +47,50 @@ bool PrecededByDeterminer(const std::string& out) {
 }
 
 }  // namespace
+
+std::string UnshoutEn(std::string_view text) {
+  // the words of the text: [begin, end) of each run of letters (an apostrophe within: "DON'T")
+  struct Word {
+    size_t b, e;
+    bool upper;  // every letter a capital
+    bool long_;  // two letters or more ("I" and "A" alone make no shouting)
+  };
+  std::vector<Word> words;
+  for (size_t i = 0; i < text.size();) {
+    const auto c = static_cast<unsigned char>(text[i]);
+    if (!std::isalpha(c)) {
+      ++i;
+      continue;
+    }
+    size_t e = i;
+    bool upper = true;
+    size_t letters = 0;
+    while (e < text.size() && (std::isalpha(static_cast<unsigned char>(text[e])) ||
+                               (text[e] == '\'' && e + 1 < text.size() &&
+                                std::isalpha(static_cast<unsigned char>(text[e + 1]))))) {
+      if (std::islower(static_cast<unsigned char>(text[e]))) upper = false;
+      letters += text[e] != '\'';
+      ++e;
+    }
+    words.push_back({i, e, upper, letters >= 2});
+    i = e;
+  }
+  std::string out(text);
+  for (size_t w = 0; w < words.size();) {
+    size_t end = w;
+    size_t long_words = 0;
+    while (end < words.size() && words[end].upper) long_words += words[end++].long_;
+    if (end - w >= 3 && long_words >= 2) {
+      for (size_t k = w; k < end; ++k) {
+        for (size_t i = words[k].b; i < words[k].e; ++i) {
+          out[i] = static_cast<char>(std::tolower(static_cast<unsigned char>(out[i])));
+        }
+      }
+    }
+    w = end == w ? w + 1 : end;
+  }
+  return out;
+}
 
 std::string NormalizeCasualEn(std::string_view text) {
   const auto& table = Table();

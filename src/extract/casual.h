@@ -15,6 +15,11 @@ namespace engram::extract {
 // (Latin-script) text; Chinese needs none of it.
 std::string NormalizeCasualEn(std::string_view text);
 
+// Shouting read as speech: every word of a run of three or more words in capitals ("I HAVE A
+// JITTERBUG FLIP PHONE", "MY SON DANIEL GOT HIS OWN APARTMENT") is lower-cased, since capitals
+// there mark no name. An acronym among ordinary words ("moved to the ICU") keeps its case.
+std::string UnshoutEn(std::string_view text);
+
 // Chinese typed with spaces for commas ("在这待了七年 还是不习惯 推荐一下"): a run of spaces
 // between two Chinese characters becomes "，", so each part is a clause of its own. Spaces
 // beside a Latin word or a digit ("我在 Google 工作", "每周 3 次") stay.

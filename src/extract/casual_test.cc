@@ -287,5 +287,17 @@ TEST(CasualTest, AnOrdinalBeforeAFullStopEndsTheSentence) {
   EXPECT_TRUE(NamesSlipWord("输入法又抽风", true));
 }
 
+// A run of three or more words in capitals is shouting, lower-cased; an acronym or two capital
+// words among ordinary ones keep their case.
+TEST(CasualTest, ShoutingIsReadAsSpeech) {
+  EXPECT_EQ(UnshoutEn("I HAVE A JITTERBUG FLIP PHONE. how do I"),
+            "i have a jitterbug flip phone. how do I");
+  EXPECT_EQ(UnshoutEn("I DON'T DRIVE ANYMORE"), "i don't drive anymore");
+  EXPECT_EQ(UnshoutEn("moved to the ICU as of this week"), "moved to the ICU as of this week");
+  EXPECT_EQ(UnshoutEn("B POSITIVE. I read it wrong"), "B POSITIVE. I read it wrong");
+  EXPECT_EQ(UnshoutEn("I AM OK"), "i am ok");
+  EXPECT_EQ(UnshoutEn("I A I"), "I A I");  // one-letter words alone make no shouting
+}
+
 }  // namespace
 }  // namespace engram::extract

@@ -130,7 +130,10 @@ bool CountsTime(std::string_view rest) {
 
 }  // namespace
 
-std::vector<std::string> KeyTokens(std::string_view sentence) {
+std::vector<std::string> KeyTokens(std::string_view said) {
+  // (capitals in shouting mark no name: "I AM FILLING OUT THE FORM")
+  const std::string unshouted = UnshoutEn(said);
+  const std::string_view sentence = unshouted;
   static const std::unordered_set<std::string> kDateWords = {
       "monday",  "tuesday",   "wednesday", "thursday", "friday",   "saturday", "sunday",
       "january", "february",  "march",     "april",    "may",      "june",     "july",

@@ -40,6 +40,9 @@ TEST(ProvenanceTest, KeyTokensAreNamesAndNumbersAFactShouldKeep) {
   EXPECT_EQ(KeyTokens("we're doing Porto instead of Lisbon"), Words{"Porto"});
   EXPECT_EQ(KeyTokens("我电脑是M2那款，花了8000"), (Words{"2", "8000"}));
   EXPECT_EQ(KeyTokens("3个月前搬的家"), Words{});
+  // Capitals in shouting mark no name; an acronym among ordinary words still counts.
+  EXPECT_EQ(KeyTokens("I AM FILLING OUT THE FORM FOR MY KNEE SURGERY"), Words{});
+  EXPECT_EQ(KeyTokens("got floated to the ICU tonight"), Words{"ICU"});
 }
 
 TEST(ProvenanceTest, SentencesSplitAtTheirEndsNotInsideNumbers) {

@@ -1216,8 +1216,11 @@ class RuleExtractor final : public Extractor {
   // `more` said of the statement before it, joined to its content ("User signed the lease; user
   // got the keys"): an English detail goes on in lower case.
   static void AppendDetail(std::string more, bool zh, Candidate* to) {
-    if (!zh && !more.empty())
+    // (an acronym keeps its case: "ICU as of this pay period")
+    if (!zh && !more.empty() &&
+        (more.size() < 2 || !std::isupper(static_cast<unsigned char>(more[1])))) {
       more[0] = static_cast<char>(std::tolower(static_cast<unsigned char>(more[0])));
+    }
     to->content += (zh ? "，" : "; ") + more;
   }
 

@@ -436,7 +436,7 @@ int SaysAgainInOtherWords(const Candidate& c, const std::vector<Neighbour>& neig
     for (const std::string& w : mine) {
       if (Generic(w)) continue;
       if (theirs.contains(w)) {
-        shared = shared || Salient(w, names);
+        shared = shared || Salient(w, names) || Salient(w, c_names);
       } else if (Salient(w, c_names)) {
         news = true;
         break;
