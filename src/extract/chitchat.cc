@@ -188,7 +188,7 @@ bool CoverChinese(std::string_view s, std::string_view* kind) {
 }  // namespace
 
 std::string_view ChitChatKind(std::string_view text) {
-  std::string normalized = NormalizeForMatching(text);
+  std::string normalized = NormalizeForMatching(WithoutKaomoji(text));
   for (size_t k = normalized.find("’"); k != std::string::npos; k = normalized.find("’", k)) {
     normalized.replace(k, 3, "'");
   }

@@ -143,5 +143,12 @@ TEST(ChitChatTest, AsidesAboutTheConversationAreNotKept) {
   }
 }
 
+// A greeting with a face typed after it is a greeting; giving up on a question is an aside.
+TEST(ChitChatTest, AFaceAddsNothingAndGivingUpOnAQuestionIsAnAside) {
+  EXPECT_EQ(ChitChatKind("早上好呀☀️ (๑•̀ㅂ•́)و✧"), "greeting");
+  EXPECT_EQ(ChitChatKind("算了不问了"), "aside");
+  EXPECT_EQ(ChitChatKind("早上好 我搬到杭州了 (≧∇≦)/"), "");
+}
+
 }  // namespace
 }  // namespace engram

@@ -308,7 +308,8 @@ class RuleExtractor final : public Extractor {
   }
 
   void ExtractTurn(const Turn& turn, size_t index, std::vector<Candidate>* out) {
-    std::string text = turn.content;
+    // (a face typed with it, "(≧∇≦)/", is no part of any fact; the kept turn keeps it)
+    std::string text = WithoutKaomoji(turn.content);
     for (size_t k = text.find("’"); k != std::string::npos; k = text.find("’", k))
       text.replace(k, 3, "'");
     for (size_t k = text.find("‘"); k != std::string::npos; k = text.find("‘", k))

@@ -619,5 +619,15 @@ TEST(RuleExtractorZhTest, ATimeSpanAfterJoiningIsNoEmployer) {
   EXPECT_TRUE(employer);
 }
 
+// What the speaker is, said in two characters ("我是回族", "我是色弱"), is a fact; "我是说",
+// "我是真的" lead into more and are not.
+TEST(RuleExtractorZhTest, WhatTheSpeakerIsInTwoCharacters) {
+  bool hui = false;
+  for (const Candidate& c : Extract("我是回族 不吃猪肉")) hui = hui || c.content == "用户是回族";
+  EXPECT_TRUE(hui);
+  EXPECT_TRUE(Extract("我是说").empty());
+  EXPECT_TRUE(Extract("我是真的").empty());
+}
+
 }  // namespace
 }  // namespace engram

@@ -168,6 +168,17 @@ bool IsWeakStatementZh(const std::string& clause) {
   }
   // "我是独生女" says something in three characters; "我把它放在清单上" refers back to what came
   // before
+  // "我是回族", "我是色弱": what the speaker is, in two characters, says something (not "我是说",
+  // "我是真的", which lead into more)
+  if (chars == 2 && clause.starts_with("我是") && clause.size() == 12) {
+    const std::string_view what = std::string_view(clause).substr(6);
+    bool vague = false;
+    for (std::string_view v : {"这样", "那样", "真的", "对的", "认真", "觉得", "问问", "随便",
+                               "不是", "自己", "说的", "想说", "怕了", "服了", "醉了"}) {
+      vague = vague || what == v;
+    }
+    if (!vague) return false;
+  }
   if (chars <= 2 || (chars <= 4 && ContainsText(clause, "它"))) return true;
   // "真的一点都不行", "完全受不了": how strongly, of what the clause before said, and nothing else
   std::string verdict = rest;
