@@ -287,6 +287,12 @@ TEST(CasualTest, AnOrdinalBeforeAFullStopEndsTheSentence) {
   EXPECT_TRUE(NamesSlipWord("输入法又抽风", true));
 }
 
+// Filipino English particles: "po" is politeness, "na" after a statement is "now".
+TEST(CasualTest, FilipinoEnglishParticles) {
+  EXPECT_EQ(NormalizeCasualEn("Doc changed my meds po, I'm on insulin na"),
+            "Doc changed my meds, I'm on insulin now");
+}
+
 // A run of three or more words in capitals is shouting, lower-cased; an acronym or two capital
 // words among ordinary ones keep their case.
 TEST(CasualTest, ShoutingIsReadAsSpeech) {

@@ -9,6 +9,7 @@
 #include "extract/frames_en_internal.h"
 #include "extract/lexicon.h"
 #include "text/find.h"
+#include "text/lexicon_data.h"
 
 namespace engram::extract {
 
@@ -321,10 +322,32 @@ static bool LeftEnds(const Toks& t, size_t after_verb, size_t b) {
 std::vector<Statement> Ended(const Toks& t, const Subject& s, const std::string& clause) {
   const std::string low = Lower(clause);
   auto has = [&](std::string_view w) { return ContainsText(low, w); };
-  // a death or a loss: "Biscuit passed away", "my kindle died", "Nugget died a while ago"
-  const bool death = has("passed away") || has(" died") || has("put down") || has("passed on") ||
-                     has("ran away") || has("went missing") || has("is gone");
-  if (death && (s.who == Who::kPerson || s.who == Who::kUserThing)) {
+  // a death or a loss: "Biscuit passed away", "my kindle died", "Nugget died a while ago",
+  // "mochi crossed the rainbow bridge" (endings.tsv `death`)
+  static const std::vector<std::string> kDeath = LexiconWords("en/endings.tsv", "death");
+  std::string_view said;  // the death phrase, as the clause has it
+  for (const std::string& d : kDeath) {
+    if (HasWord(low, d)) {
+      said = d;
+      break;
+    }
+  }
+  const bool death = !said.empty();
+  Subject named = s;
+  // typed in lower case, a name is the one word before the phrase ("mochi crossed the rainbow
+  // bridge"): nothing else dies or crosses a rainbow bridge
+  if (death && named.who != Who::kPerson && named.who != Who::kUserThing && t.size() > 1 &&
+      low.compare(t[0].low.size() + 1, said.size(), said) == 0 && !Function().contains(t[0].low) &&
+      t[0].low.size() > 2 && std::all_of(t[0].low.begin(), t[0].low.end(), [](char c) {
+        return std::isalpha(static_cast<unsigned char>(c)) != 0;
+      })) {
+    named.who = Who::kPerson;
+    named.name = t[0].text;
+    named.key = t[0].low;
+    named.pet = false;
+  }
+  if (death && (named.who == Who::kPerson || named.who == Who::kUserThing)) {
+    const Subject& s = named;
     Statement st = Make(Kind::kEnded, s.name.empty() ? s.key : s.name, "", 0.85);
     st.ends = {s.name.empty() ? s.key : s.name};
     const bool device = s.who == Who::kUserThing && !DeviceKind(s.key).empty();

@@ -852,6 +852,9 @@ TEST(RuleExtractorEnTest, EndingsSaidInOtherWords) {
   // a pet's death said as typed, and "anyway" turning the talk to what is true now
   EXPECT_EQ(ends("rip Nugget 😭 anyway i have a bearded dragon now"),
             std::vector<std::string>{"Nugget"});
+  // a death said in other words, the name typed in lower case
+  EXPECT_EQ(ends("mochi crossed the rainbow bridge in april"), std::vector<std::string>{"mochi"});
+  EXPECT_TRUE(ends("I passed my exam").empty());
   bool dragon = false;
   for (const Candidate& c : Extract("rip Nugget 😭 anyway i have a bearded dragon now")) {
     dragon = dragon || (c.content.starts_with("User has a bearded dragon") && c.ends.empty());
