@@ -7,6 +7,7 @@
 #include <string>
 #include <vector>
 
+#include "extract/casual.h"
 #include "extract/clauses.h"
 #include "extract/lexicon.h"
 #include "extract/speech_acts.h"
@@ -255,12 +256,14 @@ std::string_view ReplyChitChatKind(std::string_view text) {
   for (size_t k = normalized.find("’"); k != std::string::npos; k = normalized.find("’", k)) {
     normalized.replace(k, 3, "'");
   }
-  // A name: a capitalized word that is not the text's first ("thanks, Anna said so").
+  // A name: a capitalized word that is not the text's first ("thanks, Anna said so"); not in
+  // shouting ("THANK YOU DEAR"), and not God in a blessing or an oath ("God bless").
   {
-    const std::vector<Run> raw = Runs(text);
+    const std::vector<Run> raw = Runs(extract::UnshoutEn(text));
     for (size_t r = 1; r < raw.size(); ++r) {
       const auto c = static_cast<unsigned char>(raw[r].text[0]);
-      if (raw[r].script == Script::kLatin && c >= 'A' && c <= 'Z' && raw[r].text != "I") {
+      if (raw[r].script == Script::kLatin && c >= 'A' && c <= 'Z' && raw[r].text != "I" &&
+          raw[r].text != "God" && raw[r].text != "Lord") {
         return "";
       }
     }

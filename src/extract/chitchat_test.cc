@@ -147,6 +147,10 @@ TEST(ChitChatTest, AsidesAboutTheConversationAreNotKept) {
 TEST(ChitChatTest, AFaceAddsNothingAndGivingUpOnAQuestionIsAnAside) {
   EXPECT_EQ(ChitChatKind("早上好呀☀️ (๑•̀ㅂ•́)و✧"), "greeting");
   EXPECT_EQ(ChitChatKind("算了不问了"), "aside");
+  // thanks shouted, or with a blessing: still thanks (a capital is no name there)
+  EXPECT_EQ(ChitChatKind("THANK YOU DEAR. THAT WAS VERY HELPFUL."), "thanks");
+  EXPECT_EQ(ChitChatKind("Salamat po!! God bless"), "thanks");
+  EXPECT_EQ(ReplyChitChatKind("thanks, Anna said the same"), "");
   EXPECT_EQ(ChitChatKind("早上好 我搬到杭州了 (≧∇≦)/"), "");
 }
 
