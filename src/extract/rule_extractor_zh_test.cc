@@ -629,5 +629,22 @@ TEST(RuleExtractorZhTest, WhatTheSpeakerIsInTwoCharacters) {
   EXPECT_TRUE(Extract("我是真的").empty());
 }
 
+// A space after nearly every word (as some older users type) separates words, not clauses: the
+// statement is read whole, not as "用户的华为，的手机"; a list of clauses set apart by spaces is
+// still a list.
+TEST(RuleExtractorZhTest, WordByWordSpacingIsReadAsOneClause) {
+  const std::vector<Candidate> phone =
+      Extract("我 用 的 是 华为 手机 ，字 太 小 了 看 不 清 ，怎么 把 字 調 大 ？");
+  ASSERT_FALSE(phone.empty());
+  EXPECT_EQ(phone[0].slot, "user/device:phone");
+  EXPECT_EQ(phone[0].content, "用户用的是华为手机");
+  bool email = false;
+  for (const Candidate& c :
+       Extract("帮我把邮件签名改一下 张伟 高级前端 手机13812345678 邮箱zhangwei_dev@163.com")) {
+    email = email || c.content.find("zhangwei_dev@163.com") != std::string::npos;
+  }
+  EXPECT_TRUE(email);
+}
+
 }  // namespace
 }  // namespace engram
