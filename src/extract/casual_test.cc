@@ -158,6 +158,13 @@ TEST(CasualTest, NumbersAndWeekdaysReplaceTheirKindOnly) {
   EXPECT_EQ(ReplaceValue("User's locker is on the 3rd floor", "", "6th floor"),
             "User's locker is on the 6th floor");
   EXPECT_FALSE(ReplaceValue("User's dad arrives on 2026-06-20", "", "Sunday").has_value());
+  // an ordinal corrects a day or a rank, never a count: "Correction: 15th." is not "15th nights"
+  EXPECT_FALSE(ReplaceValue("Camp Lejeune; 3 nights", "", "15th").has_value());
+  EXPECT_FALSE(ReplaceValue("Camp Lejeune; 3 nights", "3", "15th").has_value());
+  EXPECT_EQ(ReplaceValue("Reunion on 14 Sep; 3 nights", "", "15th"),
+            "Reunion on 15th Sep; 3 nights");
+  EXPECT_EQ(ReplaceValue("User's anniversary is June 3rd", "", "June 8th"),
+            "User's anniversary is June 8th");
   EXPECT_TRUE(HasSearchableShape("thursdays"));
   EXPECT_TRUE(HasSearchableShape("5th floor"));
   EXPECT_FALSE(HasSearchableShape("Dennis"));

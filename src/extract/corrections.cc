@@ -425,12 +425,53 @@ struct Nearest {
   double distance;
   std::pair<size_t, size_t> span;
 };
+// Whether the number at `span` of `s` ends in an ordinal's letters ("15th", "21st").
+bool Ordinal(std::string_view s, std::pair<size_t, size_t> span) {
+  std::string tail;
+  for (size_t i = span.first; i < span.second; ++i) {
+    if (std::isalpha(static_cast<unsigned char>(s[i])))
+      tail += static_cast<char>(std::tolower(static_cast<unsigned char>(s[i])));
+  }
+  return tail == "st" || tail == "nd" || tail == "rd" || tail == "th";
+}
+
+// Whether the number at `span` of `s` is a day of a month: an ordinal, a number beside a month's
+// name ("14 Sep", "June 12"), or the day of an ISO date ("2026-06-12").
+bool DayOfMonth(std::string_view s, std::pair<size_t, size_t> span) {
+  if (Ordinal(s, span)) return true;
+  if (span.first >= 8 && s[span.first - 1] == '-' && s[span.first - 4] == '-') return true;
+  auto word_at = [&](size_t b, bool forward) {
+    std::string w;
+    if (forward) {
+      while (b < s.size() && s[b] == ' ') ++b;
+      while (b < s.size() && std::isalpha(static_cast<unsigned char>(s[b]))) w += s[b++];
+    } else {
+      while (b > 0 && s[b - 1] == ' ') --b;
+      size_t e = b;
+      while (b > 0 && std::isalpha(static_cast<unsigned char>(s[b - 1]))) --b;
+      w = std::string(s.substr(b, e - b));
+    }
+    return Lower(w);
+  };
+  static constexpr std::string_view kMonths[] = {"jan", "feb", "mar", "apr", "may", "jun",
+                                                 "jul", "aug", "sep", "oct", "nov", "dec"};
+  for (const std::string& w : {word_at(span.second, true), word_at(span.first, false)}) {
+    for (std::string_view m : kMonths) {
+      if (w.size() >= 3 && w.starts_with(m)) return true;
+    }
+  }
+  return false;
+}
+
 std::optional<Nearest> NearestNumber(std::string_view content, std::string_view value) {
   const auto fresh = DigitNumbers(value);
   if (fresh.empty() || fresh.front().first <= 0) return std::nullopt;
+  // "Correction: 15th.": an ordinal corrects a day of a month, not a count ("3 nights")
+  const bool day = Ordinal(value, fresh.front().second);
   std::optional<Nearest> best;
   for (const auto& [n, span] : DigitNumbers(content)) {
     if (n <= 0) continue;
+    if (day && !DayOfMonth(content, span)) continue;
     const double d = std::abs(std::log(n / fresh.front().first));
     if (!best || d < best->distance) best = Nearest{d, span};
   }
@@ -566,8 +607,12 @@ std::optional<std::string> ReplaceValue(std::string_view content, std::string_vi
   // what "5th" replaces in "my son's in 4th grade".
   const bool new_digits = HasDigit(new_value);
   const bool old_digits = HasDigit(old_value);
+  // "15th" corrects a day of a month, never a count ("3 nights")
+  const auto new_numbers = DigitNumbers(new_value);
+  const bool new_day = !new_numbers.empty() && Ordinal(new_value, new_numbers.front().second);
   if (!old_value.empty() && new_digits == old_digits) {
-    if (size_t k = FindWhole(out, old_value); k != std::string::npos) {
+    if (size_t k = FindWhole(out, old_value);
+        k != std::string::npos && (!new_day || DayOfMonth(out, {k, k + old_value.size()}))) {
       size_t len = old_value.size();
       // "Portland, Oregon" → "Portland Maine": the qualifier after the value goes with it
       if (out.compare(k + len, 2, ", ") == 0 && k + len + 2 < out.size() &&
@@ -590,7 +635,8 @@ std::optional<std::string> ReplaceValue(std::string_view content, std::string_vi
       return out;
     }
     const std::string low = Lower(out);
-    if (size_t k = FindWhole(low, Lower(old_value)); k != std::string::npos) {
+    if (size_t k = FindWhole(low, Lower(old_value));
+        k != std::string::npos && (!new_day || DayOfMonth(out, {k, k + old_value.size()}))) {
       out.replace(k, old_value.size(), Spaced(out, k, k + old_value.size(), new_value));
       return out;
     }
@@ -634,7 +680,9 @@ std::optional<std::string> ReplaceValue(std::string_view content, std::string_vi
     if (!span) span = NumberSpan(content, false);
     // of several numbers in digits, the one nearest the new value ("体重68，身高180" and "66"),
     // read as NumberSpan reads it from there ("3岁" with its unit)
-    if (const auto nearest = NearestNumber(content, new_value)) {
+    const auto nearest = NearestNumber(content, new_value);
+    if (new_day && !nearest) return std::nullopt;
+    if (nearest) {
       span = nearest->span;
       if (auto whole = NumberSpan(content.substr(span->first), zh_value || !HasDigit(new_value));
           whole && whole->first == 0) {
