@@ -742,9 +742,11 @@ std::vector<Piece> SplitClausesEn(const std::string& sentence, bool question) {
       continue;
     }
     bool split = false;
-    // ("rip Nugget anyway i have a bearded dragon now": a turn of the talk ends a clause too)
+    // ("rip Nugget anyway i have a bearded dragon now": a turn of the talk ends a clause too;
+    // every one starts with a space, and most bytes are none)
     for (std::string_view conj : {" and ", " but ", " so ", " because ", " while ", " though ",
                                   " anyway ", " anyways ", " btw "}) {
+      if (sentence[i] != ' ') break;
       if (std::string_view(low).substr(i).starts_with(conj)) {
         std::string_view next = std::string_view(sentence).substr(i + conj.size());
         // "jake and I broke up", "my wife and I": one subject, not two clauses; so is "…that
@@ -774,7 +776,7 @@ std::vector<Piece> SplitClausesEn(const std::string& sentence, bool question) {
     // "shoe size is 10 if ur looking at running shoes", "i'm vegan if that matters": a condition
     // on the listener or on the talk ends the statement before it, which holds either way (a
     // condition on the speaker, "i'd move if i got the job", keeps the whole hypothetical)
-    if (std::string_view(low).substr(i).starts_with(" if ") && !cur.empty() &&
+    if (sentence[i] == ' ' && std::string_view(low).substr(i).starts_with(" if ") && !cur.empty() &&
         ContainsText(cur, ' ') && IfListenerEn(std::string_view(low).substr(i + 4))) {
       // (the condition itself says nothing of the user: it goes, up to the next comma; the kept
       // turn has it)
