@@ -83,8 +83,12 @@ std::vector<Run> Runs(std::string_view s) {
   while (i < s.size()) {
     const size_t start = i;
     // An ill-formed byte decodes as U+FFFD, which Classify calls a separator.
-    const Script script = Classify(static_cast<UChar32>(NextCodepoint(s, &i)));
+    const char32_t c = NextCodepoint(s, &i);
+    const Script script = Classify(static_cast<UChar32>(c));
     if (script == Script::kSeparator) {
+      // "好的 谢谢 你": a space between Chinese words (as some type after every word) joins
+      // them; punctuation ends the run
+      if (current == Script::kCjk && (c == U' ' || c == U'\u3000')) continue;
       current = script;
       continue;
     }

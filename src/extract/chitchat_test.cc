@@ -150,6 +150,9 @@ TEST(ChitChatTest, AFaceAddsNothingAndGivingUpOnAQuestionIsAnAside) {
   // thanks shouted, or with a blessing: still thanks (a capital is no name there)
   EXPECT_EQ(ChitChatKind("THANK YOU DEAR. THAT WAS VERY HELPFUL."), "thanks");
   EXPECT_EQ(ChitChatKind("Salamat po!! God bless"), "thanks");
+  // thanks typed a word at a time, and in Cantonese
+  EXPECT_EQ(ChitChatKind("好的 谢谢 你 。。。"), "acknowledgement");
+  EXPECT_EQ(ChitChatKind("唔该晒，你真系好叻"), "thanks");
   EXPECT_EQ(ReplyChitChatKind("thanks, Anna said the same"), "");
   EXPECT_EQ(ChitChatKind("早上好 我搬到杭州了 (≧∇≦)/"), "");
 }

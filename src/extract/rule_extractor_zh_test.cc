@@ -598,6 +598,13 @@ TEST(RuleExtractorZhTest, AStatementRunOnIntoAQuestionIsAClauseOfItsOwn) {
   EXPECT_EQ(phone[0].slot, "user/device:phone");
   EXPECT_EQ(phone[0].content.find("有什么"), std::string::npos) << phone[0].content;
   EXPECT_TRUE(Extract("我平时不怎么运动").empty());
+  bool home = false;
+  for (const Candidate& c :
+       Extract("我打算年底回河南信阳老家盖房子不出来了你帮我算算盖个两层要多少钱")) {
+    home = home || (c.content.find("信阳") != std::string::npos &&
+                    c.content.find("你帮") == std::string::npos);
+  }
+  EXPECT_TRUE(home);
   EXPECT_TRUE(Extract("我不知道怎么办").empty());
   for (const Candidate& c : Extract("我在杭州西湖区上班，中午附近有啥好吃的")) {
     EXPECT_EQ(c.content.find("中午附近"), std::string::npos) << c.content;

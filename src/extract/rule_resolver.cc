@@ -381,9 +381,9 @@ std::set<std::string> NamesIn(std::string_view text) {
 }
 
 // A term that says what a statement is about, not how: a word of a topic (a sport, an
-// instrument, a condition, a diet), a name, or a number.
+// instrument, a condition, a diet), a known city, a name, or a number.
 bool Salient(const std::string& term, const std::set<std::string>& names) {
-  if (TopicsOfText(term) != 0) return true;
+  if (TopicsOfText(term) != 0 || extract::IsKnownCity(term, HasHan(term))) return true;
   if (std::any_of(term.begin(), term.end(),
                   [](char ch) { return std::isdigit(static_cast<unsigned char>(ch)); })) {
     return true;

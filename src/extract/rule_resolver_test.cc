@@ -493,6 +493,10 @@ TEST(RuleResolverTest, AStatementSayingAgainWhatAnOlderOneIsAboutIsNoop) {
   guitar.item.slot = "user/skill:吉他";
   Candidate practising = Cand("用户最近一直在练吉他");
   EXPECT_EQ(Decide(practising, {guitar}).decision, WriteDecision::kNoop);
+  // a known city is what a statement is about too
+  Neighbour hometown = Near("用户老家是湖南邵阳的", 0.3, false);
+  hometown.item.slot = "user/hometown";
+  EXPECT_EQ(Decide(Cand("用户是邵阳人湖南那边的"), {hometown}).decision, WriteDecision::kNoop);
   // news: another name, a number, a change, the opposite, or someone else
   for (const char* news :
        {"User works with Dr Patel in the NICU", "User works 3 nights a week in the NICU",
