@@ -92,6 +92,34 @@ std::string UnshoutEn(std::string_view text) {
   return out;
 }
 
+std::string WithoutAddressTermsEn(std::string_view text) {
+  static constexpr std::string_view kCourtesies[] = {
+      "sorry", "thanks", "thank you", "yes", "no", "ok", "okay", "please", "pardon", "morning"};
+  static constexpr std::string_view kTerms[] = {"ma'am", "maam", "madam", "mam", "ma", "sir"};
+  std::string out(text);
+  const std::string low = LowerAscii(text);
+  // (right to left, so that each cut leaves the offsets before it as they were)
+  for (size_t k = low.size(); k-- > 0;) {
+    if (k > 0 && std::isalpha(static_cast<unsigned char>(low[k - 1]))) continue;
+    for (std::string_view c : kCourtesies) {
+      if (low.compare(k, c.size(), c) != 0) continue;
+      size_t t = k + c.size();
+      if (t >= low.size() || low[t] != ' ') continue;
+      ++t;
+      for (std::string_view term : kTerms) {
+        const size_t e = t + term.size();
+        if (low.compare(t, term.size(), term) == 0 &&
+            (e == low.size() || !std::isalpha(static_cast<unsigned char>(low[e])))) {
+          out.erase(t - 1, term.size() + 1);  // the space before it, and it
+          break;
+        }
+      }
+      break;
+    }
+  }
+  return out;
+}
+
 std::string NormalizeCasualEn(std::string_view text) {
   const auto& table = Table();
   std::string out;

@@ -20,6 +20,10 @@ std::string NormalizeCasualEn(std::string_view text);
 // there mark no name. An acronym among ordinary words ("moved to the ICU") keeps its case.
 std::string UnshoutEn(std::string_view text);
 
+// Terms of address after a courtesy ("Sorry ma, Funke", "thank you sir", "yes madam") go: they
+// name no one the user speaks of, and a correction's value is what follows them.
+std::string WithoutAddressTermsEn(std::string_view text);
+
 // Chinese typed with spaces for commas ("在这待了七年 还是不习惯 推荐一下"): a run of spaces
 // between two Chinese characters becomes "，", so each part is a clause of its own. Spaces
 // beside a Latin word or a digit ("我在 Google 工作", "每周 3 次") stay.

@@ -294,6 +294,15 @@ TEST(CasualTest, AnOrdinalBeforeAFullStopEndsTheSentence) {
   EXPECT_TRUE(NamesSlipWord("输入法又抽风", true));
 }
 
+// Terms of address after a courtesy go; "my ma" is the speaker's mother and stays.
+TEST(CasualTest, TermsOfAddressAfterACourtesyGo) {
+  EXPECT_EQ(WithoutAddressTermsEn("Sorry ma, Funke, not Folake."), "Sorry, Funke, not Folake.");
+  EXPECT_EQ(WithoutAddressTermsEn("thank you sir"), "thank you");
+  EXPECT_EQ(WithoutAddressTermsEn("Yes madam I live in Abuja"), "Yes I live in Abuja");
+  EXPECT_EQ(WithoutAddressTermsEn("my ma lives in Lagos"), "my ma lives in Lagos");
+  EXPECT_EQ(WithoutAddressTermsEn("sorry mark"), "sorry mark");
+}
+
 // Filipino English particles: "po" is politeness, "na" after a statement is "now".
 TEST(CasualTest, FilipinoEnglishParticles) {
   EXPECT_EQ(NormalizeCasualEn("Doc changed my meds po, I'm on insulin na"),

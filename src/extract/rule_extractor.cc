@@ -325,7 +325,9 @@ class RuleExtractor final : public Extractor {
     }
     if (lang != Language::kChinese && lang != Language::kLatin) return;
     // "ive been vegetarian since i was 15": read as the rules read "I've been …"
-    if (lang == Language::kLatin) text = extract::NormalizeCasualEn(text);
+    if (lang == Language::kLatin) {
+      text = extract::NormalizeCasualEn(extract::WithoutAddressTermsEn(text));
+    }
     // "待了七年 还是不习惯": spaces between Chinese words are the commas of casual typing
     // "dbq 175 刚才手滑了": the interjections that open a message say nothing, and a Latin one
     // would hold the value after it in one word group
