@@ -653,5 +653,16 @@ TEST(RuleExtractorZhTest, WordByWordSpacingIsReadAsOneClause) {
   EXPECT_TRUE(email);
 }
 
+// "不是浙大是浙工大刚才语音识别错了", typed with no stop: the value taken back, the value, then the
+// slip's talk, as "不是浙大，是浙工大，刚才语音识别错了" reads; only at the start of a message or
+// a clause ("我不是不想去是没时间" is no correction).
+TEST(RuleExtractorZhTest, ACorrectionTypedWithNoStop) {
+  const std::vector<Candidate> c = Extract("不是浙大是浙工大刚才语音识别错了");
+  ASSERT_EQ(c.size(), 1u);
+  EXPECT_TRUE(c[0].correction);
+  EXPECT_EQ(c[0].value, "浙工大");
+  for (const Candidate& x : Extract("我不是不想去是没时间")) EXPECT_FALSE(x.correction);
+}
+
 }  // namespace
 }  // namespace engram
