@@ -486,6 +486,28 @@ std::optional<double> NumberDistance(std::string_view content, std::string_view 
   return nearest->distance;
 }
 
+bool NamesADay(std::string_view value) {
+  for (const std::string& w : SplitWords(value)) {
+    std::string core = Lower(w);
+    while (!core.empty() && std::ispunct(static_cast<unsigned char>(core.back()))) core.pop_back();
+    if (IsWeekdayWord(core)) return true;
+  }
+  const auto numbers = DigitNumbers(value);
+  return !numbers.empty() && Ordinal(value, numbers.front().second);
+}
+
+bool HoldsADate(std::string_view content) {
+  for (const auto& [n, span] : DigitNumbers(content)) {
+    if (DayOfMonth(content, span)) return true;
+  }
+  for (const std::string& w : SplitWords(content)) {
+    std::string core = Lower(w);
+    while (!core.empty() && std::ispunct(static_cast<unsigned char>(core.back()))) core.pop_back();
+    if (IsWeekdayWord(core)) return true;
+  }
+  return false;
+}
+
 bool HasSearchableShape(std::string_view value) {
   const std::string first = FirstWord(value);
   // ("June 8th": a date is found by its number)

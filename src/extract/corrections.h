@@ -37,6 +37,11 @@ std::optional<std::string> SubjectValue(std::string_view clause, bool zh);
 // English number word) or a weekday. Such a correction fixes the newest memory holding a value
 // of that shape, not merely the newest memory.
 bool HasSearchableShape(std::string_view value);
+// True when `value` names a day ("15th", "the 21st", "Sunday", "June 8th"): it corrects a date,
+// and a memory that holds none is not what it corrects.
+bool NamesADay(std::string_view value);
+// True when `content` holds a date: a month's name beside a number, an ISO date, or a weekday.
+bool HoldsADate(std::string_view content);
 // How far the number of `content` nearest to the leading number of `value` is from it, as
 // |log(a / b)| (0: the same number); nullopt when either has no number. "66 刚才手滑了" after
 // "体重68 身高180" corrects the 68: a slip changes a number a little, not into another quantity.

@@ -479,6 +479,7 @@ MemoryWriter::BareResolution MemoryWriter::ResolveBare(Planning& plan, const Can
   const bool zh = HasHan(c.value);
   const bool city = extract::CityIn(c.value, zh).size() * 2 > c.value.size();
   const bool searchable = city || extract::HasSearchableShape(c.value);
+  const bool day = !zh && extract::NamesADay(c.value);
   // The taken-back value each recent memory says, as written there ("" when none): read once.
   std::vector<std::string> says(recent.size());
   bool named = false;
@@ -533,7 +534,12 @@ MemoryWriter::BareResolution MemoryWriter::ResolveBare(Planning& plan, const Can
         }
       }
     }
-    if (first_id.empty()) first_id = item.id;
+    // ("Correction: 15th." corrects a date: a memory holding none is not the one it means)
+    // (a date the text gave sets valid_from apart from created_at)
+    if (first_id.empty() &&
+        (!day || item.valid_from != item.created_at || extract::HoldsADate(item.content))) {
+      first_id = item.id;
+    }
     auto fixed = extract::ReplaceValue(item.content, old_value, c.value);
     if (!fixed && searchable && !named) continue;              // an older memory may hold one
     if (!fixed) return BareResolution{std::nullopt, item.id};  // no value of that shape in it

@@ -167,6 +167,24 @@ TEST_F(RuleScenarioTest, ACorrectionWhoseValueFitsNoWordOfTheFactClosesItByTheTu
   EXPECT_EQ(history->back().event, HistoryEvent::kSupersede);
 }
 
+// A day ("Correction: 15th.") corrects a date; when no recent memory holds one (the date was in
+// no fact), nothing is closed and nothing is rewritten: the turn is kept and the write says so.
+TEST_F(RuleScenarioTest, ADayCorrectsOnlyAMemoryHoldingADate) {
+  WriteOutcome nights = Only(Say("Camp Lejeune reunion, 3 nights"));
+  clock_.Advance(kMinute);
+  RememberResult r = SayNow("Correction: 15th.");
+  EXPECT_EQ(Turns(r).size(), 1u);
+  bool said_so = false;
+  for (const auto& s : r.skipped)
+    said_so = said_so || s.reason.find("no recent memory") != std::string::npos;
+  EXPECT_TRUE(said_so);
+  auto kept = engine_->Get(alice_, nights.memory.id);
+  ASSERT_TRUE(kept.ok());
+  EXPECT_EQ(kept->status, ItemStatus::kActive);
+  EXPECT_EQ(kept->content, nights.memory.content);
+  EXPECT_FALSE(MemoryMentions("15th nights"));
+}
+
 // Corrections as people type them, a minute after the fact: the corrected value replaces the
 // old one in the whole fact (never said twice, never beside the old one), and the memory
 // corrected is the one holding the old value, not merely the newest.
