@@ -664,5 +664,15 @@ TEST(RuleExtractorZhTest, ACorrectionTypedWithNoStop) {
   for (const Candidate& x : Extract("我不是不想去是没时间")) EXPECT_FALSE(x.correction);
 }
 
+// Moving said as typed online ("润到成都了"), after a vocative that opens the message (姐妹们,
+// 家人们): the user's new home.
+TEST(RuleExtractorZhTest, AMoveSaidOnlineAfterAVocative) {
+  const std::vector<Candidate> c = Extract("姐妹们我润到成都了！！");
+  ASSERT_FALSE(c.empty());
+  EXPECT_EQ(c[0].slot, "user/location");
+  EXPECT_EQ(c[0].value, "成都");
+  EXPECT_EQ(c[0].content.find("姐妹们"), std::string::npos) << c[0].content;
+}
+
 }  // namespace
 }  // namespace engram

@@ -470,6 +470,9 @@ const std::vector<Trigger>& Triggers() {
       {"住在", K::kLocation, {}},
       {"搬到", K::kLocation, {}},
       {"搬去", K::kLocation, {}},
+      // "我润到成都了": moved away, as typed online
+      {"润到", K::kLocation, {}},
+      {"润去", K::kLocation, {}},
       {"搬来", K::kLocation, {}},
       {"搬家到", K::kLocation, {}},
       {"搬回", K::kLocation, {}},
