@@ -328,6 +328,34 @@ std::string SpacesAsCommasZh(std::string_view text) {
   return out;
 }
 
+std::string CorrectionWithoutStopsZh(std::string_view given) {
+  std::string text(given);
+  const size_t bu = text.find("不是");
+  if (bu == std::string::npos || (bu != 0 && text.compare(bu - 3, 3, "，") != 0)) return text;
+  // the value taken back is at most eight characters, with no comma or 我 in it, and the 是 that
+  // gives the value is not "就是", "还是", "也是"
+  const size_t shi = text.find("是", bu + 6);
+  if (shi == std::string::npos || shi == bu + 6 || shi - bu > 6 + 8 * 3) return text;
+  for (std::string_view lead : {"，", "就", "还", "也"}) {
+    if (text.compare(shi - 3, 3, lead) == 0) return text;
+  }
+  const std::string_view between = std::string_view(text).substr(bu + 6, shi - bu - 6);
+  if (between.find("，") != std::string_view::npos ||
+      between.find("我") != std::string_view::npos) {
+    return text;
+  }
+  text.insert(shi, "，");
+  // "…是浙工大刚才语音识别错了": what follows the value is the slip's talk
+  for (std::string_view just : {"刚才", "刚刚"}) {
+    const size_t k = text.find(just, shi + 3);
+    if (k != std::string::npos && text.compare(k - 3, 3, "，") != 0) {
+      text.insert(k, "，");
+      break;
+    }
+  }
+  return text;
+}
+
 std::string RolesAsStatements(std::string_view text, bool zh) {
   std::string out(text);
   if (zh) {

@@ -29,6 +29,12 @@ std::string WithoutAddressTermsEn(std::string_view text);
 // beside a Latin word or a digit ("我在 Google 工作", "每周 3 次") stay.
 std::string SpacesAsCommasZh(std::string_view text);
 
+// A Chinese correction typed with no stop, at the start of a message or a clause: "不是浙大是浙工大
+// 刚才语音识别错了" → "不是浙大，是浙工大，刚才语音识别错了" (the value taken back, the value, the
+// slip's talk), as the correction reader reads it. "我不是不想去是没时间" is no correction and
+// stays.
+std::string CorrectionWithoutStopsZh(std::string_view text);
+
 // A role the user says they speak from, as a statement of its own: "as a paralegal i live in
 // westlaw" → "I am a paralegal. i live in westlaw"; "being a nurse in the ER is brutal" → "I am
 // a nurse in the ER. being a nurse …"; "作为一个小学语文老师，我…" → "我是小学语文老师，我…".

@@ -294,6 +294,14 @@ TEST(CasualTest, AnOrdinalBeforeAFullStopEndsTheSentence) {
   EXPECT_TRUE(NamesSlipWord("输入法又抽风", true));
 }
 
+TEST(CasualTest, AChineseCorrectionTypedWithNoStops) {
+  EXPECT_EQ(CorrectionWithoutStopsZh("不是浙大是浙工大刚才语音识别错了"),
+            "不是浙大，是浙工大，刚才语音识别错了");
+  EXPECT_EQ(CorrectionWithoutStopsZh("我不是不想去是没时间"), "我不是不想去是没时间");
+  EXPECT_EQ(CorrectionWithoutStopsZh("不是我说是他说的"), "不是我说是他说的");
+  EXPECT_EQ(CorrectionWithoutStopsZh("不是浙大，是浙工大"), "不是浙大，是浙工大");
+}
+
 // Terms of address after a courtesy go; "my ma" is the speaker's mother and stays.
 TEST(CasualTest, TermsOfAddressAfterACourtesyGo) {
   EXPECT_EQ(WithoutAddressTermsEn("Sorry ma, Funke, not Folake."), "Sorry, Funke, not Folake.");

@@ -356,29 +356,7 @@ class RuleExtractor final : public Extractor {
         text.replace(0, 6, "我");
       }
       text = extract::SpacesAsCommasZh(extract::WithoutInterjections(text, true));
-      // "不是浙大是浙工大" typed with no stop: the value taken back, then the value, as
-      // "不是浙大，是浙工大" reads
-      if (const size_t bu = text.find("不是");
-          bu != std::string::npos && (bu == 0 || text.compare(bu - 3, 3, "，") == 0)) {
-        const size_t shi = text.find("是", bu + 6);
-        if (shi != std::string::npos && shi > bu + 6 && shi - bu <= 6 + 8 * 3 &&
-            text.compare(shi - 3, 3, "，") != 0 && text.compare(shi - 3, 3, "就") != 0 &&
-            text.compare(shi - 3, 3, "还") != 0 && text.compare(shi - 3, 3, "也") != 0) {
-          const std::string_view between = std::string_view(text).substr(bu + 6, shi - bu - 6);
-          if (between.find("，") == std::string_view::npos &&
-              between.find("我") == std::string_view::npos) {
-            text.insert(shi, "，");
-            // "…是浙工大刚才语音识别错了": what follows the value is the slip's talk
-            for (std::string_view just : {"刚才", "刚刚"}) {
-              const size_t k = text.find(just, shi + 3);
-              if (k != std::string::npos && text.compare(k - 3, 3, "，") != 0) {
-                text.insert(k, "，");
-                break;
-              }
-            }
-          }
-        }
-      }
+      text = extract::CorrectionWithoutStopsZh(text);
     }
     // "as a paralegal i …", "作为一个小学语文老师，我…": the role is a statement of its own
     text = extract::RolesAsStatements(text, lang == Language::kChinese);
