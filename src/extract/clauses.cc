@@ -1336,6 +1336,14 @@ static std::string StoppedObjectEn(std::string_view clause) {
     for (std::string_view det : kDeterminers) {
       if (LowerAscii(object).starts_with(det)) object.erase(0, det.size());
     }
+    // "sold the old Transit": the thing is the Transit (endings.tsv `old`)
+    static const std::vector<std::string> kOld = LexiconWords("en/endings.tsv", "old");
+    for (const std::string& o : kOld) {
+      if (object.size() > o.size() + 1 && LowerAscii(object).starts_with(o + " ")) {
+        object.erase(0, o.size() + 1);
+        break;
+      }
+    }
     const std::string low_object = LowerAscii(object);
     // "lost 10 lbs", "lost my keys": an amount or a thing mislaid ends nothing ("we lost
     // biscuit in august" ends Biscuit)

@@ -855,6 +855,9 @@ TEST(RuleExtractorEnTest, EndingsSaidInOtherWords) {
   // a death said in other words, the name typed in lower case
   EXPECT_EQ(ends("mochi crossed the rainbow bridge in april"), std::vector<std::string>{"mochi"});
   EXPECT_TRUE(ends("I passed my exam").empty());
+  // "the old Transit" is the Transit
+  const std::vector<std::string> sold = ends("sold the old Transit to a guy who does landscaping");
+  EXPECT_NE(std::find(sold.begin(), sold.end(), "Transit"), sold.end());
   bool dragon = false;
   for (const Candidate& c : Extract("rip Nugget 😭 anyway i have a bearded dragon now")) {
     dragon = dragon || (c.content.starts_with("User has a bearded dragon") && c.ends.empty());
