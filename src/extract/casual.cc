@@ -331,7 +331,10 @@ std::string SpacesAsCommasZh(std::string_view text) {
 std::string CorrectionWithoutStopsZh(std::string_view given) {
   std::string text(given);
   const size_t bu = text.find("不是");
-  if (bu == std::string::npos || (bu != 0 && text.compare(bu - 3, 3, "，") != 0)) return text;
+  // (at the start, or after a comma: three bytes before it, when there are three)
+  if (bu == std::string::npos || (bu != 0 && (bu < 3 || text.compare(bu - 3, 3, "，") != 0))) {
+    return text;
+  }
   // the value taken back is at most eight characters, with no comma or 我 in it, and the 是 that
   // gives the value is not "就是", "还是", "也是"
   const size_t shi = text.find("是", bu + 6);

@@ -300,6 +300,9 @@ TEST(CasualTest, AChineseCorrectionTypedWithNoStops) {
   EXPECT_EQ(CorrectionWithoutStopsZh("我不是不想去是没时间"), "我不是不想去是没时间");
   EXPECT_EQ(CorrectionWithoutStopsZh("不是我说是他说的"), "不是我说是他说的");
   EXPECT_EQ(CorrectionWithoutStopsZh("不是浙大，是浙工大"), "不是浙大，是浙工大");
+  // found by the extractor's fuzzer: 不是 one or two bytes in
+  EXPECT_EQ(CorrectionWithoutStopsZh("\x10不是o"), "\x10不是o");
+  EXPECT_EQ(CorrectionWithoutStopsZh("e不是浙大是浙工大"), "e不是浙大是浙工大");
 }
 
 // Terms of address after a courtesy go; "my ma" is the speaker's mother and stays.
