@@ -337,6 +337,7 @@ std::vector<Statement> Ended(const Toks& t, const Subject& s, const std::string&
   // typed in lower case, a name is the one word before the phrase ("mochi crossed the rainbow
   // bridge"): nothing else dies or crosses a rainbow bridge
   if (death && named.who != Who::kPerson && named.who != Who::kUserThing && t.size() > 1 &&
+      t[0].low.size() + 1 <= low.size() &&
       low.compare(t[0].low.size() + 1, said.size(), said) == 0 && !Function().contains(t[0].low) &&
       t[0].low.size() > 2 && std::all_of(t[0].low.begin(), t[0].low.end(), [](char c) {
         return std::isalpha(static_cast<unsigned char>(c)) != 0;
