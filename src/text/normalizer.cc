@@ -80,7 +80,15 @@ std::string WithoutKaomoji(std::string_view text) {
   std::string out;
   out.reserve(text.size());
   for (size_t k = 0; k < cps.size(); ++k) {
-    if (drop[k]) continue;
+    if (drop[k]) {
+      // a face between two words leaves a space, so that they are not joined into one nobody
+      // typed ("pI(…)e" is not "pIe")
+      if (k + 1 < cps.size() && !drop[k + 1] && !out.empty() && out.back() != ' ' &&
+          cps[k + 1].second != ' ') {
+        out += ' ';
+      }
+      continue;
+    }
     const size_t end = k + 1 < cps.size() ? cps[k + 1].first : text.size();
     out.append(text.substr(cps[k].first, end - cps[k].first));
   }

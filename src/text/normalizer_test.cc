@@ -18,6 +18,8 @@ TEST(NormalizerTest, KaomojiAreDecoration) {
             "我最近迷上钩针了  每天下班都在勾小玩偶");
   EXPECT_EQ(WithoutKaomoji("钩针已经吃灰了 (´･ω･`) 现在沉迷飞盘"), "钩针已经吃灰了  现在沉迷飞盘");
   EXPECT_EQ(WithoutKaomoji("好紧张(＞＜)"), "好紧张");
+  // (found by the extractor's fuzzer) a face between two words leaves them apart
+  EXPECT_EQ(WithoutKaomoji("pI(*_*)e"), "pI e");
   for (const char* kept :
        {"my budget is 500 (not 600)", "I have 2 kids (ages 3 and 5)", "see (a) and (b)",
         "我住在浦东（张江那边）", "(2024)", "call me (lol)"}) {
