@@ -392,6 +392,15 @@ std::string RolesAsStatements(std::string_view text, bool zh) {
     if (end == std::string::npos || end == start) return out;
     const std::string role = out.substr(start, end - start);
     if (std::count(role.begin(), role.end(), ' ') > 4) return out;
+    // a role is words ("paralegal", "night-shift nurse"), not punctuation (":e 00")
+    if (!std::all_of(role.begin(), role.end(),
+                     [](char c) {
+                       return std::isalnum(static_cast<unsigned char>(c)) || c == ' ' || c == '-' ||
+                              c == '\'' || static_cast<unsigned char>(c) >= 0x80;
+                     }) ||
+        !std::isalpha(static_cast<unsigned char>(role[0]))) {
+      return out;
+    }
     // "as a kid i loved trains": a time of life, not a role held now
     for (std::string_view past : {"kid", "child", "teen", "teenager", "baby", "boy", "girl"}) {
       if (LowerAscii(role) == past) return out;
@@ -407,7 +416,11 @@ std::string RolesAsStatements(std::string_view text, bool zh) {
     const size_t end = low.find(" is ", start);
     if (end == std::string::npos) return out;
     const std::string role = out.substr(start, end - start);
-    if (std::count(role.begin(), role.end(), ' ') > 4 || role.find(',') != std::string::npos) {
+    if (std::count(role.begin(), role.end(), ' ') > 4 || role.empty() ||
+        !std::all_of(role.begin(), role.end(), [](char c) {
+          return std::isalnum(static_cast<unsigned char>(c)) || c == ' ' || c == '-' || c == '\'' ||
+                 static_cast<unsigned char>(c) >= 0x80;
+        })) {
       return out;
     }
     // the role is said before the sentence that holds it

@@ -294,6 +294,13 @@ TEST(CasualTest, AnOrdinalBeforeAFullStopEndsTheSentence) {
   EXPECT_TRUE(NamesSlipWord("输入法又抽风", true));
 }
 
+// (found by the extractor's fuzzer) a role is words: "as a :e 00 we …" holds none
+TEST(CasualTest, ARoleIsWords) {
+  EXPECT_EQ(RolesAsStatements("as a :e 00 we 00y", false), "as a :e 00 we 00y");
+  EXPECT_EQ(RolesAsStatements("as a paralegal i live in westlaw", false),
+            "I am a paralegal. i live in westlaw");
+}
+
 TEST(CasualTest, AChineseCorrectionTypedWithNoStops) {
   EXPECT_EQ(CorrectionWithoutStopsZh("不是浙大是浙工大刚才语音识别错了"),
             "不是浙大，是浙工大，刚才语音识别错了");
