@@ -294,6 +294,14 @@ TEST(CasualTest, AnOrdinalBeforeAFullStopEndsTheSentence) {
   EXPECT_TRUE(NamesSlipWord("输入法又抽风", true));
 }
 
+// "张炜*": the star marks the fixed word and goes; between two letters or digits it stays (found
+// by the extractor's fuzzer: "baby*chi10" was read as "babychi10", a word nobody typed)
+TEST(CasualTest, AStarBetweenLettersJoinsNothing) {
+  EXPECT_EQ(BareCorrectionValue("张炜*", true), "张炜");
+  const auto joined = BareCorrectionValue("baby*chi10", true);
+  EXPECT_TRUE(!joined || joined->find("babychi") == std::string::npos) << *joined;
+}
+
 // (found by the extractor's fuzzer) a role is words: "as a :e 00 we …" holds none
 TEST(CasualTest, ARoleIsWords) {
   EXPECT_EQ(RolesAsStatements("as a :e 00 we 00y", false), "as a :e 00 we 00y");

@@ -159,10 +159,17 @@ std::optional<std::string> EnglishValue(std::string_view clause) {
 }
 
 std::optional<std::string> ChineseValue(std::string_view clause) {
-  // "张炜*": the typist's mark for a fixed word
+  // "张炜*": the typist's mark for a fixed word; a star between two letters or digits stays, or
+  // it would join them into a word nobody typed ("baby*chi10")
   std::string s;
-  for (char c : clause) {
-    if (c != '*') s += c;
+  auto alnum = [](char c) { return std::isalnum(static_cast<unsigned char>(c)) != 0; };
+  for (size_t i = 0; i < clause.size(); ++i) {
+    const char c = clause[i];
+    if (c == '*' &&
+        !(i > 0 && i + 1 < clause.size() && alnum(clause[i - 1]) && alnum(clause[i + 1]))) {
+      continue;
+    }
+    s += c;
   }
   static const std::vector<std::string_view> kLeads = {
       "哦不对", "啊不对", "不对",   "哦不是",     "啊不是",   "不是",   "说错了",   "哦不",
