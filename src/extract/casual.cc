@@ -359,6 +359,18 @@ std::string CorrectionWithoutStopsZh(std::string_view given) {
   return text;
 }
 
+namespace {
+
+// A role is words ("paralegal", "night-shift nurse", "老师"), not punctuation (":e 00").
+bool RoleWords(std::string_view role) {
+  return std::all_of(role.begin(), role.end(), [](char c) {
+    return std::isalnum(static_cast<unsigned char>(c)) || c == ' ' || c == '-' || c == '\'' ||
+           static_cast<unsigned char>(c) >= 0x80;
+  });
+}
+
+}  // namespace
+
 std::string RolesAsStatements(std::string_view text, bool zh) {
   std::string out(text);
   if (zh) {
@@ -393,12 +405,7 @@ std::string RolesAsStatements(std::string_view text, bool zh) {
     const std::string role = out.substr(start, end - start);
     if (std::count(role.begin(), role.end(), ' ') > 4) return out;
     // a role is words ("paralegal", "night-shift nurse"), not punctuation (":e 00")
-    if (!std::all_of(role.begin(), role.end(),
-                     [](char c) {
-                       return std::isalnum(static_cast<unsigned char>(c)) || c == ' ' || c == '-' ||
-                              c == '\'' || static_cast<unsigned char>(c) >= 0x80;
-                     }) ||
-        !std::isalpha(static_cast<unsigned char>(role[0]))) {
+    if (!RoleWords(role) || !std::isalpha(static_cast<unsigned char>(role[0]))) {
       return out;
     }
     // "as a kid i loved trains": a time of life, not a role held now
@@ -416,11 +423,7 @@ std::string RolesAsStatements(std::string_view text, bool zh) {
     const size_t end = low.find(" is ", start);
     if (end == std::string::npos) return out;
     const std::string role = out.substr(start, end - start);
-    if (std::count(role.begin(), role.end(), ' ') > 4 || role.empty() ||
-        !std::all_of(role.begin(), role.end(), [](char c) {
-          return std::isalnum(static_cast<unsigned char>(c)) || c == ' ' || c == '-' || c == '\'' ||
-                 static_cast<unsigned char>(c) >= 0x80;
-        })) {
+    if (std::count(role.begin(), role.end(), ' ') > 4 || role.empty() || !RoleWords(role)) {
       return out;
     }
     // the role is said before the sentence that holds it

@@ -1338,8 +1338,9 @@ static std::string StoppedObjectEn(std::string_view clause) {
     }
     // "sold the old Transit": the thing is the Transit (endings.tsv `old`)
     static const std::vector<std::string> kOld = LexiconWords("en/endings.tsv", "old");
+    const std::string lowered = LowerAscii(object);
     for (const std::string& o : kOld) {
-      if (object.size() > o.size() + 1 && LowerAscii(object).starts_with(o + " ")) {
+      if (object.size() > o.size() + 1 && lowered.starts_with(o + " ")) {
         object.erase(0, o.size() + 1);
         break;
       }

@@ -493,12 +493,22 @@ std::optional<double> NumberDistance(std::string_view content, std::string_view 
   return nearest->distance;
 }
 
-bool NamesADay(std::string_view value) {
-  for (const std::string& w : SplitWords(value)) {
+namespace {
+
+// A word of `text` that is a weekday, with the punctuation after it ("Sunday,") left off.
+bool HasWeekdayWord(std::string_view text) {
+  for (const std::string& w : SplitWords(text)) {
     std::string core = Lower(w);
     while (!core.empty() && std::ispunct(static_cast<unsigned char>(core.back()))) core.pop_back();
     if (IsWeekdayWord(core)) return true;
   }
+  return false;
+}
+
+}  // namespace
+
+bool NamesADay(std::string_view value) {
+  if (HasWeekdayWord(value)) return true;
   const auto numbers = DigitNumbers(value);
   return !numbers.empty() && Ordinal(value, numbers.front().second);
 }
@@ -507,12 +517,7 @@ bool HoldsADate(std::string_view content) {
   for (const auto& [n, span] : DigitNumbers(content)) {
     if (DayOfMonth(content, span)) return true;
   }
-  for (const std::string& w : SplitWords(content)) {
-    std::string core = Lower(w);
-    while (!core.empty() && std::ispunct(static_cast<unsigned char>(core.back()))) core.pop_back();
-    if (IsWeekdayWord(core)) return true;
-  }
-  return false;
+  return HasWeekdayWord(content);
 }
 
 bool HasSearchableShape(std::string_view value) {

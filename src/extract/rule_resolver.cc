@@ -33,8 +33,8 @@
 //     (UPDATE when the candidate is longer and contains the neighbour's text); similarity ≥ 0.9
 //     with opposite polarity → SUPERSEDE; similarity ≥ 0.85 and the candidate is longer (same
 //     numbers) → UPDATE with the candidate's content.
-//  3a. The user saying again what an older statement of theirs is about (a shared name or topic
-//     word), adding no other name, number or topic word, without a change → NOOP
+//  3a. The user saying again what an older statement of theirs is about (a shared name, topic
+//     word or known city), adding no other name, number or topic word, without a change → NOOP
 //     (SaysAgainInOtherWords).
 //  4. Otherwise ADD. An ADD or SUPERSEDE also replaces every neighbour stating a value the
 //     candidate says ended (Neighbour::ended), and a positive statement replaces a negative one
@@ -356,6 +356,13 @@ bool OfTheUser(std::string_view content, const TextTraits& traits) {
          (content.starts_with("用户") && !content.starts_with("用户的"));
 }
 
+// Whether a stored memory is the user's own: untyped, in the template's words about the user
+// (OfTheUser); typed, in a slot of the user's that names no one else.
+bool UsersOwn(const MemoryItem& item, const TextTraits& traits) {
+  return item.slot.empty() ? OfTheUser(item.content, traits)
+                           : item.slot.starts_with("user/") && !traits.others;
+}
+
 // The words of a text a reader would take for names: capitalized after its first word
 // ("Shopify", "NICU"), and Latin words in a Chinese text ("ADHD"); lowercased.
 std::set<std::string> NamesIn(std::string_view text) {
@@ -426,9 +433,7 @@ int SaysAgainInOtherWords(const Candidate& c, const std::vector<Neighbour>& neig
       continue;
     }
     const TextTraits it = ReadTextTraits(item.content);
-    const bool users = item.slot.empty() ? OfTheUser(item.content, it)
-                                         : item.slot.starts_with("user/") && !it.others;
-    if (!users || it.past || it.question) continue;
+    if (!UsersOwn(item, it) || it.past || it.question) continue;
     const Analysis b = AnalyzeText(item.content);
     const std::set<std::string> theirs(b.words.begin(), b.words.end());
     const std::set<std::string> names = NamesIn(item.content);
@@ -539,9 +544,7 @@ int OutdatedOnTopic(const Candidate& c, const std::vector<Neighbour>& neighbours
     }
     const TextTraits it = ReadTextTraits(item.content);
     if (it.past || it.question) continue;
-    const bool users = item.slot.empty() ? OfTheUser(item.content, it)
-                                         : item.slot.starts_with("user/") && !it.others;
-    if (!users || ((TopicOfSlot(item.slot) | it.topics) & topics) == 0) continue;
+    if (!UsersOwn(item, it) || ((TopicOfSlot(item.slot) | it.topics) & topics) == 0) continue;
     if (found < 0 || item.created_at > neighbours[found].item.created_at) {
       found = static_cast<int>(i);
     }
